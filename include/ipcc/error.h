@@ -1,0 +1,25 @@
+/* error reporting shared by every ipcc entry point */
+#ifndef IPCC_ERROR_H
+#define IPCC_ERROR_H
+
+/* status codes; they double as the command-line exit codes */
+typedef enum ipc_status {
+  IPC_OK = 0,
+  IPC_ERR_SIM = 1,   /* the simulation failed: NaN, no progress */
+  IPC_ERR_INPUT = 2, /* bad input: file, line or key, and what was expected */
+} ipc_status;
+
+/* error record filled by loaders and solvers; msg names file/line/key */
+typedef struct ipc_error {
+  ipc_status status;
+  char msg[1024];
+} ipc_error;
+
+/* sets err (may be NULL) and returns status */
+ipc_status ipc_error_set(ipc_error *err, ipc_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* clears err (may be NULL) */
+void ipc_error_clear(ipc_error *err);
+
+#endif

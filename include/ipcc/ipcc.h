@@ -1,0 +1,10 @@
+/* ipcc: intersection-free contact simulation (IPC) beside an LCP contact mode */
+#ifndef IPCC_IPCC_H
+#define IPCC_IPCC_H
+
+#include "ipcc/error.h"
+#include "ipcc/mesh.h"
+
+#define IPC_VERSION_STRING "0.1.0"
+
+#endif

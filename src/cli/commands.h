@@ -1,0 +1,9 @@
+/* the ipcc sub-commands; each takes argc/argv after the sub-command name and
+   returns the process exit code (0 ok, 1 simulation failed, 2 bad input) */
+#ifndef IPCC_CLI_COMMANDS_H
+#define IPCC_CLI_COMMANDS_H
+
+int ipc_cmd_ccd(int argc, char **argv);
+int ipc_cmd_check(int argc, char **argv);
+
+#endif

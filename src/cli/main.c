@@ -1,0 +1,40 @@
+/* ipcc command-line front: dispatches to the sub-commands in cmd_*.c */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "ipcc/ipcc.h"
+
+static void usage(FILE *f) {
+  fputs("usage: ipcc COMMAND [ARGS]\n"
+        "\n"
+        "commands:\n"
+        "  check PATH             exact intersection check of every frame (run folder,\n"
+        "                         folder of meshes, or one mesh); exit 0 only if none intersect\n"
+        "  ccd PATH... [--json]   run CCD on benchmark query files or folders\n"
+        "  version                print the version\n"
+        "\n"
+        "exit codes: 0 success, 1 simulation failed, 2 bad input\n",
+        f);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "ccd")) return ipc_cmd_ccd(argc - 2, argv + 2);
+  if (!strcmp(cmd, "check")) return ipc_cmd_check(argc - 2, argv + 2);
+  if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+    printf("ipcc %s\n", IPC_VERSION_STRING);
+    return 0;
+  }
+  if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+    usage(stdout);
+    return 0;
+  }
+  fprintf(stderr, "ipcc: unknown command '%s'\n", cmd);
+  usage(stderr);
+  return 2;
+}

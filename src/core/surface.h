@@ -1,0 +1,37 @@
+/* the global collision surface: faces, edges and vertices of every body and
+   obstacle, indexing the one global vertex array */
+#ifndef IPCC_CORE_SURFACE_H
+#define IPCC_CORE_SURFACE_H
+
+#include "ipcc/error.h"
+
+typedef struct ipc_surface {
+  int nverts;             /* length of the global vertex array */
+  int nfaces;
+  int *faces;             /* (nfaces x 3) outward counter-clockwise */
+  int nedges;
+  int *edges;             /* (nedges x 2) unique, edges[2e] < edges[2e+1]; face edges and segments */
+  int nsv;
+  int *sv;                /* (nsv) ascending: vertices that lie on a face or edge, or are isolated points */
+  int *face_edges;        /* (nfaces x 3) edge of face f between corners k and k+1 (mod 3) */
+  unsigned char *edge_codim;  /* (nedges) 1 when the edge lies on no face */
+  unsigned char *vert_point;  /* (nverts) 1 when the vertex is an isolated point (on no edge) */
+  int *vert_body;         /* (nverts) id of the body or obstacle owning the vertex */
+  unsigned char *vert_obstacle; /* (nverts) 1 for kinematic obstacle vertices */
+} ipc_surface;
+
+/* builds s from triangles, segments and isolated points over nverts vertices;
+   vert_body / vert_obstacle may be NULL (all 0). arrays are copied. */
+ipc_status ipc_surface_build(ipc_surface *s, int nverts, const int *faces, int nfaces,
+                             const int *segs, int nsegs, const int *points, int npoints,
+                             const int *vert_body, const unsigned char *vert_obstacle,
+                             ipc_error *err);
+
+/* boundary triangles of a tet mesh, oriented outward (the tets must be positively
+   oriented); *tris allocated with ipc_malloc. returns the triangle count. */
+int ipc_tets_boundary(const int *tets, int ntets, int nverts, int **tris);
+
+/* frees and zeroes; s may be NULL */
+void ipc_surface_free(ipc_surface *s);
+
+#endif

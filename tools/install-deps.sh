@@ -1,0 +1,15 @@
+#!/bin/sh
+# installs the Debian 12 packages ipcc needs, non-interactively, if any is missing
+set -e
+pkgs="build-essential meson ninja-build pkg-config libsuitesparse-dev libopenblas-dev liblapacke-dev libgmp-dev libcjson-dev libpng-dev"
+missing=""
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "installing:$missing"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends $missing
