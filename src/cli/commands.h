@@ -3,6 +3,7 @@
 #ifndef IPCC_CLI_COMMANDS_H
 #define IPCC_CLI_COMMANDS_H
 
+int ipc_cmd_run(int argc, char **argv);
 int ipc_cmd_ccd(int argc, char **argv);
 int ipc_cmd_check(int argc, char **argv);
 

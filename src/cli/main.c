@@ -9,6 +9,8 @@ static void usage(FILE *f) {
   fputs("usage: ipcc COMMAND [ARGS]\n"
         "\n"
         "commands:\n"
+        "  run SCENE [-o OUTDIR] [--steps N] [--check] [--quiet]\n"
+        "                         simulate a JSON scene; frames in OUTDIR/frames, stats.json\n"
         "  check PATH             exact intersection check of every frame (run folder,\n"
         "                         folder of meshes, or one mesh); exit 0 only if none intersect\n"
         "  ccd PATH... [--json]   run CCD on benchmark query files or folders\n"
@@ -24,6 +26,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *cmd = argv[1];
+  if (!strcmp(cmd, "run")) return ipc_cmd_run(argc - 2, argv + 2);
   if (!strcmp(cmd, "ccd")) return ipc_cmd_ccd(argc - 2, argv + 2);
   if (!strcmp(cmd, "check")) return ipc_cmd_check(argc - 2, argv + 2);
   if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {

@@ -1,0 +1,105 @@
+/* scene definitions: what a scene file says, before anything is simulated.
+   build one with ipc_scene_load (JSON) or fill the defs by hand. */
+#ifndef IPCC_SCENE_H
+#define IPCC_SCENE_H
+
+#include "ipcc/error.h"
+
+typedef enum ipc_material_kind {
+  IPC_MAT_NEO_HOOKEAN = 0,
+  IPC_MAT_FIXED_COROTATED = 1,
+  IPC_MAT_STVK = 2,
+} ipc_material_kind;
+
+typedef enum ipc_time_integrator {
+  IPC_IMPLICIT_EULER = 0,
+  IPC_NEWMARK = 1, /* average acceleration (beta 1/4, gamma 1/2) */
+} ipc_time_integrator;
+
+/* a region of vertices: a box in coordinates relative to the body's rest bounding
+   box (0 = min, 1 = max; values outside [0,1] give slack), or an explicit list */
+typedef struct ipc_region_def {
+  double box_min[3], box_max[3]; /* relative box; used when nverts == 0 */
+  int nverts;
+  int *verts;                    /* (nverts) body-local vertex ids, or NULL */
+} ipc_region_def;
+
+/* scripted motion of a region: x(t) = c + R(omega (t - t0)) (x0 - c) + v (t - t0),
+   c the center of the region's bounding box at activation */
+typedef struct ipc_dirichlet_def {
+  ipc_region_def region;
+  double velocity[3];         /* m/s */
+  double angular_velocity[3]; /* rad/s, about the region center */
+  double t_begin, t_end;      /* active while t_begin <= t < t_end */
+} ipc_dirichlet_def;
+
+/* extra acceleration (force per unit mass) on a region, during [t_begin, t_end) */
+typedef struct ipc_neumann_def {
+  ipc_region_def region;
+  double acceleration[3]; /* m/s^2 */
+  double t_begin, t_end;
+} ipc_neumann_def;
+
+/* one body: a tet mesh (deformable) or a surface mesh (kinematic obstacle) */
+typedef struct ipc_body_def {
+  char *name;               /* object name in outputs; NULL = from the file name */
+  char *mesh;               /* path of .msh / .node / .ele / .obj */
+  double scale[3];          /* applied first */
+  double rotation[3];       /* degrees, R = Rx Ry Rz, applied after scale */
+  double translation[3];    /* applied last */
+  int obstacle;             /* 1: kinematic surface, no mass, moves by script only */
+  ipc_material_kind material;
+  double density;           /* kg/m^3 */
+  double young;             /* Pa */
+  double poisson;
+  double friction;          /* coefficient, used by the friction model */
+  double velocity[3];       /* initial linear velocity, m/s */
+  double angular_velocity[3]; /* initial angular velocity, rad/s, about the bbox center */
+  int ndirichlet;
+  ipc_dirichlet_def *dirichlet;
+  int nneumann;
+  ipc_neumann_def *neumann;
+} ipc_body_def;
+
+/* an analytic half-space {x : n.(x - p) >= 0} that bodies stay in */
+typedef struct ipc_plane_def {
+  double point[3];
+  double normal[3]; /* normalised on load */
+  double friction;
+} ipc_plane_def;
+
+typedef struct ipc_scene_def {
+  char *path;               /* the scene file, for messages; may be NULL */
+  double time_step;         /* s */
+  double duration;          /* s */
+  double gravity[3];        /* m/s^2 */
+  ipc_time_integrator integrator;
+  /* contact */
+  double dhat;              /* barrier activation distance; relative to the bbox diagonal unless dhat_absolute */
+  int dhat_absolute;
+  double kappa;             /* barrier stiffness; 0 = adaptive (IPC's rule) */
+  int self_collision;       /* contact within one body and between bodies */
+  double ccd_scale;         /* line search starts at ccd_scale * time of impact (0.8) */
+  /* newton */
+  double newton_tol;        /* stop when ||p||_inf / h < newton_tol * bbox diagonal (1e-2) */
+  int newton_max_iterations;
+  /* output */
+  int output_every;         /* write every Nth step */
+  int nbodies;
+  ipc_body_def *bodies;
+  int nplanes;
+  ipc_plane_def *planes;
+} ipc_scene_def;
+
+/* defaults (IPC's where it has them) */
+ipc_scene_def ipc_default_scene_def(void);
+ipc_body_def ipc_default_body_def(void);
+
+/* reads a JSON scene (format in docs/scene-format.md); mesh paths resolve relative
+   to the scene file. on error returns IPC_ERR_INPUT naming the file and key. */
+ipc_status ipc_scene_load(const char *path, ipc_scene_def *out, ipc_error *err);
+
+/* frees what ipc_scene_load allocated; s may be NULL */
+void ipc_scene_def_free(ipc_scene_def *s);
+
+#endif

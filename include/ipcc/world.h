@@ -1,0 +1,52 @@
+/* a simulation: model + state, stepped in IPC mode */
+#ifndef IPCC_WORLD_H
+#define IPCC_WORLD_H
+
+#include <stddef.h>
+
+#include "ipcc/error.h"
+#include "ipcc/scene.h"
+
+typedef struct ipc_world ipc_world;
+
+/* statistics of one time step (times in seconds) */
+typedef struct ipc_step_stats {
+  int step;                 /* 1-based index of the step just taken */
+  double time;              /* simulated time at the end of the step */
+  int newton_iterations;
+  int newton_capped;        /* 1 when the iteration cap was hit before convergence */
+  int line_search_steps;    /* backtracking evaluations, summed over iterations */
+  double ccd_alpha_min;     /* smallest CCD step bound (before scaling) seen in the step */
+  int contacts;             /* active contacts at the end of the step */
+  int contacts_max;         /* largest active set during the step */
+  double min_distance;      /* smallest surface distance at the end of the step */
+  double energy;            /* kinetic + elastic + gravity potential at the end of the step */
+  double kappa;             /* barrier stiffness at the end of the step */
+  int dirichlet_unmet;      /* scripted vertices that could not reach their target */
+  double residual;          /* final ||p||_inf / h */
+  double t_assembly, t_factor, t_ccd, t_broad_phase, t_total;
+} ipc_step_stats;
+
+/* builds the world from a scene: reads meshes, checks the start state (rejects
+   inverted tets and intersecting or touching surfaces, naming the primitives).
+   NULL on error (err filled; IPC_ERR_INPUT). */
+ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err);
+void ipc_world_destroy(ipc_world *w);
+
+/* one time step; IPC_ERR_SIM if the step failed (NaN, line search stalled) */
+ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err);
+
+/* current positions (nverts x 3), owned by the world */
+const double *ipc_world_positions(const ipc_world *w);
+int ipc_world_vertex_count(const ipc_world *w);
+double ipc_world_time(const ipc_world *w);
+/* absolute barrier activation distance dhat in use */
+double ipc_world_dhat(const ipc_world *w);
+/* exact check of the current state: 1 if no two surface primitives intersect (pairs of
+   kinematic obstacles with each other are not checked); otherwise 0 and, when what is
+   not NULL, a description of the first pair */
+int ipc_world_intersection_free(const ipc_world *w, char *what, size_t n);
+/* number of steps the scene asks for (duration / time_step, rounded) */
+int ipc_world_scene_steps(const ipc_world *w);
+
+#endif

@@ -1,0 +1,346 @@
+/* model construction: meshes -> transformed global arrays, lumped masses,
+   boundary-condition regions, the global collision surface */
+#include "core/model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+
+static const double deg = 3.14159265358979323846 / 180.0;
+
+/* R = Rx(a) Ry(b) Rz(c), angles in radians, row-major */
+static void euler_xyz(double R[9], const double ang[3]) {
+  double ca = cos(ang[0]), sa = sin(ang[0]);
+  double cb = cos(ang[1]), sb = sin(ang[1]);
+  double cc = cos(ang[2]), sc = sin(ang[2]);
+  double Rx[9] = {1, 0, 0, 0, ca, -sa, 0, sa, ca};
+  double Ry[9] = {cb, 0, sb, 0, 1, 0, -sb, 0, cb};
+  double Rz[9] = {cc, -sc, 0, sc, cc, 0, 0, 0, 1};
+  double T[9];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      T[3 * i + j] = 0;
+      for (int k = 0; k < 3; ++k) T[3 * i + j] += Rx[3 * i + k] * Ry[3 * k + j];
+    }
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      R[3 * i + j] = 0;
+      for (int k = 0; k < 3; ++k) R[3 * i + j] += T[3 * i + k] * Rz[3 * k + j];
+    }
+}
+
+static void bbox(const double *x, int n, double lo[3], double hi[3]) {
+  for (int d = 0; d < 3; ++d) {
+    lo[d] = INFINITY;
+    hi[d] = -INFINITY;
+  }
+  for (int i = 0; i < n; ++i)
+    for (int d = 0; d < 3; ++d) {
+      lo[d] = fmin(lo[d], x[3 * i + d]);
+      hi[d] = fmax(hi[d], x[3 * i + d]);
+    }
+}
+
+static void base_name(char *out, size_t n, const char *path) {
+  const char *s = strrchr(path, '/');
+  s = s ? s + 1 : path;
+  snprintf(out, n, "%s", s);
+  char *dot = strrchr(out, '.');
+  if (dot && dot != out) *dot = '\0';
+}
+
+/* vertices of a body selected by a region; returns count, fills *out (global ids) */
+static int select_region(int **out, const ipc_region_def *r, const double *xrest, int v0, int nv,
+                         const char *key, ipc_error *err, const char *file) {
+  if (r->nverts > 0) {
+    *out = IPC_NEW(int, r->nverts);
+    for (int i = 0; i < r->nverts; ++i) {
+      if (r->verts[i] < 0 || r->verts[i] >= nv) {
+        ipc_error_set(err, IPC_ERR_INPUT,
+                      "%s: key '%s': vertex index %d out of range (the body has %d vertices)",
+                      file, key, r->verts[i], nv);
+        ipc_free(*out);
+        *out = NULL;
+        return -1;
+      }
+      (*out)[i] = v0 + r->verts[i];
+    }
+    return r->nverts;
+  }
+  double lo[3], hi[3];
+  bbox(xrest, nv, lo, hi);
+  int cnt = 0;
+  *out = IPC_NEW(int, nv);
+  for (int i = 0; i < nv; ++i) {
+    int in = 1;
+    for (int d = 0; d < 3; ++d) {
+      double ext = hi[d] - lo[d];
+      double a = lo[d] + r->box_min[d] * ext, b = lo[d] + r->box_max[d] * ext;
+      double tol = 1e-12 * (ext > 0 ? ext : 1.0);
+      if (xrest[3 * i + d] < a - tol || xrest[3 * i + d] > b + tol) in = 0;
+    }
+    if (in) (*out)[cnt++] = v0 + i;
+  }
+  if (cnt == 0) {
+    ipc_error_set(err, IPC_ERR_INPUT, "%s: key '%s': the box selects no vertex of the body", file,
+                  key);
+    ipc_free(*out);
+    *out = NULL;
+    return -1;
+  }
+  return cnt;
+}
+
+static void region_center(double c[3], const int *verts, int n, const double *x) {
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (int i = 0; i < n; ++i)
+    for (int d = 0; d < 3; ++d) {
+      lo[d] = fmin(lo[d], x[3 * verts[i] + d]);
+      hi[d] = fmax(hi[d], x[3 * verts[i] + d]);
+    }
+  for (int d = 0; d < 3; ++d) c[d] = 0.5 * (lo[d] + hi[d]);
+}
+
+static double tet_volume(const double *x, const int *t) {
+  const double *a = x + 3 * t[0], *b = x + 3 * t[1], *c = x + 3 * t[2], *d = x + 3 * t[3];
+  double u[3], v[3], w[3];
+  for (int k = 0; k < 3; ++k) {
+    u[k] = b[k] - a[k];
+    v[k] = c[k] - a[k];
+    w[k] = d[k] - a[k];
+  }
+  return (u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) +
+          u[2] * (v[0] * w[1] - v[1] * w[0])) /
+         6.0;
+}
+
+ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *err) {
+  memset(m, 0, sizeof *m);
+  const char *file = def->path ? def->path : "(scene)";
+  int nb = def->nbodies;
+  ipc_mesh *meshes = IPC_NEW0(ipc_mesh, nb);
+  ipc_status st = IPC_OK;
+  int nverts = 0, ntets = 0, nfaces = 0, nsegs = 0, npoints = 0;
+  for (int b = 0; b < nb; ++b) {
+    st = ipc_mesh_read(def->bodies[b].mesh, &meshes[b], err);
+    if (st != IPC_OK) goto done;
+    const ipc_mesh *me = &meshes[b];
+    if (!def->bodies[b].obstacle && me->ntets == 0) {
+      st = ipc_error_set(err, IPC_ERR_INPUT,
+                         "%s: key 'bodies[%d].mesh': %s has no tetrahedra; a deformable body "
+                         "needs a tet mesh (.msh, .node/.ele), or set \"obstacle\": true",
+                         file, b, def->bodies[b].mesh);
+      goto done;
+    }
+    nverts += me->nverts;
+    ntets += def->bodies[b].obstacle ? 0 : me->ntets;
+    nfaces += me->ntris;
+    nsegs += me->nsegs;
+    if (def->bodies[b].obstacle && me->ntris == 0 && me->nsegs == 0) npoints += me->nverts;
+  }
+
+  m->nverts = nverts;
+  m->x0 = IPC_NEW0(double, 3 * (size_t)nverts);
+  m->v0 = IPC_NEW0(double, 3 * (size_t)nverts);
+  m->mass = IPC_NEW0(double, nverts);
+  m->ntets = ntets;
+  m->tets = IPC_NEW(int, 4 * (size_t)ntets + 1);
+  m->tet_body = IPC_NEW(int, (size_t)ntets + 1);
+  m->nbodies = nb;
+  m->bodies = IPC_NEW0(ipc_body, nb);
+  int *faces = IPC_NEW(int, 3 * (size_t)nfaces + 1);
+  m->segs = IPC_NEW(int, 2 * (size_t)nsegs + 1);
+  m->nsegs = nsegs;
+  int *points = IPC_NEW(int, (size_t)npoints + 1);
+  int *vert_body = IPC_NEW(int, (size_t)nverts + 1);
+  unsigned char *vert_obs = IPC_NEW0(unsigned char, (size_t)nverts + 1);
+
+  int nd = 0, nn = 0;
+  for (int b = 0; b < nb; ++b) {
+    nd += def->bodies[b].ndirichlet + (def->bodies[b].obstacle ? 1 : 0);
+    nn += def->bodies[b].nneumann;
+  }
+  m->dirichlet = IPC_NEW0(ipc_dirichlet, nd + 1);
+  m->neumann = IPC_NEW0(ipc_neumann, nn + 1);
+
+  int vo = 0, to = 0, fo = 0, so = 0, po = 0;
+  for (int b = 0; b < nb; ++b) {
+    const ipc_body_def *bd = &def->bodies[b];
+    const ipc_mesh *me = &meshes[b];
+    ipc_body *body = &m->bodies[b];
+    if (bd->name)
+      snprintf(body->name, sizeof body->name, "%s", bd->name);
+    else
+      base_name(body->name, sizeof body->name, bd->mesh);
+    body->obstacle = bd->obstacle;
+    body->v0 = vo;
+    body->nv = me->nverts;
+    body->t0 = to;
+    body->f0 = fo;
+    body->nf = me->ntris;
+    body->s0 = so;
+    body->ns = me->nsegs;
+    body->material = bd->material;
+    body->density = bd->density;
+    body->friction = bd->friction;
+    body->mu = bd->young / (2.0 * (1.0 + bd->poisson));
+    body->lambda = bd->young * bd->poisson / ((1.0 + bd->poisson) * (1.0 - 2.0 * bd->poisson));
+
+    double R[9], ang[3] = {bd->rotation[0] * deg, bd->rotation[1] * deg, bd->rotation[2] * deg};
+    euler_xyz(R, ang);
+    double *x = m->x0 + 3 * (size_t)vo;
+    for (int i = 0; i < me->nverts; ++i) {
+      double s[3];
+      for (int d = 0; d < 3; ++d) s[d] = bd->scale[d] * me->x[3 * i + d];
+      for (int d = 0; d < 3; ++d)
+        x[3 * i + d] = R[3 * d] * s[0] + R[3 * d + 1] * s[1] + R[3 * d + 2] * s[2] +
+                       bd->translation[d];
+      vert_body[vo + i] = b;
+      vert_obs[vo + i] = (unsigned char)bd->obstacle;
+    }
+    if (!bd->obstacle) {
+      for (int t = 0; t < me->ntets; ++t) {
+        int *tt = m->tets + 4 * (size_t)(to + t);
+        for (int k = 0; k < 4; ++k) tt[k] = vo + me->tets[4 * t + k];
+        m->tet_body[to + t] = b;
+        double vol = tet_volume(m->x0, tt);
+        if (!(vol > 0)) {
+          st = ipc_error_set(err, IPC_ERR_INPUT,
+                             "%s: tet %d has volume %g after the transform of bodies[%d] "
+                             "(expected > 0)",
+                             bd->mesh, t + 1, vol, b);
+          goto cleanup;
+        }
+        for (int k = 0; k < 4; ++k) m->mass[tt[k]] += 0.25 * bd->density * vol;
+      }
+      body->nt = me->ntets;
+      to += me->ntets;
+      /* initial velocity: v + w x (x - c), c = bbox center */
+      double lo[3], hi[3], c[3];
+      bbox(x, me->nverts, lo, hi);
+      for (int d = 0; d < 3; ++d) c[d] = 0.5 * (lo[d] + hi[d]);
+      const double *w = bd->angular_velocity;
+      for (int i = 0; i < me->nverts; ++i) {
+        double r[3] = {x[3 * i] - c[0], x[3 * i + 1] - c[1], x[3 * i + 2] - c[2]};
+        double *v = m->v0 + 3 * (size_t)(vo + i);
+        v[0] = bd->velocity[0] + w[1] * r[2] - w[2] * r[1];
+        v[1] = bd->velocity[1] + w[2] * r[0] - w[0] * r[2];
+        v[2] = bd->velocity[2] + w[0] * r[1] - w[1] * r[0];
+      }
+    }
+    for (int f = 0; f < me->ntris; ++f)
+      for (int k = 0; k < 3; ++k) faces[3 * (fo + f) + k] = vo + me->tris[3 * f + k];
+    fo += me->ntris;
+    for (int s = 0; s < me->nsegs; ++s)
+      for (int k = 0; k < 2; ++k) m->segs[2 * (so + s) + k] = vo + me->segs[2 * s + k];
+    so += me->nsegs;
+    if (bd->obstacle && me->ntris == 0 && me->nsegs == 0)
+      for (int i = 0; i < me->nverts; ++i) points[po++] = vo + i;
+
+    /* boundary conditions; regions select in the mesh's own (untransformed) frame */
+    for (int k = 0; k < bd->ndirichlet; ++k) {
+      char key[96];
+      snprintf(key, sizeof key, "bodies[%d].dirichlet[%d]", b, k);
+      ipc_dirichlet *dd = &m->dirichlet[m->ndirichlet];
+      const ipc_dirichlet_def *src = &bd->dirichlet[k];
+      int n = select_region(&dd->verts, &src->region, me->x, vo, me->nverts, key, err, file);
+      if (n < 0) {
+        st = IPC_ERR_INPUT;
+        goto cleanup;
+      }
+      dd->nverts = n;
+      memcpy(dd->velocity, src->velocity, sizeof dd->velocity);
+      memcpy(dd->angular_velocity, src->angular_velocity, sizeof dd->angular_velocity);
+      dd->t_begin = src->t_begin;
+      dd->t_end = src->t_end;
+      region_center(dd->center, dd->verts, n, m->x0);
+      m->ndirichlet++;
+    }
+    if (bd->obstacle) {
+      ipc_dirichlet *dd = &m->dirichlet[m->ndirichlet++];
+      dd->nverts = me->nverts;
+      dd->verts = IPC_NEW(int, me->nverts);
+      for (int i = 0; i < me->nverts; ++i) dd->verts[i] = vo + i;
+      memcpy(dd->velocity, bd->velocity, sizeof dd->velocity);
+      memcpy(dd->angular_velocity, bd->angular_velocity, sizeof dd->angular_velocity);
+      dd->t_begin = 0;
+      dd->t_end = INFINITY;
+      region_center(dd->center, dd->verts, me->nverts, m->x0);
+    }
+    for (int k = 0; k < bd->nneumann; ++k) {
+      char key[96];
+      snprintf(key, sizeof key, "bodies[%d].neumann[%d]", b, k);
+      ipc_neumann *nd2 = &m->neumann[m->nneumann];
+      const ipc_neumann_def *src = &bd->neumann[k];
+      int n = select_region(&nd2->verts, &src->region, me->x, vo, me->nverts, key, err, file);
+      if (n < 0) {
+        st = IPC_ERR_INPUT;
+        goto cleanup;
+      }
+      nd2->nverts = n;
+      memcpy(nd2->acceleration, src->acceleration, sizeof nd2->acceleration);
+      nd2->t_begin = src->t_begin;
+      nd2->t_end = src->t_end;
+      m->nneumann++;
+    }
+    vo += me->nverts;
+  }
+
+  m->nplanes = def->nplanes;
+  m->planes = IPC_NEW0(ipc_plane, def->nplanes + 1);
+  for (int p = 0; p < def->nplanes; ++p) {
+    memcpy(m->planes[p].point, def->planes[p].point, sizeof m->planes[p].point);
+    memcpy(m->planes[p].normal, def->planes[p].normal, sizeof m->planes[p].normal);
+    m->planes[p].friction = def->planes[p].friction;
+  }
+
+  bbox(m->x0, nverts, m->bbox_min, m->bbox_max);
+  double dd2 = 0;
+  for (int d = 0; d < 3; ++d) dd2 += (m->bbox_max[d] - m->bbox_min[d]) * (m->bbox_max[d] - m->bbox_min[d]);
+  m->bbox_diag = sqrt(dd2);
+  if (!(m->bbox_diag > 0)) {
+    st = ipc_error_set(err, IPC_ERR_INPUT, "%s: the scene has zero extent", file);
+    goto cleanup;
+  }
+
+  st = ipc_surface_build(&m->surface, nverts, faces, nfaces, m->segs, nsegs, points, npoints,
+                         vert_body, vert_obs, err);
+
+  m->params = *def;
+  m->params.bodies = NULL;
+  m->params.planes = NULL;
+  m->params.path = NULL;
+  m->params.nbodies = 0;
+  m->params.nplanes = 0;
+
+cleanup:
+  ipc_free(faces);
+  ipc_free(points);
+  ipc_free(vert_body);
+  ipc_free(vert_obs);
+done:
+  for (int b = 0; b < nb; ++b) ipc_mesh_free(&meshes[b]);
+  ipc_free(meshes);
+  if (st != IPC_OK) ipc_model_free(m);
+  return st;
+}
+
+void ipc_model_free(ipc_model *m) {
+  if (!m) return;
+  ipc_free(m->x0);
+  ipc_free(m->v0);
+  ipc_free(m->mass);
+  ipc_free(m->tets);
+  ipc_free(m->tet_body);
+  ipc_free(m->bodies);
+  ipc_surface_free(&m->surface);
+  ipc_free(m->segs);
+  for (int i = 0; i < m->ndirichlet; ++i) ipc_free(m->dirichlet[i].verts);
+  for (int i = 0; i < m->nneumann; ++i) ipc_free(m->neumann[i].verts);
+  ipc_free(m->dirichlet);
+  ipc_free(m->neumann);
+  ipc_free(m->planes);
+  memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,78 @@
+/* the fixed model of a simulation (rest meshes, topology, materials, boundary
+   conditions, parameters) apart from the changing state. built once from a
+   scene definition, then read-only. */
+#ifndef IPCC_CORE_MODEL_H
+#define IPCC_CORE_MODEL_H
+
+#include "core/surface.h"
+#include "ipcc/mesh.h"
+#include "ipcc/scene.h"
+
+typedef struct ipc_body {
+  char name[128];
+  int obstacle;          /* kinematic surface: no mass, moved by script only */
+  int v0, nv;            /* global vertex range */
+  int t0, nt;            /* global tet range */
+  int f0, nf;            /* global surface face range */
+  int s0, ns;            /* global segment range (obstacles) */
+  ipc_material_kind material;
+  double mu, lambda, density;
+  double friction;
+} ipc_body;
+
+/* scripted motion of a vertex set (Dirichlet); obstacles carry one covering all
+   their vertices (zero velocity when static) */
+typedef struct ipc_dirichlet {
+  int nverts;
+  int *verts;                 /* (nverts) global ids */
+  double velocity[3];
+  double angular_velocity[3]; /* rad/s about the moving region center */
+  double center[3];           /* region bbox center at t = 0 */
+  double t_begin, t_end;
+} ipc_dirichlet;
+
+typedef struct ipc_neumann {
+  int nverts;
+  int *verts;
+  double acceleration[3];
+  double t_begin, t_end;
+} ipc_neumann;
+
+typedef struct ipc_plane {
+  double point[3], normal[3];
+  double friction;
+} ipc_plane;
+
+typedef struct ipc_model {
+  int nverts;
+  double *x0;         /* (nverts x 3) initial positions (rest shape, transformed) */
+  double *v0;         /* (nverts x 3) initial velocities */
+  double *mass;       /* (nverts) lumped mass; 0 for obstacle vertices */
+  int ntets;
+  int *tets;          /* (ntets x 4) */
+  int *tet_body;      /* (ntets) */
+  int nbodies;
+  ipc_body *bodies;
+  ipc_surface surface;
+  int *segs;          /* (nsegs x 2) codimensional segments (obstacles) */
+  int nsegs;
+  int ndirichlet;
+  ipc_dirichlet *dirichlet;
+  int nneumann;
+  ipc_neumann *neumann;
+  int nplanes;
+  ipc_plane *planes;
+  double bbox_min[3], bbox_max[3];
+  double bbox_diag;   /* of the initial bodies and obstacles */
+  ipc_scene_def params; /* copy of the scalar parameters (bodies/planes pointers cleared) */
+} ipc_model;
+
+/* builds the model: reads every body's mesh, applies transforms, lumps masses,
+   selects boundary-condition regions, builds the global collision surface.
+   returns IPC_ERR_INPUT naming the file or key on bad input. */
+ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *err);
+
+/* frees and zeroes; m may be NULL */
+void ipc_model_free(ipc_model *m);
+
+#endif

@@ -1,0 +1,44 @@
+/* OBJ frame writer: one named object per body or obstacle, holding its surface
+   (triangles, segments, or points), with vertex indices local to the file */
+#include <string.h>
+
+#include "core/alloc.h"
+#include "io/path.h"
+#include "ipc/world_internal.h"
+#include "ipcc/output.h"
+
+ipc_status ipc_world_write_obj(const ipc_world *w, const char *path, ipc_error *err) {
+  const ipc_model *m = &w->m;
+  const ipc_surface *s = &m->surface;
+  ipc_atomic_file af;
+  if (ipc_atomic_open(&af, path, err) != 0) return IPC_ERR_INPUT;
+  FILE *f = af.f;
+  int *local = IPC_NEW(int, (size_t)m->nverts + 1);
+  int next = 1;
+  fprintf(f, "# ipcc frame: t = %.17g s\n", w->time);
+  for (int b = 0; b < m->nbodies; ++b) {
+    const ipc_body *bd = &m->bodies[b];
+    fprintf(f, "o %s\n", bd->name);
+    int points_only = bd->nf == 0 && bd->ns == 0;
+    for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) local[i] = points_only;
+    for (int k = bd->f0; k < bd->f0 + bd->nf; ++k)
+      for (int c = 0; c < 3; ++c) local[s->faces[3 * k + c]] = 1;
+    for (int k = bd->s0; k < bd->s0 + bd->ns; ++k)
+      for (int c = 0; c < 2; ++c) local[m->segs[2 * k + c]] = 1;
+    for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) {
+      if (!local[i]) continue;
+      local[i] = next++;
+      const double *x = w->x + 3 * (size_t)i;
+      fprintf(f, "v %.17g %.17g %.17g\n", x[0], x[1], x[2]);
+    }
+    for (int k = bd->f0; k < bd->f0 + bd->nf; ++k)
+      fprintf(f, "f %d %d %d\n", local[s->faces[3 * k]], local[s->faces[3 * k + 1]],
+              local[s->faces[3 * k + 2]]);
+    for (int k = bd->s0; k < bd->s0 + bd->ns; ++k)
+      fprintf(f, "l %d %d\n", local[m->segs[2 * k]], local[m->segs[2 * k + 1]]);
+    if (points_only)
+      for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) fprintf(f, "p %d\n", local[i]);
+  }
+  ipc_free(local);
+  return ipc_atomic_commit(&af, err) == 0 ? IPC_OK : IPC_ERR_INPUT;
+}

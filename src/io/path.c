@@ -1,0 +1,132 @@
+#include "io/path.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/alloc.h"
+#include "ipcc/output.h"
+
+char *ipc_read_file(const char *path, size_t *len, ipc_error *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    ipc_error_set(err, IPC_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
+    return NULL;
+  }
+  size_t cap = 1 << 16, n = 0;
+  char *buf = IPC_NEW(char, cap);
+  for (;;) {
+    if (n + 1 >= cap) {
+      cap *= 2;
+      buf = ipc_realloc(buf, cap);
+    }
+    size_t got = fread(buf + n, 1, cap - n - 1, f);
+    n += got;
+    if (got == 0) break;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    ipc_free(buf);
+    ipc_error_set(err, IPC_ERR_INPUT, "%s: read error", path);
+    return NULL;
+  }
+  buf[n] = '\0';
+  if (len) *len = n;
+  return buf;
+}
+
+static char *dup_n(const char *s, size_t n) {
+  char *d = IPC_NEW(char, n + 1);
+  memcpy(d, s, n);
+  d[n] = '\0';
+  return d;
+}
+
+char *ipc_path_join(const char *dir, const char *rel) {
+  if (rel[0] == '/' || !dir || !dir[0]) return dup_n(rel, strlen(rel));
+  size_t a = strlen(dir), b = strlen(rel);
+  char *out = IPC_NEW(char, a + b + 2);
+  memcpy(out, dir, a);
+  size_t k = a;
+  if (dir[a - 1] != '/') out[k++] = '/';
+  memcpy(out + k, rel, b + 1);
+  return out;
+}
+
+char *ipc_path_dirname(const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash) return dup_n("", 0);
+  if (slash == path) return dup_n("/", 1);
+  return dup_n(path, (size_t)(slash - path));
+}
+
+int ipc_mkdir_p(const char *path, ipc_error *err) {
+  size_t n = strlen(path);
+  char *p = dup_n(path, n);
+  for (size_t i = 1; i <= n; ++i) {
+    if (p[i] == '/' || p[i] == '\0') {
+      char c = p[i];
+      p[i] = '\0';
+      if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+        ipc_error_set(err, IPC_ERR_INPUT, "%s: cannot create folder: %s", p, strerror(errno));
+        ipc_free(p);
+        return -1;
+      }
+      p[i] = c;
+    }
+  }
+  struct stat st;
+  int ok = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+  if (!ok) ipc_error_set(err, IPC_ERR_INPUT, "%s: not a folder", path);
+  ipc_free(p);
+  return ok ? 0 : -1;
+}
+
+int ipc_atomic_open(ipc_atomic_file *af, const char *path, ipc_error *err) {
+  size_t n = strlen(path);
+  af->path = dup_n(path, n);
+  af->tmp = IPC_NEW(char, n + 32);
+  snprintf(af->tmp, n + 32, "%s.tmp.%ld", path, (long)getpid());
+  af->f = fopen(af->tmp, "wb");
+  if (!af->f) {
+    ipc_error_set(err, IPC_ERR_INPUT, "%s: cannot write: %s", af->tmp, strerror(errno));
+    ipc_free(af->path);
+    ipc_free(af->tmp);
+    af->path = af->tmp = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+int ipc_atomic_commit(ipc_atomic_file *af, ipc_error *err) {
+  int bad = ferror(af->f);
+  bad |= fflush(af->f) != 0;
+  bad |= fsync(fileno(af->f)) != 0 && errno != EINVAL;
+  bad |= fclose(af->f) != 0;
+  af->f = NULL;
+  if (!bad && rename(af->tmp, af->path) != 0) bad = 1;
+  if (bad) {
+    ipc_error_set(err, IPC_ERR_INPUT, "%s: write failed: %s", af->path, strerror(errno));
+    remove(af->tmp);
+  }
+  ipc_free(af->path);
+  ipc_free(af->tmp);
+  af->path = af->tmp = NULL;
+  return bad ? -1 : 0;
+}
+
+void ipc_atomic_abort(ipc_atomic_file *af) {
+  if (af->f) fclose(af->f);
+  if (af->tmp) remove(af->tmp);
+  ipc_free(af->path);
+  ipc_free(af->tmp);
+  af->f = NULL;
+  af->path = af->tmp = NULL;
+}
+
+ipc_status ipc_output_prepare(const char *dir, ipc_error *err) {
+  return ipc_mkdir_p(dir, err) == 0 ? IPC_OK : IPC_ERR_INPUT;
+}

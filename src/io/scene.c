@@ -1,0 +1,482 @@
+/* JSON scene reader (format: docs/scene-format.md), on cJSON.
+   every key is checked: unknown keys and wrong types are errors that name the
+   key path (e.g. bodies[1].material.young) and what was expected. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "io/path.h"
+#include "ipcc/scene.h"
+
+ipc_scene_def ipc_default_scene_def(void) {
+  ipc_scene_def s;
+  memset(&s, 0, sizeof s);
+  s.time_step = 0.025;
+  s.duration = 5.0;
+  s.gravity[1] = -9.80665;
+  s.integrator = IPC_IMPLICIT_EULER;
+  s.dhat = 1e-3;
+  s.kappa = 0.0;
+  s.self_collision = 1;
+  s.ccd_scale = 0.8;
+  s.newton_tol = 1e-2;
+  s.newton_max_iterations = 200;
+  s.output_every = 1;
+  return s;
+}
+
+ipc_body_def ipc_default_body_def(void) {
+  ipc_body_def b;
+  memset(&b, 0, sizeof b);
+  b.scale[0] = b.scale[1] = b.scale[2] = 1.0;
+  b.material = IPC_MAT_NEO_HOOKEAN;
+  b.density = 1000.0;
+  b.young = 1e5;
+  b.poisson = 0.4;
+  return b;
+}
+
+static void region_free(ipc_region_def *r) {
+  ipc_free(r->verts);
+  r->verts = NULL;
+}
+
+void ipc_scene_def_free(ipc_scene_def *s) {
+  if (!s) return;
+  for (int i = 0; i < s->nbodies; ++i) {
+    ipc_body_def *b = &s->bodies[i];
+    ipc_free(b->name);
+    ipc_free(b->mesh);
+    for (int k = 0; k < b->ndirichlet; ++k) region_free(&b->dirichlet[k].region);
+    for (int k = 0; k < b->nneumann; ++k) region_free(&b->neumann[k].region);
+    ipc_free(b->dirichlet);
+    ipc_free(b->neumann);
+  }
+  ipc_free(s->bodies);
+  ipc_free(s->planes);
+  ipc_free(s->path);
+  memset(s, 0, sizeof *s);
+}
+
+/* ---- checked accessors: each reports "FILE: key 'PATH': expected ..." ---- */
+
+typedef struct reader {
+  const char *file;
+  ipc_error *err;
+  int failed;
+} reader;
+
+static int fail(reader *r, const char *key, const char *what) {
+  if (!r->failed) {
+    ipc_error_set(r->err, IPC_ERR_INPUT, "%s: key '%s': expected %s", r->file, key, what);
+    r->failed = 1;
+  }
+  return 0;
+}
+
+static void keypath(char *out, size_t n, const char *parent, const char *key) {
+  if (parent[0])
+    snprintf(out, n, "%s.%s", parent, key);
+  else
+    snprintf(out, n, "%s", key);
+}
+
+/* every member of obj must be in the NULL-terminated allowed list */
+static int check_keys(reader *r, const cJSON *obj, const char *path, const char *const *allowed) {
+  if (!cJSON_IsObject(obj)) return fail(r, path[0] ? path : "(top level)", "an object");
+  for (const cJSON *it = obj->child; it; it = it->next) {
+    int ok = 0;
+    for (const char *const *a = allowed; *a; ++a)
+      if (!strcmp(it->string, *a)) ok = 1;
+    if (!ok) {
+      char key[256], what[512];
+      keypath(key, sizeof key, path, it->string);
+      size_t len = (size_t)snprintf(what, sizeof what, "one of the known keys (unknown key; known:");
+      for (const char *const *a = allowed; *a && len < sizeof what; ++a)
+        len += (size_t)snprintf(what + len, sizeof what - len, " %s", *a);
+      if (len < sizeof what) snprintf(what + len, sizeof what - len, ")");
+      return fail(r, key, what);
+    }
+  }
+  return 1;
+}
+
+static int get_number(reader *r, const cJSON *obj, const char *path, const char *key, double *out,
+                      double lo, double hi, const char *what) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!v) return 1;
+  char kp[256];
+  keypath(kp, sizeof kp, path, key);
+  if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < lo || v->valuedouble > hi)
+    return fail(r, kp, what);
+  *out = v->valuedouble;
+  return 1;
+}
+
+static int get_int(reader *r, const cJSON *obj, const char *path, const char *key, int *out, int lo,
+                   const char *what) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!v) return 1;
+  char kp[256];
+  keypath(kp, sizeof kp, path, key);
+  if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < lo ||
+      v->valuedouble > 1e9)
+    return fail(r, kp, what);
+  *out = (int)v->valuedouble;
+  return 1;
+}
+
+static int get_bool(reader *r, const cJSON *obj, const char *path, const char *key, int *out) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!v) return 1;
+  char kp[256];
+  keypath(kp, sizeof kp, path, key);
+  if (!cJSON_IsBool(v)) return fail(r, kp, "true or false");
+  *out = cJSON_IsTrue(v);
+  return 1;
+}
+
+static int parse_vec3(reader *r, const cJSON *v, const char *kp, double out[3]) {
+  if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 3) return fail(r, kp, "an array of 3 numbers");
+  for (int i = 0; i < 3; ++i) {
+    const cJSON *e = cJSON_GetArrayItem(v, i);
+    if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble)) return fail(r, kp, "an array of 3 numbers");
+    out[i] = e->valuedouble;
+  }
+  return 1;
+}
+
+static int get_vec3(reader *r, const cJSON *obj, const char *path, const char *key, double out[3]) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!v) return 1;
+  char kp[256];
+  keypath(kp, sizeof kp, path, key);
+  return parse_vec3(r, v, kp, out);
+}
+
+static int get_string(reader *r, const cJSON *obj, const char *path, const char *key,
+                      const char **out) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!v) return 1;
+  char kp[256];
+  keypath(kp, sizeof kp, path, key);
+  if (!cJSON_IsString(v) || !v->valuestring[0]) return fail(r, kp, "a non-empty string");
+  *out = v->valuestring;
+  return 1;
+}
+
+static char *dup_string(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = IPC_NEW(char, n);
+  memcpy(d, s, n);
+  return d;
+}
+
+/* ---- sections ---- */
+
+static int parse_region(reader *r, const cJSON *obj, const char *path, ipc_region_def *reg) {
+  const cJSON *box = cJSON_GetObjectItemCaseSensitive(obj, "box");
+  const cJSON *verts = cJSON_GetObjectItemCaseSensitive(obj, "vertices");
+  char kp[256];
+  if (box && verts) {
+    keypath(kp, sizeof kp, path, "box");
+    return fail(r, kp, "either 'box' or 'vertices', not both");
+  }
+  if (box) {
+    keypath(kp, sizeof kp, path, "box");
+    if (!cJSON_IsArray(box) || cJSON_GetArraySize(box) != 2)
+      return fail(r, kp, "[[x0, y0, z0], [x1, y1, z1]] relative to the body's bounding box");
+    if (!parse_vec3(r, cJSON_GetArrayItem(box, 0), kp, reg->box_min)) return 0;
+    if (!parse_vec3(r, cJSON_GetArrayItem(box, 1), kp, reg->box_max)) return 0;
+    for (int i = 0; i < 3; ++i)
+      if (reg->box_min[i] > reg->box_max[i]) return fail(r, kp, "min corner <= max corner");
+    return 1;
+  }
+  if (verts) {
+    keypath(kp, sizeof kp, path, "vertices");
+    int n = cJSON_GetArraySize(verts);
+    if (!cJSON_IsArray(verts) || n == 0) return fail(r, kp, "a non-empty array of vertex indices");
+    reg->verts = IPC_NEW(int, n);
+    reg->nverts = n;
+    for (int i = 0; i < n; ++i) {
+      const cJSON *e = cJSON_GetArrayItem(verts, i);
+      if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble != floor(e->valuedouble) ||
+          e->valuedouble > 2e9)
+        return fail(r, kp, "non-negative integer vertex indices (0-based, into the body's mesh)");
+      reg->verts[i] = (int)e->valuedouble;
+    }
+    return 1;
+  }
+  keypath(kp, sizeof kp, path, "box");
+  return fail(r, kp, "a region: 'box' or 'vertices'");
+}
+
+static int parse_window(reader *r, const cJSON *obj, const char *path, double *t0, double *t1) {
+  *t0 = 0.0;
+  *t1 = INFINITY;
+  if (!get_number(r, obj, path, "start", t0, 0, 1e30, "a start time >= 0 (s)")) return 0;
+  if (!get_number(r, obj, path, "end", t1, 0, 1e30, "an end time >= 0 (s)")) return 0;
+  if (*t1 < *t0) {
+    char kp[256];
+    keypath(kp, sizeof kp, path, "end");
+    return fail(r, kp, "an end time >= start");
+  }
+  return 1;
+}
+
+static int parse_dirichlet(reader *r, const cJSON *obj, const char *path, ipc_dirichlet_def *d) {
+  static const char *const keys[] = {"box", "vertices", "velocity", "angular_velocity", "start",
+                                     "end", NULL};
+  memset(d, 0, sizeof *d);
+  return check_keys(r, obj, path, keys) && parse_region(r, obj, path, &d->region) &&
+         get_vec3(r, obj, path, "velocity", d->velocity) &&
+         get_vec3(r, obj, path, "angular_velocity", d->angular_velocity) &&
+         parse_window(r, obj, path, &d->t_begin, &d->t_end);
+}
+
+static int parse_neumann(reader *r, const cJSON *obj, const char *path, ipc_neumann_def *d) {
+  static const char *const keys[] = {"box", "vertices", "acceleration", "start", "end", NULL};
+  memset(d, 0, sizeof *d);
+  if (!cJSON_GetObjectItemCaseSensitive(obj, "acceleration")) {
+    char kp[256];
+    keypath(kp, sizeof kp, path, "acceleration");
+    return fail(r, kp, "an acceleration [ax, ay, az] (m/s^2)");
+  }
+  return check_keys(r, obj, path, keys) && parse_region(r, obj, path, &d->region) &&
+         get_vec3(r, obj, path, "acceleration", d->acceleration) &&
+         parse_window(r, obj, path, &d->t_begin, &d->t_end);
+}
+
+static int parse_material(reader *r, const cJSON *obj, const char *path, ipc_body_def *b) {
+  static const char *const keys[] = {"model", "density", "young", "poisson", NULL};
+  if (!check_keys(r, obj, path, keys)) return 0;
+  const char *model = NULL;
+  if (!get_string(r, obj, path, "model", &model)) return 0;
+  if (model) {
+    if (!strcmp(model, "neo_hookean"))
+      b->material = IPC_MAT_NEO_HOOKEAN;
+    else if (!strcmp(model, "fixed_corotated"))
+      b->material = IPC_MAT_FIXED_COROTATED;
+    else if (!strcmp(model, "stvk"))
+      b->material = IPC_MAT_STVK;
+    else {
+      char kp[256];
+      keypath(kp, sizeof kp, path, "model");
+      return fail(r, kp, "\"neo_hookean\", \"fixed_corotated\" or \"stvk\"");
+    }
+  }
+  return get_number(r, obj, path, "density", &b->density, 1e-12, 1e12,
+                    "a positive density (kg/m^3)") &&
+         get_number(r, obj, path, "young", &b->young, 1e-12, 1e15,
+                    "a positive Young's modulus (Pa)") &&
+         get_number(r, obj, path, "poisson", &b->poisson, 0.0, 0.4999,
+                    "a Poisson ratio in [0, 0.5)");
+}
+
+static int parse_list(reader *r, const cJSON *arr, const char *kp, int *n) {
+  if (!cJSON_IsArray(arr)) return fail(r, kp, "an array");
+  *n = cJSON_GetArraySize(arr);
+  return 1;
+}
+
+static int parse_body(reader *r, const cJSON *obj, const char *path, const char *scene_dir,
+                      ipc_body_def *b) {
+  static const char *const keys[] = {
+      "name",     "mesh",     "translation", "rotation",         "scale",     "obstacle",
+      "material", "friction", "velocity",    "angular_velocity", "dirichlet", "neumann", NULL};
+  *b = ipc_default_body_def();
+  if (!check_keys(r, obj, path, keys)) return 0;
+  const char *mesh = NULL, *name = NULL;
+  if (!get_string(r, obj, path, "mesh", &mesh) || !get_string(r, obj, path, "name", &name))
+    return 0;
+  char kp[256];
+  if (!mesh) {
+    keypath(kp, sizeof kp, path, "mesh");
+    return fail(r, kp, "the path of the body's mesh file");
+  }
+  b->mesh = ipc_path_join(scene_dir, mesh);
+  if (name) b->name = dup_string(name);
+  const cJSON *sc = cJSON_GetObjectItemCaseSensitive(obj, "scale");
+  if (sc && cJSON_IsNumber(sc)) {
+    b->scale[0] = b->scale[1] = b->scale[2] = sc->valuedouble;
+  } else if (!get_vec3(r, obj, path, "scale", b->scale)) {
+    return 0;
+  }
+  for (int i = 0; i < 3; ++i)
+    if (!(b->scale[i] > 0) || !isfinite(b->scale[i])) {
+      keypath(kp, sizeof kp, path, "scale");
+      return fail(r, kp, "a positive number or 3 positive numbers");
+    }
+  if (!get_vec3(r, obj, path, "translation", b->translation) ||
+      !get_vec3(r, obj, path, "rotation", b->rotation) ||
+      !get_bool(r, obj, path, "obstacle", &b->obstacle) ||
+      !get_number(r, obj, path, "friction", &b->friction, 0, 1e6, "a friction coefficient >= 0") ||
+      !get_vec3(r, obj, path, "velocity", b->velocity) ||
+      !get_vec3(r, obj, path, "angular_velocity", b->angular_velocity))
+    return 0;
+  const cJSON *mat = cJSON_GetObjectItemCaseSensitive(obj, "material");
+  if (mat) {
+    keypath(kp, sizeof kp, path, "material");
+    if (!parse_material(r, mat, kp, b)) return 0;
+  }
+  const cJSON *dir = cJSON_GetObjectItemCaseSensitive(obj, "dirichlet");
+  if (dir) {
+    keypath(kp, sizeof kp, path, "dirichlet");
+    if (!parse_list(r, dir, kp, &b->ndirichlet)) return 0;
+    b->dirichlet = IPC_NEW0(ipc_dirichlet_def, b->ndirichlet);
+    for (int i = 0; i < b->ndirichlet; ++i) {
+      char ep[256];
+      snprintf(ep, sizeof ep, "%s[%d]", kp, i);
+      if (!parse_dirichlet(r, cJSON_GetArrayItem(dir, i), ep, &b->dirichlet[i])) return 0;
+    }
+  }
+  const cJSON *neu = cJSON_GetObjectItemCaseSensitive(obj, "neumann");
+  if (neu) {
+    keypath(kp, sizeof kp, path, "neumann");
+    if (!parse_list(r, neu, kp, &b->nneumann)) return 0;
+    b->neumann = IPC_NEW0(ipc_neumann_def, b->nneumann);
+    for (int i = 0; i < b->nneumann; ++i) {
+      char ep[256];
+      snprintf(ep, sizeof ep, "%s[%d]", kp, i);
+      if (!parse_neumann(r, cJSON_GetArrayItem(neu, i), ep, &b->neumann[i])) return 0;
+    }
+  }
+  return 1;
+}
+
+static int parse_plane(reader *r, const cJSON *obj, const char *path, ipc_plane_def *p) {
+  static const char *const keys[] = {"point", "normal", "friction", NULL};
+  memset(p, 0, sizeof *p);
+  p->normal[1] = 1.0;
+  if (!check_keys(r, obj, path, keys) || !get_vec3(r, obj, path, "point", p->point) ||
+      !get_vec3(r, obj, path, "normal", p->normal) ||
+      !get_number(r, obj, path, "friction", &p->friction, 0, 1e6, "a friction coefficient >= 0"))
+    return 0;
+  double n = sqrt(p->normal[0] * p->normal[0] + p->normal[1] * p->normal[1] +
+                  p->normal[2] * p->normal[2]);
+  if (!(n > 0)) {
+    char kp[256];
+    keypath(kp, sizeof kp, path, "normal");
+    return fail(r, kp, "a non-zero normal vector");
+  }
+  for (int i = 0; i < 3; ++i) p->normal[i] /= n;
+  return 1;
+}
+
+static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_scene_def *s) {
+  static const char *const keys[] = {"time_step", "duration", "gravity", "integrator", "contact",
+                                     "newton",    "output",   "bodies",  "planes",     "description",
+                                     NULL};
+  if (!check_keys(r, root, "", keys)) return 0;
+  if (!get_number(r, root, "", "time_step", &s->time_step, 1e-12, 1e6, "a positive time step (s)") ||
+      !get_number(r, root, "", "duration", &s->duration, 0, 1e9, "a duration >= 0 (s)") ||
+      !get_vec3(r, root, "", "gravity", s->gravity))
+    return 0;
+  const char *integ = NULL;
+  if (!get_string(r, root, "", "integrator", &integ)) return 0;
+  if (integ) {
+    if (!strcmp(integ, "implicit_euler"))
+      s->integrator = IPC_IMPLICIT_EULER;
+    else if (!strcmp(integ, "newmark"))
+      s->integrator = IPC_NEWMARK;
+    else
+      return fail(r, "integrator", "\"implicit_euler\" or \"newmark\"");
+  }
+  const cJSON *contact = cJSON_GetObjectItemCaseSensitive(root, "contact");
+  if (contact) {
+    static const char *const ckeys[] = {"dhat", "dhat_absolute", "kappa", "self_collision",
+                                        "ccd_scale", NULL};
+    if (!check_keys(r, contact, "contact", ckeys) ||
+        !get_number(r, contact, "contact", "dhat", &s->dhat, 1e-15, 1e6,
+                    "a positive barrier distance dhat") ||
+        !get_bool(r, contact, "contact", "dhat_absolute", &s->dhat_absolute) ||
+        !get_bool(r, contact, "contact", "self_collision", &s->self_collision) ||
+        !get_number(r, contact, "contact", "ccd_scale", &s->ccd_scale, 0.01, 0.99,
+                    "a line-search CCD scale in [0.01, 0.99]"))
+      return 0;
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(contact, "kappa");
+    if (k && !(cJSON_IsString(k) && !strcmp(k->valuestring, "adaptive"))) {
+      if (!get_number(r, contact, "contact", "kappa", &s->kappa, 1e-300, 1e300,
+                      "\"adaptive\" or a positive barrier stiffness"))
+        return 0;
+    }
+  }
+  const cJSON *newton = cJSON_GetObjectItemCaseSensitive(root, "newton");
+  if (newton) {
+    static const char *const nkeys[] = {"tolerance", "max_iterations", NULL};
+    if (!check_keys(r, newton, "newton", nkeys) ||
+        !get_number(r, newton, "newton", "tolerance", &s->newton_tol, 1e-15, 1e6,
+                    "a positive tolerance (relative to the bbox diagonal, per second)") ||
+        !get_int(r, newton, "newton", "max_iterations", &s->newton_max_iterations, 1,
+                 "a positive integer"))
+      return 0;
+  }
+  const cJSON *output = cJSON_GetObjectItemCaseSensitive(root, "output");
+  if (output) {
+    static const char *const okeys[] = {"every", NULL};
+    if (!check_keys(r, output, "output", okeys) ||
+        !get_int(r, output, "output", "every", &s->output_every, 1, "a positive integer"))
+      return 0;
+  }
+  const cJSON *bodies = cJSON_GetObjectItemCaseSensitive(root, "bodies");
+  if (!bodies) return fail(r, "bodies", "an array of bodies");
+  if (!parse_list(r, bodies, "bodies", &s->nbodies)) return 0;
+  if (s->nbodies == 0) return fail(r, "bodies", "at least one body");
+  s->bodies = IPC_NEW0(ipc_body_def, s->nbodies);
+  for (int i = 0; i < s->nbodies; ++i) {
+    char bp[64];
+    snprintf(bp, sizeof bp, "bodies[%d]", i);
+    if (!parse_body(r, cJSON_GetArrayItem(bodies, i), bp, scene_dir, &s->bodies[i])) return 0;
+  }
+  const cJSON *planes = cJSON_GetObjectItemCaseSensitive(root, "planes");
+  if (planes) {
+    if (!parse_list(r, planes, "planes", &s->nplanes)) return 0;
+    s->planes = IPC_NEW0(ipc_plane_def, s->nplanes);
+    for (int i = 0; i < s->nplanes; ++i) {
+      char pp[64];
+      snprintf(pp, sizeof pp, "planes[%d]", i);
+      if (!parse_plane(r, cJSON_GetArrayItem(planes, i), pp, &s->planes[i])) return 0;
+    }
+  }
+  return 1;
+}
+
+/* 1-based line of the byte offset in text */
+static int line_of(const char *text, size_t off) {
+  int line = 1;
+  for (size_t i = 0; i < off && text[i]; ++i)
+    if (text[i] == '\n') ++line;
+  return line;
+}
+
+ipc_status ipc_scene_load(const char *path, ipc_scene_def *out, ipc_error *err) {
+  *out = ipc_default_scene_def();
+  size_t len = 0;
+  char *text = ipc_read_file(path, &len, err);
+  if (!text) return IPC_ERR_INPUT;
+  const char *end = NULL;
+  cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+  if (!root) {
+    size_t off = end ? (size_t)(end - text) : 0;
+    ipc_error_set(err, IPC_ERR_INPUT, "%s:%d: not valid JSON (near byte %zu)", path,
+                  line_of(text, off), off);
+    ipc_free(text);
+    return IPC_ERR_INPUT;
+  }
+  out->path = dup_string(path);
+  char *dir = ipc_path_dirname(path);
+  reader r = {path, err, 0};
+  int ok = parse_scene(&r, root, dir, out);
+  ipc_free(dir);
+  cJSON_Delete(root);
+  ipc_free(text);
+  if (!ok) {
+    ipc_scene_def_free(out);
+    return IPC_ERR_INPUT;
+  }
+  return IPC_OK;
+}

@@ -1,0 +1,332 @@
+/* IPC contact set and barrier potential (Li et al. 2020, "Incremental Potential
+   Contact", sec. 4): for each pair k closer than dhat,
+     B_k(x) = kappa * m_k(x) * b(d_k^2(x), dhat^2)
+   with b the clamped log barrier on squared distances (barrier.c), d_k^2 the
+   squared distance between the closest sub-simplices (distance.c), and m_k the
+   edge-edge mollifier (1 for other pairs). derivatives by the product rule:
+     g = kappa (b m' + m b' d')
+     H = kappa (b m'' + b' (m' d'^T + d' m'^T) + m (b'' d' d'^T + b' d''))
+   each local Hessian is projected to PSD before assembly (sec. 4.3). */
+#include "ipc/contacts.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "geometry/distance.h"
+#include "ipc/barrier.h"
+#include "linalg/dense.h"
+
+void ipc_contact_model_init(ipc_contact_model *cm, const ipc_model *m, double dhat) {
+  memset(cm, 0, sizeof *cm);
+  cm->model = m;
+  cm->dhat = dhat;
+  const ipc_surface *s = &m->surface;
+  cm->edge_len2 = IPC_NEW(double, (size_t)s->nedges + 1);
+  for (int e = 0; e < s->nedges; ++e) {
+    const double *a = m->x0 + 3 * (size_t)s->edges[2 * e], *b = m->x0 + 3 * (size_t)s->edges[2 * e + 1];
+    double d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2];
+    cm->edge_len2[e] = d0 * d0 + d1 * d1 + d2 * d2;
+  }
+  cm->plane_verts = IPC_NEW(int, (size_t)s->nsv + 1);
+  cm->nplane_verts = 0;
+  if (m->nplanes > 0)
+    for (int i = 0; i < s->nsv; ++i)
+      if (!s->vert_obstacle[s->sv[i]]) cm->plane_verts[cm->nplane_verts++] = s->sv[i];
+}
+
+void ipc_contact_model_free(ipc_contact_model *cm) {
+  ipc_free(cm->edge_len2);
+  ipc_free(cm->plane_verts);
+  memset(cm, 0, sizeof *cm);
+}
+
+void ipc_contact_set_free(ipc_contact_set *cs) {
+  ipc_free(cs->c);
+  memset(cs, 0, sizeof *cs);
+}
+
+#define X(i) (x + 3 * (size_t)(i))
+
+/* mollifier threshold eps_x = 1e-3 |ea|^2 |eb|^2 at rest (as in ipc_ee_mollifier_threshold) */
+static double ee_eps(const ipc_contact_model *cm, int ea, int eb) {
+  const double *x = cm->model->x0;
+  const int *E = cm->model->surface.edges;
+  return ipc_ee_mollifier_threshold(X(E[2 * ea]), X(E[2 * ea + 1]), X(E[2 * eb]), X(E[2 * eb + 1]));
+}
+
+static double plane_dist(const ipc_plane *p, const double *v) {
+  return p->normal[0] * (v[0] - p->point[0]) + p->normal[1] * (v[1] - p->point[1]) +
+         p->normal[2] * (v[2] - p->point[2]);
+}
+
+/* squared distance of contact c at x, classifying its type */
+static double contact_d2(ipc_contact *c, const ipc_contact_model *cm, const double *x) {
+  const int *v = c->v;
+  switch (c->kind) {
+    case IPC_CONTACT_PT:
+      c->type = (int)ipc_pt_classify(X(v[0]), X(v[1]), X(v[2]), X(v[3]));
+      return ipc_pt_distance2(X(v[0]), X(v[1]), X(v[2]), X(v[3]), (ipc_pt_type)c->type, NULL,
+                              NULL);
+    case IPC_CONTACT_EE:
+      c->type = (int)ipc_ee_classify(X(v[0]), X(v[1]), X(v[2]), X(v[3]));
+      return ipc_ee_distance2(X(v[0]), X(v[1]), X(v[2]), X(v[3]), (ipc_ee_type)c->type, NULL,
+                              NULL);
+    case IPC_CONTACT_PE:
+      c->type = (int)ipc_pe_classify(X(v[0]), X(v[1]), X(v[2]));
+      return ipc_pe_distance2(X(v[0]), X(v[1]), X(v[2]), (ipc_pe_type)c->type, NULL, NULL);
+    case IPC_CONTACT_PP:
+      return ipc_pp_dist2(X(v[0]), X(v[1]), NULL, NULL);
+    default: {
+      double s = plane_dist(&cm->model->planes[c->plane], X(v[0]));
+      return s > 0 ? s * s : 0.0;
+    }
+  }
+}
+
+static int same_body_skip(const ipc_contact_model *cm, int a, int b) {
+  return !cm->model->params.self_collision &&
+         cm->model->surface.vert_body[a] == cm->model->surface.vert_body[b];
+}
+
+/* visits every candidate pair as a contact record (distance not yet computed) */
+typedef void (*contact_visit)(ipc_contact *c, void *ctx);
+
+static void for_each_candidate(const ipc_contact_model *cm, const ipc_candidates *cand,
+                               contact_visit visit, void *ctx) {
+  const ipc_surface *s = &cm->model->surface;
+  ipc_contact c;
+  memset(&c, 0, sizeof c);
+  for (size_t i = 0; i < cand->nvf; ++i) {
+    int v = cand->vf[2 * i], f = cand->vf[2 * i + 1];
+    if (same_body_skip(cm, v, s->faces[3 * f])) continue;
+    c.kind = IPC_CONTACT_PT;
+    c.v[0] = v;
+    c.v[1] = s->faces[3 * f];
+    c.v[2] = s->faces[3 * f + 1];
+    c.v[3] = s->faces[3 * f + 2];
+    c.eps_x = 0;
+    visit(&c, ctx);
+  }
+  for (size_t i = 0; i < cand->nee; ++i) {
+    int ea = cand->ee[2 * i], eb = cand->ee[2 * i + 1];
+    if (same_body_skip(cm, s->edges[2 * ea], s->edges[2 * eb])) continue;
+    c.kind = IPC_CONTACT_EE;
+    c.v[0] = s->edges[2 * ea];
+    c.v[1] = s->edges[2 * ea + 1];
+    c.v[2] = s->edges[2 * eb];
+    c.v[3] = s->edges[2 * eb + 1];
+    c.eps_x = ee_eps(cm, ea, eb);
+    visit(&c, ctx);
+  }
+  c.eps_x = 0;
+  for (size_t i = 0; i < cand->nve; ++i) {
+    int v = cand->ve[2 * i], e = cand->ve[2 * i + 1];
+    if (same_body_skip(cm, v, s->edges[2 * e])) continue;
+    c.kind = IPC_CONTACT_PE;
+    c.v[0] = v;
+    c.v[1] = s->edges[2 * e];
+    c.v[2] = s->edges[2 * e + 1];
+    c.v[3] = -1;
+    visit(&c, ctx);
+  }
+  for (size_t i = 0; i < cand->nvv; ++i) {
+    int a = cand->vv[2 * i], b = cand->vv[2 * i + 1];
+    if (same_body_skip(cm, a, b)) continue;
+    c.kind = IPC_CONTACT_PP;
+    c.v[0] = a;
+    c.v[1] = b;
+    c.v[2] = c.v[3] = -1;
+    visit(&c, ctx);
+  }
+  const ipc_model *m = cm->model;
+  c.kind = IPC_CONTACT_PLANE;
+  c.v[1] = c.v[2] = c.v[3] = -1;
+  for (int p = 0; p < m->nplanes; ++p) {
+    c.plane = p;
+    for (int i = 0; i < cm->nplane_verts; ++i) {
+      c.v[0] = cm->plane_verts[i];
+      visit(&c, ctx);
+    }
+  }
+}
+
+typedef struct collect_ctx {
+  ipc_contact_set *out;
+  const ipc_contact_model *cm;
+  const double *x;
+  double dhat2, min_d2;
+  int touching;
+} collect_ctx;
+
+static void collect_visit(ipc_contact *c, void *vctx) {
+  collect_ctx *k = vctx;
+  double d2 = contact_d2(c, k->cm, k->x);
+  if (d2 < k->min_d2) k->min_d2 = d2;
+  if (!(d2 > 0)) k->touching = 1;
+  if (d2 < k->dhat2) {
+    ipc_reserve((void **)&k->out->c, &k->out->cap, k->out->n + 1, sizeof(ipc_contact));
+    c->d2 = d2;
+    k->out->c[k->out->n++] = *c;
+  }
+}
+
+double ipc_contacts_collect(ipc_contact_set *out, const ipc_contact_model *cm,
+                            const ipc_candidates *cand, const double *x) {
+  out->n = 0;
+  collect_ctx k = {out, cm, x, cm->dhat * cm->dhat, INFINITY, 0};
+  for_each_candidate(cm, cand, collect_visit, &k);
+  return k.touching ? -1.0 : k.min_d2;
+}
+
+/* m(x) b(d2) for one contact, value only */
+static double contact_value(ipc_contact *c, const ipc_contact_model *cm, const double *x,
+                            double dhat2) {
+  double d2 = contact_d2(c, cm, x);
+  c->d2 = d2;
+  if (d2 >= dhat2) return 0.0;
+  if (!(d2 > 0)) return INFINITY;
+  double b = ipc_barrier(d2, dhat2);
+  if (c->kind == IPC_CONTACT_EE) {
+    const int *v = c->v;
+    b *= ipc_ee_mollifier(X(v[0]), X(v[1]), X(v[2]), X(v[3]), c->eps_x, NULL, NULL);
+  }
+  return b;
+}
+
+double ipc_contacts_energy(const ipc_contact_set *cs, const ipc_contact_model *cm,
+                           const double *x, double kappa) {
+  double dhat2 = cm->dhat * cm->dhat, e = 0.0;
+  for (size_t i = 0; i < cs->n; ++i) {
+    ipc_contact c = cs->c[i];
+    e += contact_value(&c, cm, x, dhat2);
+  }
+  return kappa * e;
+}
+
+typedef struct energy_ctx {
+  const ipc_contact_model *cm;
+  const double *x;
+  double dhat2, sum, min_d2;
+} energy_ctx;
+
+static void energy_visit(ipc_contact *c, void *vctx) {
+  energy_ctx *k = vctx;
+  k->sum += contact_value(c, k->cm, k->x, k->dhat2);
+  if (c->d2 < k->min_d2) k->min_d2 = c->d2;
+}
+
+double ipc_barrier_energy_candidates(const ipc_contact_model *cm, const ipc_candidates *cand,
+                                     const double *x, double kappa, double *min_d2) {
+  energy_ctx k = {cm, x, cm->dhat * cm->dhat, 0.0, INFINITY};
+  for_each_candidate(cm, cand, energy_visit, &k);
+  if (min_d2) *min_d2 = k.min_d2;
+  return kappa * k.sum;
+}
+
+/* which of the 4 local points a distance type uses (bit mask) */
+static int pt_mask(int type) {
+  static const int m[] = {0x3, 0x5, 0x9, 0x7, 0xD, 0xB, 0xF};
+  return m[type];
+}
+static int ee_mask(int type) {
+  static const int m[] = {0x5, 0x9, 0x6, 0xA, 0xD, 0xE, 0x7, 0xB, 0xF};
+  return m[type];
+}
+static int pe_mask(int type) {
+  static const int m[] = {0x3, 0x5, 0x7};
+  return m[type];
+}
+
+double ipc_contact_local(const ipc_contact *c, const ipc_contact_model *cm, const double *x,
+                         double kappa, int project, int *nv, int verts[4], double g[12],
+                         double H[144]) {
+  double dhat2 = cm->dhat * cm->dhat;
+  double gd[12], Hd[144];
+  int np, mask;
+  const int *v = c->v;
+  ipc_contact cc = *c;
+  double d2;
+  switch (c->kind) {
+    case IPC_CONTACT_PT:
+      cc.type = (int)ipc_pt_classify(X(v[0]), X(v[1]), X(v[2]), X(v[3]));
+      d2 = ipc_pt_distance2(X(v[0]), X(v[1]), X(v[2]), X(v[3]), (ipc_pt_type)cc.type, gd, Hd);
+      np = 4;
+      mask = pt_mask(cc.type);
+      break;
+    case IPC_CONTACT_EE:
+      cc.type = (int)ipc_ee_classify(X(v[0]), X(v[1]), X(v[2]), X(v[3]));
+      d2 = ipc_ee_distance2(X(v[0]), X(v[1]), X(v[2]), X(v[3]), (ipc_ee_type)cc.type, gd, Hd);
+      np = 4;
+      mask = ee_mask(cc.type);
+      break;
+    case IPC_CONTACT_PE:
+      cc.type = (int)ipc_pe_classify(X(v[0]), X(v[1]), X(v[2]));
+      d2 = ipc_pe_distance2(X(v[0]), X(v[1]), X(v[2]), (ipc_pe_type)cc.type, gd, Hd);
+      np = 3;
+      mask = pe_mask(cc.type);
+      break;
+    case IPC_CONTACT_PP:
+      d2 = ipc_pp_dist2(X(v[0]), X(v[1]), gd, Hd);
+      np = 2;
+      mask = 0x3;
+      break;
+    default: {
+      const ipc_plane *p = &cm->model->planes[c->plane];
+      double s = plane_dist(p, X(v[0]));
+      d2 = s * s;
+      np = 1;
+      mask = 0x1;
+      for (int i = 0; i < 3; ++i) {
+        gd[i] = 2.0 * s * p->normal[i];
+        for (int j = 0; j < 3; ++j) Hd[3 * i + j] = 2.0 * p->normal[i] * p->normal[j];
+      }
+      break;
+    }
+  }
+  int n = 3 * np;
+  *nv = 0;
+  if (d2 >= dhat2 || !(d2 > 0)) return d2 >= dhat2 ? 0.0 : INFINITY;
+  double b = ipc_barrier(d2, dhat2), b1 = ipc_barrier_d1(d2, dhat2),
+         b2 = ipc_barrier_d2(d2, dhat2);
+  double e;
+  double gf[12], Hf[144];
+  int mollified = 0;
+  if (c->kind == IPC_CONTACT_EE) {
+    double gm[12], Hm[144];
+    double mval = ipc_ee_mollifier(X(v[0]), X(v[1]), X(v[2]), X(v[3]), c->eps_x, gm, Hm);
+    if (mval < 1.0) {
+      mollified = 1;
+      mask = 0xF;
+      e = mval * b;
+      for (int i = 0; i < n; ++i) gf[i] = b * gm[i] + mval * b1 * gd[i];
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+          Hf[n * i + j] = b * Hm[n * i + j] + b1 * (gm[i] * gd[j] + gd[i] * gm[j]) +
+                          mval * (b2 * gd[i] * gd[j] + b1 * Hd[n * i + j]);
+    }
+  }
+  if (!mollified) {
+    e = b;
+    for (int i = 0; i < n; ++i) gf[i] = b1 * gd[i];
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) Hf[n * i + j] = b2 * gd[i] * gd[j] + b1 * Hd[n * i + j];
+  }
+  /* compress to the points the term depends on */
+  int idx[4], k = 0;
+  for (int p = 0; p < np; ++p)
+    if (mask & (1 << p)) idx[k++] = p;
+  int m = 3 * k;
+  for (int a = 0; a < k; ++a) {
+    verts[a] = v[idx[a]];
+    for (int r = 0; r < 3; ++r) {
+      g[3 * a + r] = kappa * gf[3 * idx[a] + r];
+      for (int bb = 0; bb < k; ++bb)
+        for (int s = 0; s < 3; ++s)
+          H[m * (3 * a + r) + 3 * bb + s] = kappa * Hf[n * (3 * idx[a] + r) + 3 * idx[bb] + s];
+    }
+  }
+  *nv = k;
+  if (project) ipc_psd_project(m, H);
+  return kappa * e;
+}

@@ -1,0 +1,70 @@
+/* the active contact set of IPC and its barrier potential
+   B(x) = kappa * sum_k m_k(x) b(d_k^2(x), dhat^2) over surface pairs closer than dhat
+   (m_k the edge-edge mollifier, 1 for other pairs) and vertex-plane pairs. */
+#ifndef IPCC_IPC_CONTACTS_H
+#define IPCC_IPC_CONTACTS_H
+
+#include <stddef.h>
+
+#include "core/model.h"
+#include "geometry/broad_phase.h"
+
+typedef enum ipc_contact_kind {
+  IPC_CONTACT_PT,    /* vertex v[0] against face v[1..3] */
+  IPC_CONTACT_EE,    /* edge v[0]-v[1] against edge v[2]-v[3] */
+  IPC_CONTACT_PE,    /* isolated vertex / codimensional edge: v[0] against edge v[1]-v[2] */
+  IPC_CONTACT_PP,    /* isolated points v[0], v[1] */
+  IPC_CONTACT_PLANE, /* vertex v[0] against plane `plane` */
+} ipc_contact_kind;
+
+typedef struct ipc_contact {
+  int kind;
+  int type;     /* distance type (ipc_pt_type / ipc_ee_type / ipc_pe_type) */
+  int v[4];
+  int plane;
+  double eps_x; /* edge-edge mollifier threshold (rest), 0 otherwise */
+  double d2;    /* squared distance at the last evaluation */
+} ipc_contact;
+
+typedef struct ipc_contact_set {
+  ipc_contact *c;
+  size_t n, cap;
+} ipc_contact_set;
+
+/* per-model contact data that does not change: mollifier thresholds need rest edges */
+typedef struct ipc_contact_model {
+  const ipc_model *model;
+  double dhat;              /* absolute */
+  double *edge_len2;        /* (nedges) rest squared edge lengths */
+  int *plane_verts;         /* surface vertices of deformable bodies (checked against planes) */
+  int nplane_verts;
+} ipc_contact_model;
+
+void ipc_contact_model_init(ipc_contact_model *cm, const ipc_model *m, double dhat);
+void ipc_contact_model_free(ipc_contact_model *cm);
+
+/* the pairs among cand (and vertex-plane pairs) with squared distance < dhat^2 at x;
+   returns the smallest squared distance seen (INFINITY if none), or -1 when some
+   pair has zero distance or a vertex is on the wrong side of a plane */
+double ipc_contacts_collect(ipc_contact_set *out, const ipc_contact_model *cm,
+                            const ipc_candidates *cand, const double *x);
+
+/* barrier energy kappa * sum m b over the set at x (recomputes distances); +INFINITY if
+   any distance is zero */
+double ipc_contacts_energy(const ipc_contact_set *cs, const ipc_contact_model *cm,
+                           const double *x, double kappa);
+
+/* local gradient and PSD-projected Hessian of contact k's barrier term, compressed to
+   the vertices it really depends on: *nv ids in verts, g (3nv), H (3nv x 3nv).
+   returns the energy of the term. project: 0 none, 1 clamp negative eigenvalues. */
+double ipc_contact_local(const ipc_contact *c, const ipc_contact_model *cm, const double *x,
+                         double kappa, int project, int *nv, int verts[4], double g[12],
+                         double H[144]);
+
+/* barrier energy over all candidate pairs and planes at x (no set kept): for line search */
+double ipc_barrier_energy_candidates(const ipc_contact_model *cm, const ipc_candidates *cand,
+                                     const double *x, double kappa, double *min_d2);
+
+void ipc_contact_set_free(ipc_contact_set *cs);
+
+#endif

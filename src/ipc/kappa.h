@@ -1,0 +1,19 @@
+/* adaptive barrier stiffness (kappa) of IPC; see kappa.c */
+#ifndef IPCC_IPC_KAPPA_H
+#define IPCC_IPC_KAPPA_H
+
+#include <stddef.h>
+
+/* range of kappa from the scene diagonal, dhat (absolute) and the mean vertex mass */
+void ipc_kappa_bounds(double *kmin, double *kmax, double diag, double dhat, double mean_mass);
+
+/* initial kappa balancing the barrier gradient gB against the gradient gE of the rest of
+   the incremental potential (both length n), clamped to [kmin, kmax] */
+double ipc_kappa_initial(const double *gB, const double *gE, size_t n, double kmin, double kmax);
+
+/* kappa after a Newton iteration: doubled (up to kmax) when the closest distance stays
+   below 1e-9 diag and shrinks (distances unsquared) */
+double ipc_kappa_update(double kappa, double kmax, double prev_min_dist, double min_dist,
+                        double diag);
+
+#endif

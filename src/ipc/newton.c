@@ -1,0 +1,357 @@
+/* projected Newton on the incremental potential with a CCD-filtered backtracking
+   line search (Li et al. 2020, Alg. 1):
+     repeat: contacts at x; g, H with every element and contact Hessian projected
+     to PSD; solve H p = -g (CHOLMOD, symbolic analysis reused while the pattern
+     holds); stop when |p|_inf / h < tol * diag; alpha from CCD over the swept
+     step, scaled by ccd_scale; halve alpha until the energy decreases.
+   scripted (Dirichlet) vertices are placed on their targets directly when that
+   move is collision-free and keeps every tet valid; otherwise a penalty
+   1/2 w |x - xhat|^2 pulls them there through the same line search (as IPC's
+   augmented Lagrangian does), with w raised until they arrive or a cap is hit.
+   a script that cannot be followed (e.g. an obstacle pushing a pinned body) is
+   therefore never forced through: the vertices stop short, the step reports
+   them as dirichlet_unmet, and the next step tries again. */
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/timer.h"
+#include "elastic/elasticity.h"
+#include "ipc/kappa.h"
+#include "ipc/line_search.h"
+#include "ipc/world_internal.h"
+#include "linalg/cholmod_solver.h"
+#include "linalg/sparse.h"
+
+struct ipc_newton_solver {
+  ipc_sparse *asm_;
+  ipc_cholmod *chol;
+  int tet_set;
+  unsigned char *dof_fixed; /* (nverts x 3) */
+  double *rhs, *sol;        /* reduced vectors */
+  double *diag;             /* (nverts x 3) */
+  double *gB, *gE;          /* kappa initialisation */
+  int registered;
+};
+
+ipc_newton_solver *ipc_newton_solver_create(int nverts) {
+  ipc_newton_solver *s = IPC_NEW0(ipc_newton_solver, 1);
+  s->asm_ = ipc_sparse_create(nverts);
+  s->chol = ipc_cholmod_create();
+  s->dof_fixed = IPC_NEW0(unsigned char, 3 * (size_t)nverts + 1);
+  s->rhs = IPC_NEW(double, 3 * (size_t)nverts + 1);
+  s->sol = IPC_NEW(double, 3 * (size_t)nverts + 1);
+  s->diag = IPC_NEW(double, 3 * (size_t)nverts + 1);
+  s->gB = IPC_NEW(double, 3 * (size_t)nverts + 1);
+  s->gE = IPC_NEW(double, 3 * (size_t)nverts + 1);
+  s->tet_set = -1;
+  return s;
+}
+
+void ipc_newton_solver_destroy(ipc_newton_solver *s) {
+  if (!s) return;
+  ipc_sparse_destroy(s->asm_);
+  ipc_cholmod_destroy(s->chol);
+  ipc_free(s->dof_fixed);
+  ipc_free(s->rhs);
+  ipc_free(s->sol);
+  ipc_free(s->diag);
+  ipc_free(s->gB);
+  ipc_free(s->gE);
+  ipc_free(s);
+}
+
+double ipc_elastic_energy(const ipc_world *w, const double *x) {
+  const ipc_model *m = &w->m;
+  double e = 0;
+  for (int b = 0; b < m->nbodies; ++b) {
+    const ipc_body *bd = &m->bodies[b];
+    if (bd->nt == 0) continue;
+    e += ipc_tets_energy((ipc_material_model)w->tet_model[bd->t0], bd->mu, bd->lambda, bd->nt,
+                         m->tets + 4 * (size_t)bd->t0, w->DmInv + 9 * (size_t)bd->t0,
+                         w->vol + bd->t0, x);
+  }
+  return e;
+}
+
+/* elastic energy with per-tet gradients and projected Hessians into w->tet_g / tet_H */
+static double elastic_derivatives(ipc_world *w, const double *x) {
+  const ipc_model *m = &w->m;
+  double e = 0;
+  for (int b = 0; b < m->nbodies; ++b) {
+    const ipc_body *bd = &m->bodies[b];
+    if (bd->nt == 0) continue;
+    e += ipc_tets_derivatives((ipc_material_model)w->tet_model[bd->t0], bd->mu, bd->lambda,
+                              bd->nt, m->tets + 4 * (size_t)bd->t0,
+                              w->DmInv + 9 * (size_t)bd->t0, w->vol + bd->t0, x, NULL,
+                              w->tet_g + 12 * (size_t)bd->t0, w->tet_H + 144 * (size_t)bd->t0, 1);
+  }
+  return e;
+}
+
+/* the incremental potential at x, barrier over the candidate pairs */
+static double potential(ipc_world *w, const double *x, double *min_d2) {
+  const ipc_model *m = &w->m;
+  double h2 = w->c_elastic * w->h * w->h;
+  double e = 0;
+  for (int i = 0; i < m->nverts; ++i) {
+    const double *a = x + 3 * i, *b = w->xt + 3 * i;
+    if (m->mass[i] > 0 && !w->fixed[i]) {
+      double d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2];
+      e += 0.5 * m->mass[i] * (d0 * d0 + d1 * d1 + d2 * d2);
+    }
+    if (w->penalty[i] > 0) {
+      const double *t = w->target + 3 * i;
+      double d0 = a[0] - t[0], d1 = a[1] - t[1], d2 = a[2] - t[2];
+      e += 0.5 * w->penalty[i] * (d0 * d0 + d1 * d1 + d2 * d2);
+    }
+  }
+  double el = ipc_elastic_energy(w, x);
+  if (!isfinite(el)) return INFINITY;
+  e += h2 * el;
+  double kb = ipc_barrier_energy_candidates(&w->cm, &w->cand, x, w->kappa, min_d2);
+  return e + kb;
+}
+
+/* gradient (full layout, into w->g) and assembled Hessian; returns energy */
+static void assemble(ipc_world *w, ipc_step_stats *st, int with_barrier_grad_only) {
+  (void)with_barrier_grad_only;
+  const ipc_model *m = &w->m;
+  ipc_newton_solver *s = w->solver;
+  int n = m->nverts;
+  double h2 = w->c_elastic * w->h * w->h;
+  double t0 = ipc_now();
+  elastic_derivatives(w, w->x);
+  ipc_sparse_begin(s->asm_);
+  memset(w->g, 0, 3 * (size_t)n * sizeof(double));
+  for (int i = 0; i < n; ++i) {
+    double dm = (w->fixed[i] ? 0 : m->mass[i]) + w->penalty[i];
+    for (int d = 0; d < 3; ++d) {
+      double gi = 0;
+      if (!w->fixed[i] && m->mass[i] > 0) gi += m->mass[i] * (w->x[3 * i + d] - w->xt[3 * i + d]);
+      if (w->penalty[i] > 0) gi += w->penalty[i] * (w->x[3 * i + d] - w->target[3 * i + d]);
+      w->g[3 * i + d] = gi;
+      s->diag[3 * i + d] = dm;
+    }
+  }
+  ipc_sparse_add_diagonal(s->asm_, s->diag);
+  double Hs[144];
+  for (int t = 0; t < m->ntets; ++t) {
+    const int *tt = m->tets + 4 * (size_t)t;
+    const double *gt = w->tet_g + 12 * (size_t)t, *Ht = w->tet_H + 144 * (size_t)t;
+    for (int k = 0; k < 4; ++k)
+      for (int d = 0; d < 3; ++d) w->g[3 * tt[k] + d] += h2 * gt[3 * k + d];
+    for (int k = 0; k < 144; ++k) Hs[k] = h2 * Ht[k];
+    ipc_sparse_add_element(s->asm_, s->tet_set, t, Hs);
+  }
+  /* contacts */
+  for (size_t k = 0; k < w->contacts.n; ++k) {
+    int nv, verts[4];
+    double gl[12], Hl[144];
+    ipc_contact_local(&w->contacts.c[k], &w->cm, w->x, w->kappa, 1, &nv, verts, gl, Hl);
+    if (nv == 0) continue;
+    for (int a = 0; a < nv; ++a)
+      for (int d = 0; d < 3; ++d) w->g[3 * verts[a] + d] += gl[3 * a + d];
+    ipc_sparse_add(s->asm_, nv, verts, Hl);
+  }
+  st->t_assembly += ipc_now() - t0;
+}
+
+/* sets the DOF mask of the solver from w->fixed */
+static void update_mask(ipc_world *w) {
+  ipc_newton_solver *s = w->solver;
+  int n = w->m.nverts;
+  for (int i = 0; i < n; ++i)
+    for (int d = 0; d < 3; ++d) s->dof_fixed[3 * i + d] = w->fixed[i];
+  ipc_sparse_set_mask(s->asm_, s->dof_fixed);
+  if (s->tet_set < 0 && w->m.ntets > 0)
+    s->tet_set = ipc_sparse_add_element_set(s->asm_, w->m.ntets, 4, w->m.tets);
+}
+
+/* initial kappa: balance barrier and incremental-potential gradients at x */
+static void init_kappa(ipc_world *w) {
+  ipc_newton_solver *s = w->solver;
+  const ipc_model *m = &w->m;
+  int n = m->nverts;
+  double h2 = w->c_elastic * w->h * w->h;
+  memset(s->gB, 0, 3 * (size_t)n * sizeof(double));
+  memset(s->gE, 0, 3 * (size_t)n * sizeof(double));
+  for (size_t k = 0; k < w->contacts.n; ++k) {
+    int nv, verts[4];
+    double gl[12], Hl[144];
+    ipc_contact_local(&w->contacts.c[k], &w->cm, w->x, 1.0, 0, &nv, verts, gl, Hl);
+    for (int a = 0; a < nv; ++a)
+      for (int d = 0; d < 3; ++d) s->gB[3 * verts[a] + d] += gl[3 * a + d];
+  }
+  elastic_derivatives(w, w->x);
+  for (int t = 0; t < m->ntets; ++t)
+    for (int k = 0; k < 4; ++k)
+      for (int d = 0; d < 3; ++d)
+        s->gE[3 * m->tets[4 * t + k] + d] += h2 * w->tet_g[12 * (size_t)t + 3 * k + d];
+  for (int i = 0; i < n; ++i) {
+    for (int d = 0; d < 3; ++d) {
+      if (w->fixed[i]) {
+        s->gB[3 * i + d] = s->gE[3 * i + d] = 0;
+      } else {
+        s->gE[3 * i + d] += m->mass[i] * (w->x[3 * i + d] - w->xt[3 * i + d]);
+      }
+    }
+  }
+  w->kappa = ipc_kappa_initial(s->gB, s->gE, 3 * (size_t)n, w->kappa_min, w->kappa_max);
+}
+
+/* Newton iterations with the current fixed set and penalties; returns 0 ok, 1 stalled/failed */
+static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_error *err) {
+  const ipc_model *m = &w->m;
+  ipc_newton_solver *s = w->solver;
+  int n = m->nverts;
+  double tol = m->params.newton_tol * m->bbox_diag * w->h;
+  update_mask(w);
+  double t0 = ipc_now();
+  ipc_broad_phase(&w->cand, &m->surface, w->x, NULL, w->dhat);
+  st->t_broad_phase += ipc_now() - t0;
+  double prev_min_dist = INFINITY;
+  for (;;) {
+    double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->x);
+    w->min_d2 = d2;
+    if ((int)w->contacts.n > st->contacts_max) st->contacts_max = (int)w->contacts.n;
+    if (w->kappa == 0 && w->contacts.n > 0) init_kappa(w);
+    if (w->kappa == 0) w->kappa = w->kappa_min; /* no contact yet: barrier inactive */
+    if (*iters_left <= 0) {
+      st->newton_capped = 1;
+      return 0;
+    }
+    assemble(w, st, 0);
+    ipc_csc A;
+    int changed = ipc_sparse_finish(s->asm_, &A);
+    int nf = ipc_sparse_num_free(s->asm_);
+    if (nf == 0) return 0;
+    ipc_sparse_gather(s->asm_, w->g, s->rhs);
+    for (int i = 0; i < nf; ++i) s->rhs[i] = -s->rhs[i];
+    t0 = ipc_now();
+    int ok = ipc_cholmod_factor(s->chol, &A, changed) == 0 &&
+             ipc_cholmod_solve(s->chol, s->rhs, s->sol) == 0;
+    st->t_factor += ipc_now() - t0;
+    if (!ok) {
+      ipc_error_set(err, IPC_ERR_SIM, "step %d: the Newton system could not be factored",
+                    w->step + 1);
+      return 1;
+    }
+    ipc_sparse_scatter(s->asm_, s->sol, w->p);
+    double pmax = 0;
+    for (int i = 0; i < 3 * n; ++i) {
+      if (!isfinite(w->p[i])) {
+        ipc_error_set(err, IPC_ERR_SIM, "step %d: the Newton direction is not finite",
+                      w->step + 1);
+        return 1;
+      }
+      pmax = fmax(pmax, fabs(w->p[i]));
+    }
+    st->residual = pmax / w->h;
+    ++st->newton_iterations;
+    --*iters_left;
+    if (pmax <= tol) return 0;
+
+    /* swept candidates and CCD bound */
+    for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + w->p[i];
+    t0 = ipc_now();
+    ipc_broad_phase(&w->cand, &m->surface, w->x, w->xe, w->dhat);
+    st->t_broad_phase += ipc_now() - t0;
+    t0 = ipc_now();
+    double toi = ipc_ccd_max_step(&w->cm, &w->cand, w->x, w->xe);
+    st->t_ccd += ipc_now() - t0;
+    if (toi < st->ccd_alpha_min) st->ccd_alpha_min = toi;
+    double alpha = toi < 1.0 ? m->params.ccd_scale * toi : 1.0;
+
+    double e0 = potential(w, w->x, NULL);
+    double e1 = INFINITY, min_d2 = INFINITY;
+    for (;;) {
+      for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + alpha * w->p[i];
+      ++st->line_search_steps;
+      e1 = potential(w, w->xe, &min_d2);
+      if (e1 <= e0) break;
+      alpha *= 0.5;
+      if (alpha * pmax < 1e-3 * tol || alpha < 1e-20) break;
+    }
+    if (!(e1 <= e0)) {
+      /* no decrease along p: we are at the solution up to round-off, or stuck */
+      return pmax <= 10 * tol ? 0 : 2;
+    }
+    memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
+    double min_dist = sqrt(min_d2);
+    if (m->params.kappa <= 0)
+      w->kappa = ipc_kappa_update(w->kappa, w->kappa_max, prev_min_dist, min_dist, m->bbox_diag);
+    prev_min_dist = min_dist;
+  }
+}
+
+/* places scripted vertices on their targets if that move is collision-free and keeps every
+   tet valid; then fixes them. returns 1 on success. */
+static int place_scripted(ipc_world *w, ipc_step_stats *st) {
+  const ipc_model *m = &w->m;
+  int n = m->nverts, any = 0;
+  memcpy(w->xe, w->x, 3 * (size_t)n * sizeof(double));
+  for (int i = 0; i < n; ++i) {
+    if (!w->scripted[i]) continue;
+    for (int d = 0; d < 3; ++d) {
+      if (w->xe[3 * i + d] != w->target[3 * i + d]) any = 1;
+      w->xe[3 * i + d] = w->target[3 * i + d];
+    }
+  }
+  if (any) {
+    double t0 = ipc_now();
+    ipc_broad_phase(&w->cand, &m->surface, w->x, w->xe, 0.0);
+    st->t_broad_phase += ipc_now() - t0;
+    t0 = ipc_now();
+    double toi = ipc_ccd_max_step(&w->cm, &w->cand, w->x, w->xe);
+    st->t_ccd += ipc_now() - t0;
+    if (toi < 1.0) return 0;
+    if (!isfinite(ipc_elastic_energy(w, w->xe))) return 0;
+    ipc_broad_phase(&w->cand, &m->surface, w->xe, NULL, 0.0);
+    if (ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->xe) < 0) return 0;
+    memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
+  }
+  for (int i = 0; i < n; ++i)
+    if (w->scripted[i]) {
+      w->fixed[i] = 1;
+      w->penalty[i] = 0;
+    }
+  return 1;
+}
+
+ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
+  const ipc_model *m = &w->m;
+  int n = m->nverts;
+  int iters_left = m->params.newton_max_iterations;
+  memset(w->fixed, 0, (size_t)n);
+  memset(w->penalty, 0, (size_t)n * sizeof(double));
+  /* obstacle vertices without a script this step stay where they are */
+  for (int i = 0; i < n; ++i)
+    if (m->mass[i] == 0 && !w->scripted[i]) w->fixed[i] = 1;
+  int pending = !place_scripted(w, st);
+  double weight = 1e3;
+  int rc = 0;
+  for (int round = 0;; ++round) {
+    if (pending)
+      for (int i = 0; i < n; ++i)
+        if (w->scripted[i] && !w->fixed[i])
+          w->penalty[i] = weight * (m->mass[i] > 0 ? m->mass[i] : w->mean_mass);
+    rc = newton_solve(w, st, &iters_left, err);
+    if (rc == 1) return IPC_ERR_SIM;
+    if (!pending) break;
+    if (place_scripted(w, st)) {
+      pending = 0;
+      memset(w->penalty, 0, (size_t)n * sizeof(double));
+      rc = newton_solve(w, st, &iters_left, err);
+      if (rc == 1) return IPC_ERR_SIM;
+      break;
+    }
+    weight *= 10;
+    if (weight > 1e12 || iters_left <= 0) break;
+  }
+  if (pending)
+    for (int i = 0; i < n; ++i)
+      if (w->scripted[i] && !w->fixed[i]) st->dirichlet_unmet++;
+  if (rc == 2) st->newton_capped = 1;
+  return IPC_OK;
+}

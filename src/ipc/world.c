@@ -1,0 +1,265 @@
+/* the IPC time step (Li et al. 2020): each step minimises the incremental potential
+     E(x) = 1/2 |x - xt|_M^2 + c h^2 Psi(x) + B(x) [+ 1/2 sum_k w_k |x_k - xhat_k|^2]
+   with xt the inertial prediction, c = 1 (implicit Euler) or beta (Newmark), Psi the
+   elastic energy, B the barrier (contacts.c) and the bracket the penalty that pulls
+   scripted vertices to their targets when they cannot be placed there directly.
+   projected Newton (newton.c) minimises it; the line search is CCD-filtered, so no
+   accepted iterate intersects. */
+#include "ipc/world_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/timer.h"
+#include "elastic/elasticity.h"
+#include "geometry/intersect_surface.h"
+#include "ipc/kappa.h"
+
+static const double newmark_beta = 0.25, newmark_gamma = 0.5;
+
+static double mean_mass(const ipc_model *m) {
+  double s = 0;
+  int n = 0;
+  for (int i = 0; i < m->nverts; ++i)
+    if (m->mass[i] > 0) {
+      s += m->mass[i];
+      ++n;
+    }
+  return n ? s / n : 1.0;
+}
+
+static ipc_material_model material_of(ipc_material_kind k) {
+  switch (k) {
+    case IPC_MAT_FIXED_COROTATED:
+      return IPC_FIXED_COROTATED;
+    case IPC_MAT_STVK:
+      return IPC_STVK;
+    default:
+      return IPC_NEO_HOOKEAN;
+  }
+}
+
+ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
+  ipc_world *w = IPC_NEW0(ipc_world, 1);
+  if (ipc_model_build(&w->m, def, err) != IPC_OK) {
+    ipc_free(w);
+    return NULL;
+  }
+  ipc_model *m = &w->m;
+  int n = m->nverts;
+  w->h = def->time_step;
+  w->dhat = def->dhat_absolute ? def->dhat : def->dhat * m->bbox_diag;
+  w->c_elastic = def->integrator == IPC_NEWMARK ? newmark_beta : 1.0;
+  w->x = IPC_NEW(double, 3 * (size_t)n);
+  w->v = IPC_NEW(double, 3 * (size_t)n);
+  w->a = IPC_NEW0(double, 3 * (size_t)n);
+  w->xn = IPC_NEW(double, 3 * (size_t)n);
+  w->xt = IPC_NEW(double, 3 * (size_t)n);
+  w->xe = IPC_NEW(double, 3 * (size_t)n);
+  w->p = IPC_NEW0(double, 3 * (size_t)n);
+  w->g = IPC_NEW0(double, 3 * (size_t)n);
+  w->target = IPC_NEW0(double, 3 * (size_t)n);
+  w->penalty = IPC_NEW0(double, n);
+  w->fixed = IPC_NEW0(unsigned char, n);
+  w->scripted = IPC_NEW0(unsigned char, n);
+  w->dir_center = IPC_NEW(double, 3 * (size_t)m->ndirichlet + 1);
+  for (int k = 0; k < m->ndirichlet; ++k)
+    memcpy(w->dir_center + 3 * k, m->dirichlet[k].center, 3 * sizeof(double));
+  memcpy(w->x, m->x0, 3 * (size_t)n * sizeof(double));
+  memcpy(w->v, m->v0, 3 * (size_t)n * sizeof(double));
+
+  /* rest shapes; inverted or flat tets are bad input */
+  w->DmInv = IPC_NEW(double, 9 * (size_t)m->ntets + 1);
+  w->vol = IPC_NEW(double, (size_t)m->ntets + 1);
+  w->tet_g = IPC_NEW(double, 12 * (size_t)m->ntets + 1);
+  w->tet_H = IPC_NEW(double, 144 * (size_t)m->ntets + 1);
+  w->tet_model = IPC_NEW(int, (size_t)m->ntets + 1);
+  for (int t = 0; t < m->ntets; ++t) {
+    double X[12];
+    for (int k = 0; k < 4; ++k) memcpy(X + 3 * k, m->x0 + 3 * (size_t)m->tets[4 * t + k], 24);
+    if (!ipc_tet_rest(X, w->DmInv + 9 * (size_t)t, &w->vol[t])) {
+      ipc_error_set(err, IPC_ERR_INPUT, "%s: body '%s': tet %d is degenerate or inverted",
+                    def->path ? def->path : "(scene)", m->bodies[m->tet_body[t]].name,
+                    t - m->bodies[m->tet_body[t]].t0 + 1);
+      ipc_world_destroy(w);
+      return NULL;
+    }
+    w->tet_model[t] = (int)material_of(m->bodies[m->tet_body[t]].material);
+  }
+
+  ipc_contact_model_init(&w->cm, m, w->dhat);
+
+  /* the start state must be intersection-free and not touching */
+  ipc_intersection hit;
+  if (ipc_surface_first_intersection(&m->surface, w->x, &hit)) {
+    char what[256];
+    ipc_intersection_describe(what, sizeof what, &m->surface, &hit);
+    ipc_error_set(err, IPC_ERR_INPUT, "%s: the initial state intersects: %s",
+                  def->path ? def->path : "(scene)", what);
+    ipc_world_destroy(w);
+    return NULL;
+  }
+  ipc_broad_phase(&w->cand, &m->surface, w->x, NULL, w->dhat);
+  double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->x);
+  if (d2 < 0) {
+    ipc_error_set(err, IPC_ERR_INPUT,
+                  "%s: the initial state has touching surfaces (zero distance) or a vertex on "
+                  "or behind a plane; separate them",
+                  def->path ? def->path : "(scene)");
+    ipc_world_destroy(w);
+    return NULL;
+  }
+  w->min_d2 = d2;
+
+  w->mean_mass = mean_mass(m);
+  ipc_kappa_bounds(&w->kappa_min, &w->kappa_max, m->bbox_diag, w->dhat, w->mean_mass);
+  w->kappa = def->kappa > 0 ? def->kappa : 0.0; /* 0: set on the first step */
+  w->solver = ipc_newton_solver_create(n);
+  return w;
+}
+
+void ipc_world_destroy(ipc_world *w) {
+  if (!w) return;
+  ipc_newton_solver_destroy(w->solver);
+  ipc_candidates_free(&w->cand);
+  ipc_contact_set_free(&w->contacts);
+  ipc_contact_model_free(&w->cm);
+  double *arrays[] = {w->x,      w->v,     w->a,     w->xn,    w->xt,   w->xe,
+                      w->p,      w->g,     w->target, w->penalty, w->dir_center, w->DmInv,
+                      w->vol,    w->tet_g, w->tet_H};
+  for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
+  ipc_free(w->fixed);
+  ipc_free(w->scripted);
+  ipc_free(w->tet_model);
+  ipc_model_free(&w->m);
+  ipc_free(w);
+}
+
+const double *ipc_world_positions(const ipc_world *w) { return w->x; }
+int ipc_world_vertex_count(const ipc_world *w) { return w->m.nverts; }
+double ipc_world_time(const ipc_world *w) { return w->time; }
+double ipc_world_dhat(const ipc_world *w) { return w->dhat; }
+
+int ipc_world_intersection_free(const ipc_world *w, char *what, size_t n) {
+  ipc_intersection hit;
+  if (!ipc_surface_first_intersection(&w->m.surface, w->x, &hit)) return 1;
+  if (what) ipc_intersection_describe(what, n, &w->m.surface, &hit);
+  return 0;
+}
+
+int ipc_world_scene_steps(const ipc_world *w) {
+  double n = w->m.params.duration / w->m.params.time_step;
+  return (int)floor(n + 0.5);
+}
+
+/* Rodrigues rotation of r by angle |omega| h about omega */
+static void rotate(double out[3], const double omega[3], double h, const double r[3]) {
+  double th = sqrt(omega[0] * omega[0] + omega[1] * omega[1] + omega[2] * omega[2]) * h;
+  if (th == 0) {
+    memcpy(out, r, 3 * sizeof(double));
+    return;
+  }
+  double k[3] = {omega[0] * h / th, omega[1] * h / th, omega[2] * h / th};
+  double c = cos(th), s = sin(th);
+  double kxr[3] = {k[1] * r[2] - k[2] * r[1], k[2] * r[0] - k[0] * r[2], k[0] * r[1] - k[1] * r[0]};
+  double kr = k[0] * r[0] + k[1] * r[1] + k[2] * r[2];
+  for (int d = 0; d < 3; ++d) out[d] = r[d] * c + kxr[d] * s + k[d] * kr * (1 - c);
+}
+
+/* targets of scripted vertices for the step starting at time t */
+static void dirichlet_targets(ipc_world *w, double t) {
+  const ipc_model *m = &w->m;
+  memset(w->scripted, 0, (size_t)m->nverts);
+  for (int k = 0; k < m->ndirichlet; ++k) {
+    const ipc_dirichlet *d = &m->dirichlet[k];
+    if (!(t >= d->t_begin && t < d->t_end)) continue;
+    const double *c = w->dir_center + 3 * k;
+    for (int i = 0; i < d->nverts; ++i) {
+      int v = d->verts[i];
+      double r[3], rr[3];
+      for (int j = 0; j < 3; ++j) r[j] = w->x[3 * v + j] - c[j];
+      rotate(rr, d->angular_velocity, w->h, r);
+      for (int j = 0; j < 3; ++j) w->target[3 * v + j] = c[j] + rr[j] + d->velocity[j] * w->h;
+      w->scripted[v] = 1;
+    }
+  }
+}
+
+static void advance_centers(ipc_world *w, double t) {
+  const ipc_model *m = &w->m;
+  for (int k = 0; k < m->ndirichlet; ++k) {
+    const ipc_dirichlet *d = &m->dirichlet[k];
+    if (!(t >= d->t_begin && t < d->t_end)) continue;
+    for (int j = 0; j < 3; ++j) w->dir_center[3 * k + j] += d->velocity[j] * w->h;
+  }
+}
+
+/* inertial prediction xt = xn + h v + c h^2 (g + neumann) (+ Newmark's a term) */
+static void predict(ipc_world *w, double t) {
+  const ipc_model *m = &w->m;
+  int n = m->nverts;
+  double h = w->h, ch2 = w->c_elastic * h * h;
+  int newmark = m->params.integrator == IPC_NEWMARK;
+  for (int i = 0; i < 3 * n; ++i) {
+    w->xt[i] = w->x[i] + h * w->v[i] + ch2 * m->params.gravity[i % 3];
+    if (newmark) w->xt[i] += h * h * (0.5 - newmark_beta) * w->a[i];
+  }
+  for (int k = 0; k < m->nneumann; ++k) {
+    const ipc_neumann *nb = &m->neumann[k];
+    if (!(t >= nb->t_begin && t < nb->t_end)) continue;
+    for (int i = 0; i < nb->nverts; ++i)
+      for (int j = 0; j < 3; ++j) w->xt[3 * nb->verts[i] + j] += ch2 * nb->acceleration[j];
+  }
+}
+
+/* kinetic + elastic + gravitational potential energy of the current state */
+static double total_energy(ipc_world *w) {
+  const ipc_model *m = &w->m;
+  double e = 0;
+  for (int i = 0; i < m->nverts; ++i) {
+    const double *v = w->v + 3 * i, *x = w->x + 3 * i;
+    e += 0.5 * m->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    e -= m->mass[i] *
+         (m->params.gravity[0] * x[0] + m->params.gravity[1] * x[1] + m->params.gravity[2] * x[2]);
+  }
+  return e + ipc_elastic_energy(w, w->x);
+}
+
+ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
+  ipc_model *m = &w->m;
+  int n = m->nverts;
+  double t0 = ipc_now();
+  memset(st, 0, sizeof *st);
+  st->ccd_alpha_min = 1.0;
+  memcpy(w->xn, w->x, 3 * (size_t)n * sizeof(double));
+  dirichlet_targets(w, w->time);
+  predict(w, w->time);
+
+  ipc_status status = ipc_newton_step(w, st, err);
+
+  /* velocities (and Newmark acceleration) from the new positions */
+  double h = w->h;
+  if (m->params.integrator == IPC_NEWMARK) {
+    for (int i = 0; i < 3 * n; ++i) {
+      double xhat = w->xn[i] + h * w->v[i] + h * h * (0.5 - newmark_beta) * w->a[i];
+      double anew = (w->x[i] - xhat) / (newmark_beta * h * h);
+      w->v[i] += h * ((1 - newmark_gamma) * w->a[i] + newmark_gamma * anew);
+      w->a[i] = anew;
+    }
+  } else {
+    for (int i = 0; i < 3 * n; ++i) w->v[i] = (w->x[i] - w->xn[i]) / h;
+  }
+  advance_centers(w, w->time);
+  w->time += h;
+  w->step++;
+  st->step = w->step;
+  st->time = w->time;
+  st->kappa = w->kappa;
+  st->contacts = (int)w->contacts.n;
+  st->min_distance = isfinite(w->min_d2) ? sqrt(w->min_d2) : INFINITY;
+  st->energy = total_energy(w);
+  st->t_total = ipc_now() - t0;
+  return status;
+}
