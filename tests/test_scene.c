@@ -1,0 +1,107 @@
+/* scene JSON reader: every shipped scene loads; bad scenes give errors naming the key */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ipcc/scene.h"
+#include "test.h"
+
+static const char *write_tmp(const char *text) {
+  static char path[64];
+  snprintf(path, sizeof path, "/tmp/ipcc_test_scene_%d.json", (int)getpid());
+  FILE *f = fopen(path, "w");
+  fputs(text, f);
+  fclose(f);
+  return path;
+}
+
+/* loads text, expects failure whose message contains every needle */
+static void expect_error(const char *text, const char *n1, const char *n2) {
+  ipc_scene_def s;
+  ipc_error err;
+  const char *path = write_tmp(text);
+  ipc_status st = ipc_scene_load(path, &s, &err);
+  CHECK_MSG(st == IPC_ERR_INPUT, "scene should be rejected: %s", text);
+  if (st == IPC_ERR_INPUT) {
+    CHECK_MSG(strstr(err.msg, path) != NULL, "message names the file: %s", err.msg);
+    CHECK_MSG(!n1 || strstr(err.msg, n1), "message '%s' lacks '%s'", err.msg, n1);
+    CHECK_MSG(!n2 || strstr(err.msg, n2), "message '%s' lacks '%s'", err.msg, n2);
+  } else {
+    ipc_scene_def_free(&s);
+  }
+  remove(path);
+}
+
+int main(void) {
+  const char *scenes[] = {"scenes/two_cubes.json", "scenes/mat_twist.json",
+                          "scenes/torus_stack.json", "scenes/squeeze_ball.json",
+                          "scenes/bunny_drop.json"};
+  for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; ++i) {
+    ipc_scene_def s;
+    ipc_error err;
+    ipc_status st = ipc_scene_load(scenes[i], &s, &err);
+    CHECK_MSG(st == IPC_OK, "%s: %s", scenes[i], err.msg);
+    if (st == IPC_OK) {
+      CHECK(s.nbodies >= 1);
+      CHECK(s.time_step > 0);
+      CHECK(strstr(s.bodies[0].mesh, "scenes/meshes/") != NULL);
+      ipc_scene_def_free(&s);
+    }
+  }
+  /* values parsed as written */
+  {
+    ipc_scene_def s;
+    ipc_error err;
+    const char *path = write_tmp(
+        "{\"time_step\": 0.01, \"duration\": 0.5, \"gravity\": [0, 0, -1],"
+        " \"integrator\": \"newmark\", \"contact\": {\"dhat\": 0.002, \"dhat_absolute\": true,"
+        " \"kappa\": 1e5}, \"newton\": {\"tolerance\": 1e-3, \"max_iterations\": 7},"
+        " \"bodies\": [{\"mesh\": \"a.msh\", \"scale\": 2, \"material\": {\"model\": \"stvk\","
+        " \"young\": 3e6, \"poisson\": 0.3, \"density\": 500}, \"dirichlet\": [{\"vertices\":"
+        " [0, 3], \"velocity\": [1, 0, 0], \"start\": 0.1, \"end\": 0.2}]}],"
+        " \"planes\": [{\"point\": [0, 0, 0], \"normal\": [0, 0, 2]}]}");
+    CHECK(ipc_scene_load(path, &s, &err) == IPC_OK);
+    CHECK(s.time_step == 0.01 && s.duration == 0.5 && s.gravity[2] == -1);
+    CHECK(s.integrator == IPC_NEWMARK);
+    CHECK(s.dhat == 0.002 && s.dhat_absolute == 1 && s.kappa == 1e5);
+    CHECK(s.newton_tol == 1e-3 && s.newton_max_iterations == 7);
+    CHECK(s.bodies[0].scale[1] == 2 && s.bodies[0].material == IPC_MAT_STVK);
+    CHECK(s.bodies[0].young == 3e6 && s.bodies[0].poisson == 0.3 && s.bodies[0].density == 500);
+    CHECK(s.bodies[0].ndirichlet == 1 && s.bodies[0].dirichlet[0].region.nverts == 2);
+    CHECK(s.bodies[0].dirichlet[0].t_begin == 0.1 && s.bodies[0].dirichlet[0].t_end == 0.2);
+    CHECK(s.nplanes == 1 && s.planes[0].normal[2] == 1.0);
+    ipc_scene_def_free(&s);
+    remove(path);
+  }
+  expect_error("{\"bodies\": [{\"mesh\": \"a.msh\"}], \"tme_step\": 1}", "tme_step", "unknown");
+  expect_error("{\"bodies\": [{\"mesh\": \"a.msh\", \"material\": {\"young\": -1}}]}",
+               "bodies[0].material.young", "positive");
+  expect_error("{\"bodies\": [{\"mesh\": \"a.msh\", \"material\": {\"poisson\": 0.5}}]}",
+               "bodies[0].material.poisson", NULL);
+  expect_error("{\"bodies\": [{\"mesh\": 3}]}", "bodies[0].mesh", "string");
+  expect_error("{\"bodies\": [{}]}", "bodies[0].mesh", NULL);
+  expect_error("{\"bodies\": []}", "bodies", "at least one");
+  expect_error("{\"time_step\": -0.1, \"bodies\": [{\"mesh\": \"a.msh\"}]}", "time_step", NULL);
+  expect_error("{\"time_step\": \"fast\", \"bodies\": [{\"mesh\": \"a.msh\"}]}", "time_step",
+               NULL);
+  expect_error("{\"gravity\": [0, 1], \"bodies\": [{\"mesh\": \"a.msh\"}]}", "gravity",
+               "3 numbers");
+  expect_error("{\"bodies\": [{\"mesh\": \"a.msh\", \"dirichlet\": [{\"box\": [[1,0,0],[0,1,1]]}]}]}",
+               "bodies[0].dirichlet[0].box", NULL);
+  expect_error("{\"bodies\": [{\"mesh\": \"a.msh\", \"dirichlet\": [{\"velocity\": [0,0,0]}]}]}",
+               "bodies[0].dirichlet[0]", "region");
+  expect_error("{\"planes\": [{\"normal\": [0, 0, 0]}], \"bodies\": [{\"mesh\": \"a.msh\"}]}",
+               "planes[0].normal", NULL);
+  expect_error("{\"integrator\": \"rk4\", \"bodies\": [{\"mesh\": \"a.msh\"}]}", "integrator",
+               NULL);
+  expect_error("{\"bodies\": [{\"mesh\": \"a.msh\"}],\n \"duration\": 1,\n oops}", ":3:", "JSON");
+  /* a missing file names it */
+  {
+    ipc_scene_def s;
+    ipc_error err;
+    CHECK(ipc_scene_load("/nonexistent/scene.json", &s, &err) == IPC_ERR_INPUT);
+    CHECK(strstr(err.msg, "/nonexistent/scene.json") != NULL);
+  }
+  TEST_MAIN_END();
+}
