@@ -367,10 +367,11 @@ static void test_handwritten(void) {
   CHECK_MSG(st == IPC_OK, "%s", err.msg);
   if (!st) {
     static const int tris[15] = {0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7, 4, 7, 8};
-    static const int segs[4] = {0, 4, 4, 8};
-    CHECK(m.nverts == 10 && m.ntris == 5 && m.nsegs == 2 && m.ntets == 0);
+    /* l 1 5 2 6 and l 2 1 5: 2-1 lies on a face and 1-5 repeats, both dropped */
+    static const int segs[6] = {0, 4, 4, 1, 1, 5};
+    CHECK(m.nverts == 10 && m.ntris == 5 && m.nsegs == 3 && m.ntets == 0);
     if (m.ntris == 5) CHECK(!memcmp(m.tris, tris, sizeof tris));
-    if (m.nsegs == 2) CHECK(!memcmp(m.segs, segs, sizeof segs));
+    if (m.nsegs == 3) CHECK(!memcmp(m.segs, segs, sizeof segs));
     CHECK(m.x[3 * 3 + 1] == 1.0 && m.x[3 * 6 + 0] == 2.0 && m.x[3 * 9 + 2] == 3.0);
     CHECK(m.nobjects == 2);
     if (m.nobjects == 2) {
@@ -385,6 +386,15 @@ static void test_handwritten(void) {
     CHECK(m.nverts == 3 && m.ntris == 1 && m.tris[0] == 0 && m.tris[2] == 2);
     ipc_mesh_free(&m);
   }
+
+  /* a UTF-8 byte order mark is skipped; 's' is a smoothing group in .obj, a segment in .seg */
+  static const char bom[] = "\xEF\xBB\xBFv 0 0 0\nv 1 0 0\ns 1 2\n";
+  st = ipc_mesh_parse("mem/bom.obj", bom, sizeof bom - 1, &m, &err);
+  CHECK_MSG(st == IPC_OK && m.nverts == 2 && m.nsegs == 0, "%s", err.msg);
+  ipc_mesh_free(&m);
+  st = ipc_mesh_parse("mem/bom.seg", bom, sizeof bom - 1, &m, &err);
+  CHECK_MSG(st == IPC_OK && m.nverts == 2 && m.nsegs == 1, "%s", err.msg);
+  ipc_mesh_free(&m);
 
   /* faces before the first 'o' form an object named after the file */
   static const char two[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\no B\nf 3 2 1\ng\n";

@@ -47,6 +47,10 @@ ipc_status ipc_file_slurp(const char *path, char **buf, size_t *len, ipc_error *
 
 void ipc_scan_init(ipc_scan *s, const char *name, const char *buf, size_t len) {
   s->name = name;
+  if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) { /* UTF-8 byte order mark */
+    buf += 3;
+    len -= 3;
+  }
   s->p = buf;
   s->end = buf + len;
   s->line = 1;

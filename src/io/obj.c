@@ -3,6 +3,7 @@
    indices), 'l' polylines as segments, 'p' points, 'o'/'g' object names; texture, normal,
    material and smoothing statements are skipped. a vertex on no face or segment is an
    isolated point for the caller */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,6 +243,48 @@ static void reader_free(obj_reader *r) {
   ipc_free(r->idx);
 }
 
+typedef struct seg_key {
+  int64_t key; /* lo * nverts + hi */
+  int idx;     /* segment index, or -1 for a triangle edge */
+} seg_key;
+
+static int cmp_seg_key(const void *a, const void *b) {
+  const seg_key *x = a, *y = b;
+  if (x->key != y->key) return x->key < y->key ? -1 : 1;
+  return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* drops segments that lie on a triangle edge or repeat an earlier segment, keeping order */
+static void drop_redundant_segments(obj_reader *r) {
+  if (r->nsegs == 0) return;
+  size_t n = 3 * (size_t)r->ntris + (size_t)r->nsegs;
+  seg_key *k = IPC_NEW(seg_key, n);
+  size_t m = 0;
+  for (int t = 0; t < r->ntris; ++t)
+    for (int c = 0; c < 3; ++c) {
+      int a = r->tris[3 * t + c], b = r->tris[3 * t + (c + 1) % 3];
+      k[m++] = (seg_key){(int64_t)(a < b ? a : b) * r->nverts + (a < b ? b : a), -1};
+    }
+  for (int e = 0; e < r->nsegs; ++e) {
+    int a = r->segs[2 * e], b = r->segs[2 * e + 1];
+    k[m++] = (seg_key){(int64_t)(a < b ? a : b) * r->nverts + (a < b ? b : a), e};
+  }
+  qsort(k, n, sizeof *k, cmp_seg_key);
+  unsigned char *drop = IPC_NEW0(unsigned char, (size_t)r->nsegs);
+  for (size_t i = 1; i < n; ++i)
+    if (k[i].key == k[i - 1].key && k[i].idx >= 0) drop[k[i].idx] = 1;
+  int kept = 0;
+  for (int e = 0; e < r->nsegs; ++e) {
+    if (drop[e]) continue;
+    r->segs[2 * kept] = r->segs[2 * e];
+    r->segs[2 * kept + 1] = r->segs[2 * e + 1];
+    ++kept;
+  }
+  r->nsegs = kept;
+  ipc_free(drop);
+  ipc_free(k);
+}
+
 /* positive indices may refer to vertices defined later in the file: checked here */
 static ipc_status check_elements(obj_reader *r, ipc_error *err) {
   for (int t = 0; t < r->ntris; ++t) {
@@ -293,6 +336,7 @@ ipc_status ipc_obj_parse(const char *name, const char *buf, size_t len, int seg,
   if (!st && r.nverts == 0)
     st = ipc_scan_fail(&r.s, err, "no vertices, expected at least one 'v' line");
   if (!st) st = check_elements(&r, err);
+  if (!st) drop_redundant_segments(&r);
   if (st) {
     reader_free(&r);
     return st;
