@@ -2,12 +2,7 @@
    (node tags, positive volumes, manifold boundary), and ipc_mesh_free */
 #include "ipcc/mesh.h"
 
-#include <assert.h>
 #include <ctype.h>
-#include <errno.h>
-#include <limits.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
