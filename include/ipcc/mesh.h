@@ -19,8 +19,24 @@ typedef struct ipc_mesh {
   int *object_tri_start; /* (nobjects + 1) triangle ranges per object */
 } ipc_mesh;
 
-/* reads .msh (Gmsh 2.2/4.1 ASCII), .obj, .node/.ele (TetGen) by extension;
-   tet meshes get their boundary triangles; returns IPC_ERR_INPUT naming file and line */
+/* reads .msh (Gmsh 2.2/4.1 ASCII), .obj, .seg, .node/.ele (TetGen) by extension;
+   tet meshes get their boundary triangles; returns IPC_ERR_INPUT naming file and line.
+   - .msh: linear tetrahedra (type 4) are the volume; other element types and unknown
+     $Sections (IPC's $Surface) are skipped; node numbers become 0-based indices in file order.
+   - .node or .ele (or a path without extension when PATH.node exists): TetGen; the other file
+     of the pair is found by replacing the extension; point numbers may start at 0 or 1.
+   - tets: volume <= 0 is an error naming the element, except that a file whose tets are ALL
+     negative is taken to use the opposite convention and every tet is flipped (corners 2 and
+     3 swapped). tris are the faces of exactly one tet, outward; a face shared by three tets,
+     or by two on the same side, is an error.
+   - .obj: v, f (polygons fan-triangulated; i, i/t, i//n, i/t/n and negative indices), l
+     (polylines become segments; segments on a triangle edge or repeated are dropped), o/g
+     (object ranges; faces before the first o/g form an object named after the file); p is
+     only checked; other statements are skipped. a vertex on no triangle or segment is an
+     isolated point.
+   - .seg (IPC): the OBJ syntax with 's i j' a segment.
+   - every mesh has nobjects >= 1; without names the one object is named after the file.
+   on failure *out is zeroed. */
 ipc_status ipc_mesh_read(const char *path, ipc_mesh *out, ipc_error *err);
 
 /* frees arrays and zeroes the struct; m may be NULL */

@@ -28,8 +28,15 @@ ipc_status ipc_surface_build(ipc_surface *s, int nverts, const int *faces, int n
                              ipc_error *err);
 
 /* boundary triangles of a tet mesh, oriented outward (the tets must be positively
-   oriented); *tris allocated with ipc_malloc. returns the triangle count. */
+   oriented): the faces that belong to exactly one tet, in the order of their tets (tet, then
+   the face opposite corner 0, 1, 2, 3). *tris allocated with ipc_malloc. returns the triangle
+   count, or -1 when a face is shared by three or more tets (non-manifold) and -2 when two tets
+   sharing a face lie on the same side of it (overlap); then *tris is NULL. O(n log n). */
 int ipc_tets_boundary(const int *tets, int ntets, int nverts, int **tris);
+
+/* as ipc_tets_boundary; on failure bad (may be NULL) gets two of the offending tets, bad[0]
+   before bad[1] in the input order */
+int ipc_tets_boundary_checked(const int *tets, int ntets, int nverts, int **tris, int bad[2]);
 
 /* frees and zeroes; s may be NULL */
 void ipc_surface_free(ipc_surface *s);
