@@ -143,7 +143,7 @@ static int ref_meet(const double *const *P, int np, const double *const *Q, int 
   }
   if (k == 0) {
     found = P[0][0] == Q[0][0] && P[0][1] == Q[0][1] && P[0][2] == Q[0][2];
-    if (found && avoid) found = memcmp(P[0], avoid, sizeof(double[3])) != 0;
+    if (found && avoid) found = P[0][0] != avoid[0] || P[0][1] != avoid[1] || P[0][2] != avoid[2];
   }
   for (int row = 0; row < 8; ++row)
     for (int c = 0; c < 4; ++c) mpq_clear(A[row][c]);

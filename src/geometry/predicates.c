@@ -39,9 +39,15 @@
 #include "geometry/predicates.h"
 
 #include <assert.h>
+#include <float.h>
 #include <gmp.h>
 #include <limits.h>
 #include <math.h>
+
+/* the filter's error bound assumes each operation is one IEEE double rounding */
+#if FLT_EVAL_METHOD != 0 || defined(__FAST_MATH__)
+#error "predicates.c needs plain IEEE double evaluation (FLT_EVAL_METHOD 0, no fast-math)"
+#endif
 
 static const double k_o3_bound = 0x1p-50 + 0x1p-98;  /* 8 eps (1 + 32 eps) */
 static const double k_o2_bound = 0x1p-51 + 0x1p-100; /* 4 eps (1 + 16 eps) */
