@@ -446,7 +446,7 @@ static void count(tally *t, int r) {
 static void test_random_small_integers(void) {
   tally st = {0, 0}, ss = {0, 0}, pt = {0, 0}, ps = {0, 0}, ef = {0, 0}, ee = {0, 0};
   tally ef1 = {0, 0}, ee1 = {0, 0};
-  for (int it = 0; it < 6000; ++it) {
+  for (int it = 0; it < 4000; ++it) {
     int range = rng_int(1, 3);
     int mode = rng_int(0, 9);
     int scale = mode == 0   ? rng_int(-1074, -1070)

@@ -191,7 +191,7 @@ static void test_conventions(void) {
 /* uniform random inputs: the filter must decide nearly all of them */
 static void test_random(void) {
   counts n3 = {0, 0, 0}, n2 = {0, 0, 0};
-  for (int it = 0; it < 40000; ++it) {
+  for (int it = 0; it < 20000; ++it) {
     double p[4][3];
     for (int i = 0; i < 4; ++i)
       for (int j = 0; j < 3; ++j) p[i][j] = 2 * rng_unit() - 1;
@@ -212,7 +212,7 @@ static void test_random(void) {
 static void test_wide_range(void) {
   counts n3 = {0, 0, 0}, n2 = {0, 0, 0};
   long unsure = 0;
-  for (int it = 0; it < 20000; ++it) {
+  for (int it = 0; it < 10000; ++it) {
     int ec = rng_int(-1070, 1020), eo = rng_int(-1074, 1020);
     double centre[3], p[4][3];
     for (int j = 0; j < 3; ++j) centre[j] = ldexp(2 * rng_unit() - 1, ec);
@@ -319,7 +319,7 @@ static void test_naive_fails(void) {
       if (naive * ref < 0) ++flips;
     }
   /* nearly coplanar points with non-representable coordinates, one-ulp moves */
-  for (int it = 0; it < 20000; ++it) {
+  for (int it = 0; it < 10000; ++it) {
     double p[4][3];
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) p[i][j] = 10 * rng_unit() - 5;
