@@ -164,6 +164,12 @@ static void pattern_init(pattern *p, int nverts) {
   p->dslot = IPC_NEW0(int, nverts);
   p->vcol = IPC_NEW0(int, 3 * (size_t)nverts);
   p->colptr = IPC_NEW0(int, 3 * (size_t)nverts + 1);
+  p->cap_nb = p->cap_nnz = 16; /* never NULL, even for empty problems */
+  p->brow = IPC_NEW(int, p->cap_nb);
+  p->bslot = IPC_NEW(int, p->cap_nb);
+  p->bstamp = IPC_NEW(int, p->cap_nb);
+  p->rowind = IPC_NEW(int, p->cap_nnz);
+  p->val = IPC_NEW(double, p->cap_nnz);
 }
 
 static void pattern_free(pattern *p) {
