@@ -575,7 +575,7 @@ static void rebuild(ipc_sparse *s, bool transfer) {
 void ipc_sparse_begin(ipc_sparse *s) {
   assert(!s->assembling);
   s->assembling = true;
-  if (s->stamp == INT_MAX) { /* wrap: every dynamic block counts as used once more */
+  if (s->stamp == INT_MAX) { /* wrap around: restart the stamps below the next one */
     pattern *p = &s->pat[s->cur];
     for (int k = 0; k < p->nb; ++k)
       if (p->bstamp[k] != STAMP_FIXED) p->bstamp[k] = STAMP_FIXED + 1;
