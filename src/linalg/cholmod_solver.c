@@ -1,0 +1,150 @@
+/* CHOLMOD wrapper (Chen, Davis, Hager, Rajamanickam 2008, "Algorithm 887: CHOLMOD").
+ * The assembler's upper-triangular CSC is handed to CHOLMOD without a copy (stype = +1 is
+ * CHOLMOD's cheapest input for a permuted supernodal factorization: one transpose).
+ * Solves use cholmod_solve2 with persistent workspace, so nothing is allocated per solve
+ * once warm. */
+#include "linalg/cholmod_solver.h"
+
+#include <cholmod.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/alloc.h"
+
+struct ipc_cholmod {
+  cholmod_common c;
+  cholmod_factor *L;        /* NULL before the first analysis */
+  bool valid;               /* L holds a successful numeric factorization */
+  int n;                    /* size of the analysed system */
+  cholmod_dense *X, *Y, *E; /* solve2 output and workspace */
+  ipc_cholmod_stats st;
+};
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* a CHOLMOD header over A's arrays; CHOLMOD only reads them */
+static cholmod_sparse wrap(const ipc_csc *A) {
+  cholmod_sparse M;
+  memset(&M, 0, sizeof M);
+  M.nrow = M.ncol = (size_t)A->n;
+  M.nzmax = (size_t)A->nnz;
+  M.p = (void *)A->colptr;
+  M.i = (void *)A->rowind;
+  M.x = (void *)A->val;
+  M.stype = 1;
+  M.itype = CHOLMOD_INT;
+  M.xtype = CHOLMOD_REAL;
+  M.dtype = CHOLMOD_DOUBLE;
+  M.sorted = 1;
+  M.packed = 1;
+  return M;
+}
+
+static const char *ordering_name(int ord) {
+  switch (ord) {
+    case CHOLMOD_NATURAL:
+      return "natural";
+    case CHOLMOD_GIVEN:
+      return "given";
+    case CHOLMOD_AMD:
+      return "amd";
+    case CHOLMOD_METIS:
+      return "metis";
+    case CHOLMOD_NESDIS:
+      return "nesdis";
+    case CHOLMOD_COLAMD:
+      return "colamd";
+    case CHOLMOD_POSTORDERED:
+      return "postordered";
+    default:
+      return "unknown";
+  }
+}
+
+ipc_cholmod *ipc_cholmod_create(void) {
+  ipc_cholmod *s = IPC_NEW0(ipc_cholmod, 1);
+  if (!cholmod_start(&s->c)) {
+    ipc_free(s);
+    return NULL;
+  }
+  s->c.print = 0; /* no messages, errors come back as status */
+  s->c.error_handler = NULL;
+  s->c.supernodal = CHOLMOD_SUPERNODAL;
+  s->c.final_asis = 1;
+  s->c.quick_return_if_not_posdef = 1;
+  s->st.ordering = "none";
+  return s;
+}
+
+void ipc_cholmod_destroy(ipc_cholmod *s) {
+  if (!s) return;
+  cholmod_free_factor(&s->L, &s->c);
+  cholmod_free_dense(&s->X, &s->c);
+  cholmod_free_dense(&s->Y, &s->c);
+  cholmod_free_dense(&s->E, &s->c);
+  cholmod_finish(&s->c);
+  ipc_free(s);
+}
+
+ipc_factor_status ipc_cholmod_factor(ipc_cholmod *s, const ipc_csc *A, bool pattern_changed,
+                                     double shift) {
+  s->valid = false;
+  ++s->st.factorizations;
+  if (A->n == 0) { /* nothing free: the empty factor */
+    cholmod_free_factor(&s->L, &s->c);
+    s->n = 0;
+    s->valid = true;
+    return IPC_FACTOR_OK;
+  }
+  cholmod_sparse M = wrap(A);
+  if (!s->L || pattern_changed || s->n != A->n) {
+    double t0 = now();
+    cholmod_free_factor(&s->L, &s->c);
+    s->L = cholmod_analyze(&M, &s->c);
+    s->st.analyze_seconds += now() - t0;
+    if (!s->L) return IPC_FACTOR_FAILED;
+    s->n = A->n;
+    ++s->st.analyses;
+    s->st.factor_nnz = s->c.lnz;
+    s->st.factor_flops = s->c.fl;
+    s->st.ordering = ordering_name(s->L->ordering);
+  }
+  double beta[2] = {shift, 0.0};
+  double t0 = now();
+  int ok = cholmod_factorize_p(&M, beta, NULL, 0, s->L, &s->c);
+  s->st.factor_seconds += now() - t0;
+  if (s->c.status == CHOLMOD_NOT_POSDEF || (ok && s->L->minor < s->L->n)) {
+    ++s->st.not_pd;
+    return IPC_FACTOR_NOT_PD;
+  }
+  if (!ok || s->c.status < CHOLMOD_OK) return IPC_FACTOR_FAILED;
+  s->valid = true;
+  return IPC_FACTOR_OK;
+}
+
+ipc_factor_status ipc_cholmod_solve(ipc_cholmod *s, const double *b, double *x) {
+  if (!s->valid) return IPC_FACTOR_FAILED;
+  if (s->n == 0) return IPC_FACTOR_OK;
+  double t0 = now();
+  cholmod_dense B;
+  memset(&B, 0, sizeof B);
+  B.nrow = B.d = B.nzmax = (size_t)s->n;
+  B.ncol = 1;
+  B.x = (void *)b;
+  B.xtype = CHOLMOD_REAL;
+  B.dtype = CHOLMOD_DOUBLE;
+  if (!cholmod_solve2(CHOLMOD_A, s->L, &B, NULL, &s->X, NULL, &s->Y, &s->E, &s->c))
+    return IPC_FACTOR_FAILED;
+  memcpy(x, s->X->x, sizeof(double) * (size_t)s->n);
+  ++s->st.solves;
+  s->st.solve_seconds += now() - t0;
+  return IPC_FACTOR_OK;
+}
+
+void ipc_cholmod_get_stats(const ipc_cholmod *s, ipc_cholmod_stats *stats) {
+  *stats = s->st;
+}
