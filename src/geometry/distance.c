@@ -1,0 +1,409 @@
+/* squared distances between points, edges and triangles and their closest-feature types, as in
+ * IPC (Li et al. 2020, "Incremental Potential Contact"): the distance between closed simplices
+ * is the elementary (unclamped) distance of the closest sub-simplex pair, so each type has a
+ * smooth formula and classification only picks the pair.
+ *
+ * Every elementary distance is written in a few local difference vectors y_k = x_plus - x_minus
+ * of the point coordinates, then scattered to the points (dy_k/dx = +-I):
+ *   point-point   w = p - q:                  d = w.w
+ *   point-line    w = p - e0, e = e1 - e0:    d = N/D, N = |w x e|^2, D = e.e
+ *   point-plane   w = p - t0, u = t1 - t0, v = t2 - t0
+ *   line-line     w = b0 - a0, u = a1 - a0, v = b1 - b0
+ *                 both: d = s^2/D, s = w.(u x v) (triple product), D = |u x v|^2
+ * With n = u x v and [a]x the cross-product matrix ([a]x b = a x b):
+ *   grad s = (n, v x w, w x u);  d2s/dwdu = -[v]x, d2s/dwdv = [u]x, d2s/dudv = -[w]x
+ *   grad D = (0, 2 v x n, 2 n x u);  d2D/du2 = 2(|v|^2 I - v v^T), d2D/dv2 = 2(|u|^2 I - u u^T),
+ *   d2D/dudv = 2(u v^T - (u.v) I - [n]x)
+ * and for c = w x e (point-line):  grad N = (2 e x c, -2 w x c);
+ *   d2N/dw2 = 2(|e|^2 I - e e^T), d2N/de2 = 2(|w|^2 I - w w^T),
+ *   d2N/dwde = 2(w e^T - (w.e) I - [c]x).
+ * The quotient f = N/D has grad f = (grad N - f grad D)/D and
+ *   hess f = (hess N - f hess D - grad f grad D^T - grad D grad f^T)/D.
+ * The forms above use cross products rather than Lagrange-identity differences so that small
+ * distances and small angles keep their relative accuracy. */
+#include "geometry/distance.h"
+
+#include <string.h>
+
+static inline void sub3(double r[3], const double a[3], const double b[3]) {
+  r[0] = a[0] - b[0];
+  r[1] = a[1] - b[1];
+  r[2] = a[2] - b[2];
+}
+
+static inline double dot3(const double a[3], const double b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static inline void cross3(double r[3], const double a[3], const double b[3]) {
+  r[0] = a[1] * b[2] - a[2] * b[1];
+  r[1] = a[2] * b[0] - a[0] * b[2];
+  r[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* M[bi, bj] += t x y^T + r I and, if bi != bj, M[bj, bi] += its transpose (ny x ny matrix) */
+static inline void add_outer(double *M, int ny, int bi, int bj, double t, const double x[3],
+                             const double y[3], double r) {
+  for (int a = 0; a < 3; ++a) {
+    for (int b = 0; b < 3; ++b) {
+      const double v = t * x[a] * y[b] + (a == b ? r : 0.0);
+      M[(3 * bi + a) * ny + 3 * bj + b] += v;
+      if (bi != bj) M[(3 * bj + b) * ny + 3 * bi + a] += v;
+    }
+  }
+}
+
+/* M[bi, bj] += c [a]x and M[bj, bi] += (c [a]x)^T, bi != bj */
+static inline void add_cross(double *M, int ny, int bi, int bj, double c, const double a[3]) {
+  static const int r[6] = {0, 0, 1, 1, 2, 2}, q[6] = {1, 2, 0, 2, 0, 1}, k[6] = {2, 1, 2, 0, 1, 0};
+  static const double sgn[6] = {-1.0, 1.0, 1.0, -1.0, -1.0, 1.0};
+  for (int e = 0; e < 6; ++e) {
+    const double v = sgn[e] * c * a[k[e]];
+    M[(3 * bi + r[e]) * ny + 3 * bj + q[e]] += v;
+    M[(3 * bj + q[e]) * ny + 3 * bi + r[e]] += v;
+  }
+}
+
+/* g = J^T gy and H = J^T Hy J for the map J from npts (<= 4) points to nvec (<= 3) local
+ * difference vectors y_k = x[plus[k]] - x[minus[k]], block by block; g/H (3 npts, may be NULL)
+ * are fully overwritten, zero where no vector touches, and H is exactly symmetric */
+static void scatter(int nvec, const int *plus, const int *minus, int npts, const double *gy,
+                    const double *Hy, double *g, double *H) {
+  const int n = 3 * npts, ny = 3 * nvec;
+  if (g) {
+    memset(g, 0, sizeof(double) * (size_t)n);
+    for (int k = 0; k < nvec; ++k)
+      for (int a = 0; a < 3; ++a) {
+        g[3 * plus[k] + a] += gy[3 * k + a];
+        g[3 * minus[k] + a] -= gy[3 * k + a];
+      }
+  }
+  if (!H) return;
+  /* point P is touched by vectors vec[P][0..cnt[P]) with signs sgn[P][.] */
+  int cnt[4] = {0, 0, 0, 0}, vec[4][3];
+  double sgn[4][3];
+  for (int k = 0; k < nvec; ++k) {
+    vec[plus[k]][cnt[plus[k]]] = k;
+    sgn[plus[k]][cnt[plus[k]]++] = 1.0;
+    vec[minus[k]][cnt[minus[k]]] = k;
+    sgn[minus[k]][cnt[minus[k]]++] = -1.0;
+  }
+  for (int P = 0; P < npts; ++P)
+    for (int Q = P; Q < npts; ++Q) {
+      double B[9] = {0.0};
+      for (int i = 0; i < cnt[P]; ++i)
+        for (int j = 0; j < cnt[Q]; ++j) {
+          const double st = sgn[P][i] * sgn[Q][j];
+          const double *hb = Hy + 3 * vec[P][i] * ny + 3 * vec[Q][j];
+          for (int a = 0; a < 3; ++a)
+            for (int b = 0; b < 3; ++b) B[3 * a + b] += st * hb[a * ny + b];
+        }
+      double *hpq = H + 3 * P * n + 3 * Q, *hqp = H + 3 * Q * n + 3 * P;
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b) {
+          if (P != Q) {
+            hpq[a * n + b] = B[3 * a + b];
+            hqp[b * n + a] = B[3 * a + b];
+          } else {
+            hpq[a * n + b] = a <= b ? B[3 * a + b] : B[3 * b + a];
+          }
+        }
+    }
+}
+
+/* |p - q|^2 with p, q at point slots ip, iq of npts */
+static double pp_local(const double p[3], const double q[3], int ip, int iq, int npts, double *g,
+                       double *H) {
+  double w[3];
+  sub3(w, p, q);
+  const double d = dot3(w, w);
+  if (g || H) {
+    const double gy[3] = {2.0 * w[0], 2.0 * w[1], 2.0 * w[2]};
+    const double Hy[9] = {2.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 2.0};
+    const int plus[1] = {ip}, minus[1] = {iq};
+    scatter(1, plus, minus, npts, gy, Hy, g, H);
+  }
+  return d;
+}
+
+/* squared distance from p to the line e0 e1, points at slots ip, ie0, ie1 of npts */
+static double pe_local(const double p[3], const double e0[3], const double e1[3], int ip, int ie0,
+                       int ie1, int npts, double *g, double *H) {
+  double w[3], e[3], c[3];
+  sub3(w, p, e0);
+  sub3(e, e1, e0);
+  cross3(c, w, e);
+  const double N = dot3(c, c), D = dot3(e, e), f = N / D;
+  if (!g && !H) return f;
+
+  /* local dofs (w, e); grad D = (0, 2e), hess D = 2I on (e, e) */
+  const double iD = 1.0 / D;
+  double gf[6], gD[6] = {0.0, 0.0, 0.0, 2.0 * e[0], 2.0 * e[1], 2.0 * e[2]}, ec[3], wc[3];
+  cross3(ec, e, c);
+  cross3(wc, w, c);
+  for (int a = 0; a < 3; ++a) {
+    gf[a] = 2.0 * ec[a] * iD;
+    gf[3 + a] = (-2.0 * wc[a] - f * gD[3 + a]) * iD;
+  }
+  double Hf[36];
+  if (H) {
+    for (int i = 0; i < 6; ++i)
+      for (int j = 0; j < 6; ++j) Hf[i * 6 + j] = -(gf[i] * gD[j] + gD[i] * gf[j]) * iD;
+    const double t = 2.0 * iD;
+    add_outer(Hf, 6, 0, 0, -t, e, e, t * D);
+    add_outer(Hf, 6, 1, 1, -t, w, w, t * (dot3(w, w) - f));
+    add_outer(Hf, 6, 0, 1, t, w, e, -t * dot3(w, e));
+    add_cross(Hf, 6, 0, 1, -t, c);
+  }
+  const int plus[2] = {ip, ie1}, minus[2] = {ie0, ie0};
+  scatter(2, plus, minus, npts, gf, Hf, g, H);
+  return f;
+}
+
+/* s^2/|u x v|^2 with s = w.(u x v), w = x[plus[0]] - x[minus[0]], u, v likewise: the squared
+ * distance from a point to a plane (point-triangle) or between two lines (edge-edge) */
+static double triple_local(const double *const x[4], const int plus[3], const int minus[3],
+                           double *g, double *H) {
+  double w[3], u[3], v[3], n[3];
+  sub3(w, x[plus[0]], x[minus[0]]);
+  sub3(u, x[plus[1]], x[minus[1]]);
+  sub3(v, x[plus[2]], x[minus[2]]);
+  cross3(n, u, v);
+  const double s = dot3(w, n), D = dot3(n, n), f = s * s / D;
+  if (!g && !H) return f;
+
+  /* local dofs (w, u, v) */
+  const double iD = 1.0 / D;
+  double gs[9], gD[9], gf[9], vn[3], nu[3];
+  cross3(gs + 3, v, w);
+  cross3(gs + 6, w, u);
+  memcpy(gs, n, sizeof n);
+  cross3(vn, v, n);
+  cross3(nu, n, u);
+  for (int a = 0; a < 3; ++a) {
+    gD[a] = 0.0;
+    gD[3 + a] = 2.0 * vn[a];
+    gD[6 + a] = 2.0 * nu[a];
+  }
+  for (int i = 0; i < 9; ++i) gf[i] = (2.0 * s * gs[i] - f * gD[i]) * iD;
+
+  double Hf[81];
+  if (H) {
+    double gs2[9], gDi[9], gfi[9];
+    for (int i = 0; i < 9; ++i) {
+      gs2[i] = 2.0 * gs[i] * iD;
+      gDi[i] = gD[i] * iD;
+      gfi[i] = gf[i] * iD;
+    }
+    for (int i = 0; i < 9; ++i)
+      for (int j = 0; j < 9; ++j) Hf[i * 9 + j] = gs2[i] * gs[j] - gfi[i] * gD[j] - gDi[i] * gf[j];
+    /* 2 s hess(s) / D */
+    const double c = 2.0 * s * iD;
+    add_cross(Hf, 9, 0, 1, -c, v);
+    add_cross(Hf, 9, 0, 2, c, u);
+    add_cross(Hf, 9, 1, 2, -c, w);
+    /* -f hess(D) / D on the (u, v) blocks */
+    const double k = -2.0 * f * iD;
+    add_outer(Hf, 9, 1, 1, -k, v, v, k * dot3(v, v));
+    add_outer(Hf, 9, 2, 2, -k, u, u, k * dot3(u, u));
+    add_outer(Hf, 9, 1, 2, k, u, v, -k * dot3(u, v));
+    add_cross(Hf, 9, 1, 2, -k, n);
+  }
+  scatter(3, plus, minus, 4, gf, Hf, g, H);
+  return f;
+}
+
+double ipc_pp_dist2(const double p[3], const double q[3], double g[6], double H[36]) {
+  return pp_local(p, q, 0, 1, 2, g, H);
+}
+
+double ipc_pe_dist2(const double p[3], const double e0[3], const double e1[3], double g[9],
+                    double H[81]) {
+  return pe_local(p, e0, e1, 0, 1, 2, 3, g, H);
+}
+
+double ipc_pt_dist2(const double p[3], const double t0[3], const double t1[3], const double t2[3],
+                    double g[12], double H[144]) {
+  const double *x[4] = {p, t0, t1, t2};
+  static const int plus[3] = {0, 2, 3}, minus[3] = {1, 1, 1};
+  return triple_local(x, plus, minus, g, H);
+}
+
+double ipc_ee_dist2(const double a0[3], const double a1[3], const double b0[3], const double b1[3],
+                    double g[12], double H[144]) {
+  const double *x[4] = {a0, a1, b0, b1};
+  static const int plus[3] = {2, 1, 3}, minus[3] = {0, 0, 2};
+  return triple_local(x, plus, minus, g, H);
+}
+
+/* squared distance from p to the closed segment e0 e1; *which = 0 (e0), 1 (e1), 2 (interior) */
+static double point_segment(const double p[3], const double e0[3], const double e1[3], int *which) {
+  double w[3], e[3], r[3];
+  sub3(w, p, e0);
+  sub3(e, e1, e0);
+  const double we = dot3(w, e), ee = dot3(e, e);
+  if (we <= 0.0 || ee == 0.0) {
+    *which = 0;
+    return dot3(w, w);
+  }
+  if (we >= ee) {
+    *which = 1;
+    sub3(r, p, e1);
+    return dot3(r, r);
+  }
+  *which = 2;
+  const double t = we / ee;
+  for (int a = 0; a < 3; ++a) r[a] = w[a] - t * e[a];
+  return dot3(r, r);
+}
+
+ipc_pe_type ipc_pe_classify(const double p[3], const double e0[3], const double e1[3]) {
+  static const ipc_pe_type types[3] = {IPC_PE_P_E0, IPC_PE_P_E1, IPC_PE_P_E};
+  int which;
+  point_segment(p, e0, e1, &which);
+  return types[which];
+}
+
+ipc_pt_type ipc_pt_classify(const double p[3], const double t0[3], const double t1[3],
+                            const double t2[3]) {
+  const double *t[3] = {t0, t1, t2};
+  double e[3][3], n[3];
+  sub3(e[0], t1, t0);
+  sub3(e[1], t2, t1);
+  sub3(e[2], t0, t2);
+  cross3(n, e[0], e[1]);
+  double lmax2 = dot3(e[0], e[0]);
+  for (int k = 1; k < 3; ++k) {
+    const double l2 = dot3(e[k], e[k]);
+    if (l2 > lmax2) lmax2 = l2;
+  }
+  const double nn = dot3(n, n);
+  if (nn > 0.0 && nn >= IPC_PT_DEGENERATE_SIN2 * lmax2 * lmax2) {
+    /* unnormalised barycentric coordinates of the projection of p: signed areas against n */
+    double r[3][3], c[3];
+    int inside = 1;
+    for (int k = 0; k < 3; ++k) sub3(r[k], t[k], p);
+    for (int k = 0; k < 3 && inside; ++k) {
+      cross3(c, r[(k + 1) % 3], r[(k + 2) % 3]);
+      if (dot3(c, n) < 0.0) inside = 0;
+    }
+    if (inside) return IPC_PT_P_T;
+  }
+  /* the projection is outside (or the triangle is degenerate): the closest point is on the
+   * boundary, i.e. on the closest of the three closed edges */
+  static const ipc_pt_type types[3][3] = {{IPC_PT_P_T0, IPC_PT_P_T1, IPC_PT_P_E0},
+                                          {IPC_PT_P_T1, IPC_PT_P_T2, IPC_PT_P_E1},
+                                          {IPC_PT_P_T2, IPC_PT_P_T0, IPC_PT_P_E2}};
+  ipc_pt_type best = IPC_PT_P_T0;
+  double dbest = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    int which;
+    const double d = point_segment(p, t[k], t[(k + 1) % 3], &which);
+    if (k == 0 || d < dbest) {
+      dbest = d;
+      best = types[k][which];
+    }
+  }
+  return best;
+}
+
+ipc_ee_type ipc_ee_classify(const double a0[3], const double a1[3], const double b0[3],
+                            const double b1[3]) {
+  double u[3], v[3], n[3];
+  sub3(u, a1, a0);
+  sub3(v, b1, b0);
+  cross3(n, u, v);
+  const double uu = dot3(u, u), vv = dot3(v, v), nn = dot3(n, n);
+  if (uu > 0.0 && vv > 0.0 && nn >= IPC_EE_PARALLEL_SIN2 * uu * vv) {
+    /* line parameters of the closest points: a0 + s u = b0 + t v + k n */
+    double w[3], c[3];
+    sub3(w, b0, a0);
+    cross3(c, w, v);
+    const double sn = dot3(c, n);
+    cross3(c, w, u);
+    const double tn = dot3(c, n);
+    if (sn > 0.0 && sn < nn && tn > 0.0 && tn < nn) return IPC_EE_A_B;
+  }
+  /* the unconstrained minimiser is outside [0,1]^2, not unique (parallel), or an edge is
+   * degenerate: the minimum is on the boundary of the parameter square, i.e. an end point
+   * against the other closed segment. A degenerate edge is only tested through its point 0. */
+  static const ipc_ee_type types[4][3] = {{IPC_EE_A0_B0, IPC_EE_A0_B1, IPC_EE_A0_B},
+                                          {IPC_EE_A1_B0, IPC_EE_A1_B1, IPC_EE_A1_B},
+                                          {IPC_EE_A0_B0, IPC_EE_A1_B0, IPC_EE_A_B0},
+                                          {IPC_EE_A0_B1, IPC_EE_A1_B1, IPC_EE_A_B1}};
+  const double *pts[4] = {a0, a1, b0, b1};
+  ipc_ee_type best = IPC_EE_A0_B0;
+  double dbest = 0.0;
+  int first = 1;
+  for (int k = 0; k < 4; ++k) {
+    if ((k == 1 && uu == 0.0) || (k == 3 && vv == 0.0)) continue;
+    const double *e0 = k < 2 ? b0 : a0, *e1 = k < 2 ? b1 : a1;
+    int which;
+    const double d = point_segment(pts[k], e0, e1, &which);
+    if (first || d < dbest) {
+      first = 0;
+      dbest = d;
+      best = types[k][which];
+    }
+  }
+  return best;
+}
+
+double ipc_pt_distance2(const double p[3], const double t0[3], const double t1[3],
+                        const double t2[3], ipc_pt_type type, double g[12], double H[144]) {
+  switch (type) {
+    case IPC_PT_P_T0:
+      return pp_local(p, t0, 0, 1, 4, g, H);
+    case IPC_PT_P_T1:
+      return pp_local(p, t1, 0, 2, 4, g, H);
+    case IPC_PT_P_T2:
+      return pp_local(p, t2, 0, 3, 4, g, H);
+    case IPC_PT_P_E0:
+      return pe_local(p, t0, t1, 0, 1, 2, 4, g, H);
+    case IPC_PT_P_E1:
+      return pe_local(p, t1, t2, 0, 2, 3, 4, g, H);
+    case IPC_PT_P_E2:
+      return pe_local(p, t2, t0, 0, 3, 1, 4, g, H);
+    case IPC_PT_P_T:
+      break;
+  }
+  return ipc_pt_dist2(p, t0, t1, t2, g, H);
+}
+
+double ipc_ee_distance2(const double a0[3], const double a1[3], const double b0[3],
+                        const double b1[3], ipc_ee_type type, double g[12], double H[144]) {
+  switch (type) {
+    case IPC_EE_A0_B0:
+      return pp_local(a0, b0, 0, 2, 4, g, H);
+    case IPC_EE_A0_B1:
+      return pp_local(a0, b1, 0, 3, 4, g, H);
+    case IPC_EE_A1_B0:
+      return pp_local(a1, b0, 1, 2, 4, g, H);
+    case IPC_EE_A1_B1:
+      return pp_local(a1, b1, 1, 3, 4, g, H);
+    case IPC_EE_A_B0:
+      return pe_local(b0, a0, a1, 2, 0, 1, 4, g, H);
+    case IPC_EE_A_B1:
+      return pe_local(b1, a0, a1, 3, 0, 1, 4, g, H);
+    case IPC_EE_A0_B:
+      return pe_local(a0, b0, b1, 0, 2, 3, 4, g, H);
+    case IPC_EE_A1_B:
+      return pe_local(a1, b0, b1, 1, 2, 3, 4, g, H);
+    case IPC_EE_A_B:
+      break;
+  }
+  return ipc_ee_dist2(a0, a1, b0, b1, g, H);
+}
+
+double ipc_pe_distance2(const double p[3], const double e0[3], const double e1[3], ipc_pe_type type,
+                        double g[9], double H[81]) {
+  switch (type) {
+    case IPC_PE_P_E0:
+      return pp_local(p, e0, 0, 1, 3, g, H);
+    case IPC_PE_P_E1:
+      return pp_local(p, e1, 0, 2, 3, g, H);
+    case IPC_PE_P_E:
+      break;
+  }
+  return pe_local(p, e0, e1, 0, 1, 2, 3, g, H);
+}

@@ -1,0 +1,116 @@
+/* squared distances between surface primitives (point, edge, triangle) as used by IPC:
+ * elementary squared distances, closest-feature classification, the full distance for a
+ * classified type, and the edge-edge mollifier. Every function returns a squared distance (m^2)
+ * and optionally its gradient and Hessian with respect to the stacked coordinates of the listed
+ * points, in the order listed; g and H may be NULL. Hessians are dense, row-major and symmetric.
+ * Nothing here allocates; all functions are thread-safe. */
+#ifndef IPCC_GEOMETRY_DISTANCE_H
+#define IPCC_GEOMETRY_DISTANCE_H
+
+/* edges with |u x v|^2 < IPC_EE_PARALLEL_SIN2 * |u|^2 |v|^2 (sin^2 of the angle between them)
+ * are classified as parallel: the closest pair is then taken among point-edge/point-point pairs.
+ * Below this angle (~1.6e-8 rad) the line-line formula loses more accuracy to round-off
+ * (~eps L / angle) than the point-edge fallback loses by ignoring the tilt (~angle L). Purely
+ * relative, so it holds for edges of any length; current ipc-toolkit uses the same value (older
+ * versions used 1e-20 * max(1, |u|^2 |v|^2), which is not scale-invariant). */
+#define IPC_EE_PARALLEL_SIN2 2.5e-16
+
+/* triangles with |(t1-t0) x (t2-t0)|^2 < IPC_PT_DEGENERATE_SIN2 * (longest edge)^4 (the squared
+ * width relative to the longest edge) are treated as segments: only edge/vertex types are used */
+#define IPC_PT_DEGENERATE_SIN2 2.5e-16
+
+/* mollifier threshold factor of IPC: eps_x = IPC_EE_MOLLIFIER_SCALE |a1-a0|^2 |b1-b0|^2 at rest */
+#define IPC_EE_MOLLIFIER_SCALE 1e-3
+
+/* closest sub-simplex pair of a point and a triangle (t0, t1, t2) */
+typedef enum ipc_pt_type {
+  IPC_PT_P_T0, /* vertex t0 */
+  IPC_PT_P_T1, /* vertex t1 */
+  IPC_PT_P_T2, /* vertex t2 */
+  IPC_PT_P_E0, /* edge t0-t1 */
+  IPC_PT_P_E1, /* edge t1-t2 */
+  IPC_PT_P_E2, /* edge t2-t0 */
+  IPC_PT_P_T,  /* triangle interior (plane) */
+} ipc_pt_type;
+
+/* closest sub-simplex pair of edges a = (a0, a1) and b = (b0, b1); A/B alone is the edge */
+typedef enum ipc_ee_type {
+  IPC_EE_A0_B0,
+  IPC_EE_A0_B1,
+  IPC_EE_A1_B0,
+  IPC_EE_A1_B1,
+  IPC_EE_A_B0,
+  IPC_EE_A_B1,
+  IPC_EE_A0_B,
+  IPC_EE_A1_B,
+  IPC_EE_A_B, /* interior-interior (line-line) */
+} ipc_ee_type;
+
+/* closest sub-simplex of an edge (e0, e1) to a point */
+typedef enum ipc_pe_type {
+  IPC_PE_P_E0,
+  IPC_PE_P_E1,
+  IPC_PE_P_E, /* edge interior (line) */
+} ipc_pe_type;
+
+/* |p - q|^2; g[6], H[36] over [p q] (may be NULL) */
+double ipc_pp_dist2(const double p[3], const double q[3], double g[6], double H[36]);
+
+/* squared distance from p to the infinite line through e0, e1 (e0 != e1);
+ * g[9], H[81] over [p e0 e1] (may be NULL) */
+double ipc_pe_dist2(const double p[3], const double e0[3], const double e1[3], double g[9],
+                    double H[81]);
+
+/* squared distance from p to the plane through t0, t1, t2 (non-degenerate triangle);
+ * g[12], H[144] over [p t0 t1 t2] (may be NULL) */
+double ipc_pt_dist2(const double p[3], const double t0[3], const double t1[3], const double t2[3],
+                    double g[12], double H[144]);
+
+/* squared distance between the infinite lines through a0, a1 and b0, b1 (not parallel);
+ * g[12], H[144] over [a0 a1 b0 b1] (may be NULL) */
+double ipc_ee_dist2(const double a0[3], const double a1[3], const double b0[3], const double b1[3],
+                    double g[12], double H[144]);
+
+/* which sub-simplex of the closed triangle is closest to p; projections outside the triangle go
+ * to the closest edge or vertex (exact for obtuse triangles); degenerate triangles never give
+ * IPC_PT_P_T */
+ipc_pt_type ipc_pt_classify(const double p[3], const double t0[3], const double t1[3],
+                            const double t2[3]);
+
+/* which sub-simplex pair of the closed segments is closest; (nearly) parallel edges, see
+ * IPC_EE_PARALLEL_SIN2, and degenerate edges never give IPC_EE_A_B */
+ipc_ee_type ipc_ee_classify(const double a0[3], const double a1[3], const double b0[3],
+                            const double b1[3]);
+
+/* which sub-simplex of the closed segment is closest to p; a zero-length edge gives P_E0 */
+ipc_pe_type ipc_pe_classify(const double p[3], const double e0[3], const double e1[3]);
+
+/* squared distance of the given type between p and triangle (t0, t1, t2); g[12], H[144] over
+ * [p t0 t1 t2] (entries of points the type does not involve are zero; may be NULL) */
+double ipc_pt_distance2(const double p[3], const double t0[3], const double t1[3],
+                        const double t2[3], ipc_pt_type type, double g[12], double H[144]);
+
+/* squared distance of the given type between edges (a0, a1) and (b0, b1); g[12], H[144] over
+ * [a0 a1 b0 b1] (entries of points the type does not involve are zero; may be NULL) */
+double ipc_ee_distance2(const double a0[3], const double a1[3], const double b0[3],
+                        const double b1[3], ipc_ee_type type, double g[12], double H[144]);
+
+/* squared distance of the given type between p and edge (e0, e1); g[9], H[81] over [p e0 e1]
+ * (entries of points the type does not involve are zero; may be NULL) */
+double ipc_pe_distance2(const double p[3], const double e0[3], const double e1[3], ipc_pe_type type,
+                        double g[9], double H[81]);
+
+/* mollifier threshold eps_x = 1e-3 |a1-a0|^2 |b1-b0|^2 from REST positions (m^4) */
+double ipc_ee_mollifier_threshold(const double a0_rest[3], const double a1_rest[3],
+                                  const double b0_rest[3], const double b1_rest[3]);
+
+/* c = |(a1-a0) x (b1-b0)|^2 (m^4); g[12], H[144] over [a0 a1 b0 b1] (may be NULL) */
+double ipc_ee_cross2(const double a0[3], const double a1[3], const double b0[3], const double b1[3],
+                     double g[12], double H[144]);
+
+/* edge-edge mollifier m(c(x)) of IPC (Li et al. 2020): (2 - c/eps_x) c/eps_x for c < eps_x,
+ * else 1 (C1 at c = eps_x); dimensionless; g[12], H[144] over [a0 a1 b0 b1] (may be NULL) */
+double ipc_ee_mollifier(const double a0[3], const double a1[3], const double b0[3],
+                        const double b1[3], double eps_x, double g[12], double H[144]);
+
+#endif
