@@ -74,9 +74,9 @@ static void random_rest(double L, double X[12]) {
   }
 }
 
-enum { NEAR_REST, STRETCH, COMPRESS, MIXED, REPEATED, INVERTED, MILD_STRETCH, NKINDS };
-static const char *kind_name[NKINDS] = {"near rest", "stretch",  "compress",    "mixed",
-                                        "repeated",  "inverted", "mild stretch"};
+enum { NEAR_REST, STRETCH, COMPRESS, MIXED, REPEATED, INVERTED, MILD_STRETCH, FLAT, NKINDS };
+static const char *kind_name[NKINDS] = {"near rest", "stretch",  "compress",     "mixed",
+                                        "repeated",  "inverted", "mild stretch", "flat"};
 
 /* singular values of a deformation of the given kind for model m */
 static void random_singular_values(int kind, ipc_material_model m, double d[3]) {
@@ -110,11 +110,17 @@ static void random_singular_values(int kind, ipc_material_model m, double d[3]) 
     case MILD_STRETCH:
       for (int k = 0; k < 3; ++k) d[k] = urange(1.03, 1.2);
       break;
+    case FLAT:
+      /* rank-deficient F (Neo-Hookean: nearly so) */
+      d[0] = urange(0.5, 1.5);
+      d[1] = urange(0.5, 1.5);
+      d[2] = m == IPC_NEO_HOOKEAN ? 0.01 : 0.0;
+      break;
   }
 }
 
 static void random_deformation(int kind, ipc_material_model m, double F[9]) {
-  double d[3], R1[9], R2[9], D[9] = {0}, T[9];
+  double d[3] = {1, 1, 1}, R1[9], R2[9], D[9] = {0}, T[9];
   random_singular_values(kind, m, d);
   for (int k = 0; k < 3; ++k) D[4 * k] = d[k];
   random_rotation(R1);
@@ -170,14 +176,16 @@ static void check_state(const material *mat, int kind, const double x[12], const
   const ipc_material_model m = mat->model;
   const double mu = mat->mu, la = mat->lambda;
   double g[12], H[144], Hp[144], gp[12], g0[12];
-  const double E = ipc_tet_energy(m, mu, la, x, DmInv, vol, g, H, 0);
-  const double Ep = ipc_tet_energy(m, mu, la, x, DmInv, vol, gp, Hp, 1);
-  const double E0 = ipc_tet_energy(m, mu, la, x, DmInv, vol, g0, NULL, 0);
-  const double Ee = ipc_tet_energy(m, mu, la, x, DmInv, vol, NULL, NULL, 0);
+  double He[144];
+  const double E = ipc_tet_energy(m, mu, la, x, DmInv, vol, g, H, IPC_PROJECT_NONE);
+  const double Ep = ipc_tet_energy(m, mu, la, x, DmInv, vol, gp, Hp, IPC_PROJECT_ANALYTIC);
+  const double E0 = ipc_tet_energy(m, mu, la, x, DmInv, vol, g0, NULL, IPC_PROJECT_NONE);
+  const double Ee = ipc_tet_energy(m, mu, la, x, DmInv, vol, NULL, NULL, IPC_PROJECT_NONE);
+  const double Eg = ipc_tet_energy(m, mu, la, x, DmInv, vol, NULL, He, IPC_PROJECT_EIGEN);
   CHECK_MSG(isfinite(E), "model %d kind %s", m, kind_name[kind]);
   if (!isfinite(E)) return;
   /* the energy value does not depend on which outputs are requested */
-  CHECK(E == Ep && E == E0 && E == Ee);
+  CHECK(E == Ep && E == E0 && E == Ee && E == Eg);
   for (int k = 0; k < 12; ++k) CHECK(gp[k] == g[k]);
   const double gmax = max_abs(12, g), Hmax = max_abs(144, H);
   const double stiff = (mu + la) * vol / (L * L);
@@ -193,8 +201,8 @@ static void check_state(const material *mat, int kind, const double x[12], const
     memcpy(xm, x, sizeof xm);
     xp[k] += h;
     xm[k] -= h;
-    const double ep = ipc_tet_energy(m, mu, la, xp, DmInv, vol, gpk, NULL, 0);
-    const double em = ipc_tet_energy(m, mu, la, xm, DmInv, vol, gmk, NULL, 0);
+    const double ep = ipc_tet_energy(m, mu, la, xp, DmInv, vol, gpk, NULL, IPC_PROJECT_NONE);
+    const double em = ipc_tet_energy(m, mu, la, xm, DmInv, vol, gmk, NULL, IPC_PROJECT_NONE);
     errg = fmax(errg, fabs((ep - em) / (2 * h) - g[k]));
     for (int r = 0; r < 12; ++r)
       errH = fmax(errH, fabs((gpk[r] - gmk[r]) / (2 * h) - H[12 * r + k]));
@@ -219,11 +227,14 @@ static void check_state(const material *mat, int kind, const double x[12], const
   /* analytic projection of the 9x9 F-Hessian against LAPACKE, and the mapping by dF/dx */
   double F[9], P[9], A[81], Ap[81], Al[81], D[108], Href[144];
   ipc_tet_deformation(x, DmInv, F);
-  const double psi = ipc_elastic_density(m, mu, la, F, P, A, 0);
+  const double psi = ipc_elastic_density(m, mu, la, F, P, A, IPC_PROJECT_NONE);
   CHECK_NEAR(vol * psi, E, 1e-13);
-  ipc_elastic_density(m, mu, la, F, NULL, Ap, 1);
+  ipc_elastic_density(m, mu, la, F, NULL, Ap, IPC_PROJECT_ANALYTIC);
   memcpy(Al, A, sizeof Al);
   CHECK(ipc_psd_project(9, Al) == 0);
+  double Ae[81];
+  CHECK(ipc_elastic_density(m, mu, la, F, NULL, Ae, IPC_PROJECT_EIGEN) == psi);
+  CHECK(memcmp(Ae, Al, sizeof Ae) == 0);
   const double Amax = max_abs(81, A);
   double errp = 0.0;
   for (int k = 0; k < 81; ++k) errp = fmax(errp, fabs(Ap[k] - Al[k]));
@@ -252,6 +263,7 @@ static void check_state(const material *mat, int kind, const double x[12], const
   if (lamA[0] > 1e-8 * lamA[8]) {
     ++psd_already;
     for (int k = 0; k < 144; ++k) CHECK(fabs(Hp[k] - H[k]) <= 1e-12 * Hmax);
+    for (int k = 0; k < 144; ++k) CHECK(fabs(He[k] - H[k]) <= 1e-12 * Hmax);
   }
 }
 
@@ -303,9 +315,12 @@ static void test_neo_hookean_inverted(void) {
     double g[12], H[144];
     for (int k = 0; k < 12; ++k) g[k] = 7.0;
     for (int k = 0; k < 144; ++k) H[k] = 7.0;
-    CHECK(ipc_tet_energy(IPC_NEO_HOOKEAN, mu, la, x, DmInv, vol, g, H, 1) == INFINITY);
-    CHECK(ipc_tet_energy(IPC_NEO_HOOKEAN, mu, la, x, DmInv, vol, g, NULL, 0) == INFINITY);
-    CHECK(ipc_tet_energy(IPC_NEO_HOOKEAN, mu, la, x, DmInv, vol, NULL, NULL, 0) == INFINITY);
+    CHECK(ipc_tet_energy(IPC_NEO_HOOKEAN, mu, la, x, DmInv, vol, g, H, IPC_PROJECT_ANALYTIC) ==
+          INFINITY);
+    CHECK(ipc_tet_energy(IPC_NEO_HOOKEAN, mu, la, x, DmInv, vol, g, NULL, IPC_PROJECT_NONE) ==
+          INFINITY);
+    CHECK(ipc_tet_energy(IPC_NEO_HOOKEAN, mu, la, x, DmInv, vol, NULL, NULL, IPC_PROJECT_NONE) ==
+          INFINITY);
     for (int k = 0; k < 12; ++k) CHECK(g[k] == 7.0);
     for (int k = 0; k < 144; ++k) CHECK(H[k] == 7.0);
   }
@@ -326,8 +341,8 @@ static void test_rest_and_invariance(void) {
       transform(R, t, X, x);
       const double scale = (mu + la) * vol;
       for (int c = 0; c < 2; ++c) {
-        const double E =
-            ipc_tet_energy((ipc_material_model)m, mu, la, c ? x : X, DmInv, vol, g, H, 1);
+        const double E = ipc_tet_energy((ipc_material_model)m, mu, la, c ? x : X, DmInv, vol, g, H,
+                                        IPC_PROJECT_ANALYTIC);
         CHECK_MSG(fabs(E) <= 1e-13 * scale, "model %d rest energy %g", m, E);
         CHECK_MSG(max_abs(12, g) <= 1e-13 * scale / L, "model %d rest gradient %g", m,
                   max_abs(12, g));
@@ -337,9 +352,10 @@ static void test_rest_and_invariance(void) {
       random_deformation(MIXED, (ipc_material_model)m, F);
       transform(F, t, X, y);
       transform(R, t, y, ry);
-      const double Ey = ipc_tet_energy((ipc_material_model)m, mu, la, y, DmInv, vol, gy, NULL, 0);
-      const double Ery =
-          ipc_tet_energy((ipc_material_model)m, mu, la, ry, DmInv, vol, gry, NULL, 0);
+      const double Ey =
+          ipc_tet_energy((ipc_material_model)m, mu, la, y, DmInv, vol, gy, NULL, IPC_PROJECT_NONE);
+      const double Ery = ipc_tet_energy((ipc_material_model)m, mu, la, ry, DmInv, vol, gry, NULL,
+                                        IPC_PROJECT_NONE);
       CHECK_NEAR(Ery / scale, Ey / scale, 1e-12);
       const double gmax = max_abs(12, gy);
       for (int a = 0; a < 4; ++a)
@@ -413,16 +429,16 @@ static void test_batched(void) {
     ipc_lame_from_young(1e6, 0.4, &mu, &la);
     for (int k = 0; k < 24; ++k) x[k] = X[k] * 1.1 + 0.05 * urand();
     double e[5], g[60], H[720];
-    const double total =
-        ipc_tets_derivatives((ipc_material_model)m, mu, la, 5, tets, DmInv, vol, x, e, g, H, 1);
+    const double total = ipc_tets_derivatives((ipc_material_model)m, mu, la, 5, tets, DmInv, vol, x,
+                                              e, g, H, IPC_PROJECT_ANALYTIC);
     const double te = ipc_tets_energy((ipc_material_model)m, mu, la, 5, tets, DmInv, vol, x);
     CHECK(total == te);
     double sum = 0.0;
     for (int t = 0; t < 5; ++t) {
       double xt[12], gt[12], Ht[144];
       for (int a = 0; a < 4; ++a) memcpy(xt + 3 * a, x + 3 * tets[4 * t + a], 3 * sizeof(double));
-      const double et =
-          ipc_tet_energy((ipc_material_model)m, mu, la, xt, DmInv + 9 * t, vol[t], gt, Ht, 1);
+      const double et = ipc_tet_energy((ipc_material_model)m, mu, la, xt, DmInv + 9 * t, vol[t], gt,
+                                       Ht, IPC_PROJECT_ANALYTIC);
       CHECK(et == e[t]);
       CHECK(memcmp(gt, g + 12 * t, sizeof gt) == 0);
       CHECK(memcmp(Ht, H + 144 * t, sizeof Ht) == 0);
@@ -437,8 +453,8 @@ static void test_batched(void) {
   x[3 * 0 + 2] = 2.0; /* vertex 0 pushed through the top */
   double mu, la, e[5], g[60], H[720];
   ipc_lame_from_young(1e6, 0.4, &mu, &la);
-  const double total =
-      ipc_tets_derivatives(IPC_NEO_HOOKEAN, mu, la, 5, tets, DmInv, vol, x, e, g, H, 1);
+  const double total = ipc_tets_derivatives(IPC_NEO_HOOKEAN, mu, la, 5, tets, DmInv, vol, x, e, g,
+                                            H, IPC_PROJECT_ANALYTIC);
   CHECK(total == INFINITY);
   CHECK(ipc_tets_energy(IPC_NEO_HOOKEAN, mu, la, 5, tets, DmInv, vol, x) == INFINITY);
   int ninf = 0;

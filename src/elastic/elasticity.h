@@ -20,6 +20,13 @@ typedef enum ipc_material_model {
    (i, j) in {(0,1), (0,2), (1,2)} (index p = 0, 1, 2), the eigenvalues of the symmetric
    ("flip", U (e_i e_j^T + e_j e_i^T) V^T / sqrt 2) and antisymmetric ("twist",
    U (e_i e_j^T - e_j e_i^T) V^T / sqrt 2) modes. */
+/* Hessian projection to positive semi-definite, the project argument below:
+   NONE the exact Hessian; ANALYTIC clamps the analytic eigenvalues of the 9x9 Hessian
+   w.r.t. F and maps it by dF/dx (fast, the default for Newton); EIGEN projects the final
+   matrix numerically with LAPACKE (ipc_psd_project: the nearest PSD matrix in the
+   Frobenius norm; slower, a fallback and a reference). */
+enum { IPC_PROJECT_NONE = 0, IPC_PROJECT_ANALYTIC = 1, IPC_PROJECT_EIGEN = 2 };
+
 typedef struct ipc_sigma_derivs {
   double psi;      /* energy density, J/m^3 */
   double dpsi[3];  /* dPsi / dsigma_i */
@@ -44,7 +51,7 @@ double ipc_stvk_psi(double mu, double lambda, const double F[9], double P[9]);
 double ipc_stvk_sigma(double mu, double lambda, const double sigma[3], ipc_sigma_derivs *d);
 
 /* energy density Psi(F) of model; P (9) and dPdF (81, Hessian w.r.t. F, index 3i+j) may be
-   NULL. dPdF is projected to PSD through the analytic eigensystem when project != 0.
+   NULL. dPdF is projected to PSD as project (IPC_PROJECT_*) says.
    Returns +INFINITY (outputs unset) where the energy is undefined. */
 double ipc_elastic_density(ipc_material_model model, double mu, double lambda, const double F[9],
                            double P[9], double dPdF[81], int project);
@@ -58,8 +65,8 @@ int ipc_tet_rest(const double X[12], double DmInv[9], double *volume);
 void ipc_tet_deformation(const double x[12], const double DmInv[9], double F[9]);
 
 /* volume * Psi(F(x)) for one tet with vertex positions x (4 x 3). g (12) and H (144, 12x12
-   row-major) may be NULL; H is projected to PSD when project != 0 (the 9x9 Hessian w.r.t. F
-   is projected analytically, then mapped by dF/dx, so H = volume * dFdx^T [dPdF]+ dFdx).
+   row-major) may be NULL; H is projected to PSD as project (IPC_PROJECT_*) says; with
+   IPC_PROJECT_ANALYTIC, H = volume * dFdx^T [dPdF]+ dFdx.
    Returns +INFINITY (g and H unset) where the energy is undefined. */
 double ipc_tet_energy(ipc_material_model model, double mu, double lambda, const double x[12],
                       const double DmInv[9], double volume, double g[12], double H[144],
@@ -77,7 +84,7 @@ double ipc_tets_energy(ipc_material_model model, double mu, double lambda, int n
                        const int *tets, const double *DmInv, const double *volume, const double *x);
 
 /* per-tet energies, gradients and Hessians of ntets tets: energy (ntets), grad (ntets x 12)
-   and hess (ntets x 144, PSD-projected when project != 0) may each be NULL. Returns the
+   and hess (ntets x 144, projected as project (IPC_PROJECT_*) says) may each be NULL. Returns the
    total energy, +INFINITY if any tet is undefined (that tet's outputs are then zeroed, the
    others still filled). Allocation-free; tets may be split into ranges across threads. */
 double ipc_tets_derivatives(ipc_material_model model, double mu, double lambda, int ntets,

@@ -120,7 +120,8 @@ double ipc_elastic_density(ipc_material_model model, double mu, double lambda, c
   if (model_sigma(model, mu, lambda, s, &d) == INFINITY) return INFINITY;
   outer_modes(U, V, 1, O);
   if (P) assemble_gradient(O, &d, 1.0, P);
-  assemble_hessian(O, &d, project, 1.0, dPdF);
+  assemble_hessian(O, &d, project == IPC_PROJECT_ANALYTIC, 1.0, dPdF);
+  if (project == IPC_PROJECT_EIGEN) ipc_psd_project(9, dPdF);
   return psi;
 }
 
@@ -221,8 +222,9 @@ double ipc_tet_energy(ipc_material_model model, double mu, double lambda, const 
   }
   if (H) {
     double K[81];
-    assemble_hessian(O, &d, project, volume, K);
+    assemble_hessian(O, &d, project == IPC_PROJECT_ANALYTIC, volume, K);
     expand_hessian(K, H);
+    if (project == IPC_PROJECT_EIGEN) ipc_psd_project(12, H);
   }
   return energy;
 }
