@@ -199,22 +199,24 @@ void ipc_svd3(const double F[9], double U[9], double sigma[3], double V[9]) {
 
   static const int P[3] = {0, 0, 1}, Q[3] = {1, 2, 2};
   const double tol2 = 16.0 * DBL_EPSILON * DBL_EPSILON;
-  /* squared column norms, updated through the rotations (|b_p'|^2 = |b_p|^2 - t gamma) */
-  double n2[3] = {dot3(b[0], b[0]), dot3(b[1], b[1]), dot3(b[2], b[2])};
+  /* columns below eps |F| are numerically zero: rotating them only stirs rounding noise */
+  const double tiny2 =
+      DBL_EPSILON * DBL_EPSILON * (dot3(b[0], b[0]) + dot3(b[1], b[1]) + dot3(b[2], b[2]));
   for (int sweep = 0; sweep < 24; ++sweep) {
     int rotated = 0;
     for (int r = 0; r < 3; ++r) {
       const int p = P[r], q = Q[r];
-      const double alpha = n2[p], beta = n2[q], gamma = dot3(b[p], b[q]);
-      if (gamma * gamma <= tol2 * alpha * beta) continue;
+      const double alpha = dot3(b[p], b[p]), beta = dot3(b[q], b[q]);
+      const double gamma = dot3(b[p], b[q]);
+      if (gamma * gamma <= tol2 * alpha * beta || alpha <= tiny2 || beta <= tiny2) continue;
       rotated = 1;
       const double d = beta - alpha, ad = fabs(d);
-      double c, s, t;
+      double c, s;
       if (fabs(gamma) < 1e-3 * ad) {
         /* small angle: t = g (1 - g^2 + 2 g^4) with g = gamma / d, c = (1 + t^2)^(-1/2) by
            its series; both to O(g^6), well below rounding */
         const double g = gamma / d, g2 = g * g;
-        t = g * (1.0 - g2 * (1.0 - 2.0 * g2));
+        const double t = g * (1.0 - g2 * (1.0 - 2.0 * g2));
         const double t2 = t * t;
         c = 1.0 - t2 * (0.5 - 0.375 * t2);
         s = t * c;
@@ -226,14 +228,11 @@ void ipc_svd3(const double F[9], double U[9], double sigma[3], double V[9]) {
         c = (rho + ad) * w;
         s = 2.0 * gamma * w;
         if (d < 0.0) s = -s;
-        t = s / c;
       } else {
-        t = jacobi_tangent(d / (2.0 * gamma));
+        const double t = jacobi_tangent(d / (2.0 * gamma));
         c = 1.0 / sqrt(t * t + 1.0);
         s = t * c;
       }
-      n2[p] = alpha - t * gamma;
-      n2[q] = beta + t * gamma;
       for (int k = 0; k < 3; ++k) {
         const double bp = b[p][k], bq = b[q][k];
         b[p][k] = c * bp - s * bq;
@@ -266,17 +265,20 @@ void ipc_svd3(const double F[9], double U[9], double sigma[3], double V[9]) {
     u[0][0] = u[1][1] = u[2][2] = 1.0;
   } else {
     for (int k = 0; k < 3; ++k) u[0][k] = bs[0][k] / s0;
-    if (s1 > 0.0) {
-      /* one Gram-Schmidt pass removes the Jacobi tolerance from u0 . u1 */
-      double w[3];
-      const double d = dot3(u[0], bs[1]);
-      for (int k = 0; k < 3; ++k) w[k] = bs[1][k] - d * u[0][k];
-      const double n = sqrt(dot3(w, w));
-      if (n > 0.0) {
-        for (int k = 0; k < 3; ++k) u[1][k] = w[k] / n;
-      } else {
-        any_orthogonal(u[0], u[1]);
-      }
+    /* u1 by Gram-Schmidt (twice when cancellation is heavy); a column below eps s0 is
+       numerically zero and any unit vector orthogonal to u0 serves */
+    double w[3];
+    memcpy(w, bs[1], sizeof w);
+    double n = s1;
+    for (int pass = 0; pass < 2 && n > DBL_EPSILON * s0; ++pass) {
+      const double d = dot3(u[0], w);
+      for (int k = 0; k < 3; ++k) w[k] -= d * u[0][k];
+      const double n_old = n;
+      n = sqrt(dot3(w, w));
+      if (n > 0.5 * n_old) break;
+    }
+    if (n > DBL_EPSILON * s0) {
+      for (int k = 0; k < 3; ++k) u[1][k] = w[k] / n;
     } else {
       any_orthogonal(u[0], u[1]);
     }
