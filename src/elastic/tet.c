@@ -112,8 +112,10 @@ static void assemble_hessian(const double O[81], const ipc_sigma_derivs *d, int 
 
 double ipc_elastic_density(ipc_material_model model, double mu, double lambda, const double F[9],
                            double P[9], double dPdF[81], int project) {
-  const double psi = model_psi(model, mu, lambda, F, dPdF ? NULL : P);
-  if (!dPdF || psi == INFINITY) return psi;
+  if (!dPdF) return model_psi(model, mu, lambda, F, P);
+  /* fixed corotated: psi from this SVD, as model_psi computes it */
+  const double psi = model == IPC_FIXED_COROTATED ? 0.0 : model_psi(model, mu, lambda, F, NULL);
+  if (psi == INFINITY) return INFINITY;
   double U[9], s[3], V[9], O[81];
   ipc_sigma_derivs d;
   ipc_svd3(F, U, s, V);
@@ -122,7 +124,7 @@ double ipc_elastic_density(ipc_material_model model, double mu, double lambda, c
   if (P) assemble_gradient(O, &d, 1.0, P);
   assemble_hessian(O, &d, project == IPC_PROJECT_ANALYTIC, 1.0, dPdF);
   if (project == IPC_PROJECT_EIGEN) ipc_psd_project(9, dPdF);
-  return psi;
+  return model == IPC_FIXED_COROTATED ? d.psi : psi;
 }
 
 int ipc_tet_rest(const double X[12], double DmInv[9], double *volume) {
