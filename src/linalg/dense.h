@@ -1,0 +1,34 @@
+/* small dense kernels: symmetric eigen-decomposition (LAPACKE), PSD projection,
+   3x3 symmetric eigen and 3x3 SVD. All matrices are row-major. */
+#ifndef IPCC_LINALG_DENSE_H
+#define IPCC_LINALG_DENSE_H
+
+/* eigen-decomposition of the symmetric n x n matrix A (read only, both triangles used as
+   given; it must be symmetric) with LAPACKE dsyevd. evals (n) ascending; evecs (n x n) may
+   be NULL, else column k is the unit eigenvector of evals[k]. Allocation-free for n <= 16.
+   Returns 0 on success, nonzero when LAPACK did not converge (outputs then undefined). */
+int ipc_sym_eig(int n, const double *A, double *evals, double *evecs);
+
+/* replaces the symmetric n x n matrix A by its nearest positive semi-definite matrix in the
+   Frobenius norm (negative eigenvalues clamped to 0, via ipc_sym_eig). A already positive
+   definite is left bitwise unchanged. Returns 0 on success, nonzero if LAPACK failed (A is
+   then unchanged). */
+int ipc_psd_project(int n, double *A);
+
+/* eigen-decomposition of a symmetric 3x3 A by cyclic Jacobi rotations: evals ascending,
+   evecs (may be NULL) with column k the unit eigenvector of evals[k]. */
+void ipc_sym_eig3(const double A[9], double evals[3], double evecs[9]);
+
+/* in place PSD projection of a symmetric 3x3 A (clamps negative eigenvalues to 0);
+   a positive definite A is left unchanged. */
+void ipc_psd_project3(double A[9]);
+
+/* rotation-variant SVD F = U diag(sigma) V^T: U, V proper rotations (det +1),
+   sigma[0] >= sigma[1] >= |sigma[2]|, sigma[2] carries the sign of det F.
+   Rank-deficient F gets completed orthonormal U. One-sided Jacobi on F (no squaring). */
+void ipc_svd3(const double F[9], double U[9], double sigma[3], double V[9]);
+
+/* determinant of a 3x3 matrix */
+double ipc_det3(const double A[9]);
+
+#endif
