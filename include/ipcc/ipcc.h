@@ -4,6 +4,9 @@
 
 #include "ipcc/error.h"
 #include "ipcc/mesh.h"
+#include "ipcc/output.h"
+#include "ipcc/scene.h"
+#include "ipcc/world.h"
 
 #define IPC_VERSION_STRING "0.1.0"
 
