@@ -19,7 +19,8 @@ typedef struct ipc_step_stats {
   double ccd_alpha_min;     /* smallest CCD step bound (before scaling) seen in the step */
   int contacts;             /* active contacts at the end of the step */
   int contacts_max;         /* largest active set during the step */
-  double min_distance;      /* smallest surface distance at the end of the step */
+  double min_distance;      /* smallest surface distance at the end of the step when below
+                               dhat; INFINITY when no pair is within dhat */
   double energy;            /* kinetic + elastic + gravity potential at the end of the step */
   double kappa;             /* barrier stiffness at the end of the step */
   int dirichlet_unmet;      /* scripted vertices that could not reach their target */

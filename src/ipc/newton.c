@@ -248,6 +248,10 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
       pmax = fmax(pmax, fabs(w->p[i]));
     }
     st->residual = pmax / w->h;
+    if (w->trace_n < w->trace_cap) {
+      w->trace_energy[w->trace_n] = potential(w, w->x, NULL);
+      w->trace_step[w->trace_n++] = pmax;
+    }
     ++st->newton_iterations;
     --*iters_left;
     if (pmax <= tol) return 0;

@@ -258,7 +258,9 @@ ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   st->time = w->time;
   st->kappa = w->kappa;
   st->contacts = (int)w->contacts.n;
-  st->min_distance = isfinite(w->min_d2) ? sqrt(w->min_d2) : INFINITY;
+  /* exact when a pair is within dhat (the broad phase finds all such pairs); otherwise
+     only 'at least dhat' is known, reported as null */
+  st->min_distance = w->min_d2 < w->dhat * w->dhat ? sqrt(w->min_d2) : INFINITY;
   st->energy = total_energy(w);
   st->t_total = ipc_now() - t0;
   return status;

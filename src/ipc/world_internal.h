@@ -38,6 +38,9 @@ struct ipc_world {
   double min_d2;
   double kappa, kappa_min, kappa_max, mean_mass;
   ipc_newton_solver *solver;
+  /* optional trace of Newton iterations (tests): potential and |p|_inf at each iterate */
+  double *trace_energy, *trace_step;
+  int trace_n, trace_cap;
 };
 
 /* elastic energy sum_t vol_t Psi(F_t(x)) (+INFINITY when undefined) */
