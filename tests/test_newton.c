@@ -1,0 +1,110 @@
+/* projected Newton on small scenes: the incremental potential decreases
+   monotonically over the iterations of a step, converges quadratically near the
+   solution, and the integrator keeps every iterate intersection-free */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ipc/world_internal.h"
+#include "ipcc/ipcc.h"
+#include "test.h"
+
+static const char *write_scene(const char *text) {
+  static char path[96];
+  snprintf(path, sizeof path, "tests/data/tmp_newton_%d.json", (int)getpid());
+  FILE *f = fopen(path, "w");
+  fputs(text, f);
+  fclose(f);
+  return path;
+}
+
+static ipc_world *make(const char *text) {
+  const char *path = write_scene(text);
+  ipc_scene_def def;
+  ipc_error err;
+  ipc_world *w = NULL;
+  if (ipc_scene_load(path, &def, &err) == IPC_OK) {
+    w = ipc_world_create(&def, &err);
+    ipc_scene_def_free(&def);
+  }
+  CHECK_MSG(w != NULL, "%s", err.msg);
+  remove(path);
+  return w;
+}
+
+int main(void) {
+  /* a hanging cube (top pinned) under gravity, no contact: pure elasticity, tight tolerance */
+  {
+    ipc_world *w = make(
+        "{\"time_step\": 0.02, \"newton\": {\"tolerance\": 1e-9, \"max_iterations\": 60},"
+        " \"bodies\": [{\"mesh\": \"../../scenes/meshes/sphere1K.msh\", \"material\": {\"young\": 1e4},"
+        " \"dirichlet\": [{\"box\": [[0, 0.9, 0], [1, 1, 1]]}]}]}");
+    if (w) {
+      double te[64], ts[64];
+      w->trace_energy = te;
+      w->trace_step = ts;
+      w->trace_cap = 64;
+      for (int s = 0; s < 3; ++s) {
+        ipc_step_stats st;
+        ipc_error err;
+        w->trace_n = 0;
+        CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+        CHECK(!st.newton_capped);
+        int n = w->trace_n;
+        CHECK(n >= 2);
+        for (int k = 1; k < n; ++k)
+          CHECK_MSG(te[k] <= te[k - 1] + 1e-12 * fabs(te[k - 1]),
+                    "step %d iteration %d: energy rose %.17g -> %.17g", s, k, te[k - 1], te[k]);
+        /* quadratic convergence: once the step is small (but above the round-off floor of
+           the solve, ~1e-10 here), the digits of |p| double: log|p_k+1| / log|p_k| ~ 2 */
+        int quad = 0;
+        for (int k = 1; k < n; ++k) {
+          if (ts[k - 1] < 1e-2 && ts[k] > 1e-8) {
+            double rate = log(ts[k]) / log(ts[k - 1]);
+            CHECK_MSG(rate > 1.5, "step %d: |p| %.3g -> %.3g is not quadratic", s, ts[k - 1],
+                      ts[k]);
+            ++quad;
+          }
+        }
+        CHECK_MSG(quad >= 1, "step %d: no iterate close enough to see the rate (%d its)", s, n);
+      }
+      ipc_world_destroy(w);
+    }
+  }
+  /* two cubes falling onto the ground: monotone energy in every step, no intersection */
+  {
+    ipc_world *w = make(
+        "{\"time_step\": 0.025, \"bodies\": ["
+        " {\"mesh\": \"../../scenes/meshes/cube.msh\", \"translation\": [0, 1.2, 0]},"
+        " {\"mesh\": \"../../scenes/meshes/cube.msh\", \"translation\": [0.3, 0.05, 0.2]}],"
+        " \"planes\": [{\"point\": [0, 0, 0], \"normal\": [0, 1, 0]}]}");
+    if (w) {
+      double te[256], ts[256];
+      w->trace_energy = te;
+      w->trace_step = ts;
+      w->trace_cap = 256;
+      int contacts = 0;
+      for (int s = 0; s < 40; ++s) {
+        ipc_step_stats st;
+        ipc_error err;
+        w->trace_n = 0;
+        CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+        for (int k = 1; k < w->trace_n; ++k)
+          CHECK_MSG(te[k] <= te[k - 1] + 1e-12 * fabs(te[k - 1]), "step %d iteration %d", s, k);
+        CHECK(ipc_world_intersection_free(w, NULL, 0));
+        if (st.contacts > contacts) contacts = st.contacts;
+        CHECK(st.min_distance > 0);
+      }
+      CHECK_MSG(contacts > 0, "the cubes never came into contact");
+      /* resting on the ground: the lower cube stays above the plane */
+      double ymin = INFINITY;
+      const double *x = ipc_world_positions(w);
+      for (int i = 0; i < ipc_world_vertex_count(w); ++i) ymin = fmin(ymin, x[3 * i + 1]);
+      CHECK(ymin > 0);
+      CHECK(ymin < 0.01);
+      ipc_world_destroy(w);
+    }
+  }
+  TEST_MAIN_END();
+}
