@@ -1,0 +1,74 @@
+#!/bin/sh
+# end-to-end tests of the ipcc command line: every scene runs (short) and
+# `ipcc check` certifies its frames; bad input exits 2 naming the problem;
+# `ipcc check` finds a planted intersection and passes clean meshes.
+# usage: test_cli.sh path/to/ipcc   (run from the project root)
+set -u
+IPCC=$1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+ok() { echo "ok: $1"; }
+bad() { echo "FAIL: $1"; fails=$((fails + 1)); }
+expect() { # expect CODE DESCRIPTION CMD... ; stdout+stderr in $T/out
+  code=$1; what=$2; shift 2
+  "$@" >"$T/out" 2>&1
+  rc=$?
+  if [ "$rc" -eq "$code" ]; then ok "$what"; else bad "$what (exit $rc, expected $code)"; cat "$T/out"; fi
+}
+contains() { # contains TEXT DESCRIPTION
+  if grep -qF -- "$1" "$T/out"; then ok "$2"; else bad "$2: output lacks '$1'"; cat "$T/out"; fi
+}
+
+# every scene, short, then the exact check of every frame
+for s in two_cubes:40 torus_stack:10 squeeze_ball:8 bunny_drop:4 mat_twist:3; do
+  name=${s%%:*}; steps=${s##*:}
+  expect 0 "run $name ($steps steps)" "$IPCC" run "scenes/$name.json" --steps "$steps" -o "$T/$name" --quiet --check
+  expect 0 "check $name" "$IPCC" check "$T/$name" --quiet
+  n=$(ls "$T/$name/frames" | grep -c '\.obj$')
+  [ "$n" -eq $((steps + 1)) ] && ok "$name: $n frames" || bad "$name: $n frames, expected $((steps + 1))"
+  grep -Eq '"intersection_free":[[:space:]]*true' "$T/$name/stats.json" && ok "$name: stats say intersection-free" || bad "$name: stats.json"
+done
+
+# bad input: exit 2, message names the file / key
+expect 2 "missing scene" "$IPCC" run "$T/nope.json" -o "$T/x"
+contains "$T/nope.json" "missing scene named"
+printf '{"bodies": [{"mesh": "missing.msh"}]}' >"$T/m.json"
+expect 2 "missing mesh" "$IPCC" run "$T/m.json" -o "$T/x"
+contains "missing.msh" "missing mesh named"
+printf '{"bodies": [{"mesh": "a.msh", "materia": {}}]}' >"$T/k.json"
+expect 2 "unknown key" "$IPCC" run "$T/k.json" -o "$T/x"
+contains "bodies[0].materia" "unknown key named"
+printf '{"bodies": [\n{"mesh": }]}' >"$T/j.json"
+expect 2 "malformed JSON" "$IPCC" run "$T/j.json" -o "$T/x"
+contains "j.json:2" "malformed JSON line named"
+expect 2 "bad --steps" "$IPCC" run scenes/two_cubes.json --steps -3
+# two cubes that start interpenetrating are rejected, naming the primitives
+cat >"$T/isect.json" <<EOT
+{"bodies": [{"mesh": "$PWD/scenes/meshes/cube.msh"},
+            {"mesh": "$PWD/scenes/meshes/cube.msh", "translation": [0.5, 0.5, 0.5]}]}
+EOT
+expect 2 "intersecting start" "$IPCC" run "$T/isect.json" -o "$T/x"
+contains "intersects" "intersecting start explained"
+contains "triangle" "intersecting primitives named"
+
+# ipcc check: clean IPC meshes pass, a planted intersection is found
+D=../shared/data/ipc-input/input
+for m in tetMeshes/cube.msh tetMeshes/mat40x40.msh tetMeshes/torus.msh tetMeshes/bunny.msh triMeshes/cube.obj; do
+  expect 0 "check clean $m" "$IPCC" check "$D/$m"
+done
+{ echo "o a"; grep -E '^(v|f) ' "$D/triMeshes/cube.obj"
+  echo "o b"; nv=$(grep -c '^v ' "$D/triMeshes/cube.obj")
+  awk -v nv="$nv" '/^v /{printf "v %.17g %.17g %.17g\n", $2+0.3, $3+0.2, $4+0.1} /^f /{printf "f %d %d %d\n", $2+nv, $3+nv, $4+nv}' "$D/triMeshes/cube.obj"
+} >"$T/planted.obj"
+expect 1 "check finds planted intersection" "$IPCC" check "$T/planted.obj"
+contains "INTERSECTING" "planted intersection reported"
+# the same two cubes apart are clean
+{ echo "o a"; grep -E '^(v|f) ' "$D/triMeshes/cube.obj"
+  echo "o b"; awk -v nv="$nv" '/^v /{printf "v %.17g %.17g %.17g\n", $2+3, $3, $4} /^f /{printf "f %d %d %d\n", $2+nv, $3+nv, $4+nv}' "$D/triMeshes/cube.obj"
+} >"$T/apart.obj"
+expect 0 "check passes separated cubes" "$IPCC" check "$T/apart.obj"
+expect 2 "check on a missing path" "$IPCC" check "$T/none"
+
+echo "$fails failed"
+[ "$fails" -eq 0 ]
