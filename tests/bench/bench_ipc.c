@@ -1,0 +1,63 @@
+/* IPC integrator benchmark: runs a scene for N steps and reports time per step,
+   Newton iterations per step and the time split (assembly, factorization, CCD,
+   broad phase, other). usage: bench_ipc SCENE [STEPS]
+   e.g. bench_ipc scenes/mat_twist.json            (IPC's mat40x40 twist, 250 steps)
+        bench_ipc tests/bench/mat100x100_twist.json 20 */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ipcc/ipcc.h"
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: bench_ipc SCENE [STEPS]\n");
+    return 2;
+  }
+  ipc_scene_def def;
+  ipc_error err;
+  if (ipc_scene_load(argv[1], &def, &err) != IPC_OK) {
+    fprintf(stderr, "%s\n", err.msg);
+    return 2;
+  }
+  ipc_world *w = ipc_world_create(&def, &err);
+  if (!w) {
+    fprintf(stderr, "%s\n", err.msg);
+    return 2;
+  }
+  int steps = argc > 2 ? atoi(argv[2]) : ipc_world_scene_steps(w);
+  double tot = 0, ta = 0, tf = 0, tc = 0, tb = 0;
+  long its = 0, capped = 0, unmet = 0;
+  int cmax = 0;
+  for (int k = 0; k < steps; ++k) {
+    ipc_step_stats st;
+    if (ipc_world_step(w, &st, &err) != IPC_OK) {
+      fprintf(stderr, "step %d: %s\n", k + 1, err.msg);
+      return 1;
+    }
+    tot += st.t_total;
+    ta += st.t_assembly;
+    tf += st.t_factor;
+    tc += st.t_ccd;
+    tb += st.t_broad_phase;
+    its += st.newton_iterations;
+    capped += st.newton_capped;
+    unmet += st.dirichlet_unmet > 0;
+    if (st.contacts_max > cmax) cmax = st.contacts_max;
+    if ((k + 1) % 10 == 0 || k + 1 == steps)
+      fprintf(stderr, "step %d: %.3f s/step so far, %.2f its/step, %d contacts\n", k + 1,
+              tot / (k + 1), (double)its / (k + 1), st.contacts);
+  }
+  int free_ok = ipc_world_intersection_free(w, NULL, 0);
+  printf("scene %s\n", argv[1]);
+  printf("steps %d, total %.2f s, %.3f s/step, %.2f Newton iterations/step (%.3f s/iteration)\n",
+         steps, tot, tot / steps, (double)its / steps, tot / (double)(its ? its : 1));
+  printf("time split: assembly %.1f%%, factorization %.1f%%, ccd %.1f%%, broad phase %.1f%%, "
+         "other %.1f%%\n",
+         100 * ta / tot, 100 * tf / tot, 100 * tc / tot, 100 * tb / tot,
+         100 * (tot - ta - tf - tc - tb) / tot);
+  printf("max contacts %d, capped steps %ld, steps with unmet scripts %ld, final state %s\n", cmax,
+         capped, unmet, free_ok ? "intersection-free" : "INTERSECTING");
+  ipc_world_destroy(w);
+  ipc_scene_def_free(&def);
+  return 0;
+}
