@@ -1,0 +1,441 @@
+/* Conservative continuous collision detection by inclusion-based root finding.
+
+   Method (after Wang, Ferguson, Schneider, Jiang, Attene, Panozzo, "A Large Scale Benchmark
+   and an Inclusion-Based Algorithm for Continuous Collision Detection", ACM TOG 2021, the
+   "Tight Inclusion" CCD). Every vertex moves linearly, x(t) = x0 + t (x1 - x0). The
+   difference vector between the two primitives is
+     vertex-face  F(t,u,v) = p(t) - a(t) - u (b(t) - a(t)) - v (c(t) - a(t)),  u,v >= 0, u+v <= 1
+     edge-edge    F(t,u,v) = a0(t) + u (a1(t) - a0(t)) - b0(t) - v (b1(t) - b0(t)), u,v in [0,1]
+   (vertex-edge and vertex-vertex are vertex-face with c = a, resp. b = c = a, and the unused
+   parameters fixed at 0). The primitives are within distance ms at time t iff |F(t,u,v)| <= ms
+   for some admissible (u,v). F is multilinear (degree <= 1 in each of t, u, v), so over a box
+   B = [t0,t1] x [u0,u1] x [v0,v1] every component of F, and every fixed linear combination
+   n . F, takes its extreme values at the 8 corners of B.
+
+   Exclusion. A box is dropped when, for some coordinate axis k, all corner values F_k exceed
+   ms (or all are below -ms), because |F|_2 <= ms implies |F_k| <= ms; or when, for one
+   direction n (the normal A x B of the face/edge pair at the box's mid time, or the
+   perpendicular of the offset when A and B are parallel), all values n . F exceed |n|_2 ms
+   (or all are below -|n|_2 ms). The direction test is ours, not Tight Inclusion's: it drops
+   near-parallel sliding configurations at once, where axis-aligned boxes would need
+   refinement down to the gap. Both tests use computed corner values with the rigorous
+   error bound below, so a box holding a point with |F|_2 <= ms is never dropped.
+
+   Error bound. Let u = 2^-53 (unit roundoff) and M_k the largest |k-coordinate| of the 8
+   input points. Corner values are computed as
+     d = fl(x1 - x0) (once per query), x(t) = fl(x0 + fl(t d)),
+     base, A, B = differences of two positions, F = fl(fl(base + fl(u A)) - fl(v B)),
+   with t, u, v exact doubles in [0,1]. With |fl(a op b) - a op b| <= u |a op b| and the
+   magnitudes |x(t)| <= M, |base|,|A|,|B| <= 2M, |F| <= 6M the first-order absolute errors are
+     d: 2Mu;  t d: 4Mu;  x(t): 5Mu;  base, A, B: 12Mu;  u A, v B: 14Mu;
+     base + u A: 30Mu;  F: 50Mu,
+   and all second-order terms are below 1000 M u^2. So eps_k = 64 M_k u bounds the error;
+   products that underflow add at most 2^-1075 each, covered by the floor eps_k >= 2^-1000.
+   An axis drops a box when every computed corner value is > thr_k = (ms + eps_k)(1 + 16u)
+   (the factor rounds the computed sum upwards), or every one is < -thr_k.
+   For the direction test, n is normalised so that max |n_k| = 1 (any rounding is fine: n is
+   just some fixed vector). The computed dot product s_i = fl(n . c_i) of a computed corner
+   c_i differs from the exact n . F_i by at most
+     sum |n_k| eps_k + gamma_3 sum |n_k| |c_ik| <= sum |n_k| (eps_k + 3.01u (6 M_k + eps_k))
+     <= 1.3 sum |n_k| eps_k  (as eps_k >= 64 M_k u),
+   plus underflow in 3 products, far below the 0.7 * 2^-1000 slack of the bound used,
+   E = 2 sum |n_k| eps_k, rounded upwards. Dropped when all s_i > T or all s_i < -T with
+   T = (ms |n|_2 + E) rounded upwards. Comparisons of computed values are exact.
+   Inputs must be finite with |x| <= 2^1000 (no overflow); others give a conservative 1.
+
+   Search. Boxes live in a priority queue ordered by their lower time t0 (then the deepest
+   first, which makes the search depth-first among equal t0). A box that is neither dropped
+   nor accepted is bisected along the parameter whose edges of the box change F the most,
+   among those wider than the tolerance. Invariant: every point with |F| <= ms lies in a queued
+   box or in the current one, and the current box has the smallest t0. So when a box is
+   accepted (all widths <= tolerance, or all corners within the error box / the ms box), its
+   t0 is never later than the first contact; the same holds for the box in hand when
+   max_iter is reached. A box with t0 = 0 needs a time width <= tolerance * 2^-20 before it
+   is accepted, so that toi = 0 is only reported when the start is (numerically) within ms.
+   For vertex-face, boxes with u0 + v0 > 1 (computed; rounding cannot make a sum <= 1 exceed
+   1) lie outside the triangle and are dropped. A swept-AABB test inflated by ms is an exact
+   early out (a computed difference of doubles exceeds the double ms only if the exact one
+   does). */
+#include "geometry/ccd.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "core/alloc.h"
+
+#define CCD_UP (1.0 + 0x1p-49) /* (1 + 16u): rounds a computed positive bound upwards */
+#define CCD_EPS_REL 0x1p-47    /* 64u */
+#define CCD_EPS_FLOOR 0x1p-1000
+#define CCD_COORD_MAX 0x1p1000
+#define CCD_ZERO_TOL 0x1p-20
+#define CCD_STACK_BOXES 256
+
+enum { CCD_VF = 0, CCD_EE = 1 };
+enum { CCD_DROP = 0, CCD_KEEP = 1, CCD_INSIDE = 2 };
+
+typedef struct ccd_query {
+  int kind;
+  double x0[4][3];  /* vertex positions at t = 0 */
+  double d[4][3];   /* fl(x1 - x0) */
+  double eps2[3];   /* 2 eps_k, for the direction test */
+  double thr[3];    /* axis k drops a box when all corners are > thr or all < -thr */
+  double inner[3];  /* a box with all corners in [-inner, inner] is accepted */
+  double ms;
+} ccd_query;
+
+typedef struct ccd_box {
+  double t0, t1, u0, u1, v0, v1;
+  int depth;
+} ccd_box;
+
+ipc_ccd_params ipc_ccd_default_params(void) {
+  ipc_ccd_params p;
+  p.min_sep = 0.0;
+  p.tmax = 1.0;
+  p.tolerance = 1e-6;
+  p.max_iter = 1000000;
+  return p;
+}
+
+/* base, A, B at time t (see the top comment) */
+static void ccd_terms(const ccd_query *q, double t, double base[3], double A[3], double B[3]) {
+  double x[4][3];
+  for (int k = 0; k < 4; ++k)
+    for (int a = 0; a < 3; ++a) x[k][a] = q->x0[k][a] + t * q->d[k][a];
+  if (q->kind == CCD_VF) {
+    for (int a = 0; a < 3; ++a) {
+      base[a] = x[0][a] - x[1][a];
+      A[a] = x[1][a] - x[2][a];
+      B[a] = x[3][a] - x[1][a];
+    }
+  } else {
+    for (int a = 0; a < 3; ++a) {
+      base[a] = x[0][a] - x[2][a];
+      A[a] = x[1][a] - x[0][a];
+      B[a] = x[3][a] - x[2][a];
+    }
+  }
+}
+
+static void ccd_cross(const double a[3], const double b[3], double c[3]) {
+  c[0] = a[1] * b[2] - a[2] * b[1];
+  c[1] = a[2] * b[0] - a[0] * b[2];
+  c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static double ccd_dot(const double a[3], const double b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* scales n so that max |n_k| = 1; returns 0 when n is zero or not finite */
+static int ccd_normalise(double n[3]) {
+  double nmax = fmax(fabs(n[0]), fmax(fabs(n[1]), fabs(n[2])));
+  if (!(nmax > 0.0) || !isfinite(nmax)) return 0;
+  for (int a = 0; a < 3; ++a) n[a] /= nmax;
+  return 1;
+}
+
+/* candidate separating directions at mid time: the normal A x B and, for edge-edge, the
+   in-plane normals of both edges; for parallel A, B the part of base normal to A, else base.
+   Returns how many were written to n (<= 3). */
+static int ccd_directions(int kind, const double base[3], const double A[3], const double B[3],
+                          double n[3][3]) {
+  int m = 0;
+  ccd_cross(A, B, n[0]);
+  double aa = ccd_dot(A, A), bb = ccd_dot(B, B);
+  if (ccd_dot(n[0], n[0]) > 1e-12 * aa * bb && ccd_normalise(n[0])) {
+    m = 1;
+    if (kind == CCD_EE) {
+      ccd_cross(n[0], A, n[m]);
+      m += ccd_normalise(n[m]);
+      ccd_cross(n[0], B, n[m]);
+      m += ccd_normalise(n[m]);
+    }
+    return m;
+  }
+  double w[3];
+  ccd_cross(A, base, w);
+  ccd_cross(w, A, n[0]);
+  if (!(ccd_dot(n[0], n[0]) > 1e-12 * aa * aa * ccd_dot(base, base)))
+    memcpy(n[0], base, sizeof(double) * 3);
+  return ccd_normalise(n[0]);
+}
+
+/* 1 when the direction n (max |n_k| = 1) separates: all n . F_i > T or all < -T, with T
+   bounding ms |n| plus the evaluation error (see the top comment) */
+static int ccd_separates(const ccd_query *q, const double n[3], double F[8][3]) {
+  double e = (fabs(n[0]) * q->eps2[0] + fabs(n[1]) * q->eps2[1] + fabs(n[2]) * q->eps2[2]) *
+             CCD_UP;
+  double nrm = sqrt(ccd_dot(n, n)) * CCD_UP;
+  double thr = (q->ms * nrm + e) * CCD_UP;
+  double s = ccd_dot(n, F[0]);
+  double lo = s, hi = s;
+  for (int i = 1; i < 8; ++i) {
+    s = ccd_dot(n, F[i]);
+    lo = fmin(lo, s);
+    hi = fmax(hi, s);
+  }
+  return lo > thr || hi < -thr;
+}
+
+/* evaluates F at the 8 corners of b (index 4 ti + 2 ui + vi) and tests exclusion */
+static int ccd_box_test(const ccd_query *q, const ccd_box *b, double F[8][3]) {
+  double base[2][3], A[2][3], B[2][3];
+  for (int ti = 0; ti < 2; ++ti) {
+    ccd_terms(q, ti ? b->t1 : b->t0, base[ti], A[ti], B[ti]);
+    for (int a = 0; a < 3; ++a) {
+      double ua0 = b->u0 * A[ti][a], ua1 = b->u1 * A[ti][a];
+      double vb0 = b->v0 * B[ti][a], vb1 = b->v1 * B[ti][a];
+      double s0 = base[ti][a] + ua0, s1 = base[ti][a] + ua1;
+      F[4 * ti + 0][a] = s0 - vb0;
+      F[4 * ti + 1][a] = s0 - vb1;
+      F[4 * ti + 2][a] = s1 - vb0;
+      F[4 * ti + 3][a] = s1 - vb1;
+    }
+  }
+  int inside = 1;
+  for (int a = 0; a < 3; ++a) {
+    double lo = F[0][a], hi = F[0][a];
+    for (int i = 1; i < 8; ++i) {
+      lo = fmin(lo, F[i][a]);
+      hi = fmax(hi, F[i][a]);
+    }
+    if (lo > q->thr[a] || hi < -q->thr[a]) return CCD_DROP;
+    if (lo < -q->inner[a] || hi > q->inner[a]) inside = 0;
+  }
+  if (inside) return CCD_INSIDE;
+
+  double bm[3], am[3], cm[3], n[3][3];
+  for (int a = 0; a < 3; ++a) {
+    bm[a] = 0.5 * (base[0][a] + base[1][a]);
+    am[a] = 0.5 * (A[0][a] + A[1][a]);
+    cm[a] = 0.5 * (B[0][a] + B[1][a]);
+  }
+  int m = ccd_directions(q->kind, bm, am, cm, n);
+  for (int k = 0; k < m; ++k)
+    if (ccd_separates(q, n[k], F)) return CCD_DROP;
+  return CCD_KEEP;
+}
+
+static int ccd_before(const ccd_box *a, const ccd_box *b, int by_time) {
+  if (by_time) return a->t0 < b->t0 || (a->t0 == b->t0 && a->depth > b->depth);
+  return a->depth > b->depth || (a->depth == b->depth && a->t0 < b->t0);
+}
+
+typedef struct ccd_heap {
+  ccd_box *box;
+  size_t n, cap;
+  ccd_box *stack; /* caller's buffer; box == stack until it overflows */
+  int by_time;
+} ccd_heap;
+
+static void ccd_heap_sift_down(ccd_heap *h, size_t i, ccd_box x) {
+  size_t n = h->n;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && ccd_before(&h->box[c + 1], &h->box[c], h->by_time)) ++c;
+    if (!ccd_before(&h->box[c], &x, h->by_time)) break;
+    h->box[i] = h->box[c];
+    i = c;
+  }
+  h->box[i] = x;
+}
+
+static void ccd_heap_push(ccd_heap *h, const ccd_box *b) {
+  if (h->n == h->cap) {
+    size_t cap = 2 * h->cap;
+    if (h->box == h->stack) {
+      ccd_box *nb = IPC_NEW(ccd_box, cap);
+      memcpy(nb, h->box, sizeof(ccd_box) * h->n);
+      h->box = nb;
+    } else {
+      h->box = (ccd_box *)ipc_realloc(h->box, sizeof(ccd_box) * cap);
+    }
+    h->cap = cap;
+  }
+  size_t i = h->n++;
+  while (i > 0) {
+    size_t p = (i - 1) / 2;
+    if (!ccd_before(b, &h->box[p], h->by_time)) break;
+    h->box[i] = h->box[p];
+    i = p;
+  }
+  h->box[i] = *b;
+}
+
+static ccd_box ccd_heap_pop(ccd_heap *h) {
+  ccd_box top = h->box[0];
+  --h->n;
+  if (h->n > 0) ccd_heap_sift_down(h, 0, h->box[h->n]);
+  return top;
+}
+
+/* switches to time order */
+static void ccd_heap_by_time(ccd_heap *h) {
+  h->by_time = 1;
+  for (size_t i = h->n / 2; i-- > 0;) ccd_heap_sift_down(h, i, h->box[i]);
+}
+
+/* splits b along the best parameter; returns 0 when every parameter is within tolerance */
+static int ccd_split(const ccd_box *b, double F[8][3], double tol, ccd_box *c0,
+                     ccd_box *c1) {
+  double lo[3] = {b->t0, b->u0, b->v0}, hi[3] = {b->t1, b->u1, b->v1};
+  double tols[3] = {b->t0 == 0.0 ? tol * CCD_ZERO_TOL : tol, tol, tol};
+  static const int stride[3] = {4, 2, 1};
+  int best = -1;
+  double best_change = -1.0, mid_best = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    double mid = 0.5 * (lo[k] + hi[k]);
+    if (!(hi[k] - lo[k] > tols[k]) || !(mid > lo[k] && mid < hi[k])) continue;
+    double change = 0.0;
+    for (int i = 0; i < 8; ++i) {
+      if (i & stride[k]) continue;
+      for (int a = 0; a < 3; ++a) change = fmax(change, fabs(F[i + stride[k]][a] - F[i][a]));
+    }
+    if (change > best_change) {
+      best_change = change;
+      best = k;
+      mid_best = mid;
+    }
+  }
+  if (best < 0) return 0;
+  *c0 = *b;
+  *c1 = *b;
+  c0->depth = c1->depth = b->depth + 1;
+  if (best == 0) {
+    c0->t1 = mid_best;
+    c1->t0 = mid_best;
+  } else if (best == 1) {
+    c0->u1 = mid_best;
+    c1->u0 = mid_best;
+  } else {
+    c0->v1 = mid_best;
+    c1->v0 = mid_best;
+  }
+  return 1;
+}
+
+/* s[k], e[k]: vertex k at t = 0 and t = 1; vertices [0, na) form the first primitive */
+static int ccd_run(int kind, const double *const s[4], const double *const e[4], int na,
+                   int use_u, int use_v, const ipc_ccd_params *prm, double *toi) {
+  ipc_ccd_params def = ipc_ccd_default_params();
+  if (!prm) prm = &def;
+  assert(prm->min_sep >= 0.0 && prm->tmax >= 0.0 && prm->tmax <= 1.0 && prm->tolerance >= 0.0);
+  const double tmax = prm->tmax, ms = prm->min_sep;
+  double result = tmax;
+  int hit = 0;
+
+  ccd_query q;
+  q.kind = kind;
+  q.ms = ms;
+  for (int a = 0; a < 3; ++a) {
+    double m = 0.0;
+    double loa = INFINITY, hia = -INFINITY, lob = INFINITY, hib = -INFINITY;
+    for (int k = 0; k < 4; ++k) {
+      double xs = s[k][a], xe = e[k][a];
+      if (!(fabs(xs) <= CCD_COORD_MAX) || !(fabs(xe) <= CCD_COORD_MAX)) {
+        result = 0.0;
+        hit = 1;
+        goto done;
+      }
+      m = fmax(m, fmax(fabs(xs), fabs(xe)));
+      if (k < na) {
+        loa = fmin(loa, fmin(xs, xe));
+        hia = fmax(hia, fmax(xs, xe));
+      } else {
+        lob = fmin(lob, fmin(xs, xe));
+        hib = fmax(hib, fmax(xs, xe));
+      }
+      q.x0[k][a] = xs;
+      q.d[k][a] = xe - xs;
+    }
+    if (lob - hia > ms || loa - hib > ms) goto done;
+    double eps = fmax(m * CCD_EPS_REL, CCD_EPS_FLOOR);
+    q.eps2[a] = 2.0 * eps;
+    q.thr[a] = (ms + eps) * CCD_UP;
+    q.inner[a] = fmax(ms - eps, eps);
+  }
+
+  ccd_box stack[CCD_STACK_BOXES];
+  ccd_heap h = {stack, 0, CCD_STACK_BOXES, stack, 0};
+  ccd_box root = {0.0, tmax, 0.0, use_u ? 1.0 : 0.0, 0.0, use_v ? 1.0 : 0.0, 0};
+  ccd_heap_push(&h, &root);
+  const double tol = prm->tolerance;
+  double best = tmax; /* t0 of the earliest accepted box (phase 2) */
+  long iter = 0;
+#ifdef CCD_STATS
+  extern long ccd_stat_iter;
+#endif
+  while (h.n > 0) {
+    ccd_box b = ccd_heap_pop(&h);
+    if (h.by_time) {
+      /* b has the smallest t0 of all unresolved boxes */
+      if (b.t0 >= best) break;
+      if (best - b.t0 <= (b.t0 == 0.0 ? tol * CCD_ZERO_TOL : tol)) {
+        best = b.t0;
+        break;
+      }
+      if (b.t1 > best) b.t1 = best;
+    }
+    if (prm->max_iter > 0 && iter >= prm->max_iter) {
+      for (size_t i = 0; i < h.n; ++i) b.t0 = fmin(b.t0, h.box[i].t0);
+      best = fmin(best, b.t0);
+      hit = 1;
+      break;
+    }
+    ++iter;
+#ifdef CCD_STATS
+    ++ccd_stat_iter;
+#endif
+    if (kind == CCD_VF && b.u0 + b.v0 > 1.0) continue;
+    double F[8][3];
+    int r = ccd_box_test(&q, &b, F);
+    if (r == CCD_DROP) continue;
+    ccd_box c0, c1;
+    if (r == CCD_INSIDE || !ccd_split(&b, F, tol, &c0, &c1)) {
+      hit = 1;
+      best = b.t0;
+      if (h.by_time) break;
+      ccd_heap_by_time(&h);
+      continue;
+    }
+    ccd_heap_push(&h, &c0);
+    ccd_heap_push(&h, &c1);
+  }
+  if (hit) result = best;
+  if (h.box != stack) ipc_free(h.box);
+done:
+  if (toi) *toi = result;
+  return hit;
+}
+
+int ipc_ccd_vf(const double p0[3], const double a0[3], const double b0[3], const double c0[3],
+               const double p1[3], const double a1[3], const double b1[3], const double c1[3],
+               const ipc_ccd_params *prm, double *toi) {
+  const double *s[4] = {p0, a0, b0, c0}, *e[4] = {p1, a1, b1, c1};
+  return ccd_run(CCD_VF, s, e, 1, 1, 1, prm, toi);
+}
+
+int ipc_ccd_ee(const double a00[3], const double a10[3], const double b00[3],
+               const double b10[3], const double a01[3], const double a11[3],
+               const double b01[3], const double b11[3], const ipc_ccd_params *prm,
+               double *toi) {
+  const double *s[4] = {a00, a10, b00, b10}, *e[4] = {a01, a11, b01, b11};
+  return ccd_run(CCD_EE, s, e, 2, 1, 1, prm, toi);
+}
+
+int ipc_ccd_ve(const double p0[3], const double e00[3], const double e10[3], const double p1[3],
+               const double e01[3], const double e11[3], const ipc_ccd_params *prm,
+               double *toi) {
+  const double *s[4] = {p0, e00, e10, e00}, *e[4] = {p1, e01, e11, e01};
+  return ccd_run(CCD_VF, s, e, 1, 1, 0, prm, toi);
+}
+
+int ipc_ccd_vv(const double p0[3], const double q0[3], const double p1[3], const double q1[3],
+               const ipc_ccd_params *prm, double *toi) {
+  const double *s[4] = {p0, q0, q0, q0}, *e[4] = {p1, q1, q1, q1};
+  return ccd_run(CCD_VF, s, e, 1, 0, 0, prm, toi);
+}
