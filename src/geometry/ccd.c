@@ -71,6 +71,8 @@
 #define CCD_COORD_MAX 0x1p1000
 #define CCD_ZERO_TOL 0x1p-20
 #define CCD_STACK_BOXES 256
+#define CCD_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define CCD_MAX(a, b) ((a) > (b) ? (a) : (b))
 
 enum { CCD_VF = 0, CCD_EE = 1 };
 enum { CCD_DROP = 0, CCD_KEEP = 1, CCD_INSIDE = 2 };
@@ -131,9 +133,11 @@ static double ccd_dot(const double a[3], const double b[3]) {
 
 /* scales n so that max |n_k| = 1; returns 0 when n is zero or not finite */
 static int ccd_normalise(double n[3]) {
-  double nmax = fmax(fabs(n[0]), fmax(fabs(n[1]), fabs(n[2])));
-  if (!(nmax > 0.0) || !isfinite(nmax)) return 0;
-  for (int a = 0; a < 3; ++a) n[a] /= nmax;
+  double n0 = fabs(n[0]), n1 = fabs(n[1]), n2 = fabs(n[2]);
+  double nmax = CCD_MAX(n0, CCD_MAX(n1, n2));
+  if (!(nmax > 0.0) || !(nmax < INFINITY)) return 0;
+  double r = 1.0 / nmax;
+  for (int a = 0; a < 3; ++a) n[a] *= r;
   return 1;
 }
 
@@ -163,25 +167,44 @@ static int ccd_directions(int kind, const double base[3], const double A[3], con
   return ccd_normalise(n[0]);
 }
 
+/* the exclusion test that came closest to separating a kept box, for choosing the split */
+typedef struct ccd_pick {
+  double score; /* (|mid| - threshold) / half-spread of the corner values */
+  double g[8];  /* its corner values */
+} ccd_pick;
+
+/* 1 when the corner values g separate from [-thr, thr]; otherwise updates pick */
+static int ccd_try(const double g[8], double thr, ccd_pick *pick) {
+  double lo = g[0], hi = g[0];
+  for (int i = 1; i < 8; ++i) {
+    lo = CCD_MIN(lo, g[i]);
+    hi = CCD_MAX(hi, g[i]);
+  }
+  if (lo > thr || hi < -thr) return 1;
+  double score = (fabs(0.5 * (lo + hi)) - thr) / (0.5 * (hi - lo) + 1e-300);
+  if (score > pick->score) {
+    pick->score = score;
+    memcpy(pick->g, g, sizeof pick->g);
+  }
+  return 0;
+}
+
 /* 1 when the direction n (max |n_k| = 1) separates: all n . F_i > T or all < -T, with T
    bounding ms |n| plus the evaluation error (see the top comment) */
-static int ccd_separates(const ccd_query *q, const double n[3], double F[8][3]) {
+static int ccd_separates(const ccd_query *q, const double n[3], double F[8][3],
+                         ccd_pick *pick) {
   double e = (fabs(n[0]) * q->eps2[0] + fabs(n[1]) * q->eps2[1] + fabs(n[2]) * q->eps2[2]) *
              CCD_UP;
   double nrm = sqrt(ccd_dot(n, n)) * CCD_UP;
   double thr = (q->ms * nrm + e) * CCD_UP;
-  double s = ccd_dot(n, F[0]);
-  double lo = s, hi = s;
-  for (int i = 1; i < 8; ++i) {
-    s = ccd_dot(n, F[i]);
-    lo = fmin(lo, s);
-    hi = fmax(hi, s);
-  }
-  return lo > thr || hi < -thr;
+  double g[8];
+  for (int i = 0; i < 8; ++i) g[i] = ccd_dot(n, F[i]);
+  return ccd_try(g, thr, pick);
 }
 
-/* evaluates F at the 8 corners of b (index 4 ti + 2 ui + vi) and tests exclusion */
-static int ccd_box_test(const ccd_query *q, const ccd_box *b, double F[8][3]) {
+/* evaluates F at the 8 corners of b (index 4 ti + 2 ui + vi) and tests exclusion; for a
+   kept box, pick holds the test that came closest to dropping it */
+static int ccd_box_test(const ccd_query *q, const ccd_box *b, double F[8][3], ccd_pick *pick) {
   double base[2][3], A[2][3], B[2][3];
   for (int ti = 0; ti < 2; ++ti) {
     ccd_terms(q, ti ? b->t1 : b->t0, base[ti], A[ti], B[ti]);
@@ -195,15 +218,15 @@ static int ccd_box_test(const ccd_query *q, const ccd_box *b, double F[8][3]) {
       F[4 * ti + 3][a] = s1 - vb1;
     }
   }
+  pick->score = -INFINITY;
   int inside = 1;
   for (int a = 0; a < 3; ++a) {
-    double lo = F[0][a], hi = F[0][a];
-    for (int i = 1; i < 8; ++i) {
-      lo = fmin(lo, F[i][a]);
-      hi = fmax(hi, F[i][a]);
+    double g[8];
+    for (int i = 0; i < 8; ++i) g[i] = F[i][a];
+    if (ccd_try(g, q->thr[a], pick)) return CCD_DROP;
+    for (int i = 0; i < 8; ++i) {
+      if (g[i] < -q->inner[a] || g[i] > q->inner[a]) inside = 0;
     }
-    if (lo > q->thr[a] || hi < -q->thr[a]) return CCD_DROP;
-    if (lo < -q->inner[a] || hi > q->inner[a]) inside = 0;
   }
   if (inside) return CCD_INSIDE;
 
@@ -213,38 +236,43 @@ static int ccd_box_test(const ccd_query *q, const ccd_box *b, double F[8][3]) {
     am[a] = 0.5 * (A[0][a] + A[1][a]);
     cm[a] = 0.5 * (B[0][a] + B[1][a]);
   }
+  double c[3] = {0.0, 0.0, 0.0};
+  for (int i = 0; i < 8; ++i)
+    for (int a = 0; a < 3; ++a) c[a] += F[i][a];
+  if (ccd_normalise(c) && ccd_separates(q, c, F, pick)) return CCD_DROP;
   int m = ccd_directions(q->kind, bm, am, cm, n);
   for (int k = 0; k < m; ++k)
-    if (ccd_separates(q, n[k], F)) return CCD_DROP;
+    if (ccd_separates(q, n[k], F, pick)) return CCD_DROP;
   return CCD_KEEP;
 }
 
-static int ccd_before(const ccd_box *a, const ccd_box *b, int by_time) {
-  if (by_time) return a->t0 < b->t0 || (a->t0 == b->t0 && a->depth > b->depth);
-  return a->depth > b->depth || (a->depth == b->depth && a->t0 < b->t0);
+/* The queue of boxes: a stack (depth first) until the first box is accepted, then a binary
+   heap ordered by t0 (deepest first among equal t0). */
+static int ccd_before(const ccd_box *a, const ccd_box *b) {
+  return a->t0 < b->t0 || (a->t0 == b->t0 && a->depth > b->depth);
 }
 
-typedef struct ccd_heap {
+typedef struct ccd_queue {
   ccd_box *box;
   size_t n, cap;
   ccd_box *stack; /* caller's buffer; box == stack until it overflows */
   int by_time;
-} ccd_heap;
+} ccd_queue;
 
-static void ccd_heap_sift_down(ccd_heap *h, size_t i, ccd_box x) {
+static void ccd_sift_down(ccd_queue *h, size_t i, ccd_box x) {
   size_t n = h->n;
   for (;;) {
     size_t c = 2 * i + 1;
     if (c >= n) break;
-    if (c + 1 < n && ccd_before(&h->box[c + 1], &h->box[c], h->by_time)) ++c;
-    if (!ccd_before(&h->box[c], &x, h->by_time)) break;
+    if (c + 1 < n && ccd_before(&h->box[c + 1], &h->box[c])) ++c;
+    if (!ccd_before(&h->box[c], &x)) break;
     h->box[i] = h->box[c];
     i = c;
   }
   h->box[i] = x;
 }
 
-static void ccd_heap_push(ccd_heap *h, const ccd_box *b) {
+static void ccd_push(ccd_queue *h, const ccd_box *b) {
   if (h->n == h->cap) {
     size_t cap = 2 * h->cap;
     if (h->box == h->stack) {
@@ -257,48 +285,86 @@ static void ccd_heap_push(ccd_heap *h, const ccd_box *b) {
     h->cap = cap;
   }
   size_t i = h->n++;
-  while (i > 0) {
-    size_t p = (i - 1) / 2;
-    if (!ccd_before(b, &h->box[p], h->by_time)) break;
-    h->box[i] = h->box[p];
-    i = p;
+  if (h->by_time) {
+    while (i > 0) {
+      size_t p = (i - 1) / 2;
+      if (!ccd_before(b, &h->box[p])) break;
+      h->box[i] = h->box[p];
+      i = p;
+    }
   }
   h->box[i] = *b;
 }
 
-static ccd_box ccd_heap_pop(ccd_heap *h) {
+static ccd_box ccd_pop(ccd_queue *h) {
+  if (!h->by_time) return h->box[--h->n];
   ccd_box top = h->box[0];
   --h->n;
-  if (h->n > 0) ccd_heap_sift_down(h, 0, h->box[h->n]);
+  if (h->n > 0) ccd_sift_down(h, 0, h->box[h->n]);
   return top;
 }
 
-/* switches to time order */
-static void ccd_heap_by_time(ccd_heap *h) {
+/* switches from the stack to the time-ordered heap */
+static void ccd_queue_by_time(ccd_queue *h) {
   h->by_time = 1;
-  for (size_t i = h->n / 2; i-- > 0;) ccd_heap_sift_down(h, i, h->box[i]);
+  for (size_t i = h->n / 2; i-- > 0;) ccd_sift_down(h, i, h->box[i]);
 }
 
-/* splits b along the best parameter; returns 0 when every parameter is within tolerance */
-static int ccd_split(const ccd_box *b, double F[8][3], double tol, ccd_box *c0,
-                     ccd_box *c1) {
+/* largest change of the values g along parameter k (corner stride) over the box */
+static double ccd_change(const double *g, int gstride, int stride) {
+  double change = 0.0;
+  for (int i = 0; i < 8; ++i) {
+    if (i & stride) continue;
+    double c = fabs(g[(i + stride) * gstride] - g[i * gstride]);
+    change = CCD_MAX(change, c);
+  }
+  return change;
+}
+
+/* splits b at the midpoint of one parameter; returns 0 when b is small enough to be accepted.
+   The parameter is the one along which the test that came closest to dropping the box
+   (pick) changes most; when splitting cannot shrink that test's spread much (its change
+   comes from parameters already within tolerance), the one along which any coordinate of F
+   changes most. Boxes starting at t = 0 use the finer tolerance tol * CCD_ZERO_TOL in all
+   parameters. */
+static int ccd_split(const ccd_box *b, double F[8][3], const ccd_pick *pick, double tol,
+                     ccd_box *c0, ccd_box *c1) {
   double lo[3] = {b->t0, b->u0, b->v0}, hi[3] = {b->t1, b->u1, b->v1};
-  double tols[3] = {b->t0 == 0.0 ? tol * CCD_ZERO_TOL : tol, tol, tol};
   static const int stride[3] = {4, 2, 1};
-  int best = -1;
-  double best_change = -1.0, mid_best = 0.0;
+  if (b->t0 == 0.0) tol *= CCD_ZERO_TOL;
+  int ok[3];
+  double mid[3], change[3];
   for (int k = 0; k < 3; ++k) {
-    double mid = 0.5 * (lo[k] + hi[k]);
-    if (!(hi[k] - lo[k] > tols[k]) || !(mid > lo[k] && mid < hi[k])) continue;
-    double change = 0.0;
-    for (int i = 0; i < 8; ++i) {
-      if (i & stride[k]) continue;
-      for (int a = 0; a < 3; ++a) change = fmax(change, fabs(F[i + stride[k]][a] - F[i][a]));
+    mid[k] = 0.5 * (lo[k] + hi[k]);
+    ok[k] = hi[k] - lo[k] > tol && mid[k] > lo[k] && mid[k] < hi[k];
+  }
+  int best = -1;
+  if (pick->score > -INFINITY) {
+    double glo = pick->g[0], ghi = pick->g[0], best_change = 0.0;
+    for (int i = 1; i < 8; ++i) {
+      glo = CCD_MIN(glo, pick->g[i]);
+      ghi = CCD_MAX(ghi, pick->g[i]);
     }
-    if (change > best_change) {
-      best_change = change;
-      best = k;
-      mid_best = mid;
+    for (int k = 0; k < 3; ++k) {
+      if (!ok[k]) continue;
+      change[k] = ccd_change(pick->g, 1, stride[k]);
+      if (change[k] > best_change) {
+        best_change = change[k];
+        best = k;
+      }
+    }
+    if (best_change < 0.25 * (ghi - glo)) best = -1;
+  }
+  if (best < 0) {
+    double best_change = -1.0;
+    for (int k = 0; k < 3; ++k) {
+      if (!ok[k]) continue;
+      double c = 0.0;
+      for (int a = 0; a < 3; ++a) c = CCD_MAX(c, ccd_change(&F[0][a], 3, stride[k]));
+      if (c > best_change) {
+        best_change = c;
+        best = k;
+      }
     }
   }
   if (best < 0) return 0;
@@ -306,14 +372,14 @@ static int ccd_split(const ccd_box *b, double F[8][3], double tol, ccd_box *c0,
   *c1 = *b;
   c0->depth = c1->depth = b->depth + 1;
   if (best == 0) {
-    c0->t1 = mid_best;
-    c1->t0 = mid_best;
+    c0->t1 = mid[0];
+    c1->t0 = mid[0];
   } else if (best == 1) {
-    c0->u1 = mid_best;
-    c1->u0 = mid_best;
+    c0->u1 = mid[1];
+    c1->u0 = mid[1];
   } else {
-    c0->v1 = mid_best;
-    c1->v0 = mid_best;
+    c0->v1 = mid[2];
+    c1->v0 = mid[2];
   }
   return 1;
 }
@@ -360,9 +426,9 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
   }
 
   ccd_box stack[CCD_STACK_BOXES];
-  ccd_heap h = {stack, 0, CCD_STACK_BOXES, stack, 0};
+  ccd_queue h = {stack, 0, CCD_STACK_BOXES, stack, 0};
   ccd_box root = {0.0, tmax, 0.0, use_u ? 1.0 : 0.0, 0.0, use_v ? 1.0 : 0.0, 0};
-  ccd_heap_push(&h, &root);
+  ccd_push(&h, &root);
   const double tol = prm->tolerance;
   double best = tmax; /* t0 of the earliest accepted box (phase 2) */
   long iter = 0;
@@ -370,7 +436,7 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
   extern long ccd_stat_iter;
 #endif
   while (h.n > 0) {
-    ccd_box b = ccd_heap_pop(&h);
+    ccd_box b = ccd_pop(&h);
     if (h.by_time) {
       /* b has the smallest t0 of all unresolved boxes */
       if (b.t0 >= best) break;
@@ -392,18 +458,19 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
 #endif
     if (kind == CCD_VF && b.u0 + b.v0 > 1.0) continue;
     double F[8][3];
-    int r = ccd_box_test(&q, &b, F);
+    ccd_pick pick;
+    int r = ccd_box_test(&q, &b, F, &pick);
     if (r == CCD_DROP) continue;
     ccd_box c0, c1;
-    if (r == CCD_INSIDE || !ccd_split(&b, F, tol, &c0, &c1)) {
+    if (r == CCD_INSIDE || !ccd_split(&b, F, &pick, tol, &c0, &c1)) {
       hit = 1;
       best = b.t0;
       if (h.by_time) break;
-      ccd_heap_by_time(&h);
+      ccd_queue_by_time(&h);
       continue;
     }
-    ccd_heap_push(&h, &c0);
-    ccd_heap_push(&h, &c1);
+    ccd_push(&h, &c1); /* the stack pops c0 (the earlier or lower half) first */
+    ccd_push(&h, &c0);
   }
   if (hit) result = best;
   if (h.box != stack) ipc_free(h.box);
