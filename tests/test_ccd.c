@@ -143,17 +143,12 @@ static void test_vf_cases(void) {
   CHECK(vf_static_tri(p6, p7, &prm, &toi) == 1);
   CHECK(toi <= 0.75 && toi >= 0.75 - 1e-5);
 
-  /* passing just outside the hypotenuse: no contact; a miss by 1e-7 is below the default
-     parameter tolerance (a conservative hit) but is resolved with a finer tolerance */
+  /* passing just outside the hypotenuse: no contact, down to misses by 1e-7 */
   double p8[3] = {0.5 + 1e-5, 0.5, 1.0}, p9[3] = {0.5 + 1e-5, 0.5, -1.0};
   CHECK(vf_static_tri(p8, p9, &prm, &toi) == 0);
   CHECK(toi == 1.0);
   p8[0] = p9[0] = 0.5 + 1e-7;
-  CHECK(vf_static_tri(p8, p9, &prm, &toi) == 1);
-  CHECK(toi <= 0.5);
-  prm.tolerance = 1e-9;
   CHECK(vf_static_tri(p8, p9, &prm, &toi) == 0);
-  prm.tolerance = 1e-6;
 
   /* sliding parallel to the face 1e-9 above it: no contact (direction test) */
   double s0[3] = {-0.5, 0.3, 1e-9}, s1[3] = {1.5, 0.3, 1e-9};
@@ -185,7 +180,7 @@ static void test_vf_cases(void) {
   /* the iteration cap returns the earliest unresolved time, still conservative */
   prm.max_iter = 1;
   CHECK(vf_static_tri(p0, p1, &prm, &toi) == 1);
-  CHECK(toi == 0.0);
+  CHECK(toi >= 0.0 && toi <= 0.5);
   prm.max_iter = 30;
   CHECK(vf_static_tri(p0, p1, &prm, &toi) == 1);
   CHECK(toi <= 0.5);

@@ -167,14 +167,17 @@ static int ccd_directions(int kind, const double base[3], const double A[3], con
   return ccd_normalise(n[0]);
 }
 
-/* the exclusion test that came closest to separating a kept box, for choosing the split */
-typedef struct ccd_pick {
-  double score; /* (|mid| - threshold) / half-spread of the corner values */
-  double g[8];  /* its corner values */
-} ccd_pick;
+/* the exclusion tests of a kept box: their corner values and thresholds */
+typedef struct ccd_tests {
+  int n;        /* tests stored (3 axes + up to 4 directions) */
+  int best;     /* the one that came closest to separating */
+  double score; /* its (|mid| - threshold) / half-spread */
+  double g[7][8];
+  double thr[7];
+} ccd_tests;
 
-/* 1 when the corner values g separate from [-thr, thr]; otherwise updates pick */
-static int ccd_try(const double g[8], double thr, ccd_pick *pick) {
+/* 1 when the corner values g separate from [-thr, thr]; otherwise stores the test */
+static int ccd_try(const double g[8], double thr, ccd_tests *T) {
   double lo = g[0], hi = g[0];
   for (int i = 1; i < 8; ++i) {
     lo = CCD_MIN(lo, g[i]);
@@ -182,29 +185,31 @@ static int ccd_try(const double g[8], double thr, ccd_pick *pick) {
   }
   if (lo > thr || hi < -thr) return 1;
   double score = (fabs(0.5 * (lo + hi)) - thr) / (0.5 * (hi - lo) + 1e-300);
-  if (score > pick->score) {
-    pick->score = score;
-    memcpy(pick->g, g, sizeof pick->g);
+  if (score > T->score) {
+    T->score = score;
+    T->best = T->n;
   }
+  memcpy(T->g[T->n], g, sizeof T->g[0]);
+  T->thr[T->n++] = thr;
   return 0;
 }
 
 /* 1 when the direction n (max |n_k| = 1) separates: all n . F_i > T or all < -T, with T
    bounding ms |n| plus the evaluation error (see the top comment) */
 static int ccd_separates(const ccd_query *q, const double n[3], double F[8][3],
-                         ccd_pick *pick) {
+                         ccd_tests *T) {
   double e = (fabs(n[0]) * q->eps2[0] + fabs(n[1]) * q->eps2[1] + fabs(n[2]) * q->eps2[2]) *
              CCD_UP;
   double nrm = sqrt(ccd_dot(n, n)) * CCD_UP;
   double thr = (q->ms * nrm + e) * CCD_UP;
   double g[8];
   for (int i = 0; i < 8; ++i) g[i] = ccd_dot(n, F[i]);
-  return ccd_try(g, thr, pick);
+  return ccd_try(g, thr, T);
 }
 
 /* evaluates F at the 8 corners of b (index 4 ti + 2 ui + vi) and tests exclusion; for a
-   kept box, pick holds the test that came closest to dropping it */
-static int ccd_box_test(const ccd_query *q, const ccd_box *b, double F[8][3], ccd_pick *pick) {
+   kept box, T holds the tests that failed */
+static int ccd_box_test(const ccd_query *q, const ccd_box *b, double F[8][3], ccd_tests *T) {
   double base[2][3], A[2][3], B[2][3];
   for (int ti = 0; ti < 2; ++ti) {
     ccd_terms(q, ti ? b->t1 : b->t0, base[ti], A[ti], B[ti]);
@@ -218,12 +223,14 @@ static int ccd_box_test(const ccd_query *q, const ccd_box *b, double F[8][3], cc
       F[4 * ti + 3][a] = s1 - vb1;
     }
   }
-  pick->score = -INFINITY;
+  T->n = 0;
+  T->best = -1;
+  T->score = -INFINITY;
   int inside = 1;
   for (int a = 0; a < 3; ++a) {
     double g[8];
     for (int i = 0; i < 8; ++i) g[i] = F[i][a];
-    if (ccd_try(g, q->thr[a], pick)) return CCD_DROP;
+    if (ccd_try(g, q->thr[a], T)) return CCD_DROP;
     for (int i = 0; i < 8; ++i) {
       if (g[i] < -q->inner[a] || g[i] > q->inner[a]) inside = 0;
     }
@@ -239,10 +246,10 @@ static int ccd_box_test(const ccd_query *q, const ccd_box *b, double F[8][3], cc
   double c[3] = {0.0, 0.0, 0.0};
   for (int i = 0; i < 8; ++i)
     for (int a = 0; a < 3; ++a) c[a] += F[i][a];
-  if (ccd_normalise(c) && ccd_separates(q, c, F, pick)) return CCD_DROP;
+  if (ccd_normalise(c) && ccd_separates(q, c, F, T)) return CCD_DROP;
   int m = ccd_directions(q->kind, bm, am, cm, n);
   for (int k = 0; k < m; ++k)
-    if (ccd_separates(q, n[k], F, pick)) return CCD_DROP;
+    if (ccd_separates(q, n[k], F, T)) return CCD_DROP;
   return CCD_KEEP;
 }
 
@@ -321,13 +328,74 @@ static double ccd_change(const double *g, int gstride, int stride) {
   return change;
 }
 
+/* Narrowing: along parameter k (corner stride st) each failed test gives 4 segments
+   g(s) = (1 - s) a + s b, s in [0,1], a and b the computed values at the two ends. The true
+   values are within the test's error of these, and thr bounds error + separation, so where
+   all 4 segments are > thr (or all < -thr) the slice of the box is empty of contacts. If all
+   4 start above thr, nothing happens before the first crossing s = (a - thr) / (a - b);
+   similarly from the upper end. Computed crossings carry at most 4 rounding errors; the
+   factors (1 -/+ 16u) and a final one-ulp step outwards keep the kept part a superset. */
+static void ccd_narrow_fraction(const ccd_tests *T, int st, double *flo, double *fhi) {
+  for (int k = 0; k < T->n; ++k) {
+    const double *g = T->g[k];
+    const double thr = T->thr[k];
+    for (int sign = -1; sign <= 1; sign += 2) {
+      int low_out = 1, high_out = 1;
+      for (int i = 0; i < 8; ++i) {
+        if (i & st) continue;
+        if (!(sign * g[i] > thr)) low_out = 0;
+        if (!(sign * g[i + st] > thr)) high_out = 0;
+      }
+      if (low_out) {
+        double s = 1.0;
+        for (int i = 0; i < 8; ++i) {
+          if (i & st) continue;
+          double a = sign * g[i], b = sign * g[i + st];
+          if (b <= thr) s = CCD_MIN(s, (a - thr) / (a - b));
+        }
+        s *= 1.0 - 0x1p-49;
+        *flo = CCD_MAX(*flo, s);
+      }
+      if (high_out) {
+        double s = 0.0;
+        for (int i = 0; i < 8; ++i) {
+          if (i & st) continue;
+          double a = sign * g[i], b = sign * g[i + st];
+          if (a <= thr) s = CCD_MAX(s, (thr - a) / (b - a));
+        }
+        s *= 1.0 + 0x1p-49;
+        *fhi = CCD_MIN(*fhi, s);
+      }
+    }
+  }
+}
+
+/* narrows the box with the failed tests; returns 0 when nothing is left */
+static int ccd_narrow(ccd_box *b, const ccd_tests *T) {
+  double *lo[3] = {&b->t0, &b->u0, &b->v0}, *hi[3] = {&b->t1, &b->u1, &b->v1};
+  static const int stride[3] = {4, 2, 1};
+  for (int k = 0; k < 3; ++k) {
+    if (!(*hi[k] > *lo[k])) continue;
+    double flo = 0.0, fhi = 1.0;
+    ccd_narrow_fraction(T, stride[k], &flo, &fhi);
+    if (flo > fhi) return 0;
+    double w = *hi[k] - *lo[k], l = *lo[k], h = *hi[k];
+    if (flo > 0.0) l = CCD_MAX(*lo[k], nextafter(*lo[k] + flo * w, -INFINITY));
+    if (fhi < 1.0) h = CCD_MIN(*hi[k], nextafter(*lo[k] + fhi * w, INFINITY));
+    if (l > h) return 0;
+    *lo[k] = l;
+    *hi[k] = h;
+  }
+  return 1;
+}
+
 /* splits b at the midpoint of one parameter; returns 0 when b is small enough to be accepted.
    The parameter is the one along which the test that came closest to dropping the box
-   (pick) changes most; when splitting cannot shrink that test's spread much (its change
+   changes most; when splitting cannot shrink that test's spread much (its change
    comes from parameters already within tolerance), the one along which any coordinate of F
    changes most. Boxes starting at t = 0 use the finer tolerance tol * CCD_ZERO_TOL in all
    parameters. */
-static int ccd_split(const ccd_box *b, double F[8][3], const ccd_pick *pick, double tol,
+static int ccd_split(const ccd_box *b, double F[8][3], const ccd_tests *T, double tol,
                      ccd_box *c0, ccd_box *c1) {
   double lo[3] = {b->t0, b->u0, b->v0}, hi[3] = {b->t1, b->u1, b->v1};
   static const int stride[3] = {4, 2, 1};
@@ -339,15 +407,16 @@ static int ccd_split(const ccd_box *b, double F[8][3], const ccd_pick *pick, dou
     ok[k] = hi[k] - lo[k] > tol && mid[k] > lo[k] && mid[k] < hi[k];
   }
   int best = -1;
-  if (pick->score > -INFINITY) {
-    double glo = pick->g[0], ghi = pick->g[0], best_change = 0.0;
+  if (T->best >= 0) {
+    const double *g = T->g[T->best];
+    double glo = g[0], ghi = g[0], best_change = 0.0;
     for (int i = 1; i < 8; ++i) {
-      glo = CCD_MIN(glo, pick->g[i]);
-      ghi = CCD_MAX(ghi, pick->g[i]);
+      glo = CCD_MIN(glo, g[i]);
+      ghi = CCD_MAX(ghi, g[i]);
     }
     for (int k = 0; k < 3; ++k) {
       if (!ok[k]) continue;
-      change[k] = ccd_change(pick->g, 1, stride[k]);
+      change[k] = ccd_change(g, 1, stride[k]);
       if (change[k] > best_change) {
         best_change = change[k];
         best = k;
@@ -458,14 +527,28 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
 #endif
     if (kind == CCD_VF && b.u0 + b.v0 > 1.0) continue;
     double F[8][3];
-    ccd_pick pick;
-    int r = ccd_box_test(&q, &b, F, &pick);
+    ccd_tests T;
+    int r = ccd_box_test(&q, &b, F, &T);
     if (r == CCD_DROP) continue;
     ccd_box c0, c1;
-    if (r == CCD_INSIDE || !ccd_split(&b, F, &pick, tol, &c0, &c1)) {
+    if (r == CCD_KEEP) {
+      ccd_box nb = b;
+      if (!ccd_narrow(&nb, &T)) continue;
+      if (nb.t1 - nb.t0 < 0.5 * (b.t1 - b.t0) || nb.u1 - nb.u0 < 0.5 * (b.u1 - b.u0) ||
+          nb.v1 - nb.v0 < 0.5 * (b.v1 - b.v0)) {
+        nb.depth = b.depth + 1;
+        ccd_push(&h, &nb); /* evaluated again on the smaller box */
+        continue;
+      }
+      b = nb;
+    }
+    if (r == CCD_INSIDE || !ccd_split(&b, F, &T, tol, &c0, &c1)) {
       hit = 1;
       best = b.t0;
-      if (h.by_time) break;
+      if (h.by_time) {
+        if (h.n > 0) best = CCD_MIN(best, h.box[0].t0);
+        break;
+      }
       ccd_queue_by_time(&h);
       continue;
     }
