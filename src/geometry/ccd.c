@@ -335,37 +335,51 @@ static double ccd_change(const double *g, int gstride, int stride) {
    4 start above thr, nothing happens before the first crossing s = (a - thr) / (a - b);
    similarly from the upper end. Computed crossings carry at most 4 rounding errors; the
    factors (1 -/+ 16u) and a final one-ulp step outwards keep the kept part a superset. */
+static double ccd_cross_low(const double *g, int st, double sign, double thr) {
+  double s = 1.0;
+  for (int i = 0; i < 8; ++i) {
+    if (i & st) continue;
+    double a = sign * g[i], b = sign * g[i + st];
+    if (b <= thr) s = CCD_MIN(s, (a - thr) / (a - b));
+  }
+  return s * (1.0 - 0x1p-49);
+}
+
+static double ccd_cross_high(const double *g, int st, double sign, double thr) {
+  double s = 0.0;
+  for (int i = 0; i < 8; ++i) {
+    if (i & st) continue;
+    double a = sign * g[i], b = sign * g[i + st];
+    if (a <= thr) s = CCD_MAX(s, (thr - a) / (b - a));
+  }
+  return s * (1.0 + 0x1p-49);
+}
+
 static void ccd_narrow_fraction(const ccd_tests *T, int st, double *flo, double *fhi) {
   for (int k = 0; k < T->n; ++k) {
     const double *g = T->g[k];
     const double thr = T->thr[k];
-    for (int sign = -1; sign <= 1; sign += 2) {
-      int low_out = 1, high_out = 1;
-      for (int i = 0; i < 8; ++i) {
-        if (i & st) continue;
-        if (!(sign * g[i] > thr)) low_out = 0;
-        if (!(sign * g[i + st] > thr)) high_out = 0;
-      }
-      if (low_out) {
-        double s = 1.0;
-        for (int i = 0; i < 8; ++i) {
-          if (i & st) continue;
-          double a = sign * g[i], b = sign * g[i + st];
-          if (b <= thr) s = CCD_MIN(s, (a - thr) / (a - b));
-        }
-        s *= 1.0 - 0x1p-49;
-        *flo = CCD_MAX(*flo, s);
-      }
-      if (high_out) {
-        double s = 0.0;
-        for (int i = 0; i < 8; ++i) {
-          if (i & st) continue;
-          double a = sign * g[i], b = sign * g[i + st];
-          if (a <= thr) s = CCD_MAX(s, (thr - a) / (b - a));
-        }
-        s *= 1.0 + 0x1p-49;
-        *fhi = CCD_MIN(*fhi, s);
-      }
+    double lmin = INFINITY, lmax = -INFINITY, hmin = INFINITY, hmax = -INFINITY;
+    for (int i = 0; i < 8; ++i) {
+      if (i & st) continue;
+      lmin = CCD_MIN(lmin, g[i]);
+      lmax = CCD_MAX(lmax, g[i]);
+      hmin = CCD_MIN(hmin, g[i + st]);
+      hmax = CCD_MAX(hmax, g[i + st]);
+    }
+    if (lmin > thr) {
+      double c = ccd_cross_low(g, st, 1.0, thr);
+      *flo = CCD_MAX(*flo, c);
+    } else if (lmax < -thr) {
+      double c = ccd_cross_low(g, st, -1.0, thr);
+      *flo = CCD_MAX(*flo, c);
+    }
+    if (hmin > thr) {
+      double c = ccd_cross_high(g, st, 1.0, thr);
+      *fhi = CCD_MIN(*fhi, c);
+    } else if (hmax < -thr) {
+      double c = ccd_cross_high(g, st, -1.0, thr);
+      *fhi = CCD_MIN(*fhi, c);
     }
   }
 }
@@ -476,22 +490,23 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
         hit = 1;
         goto done;
       }
-      m = fmax(m, fmax(fabs(xs), fabs(xe)));
+      double lo = CCD_MIN(xs, xe), hi = CCD_MAX(xs, xe);
+      m = CCD_MAX(m, CCD_MAX(-lo, hi));
       if (k < na) {
-        loa = fmin(loa, fmin(xs, xe));
-        hia = fmax(hia, fmax(xs, xe));
+        loa = CCD_MIN(loa, lo);
+        hia = CCD_MAX(hia, hi);
       } else {
-        lob = fmin(lob, fmin(xs, xe));
-        hib = fmax(hib, fmax(xs, xe));
+        lob = CCD_MIN(lob, lo);
+        hib = CCD_MAX(hib, hi);
       }
       q.x0[k][a] = xs;
       q.d[k][a] = xe - xs;
     }
     if (lob - hia > ms || loa - hib > ms) goto done;
-    double eps = fmax(m * CCD_EPS_REL, CCD_EPS_FLOOR);
+    double eps = CCD_MAX(m * CCD_EPS_REL, CCD_EPS_FLOOR);
     q.eps2[a] = 2.0 * eps;
     q.thr[a] = (ms + eps) * CCD_UP;
-    q.inner[a] = fmax(ms - eps, eps);
+    q.inner[a] = CCD_MAX(ms - eps, eps);
   }
 
   ccd_box stack[CCD_STACK_BOXES];
@@ -531,7 +546,8 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
     int r = ccd_box_test(&q, &b, F, &T);
     if (r == CCD_DROP) continue;
     ccd_box c0, c1;
-    if (r == CCD_KEEP) {
+    int split = 0;
+    if (r == CCD_KEEP && ccd_split(&b, F, &T, tol, &c0, &c1)) {
       ccd_box nb = b;
       if (!ccd_narrow(&nb, &T)) continue;
       if (nb.t1 - nb.t0 < 0.5 * (b.t1 - b.t0) || nb.u1 - nb.u0 < 0.5 * (b.u1 - b.u0) ||
@@ -541,8 +557,9 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
         continue;
       }
       b = nb;
+      split = ccd_split(&b, F, &T, tol, &c0, &c1);
     }
-    if (r == CCD_INSIDE || !ccd_split(&b, F, &T, tol, &c0, &c1)) {
+    if (!split) {
       hit = 1;
       best = b.t0;
       if (h.by_time) {
