@@ -227,8 +227,7 @@ static void test_min_sep(void) {
      h(t) = 1 - t, edge b along y at height 0 moving in x; the distance is h(t) while they
      cross in projection, so with min_sep 0.3 the exact toi is 0.7 */
   double a00[3] = {-1, 0.1, 1}, a10[3] = {1, 0.1, 1}, a01[3] = {-1, 0.1, 0}, a11[3] = {1, 0.1, 0};
-  double b00[3] = {0.2, -1, 0}, b10[3] = {0.2, 1, 0}, b01[3] = {-0.2, -1, 0},
-         b11[3] = {-0.2, 1, 0};
+  double b00[3] = {0.2, -1, 0}, b10[3] = {0.2, 1, 0}, b01[3] = {-0.2, -1, 0}, b11[3] = {-0.2, 1, 0};
   prm.min_sep = 0.3;
   CHECK(ipc_ccd_ee(a00, a10, b00, b10, a01, a11, b01, b11, &prm, &toi) == 1);
   CHECK(toi <= 0.7 && toi >= 0.7 - 1e-5);
@@ -372,8 +371,7 @@ static double dot3(const double a[3], const double b[3]) {
 }
 
 /* at a coplanar time t: is the contact point inside both primitives by margin m? */
-static int contact_inside(int vf, double s[4][3], double e[4][3], double t,
-                          double m) {
+static int contact_inside(int vf, double s[4][3], double e[4][3], double t, double m) {
   double x[4][3];
   for (int k = 0; k < 4; ++k) lerp3(s[k], e[k], t, x[k]);
   double d1[3], d2[3], r[3];
@@ -473,10 +471,9 @@ static void random_query(int vf, int forced, double s[4][3], double e[4][3]) {
   }
 }
 
-static int run_query(int vf, double s[4][3], double e[4][3],
-                     const ipc_ccd_params *prm, double *toi) {
-  if (vf)
-    return ipc_ccd_vf(s[0], s[1], s[2], s[3], e[0], e[1], e[2], e[3], prm, toi);
+static int run_query(int vf, double s[4][3], double e[4][3], const ipc_ccd_params *prm,
+                     double *toi) {
+  if (vf) return ipc_ccd_vf(s[0], s[1], s[2], s[3], e[0], e[1], e[2], e[3], prm, toi);
   return ipc_ccd_ee(s[0], s[1], s[2], s[3], e[0], e[1], e[2], e[3], prm, toi);
 }
 

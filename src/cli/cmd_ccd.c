@@ -63,8 +63,10 @@ static int walk(const char *dir, ccd_files *out) {
         if (ipc_ccd_kind_from_path(full) != IPC_CCD_KIND_FROM_PATH)
           files_add(out, full);
         else
-          fprintf(stderr, "ipcc ccd: skipping %s: not in a vertex-face/edge-edge folder and "
-                          "not named *vf.csv/*ee.csv\n", full);
+          fprintf(stderr,
+                  "ipcc ccd: skipping %s: not in a vertex-face/edge-edge folder and "
+                  "not named *vf.csv/*ee.csv\n",
+                  full);
       }
     }
     ipc_free(full);
@@ -111,9 +113,10 @@ static double ns_per_query(const ccd_counts *c) {
 }
 
 static void print_counts(const char *label, const ccd_counts *c) {
-  printf("%s: queries %ld, true positives %ld, false negatives %ld, false positives %ld, "
-         "ns per query %.1f\n",
-         label, c->queries, c->tp, c->fn, c->fp, ns_per_query(c));
+  printf(
+      "%s: queries %ld, true positives %ld, false negatives %ld, false positives %ld, "
+      "ns per query %.1f\n",
+      label, c->queries, c->tp, c->fn, c->fp, ns_per_query(c));
 }
 
 int ipc_cmd_ccd(int argc, char **argv) {
@@ -184,9 +187,10 @@ int ipc_cmd_ccd(int argc, char **argv) {
   }
   if (status == 0) {
     if (json)
-      printf("{\"queries\": %ld, \"true_positives\": %ld, \"false_negatives\": %ld, "
-             "\"false_positives\": %ld, \"ns_per_query\": %.1f}\n",
-             total.queries, total.tp, total.fn, total.fp, ns_per_query(&total));
+      printf(
+          "{\"queries\": %ld, \"true_positives\": %ld, \"false_negatives\": %ld, "
+          "\"false_positives\": %ld, \"ns_per_query\": %.1f}\n",
+          total.queries, total.tp, total.fn, total.fp, ns_per_query(&total));
     else
       print_counts("total", &total);
     status = total.fn > 0 ? 1 : 0;

@@ -1,25 +1,25 @@
 /* Conservative continuous collision detection by inclusion-based root finding.
 
-   Method (after Wang, Ferguson, Schneider, Jiang, Attene, Panozzo, "A Large Scale Benchmark
-   and an Inclusion-Based Algorithm for Continuous Collision Detection", ACM TOG 2021, the
-   "Tight Inclusion" CCD). Every vertex moves linearly, x(t) = x0 + t (x1 - x0). The
-   difference vector between the two primitives is
+   Method: in the spirit of Tight Inclusion CCD (Wang, Ferguson, Schneider, Jiang, Attene,
+   Panozzo, "A Large Scale Benchmark and an Inclusion-Based Algorithm for Continuous Collision
+   Detection", ACM TOG 2021), with our own error bound, exclusion directions, narrowing and
+   search order. Every vertex moves linearly, x(t) = x0 + t (x1 - x0). The difference vector
      vertex-face  F(t,u,v) = p(t) - a(t) - u (b(t) - a(t)) - v (c(t) - a(t)),  u,v >= 0, u+v <= 1
      edge-edge    F(t,u,v) = a0(t) + u (a1(t) - a0(t)) - b0(t) - v (b1(t) - b0(t)), u,v in [0,1]
    (vertex-edge and vertex-vertex are vertex-face with c = a, resp. b = c = a, and the unused
-   parameters fixed at 0). The primitives are within distance ms at time t iff |F(t,u,v)| <= ms
-   for some admissible (u,v). F is multilinear (degree <= 1 in each of t, u, v), so over a box
-   B = [t0,t1] x [u0,u1] x [v0,v1] every component of F, and every fixed linear combination
-   n . F, takes its extreme values at the 8 corners of B.
+   parameters fixed at 0) vanishes exactly at contacts; the primitives are within distance ms
+   at time t iff |F(t,u,v)|_2 <= ms for some admissible (u,v). F is multilinear (degree <= 1
+   in each of t, u, v), so on a box B = [t0,t1] x [u0,u1] x [v0,v1] every fixed linear
+   combination n . F (a coordinate, or any direction) lies between its smallest and largest
+   value at the 8 corners of B.
 
-   Exclusion. A box is dropped when, for some coordinate axis k, all corner values F_k exceed
-   ms (or all are below -ms), because |F|_2 <= ms implies |F_k| <= ms; or when, for one
-   direction n (the normal A x B of the face/edge pair at the box's mid time, or the
-   perpendicular of the offset when A and B are parallel), all values n . F exceed |n|_2 ms
-   (or all are below -|n|_2 ms). The direction test is ours, not Tight Inclusion's: it drops
-   near-parallel sliding configurations at once, where axis-aligned boxes would need
-   refinement down to the gap. Both tests use computed corner values with the rigorous
-   error bound below, so a box holding a point with |F|_2 <= ms is never dropped.
+   Tests. A box holds no point with |F|_2 <= ms when, for some n, all corner values of n . F
+   are > |n|_2 ms or all are < -|n|_2 ms. We try the 3 coordinate axes, then (for a box the
+   axes keep) the mean of the corner values of F, the normal A x B of the pair at the box's
+   mid time (A, B: the two parameter directions of F), and for edge-edge the in-plane normals
+   n x A and n x B (for parallel A, B: the part of F's offset normal to A). The directions
+   beyond the axes are ours: they drop near-parallel sliding and nearly coincident edges,
+   where axis-aligned boxes would have to be refined down to the gap.
 
    Error bound. Let u = 2^-53 (unit roundoff) and M_k the largest |k-coordinate| of the 8
    input points. Corner values are computed as
@@ -33,29 +33,40 @@
    products that underflow add at most 2^-1075 each, covered by the floor eps_k >= 2^-1000.
    An axis drops a box when every computed corner value is > thr_k = (ms + eps_k)(1 + 16u)
    (the factor rounds the computed sum upwards), or every one is < -thr_k.
-   For the direction test, n is normalised so that max |n_k| = 1 (any rounding is fine: n is
+   A direction n is scaled so that max |n_k| is 1 up to rounding (n need not be exact: it is
    just some fixed vector). The computed dot product s_i = fl(n . c_i) of a computed corner
    c_i differs from the exact n . F_i by at most
      sum |n_k| eps_k + gamma_3 sum |n_k| |c_ik| <= sum |n_k| (eps_k + 3.01u (6 M_k + eps_k))
      <= 1.3 sum |n_k| eps_k  (as eps_k >= 64 M_k u),
    plus underflow in 3 products, far below the 0.7 * 2^-1000 slack of the bound used,
-   E = 2 sum |n_k| eps_k, rounded upwards. Dropped when all s_i > T or all s_i < -T with
-   T = (ms |n|_2 + E) rounded upwards. Comparisons of computed values are exact.
-   Inputs must be finite with |x| <= 2^1000 (no overflow); others give a conservative 1.
+   E = 2 sum |n_k| eps_k, rounded upwards; thr = (ms |n|_2 + E) rounded upwards. Comparisons
+   of computed values are exact. Inputs must be finite with |x| <= 2^1000 (no overflow);
+   others give a conservative 1.
 
-   Search. Boxes live in a priority queue ordered by their lower time t0 (then the deepest
-   first, which makes the search depth-first among equal t0). A box that is neither dropped
-   nor accepted is bisected along the parameter whose edges of the box change F the most,
-   among those wider than the tolerance. Invariant: every point with |F| <= ms lies in a queued
-   box or in the current one, and the current box has the smallest t0. So when a box is
-   accepted (all widths <= tolerance, or all corners within the error box / the ms box), its
-   t0 is never later than the first contact; the same holds for the box in hand when
-   max_iter is reached. A box with t0 = 0 needs a time width <= tolerance * 2^-20 before it
-   is accepted, so that toi = 0 is only reported when the start is (numerically) within ms.
-   For vertex-face, boxes with u0 + v0 > 1 (computed; rounding cannot make a sum <= 1 exceed
-   1) lie outside the triangle and are dropped. A swept-AABB test inflated by ms is an exact
-   early out (a computed difference of doubles exceeds the double ms only if the exact one
-   does). */
+   Narrowing. Along parameter k, each failed test gives 4 segments (its corner values at the
+   two ends of the box, the other parameters fixed at a corner). Where all 4 lie above thr
+   (or all below -thr) the slice of the box is empty, so the box is cut down to the part
+   between the first and last possible crossings of thr (computed crossings are widened by
+   (1 -/+ 16u) and one ulp, which covers their 4 roundings). Near a transversal contact this
+   converges like Newton's method; a box that shrinks by half is evaluated again, otherwise
+   it is bisected.
+
+   Search. Bisection is along the parameter along which the test closest to dropping the box
+   changes most (or, when that test cannot shrink much, the one along which F changes most),
+   among parameters wider than the tolerance. A box is accepted when it is not dropped and
+   all its widths are within the tolerance (tolerance * 2^-20 for boxes starting at t = 0, so
+   toi = 0 means the start is within ms up to round-off), or when all its corner values lie
+   within ms (within the error bound when ms = 0). Phase 1 is depth first (a stack, earlier
+   halves first) until a box is accepted at time best = its t0. Phase 2 takes the remaining
+   boxes by increasing t0 from a heap, clips their t1 to best, and ends when the smallest t0 is
+   >= best (result best) or within the tolerance of it (result that t0), or when a box is
+   accepted (result its t0, or the heap's smallest t0 if earlier). Invariant: every point
+   with |F|_2 <= ms, t <= tmax, lies in a queued box, the box in hand, or at a time >= best.
+   So the result is never later than the first such time, and the same holds for the
+   smallest t0 of all unresolved boxes returned when max_iter is reached. For vertex-face,
+   boxes with u0 + v0 > 1 (computed; rounding cannot push a sum <= 1 above 1) are dropped. A
+   swept-AABB test inflated by ms is an exact early out (a computed difference of doubles
+   exceeds the double ms only if the exact one does). */
 #include "geometry/ccd.h"
 
 #include <assert.h>
@@ -79,11 +90,11 @@ enum { CCD_DROP = 0, CCD_KEEP = 1, CCD_INSIDE = 2 };
 
 typedef struct ccd_query {
   int kind;
-  double x0[4][3];  /* vertex positions at t = 0 */
-  double d[4][3];   /* fl(x1 - x0) */
-  double eps2[3];   /* 2 eps_k, for the direction test */
-  double thr[3];    /* axis k drops a box when all corners are > thr or all < -thr */
-  double inner[3];  /* a box with all corners in [-inner, inner] is accepted */
+  double x0[4][3]; /* vertex positions at t = 0 */
+  double d[4][3];  /* fl(x1 - x0) */
+  double eps2[3];  /* 2 eps_k, for the direction test */
+  double thr[3];   /* axis k drops a box when all corners are > thr or all < -thr */
+  double inner[3]; /* a box with all corners in [-inner, inner] is accepted */
   double ms;
 } ccd_query;
 
@@ -196,10 +207,8 @@ static int ccd_try(const double g[8], double thr, ccd_tests *T) {
 
 /* 1 when the direction n (max |n_k| = 1) separates: all n . F_i > T or all < -T, with T
    bounding ms |n| plus the evaluation error (see the top comment) */
-static int ccd_separates(const ccd_query *q, const double n[3], double F[8][3],
-                         ccd_tests *T) {
-  double e = (fabs(n[0]) * q->eps2[0] + fabs(n[1]) * q->eps2[1] + fabs(n[2]) * q->eps2[2]) *
-             CCD_UP;
+static int ccd_separates(const ccd_query *q, const double n[3], double F[8][3], ccd_tests *T) {
+  double e = (fabs(n[0]) * q->eps2[0] + fabs(n[1]) * q->eps2[1] + fabs(n[2]) * q->eps2[2]) * CCD_UP;
   double nrm = sqrt(ccd_dot(n, n)) * CCD_UP;
   double thr = (q->ms * nrm + e) * CCD_UP;
   double g[8];
@@ -328,13 +337,8 @@ static double ccd_change(const double *g, int gstride, int stride) {
   return change;
 }
 
-/* Narrowing: along parameter k (corner stride st) each failed test gives 4 segments
-   g(s) = (1 - s) a + s b, s in [0,1], a and b the computed values at the two ends. The true
-   values are within the test's error of these, and thr bounds error + separation, so where
-   all 4 segments are > thr (or all < -thr) the slice of the box is empty of contacts. If all
-   4 start above thr, nothing happens before the first crossing s = (a - thr) / (a - b);
-   similarly from the upper end. Computed crossings carry at most 4 rounding errors; the
-   factors (1 -/+ 16u) and a final one-ulp step outwards keep the kept part a superset. */
+/* lowest fraction of the box along stride st where the segments of g may reach thr from
+   above (see the top comment, "Narrowing"), never above the exact one */
 static double ccd_cross_low(const double *g, int st, double sign, double thr) {
   double s = 1.0;
   for (int i = 0; i < 8; ++i) {
@@ -345,6 +349,7 @@ static double ccd_cross_low(const double *g, int st, double sign, double thr) {
   return s * (1.0 - 0x1p-49);
 }
 
+/* highest such fraction, never below the exact one */
 static double ccd_cross_high(const double *g, int st, double sign, double thr) {
   double s = 0.0;
   for (int i = 0; i < 8; ++i) {
@@ -355,6 +360,7 @@ static double ccd_cross_high(const double *g, int st, double sign, double thr) {
   return s * (1.0 + 0x1p-49);
 }
 
+/* the fractions [flo, fhi] of the box along stride st that may hold contacts */
 static void ccd_narrow_fraction(const ccd_tests *T, int st, double *flo, double *fhi) {
   for (int k = 0; k < T->n; ++k) {
     const double *g = T->g[k];
@@ -409,8 +415,8 @@ static int ccd_narrow(ccd_box *b, const ccd_tests *T) {
    comes from parameters already within tolerance), the one along which any coordinate of F
    changes most. Boxes starting at t = 0 use the finer tolerance tol * CCD_ZERO_TOL in all
    parameters. */
-static int ccd_split(const ccd_box *b, double F[8][3], const ccd_tests *T, double tol,
-                     ccd_box *c0, ccd_box *c1) {
+static int ccd_split(const ccd_box *b, double F[8][3], const ccd_tests *T, double tol, ccd_box *c0,
+                     ccd_box *c1) {
   double lo[3] = {b->t0, b->u0, b->v0}, hi[3] = {b->t1, b->u1, b->v1};
   static const int stride[3] = {4, 2, 1};
   if (b->t0 == 0.0) tol *= CCD_ZERO_TOL;
@@ -468,8 +474,8 @@ static int ccd_split(const ccd_box *b, double F[8][3], const ccd_tests *T, doubl
 }
 
 /* s[k], e[k]: vertex k at t = 0 and t = 1; vertices [0, na) form the first primitive */
-static int ccd_run(int kind, const double *const s[4], const double *const e[4], int na,
-                   int use_u, int use_v, const ipc_ccd_params *prm, double *toi) {
+static int ccd_run(int kind, const double *const s[4], const double *const e[4], int na, int use_u,
+                   int use_v, const ipc_ccd_params *prm, double *toi) {
   ipc_ccd_params def = ipc_ccd_default_params();
   if (!prm) prm = &def;
   assert(prm->min_sep >= 0.0 && prm->tmax >= 0.0 && prm->tmax <= 1.0 && prm->tolerance >= 0.0);
@@ -586,17 +592,15 @@ int ipc_ccd_vf(const double p0[3], const double a0[3], const double b0[3], const
   return ccd_run(CCD_VF, s, e, 1, 1, 1, prm, toi);
 }
 
-int ipc_ccd_ee(const double a00[3], const double a10[3], const double b00[3],
-               const double b10[3], const double a01[3], const double a11[3],
-               const double b01[3], const double b11[3], const ipc_ccd_params *prm,
-               double *toi) {
+int ipc_ccd_ee(const double a00[3], const double a10[3], const double b00[3], const double b10[3],
+               const double a01[3], const double a11[3], const double b01[3], const double b11[3],
+               const ipc_ccd_params *prm, double *toi) {
   const double *s[4] = {a00, a10, b00, b10}, *e[4] = {a01, a11, b01, b11};
   return ccd_run(CCD_EE, s, e, 2, 1, 1, prm, toi);
 }
 
 int ipc_ccd_ve(const double p0[3], const double e00[3], const double e10[3], const double p1[3],
-               const double e01[3], const double e11[3], const ipc_ccd_params *prm,
-               double *toi) {
+               const double e01[3], const double e11[3], const ipc_ccd_params *prm, double *toi) {
   const double *s[4] = {p0, e00, e10, e00}, *e[4] = {p1, e01, e11, e01};
   return ccd_run(CCD_VF, s, e, 1, 1, 0, prm, toi);
 }

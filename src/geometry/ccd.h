@@ -38,15 +38,13 @@ int ipc_ccd_vf(const double p0[3], const double a0[3], const double b0[3], const
                const ipc_ccd_params *prm, double *toi);
 
 /* edge (a0, a1) against edge (b0, b1); the second digit is the time (a00 = a0 at t = 0) */
-int ipc_ccd_ee(const double a00[3], const double a10[3], const double b00[3],
-               const double b10[3], const double a01[3], const double a11[3],
-               const double b01[3], const double b11[3], const ipc_ccd_params *prm,
-               double *toi);
+int ipc_ccd_ee(const double a00[3], const double a10[3], const double b00[3], const double b10[3],
+               const double a01[3], const double a11[3], const double b01[3], const double b11[3],
+               const ipc_ccd_params *prm, double *toi);
 
 /* point p against edge (e0, e1); e00 = e0 at t = 0, e01 = e0 at t = 1 */
 int ipc_ccd_ve(const double p0[3], const double e00[3], const double e10[3], const double p1[3],
-               const double e01[3], const double e11[3], const ipc_ccd_params *prm,
-               double *toi);
+               const double e01[3], const double e11[3], const ipc_ccd_params *prm, double *toi);
 
 /* point p against point q */
 int ipc_ccd_vv(const double p0[3], const double q0[3], const double p1[3], const double q1[3],

@@ -93,8 +93,7 @@ static char *ccdq_json_path(const char *path) {
   if (slash == 0)
     snprintf(out, need, "../mma_bool/%.*s_mma_bool.json", (int)stem, name);
   else
-    snprintf(out, need, "%.*s../mma_bool/%.*s_mma_bool.json", (int)slash, path, (int)stem,
-             name);
+    snprintf(out, need, "%.*s../mma_bool/%.*s_mma_bool.json", (int)slash, path, (int)stem, name);
   return out;
 }
 
@@ -107,20 +106,20 @@ static ipc_status ccdq_read_json(const char *json_path, const char *path, ipc_cc
   cJSON *root = cJSON_ParseWithLength(text, len);
   if (!root || !cJSON_IsArray(root)) {
     st = ipc_error_set(err, IPC_ERR_INPUT,
-                       "%s: expected a JSON array of true/false, one per query of %s",
-                       json_path, path);
+                       "%s: expected a JSON array of true/false, one per query of %s", json_path,
+                       path);
   } else if (cJSON_GetArraySize(root) != q->n) {
-    st = ipc_error_set(err, IPC_ERR_INPUT,
-                       "%s: expected %d entries (one per query of %s), found %d", json_path,
-                       q->n, path, cJSON_GetArraySize(root));
+    st =
+        ipc_error_set(err, IPC_ERR_INPUT, "%s: expected %d entries (one per query of %s), found %d",
+                      json_path, q->n, path, cJSON_GetArraySize(root));
   } else {
     q->truth = IPC_NEW0(unsigned char, q->n > 0 ? q->n : 1);
     int i = 0;
     const cJSON *item;
     cJSON_ArrayForEach(item, root) {
       if (!cJSON_IsBool(item)) {
-        st = ipc_error_set(err, IPC_ERR_INPUT, "%s: entry %d: expected true or false",
-                           json_path, i);
+        st =
+            ipc_error_set(err, IPC_ERR_INPUT, "%s: entry %d: expected true or false", json_path, i);
         break;
       }
       q->truth[i++] = cJSON_IsTrue(item) ? 1 : 0;
@@ -177,7 +176,7 @@ ipc_status ipc_ccd_queries_read(const char *path, ipc_ccd_kind kind, ipc_ccd_que
       int ok = ccdq_integer(f, fe, nf % 2 == 0 || nf == 6, &v[nf]);
       if (!ok || (nf < 6 && nf % 2 == 1 && !(v[nf] > 0.0)) ||
           (nf == 6 && v[nf] != 0.0 && v[nf] != 1.0)) {
-        const char *what = nf == 6      ? "a ground-truth value 0 or 1"
+        const char *what = nf == 6       ? "a ground-truth value 0 or 1"
                            : nf % 2 == 0 ? "an integer numerator"
                                          : "a positive integer denominator";
         st = ipc_error_set(err, IPC_ERR_INPUT,

@@ -14,10 +14,10 @@ typedef enum ipc_ccd_kind {
 /* the queries of one file; arrays owned, freed by ipc_ccd_queries_free */
 typedef struct ipc_ccd_queries {
   ipc_ccd_kind kind;
-  int n;              /* number of queries */
-  double *x;          /* (8n x 3) vertex positions in file order (exact when the file's
-                         numerators fit in 53 bits and denominators are powers of two) */
-  int has_truth;      /* 1 when a 7th column or an mma_bool JSON file gave the ground truth */
+  int n;                /* number of queries */
+  double *x;            /* (8n x 3) vertex positions in file order (exact when the file's
+                           numerators fit in 53 bits and denominators are powers of two) */
+  int has_truth;        /* 1 when a 7th column or an mma_bool JSON file gave the ground truth */
   unsigned char *truth; /* (n) 1 = the primitives touch for some t in [0,1]; NULL if none */
 } ipc_ccd_queries;
 

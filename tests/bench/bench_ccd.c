@@ -95,11 +95,10 @@ static double time_set(const bench_set *s, int kind, int truth, int reps, size_t
       if ((kind >= 0 && s->kind[i] != kind) || (truth >= 0 && s->truth[i] != truth)) continue;
       const double *v = s->x + 24 * i;
       double toi;
-      int hit = s->kind[i] == IPC_CCD_KIND_VF
-                    ? ipc_ccd_vf(v, v + 3, v + 6, v + 9, v + 12, v + 15, v + 18, v + 21, &prm,
-                                 &toi)
-                    : ipc_ccd_ee(v, v + 3, v + 6, v + 9, v + 12, v + 15, v + 18, v + 21, &prm,
-                                 &toi);
+      int hit =
+          s->kind[i] == IPC_CCD_KIND_VF
+              ? ipc_ccd_vf(v, v + 3, v + 6, v + 9, v + 12, v + 15, v + 18, v + 21, &prm, &toi)
+              : ipc_ccd_ee(v, v + 3, v + 6, v + 9, v + 12, v + 15, v + 18, v + 21, &prm, &toi);
       h += (size_t)hit;
       acc += toi;
       ++c;
@@ -121,30 +120,47 @@ static double rnd(double lo, double hi) {
   return lo + (hi - lo) * (double)((rng * 0x2545f4914f6cdd1dull) >> 11) * 0x1p-53;
 }
 
-/* line-search-like pairs: a unit-size primitive and a second one at distance d in
-   [1e-4, 1e-2] (along the normal), both moving by up to 0.3 d and 1e-2 sideways */
+/* line-search-like pairs in a random orientation (so that bounding boxes overlap): a
+   unit-size primitive and a second one at distance d in [1e-4, 1e-2] along its normal, every
+   vertex moving by up to 0.3 d along the normal and 1e-2 sideways; none collide */
 static void synth(bench_set *s, int kind, size_t n) {
   for (size_t i = 0; i < n; ++i) {
-    double x[8][3];
+    double e[3][3]; /* random orthonormal frame: e[2] is the normal */
+    for (;;) {
+      double r[3] = {rnd(-1, 1), rnd(-1, 1), rnd(-1, 1)};
+      double l = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+      if (l < 0.1 || l > 1) continue;
+      for (int a = 0; a < 3; ++a) e[2][a] = r[a] / l;
+      break;
+    }
+    double h[3] = {fabs(e[2][0]) < 0.9 ? 1.0 : 0.0, fabs(e[2][0]) < 0.9 ? 0.0 : 1.0, 0.0};
+    e[0][0] = h[1] * e[2][2] - h[2] * e[2][1];
+    e[0][1] = h[2] * e[2][0] - h[0] * e[2][2];
+    e[0][2] = h[0] * e[2][1] - h[1] * e[2][0];
+    double l0 = sqrt(e[0][0] * e[0][0] + e[0][1] * e[0][1] + e[0][2] * e[0][2]);
+    for (int a = 0; a < 3; ++a) e[0][a] /= l0;
+    e[1][0] = e[2][1] * e[0][2] - e[2][2] * e[0][1];
+    e[1][1] = e[2][2] * e[0][0] - e[2][0] * e[0][2];
+    e[1][2] = e[2][0] * e[0][1] - e[2][1] * e[0][0];
     double d = 1e-4 * pow(100.0, rnd(0, 1));
+    double local[8][3];
     if (kind == IPC_CCD_KIND_VF) {
-      double tri[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
-      double p[3] = {rnd(-0.2, 1.0), rnd(-0.2, 1.0), d};
-      memcpy(x[0], p, sizeof p);
-      memcpy(x[1], tri[0], sizeof p);
-      memcpy(x[2], tri[1], sizeof p);
-      memcpy(x[3], tri[2], sizeof p);
+      double loc[4][3] = {{rnd(-0.2, 1.0), rnd(-0.2, 1.0), d}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+      memcpy(local, loc, sizeof loc);
     } else {
-      double a0[3] = {rnd(-1, 0), rnd(-0.2, 0.2), d}, a1[3] = {rnd(0, 1), rnd(-0.2, 0.2), d};
-      double b0[3] = {rnd(-0.2, 0.2), -1, 0}, b1[3] = {rnd(-0.2, 0.2), 1, 0};
-      memcpy(x[0], a0, sizeof a0);
-      memcpy(x[1], a1, sizeof a0);
-      memcpy(x[2], b0, sizeof a0);
-      memcpy(x[3], b1, sizeof a0);
+      double loc[4][3] = {{rnd(-1, 0), rnd(-0.2, 0.2), d},
+                          {rnd(0, 1), rnd(-0.2, 0.2), d},
+                          {rnd(-0.2, 0.2), -1, 0},
+                          {rnd(-0.2, 0.2), 1, 0}};
+      memcpy(local, loc, sizeof loc);
     }
     for (int k = 0; k < 4; ++k)
       for (int a = 0; a < 3; ++a)
-        x[k + 4][a] = x[k][a] + (a == 2 ? rnd(-0.3, 0.3) * d : rnd(-1e-2, 1e-2));
+        local[k + 4][a] = local[k][a] + (a == 2 ? rnd(-0.3, 0.3) * d : rnd(-1e-2, 1e-2));
+    double x[8][3];
+    for (int k = 0; k < 8; ++k)
+      for (int a = 0; a < 3; ++a)
+        x[k][a] = local[k][0] * e[0][a] + local[k][1] * e[1][a] + local[k][2] * e[2][a];
     set_add(s, &x[0][0], kind, 0);
   }
 }
@@ -162,7 +178,10 @@ int main(int argc, char **argv) {
       size_t c = 0, h = 0;
       double ns = time_set(&all, kind, truth, reps, &c, &h);
       printf("benchmark,%s,%s,%zu,%zu,%.1f\n", kname[kind < 0 ? 0 : kind],
-             truth < 0 ? "any" : truth ? "1" : "0", c, h, ns);
+             truth < 0 ? "any"
+             : truth   ? "1"
+                       : "0",
+             c, h, ns);
     }
   }
   bench_set syn = {NULL, NULL, NULL, 0, 0};
