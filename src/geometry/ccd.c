@@ -15,9 +15,9 @@
 
    Tests. A box holds no point with |F|_2 <= ms when, for some n, all corner values of n . F
    are > |n|_2 ms or all are < -|n|_2 ms. We try the 3 coordinate axes, then (for a box the
-   axes keep) the mean of the corner values of F, the normal A x B of the pair at the box's
-   mid time (A, B: the two parameter directions of F), and for edge-edge the in-plane normals
-   n x A and n x B (for parallel A, B: the part of F's offset normal to A). The directions
+   axes keep) the mean of the corner values of F, the normal n = A x B of the pair at the
+   box's mid time (A, B: the two parameter directions of F) and the in-plane normals n x A,
+   n x B (for parallel A, B: the part of F's offset normal to A). The directions
    beyond the axes are ours: they drop near-parallel sliding and nearly coincident edges,
    where axis-aligned boxes would have to be refined down to the gap.
 
@@ -152,9 +152,9 @@ static int ccd_normalise(double n[3]) {
   return 1;
 }
 
-/* candidate separating directions at mid time: the normal A x B and, for edge-edge, the
-   in-plane normals of both edges; for parallel A, B the part of base normal to A, else base.
-   Returns how many were written to n (<= 3). */
+/* candidate separating directions at mid time: the normal A x B and the in-plane normals
+   to A and B; for parallel A, B the part of base normal to A, else base. Returns how many
+   were written to n (<= 3). */
 static int ccd_directions(int kind, const double base[3], const double A[3], const double B[3],
                           double n[3][3]) {
   int m = 0;
@@ -162,12 +162,10 @@ static int ccd_directions(int kind, const double base[3], const double A[3], con
   double aa = ccd_dot(A, A), bb = ccd_dot(B, B);
   if (ccd_dot(n[0], n[0]) > 1e-12 * aa * bb && ccd_normalise(n[0])) {
     m = 1;
-    if (kind == CCD_EE) {
-      ccd_cross(n[0], A, n[m]);
-      m += ccd_normalise(n[m]);
-      ccd_cross(n[0], B, n[m]);
-      m += ccd_normalise(n[m]);
-    }
+    ccd_cross(n[0], A, n[m]);
+    m += ccd_normalise(n[m]);
+    ccd_cross(n[0], B, n[m]);
+    m += ccd_normalise(n[m]);
     return m;
   }
   double w[3];
