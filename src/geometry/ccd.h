@@ -18,19 +18,23 @@ ipc_ccd_params ipc_ccd_default_params(void);
 /* Contract shared by the four queries below. Every vertex moves linearly from its position
    at t = 0 (arguments ending in 0) to its position at t = 1 (ending in 1).
    Returns 1 and sets *toi (if toi is not NULL) when the primitives may come within min_sep
-   for some t in [0, tmax]; *toi is then never later than the first such time (exact
-   arithmetic), so every t < *toi is certified to keep the distance above min_sep.
-   Returns 0 and sets *toi = tmax when they certainly stay farther apart than min_sep.
-   Conservative in double precision: false positives possible, false negatives not.
-   The distance test is done in the infinity norm, so with min_sep > 0 *toi may be early
-   by up to a factor sqrt(3) in separation.
-   *toi == 0 is returned only when the primitives are within min_sep (up to the tolerance
-   and round-off) already at t = 0, or when max_iter was hit before any later time could be
-   certified. A line search should then not move the pair; calling again with a min_sep
-   below the current distance (IPC uses 0 or a fraction of it) gives a usable step.
+   for some t in [0, tmax]; *toi is then never later than the first such time (in exact
+   arithmetic on the given doubles), so every t < *toi is certified to keep the distance
+   above min_sep. Returns 0 and sets *toi = tmax when they certainly stay farther apart.
+   Conservative in double precision: false positives possible, false negatives not. Misses
+   by less than about tolerance times the size of the primitives may count as contacts, and
+   with min_sep > 0 the reported time may be one where the distance is still up to
+   sqrt(3) min_sep (a box is accepted when each coordinate of the offset is within min_sep).
+   Times: *toi is usually within 1e-9 of the first contact, at most the tolerance early
+   unless max_iter is hit.
+   *toi == 0 is returned only when the primitives are within min_sep at t = 0 (up to
+   round-off and a parameter tolerance of tolerance * 2^-20), or when max_iter was hit
+   before any later time could be certified. A line search (which takes the smallest toi of
+   all candidate pairs and scales it, e.g. by 0.8) then cannot move; for such pairs call
+   again with a min_sep below their current distance (IPC uses 0, or a fraction of it).
    prm may be NULL (defaults). Coordinates must be finite; inputs with a non-finite
    coordinate or one above 2^1000 in magnitude give 1 with *toi = 0.
-   Thread-safe, no allocation unless more than a few hundred boxes are alive at once. */
+   Thread-safe; no allocation unless more than 256 boxes are queued at once. */
 
 /* point p against triangle (a, b, c) */
 int ipc_ccd_vf(const double p0[3], const double a0[3], const double b0[3], const double c0[3],
