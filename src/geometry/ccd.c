@@ -15,11 +15,10 @@
 
    Tests. A box holds no point with |F|_2 <= ms when, for some n, all corner values of n . F
    are > |n|_2 ms or all are < -|n|_2 ms. We try the 3 coordinate axes, then (for a box the
-   axes keep) the mean of the corner values of F, the normal n = A x B of the pair at the
-   box's mid time (A, B: the two parameter directions of F) and the in-plane normals n x A,
-   n x B (for parallel A, B: the part of F's offset normal to A). The directions
-   beyond the axes are ours: they drop near-parallel sliding and nearly coincident edges,
-   where axis-aligned boxes would have to be refined down to the gap.
+   axes keep) the normal n = A x B of the pair at the box's mid time (A, B: the two parameter
+   directions of F) and the in-plane normals n x A, n x B (for parallel A, B: the part of F's offset
+   normal to A). The directions beyond the axes are ours: they drop near-parallel sliding and nearly
+   coincident edges, where axis-aligned boxes would have to be refined down to the gap.
 
    Error bound. Let u = 2^-53 (unit roundoff) and M_k the largest |k-coordinate| of the 8
    input points. Corner values are computed as
@@ -178,11 +177,11 @@ static int ccd_directions(int kind, const double base[3], const double A[3], con
 
 /* the exclusion tests of a kept box: their corner values and thresholds */
 typedef struct ccd_tests {
-  int n;        /* tests stored (3 axes + up to 4 directions) */
+  int n;        /* tests stored (3 axes + up to 3 directions) */
   int best;     /* the one that came closest to separating */
   double score; /* its (|mid| - threshold) / half-spread */
-  double g[7][8];
-  double thr[7];
+  double g[6][8];
+  double thr[6];
 } ccd_tests;
 
 /* 1 when the corner values g separate from [-thr, thr]; otherwise stores the test */
@@ -250,10 +249,6 @@ static int ccd_box_test(const ccd_query *q, const ccd_box *b, double F[8][3], cc
     am[a] = 0.5 * (A[0][a] + A[1][a]);
     cm[a] = 0.5 * (B[0][a] + B[1][a]);
   }
-  double c[3] = {0.0, 0.0, 0.0};
-  for (int i = 0; i < 8; ++i)
-    for (int a = 0; a < 3; ++a) c[a] += F[i][a];
-  if (ccd_normalise(c) && ccd_separates(q, c, F, T)) return CCD_DROP;
   int m = ccd_directions(q->kind, bm, am, cm, n);
   for (int k = 0; k < m; ++k)
     if (ccd_separates(q, n[k], F, T)) return CCD_DROP;
