@@ -515,9 +515,6 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
   const double tol = prm->tolerance;
   double best = tmax; /* t0 of the earliest accepted box (phase 2) */
   long iter = 0;
-#ifdef CCD_STATS
-  extern long ccd_stat_iter;
-#endif
   while (h.n > 0) {
     ccd_box b = ccd_pop(&h);
     if (h.by_time) {
@@ -536,9 +533,6 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
       break;
     }
     ++iter;
-#ifdef CCD_STATS
-    ++ccd_stat_iter;
-#endif
     if (kind == CCD_VF && b.u0 + b.v0 > 1.0) continue;
     double F[8][3];
     ccd_tests T;
