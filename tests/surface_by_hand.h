@@ -27,7 +27,7 @@ static void hand_surface(ipc_surface *s, int nverts, const int *faces, int nface
   s->nverts = nverts;
   s->nfaces = nfaces;
   s->faces = malloc(sizeof(int) * (3 * (size_t)nfaces + 1));
-  memcpy(s->faces, faces, sizeof(int) * 3 * (size_t)nfaces);
+  if (nfaces > 0) memcpy(s->faces, faces, sizeof(int) * 3 * (size_t)nfaces);
   int *all = malloc(sizeof(int) * (2 * (3 * (size_t)nfaces + (size_t)nsegs) + 1));
   int n = 0;
   for (int f = 0; f < nfaces; ++f)

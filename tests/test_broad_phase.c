@@ -514,6 +514,40 @@ static void test_huge_tiny(void) {
   free(x1);
 }
 
+/* no faces: polylines (all edges codimensional) and a point cloud; and an empty surface */
+static void test_codim_only(void) {
+  rng_state = 4242;
+  int nv = 160, nseg = 0, np = 40;
+  double *x0 = malloc(sizeof(double) * 3 * nv), *x1 = malloc(sizeof(double) * 3 * nv);
+  for (int i = 0; i < nv; ++i)
+    for (int k = 0; k < 3; ++k) {
+      /* polylines of 10 vertices through the unit cube; points in a smaller cube */
+      if (i >= 120)
+        x0[3 * i + k] = 0.35 + 0.3 * urand();
+      else if (i % 10)
+        x0[3 * i + k] = x0[3 * (i - 1) + k] + 0.06 * (urand() - 0.5);
+      else
+        x0[3 * i + k] = urand();
+      x1[3 * i + k] = x0[3 * i + k] + 0.05 * (urand() - 0.5);
+    }
+  int segs[2 * 120], points[40];
+  for (int i = 0; i < 120; ++i)
+    if (i % 10) segs[2 * nseg] = i - 1, segs[2 * nseg + 1] = i, ++nseg;
+  for (int i = 0; i < np; ++i) points[i] = 120 + i;
+  unsigned char obs[160] = {0};
+  for (int i = 0; i < 20; ++i) obs[i] = 1, obs[150 + i % 10] = 1;
+  ipc_surface s;
+  hand_surface(&s, nv, NULL, 0, segs, nseg, points, np, obs);
+  check_scene("codim", &s, x0, NULL, 0.08, 1);
+  check_scene("codim", &s, x0, x1, 0.02, 1);
+  hand_surface_free(&s);
+  hand_surface(&s, 4, NULL, 0, NULL, 0, NULL, 0, NULL);
+  check_scene("empty", &s, x0, x1, 0.1, 0);
+  hand_surface_free(&s);
+  free(x0);
+  free(x1);
+}
+
 /* repeated calls: same result, warm calls keep the arrays */
 static void test_reuse(void) {
   int n = 12, nv = n * n;
@@ -637,6 +671,7 @@ int main(void) {
   for (int seed = 0; seed < 6; ++seed) test_soup(seed);
   test_grid();
   test_huge_tiny();
+  test_codim_only();
   test_reuse();
   test_box_pairs();
   TEST_MAIN_END();

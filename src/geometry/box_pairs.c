@@ -341,7 +341,8 @@ void ipc_box_tree_build(ipc_box_tree *t, ipc_box_ws *ws, const double *boxes, in
   }
   for (int p = 0; p < NPART; ++p) {
     t->part[p].passive = p & 1;
-    bvh_build(&t->part[p], ws, boxes, subset, ws->idx + (start[p] - cnt[p]), cnt[p]);
+    bvh_build(&t->part[p], ws, boxes, subset, cnt[p] ? ws->idx + (start[p] - cnt[p]) : NULL,
+              cnt[p]);
   }
 }
 

@@ -138,6 +138,11 @@ static int bench_load_mesh(int which, bench_mesh *m) {
   }
 }
 
+/* the collision surface of a mesh: to become ipc_surface_build once surface.c lands */
+static void bench_surface(ipc_surface *s, const bench_mesh *m) {
+  hand_surface(s, m->nverts, m->tris, m->ntris, NULL, 0, NULL, 0, m->obstacle);
+}
+
 static void mesh_free(bench_mesh *m) {
   free(m->x);
   free(m->tris);
@@ -182,7 +187,7 @@ int main(int argc, char **argv) {
       continue;
     }
     ipc_surface s;
-    hand_surface(&s, m.nverts, m.tris, m.ntris, NULL, 0, NULL, 0, m.obstacle);
+    bench_surface(&s, &m);
     /* dhat: 1e-3 of the bounding-box diagonal of the deformable vertices */
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int v = 0; v < m.nverts; ++v)
