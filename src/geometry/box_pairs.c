@@ -41,6 +41,7 @@
 
 enum { LEAF_MAX = 8, NPART = 4, SAMPLE_MAX = 255, MORTON_BITS = 11, ID_BITS = 31 };
 #define LARGE_FACTOR 8.0f
+#define WINDOW_FACTOR 2.0f
 
 /* node bounds in float, rounded outward: half the memory of doubles; the
    final test of every pair is on the exact double boxes */
@@ -51,7 +52,7 @@ typedef struct bvh_node {
                leaf: -(number of boxes) */
 } bvh_node;
 
-/* one tree over one class of boxes (small/large x active/passive) */
+/* one tree over one class of boxes (bulk/outlier x active/passive) */
 typedef struct bvh {
   int n;
   int passive;
@@ -64,7 +65,7 @@ typedef struct bvh {
 
 struct ipc_box_tree {
   int range;       /* ids lie in [0, range) */
-  bvh part[NPART]; /* index 2 * large + passive */
+  bvh part[NPART]; /* index 2 * outlier + passive */
 };
 
 struct ipc_box_ws {
@@ -282,22 +283,58 @@ void ipc_box_tree_free(ipc_box_tree *t) {
   ipc_free(t);
 }
 
-/* LARGE_FACTOR times the median largest side of at most SAMPLE_MAX boxes */
-static float large_threshold(const float *cent, int m) {
-  float e[SAMPLE_MAX];
-  int s = m < SAMPLE_MAX ? m : SAMPLE_MAX;
-  if (s == 0) return 0.0f;
-  for (int i = 0; i < s; ++i) {
-    float x = cent[4 * (size_t)((int64_t)i * m / s) + 3];
-    e[i] = isnan(x) ? 0.0f : x;
-  }
-  for (int i = 1; i < s; ++i) {
+static void sort_floats(float *e, int n) {
+  for (int i = 1; i < n; ++i) {
     float x = e[i];
     int j = i;
     for (; j > 0 && e[j - 1] > x; --j) e[j] = e[j - 1];
     e[j] = x;
   }
-  return LARGE_FACTOR * e[s / 2];
+}
+
+/* what makes a box an outlier, from a strided sample of at most SAMPLE_MAX
+   boxes: a largest side above LARGE_FACTOR times the median, or a centre
+   outside the window that extends the 5..95% quantile box of the centres by
+   WINDOW_FACTOR times its widest side (skipped for tiny sets) */
+typedef struct outlier_rule {
+  float size;
+  float lo[3], hi[3];
+} outlier_rule;
+
+static outlier_rule outlier_rule_make(const float *cent, int m) {
+  outlier_rule o = {INFINITY, {-INFINITY, -INFINITY, -INFINITY}, {INFINITY, INFINITY, INFINITY}};
+  float e[SAMPLE_MAX] = {0}, c[3][SAMPLE_MAX] = {{0}};
+  int s = m < SAMPLE_MAX ? m : SAMPLE_MAX;
+  if (s == 0) return o;
+  for (int i = 0; i < s; ++i) {
+    const float *ci = cent + 4 * (size_t)((int64_t)i * m / s);
+    e[i] = isnan(ci[3]) ? 0.0f : ci[3];
+    for (int k = 0; k < 3; ++k) c[k][i] = ci[k];
+  }
+  sort_floats(e, s);
+  o.size = LARGE_FACTOR * e[s / 2];
+  if (s < 64) return o;
+  float width = 0.0f;
+  for (int k = 0; k < 3; ++k) {
+    sort_floats(c[k], s);
+    o.lo[k] = c[k][s / 20];
+    o.hi[k] = c[k][s - 1 - s / 20];
+    if (o.hi[k] - o.lo[k] > width) width = o.hi[k] - o.lo[k];
+  }
+  if (!(width > 0.0f) || !isfinite(width)) {
+    for (int k = 0; k < 3; ++k) o.lo[k] = -INFINITY, o.hi[k] = INFINITY;
+    return o;
+  }
+  for (int k = 0; k < 3; ++k) {
+    o.lo[k] -= WINDOW_FACTOR * width;
+    o.hi[k] += WINDOW_FACTOR * width;
+  }
+  return o;
+}
+
+static int outlier(const outlier_rule *o, const float *c) {
+  return (c[3] > o->size) | (c[0] < o->lo[0]) | (c[0] > o->hi[0]) | (c[1] < o->lo[1]) |
+         (c[1] > o->hi[1]) | (c[2] < o->lo[2]) | (c[2] > o->hi[2]);
 }
 
 void ipc_box_tree_build(ipc_box_tree *t, ipc_box_ws *ws, const double *boxes, int n,
@@ -320,7 +357,7 @@ void ipc_box_tree_build(ipc_box_tree *t, ipc_box_ws *ws, const double *boxes, in
     }
     c[3] = e > FLT_MAX ? INFINITY : (float)e;
   }
-  float thr = large_threshold(ws->cent, m);
+  outlier_rule rule = outlier_rule_make(ws->cent, m);
   int cnt[NPART] = {0}, start[NPART];
   for (int pass = 0; pass < 2; ++pass) {
     if (pass == 1) {
@@ -332,7 +369,7 @@ void ipc_box_tree_build(ipc_box_tree *t, ipc_box_ws *ws, const double *boxes, in
     }
     for (int i = 0; i < m; ++i) {
       int id = subset ? subset[i] : i;
-      int cls = 2 * (ws->cent[4 * (size_t)i + 3] > thr) + (passive && passive[id] ? 1 : 0);
+      int cls = 2 * outlier(&rule, ws->cent + 4 * (size_t)i) + (passive && passive[id] ? 1 : 0);
       if (pass == 0)
         ++cnt[cls];
       else
