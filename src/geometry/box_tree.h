@@ -1,0 +1,30 @@
+/* bounding-volume trees over sets of boxes, the engine of ipc_box_pairs; used
+   directly by the broad phase so one tree serves several pair searches */
+#ifndef IPCC_GEOMETRY_BOX_TREE_H
+#define IPCC_GEOMETRY_BOX_TREE_H
+
+#include <stddef.h>
+
+#include "geometry/broad_phase.h"
+
+typedef struct ipc_box_tree ipc_box_tree;
+
+/* new empty tree; free with ipc_box_tree_free */
+ipc_box_tree *ipc_box_tree_new(void);
+
+/* frees t; t may be NULL */
+void ipc_box_tree_free(ipc_box_tree *t);
+
+/* rebuilds t over the boxes (n x 6, copied) with ids subset[0..nsubset)
+   (subset NULL: all ids 0..n-1, nsubset ignored). passive (indexed by id, may be NULL): pairs of
+   two passive boxes are never reported. ws provides scratch. */
+void ipc_box_tree_build(ipc_box_tree *t, ipc_box_ws *ws, const double *boxes, int n,
+                        const int *subset, int nsubset, const unsigned char *passive);
+
+/* appends the overlapping pairs (i in a, j in b), or (i < j) within a when
+   b == NULL or b == a, to *pairs sorted by (i, j); filter as in ipc_box_pairs */
+void ipc_box_tree_pairs(ipc_box_ws *ws, int **pairs, size_t *npairs, size_t *cap,
+                        const ipc_box_tree *a, const ipc_box_tree *b, ipc_pair_filter filter,
+                        void *ctx);
+
+#endif

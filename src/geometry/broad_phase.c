@@ -1,0 +1,217 @@
+/* broad phase: candidate pairs of collision-surface primitives for the
+   distance / barrier stage (static boxes inflated by dhat) and for CCD (boxes
+   swept over x0 -> x1). IPC needs point-triangle and edge-edge pairs; points
+   and codimensional edges add point-edge and point-point pairs (Li et al.
+   2020, "Incremental Potential Contact", sec. 4 and supplement).
+
+   every primitive gets the box [min - r, max + r], r = inflation / 2, over its
+   vertex positions (at x0, and x1 when sweeping): two primitives within
+   distance `inflation` have overlapping boxes on every axis. vertex boxes are
+   computed once; an edge or face box is the union of its vertex boxes, which
+   is the same double as min over the coordinates minus r (rounding is
+   monotone). four trees (sv vertices, faces, edges, and on demand points and
+   codimensional edges) serve all pair lists: vf = vertices x faces, ee =
+   edges within themselves, ve = points x edges + other vertices x codim
+   edges, vv = points within themselves. obstacle primitives (all vertices
+   kinematic) are passive in the trees, so obstacle-obstacle pairs are never
+   visited; adjacency is removed by the pair filters. */
+#include "geometry/broad_phase.h"
+
+#include <string.h>
+
+#include "core/alloc.h"
+#include "geometry/box_tree.h"
+
+struct ipc_broad_phase_ws {
+  ipc_box_ws *bw;
+  ipc_box_tree *tvert, *tface, *tedge, *tpoint, *tcodim;
+  double *vbox, *ebox, *fbox; /* (nverts x 6), (nedges x 6), (nfaces x 6) */
+  size_t cap_vbox, cap_ebox, cap_fbox;
+  unsigned char *epass, *fpass; /* obstacle edges, faces */
+  size_t cap_epass, cap_fpass;
+  int *points, *codim; /* isolated points (vertex ids), codimensional edges */
+  size_t cap_points, cap_codim;
+  int *run, *merged; /* second run of ve pairs, merge buffer */
+  size_t nrun, cap_run, cap_merged;
+};
+
+static int keep_vf(int v, int f, void *ctx) {
+  const int *t = ((const ipc_surface *)ctx)->faces + 3 * (size_t)f;
+  return v != t[0] && v != t[1] && v != t[2];
+}
+
+static int keep_ee(int a, int b, void *ctx) {
+  const int *edges = ((const ipc_surface *)ctx)->edges;
+  const int *ea = edges + 2 * (size_t)a, *eb = edges + 2 * (size_t)b;
+  return ea[0] != eb[0] && ea[0] != eb[1] && ea[1] != eb[0] && ea[1] != eb[1];
+}
+
+static int keep_ve(int v, int e, void *ctx) {
+  const int *ed = ((const ipc_surface *)ctx)->edges + 2 * (size_t)e;
+  return v != ed[0] && v != ed[1];
+}
+
+/* points already met every edge in the first ve run */
+static int keep_ve_surface(int v, int e, void *ctx) {
+  const ipc_surface *s = ctx;
+  return !(s->vert_point && s->vert_point[v]) && keep_ve(v, e, ctx);
+}
+
+static void vertex_boxes(struct ipc_broad_phase_ws *w, const ipc_surface *s, const double *x0,
+                         const double *x1, double r) {
+  ipc_reserve((void **)&w->vbox, &w->cap_vbox, (size_t)s->nverts * 6, sizeof(double));
+  for (int i = 0; i < s->nsv; ++i) {
+    size_t v = (size_t)s->sv[i];
+    double *b = w->vbox + 6 * v;
+    for (int k = 0; k < 3; ++k) {
+      double lo = x0[3 * v + k], hi = lo;
+      if (x1) {
+        double y = x1[3 * v + k];
+        lo = y < lo ? y : lo;
+        hi = y > hi ? y : hi;
+      }
+      b[k] = lo - r;
+      b[k + 3] = hi + r;
+    }
+  }
+}
+
+/* boxes and obstacle flags of edges or faces (nv vertices each): unions of
+   their vertex boxes */
+static void element_boxes(double *box, unsigned char *pass, const double *vbox, const int *elem,
+                          int n, int nv, const unsigned char *obstacle) {
+  for (int e = 0; e < n; ++e) {
+    const int *ev = elem + (size_t)nv * e;
+    const double *a = vbox + 6 * (size_t)ev[0];
+    double u[6] = {a[0], a[1], a[2], a[3], a[4], a[5]};
+    for (int k = 1; k < nv; ++k) {
+      const double *b = vbox + 6 * (size_t)ev[k];
+      for (int j = 0; j < 3; ++j) {
+        u[j] = b[j] < u[j] ? b[j] : u[j];
+        u[j + 3] = b[j + 3] > u[j + 3] ? b[j + 3] : u[j + 3];
+      }
+    }
+    memcpy(box + 6 * (size_t)e, u, sizeof u);
+    if (obstacle) {
+      unsigned char all = 1;
+      for (int k = 0; k < nv; ++k) all &= obstacle[ev[k]];
+      pass[e] = all;
+    }
+  }
+}
+
+/* c->ve (sorted) merged with the sorted run w->run */
+static void merge_ve(ipc_candidates *c, struct ipc_broad_phase_ws *w) {
+  size_t n = c->nve + w->nrun;
+  ipc_reserve((void **)&w->merged, &w->cap_merged, 2 * n, sizeof(int));
+  ipc_reserve((void **)&c->ve, &c->cap_ve, n, 2 * sizeof(int));
+  size_t i = 0, j = 0, k = 0;
+  while (i < c->nve || j < w->nrun) {
+    const int *a = c->ve + 2 * i, *b = w->run + 2 * j;
+    int take_a = j == w->nrun || (i < c->nve && (a[0] < b[0] || (a[0] == b[0] && a[1] < b[1])));
+    const int *p = take_a ? a : b;
+    w->merged[2 * k] = p[0];
+    w->merged[2 * k + 1] = p[1];
+    ++k;
+    if (take_a)
+      ++i;
+    else
+      ++j;
+  }
+  memcpy(c->ve, w->merged, 2 * n * sizeof(int));
+  c->nve = n;
+}
+
+void ipc_broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, const double *x1,
+                     double inflation) {
+  ipc_candidates_clear(c);
+  if (!c->ws) {
+    c->ws = IPC_NEW0(struct ipc_broad_phase_ws, 1);
+    c->ws->bw = ipc_box_ws_new();
+    c->ws->tvert = ipc_box_tree_new();
+    c->ws->tface = ipc_box_tree_new();
+    c->ws->tedge = ipc_box_tree_new();
+    c->ws->tpoint = ipc_box_tree_new();
+    c->ws->tcodim = ipc_box_tree_new();
+  }
+  struct ipc_broad_phase_ws *w = c->ws;
+  const unsigned char *obs = s->vert_obstacle;
+  void *ctx = (void *)s;
+
+  vertex_boxes(w, s, x0, x1, 0.5 * inflation);
+  ipc_reserve((void **)&w->ebox, &w->cap_ebox, (size_t)s->nedges * 6, sizeof(double));
+  ipc_reserve((void **)&w->fbox, &w->cap_fbox, (size_t)s->nfaces * 6, sizeof(double));
+  if (obs) {
+    ipc_reserve((void **)&w->epass, &w->cap_epass, (size_t)s->nedges, 1);
+    ipc_reserve((void **)&w->fpass, &w->cap_fpass, (size_t)s->nfaces, 1);
+  }
+  element_boxes(w->ebox, w->epass, w->vbox, s->edges, s->nedges, 2, obs);
+  element_boxes(w->fbox, w->fpass, w->vbox, s->faces, s->nfaces, 3, obs);
+  const unsigned char *epass = obs ? w->epass : NULL, *fpass = obs ? w->fpass : NULL;
+
+  int npoints = 0, ncodim = 0;
+  ipc_reserve((void **)&w->points, &w->cap_points, (size_t)s->nsv, sizeof(int));
+  ipc_reserve((void **)&w->codim, &w->cap_codim, (size_t)s->nedges, sizeof(int));
+  if (s->vert_point)
+    for (int i = 0; i < s->nsv; ++i)
+      if (s->vert_point[s->sv[i]]) w->points[npoints++] = s->sv[i];
+  if (s->edge_codim)
+    for (int e = 0; e < s->nedges; ++e)
+      if (s->edge_codim[e]) w->codim[ncodim++] = e;
+
+  ipc_box_tree_build(w->tvert, w->bw, w->vbox, s->nverts, s->sv, s->nsv, obs);
+  ipc_box_tree_build(w->tface, w->bw, w->fbox, s->nfaces, NULL, 0, fpass);
+  ipc_box_tree_build(w->tedge, w->bw, w->ebox, s->nedges, NULL, 0, epass);
+  ipc_box_tree_pairs(w->bw, &c->vf, &c->nvf, &c->cap_vf, w->tvert, w->tface, keep_vf, ctx);
+  ipc_box_tree_pairs(w->bw, &c->ee, &c->nee, &c->cap_ee, w->tedge, NULL, keep_ee, ctx);
+  if (npoints > 0) {
+    ipc_box_tree_build(w->tpoint, w->bw, w->vbox, s->nverts, w->points, npoints, obs);
+    ipc_box_tree_pairs(w->bw, &c->ve, &c->nve, &c->cap_ve, w->tpoint, w->tedge, keep_ve, ctx);
+    ipc_box_tree_pairs(w->bw, &c->vv, &c->nvv, &c->cap_vv, w->tpoint, NULL, NULL, NULL);
+  }
+  if (ncodim > 0) {
+    ipc_box_tree_build(w->tcodim, w->bw, w->ebox, s->nedges, w->codim, ncodim, epass);
+    w->nrun = 0;
+    ipc_box_tree_pairs(w->bw, &w->run, &w->nrun, &w->cap_run, w->tvert, w->tcodim, keep_ve_surface,
+                       ctx);
+    if (c->nve == 0) {
+      ipc_reserve((void **)&c->ve, &c->cap_ve, w->nrun, 2 * sizeof(int));
+      if (w->nrun) memcpy(c->ve, w->run, 2 * w->nrun * sizeof(int));
+      c->nve = w->nrun;
+    } else if (w->nrun > 0) {
+      merge_ve(c, w);
+    }
+  }
+}
+
+void ipc_candidates_clear(ipc_candidates *c) {
+  c->nvf = c->nee = c->nve = c->nvv = 0;
+}
+
+void ipc_candidates_free(ipc_candidates *c) {
+  if (!c) return;
+  ipc_free(c->vf);
+  ipc_free(c->ee);
+  ipc_free(c->ve);
+  ipc_free(c->vv);
+  struct ipc_broad_phase_ws *w = c->ws;
+  if (w) {
+    ipc_box_ws_free(w->bw);
+    ipc_box_tree_free(w->tvert);
+    ipc_box_tree_free(w->tface);
+    ipc_box_tree_free(w->tedge);
+    ipc_box_tree_free(w->tpoint);
+    ipc_box_tree_free(w->tcodim);
+    ipc_free(w->vbox);
+    ipc_free(w->ebox);
+    ipc_free(w->fbox);
+    ipc_free(w->epass);
+    ipc_free(w->fpass);
+    ipc_free(w->points);
+    ipc_free(w->codim);
+    ipc_free(w->run);
+    ipc_free(w->merged);
+    ipc_free(w);
+  }
+  memset(c, 0, sizeof *c);
+}

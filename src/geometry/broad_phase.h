@@ -1,0 +1,72 @@
+/* broad phase: candidate primitive pairs of the collision surface whose
+   (swept, inflated) bounding boxes overlap, and the generic box-pair search
+   beneath it (box_pairs.c). */
+#ifndef IPCC_GEOMETRY_BROAD_PHASE_H
+#define IPCC_GEOMETRY_BROAD_PHASE_H
+
+#include <stddef.h>
+
+#include "core/surface.h"
+
+struct ipc_broad_phase_ws;
+
+/* candidate pairs, each list sorted lexicographically by (first, second).
+   zero-initialise before first use; arrays and scratch are kept between calls. */
+typedef struct ipc_candidates {
+  int *vf; /* (nvf x 2) vertex id, face id */
+  size_t nvf, cap_vf;
+  int *ee; /* (nee x 2) edge id a < edge id b */
+  size_t nee, cap_ee;
+  int *ve; /* (nve x 2) vertex id, edge id: only where the vertex is an isolated
+              point or the edge is codimensional (edge_codim) */
+  size_t nve, cap_ve;
+  int *vv; /* (nvv x 2) vertex ids a < b: isolated points only */
+  size_t nvv, cap_vv;
+  struct ipc_broad_phase_ws *ws; /* scratch owned by the candidates (opaque) */
+} ipc_candidates;
+
+/* fills c (previous contents dropped) with every pair of surface primitives
+   whose boxes overlap. the box of a primitive is, per axis, [min - inflation/2,
+   max + inflation/2] with min/max over its vertices at x0, and also at x1 when
+   x1 != NULL (linear motion x0 -> x1); two closed boxes overlap when
+   lo_a <= hi_b and lo_b <= hi_a on all three axes. so every pair whose distance
+   (at some time of the motion) is at most `inflation` (a distance, >= 0) is
+   reported. pairs sharing a vertex, and pairs whose vertices are all
+   kinematic-obstacle vertices (s->vert_obstacle), are left out. x0, x1 are
+   (s->nverts x 3), finite (a NaN may drop pairs). no allocation once warm. */
+void ipc_broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, const double *x1,
+                     double inflation);
+
+/* sets all counts to zero, keeping memory */
+void ipc_candidates_clear(ipc_candidates *c);
+
+/* frees arrays and scratch and zeroes c; c may be NULL */
+void ipc_candidates_free(ipc_candidates *c);
+
+/* returns nonzero to keep the overlapping pair (i, j) */
+typedef int (*ipc_pair_filter)(int i, int j, void *ctx);
+
+/* reusable scratch of the box-pair search (opaque) */
+typedef struct ipc_box_ws ipc_box_ws;
+
+/* new empty scratch; free with ipc_box_ws_free */
+ipc_box_ws *ipc_box_ws_new(void);
+
+/* frees ws; ws may be NULL */
+void ipc_box_ws_free(ipc_box_ws *ws);
+
+/* all pairs (i, j) of overlapping closed axis-aligned boxes, i indexing a
+   (na x 6, [minx miny minz maxx maxy maxz]) and j indexing b (nb x 6). b == NULL
+   means pairs within a, with i < j (nb ignored). filter (may be NULL) is called
+   once for each overlapping pair, in no particular order, and returns nonzero to
+   keep it. the kept pairs are appended to *pairs ((*npairs x 2), grown with
+   ipc_reserve, *cap its capacity in pairs), sorted by (i, j). a box with a NaN
+   coordinate overlaps nothing. scratch is allocated and freed inside. */
+void ipc_box_pairs(int **pairs, size_t *npairs, size_t *cap, const double *a, int na,
+                   const double *b, int nb, ipc_pair_filter filter, void *ctx);
+
+/* ipc_box_pairs with scratch kept in ws (no allocation once warm) */
+void ipc_box_pairs_ws(ipc_box_ws *ws, int **pairs, size_t *npairs, size_t *cap, const double *a,
+                      int na, const double *b, int nb, ipc_pair_filter filter, void *ctx);
+
+#endif

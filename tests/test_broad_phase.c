@@ -1,0 +1,678 @@
+/* broad phase and box-pair search against brute force: identical pair lists
+   (box-overlap semantics, adjacency and obstacle exclusions), and no pair
+   closer than the inflation distance missed */
+#include "geometry/broad_phase.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "surface_by_hand.h"
+#include "test.h"
+
+static uint64_t rng_state = 88172645463325252ull;
+
+static double urand(void) {
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static int irand(int n) {
+  return (int)(urand() * n);
+}
+
+/* ---------- growable pair list ---------- */
+
+typedef struct plist {
+  int *p;
+  size_t n, cap;
+} plist;
+
+static void plist_push(plist *l, int a, int b) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 64;
+    l->p = realloc(l->p, l->cap * 2 * sizeof(int));
+  }
+  l->p[2 * l->n] = a;
+  l->p[2 * l->n + 1] = b;
+  ++l->n;
+}
+
+static int pair_cmp(const void *x, const void *y) {
+  const int *a = x, *b = y;
+  if (a[0] != b[0]) return (a[0] > b[0]) - (a[0] < b[0]);
+  return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+static int pairs_have(const int *p, size_t n, int a, int b) {
+  int key[2] = {a, b};
+  return bsearch(key, p, n, 2 * sizeof(int), pair_cmp) != NULL;
+}
+
+/* same list, element by element; reports the first difference */
+static int pairs_equal(const char *what, const int *got, size_t ngot, const int *want,
+                       size_t nwant) {
+  if (ngot != nwant) {
+    fprintf(stderr, "%s: %zu pairs, brute force %zu\n", what, ngot, nwant);
+    for (size_t i = 0; i < nwant; ++i)
+      if (!pairs_have(got, ngot, want[2 * i], want[2 * i + 1])) {
+        fprintf(stderr, "  missing (%d, %d)\n", want[2 * i], want[2 * i + 1]);
+        break;
+      }
+    return 0;
+  }
+  for (size_t i = 0; i < 2 * ngot; ++i)
+    if (got[i] != want[i]) {
+      fprintf(stderr, "%s: pair %zu is (%d, %d), brute force (%d, %d)\n", what, i / 2,
+              got[i & ~(size_t)1], got[i | 1], want[i & ~(size_t)1], want[i | 1]);
+      return 0;
+    }
+  return 1;
+}
+
+/* ---------- brute-force reference ---------- */
+
+static int box_ov(const double *a, const double *b) {
+  for (int k = 0; k < 3; ++k)
+    if (!(a[k] <= b[k + 3] && b[k] <= a[k + 3])) return 0;
+  return 1;
+}
+
+/* box over vertices vs[0..nv) at x0 (and x1), inflated by r */
+static void ref_box(double *b, const int *vs, int nv, const double *x0, const double *x1,
+                    double r) {
+  for (int k = 0; k < 3; ++k) {
+    double lo = x0[3 * vs[0] + k], hi = lo;
+    for (int i = 0; i < nv; ++i) {
+      double y[2] = {x0[3 * vs[i] + k], x1 ? x1[3 * vs[i] + k] : x0[3 * vs[i] + k]};
+      for (int t = 0; t < 2; ++t) {
+        if (y[t] < lo) lo = y[t];
+        if (y[t] > hi) hi = y[t];
+      }
+    }
+    b[k] = lo - r;
+    b[k + 3] = hi + r;
+  }
+}
+
+typedef struct ref_lists {
+  plist vf, ee, ve, vv;
+} ref_lists;
+
+static void ref_free(ref_lists *r) {
+  free(r->vf.p);
+  free(r->ee.p);
+  free(r->ve.p);
+  free(r->vv.p);
+}
+
+static int all_obstacle(const ipc_surface *s, const int *v, int n) {
+  for (int i = 0; i < n; ++i)
+    if (!s->vert_obstacle[v[i]]) return 0;
+  return 1;
+}
+
+static int shares(const int *a, int na, const int *b, int nb) {
+  for (int i = 0; i < na; ++i)
+    for (int j = 0; j < nb; ++j)
+      if (a[i] == b[j]) return 1;
+  return 0;
+}
+
+static void brute_force(ref_lists *r, const ipc_surface *s, const double *x0, const double *x1,
+                        double inflation) {
+  memset(r, 0, sizeof *r);
+  double h = 0.5 * inflation;
+  double *vb = malloc(sizeof(double) * 6 * ((size_t)s->nverts + 1));
+  double *eb = malloc(sizeof(double) * 6 * ((size_t)s->nedges + 1));
+  double *fb = malloc(sizeof(double) * 6 * ((size_t)s->nfaces + 1));
+  for (int i = 0; i < s->nsv; ++i) ref_box(vb + 6 * s->sv[i], &s->sv[i], 1, x0, x1, h);
+  for (int e = 0; e < s->nedges; ++e) ref_box(eb + 6 * e, s->edges + 2 * e, 2, x0, x1, h);
+  for (int f = 0; f < s->nfaces; ++f) ref_box(fb + 6 * f, s->faces + 3 * f, 3, x0, x1, h);
+  for (int i = 0; i < s->nsv; ++i) {
+    int v = s->sv[i];
+    for (int f = 0; f < s->nfaces; ++f) {
+      const int *t = s->faces + 3 * f;
+      int q[4] = {v, t[0], t[1], t[2]};
+      if (shares(&v, 1, t, 3) || all_obstacle(s, q, 4)) continue;
+      if (box_ov(vb + 6 * v, fb + 6 * f)) plist_push(&r->vf, v, f);
+    }
+    for (int e = 0; e < s->nedges; ++e) {
+      const int *ed = s->edges + 2 * e;
+      int q[3] = {v, ed[0], ed[1]};
+      if (!(s->vert_point[v] || s->edge_codim[e])) continue;
+      if (shares(&v, 1, ed, 2) || all_obstacle(s, q, 3)) continue;
+      if (box_ov(vb + 6 * v, eb + 6 * e)) plist_push(&r->ve, v, e);
+    }
+    for (int j = i + 1; j < s->nsv; ++j) {
+      int u = s->sv[j], q[2] = {v, u};
+      if (!s->vert_point[v] || !s->vert_point[u] || all_obstacle(s, q, 2)) continue;
+      if (box_ov(vb + 6 * v, vb + 6 * u)) plist_push(&r->vv, v, u);
+    }
+  }
+  for (int a = 0; a < s->nedges; ++a)
+    for (int b = a + 1; b < s->nedges; ++b) {
+      const int *ea = s->edges + 2 * a, *eb2 = s->edges + 2 * b;
+      int q[4] = {ea[0], ea[1], eb2[0], eb2[1]};
+      if (shares(ea, 2, eb2, 2) || all_obstacle(s, q, 4)) continue;
+      if (box_ov(eb + 6 * a, eb + 6 * b)) plist_push(&r->ee, a, b);
+    }
+  free(vb);
+  free(eb);
+  free(fb);
+}
+
+/* ---------- exact distances (brute force) ---------- */
+
+static double dot3(const double *a, const double *b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static void sub3(double *r, const double *a, const double *b) {
+  for (int k = 0; k < 3; ++k) r[k] = a[k] - b[k];
+}
+
+static double dist_pp(const double *p, const double *q) {
+  double d[3];
+  sub3(d, p, q);
+  return sqrt(dot3(d, d));
+}
+
+static double dist_ps(const double *p, const double *a, const double *b) {
+  double ab[3], ap[3];
+  sub3(ab, b, a);
+  sub3(ap, p, a);
+  double l2 = dot3(ab, ab), t = l2 > 0 ? dot3(ap, ab) / l2 : 0.0;
+  if (t < 0) t = 0;
+  if (t > 1) t = 1;
+  double c[3] = {a[0] + t * ab[0], a[1] + t * ab[1], a[2] + t * ab[2]};
+  return dist_pp(p, c);
+}
+
+static double dist_pt(const double *p, const double *a, const double *b, const double *c) {
+  double d = fmin(dist_ps(p, a, b), fmin(dist_ps(p, b, c), dist_ps(p, c, a)));
+  double ab[3], ac[3], ap[3];
+  sub3(ab, b, a);
+  sub3(ac, c, a);
+  sub3(ap, p, a);
+  double d00 = dot3(ab, ab), d01 = dot3(ab, ac), d11 = dot3(ac, ac);
+  double d20 = dot3(ap, ab), d21 = dot3(ap, ac), den = d00 * d11 - d01 * d01;
+  if (den > 1e-30 * d00 * d11) {
+    double v = (d11 * d20 - d01 * d21) / den, w = (d00 * d21 - d01 * d20) / den;
+    if (v >= 0 && w >= 0 && v + w <= 1) {
+      double q[3] = {a[0] + v * ab[0] + w * ac[0], a[1] + v * ab[1] + w * ac[1],
+                     a[2] + v * ab[2] + w * ac[2]};
+      d = fmin(d, dist_pp(p, q));
+    }
+  }
+  return d;
+}
+
+static double dist_ss(const double *a, const double *b, const double *c, const double *e) {
+  double d =
+      fmin(fmin(dist_ps(a, c, e), dist_ps(b, c, e)), fmin(dist_ps(c, a, b), dist_ps(e, a, b)));
+  double u[3], v[3], w[3];
+  sub3(u, b, a);
+  sub3(v, e, c);
+  sub3(w, a, c);
+  double uu = dot3(u, u), uv = dot3(u, v), vv = dot3(v, v), uw = dot3(u, w), vw = dot3(v, w);
+  double den = uu * vv - uv * uv;
+  if (den > 1e-30 * uu * vv) {
+    double s = (uv * vw - vv * uw) / den, t = (uu * vw - uv * uw) / den;
+    if (s >= 0 && s <= 1 && t >= 0 && t <= 1) {
+      double p[3] = {a[0] + s * u[0], a[1] + s * u[1], a[2] + s * u[2]};
+      double q[3] = {c[0] + t * v[0], c[1] + t * v[1], c[2] + t * v[2]};
+      d = fmin(d, dist_pp(p, q));
+    }
+  }
+  return d;
+}
+
+/* every pair closer than `inflation` at x0, or at sampled times of x0 -> x1, is
+   listed; returns the number of such pairs */
+static int check_conservative(const ipc_candidates *c, const ipc_surface *s, const double *x0,
+                              const double *x1, double inflation) {
+  int nt = x1 ? 9 : 1, missed = 0, close = 0;
+  double *x = malloc(sizeof(double) * 3 * ((size_t)s->nverts + 1));
+  double lim = inflation * (1.0 - 1e-9);
+  unsigned char *near_vf = calloc((size_t)s->nsv * (size_t)s->nfaces + 1, 1);
+  unsigned char *near_ee = calloc((size_t)s->nedges * (size_t)s->nedges + 1, 1);
+  unsigned char *near_ve = calloc((size_t)s->nsv * (size_t)s->nedges + 1, 1);
+  unsigned char *near_vv = calloc((size_t)s->nsv * (size_t)s->nsv + 1, 1);
+  for (int it = 0; it < nt; ++it) {
+    double t = nt > 1 ? (double)it / (nt - 1) : 0.0;
+    for (int i = 0; i < 3 * s->nverts; ++i) x[i] = x1 ? x0[i] + t * (x1[i] - x0[i]) : x0[i];
+    for (int i = 0; i < s->nsv; ++i) {
+      const double *p = x + 3 * s->sv[i];
+      for (int f = 0; f < s->nfaces; ++f) {
+        const int *fv = s->faces + 3 * f;
+        if (dist_pt(p, x + 3 * fv[0], x + 3 * fv[1], x + 3 * fv[2]) < lim)
+          near_vf[(size_t)i * s->nfaces + f] = 1;
+      }
+      for (int e = 0; e < s->nedges; ++e) {
+        const int *ev = s->edges + 2 * e;
+        if (dist_ps(p, x + 3 * ev[0], x + 3 * ev[1]) < lim) near_ve[(size_t)i * s->nedges + e] = 1;
+      }
+      for (int j = i + 1; j < s->nsv; ++j)
+        if (dist_pp(p, x + 3 * s->sv[j]) < lim) near_vv[(size_t)i * s->nsv + j] = 1;
+    }
+    for (int a = 0; a < s->nedges; ++a)
+      for (int b = a + 1; b < s->nedges; ++b) {
+        const int *ea = s->edges + 2 * a, *eb = s->edges + 2 * b;
+        if (dist_ss(x + 3 * ea[0], x + 3 * ea[1], x + 3 * eb[0], x + 3 * eb[1]) < lim)
+          near_ee[(size_t)a * s->nedges + b] = 1;
+      }
+  }
+  for (int i = 0; i < s->nsv; ++i) {
+    int v = s->sv[i];
+    for (int f = 0; f < s->nfaces; ++f) {
+      const int *fv = s->faces + 3 * f;
+      int q[4] = {v, fv[0], fv[1], fv[2]};
+      if (!near_vf[(size_t)i * s->nfaces + f] || shares(&v, 1, fv, 3) || all_obstacle(s, q, 4))
+        continue;
+      ++close;
+      if (!pairs_have(c->vf, c->nvf, v, f)) ++missed;
+    }
+    for (int e = 0; e < s->nedges; ++e) {
+      const int *ev = s->edges + 2 * e;
+      int q[3] = {v, ev[0], ev[1]};
+      if (!near_ve[(size_t)i * s->nedges + e] || !(s->vert_point[v] || s->edge_codim[e]) ||
+          shares(&v, 1, ev, 2) || all_obstacle(s, q, 3))
+        continue;
+      ++close;
+      if (!pairs_have(c->ve, c->nve, v, e)) ++missed;
+    }
+    for (int j = i + 1; j < s->nsv; ++j) {
+      int u = s->sv[j], q[2] = {v, u};
+      if (!near_vv[(size_t)i * s->nsv + j] || !s->vert_point[v] || !s->vert_point[u] ||
+          all_obstacle(s, q, 2))
+        continue;
+      ++close;
+      if (!pairs_have(c->vv, c->nvv, v, u)) ++missed;
+    }
+  }
+  for (int a = 0; a < s->nedges; ++a)
+    for (int b = a + 1; b < s->nedges; ++b) {
+      const int *ea = s->edges + 2 * a, *eb = s->edges + 2 * b;
+      int q[4] = {ea[0], ea[1], eb[0], eb[1]};
+      if (!near_ee[(size_t)a * s->nedges + b] || shares(ea, 2, eb, 2) || all_obstacle(s, q, 4))
+        continue;
+      ++close;
+      if (!pairs_have(c->ee, c->nee, a, b)) ++missed;
+    }
+  CHECK_MSG(missed == 0, "%d of %d close pairs missed", missed, close);
+  free(x);
+  free(near_vf);
+  free(near_ee);
+  free(near_ve);
+  free(near_vv);
+  return close;
+}
+
+/* broad phase equals brute force; optionally the distance check */
+static void check_scene(const char *name, const ipc_surface *s, const double *x0, const double *x1,
+                        double inflation, int distances) {
+  ipc_candidates c = {0};
+  ipc_broad_phase(&c, s, x0, x1, inflation);
+  ref_lists r;
+  brute_force(&r, s, x0, x1, inflation);
+  char what[128], list[160];
+  snprintf(what, sizeof what, "%s %s inflation %g", name, x1 ? "swept" : "static", inflation);
+  snprintf(list, sizeof list, "%s vf", what);
+  CHECK_MSG(pairs_equal(list, c.vf, c.nvf, r.vf.p, r.vf.n), "%s", list);
+  snprintf(list, sizeof list, "%s ee", what);
+  CHECK_MSG(pairs_equal(list, c.ee, c.nee, r.ee.p, r.ee.n), "%s", list);
+  snprintf(list, sizeof list, "%s ve", what);
+  CHECK_MSG(pairs_equal(list, c.ve, c.nve, r.ve.p, r.ve.n), "%s", list);
+  snprintf(list, sizeof list, "%s vv", what);
+  CHECK_MSG(pairs_equal(list, c.vv, c.nvv, r.vv.p, r.vv.n), "%s", list);
+  if (distances) {
+    int close = check_conservative(&c, s, x0, x1, inflation);
+    if (getenv("IPC_TEST_VERBOSE"))
+      fprintf(stderr, "%s: vf %zu ee %zu ve %zu vv %zu, %d closer than the inflation\n", what,
+              c.nvf, c.nee, c.nve, c.nvv, close);
+    /* a scene with a positive inflation is built to have close pairs */
+    if (inflation > 0) CHECK_MSG(close > 0, "%s: no close pairs, the check is vacuous", what);
+  }
+  ref_free(&r);
+  ipc_candidates_free(&c);
+}
+
+/* ---------- scenes ---------- */
+
+/* random soup: triangles, segments and points over nv random vertices */
+static void test_soup(int seed) {
+  rng_state = 0x9e3779b97f4a7c15ull * (uint64_t)(seed + 1);
+  int nv = 90, nf = 45, ns = 12, np = 8;
+  double *x0 = malloc(sizeof(double) * 3 * nv), *x1 = malloc(sizeof(double) * 3 * nv);
+  double spread = seed % 2 ? 0.15 : 0.5;
+  for (int i = 0; i < nv; ++i) {
+    /* a few clusters: small triangles mostly */
+    double cx = urand(), cy = urand(), cz = urand();
+    if (i % 3) {
+      cx = x0[3 * (i - 1)];
+      cy = x0[3 * (i - 1) + 1];
+      cz = x0[3 * (i - 1) + 2];
+    }
+    x0[3 * i] = cx + spread * (urand() - 0.5);
+    x0[3 * i + 1] = cy + spread * (urand() - 0.5);
+    x0[3 * i + 2] = cz + spread * (urand() - 0.5);
+    for (int k = 0; k < 3; ++k) x1[3 * i + k] = x0[3 * i + k] + 0.2 * (urand() - 0.5);
+  }
+  /* vertices 0..69 for faces and segments, 70..77 points, the rest unused */
+  int faces[3 * 45], segs[2 * 12], points[8];
+  for (int f = 0; f < nf; ++f) {
+    int a = irand(70), b, c;
+    do b = irand(70);
+    while (b == a);
+    do c = irand(70);
+    while (c == a || c == b);
+    faces[3 * f] = a;
+    faces[3 * f + 1] = b;
+    faces[3 * f + 2] = c;
+  }
+  for (int e = 0; e < ns; ++e) {
+    int a = irand(70), b;
+    do b = irand(70);
+    while (b == a);
+    segs[2 * e] = a;
+    segs[2 * e + 1] = b;
+  }
+  for (int i = 0; i < np; ++i) points[i] = 70 + i;
+  unsigned char obs[90];
+  for (int i = 0; i < nv; ++i) obs[i] = urand() < 0.4;
+  ipc_surface s;
+  hand_surface(&s, nv, faces, nf, segs, ns, points, np, seed % 3 == 2 ? NULL : obs);
+  int ncodim = 0;
+  for (int e = 0; e < s.nedges; ++e) ncodim += s.edge_codim[e];
+  CHECK(ncodim > 0);
+  const double infl[3] = {0.0, 0.03, 0.15};
+  for (int i = 0; i < 3; ++i) {
+    check_scene("soup", &s, x0, NULL, infl[i], 1);
+    check_scene("soup", &s, x0, x1, infl[i], 1);
+  }
+  hand_surface_free(&s);
+  free(x0);
+  free(x1);
+}
+
+/* n x n grid sheet at height z (vertex offset base) into faces; returns face count */
+static int grid_faces(int *faces, int base, int n) {
+  int nf = 0;
+  for (int i = 0; i < n - 1; ++i)
+    for (int j = 0; j < n - 1; ++j) {
+      int v = base + i * n + j;
+      int flip = (i + j) % 2;
+      int t[6] = {v, v + 1, v + n + 1, v, v + n + 1, v + n};
+      int u[6] = {v, v + 1, v + n, v + 1, v + n + 1, v + n};
+      memcpy(faces + 3 * nf, flip ? u : t, sizeof t);
+      nf += 2;
+    }
+  return nf;
+}
+
+/* two wavy sheets, one above the other, plus a ring of segments and points */
+static void test_grid(void) {
+  rng_state = 12345;
+  int n = 14, nv = 2 * n * n + 6;
+  double h = 1.0 / (n - 1);
+  double *x0 = malloc(sizeof(double) * 3 * nv), *x1 = malloc(sizeof(double) * 3 * nv);
+  for (int l = 0; l < 2; ++l)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        double *p = x0 + 3 * (l * n * n + i * n + j);
+        p[0] = i * h;
+        p[1] = j * h;
+        p[2] = 0.05 * sin(6.0 * i * h) * cos(5.0 * j * h) + l * 0.6 * h;
+      }
+  for (int i = 0; i < 6; ++i) {
+    double *p = x0 + 3 * (2 * n * n + i);
+    p[0] = 0.3 + 0.1 * cos(i);
+    p[1] = 0.4 + 0.1 * sin(i);
+    p[2] = 0.3 * h + 0.2 * h * (i % 2);
+  }
+  for (int i = 0; i < nv; ++i) {
+    double w = sin(3.0 * x0[3 * i]) * cos(2.0 * x0[3 * i + 1]);
+    x1[3 * i] = x0[3 * i] + 0.3 * h * w;
+    x1[3 * i + 1] = x0[3 * i + 1] - 0.2 * h * w;
+    x1[3 * i + 2] = x0[3 * i + 2] + (i < n * n ? 0.4 : -0.4) * h * (0.5 + 0.5 * w);
+  }
+  int *faces = malloc(sizeof(int) * 3 * 4 * n * n);
+  int nf = grid_faces(faces, 0, n);
+  nf += grid_faces(faces + 3 * nf, n * n, n);
+  int segs[6] = {2 * n * n,     2 * n * n + 1, 2 * n * n + 1,
+                 2 * n * n + 2, 2 * n * n + 2, 2 * n * n + 3};
+  int points[2] = {2 * n * n + 4, 2 * n * n + 5};
+  unsigned char *obs = calloc((size_t)nv, 1);
+  for (int i = 0; i < n * n; ++i) obs[i] = 1; /* lower sheet is an obstacle */
+  ipc_surface s;
+  hand_surface(&s, nv, faces, nf, segs, 3, points, 2, obs);
+  check_scene("grid", &s, x0, NULL, 0.7 * h, 1);
+  check_scene("grid", &s, x0, x1, 0.1 * h, 1);
+  check_scene("grid", &s, x0, x1, 0.0, 0);
+  /* no obstacles: the sheets against themselves too */
+  memset(s.vert_obstacle, 0, (size_t)nv);
+  check_scene("grid-free", &s, x0, NULL, 0.7 * h, 0);
+  check_scene("grid-free", &s, x0, x1, 0.1 * h, 0);
+  hand_surface_free(&s);
+  free(faces);
+  free(obs);
+  free(x0);
+  free(x1);
+}
+
+/* two huge obstacle triangles (a ground plane) below a fine grid, a tilted
+   medium triangle and a huge deformable triangle cutting through */
+static void test_huge_tiny(void) {
+  int n = 24, nfine = n * n, nv = nfine + 4 + 3 + 3;
+  double h = 0.01;
+  double *x0 = malloc(sizeof(double) * 3 * nv), *x1 = malloc(sizeof(double) * 3 * nv);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      double *p = x0 + 3 * (i * n + j);
+      p[0] = i * h;
+      p[1] = j * h;
+      p[2] = 0.3 * h + 0.2 * h * sin(0.7 * i + 0.3 * j);
+    }
+  const double plane[12] = {-1e3, -1e3, 0, 1e3, -1e3, 0, 1e3, 1e3, 0, -1e3, 1e3, 0};
+  memcpy(x0 + 3 * nfine, plane, sizeof plane);
+  const double med[9] = {0.05, 0.05, 0.0, 0.15, 0.07, 0.02, 0.08, 0.2, 0.05};
+  memcpy(x0 + 3 * (nfine + 4), med, sizeof med);
+  const double big[9] = {-50, 0.1, -5, 60, 0.12, 8, 0.1, 0.11, 70};
+  memcpy(x0 + 3 * (nfine + 7), big, sizeof big);
+  for (int i = 0; i < nv; ++i)
+    for (int k = 0; k < 3; ++k)
+      x1[3 * i + k] = x0[3 * i + k] + (i < nfine ? (k == 2 ? -0.5 * h : 0.1 * h) : 0.0);
+  int *faces = malloc(sizeof(int) * 3 * (2 * n * n + 4));
+  int nf = grid_faces(faces, 0, n);
+  int extra[12] = {nfine,     nfine + 1, nfine + 2, nfine,     nfine + 2, nfine + 3,
+                   nfine + 4, nfine + 5, nfine + 6, nfine + 7, nfine + 8, nfine + 9};
+  memcpy(faces + 3 * nf, extra, sizeof extra);
+  nf += 4;
+  unsigned char *obs = calloc((size_t)nv, 1);
+  for (int i = 0; i < 4; ++i) obs[nfine + i] = 1;
+  ipc_surface s;
+  hand_surface(&s, nv, faces, nf, NULL, 0, NULL, 0, obs);
+  check_scene("huge-tiny", &s, x0, NULL, 0.5 * h, 1);
+  check_scene("huge-tiny", &s, x0, x1, 0.05 * h, 1);
+  check_scene("huge-tiny", &s, x0, NULL, 0.0, 0);
+  hand_surface_free(&s);
+  /* the huge faces first in the face order */
+  int *faces2 = malloc(sizeof(int) * 3 * (size_t)nf);
+  memcpy(faces2, extra, sizeof extra);
+  memcpy(faces2 + 12, faces, sizeof(int) * 3 * (size_t)(nf - 4));
+  hand_surface(&s, nv, faces2, nf, NULL, 0, NULL, 0, obs);
+  check_scene("huge-first", &s, x0, NULL, 0.5 * h, 0);
+  check_scene("huge-first", &s, x0, x1, 0.05 * h, 0);
+  hand_surface_free(&s);
+  free(faces2);
+  free(faces);
+  free(obs);
+  free(x0);
+  free(x1);
+}
+
+/* no faces: polylines (all edges codimensional) and a point cloud; and an empty surface */
+static void test_codim_only(void) {
+  rng_state = 4242;
+  int nv = 160, nseg = 0, np = 40;
+  double *x0 = malloc(sizeof(double) * 3 * nv), *x1 = malloc(sizeof(double) * 3 * nv);
+  for (int i = 0; i < nv; ++i)
+    for (int k = 0; k < 3; ++k) {
+      /* polylines of 10 vertices through the unit cube; points in a smaller cube */
+      if (i >= 120)
+        x0[3 * i + k] = 0.35 + 0.3 * urand();
+      else if (i % 10)
+        x0[3 * i + k] = x0[3 * (i - 1) + k] + 0.06 * (urand() - 0.5);
+      else
+        x0[3 * i + k] = urand();
+      x1[3 * i + k] = x0[3 * i + k] + 0.05 * (urand() - 0.5);
+    }
+  int segs[2 * 120], points[40];
+  for (int i = 0; i < 120; ++i)
+    if (i % 10) segs[2 * nseg] = i - 1, segs[2 * nseg + 1] = i, ++nseg;
+  for (int i = 0; i < np; ++i) points[i] = 120 + i;
+  unsigned char obs[160] = {0};
+  for (int i = 0; i < 20; ++i) obs[i] = 1, obs[150 + i % 10] = 1;
+  ipc_surface s;
+  hand_surface(&s, nv, NULL, 0, segs, nseg, points, np, obs);
+  check_scene("codim", &s, x0, NULL, 0.08, 1);
+  check_scene("codim", &s, x0, x1, 0.02, 1);
+  hand_surface_free(&s);
+  hand_surface(&s, 4, NULL, 0, NULL, 0, NULL, 0, NULL);
+  check_scene("empty", &s, x0, x1, 0.1, 0);
+  hand_surface_free(&s);
+  free(x0);
+  free(x1);
+}
+
+/* repeated calls: same result, warm calls keep the arrays */
+static void test_reuse(void) {
+  int n = 12, nv = n * n;
+  double *x0 = malloc(sizeof(double) * 3 * nv), *x1 = malloc(sizeof(double) * 3 * nv);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      double *p = x0 + 3 * (i * n + j);
+      p[0] = i * 0.1;
+      p[1] = j * 0.1;
+      p[2] = 0.4 * sin(0.9 * i) * cos(0.7 * j);
+    }
+  for (int i = 0; i < 3 * nv; ++i) x1[i] = x0[i] + 0.03 * sin(1.0 * i);
+  int *faces = malloc(sizeof(int) * 6 * nv);
+  int nf = grid_faces(faces, 0, n);
+  ipc_surface s;
+  hand_surface(&s, nv, faces, nf, NULL, 0, NULL, 0, NULL);
+  ipc_candidates c = {0}, fresh = {0};
+  ipc_broad_phase(&c, &s, x0, x1, 0.05);
+  ipc_broad_phase(&c, &s, x0, NULL, 0.2);
+  ipc_broad_phase(&fresh, &s, x0, NULL, 0.2);
+  CHECK(c.nvf == fresh.nvf && c.nee == fresh.nee && c.nvf > 0 && c.nee > 0);
+  CHECK(c.nvf == fresh.nvf && memcmp(c.vf, fresh.vf, 2 * sizeof(int) * c.nvf) == 0);
+  CHECK(c.nee == fresh.nee && memcmp(c.ee, fresh.ee, 2 * sizeof(int) * c.nee) == 0);
+  int *vf = c.vf, *ee = c.ee;
+  size_t cap_vf = c.cap_vf, cap_ee = c.cap_ee;
+  ipc_broad_phase(&c, &s, x0, NULL, 0.2);
+  CHECK(c.vf == vf && c.ee == ee && c.cap_vf == cap_vf && c.cap_ee == cap_ee);
+  CHECK(c.nvf == fresh.nvf && memcmp(c.vf, fresh.vf, 2 * sizeof(int) * c.nvf) == 0);
+  ipc_candidates_clear(&c);
+  CHECK(c.nvf == 0 && c.nee == 0 && c.nve == 0 && c.nvv == 0 && c.vf == vf);
+  ipc_candidates_free(&c);
+  CHECK(c.vf == NULL && c.ws == NULL);
+  ipc_candidates_free(&fresh);
+  ipc_candidates_free(NULL);
+  hand_surface_free(&s);
+  free(faces);
+  free(x0);
+  free(x1);
+}
+
+/* ---------- generic box pairs ---------- */
+
+static int keep_mod3(int i, int j, void *ctx) {
+  ++*(int *)ctx;
+  return (i + 2 * j) % 3 != 0;
+}
+
+static void random_boxes(double *b, int n, int mode) {
+  for (int i = 0; i < n; ++i) {
+    double c[3] = {urand(), urand(), urand()}, e[3];
+    double size = mode == 0 ? 0.05 * urand() : 0.002 * exp(9.0 * urand()); /* up to ~16 */
+    for (int k = 0; k < 3; ++k) e[k] = size * (0.2 + urand());
+    if (mode == 2) {
+      for (int k = 0; k < 3; ++k) c[k] = 0.5, e[k] = 0.1; /* identical boxes */
+      if (i % 5 == 0) e[0] = 0.0;
+    }
+    for (int k = 0; k < 3; ++k) {
+      b[6 * i + k] = c[k] - 0.5 * e[k];
+      b[6 * i + 3 + k] = c[k] + 0.5 * e[k];
+    }
+    if (mode == 1 && i % 17 == 3) b[6 * i + (i % 6)] = NAN;
+    if (mode == 1 && i % 29 == 7) b[6 * i + 3 + (i % 3)] = INFINITY, b[6 * i + (i % 3)] = -INFINITY;
+  }
+}
+
+static void brute_pairs(plist *l, const double *a, int na, const double *b, int nb,
+                        ipc_pair_filter filter) {
+  int dummy = 0;
+  for (int i = 0; i < na; ++i)
+    for (int j = b ? 0 : i + 1; j < (b ? nb : na); ++j)
+      if (box_ov(a + 6 * i, (b ? b : a) + 6 * j) && (!filter || filter(i, j, &dummy)))
+        plist_push(l, i, j);
+}
+
+static void test_box_pairs(void) {
+  rng_state = 777;
+  const int sizes[4] = {0, 1, 37, 2500};
+  ipc_box_ws *ws = ipc_box_ws_new();
+  for (int mode = 0; mode < 3; ++mode)
+    for (int si = 0; si < 4; ++si)
+      for (int sj = 0; sj < 4; ++sj) {
+        int na = sizes[si], nb = sizes[sj];
+        if (mode == 2 && (na > 200 || nb > 200)) na = na > 200 ? 200 : na, nb = nb > 200 ? 200 : nb;
+        double *a = malloc(sizeof(double) * 6 * (na + 1)),
+               *b = malloc(sizeof(double) * 6 * (nb + 1));
+        random_boxes(a, na, mode);
+        random_boxes(b, nb, mode);
+        for (int withfilter = 0; withfilter < 2; ++withfilter) {
+          ipc_pair_filter f = withfilter ? keep_mod3 : NULL;
+          for (int self = 0; self < 2; ++self) {
+            if (self && sj > 0) continue;
+            plist want = {0};
+            brute_pairs(&want, a, na, self ? NULL : b, nb, f);
+            /* append after two existing pairs, which must stay */
+            size_t n = 2, cap = 2;
+            int *p = malloc(sizeof(int) * 4);
+            p[0] = -1, p[1] = -2, p[2] = -3, p[3] = -4;
+            int calls = 0;
+            if ((si + sj + withfilter) % 2)
+              ipc_box_pairs(&p, &n, &cap, a, na, self ? NULL : b, nb, f, &calls);
+            else
+              ipc_box_pairs_ws(ws, &p, &n, &cap, a, na, self ? NULL : b, nb, f, &calls);
+            char what[96];
+            snprintf(what, sizeof what, "box_pairs mode %d na %d nb %d filter %d self %d", mode, na,
+                     nb, withfilter, self);
+            CHECK_MSG(p[0] == -1 && p[1] == -2 && p[2] == -3 && p[3] == -4, "%s", what);
+            CHECK_MSG(pairs_equal(what, p + 4, n - 2, want.p, want.n), "%s", what);
+            if (f) CHECK_MSG((size_t)calls >= want.n, "%s: filter calls %d", what, calls);
+            free(p);
+            free(want.p);
+          }
+        }
+        free(a);
+        free(b);
+      }
+  ipc_box_ws_free(ws);
+  ipc_box_ws_free(NULL);
+}
+
+int main(void) {
+  for (int seed = 0; seed < 6; ++seed) test_soup(seed);
+  test_grid();
+  test_huge_tiny();
+  test_codim_only();
+  test_reuse();
+  test_box_pairs();
+  TEST_MAIN_END();
+}
