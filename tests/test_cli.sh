@@ -72,8 +72,8 @@ expect 2 "check on a missing path" "$IPCC" check "$T/none"
 
 # ipcc ccd on the shared benchmark queries: no false negative, JSON totals
 expect 0 "ccd on the shared queries" "$IPCC" ccd ../shared/data/ccd-queries --json
-contains '"false_negatives":0' "ccd reports zero false negatives"
-contains '"queries":6290' "ccd counts all queries"
+contains '"false_negatives": 0,' "ccd reports zero false negatives"
+contains '"queries": 6290,' "ccd counts all queries"
 expect 2 "ccd on a malformed file" "$IPCC" ccd tests/data/ccd_bad.csv
 contains "ccd_bad.csv:3" "ccd error names file and line"
 
