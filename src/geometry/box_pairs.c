@@ -14,10 +14,12 @@
      O(n log n) to split, and O(log n + k) per query whatever the sizes, and it
      serves both "a within itself" and "a against b".
    details:
-   - boxes larger than LARGE_FACTOR times the median largest side get a tree
-     of their own (with its own Morton frame), so a few huge boxes neither
-     inflate the nodes of the fine tree nor crush its code resolution; passive
-     boxes (kinematic obstacles) too, so passive-passive pairs are never
+   - outliers get a tree of their own, with its own Morton frame: boxes larger
+     than LARGE_FACTOR times the median largest side, and boxes centred far
+     outside the bulk of the centres (e.g. the corners of a ground plane). so a
+     few huge or remote boxes neither inflate the nodes of the fine tree nor
+     crush its code resolution (11 bits an axis). passive boxes (kinematic
+     obstacles) get their own trees too, so passive-passive pairs are never
      visited.
    - queries are whole leaves (up to LEAF_MAX Morton-consecutive boxes); a
      query within the same tree starts at its own leaf, since the pre-order
