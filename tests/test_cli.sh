@@ -74,8 +74,12 @@ expect 2 "check on a missing path" "$IPCC" check "$T/none"
 expect 0 "ccd on the shared queries" "$IPCC" ccd ../shared/data/ccd-queries --json
 contains '"false_negatives": 0,' "ccd reports zero false negatives"
 contains '"queries": 6290,' "ccd counts all queries"
-expect 2 "ccd on a malformed file" "$IPCC" ccd tests/data/ccd_bad.csv
-contains "ccd_bad.csv:3" "ccd error names file and line"
+mkdir -p "$T/q/vertex-face"
+cp tests/data/ccd_bad.csv "$T/q/vertex-face/data_0_0.csv"
+expect 2 "ccd on a malformed file" "$IPCC" ccd "$T/q"
+contains "data_0_0.csv:3" "ccd error names file and line"
+expect 2 "ccd on a file of unknown kind" "$IPCC" ccd tests/data/ccd_bad.csv
+contains "vertex-face" "ccd says how the kind is told"
 
 echo "$fails failed"
 [ "$fails" -eq 0 ]

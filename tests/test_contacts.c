@@ -10,7 +10,9 @@
 #include "linalg/dense.h"
 #include "test.h"
 
-static double urand(void) { return rand() / (double)RAND_MAX; }
+static double urand(void) {
+  return rand() / (double)RAND_MAX;
+}
 
 static ipc_model model;
 static ipc_contact_model cm;

@@ -38,7 +38,8 @@ int main(void) {
   {
     ipc_world *w = make(
         "{\"time_step\": 0.02, \"newton\": {\"tolerance\": 1e-9, \"max_iterations\": 60},"
-        " \"bodies\": [{\"mesh\": \"../../scenes/meshes/sphere1K.msh\", \"material\": {\"young\": 1e4},"
+        " \"bodies\": [{\"mesh\": \"../../scenes/meshes/sphere1K.msh\", \"material\": {\"young\": "
+        "1e4},"
         " \"dirichlet\": [{\"box\": [[0, 0.9, 0], [1, 1, 1]]}]}]}");
     if (w) {
       double te[64], ts[64];

@@ -83,12 +83,12 @@ int main(void) {
   expect_error("{\"bodies\": [{}]}", "bodies[0].mesh", NULL);
   expect_error("{\"bodies\": []}", "bodies", "at least one");
   expect_error("{\"time_step\": -0.1, \"bodies\": [{\"mesh\": \"a.msh\"}]}", "time_step", NULL);
-  expect_error("{\"time_step\": \"fast\", \"bodies\": [{\"mesh\": \"a.msh\"}]}", "time_step",
-               NULL);
+  expect_error("{\"time_step\": \"fast\", \"bodies\": [{\"mesh\": \"a.msh\"}]}", "time_step", NULL);
   expect_error("{\"gravity\": [0, 1], \"bodies\": [{\"mesh\": \"a.msh\"}]}", "gravity",
                "3 numbers");
-  expect_error("{\"bodies\": [{\"mesh\": \"a.msh\", \"dirichlet\": [{\"box\": [[1,0,0],[0,1,1]]}]}]}",
-               "bodies[0].dirichlet[0].box", NULL);
+  expect_error(
+      "{\"bodies\": [{\"mesh\": \"a.msh\", \"dirichlet\": [{\"box\": [[1,0,0],[0,1,1]]}]}]}",
+      "bodies[0].dirichlet[0].box", NULL);
   expect_error("{\"bodies\": [{\"mesh\": \"a.msh\", \"dirichlet\": [{\"velocity\": [0,0,0]}]}]}",
                "bodies[0].dirichlet[0]", "region");
   expect_error("{\"planes\": [{\"normal\": [0, 0, 0]}], \"bodies\": [{\"mesh\": \"a.msh\"}]}",

@@ -7,14 +7,14 @@
 /* a mesh read from one file; all arrays owned, freed by ipc_mesh_free */
 typedef struct ipc_mesh {
   int nverts;
-  double *x;        /* (nverts x 3) positions */
+  double *x; /* (nverts x 3) positions */
   int ntets;
-  int *tets;        /* (ntets x 4) positive orientation; NULL for surface meshes */
+  int *tets; /* (ntets x 4) positive orientation; NULL for surface meshes */
   int ntris;
-  int *tris;        /* (ntris x 3) triangles, outward counter-clockwise */
+  int *tris; /* (ntris x 3) triangles, outward counter-clockwise */
   int nsegs;
-  int *segs;        /* (nsegs x 2) line segments not on triangles (OBJ 'l') */
-  int nobjects;     /* named objects (OBJ 'o'/'g'); at least 1 when ntris > 0 */
+  int *segs;             /* (nsegs x 2) line segments not on triangles (OBJ 'l') */
+  int nobjects;          /* named objects (OBJ 'o'/'g'); at least 1 when ntris > 0 */
   char **object_names;   /* (nobjects) */
   int *object_tri_start; /* (nobjects + 1) triangle ranges per object */
 } ipc_mesh;

@@ -16,12 +16,12 @@ ipc_status ipc_output_prepare(const char *dir, ipc_error *err);
 
 /* summary of a run, as stats.json's "summary" */
 typedef struct ipc_run_summary {
-  const char *mode;           /* "ipc" or "lcp" */
+  const char *mode; /* "ipc" or "lcp" */
   const char *scene;
   int steps;
   double wall_seconds;
   double min_distance;
-  int intersection_checked;   /* 1 when intersection_free holds a result */
+  int intersection_checked; /* 1 when intersection_free holds a result */
   int intersection_free;
   int frames_checked;
   long newton_iterations;

@@ -21,7 +21,7 @@ typedef enum ipc_time_integrator {
 typedef struct ipc_region_def {
   double box_min[3], box_max[3]; /* relative box; used when nverts == 0 */
   int nverts;
-  int *verts;                    /* (nverts) body-local vertex ids, or NULL */
+  int *verts; /* (nverts) body-local vertex ids, or NULL */
 } ipc_region_def;
 
 /* scripted motion of a region: x(t) = c + R(omega (t - t0)) (x0 - c) + v (t - t0),
@@ -42,18 +42,18 @@ typedef struct ipc_neumann_def {
 
 /* one body: a tet mesh (deformable) or a surface mesh (kinematic obstacle) */
 typedef struct ipc_body_def {
-  char *name;               /* object name in outputs; NULL = from the file name */
-  char *mesh;               /* path of .msh / .node / .ele / .obj */
-  double scale[3];          /* applied first */
-  double rotation[3];       /* degrees, R = Rx Ry Rz, applied after scale */
-  double translation[3];    /* applied last */
-  int obstacle;             /* 1: kinematic surface, no mass, moves by script only */
+  char *name;            /* object name in outputs; NULL = from the file name */
+  char *mesh;            /* path of .msh / .node / .ele / .obj */
+  double scale[3];       /* applied first */
+  double rotation[3];    /* degrees, R = Rx Ry Rz, applied after scale */
+  double translation[3]; /* applied last */
+  int obstacle;          /* 1: kinematic surface, no mass, moves by script only */
   ipc_material_kind material;
-  double density;           /* kg/m^3 */
-  double young;             /* Pa */
+  double density; /* kg/m^3 */
+  double young;   /* Pa */
   double poisson;
-  double friction;          /* coefficient, used by the friction model */
-  double velocity[3];       /* initial linear velocity, m/s */
+  double friction;            /* coefficient, used by the friction model */
+  double velocity[3];         /* initial linear velocity, m/s */
   double angular_velocity[3]; /* initial angular velocity, rad/s, about the bbox center */
   int ndirichlet;
   ipc_dirichlet_def *dirichlet;
@@ -69,22 +69,22 @@ typedef struct ipc_plane_def {
 } ipc_plane_def;
 
 typedef struct ipc_scene_def {
-  char *path;               /* the scene file, for messages; may be NULL */
-  double time_step;         /* s */
-  double duration;          /* s */
-  double gravity[3];        /* m/s^2 */
+  char *path;        /* the scene file, for messages; may be NULL */
+  double time_step;  /* s */
+  double duration;   /* s */
+  double gravity[3]; /* m/s^2 */
   ipc_time_integrator integrator;
   /* contact */
-  double dhat;              /* barrier activation distance; relative to the bbox diagonal unless dhat_absolute */
+  double dhat; /* barrier activation distance; relative to the bbox diagonal unless dhat_absolute */
   int dhat_absolute;
-  double kappa;             /* barrier stiffness; 0 = adaptive (IPC's rule) */
-  int self_collision;       /* contact within one body and between bodies */
-  double ccd_scale;         /* line search starts at ccd_scale * time of impact (0.8) */
+  double kappa;       /* barrier stiffness; 0 = adaptive (IPC's rule) */
+  int self_collision; /* contact within one body and between bodies */
+  double ccd_scale;   /* line search starts at ccd_scale * time of impact (0.8) */
   /* newton */
-  double newton_tol;        /* stop when ||p||_inf / h < newton_tol * bbox diagonal (1e-2) */
+  double newton_tol; /* stop when ||p||_inf / h < newton_tol * bbox diagonal (1e-2) */
   int newton_max_iterations;
   /* output */
-  int output_every;         /* write every Nth step */
+  int output_every; /* write every Nth step */
   int nbodies;
   ipc_body_def *bodies;
   int nplanes;

@@ -11,20 +11,20 @@ typedef struct ipc_world ipc_world;
 
 /* statistics of one time step (times in seconds) */
 typedef struct ipc_step_stats {
-  int step;                 /* 1-based index of the step just taken */
-  double time;              /* simulated time at the end of the step */
+  int step;    /* 1-based index of the step just taken */
+  double time; /* simulated time at the end of the step */
   int newton_iterations;
-  int newton_capped;        /* 1 when the iteration cap was hit before convergence */
-  int line_search_steps;    /* backtracking evaluations, summed over iterations */
-  double ccd_alpha_min;     /* smallest CCD step bound (before scaling) seen in the step */
-  int contacts;             /* active contacts at the end of the step */
-  int contacts_max;         /* largest active set during the step */
-  double min_distance;      /* smallest surface distance at the end of the step when below
-                               dhat; INFINITY when no pair is within dhat */
-  double energy;            /* kinetic + elastic + gravity potential at the end of the step */
-  double kappa;             /* barrier stiffness at the end of the step */
-  int dirichlet_unmet;      /* scripted vertices that could not reach their target */
-  double residual;          /* final ||p||_inf / h */
+  int newton_capped;     /* 1 when the iteration cap was hit before convergence */
+  int line_search_steps; /* backtracking evaluations, summed over iterations */
+  double ccd_alpha_min;  /* smallest CCD step bound (before scaling) seen in the step */
+  int contacts;          /* active contacts at the end of the step */
+  int contacts_max;      /* largest active set during the step */
+  double min_distance;   /* smallest surface distance at the end of the step when below
+                            dhat; INFINITY when no pair is within dhat */
+  double energy;         /* kinetic + elastic + gravity potential at the end of the step */
+  double kappa;          /* barrier stiffness at the end of the step */
+  int dirichlet_unmet;   /* scripted vertices that could not reach their target */
+  double residual;       /* final ||p||_inf / h */
   double t_assembly, t_factor, t_ccd, t_broad_phase, t_total;
 } ipc_step_stats;
 

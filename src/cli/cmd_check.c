@@ -81,9 +81,10 @@ int ipc_cmd_check(int argc, char **argv) {
     if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
       quiet = 1;
     } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-      puts("usage: ipcc check PATH [--quiet]\n"
-           "  PATH: a run's output folder, a folder of mesh files, or one mesh file\n"
-           "  exit 0 if no frame intersects, 1 if one does, 2 on bad input");
+      puts(
+          "usage: ipcc check PATH [--quiet]\n"
+          "  PATH: a run's output folder, a folder of mesh files, or one mesh file\n"
+          "  exit 0 if no frame intersects, 1 if one does, 2 on bad input");
       return 0;
     } else if (argv[i][0] == '-' || path) {
       fprintf(stderr, "ipcc check: unexpected argument '%s'\n", argv[i]);

@@ -10,13 +10,14 @@
 #include "ipcc/ipcc.h"
 
 static void run_usage(FILE *f) {
-  fputs("usage: ipcc run SCENE [-o OUTDIR] [--mode ipc] [--steps N] [--check] [--quiet]\n"
-        "  SCENE       a JSON scene (docs/scene-format.md)\n"
-        "  -o OUTDIR   output folder (default: out/<scene name>); frames go to OUTDIR/frames\n"
-        "  --steps N   simulate N steps instead of the scene's duration / time_step\n"
-        "  --check     exact intersection check of every frame (sets intersection_free)\n"
-        "  --quiet     no progress output\n",
-        f);
+  fputs(
+      "usage: ipcc run SCENE [-o OUTDIR] [--mode ipc] [--steps N] [--check] [--quiet]\n"
+      "  SCENE       a JSON scene (docs/scene-format.md)\n"
+      "  -o OUTDIR   output folder (default: out/<scene name>); frames go to OUTDIR/frames\n"
+      "  --steps N   simulate N steps instead of the scene's duration / time_step\n"
+      "  --check     exact intersection check of every frame (sets intersection_free)\n"
+      "  --quiet     no progress output\n",
+      f);
 }
 
 static double now_s(void) {

@@ -26,7 +26,9 @@ void *ipc_realloc(void *p, size_t bytes) {
   return q;
 }
 
-void ipc_free(void *p) { free(p); }
+void ipc_free(void *p) {
+  free(p);
+}
 
 void ipc_reserve(void **buf, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return;

@@ -59,8 +59,8 @@ static int select_region(int **out, const ipc_region_def *r, const double *xrest
     for (int i = 0; i < r->nverts; ++i) {
       if (r->verts[i] < 0 || r->verts[i] >= nv) {
         ipc_error_set(err, IPC_ERR_INPUT,
-                      "%s: key '%s': vertex index %d out of range (the body has %d vertices)",
-                      file, key, r->verts[i], nv);
+                      "%s: key '%s': vertex index %d out of range (the body has %d vertices)", file,
+                      key, r->verts[i], nv);
         ipc_free(*out);
         *out = NULL;
         return -1;
@@ -195,8 +195,8 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
       double s[3];
       for (int d = 0; d < 3; ++d) s[d] = bd->scale[d] * me->x[3 * i + d];
       for (int d = 0; d < 3; ++d)
-        x[3 * i + d] = R[3 * d] * s[0] + R[3 * d + 1] * s[1] + R[3 * d + 2] * s[2] +
-                       bd->translation[d];
+        x[3 * i + d] =
+            R[3 * d] * s[0] + R[3 * d + 1] * s[1] + R[3 * d + 2] * s[2] + bd->translation[d];
       vert_body[vo + i] = b;
       vert_obs[vo + i] = (unsigned char)bd->obstacle;
     }
@@ -298,7 +298,8 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
 
   bbox(m->x0, nverts, m->bbox_min, m->bbox_max);
   double dd2 = 0;
-  for (int d = 0; d < 3; ++d) dd2 += (m->bbox_max[d] - m->bbox_min[d]) * (m->bbox_max[d] - m->bbox_min[d]);
+  for (int d = 0; d < 3; ++d)
+    dd2 += (m->bbox_max[d] - m->bbox_min[d]) * (m->bbox_max[d] - m->bbox_min[d]);
   m->bbox_diag = sqrt(dd2);
   if (!(m->bbox_diag > 0)) {
     st = ipc_error_set(err, IPC_ERR_INPUT, "%s: the scene has zero extent", file);

@@ -10,11 +10,11 @@
 
 typedef struct ipc_body {
   char name[128];
-  int obstacle;          /* kinematic surface: no mass, moved by script only */
-  int v0, nv;            /* global vertex range */
-  int t0, nt;            /* global tet range */
-  int f0, nf;            /* global surface face range */
-  int s0, ns;            /* global segment range (obstacles) */
+  int obstacle; /* kinematic surface: no mass, moved by script only */
+  int v0, nv;   /* global vertex range */
+  int t0, nt;   /* global tet range */
+  int f0, nf;   /* global surface face range */
+  int s0, ns;   /* global segment range (obstacles) */
   ipc_material_kind material;
   double mu, lambda, density;
   double friction;
@@ -24,7 +24,7 @@ typedef struct ipc_body {
    their vertices (zero velocity when static) */
 typedef struct ipc_dirichlet {
   int nverts;
-  int *verts;                 /* (nverts) global ids */
+  int *verts; /* (nverts) global ids */
   double velocity[3];
   double angular_velocity[3]; /* rad/s about the moving region center */
   double center[3];           /* region bbox center at t = 0 */
@@ -45,16 +45,16 @@ typedef struct ipc_plane {
 
 typedef struct ipc_model {
   int nverts;
-  double *x0;         /* (nverts x 3) initial positions (rest shape, transformed) */
-  double *v0;         /* (nverts x 3) initial velocities */
-  double *mass;       /* (nverts) lumped mass; 0 for obstacle vertices */
+  double *x0;   /* (nverts x 3) initial positions (rest shape, transformed) */
+  double *v0;   /* (nverts x 3) initial velocities */
+  double *mass; /* (nverts) lumped mass; 0 for obstacle vertices */
   int ntets;
-  int *tets;          /* (ntets x 4) */
-  int *tet_body;      /* (ntets) */
+  int *tets;     /* (ntets x 4) */
+  int *tet_body; /* (ntets) */
   int nbodies;
   ipc_body *bodies;
   ipc_surface surface;
-  int *segs;          /* (nsegs x 2) codimensional segments (obstacles) */
+  int *segs; /* (nsegs x 2) codimensional segments (obstacles) */
   int nsegs;
   int ndirichlet;
   ipc_dirichlet *dirichlet;
@@ -63,7 +63,7 @@ typedef struct ipc_model {
   int nplanes;
   ipc_plane *planes;
   double bbox_min[3], bbox_max[3];
-  double bbox_diag;   /* of the initial bodies and obstacles */
+  double bbox_diag;     /* of the initial bodies and obstacles */
   ipc_scene_def params; /* copy of the scalar parameters (bodies/planes pointers cleared) */
 } ipc_model;
 

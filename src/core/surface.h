@@ -6,17 +6,17 @@
 #include "ipcc/error.h"
 
 typedef struct ipc_surface {
-  int nverts;             /* length of the global vertex array */
+  int nverts; /* length of the global vertex array */
   int nfaces;
-  int *faces;             /* (nfaces x 3) outward counter-clockwise */
+  int *faces; /* (nfaces x 3) outward counter-clockwise */
   int nedges;
-  int *edges;             /* (nedges x 2) unique, edges[2e] < edges[2e+1]; face edges and segments */
+  int *edges; /* (nedges x 2) unique, edges[2e] < edges[2e+1]; face edges and segments */
   int nsv;
-  int *sv;                /* (nsv) ascending: vertices that lie on a face or edge, or are isolated points */
-  int *face_edges;        /* (nfaces x 3) edge of face f between corners k and k+1 (mod 3) */
-  unsigned char *edge_codim;  /* (nedges) 1 when the edge lies on no face */
-  unsigned char *vert_point;  /* (nverts) 1 when the vertex is an isolated point (on no edge) */
-  int *vert_body;         /* (nverts) id of the body or obstacle owning the vertex */
+  int *sv; /* (nsv) ascending: vertices that lie on a face or edge, or are isolated points */
+  int *face_edges;              /* (nfaces x 3) edge of face f between corners k and k+1 (mod 3) */
+  unsigned char *edge_codim;    /* (nedges) 1 when the edge lies on no face */
+  unsigned char *vert_point;    /* (nverts) 1 when the vertex is an isolated point (on no edge) */
+  int *vert_body;               /* (nverts) id of the body or obstacle owning the vertex */
   unsigned char *vert_obstacle; /* (nverts) 1 for kinematic obstacle vertices */
 } ipc_surface;
 

@@ -112,7 +112,8 @@ size_t ipc_surface_intersections(const ipc_surface *s, const double *x, int skip
     if (s->edge_codim[e]) cod[nc++] = e;
   double *pb = IPC_NEW(double, 6 * (size_t)np + 6), *cb = IPC_NEW(double, 6 * (size_t)nc + 6);
   for (int i = 0; i < np; ++i) prim_box(pb + 6 * (size_t)i, x, &pts[i], 1);
-  for (int i = 0; i < nc; ++i) memcpy(cb + 6 * (size_t)i, eb + 6 * (size_t)cod[i], 6 * sizeof(double));
+  for (int i = 0; i < nc; ++i)
+    memcpy(cb + 6 * (size_t)i, eb + 6 * (size_t)cod[i], 6 * sizeof(double));
 
   check_ctx c = {s, x, skip_obstacle_pairs, pts, cod, 0, hits, max, 0};
   int *pairs = NULL;
@@ -141,13 +142,12 @@ void ipc_intersection_describe(char *out, size_t n, const ipc_surface *s,
   const int *E = s->edges, *F = s->faces;
   switch (h->kind) {
     case IPC_ISECT_EDGE_FACE:
-      snprintf(out, n, "edge %d (vertices %d, %d) crosses triangle %d (vertices %d, %d, %d)",
-               h->a, E[2 * h->a], E[2 * h->a + 1], h->b, F[3 * h->b], F[3 * h->b + 1],
-               F[3 * h->b + 2]);
+      snprintf(out, n, "edge %d (vertices %d, %d) crosses triangle %d (vertices %d, %d, %d)", h->a,
+               E[2 * h->a], E[2 * h->a + 1], h->b, F[3 * h->b], F[3 * h->b + 1], F[3 * h->b + 2]);
       break;
     case IPC_ISECT_EDGE_EDGE:
-      snprintf(out, n, "segment %d (vertices %d, %d) crosses segment %d (vertices %d, %d)",
-               h->a, E[2 * h->a], E[2 * h->a + 1], h->b, E[2 * h->b], E[2 * h->b + 1]);
+      snprintf(out, n, "segment %d (vertices %d, %d) crosses segment %d (vertices %d, %d)", h->a,
+               E[2 * h->a], E[2 * h->a + 1], h->b, E[2 * h->b], E[2 * h->b + 1]);
       break;
     case IPC_ISECT_POINT_FACE:
       snprintf(out, n, "point %d lies on triangle %d (vertices %d, %d, %d)", h->a, h->b,

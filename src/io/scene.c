@@ -95,7 +95,8 @@ static int check_keys(reader *r, const cJSON *obj, const char *path, const char 
     if (!ok) {
       char key[256], what[512];
       keypath(key, sizeof key, path, it->string);
-      size_t len = (size_t)snprintf(what, sizeof what, "one of the known keys (unknown key; known:");
+      size_t len =
+          (size_t)snprintf(what, sizeof what, "one of the known keys (unknown key; known:");
       for (const char *const *a = allowed; *a && len < sizeof what; ++a)
         len += (size_t)snprintf(what + len, sizeof what - len, " %s", *a);
       if (len < sizeof what) snprintf(what + len, sizeof what - len, ")");
@@ -144,7 +145,8 @@ static int parse_vec3(reader *r, const cJSON *v, const char *kp, double out[3]) 
   if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 3) return fail(r, kp, "an array of 3 numbers");
   for (int i = 0; i < 3; ++i) {
     const cJSON *e = cJSON_GetArrayItem(v, i);
-    if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble)) return fail(r, kp, "an array of 3 numbers");
+    if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble))
+      return fail(r, kp, "an array of 3 numbers");
     out[i] = e->valuedouble;
   }
   return 1;
@@ -229,8 +231,8 @@ static int parse_window(reader *r, const cJSON *obj, const char *path, double *t
 }
 
 static int parse_dirichlet(reader *r, const cJSON *obj, const char *path, ipc_dirichlet_def *d) {
-  static const char *const keys[] = {"box", "vertices", "velocity", "angular_velocity", "start",
-                                     "end", NULL};
+  static const char *const keys[] = {"box",   "vertices", "velocity", "angular_velocity",
+                                     "start", "end",      NULL};
   memset(d, 0, sizeof *d);
   return check_keys(r, obj, path, keys) && parse_region(r, obj, path, &d->region) &&
          get_vec3(r, obj, path, "velocity", d->velocity) &&
@@ -286,8 +288,8 @@ static int parse_list(reader *r, const cJSON *arr, const char *kp, int *n) {
 static int parse_body(reader *r, const cJSON *obj, const char *path, const char *scene_dir,
                       ipc_body_def *b) {
   static const char *const keys[] = {
-      "name",     "mesh",     "translation", "rotation",         "scale",     "obstacle",
-      "material", "friction", "velocity",    "angular_velocity", "dirichlet", "neumann", NULL};
+      "name",     "mesh",     "translation",      "rotation",  "scale",   "obstacle", "material",
+      "friction", "velocity", "angular_velocity", "dirichlet", "neumann", NULL};
   *b = ipc_default_body_def();
   if (!check_keys(r, obj, path, keys)) return 0;
   const char *mesh = NULL, *name = NULL;
@@ -356,8 +358,8 @@ static int parse_plane(reader *r, const cJSON *obj, const char *path, ipc_plane_
       !get_vec3(r, obj, path, "normal", p->normal) ||
       !get_number(r, obj, path, "friction", &p->friction, 0, 1e6, "a friction coefficient >= 0"))
     return 0;
-  double n = sqrt(p->normal[0] * p->normal[0] + p->normal[1] * p->normal[1] +
-                  p->normal[2] * p->normal[2]);
+  double n =
+      sqrt(p->normal[0] * p->normal[0] + p->normal[1] * p->normal[1] + p->normal[2] * p->normal[2]);
   if (!(n > 0)) {
     char kp[256];
     keypath(kp, sizeof kp, path, "normal");
@@ -368,11 +370,12 @@ static int parse_plane(reader *r, const cJSON *obj, const char *path, ipc_plane_
 }
 
 static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_scene_def *s) {
-  static const char *const keys[] = {"time_step", "duration", "gravity", "integrator", "contact",
-                                     "newton",    "output",   "bodies",  "planes",     "description",
-                                     NULL};
+  static const char *const keys[] = {"time_step", "duration",    "gravity", "integrator",
+                                     "contact",   "newton",      "output",  "bodies",
+                                     "planes",    "description", NULL};
   if (!check_keys(r, root, "", keys)) return 0;
-  if (!get_number(r, root, "", "time_step", &s->time_step, 1e-12, 1e6, "a positive time step (s)") ||
+  if (!get_number(r, root, "", "time_step", &s->time_step, 1e-12, 1e6,
+                  "a positive time step (s)") ||
       !get_number(r, root, "", "duration", &s->duration, 0, 1e9, "a duration >= 0 (s)") ||
       !get_vec3(r, root, "", "gravity", s->gravity))
     return 0;
@@ -388,8 +391,8 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
   }
   const cJSON *contact = cJSON_GetObjectItemCaseSensitive(root, "contact");
   if (contact) {
-    static const char *const ckeys[] = {"dhat", "dhat_absolute", "kappa", "self_collision",
-                                        "ccd_scale", NULL};
+    static const char *const ckeys[] = {"dhat",           "dhat_absolute", "kappa",
+                                        "self_collision", "ccd_scale",     NULL};
     if (!check_keys(r, contact, "contact", ckeys) ||
         !get_number(r, contact, "contact", "dhat", &s->dhat, 1e-15, 1e6,
                     "a positive barrier distance dhat") ||

@@ -42,7 +42,8 @@ ipc_status ipc_write_stats_json(const char *path, const ipc_run_summary *sum,
   double ta = 0, tf = 0, tc = 0, tb = 0, tt = 0;
   cJSON *energy = cJSON_AddArrayToObject(s, "energy");
   for (size_t i = 0; i < nsteps; ++i) {
-    cJSON_AddItemToArray(energy, cJSON_CreateNumber(isfinite(steps[i].energy) ? steps[i].energy : 0));
+    cJSON_AddItemToArray(energy,
+                         cJSON_CreateNumber(isfinite(steps[i].energy) ? steps[i].energy : 0));
     ta += steps[i].t_assembly;
     tf += steps[i].t_factor;
     tc += steps[i].t_ccd;

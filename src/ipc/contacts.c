@@ -24,7 +24,8 @@ void ipc_contact_model_init(ipc_contact_model *cm, const ipc_model *m, double dh
   const ipc_surface *s = &m->surface;
   cm->edge_len2 = IPC_NEW(double, (size_t)s->nedges + 1);
   for (int e = 0; e < s->nedges; ++e) {
-    const double *a = m->x0 + 3 * (size_t)s->edges[2 * e], *b = m->x0 + 3 * (size_t)s->edges[2 * e + 1];
+    const double *a = m->x0 + 3 * (size_t)s->edges[2 * e],
+                 *b = m->x0 + 3 * (size_t)s->edges[2 * e + 1];
     double d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2];
     cm->edge_len2[e] = d0 * d0 + d1 * d1 + d2 * d2;
   }
@@ -66,12 +67,10 @@ static double contact_d2(ipc_contact *c, const ipc_contact_model *cm, const doub
   switch (c->kind) {
     case IPC_CONTACT_PT:
       c->type = (int)ipc_pt_classify(X(v[0]), X(v[1]), X(v[2]), X(v[3]));
-      return ipc_pt_distance2(X(v[0]), X(v[1]), X(v[2]), X(v[3]), (ipc_pt_type)c->type, NULL,
-                              NULL);
+      return ipc_pt_distance2(X(v[0]), X(v[1]), X(v[2]), X(v[3]), (ipc_pt_type)c->type, NULL, NULL);
     case IPC_CONTACT_EE:
       c->type = (int)ipc_ee_classify(X(v[0]), X(v[1]), X(v[2]), X(v[3]));
-      return ipc_ee_distance2(X(v[0]), X(v[1]), X(v[2]), X(v[3]), (ipc_ee_type)c->type, NULL,
-                              NULL);
+      return ipc_ee_distance2(X(v[0]), X(v[1]), X(v[2]), X(v[3]), (ipc_ee_type)c->type, NULL, NULL);
     case IPC_CONTACT_PE:
       c->type = (int)ipc_pe_classify(X(v[0]), X(v[1]), X(v[2]));
       return ipc_pe_distance2(X(v[0]), X(v[1]), X(v[2]), (ipc_pe_type)c->type, NULL, NULL);
@@ -194,8 +193,8 @@ static double contact_value(ipc_contact *c, const ipc_contact_model *cm, const d
   return b;
 }
 
-double ipc_contacts_energy(const ipc_contact_set *cs, const ipc_contact_model *cm,
-                           const double *x, double kappa) {
+double ipc_contacts_energy(const ipc_contact_set *cs, const ipc_contact_model *cm, const double *x,
+                           double kappa) {
   double dhat2 = cm->dhat * cm->dhat, e = 0.0;
   for (size_t i = 0; i < cs->n; ++i) {
     ipc_contact c = cs->c[i];
@@ -287,8 +286,7 @@ double ipc_contact_local(const ipc_contact *c, const ipc_contact_model *cm, cons
   int n = 3 * np;
   *nv = 0;
   if (d2 >= dhat2 || !(d2 > 0)) return d2 >= dhat2 ? 0.0 : INFINITY;
-  double b = ipc_barrier(d2, dhat2), b1 = ipc_barrier_d1(d2, dhat2),
-         b2 = ipc_barrier_d2(d2, dhat2);
+  double b = ipc_barrier(d2, dhat2), b1 = ipc_barrier_d1(d2, dhat2), b2 = ipc_barrier_d2(d2, dhat2);
   double e;
   double gf[12], Hf[144];
   int mollified = 0;

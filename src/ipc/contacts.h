@@ -19,7 +19,7 @@ typedef enum ipc_contact_kind {
 
 typedef struct ipc_contact {
   int kind;
-  int type;     /* distance type (ipc_pt_type / ipc_ee_type / ipc_pe_type) */
+  int type; /* distance type (ipc_pt_type / ipc_ee_type / ipc_pe_type) */
   int v[4];
   int plane;
   double eps_x; /* edge-edge mollifier threshold (rest), 0 otherwise */
@@ -34,9 +34,9 @@ typedef struct ipc_contact_set {
 /* per-model contact data that does not change: mollifier thresholds need rest edges */
 typedef struct ipc_contact_model {
   const ipc_model *model;
-  double dhat;              /* absolute */
-  double *edge_len2;        /* (nedges) rest squared edge lengths */
-  int *plane_verts;         /* surface vertices of deformable bodies (checked against planes) */
+  double dhat;       /* absolute */
+  double *edge_len2; /* (nedges) rest squared edge lengths */
+  int *plane_verts;  /* surface vertices of deformable bodies (checked against planes) */
   int nplane_verts;
 } ipc_contact_model;
 
@@ -51,8 +51,8 @@ double ipc_contacts_collect(ipc_contact_set *out, const ipc_contact_model *cm,
 
 /* barrier energy kappa * sum m b over the set at x (recomputes distances); +INFINITY if
    any distance is zero */
-double ipc_contacts_energy(const ipc_contact_set *cs, const ipc_contact_model *cm,
-                           const double *x, double kappa);
+double ipc_contacts_energy(const ipc_contact_set *cs, const ipc_contact_model *cm, const double *x,
+                           double kappa);
 
 /* local gradient and PSD-projected Hessian of contact k's barrier term, compressed to
    the vertices it really depends on: *nv ids in verts, g (3nv), H (3nv x 3nv).

@@ -21,8 +21,8 @@ double ipc_ccd_max_step(const ipc_contact_model *cm, const ipc_candidates *cand,
   for (size_t i = 0; i < cand->nvf; ++i) {
     int v = cand->vf[2 * i];
     const int *f = s->faces + 3 * (size_t)cand->vf[2 * i + 1];
-    if (ipc_ccd_vf(X(x, v), X(x, f[0]), X(x, f[1]), X(x, f[2]), X(xe, v), X(xe, f[0]),
-                   X(xe, f[1]), X(xe, f[2]), &prm, &toi) &&
+    if (ipc_ccd_vf(X(x, v), X(x, f[0]), X(x, f[1]), X(x, f[2]), X(xe, v), X(xe, f[0]), X(xe, f[1]),
+                   X(xe, f[2]), &prm, &toi) &&
         toi < tmin) {
       tmin = toi;
       prm.tmax = tmin;

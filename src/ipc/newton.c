@@ -81,10 +81,10 @@ static double elastic_derivatives(ipc_world *w, const double *x) {
   for (int b = 0; b < m->nbodies; ++b) {
     const ipc_body *bd = &m->bodies[b];
     if (bd->nt == 0) continue;
-    e += ipc_tets_derivatives((ipc_material_model)w->tet_model[bd->t0], bd->mu, bd->lambda,
-                              bd->nt, m->tets + 4 * (size_t)bd->t0,
-                              w->DmInv + 9 * (size_t)bd->t0, w->vol + bd->t0, x, NULL,
-                              w->tet_g + 12 * (size_t)bd->t0, w->tet_H + 144 * (size_t)bd->t0, 1);
+    e += ipc_tets_derivatives((ipc_material_model)w->tet_model[bd->t0], bd->mu, bd->lambda, bd->nt,
+                              m->tets + 4 * (size_t)bd->t0, w->DmInv + 9 * (size_t)bd->t0,
+                              w->vol + bd->t0, x, NULL, w->tet_g + 12 * (size_t)bd->t0,
+                              w->tet_H + 144 * (size_t)bd->t0, 1);
   }
   return e;
 }
@@ -241,8 +241,7 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
     double pmax = 0;
     for (int i = 0; i < 3 * n; ++i) {
       if (!isfinite(w->p[i])) {
-        ipc_error_set(err, IPC_ERR_SIM, "step %d: the Newton direction is not finite",
-                      w->step + 1);
+        ipc_error_set(err, IPC_ERR_SIM, "step %d: the Newton direction is not finite", w->step + 1);
         return 1;
       }
       pmax = fmax(pmax, fabs(w->p[i]));

@@ -126,9 +126,9 @@ void ipc_world_destroy(ipc_world *w) {
   ipc_candidates_free(&w->cand);
   ipc_contact_set_free(&w->contacts);
   ipc_contact_model_free(&w->cm);
-  double *arrays[] = {w->x,      w->v,     w->a,     w->xn,    w->xt,   w->xe,
-                      w->p,      w->g,     w->target, w->penalty, w->dir_center, w->DmInv,
-                      w->vol,    w->tet_g, w->tet_H};
+  double *arrays[] = {w->x,          w->v,     w->a,   w->xn,     w->xt,
+                      w->xe,         w->p,     w->g,   w->target, w->penalty,
+                      w->dir_center, w->DmInv, w->vol, w->tet_g,  w->tet_H};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   ipc_free(w->fixed);
   ipc_free(w->scripted);
@@ -137,10 +137,18 @@ void ipc_world_destroy(ipc_world *w) {
   ipc_free(w);
 }
 
-const double *ipc_world_positions(const ipc_world *w) { return w->x; }
-int ipc_world_vertex_count(const ipc_world *w) { return w->m.nverts; }
-double ipc_world_time(const ipc_world *w) { return w->time; }
-double ipc_world_dhat(const ipc_world *w) { return w->dhat; }
+const double *ipc_world_positions(const ipc_world *w) {
+  return w->x;
+}
+int ipc_world_vertex_count(const ipc_world *w) {
+  return w->m.nverts;
+}
+double ipc_world_time(const ipc_world *w) {
+  return w->time;
+}
+double ipc_world_dhat(const ipc_world *w) {
+  return w->dhat;
+}
 
 int ipc_world_intersection_free(const ipc_world *w, char *what, size_t n) {
   ipc_intersection hit;

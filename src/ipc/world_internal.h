@@ -13,7 +13,7 @@ struct ipc_world {
   ipc_model m;
   ipc_contact_model cm;
   double h, dhat;
-  double c_elastic;        /* weight of h^2 Psi and the barrier: 1 (Euler) or beta (Newmark) */
+  double c_elastic; /* weight of h^2 Psi and the barrier: 1 (Euler) or beta (Newmark) */
   double time;
   int step;
   /* state, all (nverts x 3) */
@@ -29,11 +29,11 @@ struct ipc_world {
   unsigned char *scripted; /* (nverts) vertex has a scripted target this step */
   double *dir_center;      /* (ndirichlet x 3) current centers of scripted regions */
   /* elasticity */
-  double *DmInv, *vol;     /* (ntets x 9), (ntets) */
-  int *tet_model;          /* (ntets) ipc_material_model */
-  double *tet_g, *tet_H;   /* (ntets x 12), (ntets x 144) per-iteration scratch */
+  double *DmInv, *vol;   /* (ntets x 9), (ntets) */
+  int *tet_model;        /* (ntets) ipc_material_model */
+  double *tet_g, *tet_H; /* (ntets x 12), (ntets x 144) per-iteration scratch */
   /* contact */
-  ipc_candidates cand;     /* valid for every point of the last swept segment */
+  ipc_candidates cand; /* valid for every point of the last swept segment */
   ipc_contact_set contacts;
   double min_d2;
   double kappa, kappa_min, kappa_max, mean_mass;

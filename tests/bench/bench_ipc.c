@@ -51,10 +51,11 @@ int main(int argc, char **argv) {
   printf("scene %s\n", argv[1]);
   printf("steps %d, total %.2f s, %.3f s/step, %.2f Newton iterations/step (%.3f s/iteration)\n",
          steps, tot, tot / steps, (double)its / steps, tot / (double)(its ? its : 1));
-  printf("time split: assembly %.1f%%, factorization %.1f%%, ccd %.1f%%, broad phase %.1f%%, "
-         "other %.1f%%\n",
-         100 * ta / tot, 100 * tf / tot, 100 * tc / tot, 100 * tb / tot,
-         100 * (tot - ta - tf - tc - tb) / tot);
+  printf(
+      "time split: assembly %.1f%%, factorization %.1f%%, ccd %.1f%%, broad phase %.1f%%, "
+      "other %.1f%%\n",
+      100 * ta / tot, 100 * tf / tot, 100 * tc / tot, 100 * tb / tot,
+      100 * (tot - ta - tf - tc - tb) / tot);
   printf("max contacts %d, capped steps %ld, steps with unmet scripts %ld, final state %s\n", cmax,
          capped, unmet, free_ok ? "intersection-free" : "INTERSECTING");
   ipc_world_destroy(w);
