@@ -8,8 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../surface_by_hand.h"
+#include "core/surface.h"
 #include "geometry/broad_phase.h"
+#include "ipcc/mesh.h"
 
 typedef struct bench_mesh {
   const char *name;
@@ -170,8 +171,39 @@ static double mesh_diag(const bench_mesh *m) {
 
 /* the one function to swap for real meshes (Armadillo13K.msh, mat100x100t40.msh)
    once the mesh reader lands; returns 0 past the last mesh */
+/* one of IPC's tet meshes (from the shared data folder beside the checkout): its
+   boundary triangles; 0 if the file cannot be read */
+static int mesh_ipc(bench_mesh *m, const char *name, const char *path) {
+  ipc_mesh im;
+  ipc_error err;
+  if (ipc_mesh_read(path, &im, &err) != IPC_OK) {
+    fprintf(stderr, "%s\n", err.msg);
+    return 0;
+  }
+  m->name = name;
+  m->nverts = im.nverts;
+  m->ntris = im.ntris;
+  m->x = malloc(sizeof(double) * 3 * (size_t)im.nverts);
+  memcpy(m->x, im.x, sizeof(double) * 3 * (size_t)im.nverts);
+  m->tris = malloc(sizeof(int) * 3 * (size_t)im.ntris);
+  memcpy(m->tris, im.tris, sizeof(int) * 3 * (size_t)im.ntris);
+  m->obstacle = calloc((size_t)im.nverts, 1);
+  ipc_mesh_free(&im);
+  return 1;
+}
+
 static int bench_load_mesh(int which, bench_mesh *m) {
   switch (which) {
+    case 4:
+      if (!mesh_ipc(m, "IPC Armadillo13K.msh (55K tets)",
+                    "../shared/data/ipc-input/input/tetMeshes/Armadillo13K.msh"))
+        return 0;
+      break;
+    case 5:
+      if (!mesh_ipc(m, "IPC mat100x100t40.msh (59K tets)",
+                    "../shared/data/ipc-input/input/tetMeshes/mat100x100t40.msh"))
+        return 0;
+      break;
     case 0:
       mesh_box(m, "box 100x100x4 cells (mat-like)", 100, 100, 4, 1.0, 1.0, 0.04);
       break;
@@ -195,9 +227,14 @@ static int bench_load_mesh(int which, bench_mesh *m) {
   return 1;
 }
 
-/* the collision surface of a mesh: to become ipc_surface_build once surface.c lands */
+/* the collision surface of a mesh */
 static void bench_surface(ipc_surface *s, const bench_mesh *m) {
-  hand_surface(s, m->nverts, m->tris, m->ntris, NULL, 0, NULL, 0, m->obstacle);
+  ipc_error err;
+  if (ipc_surface_build(s, m->nverts, m->tris, m->ntris, NULL, 0, NULL, 0, NULL, m->obstacle,
+                        &err) != IPC_OK) {
+    fprintf(stderr, "%s\n", err.msg);
+    exit(1);
+  }
 }
 
 static void mesh_free(bench_mesh *m) {
@@ -272,7 +309,7 @@ int main(int argc, char **argv) {
     report("swept, inflation dhat", &c, time_calls(&c, &s, m.x, x1, dhat, reps));
     ipc_candidates_free(&c);
     free(x1);
-    hand_surface_free(&s);
+    ipc_surface_free(&s);
     mesh_free(&m);
   }
   return 0;
