@@ -250,7 +250,7 @@ static void test_random_contact(void) {
   for (int s = 0; s < 4; ++s) {
     for (int block = 1; block <= 3; block += 2) {
       gen_contact g;
-      gen_contact_make(&g, ncs[s], ncs[s] + 4, 1, block, 1e-3, 0.0, &r);
+      gen_contact_make(&g, ncs[s], ncs[s] + 4, 1, block, 1e-6, 0.0, &r);
       ipc_lcp_problem p = gen_contact_problem(&g);
       char what[64];
       snprintf(what, sizeof what, "contact m=%d b=%d", ncs[s], block);

@@ -9,16 +9,17 @@
  *
  * The matrix is given either explicitly (a sparse M in compressed sparse rows) or
  * implicitly as the Delassus operator W = J A^-1 J^T + diag(reg) of a contact problem:
- * J sparse (n x ndof), A^-1 block-diagonal (an inverse lumped mass: blocks of 1 or 3 DOFs),
- * reg an optional diagonal regularisation. The iterative solvers never form W; they keep
- * u = A^-1 J^T z and update it row by row (Miyamoto et al., AMGS Method 3.1). Lemke and
- * block principal pivoting form W densely (small problems only).
+ * J sparse (n x ndof), A^-1 block-diagonal (an inverse lumped mass; blocks of b DOFs,
+ * e.g. 1 or 3), reg an optional diagonal regularisation. The iterative solvers never form W; they
+ * keep u = A^-1 J^T z and update it row by row (Miyamoto et al., AMGS Method 3.1). Lemke and block
+ * principal pivoting form W densely (small problems only).
  *
  * Residual (one definition, residual.c): the natural map of the box,
  *   r(z) = || z - mid(lo, hi, z - (M z + q)) ||_2,  = || min(z, M z + q) ||_2 for the LCP,
  * and the relative residual r(z) / ||q||_2 (r(z) itself when ||q||_2 <= DBL_EPSILON), as
- * Siconos reports it. Every solver stops when the relative residual is <= tol, and returns
- * the iterate with the smallest residual it saw.
+ * Siconos reports it. Every iterative solver stops when the relative residual is <= tol
+ * and returns the iterate with the smallest residual it saw; Lemke and BPP return the
+ * point of their final basis, converged when its relative residual is <= tol.
  */
 #ifndef IPCC_LCP_LCP_H
 #define IPCC_LCP_LCP_H
@@ -82,7 +83,8 @@ typedef struct ipc_lcp_options {
   ipc_lcp_cg_beta cg_beta;
   int cg_stall;             /* PCG phase ends after cg_stall steps without a new best
                                residual (<= 0: 10) */
-  double amgs_alpha;        /* AMGS Omega = alpha diag(W) (or alpha I); alpha > 0 */
+  double amgs_alpha;        /* AMGS Omega = alpha diag(W), or alpha I (then alpha is in the
+                               units of W; about half the mean diagonal works); alpha > 0 */
   bool amgs_omega_identity; /* Omega = alpha I (Zheng-Yin) instead of alpha diag(W) */
   double amgs_gamma;        /* AMGS modulus scale gamma > 0 (iterates are invariant to it) */
 } ipc_lcp_options;
