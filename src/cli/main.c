@@ -15,21 +15,11 @@ static void usage(FILE *f) {
       "  check PATH             exact intersection check of every frame (run folder,\n"
       "                         folder of meshes, or one mesh); exit 0 only if none intersect\n"
       "  ccd PATH... [--json]   run CCD on benchmark query files or folders\n"
+      "  lcp M.mtx q.mtx [-o z.mtx] [--solver S]  solve one LCP (ipcc lcp -h for options)\n"
       "  version                print the version\n"
+      "\n"
       "exit codes: 0 success, 1 simulation failed, 2 bad input\n",
       f);
-  fputs("usage: ipcc COMMAND [ARGS]\n"
-        "\n"
-        "commands:\n"
-        "  run SCENE [-o OUTDIR] [--steps N] [--check] [--quiet]\n"
-        "                         simulate a JSON scene; frames in OUTDIR/frames, stats.json\n"
-        "  check PATH             exact intersection check of every frame (run folder,\n"
-        "                         folder of meshes, or one mesh); exit 0 only if none intersect\n"
-        "  ccd PATH... [--json]   run CCD on benchmark query files or folders\n"
-        "  lcp M.mtx q.mtx [-o z.mtx] [--solver S]  solve one LCP (ipcc lcp -h for options)\n"
-        "  version                print the version\n"
-        "exit codes: 0 success, 1 simulation failed, 2 bad input\n",
-        f);
 }
 
 int main(int argc, char **argv) {
