@@ -21,6 +21,7 @@
 #include "ipc/line_search.h"
 #include "ipc/world_internal.h"
 #include "linalg/cholmod_solver.h"
+#include "linalg/dense.h"
 #include "linalg/sparse.h"
 
 struct ipc_newton_solver {
@@ -121,6 +122,7 @@ static void assemble(ipc_world *w, ipc_step_stats *st, int with_barrier_grad_onl
   int n = m->nverts;
   double h2 = w->c_elastic * w->h * w->h;
   double t0 = ipc_now();
+  ipc_dense_threads(1);
   elastic_derivatives(w, w->x);
   ipc_sparse_begin(s->asm_);
   memset(w->g, 0, 3 * (size_t)n * sizeof(double));
@@ -154,6 +156,7 @@ static void assemble(ipc_world *w, ipc_step_stats *st, int with_barrier_grad_onl
       for (int d = 0; d < 3; ++d) w->g[3 * verts[a] + d] += gl[3 * a + d];
     ipc_sparse_add(s->asm_, nv, verts, Hl);
   }
+  ipc_dense_threads(0);
   st->t_assembly += ipc_now() - t0;
 }
 

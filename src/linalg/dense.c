@@ -65,6 +65,16 @@ static int is_positive_definite(int n, const double *A, double *L) {
   return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, L, n) == 0;
 }
 
+void ipc_dense_threads(int serial) {
+  static int saved = 0;
+  if (serial) {
+    if (!saved) saved = openblas_get_num_threads();
+    openblas_set_num_threads(1);
+  } else if (saved) {
+    openblas_set_num_threads(saved);
+  }
+}
+
 int ipc_psd_project(int n, double *A) {
   if (n <= 0) return 0;
   const size_t nn = (size_t)n * (size_t)n;

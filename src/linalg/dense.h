@@ -13,6 +13,11 @@ int ipc_sym_eig(int n, const double *A, double *evals, double *evecs);
    Frobenius norm (negative eigenvalues clamped to 0, via ipc_sym_eig). A already positive
    definite is left bitwise unchanged. Returns 0 on success, nonzero if LAPACK failed (A is
    then unchanged). */
+/* serial != 0: BLAS/LAPACK run single-threaded (OpenBLAS's thread start-up costs 3-4x
+   the work of a 12x12 eigen-decomposition); 0: back to the default thread count, which
+   the sparse factorization wants */
+void ipc_dense_threads(int serial);
+
 int ipc_psd_project(int n, double *A);
 
 /* eigen-decomposition of a symmetric 3x3 A by cyclic Jacobi rotations: evals ascending,
