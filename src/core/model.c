@@ -103,18 +103,6 @@ static void region_center(double c[3], const int *verts, int n, const double *x)
   for (int d = 0; d < 3; ++d) c[d] = 0.5 * (lo[d] + hi[d]);
 }
 
-static double tet_volume(const double *x, const int *t) {
-  const double *a = x + 3 * t[0], *b = x + 3 * t[1], *c = x + 3 * t[2], *d = x + 3 * t[3];
-  double u[3], v[3], w[3];
-  for (int k = 0; k < 3; ++k) {
-    u[k] = b[k] - a[k];
-    v[k] = c[k] - a[k];
-    w[k] = d[k] - a[k];
-  }
-  return (u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) +
-          u[2] * (v[0] * w[1] - v[1] * w[0])) /
-         6.0;
-}
 
 ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *err) {
   memset(m, 0, sizeof *m);
@@ -205,7 +193,7 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
         int *tt = m->tets + 4 * (size_t)(to + t);
         for (int k = 0; k < 4; ++k) tt[k] = vo + me->tets[4 * t + k];
         m->tet_body[to + t] = b;
-        double vol = tet_volume(m->x0, tt);
+        double vol = ipc_tet_volume(m->x0, tt);
         if (!(vol > 0)) {
           st = ipc_error_set(err, IPC_ERR_INPUT,
                              "%s: tet %d has volume %g after the transform of bodies[%d] "

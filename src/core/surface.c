@@ -302,3 +302,17 @@ void ipc_surface_free(ipc_surface *s) {
   ipc_free(s->vert_obstacle);
   memset(s, 0, sizeof *s);
 }
+
+double ipc_tet_volume(const double *x, const int t[4]) {
+  const double *a = x + 3 * (size_t)t[0], *b = x + 3 * (size_t)t[1], *c = x + 3 * (size_t)t[2],
+               *d = x + 3 * (size_t)t[3];
+  double u[3], v[3], w[3];
+  for (int k = 0; k < 3; ++k) {
+    u[k] = b[k] - a[k];
+    v[k] = c[k] - a[k];
+    w[k] = d[k] - a[k];
+  }
+  double det = u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) +
+               u[2] * (v[0] * w[1] - v[1] * w[0]);
+  return det / 6.0;
+}

@@ -38,6 +38,10 @@ int ipc_tets_boundary(const int *tets, int ntets, int nverts, int **tris);
    before bad[1] in the input order */
 int ipc_tets_boundary_checked(const int *tets, int ntets, int nverts, int **tris, int bad[2]);
 
+/* signed volume of tet t (4 vertex ids) in x (n x 3): positive when (t1-t0, t2-t0, t3-t0)
+   is right-handed */
+double ipc_tet_volume(const double *x, const int t[4]);
+
 /* frees and zeroes; s may be NULL */
 void ipc_surface_free(ipc_surface *s);
 

@@ -155,18 +155,6 @@ static void tag_map_free(tag_map *m) {
   ipc_free(m->sorted);
 }
 
-static double tet_volume(const double *x, const int *t) {
-  const double *a = x + 3 * t[0], *b = x + 3 * t[1], *c = x + 3 * t[2], *d = x + 3 * t[3];
-  double u[3], v[3], w[3];
-  for (int k = 0; k < 3; ++k) {
-    u[k] = b[k] - a[k];
-    v[k] = c[k] - a[k];
-    w[k] = d[k] - a[k];
-  }
-  double det = u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0]) +
-               u[2] * (v[0] * w[1] - v[1] * w[0]);
-  return det / 6.0;
-}
 
 ipc_status ipc_tet_raw_finish(ipc_tet_raw *r, const ipc_scan *node_s, const ipc_scan *ele_s,
                               ipc_mesh *out, ipc_error *err) {
@@ -208,7 +196,7 @@ ipc_status ipc_tet_raw_finish(ipc_tet_raw *r, const ipc_scan *node_s, const ipc_
   int nneg = 0, nbad = 0, first_bad = -1;
   double first_bad_vol = 0.0;
   for (int t = 0; t < r->ntets; ++t) {
-    double vol = tet_volume(r->x, tets + 4 * t);
+    double vol = ipc_tet_volume(r->x, tets + 4 * t);
     if (vol < 0.0) ++nneg;
     if (!(vol > 0.0) && nbad++ == 0) {
       first_bad = t;
