@@ -114,9 +114,8 @@ static double potential(ipc_world *w, const double *x, double *min_d2) {
   return e + kb;
 }
 
-/* gradient (full layout, into w->g) and assembled Hessian; returns energy */
-static void assemble(ipc_world *w, ipc_step_stats *st, int with_barrier_grad_only) {
-  (void)with_barrier_grad_only;
+/* gradient (full layout, into w->g) and the assembled, projected Hessian */
+static void assemble(ipc_world *w, ipc_step_stats *st) {
   const ipc_model *m = &w->m;
   ipc_newton_solver *s = w->solver;
   int n = m->nverts;
@@ -224,7 +223,7 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
       st->newton_capped = 1;
       return 0;
     }
-    assemble(w, st, 0);
+    assemble(w, st);
     ipc_csc A;
     int changed = ipc_sparse_finish(s->asm_, &A);
     int nf = ipc_sparse_num_free(s->asm_);
