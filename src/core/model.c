@@ -103,7 +103,6 @@ static void region_center(double c[3], const int *verts, int n, const double *x)
   for (int d = 0; d < 3; ++d) c[d] = 0.5 * (lo[d] + hi[d]);
 }
 
-
 ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *err) {
   memset(m, 0, sizeof *m);
   const char *file = def->path ? def->path : "(scene)";

@@ -155,7 +155,6 @@ static void tag_map_free(tag_map *m) {
   ipc_free(m->sorted);
 }
 
-
 ipc_status ipc_tet_raw_finish(ipc_tet_raw *r, const ipc_scan *node_s, const ipc_scan *ele_s,
                               ipc_mesh *out, ipc_error *err) {
   memset(out, 0, sizeof *out);
