@@ -897,7 +897,38 @@ static void test_mollifier(void) {
   }
 }
 
+/* the point masks of every type match what the per-type distance depends on: generic
+   configurations give a nonzero gradient exactly on the masked points */
+static void test_type_points(void) {
+  for (int it = 0; it < 50; ++it) {
+    double x[12], g[12];
+    for (int i = 0; i < 12; ++i) x[i] = rnd();
+    for (int t = IPC_PT_P_T0; t <= IPC_PT_P_T; ++t) {
+      ipc_pt_distance2(x, x + 3, x + 6, x + 9, (ipc_pt_type)t, g, NULL);
+      int used = 0;
+      for (int k = 0; k < 4; ++k)
+        if (g[3 * k] != 0 || g[3 * k + 1] != 0 || g[3 * k + 2] != 0) used |= 1 << k;
+      CHECK_MSG(used == ipc_pt_type_points((ipc_pt_type)t), "pt type %d: %x", t, used);
+    }
+    for (int t = IPC_EE_A0_B0; t <= IPC_EE_A_B; ++t) {
+      ipc_ee_distance2(x, x + 3, x + 6, x + 9, (ipc_ee_type)t, g, NULL);
+      int used = 0;
+      for (int k = 0; k < 4; ++k)
+        if (g[3 * k] != 0 || g[3 * k + 1] != 0 || g[3 * k + 2] != 0) used |= 1 << k;
+      CHECK_MSG(used == ipc_ee_type_points((ipc_ee_type)t), "ee type %d: %x", t, used);
+    }
+    for (int t = IPC_PE_P_E0; t <= IPC_PE_P_E; ++t) {
+      ipc_pe_distance2(x, x + 3, x + 6, (ipc_pe_type)t, g, NULL);
+      int used = 0;
+      for (int k = 0; k < 3; ++k)
+        if (g[3 * k] != 0 || g[3 * k + 1] != 0 || g[3 * k + 2] != 0) used |= 1 << k;
+      CHECK_MSG(used == ipc_pe_type_points((ipc_pe_type)t), "pe type %d: %x", t, used);
+    }
+  }
+}
+
 int main(void) {
+  test_type_points();
   test_pt_random();
   test_pt_special();
   test_ee_random();

@@ -36,16 +36,12 @@ static int check_file(const char *path, int verbose) {
     fprintf(stderr, "ipcc check: %s\n", err.msg);
     return 2;
   }
-  /* isolated points: vertices on no triangle or segment */
-  unsigned char *used = calloc((size_t)m.nverts + 1, 1);
-  for (int i = 0; i < 3 * m.ntris; ++i) used[m.tris[i]] = 1;
-  for (int i = 0; i < 2 * m.nsegs; ++i) used[m.segs[i]] = 1;
+  /* a file of triangles or segments checks those; a file of bare vertices checks them as
+     isolated points */
   int np = 0;
   int *pts = malloc(sizeof(int) * ((size_t)m.nverts + 1));
-  for (int i = 0; i < m.nverts; ++i)
-    if (!used[i]) pts[np++] = i;
-  /* a file of triangles only checks its triangles; a file of bare points checks points */
-  if (m.ntris > 0 || m.nsegs > 0) np = 0;
+  if (m.ntris == 0 && m.nsegs == 0)
+    for (int i = 0; i < m.nverts; ++i) pts[np++] = i;
   ipc_surface s;
   int rc = 0;
   if (ipc_surface_build(&s, m.nverts, m.tris, m.ntris, m.segs, m.nsegs, pts, np, NULL, NULL,
@@ -68,7 +64,6 @@ static int check_file(const char *path, int verbose) {
     }
     ipc_surface_free(&s);
   }
-  free(used);
   free(pts);
   ipc_mesh_free(&m);
   return rc;

@@ -407,3 +407,18 @@ double ipc_pe_distance2(const double p[3], const double e0[3], const double e1[3
   }
   return pe_local(p, e0, e1, 0, 1, 2, 3, g, H);
 }
+
+int ipc_pt_type_points(ipc_pt_type type) {
+  static const int points[] = {0x3, 0x5, 0x9, 0x7, 0xD, 0xB, 0xF};
+  return points[type];
+}
+
+int ipc_ee_type_points(ipc_ee_type type) {
+  static const int points[] = {0x5, 0x9, 0x6, 0xA, 0x7, 0xB, 0xD, 0xE, 0xF};
+  return points[type];
+}
+
+int ipc_pe_type_points(ipc_pe_type type) {
+  static const int points[] = {0x3, 0x5, 0x7};
+  return points[type];
+}

@@ -95,6 +95,12 @@ double ipc_pt_distance2(const double p[3], const double t0[3], const double t1[3
 double ipc_ee_distance2(const double a0[3], const double a1[3], const double b0[3],
                         const double b1[3], ipc_ee_type type, double g[12], double H[144]);
 
+/* the points a distance type depends on, as a bit mask over the layout of the matching
+ * full distance: bit k set when point k ([p t0 t1 t2], [a0 a1 b0 b1], [p e0 e1]) is used */
+int ipc_pt_type_points(ipc_pt_type type);
+int ipc_ee_type_points(ipc_ee_type type);
+int ipc_pe_type_points(ipc_pe_type type);
+
 /* squared distance of the given type between p and edge (e0, e1); g[9], H[81] over [p e0 e1]
  * (entries of points the type does not involve are zero; may be NULL) */
 double ipc_pe_distance2(const double p[3], const double e0[3], const double e1[3], ipc_pe_type type,

@@ -223,20 +223,6 @@ double ipc_barrier_energy_candidates(const ipc_contact_model *cm, const ipc_cand
   return kappa * k.sum;
 }
 
-/* which of the 4 local points a distance type uses (bit mask) */
-static int pt_mask(int type) {
-  static const int m[] = {0x3, 0x5, 0x9, 0x7, 0xD, 0xB, 0xF};
-  return m[type];
-}
-static int ee_mask(int type) {
-  static const int m[] = {0x5, 0x9, 0x6, 0xA, 0x7, 0xB, 0xD, 0xE, 0xF};
-  return m[type];
-}
-static int pe_mask(int type) {
-  static const int m[] = {0x3, 0x5, 0x7};
-  return m[type];
-}
-
 double ipc_contact_local(const ipc_contact *c, const ipc_contact_model *cm, const double *x,
                          double kappa, int project, int *nv, int verts[4], double g[12],
                          double H[144]) {
@@ -251,19 +237,19 @@ double ipc_contact_local(const ipc_contact *c, const ipc_contact_model *cm, cons
       cc.type = (int)ipc_pt_classify(X(v[0]), X(v[1]), X(v[2]), X(v[3]));
       d2 = ipc_pt_distance2(X(v[0]), X(v[1]), X(v[2]), X(v[3]), (ipc_pt_type)cc.type, gd, Hd);
       np = 4;
-      mask = pt_mask(cc.type);
+      mask = ipc_pt_type_points((ipc_pt_type)cc.type);
       break;
     case IPC_CONTACT_EE:
       cc.type = (int)ipc_ee_classify(X(v[0]), X(v[1]), X(v[2]), X(v[3]));
       d2 = ipc_ee_distance2(X(v[0]), X(v[1]), X(v[2]), X(v[3]), (ipc_ee_type)cc.type, gd, Hd);
       np = 4;
-      mask = ee_mask(cc.type);
+      mask = ipc_ee_type_points((ipc_ee_type)cc.type);
       break;
     case IPC_CONTACT_PE:
       cc.type = (int)ipc_pe_classify(X(v[0]), X(v[1]), X(v[2]));
       d2 = ipc_pe_distance2(X(v[0]), X(v[1]), X(v[2]), (ipc_pe_type)cc.type, gd, Hd);
       np = 3;
-      mask = pe_mask(cc.type);
+      mask = ipc_pe_type_points((ipc_pe_type)cc.type);
       break;
     case IPC_CONTACT_PP:
       d2 = ipc_pp_dist2(X(v[0]), X(v[1]), gd, Hd);
