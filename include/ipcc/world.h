@@ -26,6 +26,8 @@ typedef struct ipc_step_stats {
   int dirichlet_unmet;   /* scripted vertices that could not reach their target */
   double residual;       /* final ||p||_inf / h */
   double t_assembly, t_factor, t_ccd, t_broad_phase, t_total;
+  int analyses;     /* symbolic analyses (new sparsity pattern) during the step */
+  double t_analyze; /* their time, part of t_factor */
 } ipc_step_stats;
 
 /* builds the world from a scene: reads meshes, checks the start state (rejects

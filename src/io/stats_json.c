@@ -73,10 +73,12 @@ ipc_status ipc_write_stats_json(const char *path, const ipc_run_summary *sum,
     add_num(o, "kappa", p->kappa);
     add_num(o, "residual", p->residual);
     cJSON_AddNumberToObject(o, "dirichlet_unmet", p->dirichlet_unmet);
+    cJSON_AddNumberToObject(o, "analyses", p->analyses);
     cJSON *t = cJSON_AddObjectToObject(o, "seconds");
     add_num(t, "total", p->t_total);
     add_num(t, "assembly", p->t_assembly);
     add_num(t, "factorization", p->t_factor);
+    add_num(t, "analysis", p->t_analyze);
     add_num(t, "ccd", p->t_ccd);
     add_num(t, "broad_phase", p->t_broad_phase);
     cJSON_AddItemToArray(arr, o);

@@ -6,7 +6,10 @@
    - the initial value balances the barrier gradient against the rest of the
      incremental potential: kappa = -(gB . gE) / |gB|^2, clamped to the range;
    - during a solve, kappa doubles (up to kappa_max) while the closest pair is
-     closer than 1e-9 diag and still getting closer. */
+     getting closer and its squared distance is below 1e-9 diag^2 (IPC compares
+     squared distances here, so the threshold is d < 3.2e-5 diag, not 1e-9 diag:
+     with the unsquared reading kappa never grows in practice, pairs settle at
+     1e-8 diag and every Newton iteration is cut short by CCD). */
 #include "ipc/kappa.h"
 
 #include <math.h>
@@ -37,8 +40,9 @@ double ipc_kappa_initial(const double *gB, const double *gE, size_t n, double km
 
 double ipc_kappa_update(double kappa, double kmax, double prev_min_dist, double min_dist,
                         double diag) {
-  double eps = 1e-9 * diag;
-  if (prev_min_dist < eps && min_dist < eps && min_dist < prev_min_dist) {
+  double eps2 = 1e-9 * diag * diag;
+  double p2 = prev_min_dist * prev_min_dist, d2 = min_dist * min_dist;
+  if (p2 < eps2 && d2 < eps2 && min_dist < prev_min_dist) {
     kappa *= 2.0;
     if (kappa > kmax) kappa = kmax;
   }

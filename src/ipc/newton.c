@@ -231,9 +231,14 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
     ipc_sparse_gather(s->asm_, w->g, s->rhs);
     for (int i = 0; i < nf; ++i) s->rhs[i] = -s->rhs[i];
     t0 = ipc_now();
+    ipc_cholmod_stats cs0, cs1;
+    ipc_cholmod_get_stats(s->chol, &cs0);
     int ok = ipc_cholmod_factor(s->chol, &A, changed, 0.0) == IPC_FACTOR_OK &&
              ipc_cholmod_solve(s->chol, s->rhs, s->sol) == IPC_FACTOR_OK;
     st->t_factor += ipc_now() - t0;
+    ipc_cholmod_get_stats(s->chol, &cs1);
+    st->analyses += cs1.analyses - cs0.analyses;
+    st->t_analyze += cs1.analyze_seconds - cs0.analyze_seconds;
     if (!ok) {
       ipc_error_set(err, IPC_ERR_SIM, "step %d: the Newton system could not be factored",
                     w->step + 1);

@@ -25,7 +25,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   int steps = argc > 2 ? atoi(argv[2]) : ipc_world_scene_steps(w);
-  double tot = 0, ta = 0, tf = 0, tc = 0, tb = 0;
+  double tot = 0, ta = 0, tf = 0, tc = 0, tb = 0, tan = 0;
+  long analyses = 0;
   long its = 0, capped = 0, unmet = 0;
   int cmax = 0;
   for (int k = 0; k < steps; ++k) {
@@ -39,6 +40,8 @@ int main(int argc, char **argv) {
     tf += st.t_factor;
     tc += st.t_ccd;
     tb += st.t_broad_phase;
+    tan += st.t_analyze;
+    analyses += st.analyses;
     its += st.newton_iterations;
     capped += st.newton_capped;
     unmet += st.dirichlet_unmet > 0;
@@ -56,6 +59,8 @@ int main(int argc, char **argv) {
       "other %.1f%%\n",
       100 * ta / tot, 100 * tf / tot, 100 * tc / tot, 100 * tb / tot,
       100 * (tot - ta - tf - tc - tb) / tot);
+  printf("symbolic analyses: %ld (%.1f%% of the time, inside factorization)\n", analyses,
+         100 * tan / tot);
   printf("max contacts %d, capped steps %ld, steps with unmet scripts %ld, final state %s\n", cmax,
          capped, unmet, free_ok ? "intersection-free" : "INTERSECTING");
   ipc_world_destroy(w);
