@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/parallel.h"
 #include "geometry/distance.h"
 #include "ipc/barrier.h"
 #include "linalg/dense.h"
@@ -88,66 +89,90 @@ static int same_body_skip(const ipc_contact_model *cm, int a, int b) {
          cm->model->surface.vert_body[a] == cm->model->surface.vert_body[b];
 }
 
-/* visits every candidate pair as a contact record (distance not yet computed) */
-typedef void (*contact_visit)(ipc_contact *c, void *ctx);
+size_t ipc_contacts_count(const ipc_contact_model *cm, const ipc_candidates *cand) {
+  return cand->nvf + cand->nee + cand->nve + cand->nvv +
+         (size_t)cm->model->nplanes * (size_t)cm->nplane_verts;
+}
 
-static void for_each_candidate(const ipc_contact_model *cm, const ipc_candidates *cand,
-                               contact_visit visit, void *ctx) {
+/* [lo, hi) of segment [s0, s0 + n) that lies in [begin, end), relative to s0 */
+static int segment(size_t s0, size_t n, size_t begin, size_t end, size_t *lo, size_t *hi) {
+  if (end <= s0 || begin >= s0 + n) return 0;
+  *lo = begin > s0 ? begin - s0 : 0;
+  *hi = end < s0 + n ? end - s0 : n;
+  return *lo < *hi;
+}
+
+void ipc_contacts_visit_range(const ipc_contact_model *cm, const ipc_candidates *cand,
+                              size_t begin, size_t end, ipc_contact_visit visit, void *ctx) {
   const ipc_surface *s = &cm->model->surface;
   ipc_contact c;
   memset(&c, 0, sizeof c);
-  for (size_t i = 0; i < cand->nvf; ++i) {
-    int v = cand->vf[2 * i], f = cand->vf[2 * i + 1];
-    if (same_body_skip(cm, v, s->faces[3 * f])) continue;
-    c.kind = IPC_CONTACT_PT;
-    c.v[0] = v;
-    c.v[1] = s->faces[3 * f];
-    c.v[2] = s->faces[3 * f + 1];
-    c.v[3] = s->faces[3 * f + 2];
-    c.eps_x = 0;
-    visit(&c, ctx);
-  }
-  for (size_t i = 0; i < cand->nee; ++i) {
-    int ea = cand->ee[2 * i], eb = cand->ee[2 * i + 1];
-    if (same_body_skip(cm, s->edges[2 * ea], s->edges[2 * eb])) continue;
-    c.kind = IPC_CONTACT_EE;
-    c.v[0] = s->edges[2 * ea];
-    c.v[1] = s->edges[2 * ea + 1];
-    c.v[2] = s->edges[2 * eb];
-    c.v[3] = s->edges[2 * eb + 1];
-    c.eps_x = ee_eps(cm, ea, eb);
-    visit(&c, ctx);
-  }
+  size_t s0 = 0, lo, hi;
+  if (segment(s0, cand->nvf, begin, end, &lo, &hi))
+    for (size_t i = lo; i < hi; ++i) {
+      int v = cand->vf[2 * i], f = cand->vf[2 * i + 1];
+      if (same_body_skip(cm, v, s->faces[3 * f])) continue;
+      c.kind = IPC_CONTACT_PT;
+      c.v[0] = v;
+      c.v[1] = s->faces[3 * f];
+      c.v[2] = s->faces[3 * f + 1];
+      c.v[3] = s->faces[3 * f + 2];
+      c.eps_x = 0;
+      visit(&c, ctx);
+    }
+  s0 += cand->nvf;
+  if (segment(s0, cand->nee, begin, end, &lo, &hi))
+    for (size_t i = lo; i < hi; ++i) {
+      int ea = cand->ee[2 * i], eb = cand->ee[2 * i + 1];
+      if (same_body_skip(cm, s->edges[2 * ea], s->edges[2 * eb])) continue;
+      c.kind = IPC_CONTACT_EE;
+      c.v[0] = s->edges[2 * ea];
+      c.v[1] = s->edges[2 * ea + 1];
+      c.v[2] = s->edges[2 * eb];
+      c.v[3] = s->edges[2 * eb + 1];
+      c.eps_x = ee_eps(cm, ea, eb);
+      visit(&c, ctx);
+    }
+  s0 += cand->nee;
   c.eps_x = 0;
-  for (size_t i = 0; i < cand->nve; ++i) {
-    int v = cand->ve[2 * i], e = cand->ve[2 * i + 1];
-    if (same_body_skip(cm, v, s->edges[2 * e])) continue;
-    c.kind = IPC_CONTACT_PE;
-    c.v[0] = v;
-    c.v[1] = s->edges[2 * e];
-    c.v[2] = s->edges[2 * e + 1];
-    c.v[3] = -1;
-    visit(&c, ctx);
-  }
-  for (size_t i = 0; i < cand->nvv; ++i) {
-    int a = cand->vv[2 * i], b = cand->vv[2 * i + 1];
-    if (same_body_skip(cm, a, b)) continue;
-    c.kind = IPC_CONTACT_PP;
-    c.v[0] = a;
-    c.v[1] = b;
-    c.v[2] = c.v[3] = -1;
-    visit(&c, ctx);
-  }
-  const ipc_model *m = cm->model;
-  c.kind = IPC_CONTACT_PLANE;
-  c.v[1] = c.v[2] = c.v[3] = -1;
-  for (int p = 0; p < m->nplanes; ++p) {
-    c.plane = p;
-    for (int i = 0; i < cm->nplane_verts; ++i) {
-      c.v[0] = cm->plane_verts[i];
+  if (segment(s0, cand->nve, begin, end, &lo, &hi))
+    for (size_t i = lo; i < hi; ++i) {
+      int v = cand->ve[2 * i], e = cand->ve[2 * i + 1];
+      if (same_body_skip(cm, v, s->edges[2 * e])) continue;
+      c.kind = IPC_CONTACT_PE;
+      c.v[0] = v;
+      c.v[1] = s->edges[2 * e];
+      c.v[2] = s->edges[2 * e + 1];
+      c.v[3] = -1;
+      visit(&c, ctx);
+    }
+  s0 += cand->nve;
+  if (segment(s0, cand->nvv, begin, end, &lo, &hi))
+    for (size_t i = lo; i < hi; ++i) {
+      int a = cand->vv[2 * i], b = cand->vv[2 * i + 1];
+      if (same_body_skip(cm, a, b)) continue;
+      c.kind = IPC_CONTACT_PP;
+      c.v[0] = a;
+      c.v[1] = b;
+      c.v[2] = c.v[3] = -1;
+      visit(&c, ctx);
+    }
+  s0 += cand->nvv;
+  size_t npv = (size_t)cm->nplane_verts;
+  if (npv > 0 && segment(s0, (size_t)cm->model->nplanes * npv, begin, end, &lo, &hi)) {
+    c.kind = IPC_CONTACT_PLANE;
+    c.v[1] = c.v[2] = c.v[3] = -1;
+    for (size_t i = lo; i < hi; ++i) {
+      c.plane = (int)(i / npv);
+      c.v[0] = cm->plane_verts[i % npv];
       visit(&c, ctx);
     }
   }
+}
+
+void ipc_contacts_visit(const ipc_contact_model *cm, const ipc_candidates *cand,
+                        ipc_contact_visit visit, void *ctx) {
+  ipc_contacts_visit_range(cm, cand, 0, ipc_contacts_count(cm, cand), visit, ctx);
 }
 
 typedef struct collect_ctx {
@@ -170,12 +195,50 @@ static void collect_visit(ipc_contact *c, void *vctx) {
   }
 }
 
+typedef struct collect_job {
+  const ipc_contact_model *cm;
+  const ipc_candidates *cand;
+  const double *x;
+  ipc_contact_set part[IPC_MAX_CHUNKS];
+  int touching[IPC_MAX_CHUNKS];
+} collect_job;
+
+static double collect_range(void *vjob, size_t chunk, size_t begin, size_t end) {
+  collect_job *j = vjob;
+  collect_ctx k = {&j->part[chunk], j->cm, j->x, j->cm->dhat * j->cm->dhat, INFINITY, 0};
+  ipc_contacts_visit_range(j->cm, j->cand, begin, end, collect_visit, &k);
+  j->touching[chunk] = k.touching;
+  return k.min_d2;
+}
+
 double ipc_contacts_collect(ipc_contact_set *out, const ipc_contact_model *cm,
                             const ipc_candidates *cand, const double *x) {
   out->n = 0;
-  collect_ctx k = {out, cm, x, cm->dhat * cm->dhat, INFINITY, 0};
-  for_each_candidate(cm, cand, collect_visit, &k);
-  return k.touching ? -1.0 : k.min_d2;
+  size_t n = ipc_contacts_count(cm, cand);
+  size_t nc = ipc_chunk_count(n, 2048);
+  if (nc <= 1) {
+    collect_ctx k = {out, cm, x, cm->dhat * cm->dhat, INFINITY, 0};
+    ipc_contacts_visit(cm, cand, collect_visit, &k);
+    return k.touching ? -1.0 : k.min_d2;
+  }
+  collect_job *j = IPC_NEW0(collect_job, 1);
+  j->cm = cm;
+  j->cand = cand;
+  j->x = x;
+  double min_d2 = ipc_parallel_min(n, 2048, collect_range, j);
+  int touching = 0;
+  for (size_t c = 0; c < nc; ++c) {
+    ipc_contact_set *p = &j->part[c];
+    touching |= j->touching[c];
+    if (p->n > 0) {
+      ipc_reserve((void **)&out->c, &out->cap, out->n + p->n, sizeof(ipc_contact));
+      memcpy(out->c + out->n, p->c, p->n * sizeof(ipc_contact));
+      out->n += p->n;
+    }
+    ipc_contact_set_free(p);
+  }
+  ipc_free(j);
+  return touching ? -1.0 : min_d2;
 }
 
 /* m(x) b(d2) for one contact, value only */
@@ -215,12 +278,36 @@ static void energy_visit(ipc_contact *c, void *vctx) {
   if (c->d2 < k->min_d2) k->min_d2 = c->d2;
 }
 
+typedef struct energy_job {
+  const ipc_contact_model *cm;
+  const ipc_candidates *cand;
+  const double *x;
+  double min_d2[IPC_MAX_CHUNKS];
+} energy_job;
+
+static double energy_range(void *vjob, size_t chunk, size_t begin, size_t end) {
+  energy_job *j = vjob;
+  energy_ctx k = {j->cm, j->x, j->cm->dhat * j->cm->dhat, 0.0, INFINITY};
+  ipc_contacts_visit_range(j->cm, j->cand, begin, end, energy_visit, &k);
+  j->min_d2[chunk] = k.min_d2;
+  return k.sum;
+}
+
 double ipc_barrier_energy_candidates(const ipc_contact_model *cm, const ipc_candidates *cand,
                                      const double *x, double kappa, double *min_d2) {
-  energy_ctx k = {cm, x, cm->dhat * cm->dhat, 0.0, INFINITY};
-  for_each_candidate(cm, cand, energy_visit, &k);
-  if (min_d2) *min_d2 = k.min_d2;
-  return kappa * k.sum;
+  energy_job j;
+  j.cm = cm;
+  j.cand = cand;
+  j.x = x;
+  size_t n = ipc_contacts_count(cm, cand);
+  double sum = ipc_parallel_sum(n, 2048, energy_range, &j);
+  if (min_d2) {
+    size_t nc = ipc_chunk_count(n, 2048);
+    *min_d2 = INFINITY;
+    for (size_t c = 0; c < nc; ++c)
+      if (j.min_d2[c] < *min_d2) *min_d2 = j.min_d2[c];
+  }
+  return kappa * sum;
 }
 
 double ipc_contact_local(const ipc_contact *c, const ipc_contact_model *cm, const double *x,

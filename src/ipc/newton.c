@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/parallel.h"
 #include "core/timer.h"
 #include "elastic/elasticity.h"
 #include "ipc/kappa.h"
@@ -32,6 +33,7 @@ struct ipc_newton_solver {
   double *rhs, *sol;        /* reduced vectors */
   double *diag;             /* (nverts x 3) */
   double *gB, *gE;          /* kappa initialisation */
+  ipc_candidates reserve;   /* pairs whose Hessian blocks are kept in the pattern */
   int registered;
 };
 
@@ -59,35 +61,51 @@ void ipc_newton_solver_destroy(ipc_newton_solver *s) {
   ipc_free(s->diag);
   ipc_free(s->gB);
   ipc_free(s->gE);
+  ipc_candidates_free(&s->reserve);
   ipc_free(s);
 }
 
-double ipc_elastic_energy(const ipc_world *w, const double *x) {
-  const ipc_model *m = &w->m;
+/* elastic work over tets [begin, end) of one body: energy only, or with per-tet
+   gradients and projected Hessians into w->tet_g / tet_H */
+typedef struct elastic_job {
+  const ipc_world *w; /* derivatives go to the arrays tet_g / tet_H point to */
+  const double *x;
+  int body, derivs;
+} elastic_job;
+
+static double elastic_range(void *vctx, size_t chunk, size_t begin, size_t end) {
+  (void)chunk;
+  const elastic_job *j = vctx;
+  const ipc_world *w = j->w;
+  const ipc_body *bd = &w->m.bodies[j->body];
+  size_t t0 = (size_t)bd->t0 + begin;
+  int nt = (int)(end - begin);
+  ipc_material_model mm = (ipc_material_model)w->tet_model[bd->t0];
+  const int *tets = w->m.tets + 4 * t0;
+  if (!j->derivs)
+    return ipc_tets_energy(mm, bd->mu, bd->lambda, nt, tets, w->DmInv + 9 * t0, w->vol + t0,
+                           j->x);
+  return ipc_tets_derivatives(mm, bd->mu, bd->lambda, nt, tets, w->DmInv + 9 * t0, w->vol + t0,
+                              j->x, NULL, w->tet_g + 12 * t0, w->tet_H + 144 * t0, 1);
+}
+
+static double elastic_sum(const ipc_world *w, const double *x, int derivs) {
   double e = 0;
-  for (int b = 0; b < m->nbodies; ++b) {
-    const ipc_body *bd = &m->bodies[b];
-    if (bd->nt == 0) continue;
-    e += ipc_tets_energy((ipc_material_model)w->tet_model[bd->t0], bd->mu, bd->lambda, bd->nt,
-                         m->tets + 4 * (size_t)bd->t0, w->DmInv + 9 * (size_t)bd->t0,
-                         w->vol + bd->t0, x);
+  for (int b = 0; b < w->m.nbodies; ++b) {
+    if (w->m.bodies[b].nt == 0) continue;
+    elastic_job j = {w, x, b, derivs};
+    e += ipc_parallel_sum((size_t)w->m.bodies[b].nt, 256, elastic_range, &j);
   }
   return e;
+}
+
+double ipc_elastic_energy(const ipc_world *w, const double *x) {
+  return elastic_sum(w, x, 0);
 }
 
 /* elastic energy with per-tet gradients and projected Hessians into w->tet_g / tet_H */
 static double elastic_derivatives(ipc_world *w, const double *x) {
-  const ipc_model *m = &w->m;
-  double e = 0;
-  for (int b = 0; b < m->nbodies; ++b) {
-    const ipc_body *bd = &m->bodies[b];
-    if (bd->nt == 0) continue;
-    e += ipc_tets_derivatives((ipc_material_model)w->tet_model[bd->t0], bd->mu, bd->lambda, bd->nt,
-                              m->tets + 4 * (size_t)bd->t0, w->DmInv + 9 * (size_t)bd->t0,
-                              w->vol + bd->t0, x, NULL, w->tet_g + 12 * (size_t)bd->t0,
-                              w->tet_H + 144 * (size_t)bd->t0, 1);
-  }
-  return e;
+  return elastic_sum(w, x, 1);
 }
 
 /* the incremental potential at x, barrier over the candidate pairs */
@@ -112,6 +130,27 @@ static double potential(ipc_world *w, const double *x, double *min_d2) {
   e += h2 * el;
   double kb = ipc_barrier_energy_candidates(&w->cm, &w->cand, x, w->kappa, min_d2);
   return e + kb;
+}
+
+static void reserve_visit(ipc_contact *c, void *ctx) {
+  static const int nv[] = {[IPC_CONTACT_PT] = 4, [IPC_CONTACT_EE] = 4, [IPC_CONTACT_PE] = 3,
+                           [IPC_CONTACT_PP] = 2, [IPC_CONTACT_PLANE] = 1};
+  ipc_sparse_reserve(ctx, nv[c->kind], c->v);
+}
+
+/* when contacts bring new blocks into the Hessian (so the pattern, and CHOLMOD's symbolic
+   analysis, must be rebuilt anyway), also reserve the blocks of every pair that may come
+   within dhat during this step: boxes swept from x to the inertial prediction, inflated by
+   dhat. Later iterations then mostly find their blocks in place and reuse the analysis. */
+static void reserve_pattern(ipc_world *w, ipc_step_stats *st) {
+  ipc_newton_solver *s = w->solver;
+  if (ipc_sparse_num_pending(s->asm_) == 0) return;
+  double t0 = ipc_now();
+  ipc_broad_phase(&s->reserve, &w->m.surface, w->x, w->xt, w->dhat);
+  double dt = ipc_now() - t0;
+  st->t_broad_phase += dt;
+  st->t_assembly -= dt; /* inside assemble()'s timer */
+  ipc_contacts_visit(&w->cm, &s->reserve, reserve_visit, s->asm_);
 }
 
 /* gradient (full layout, into w->g) and the assembled, projected Hessian */
@@ -155,6 +194,7 @@ static void assemble(ipc_world *w, ipc_step_stats *st) {
       for (int d = 0; d < 3; ++d) w->g[3 * verts[a] + d] += gl[3 * a + d];
     ipc_sparse_add(s->asm_, nv, verts, Hl);
   }
+  reserve_pattern(w, st);
   ipc_dense_threads(0);
   st->t_assembly += ipc_now() - t0;
 }
@@ -213,6 +253,7 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
   ipc_broad_phase(&w->cand, &m->surface, w->x, NULL, w->dhat);
   st->t_broad_phase += ipc_now() - t0;
   double prev_min_dist = INFINITY;
+  double e0 = INFINITY, e0_kappa = -1.0; /* potential at x and the kappa it was taken with */
   for (;;) {
     double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->x);
     w->min_d2 = d2;
@@ -273,7 +314,11 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
     if (toi < st->ccd_alpha_min) st->ccd_alpha_min = toi;
     double alpha = toi < 1.0 ? m->params.ccd_scale * toi : 1.0;
 
-    double e0 = potential(w, w->x, NULL);
+    /* the energy at x: the accepted value of the last line search while kappa holds */
+    if (!(e0_kappa == w->kappa)) {
+      e0 = potential(w, w->x, NULL);
+      e0_kappa = w->kappa;
+    }
     double e1 = INFINITY, min_d2 = INFINITY;
     for (;;) {
       for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + alpha * w->p[i];
@@ -288,6 +333,7 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
       return pmax <= 10 * tol ? 0 : 2;
     }
     memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
+    e0 = e1;
     double min_dist = sqrt(min_d2);
     if (m->params.kappa <= 0)
       w->kappa = ipc_kappa_update(w->kappa, w->kappa_max, prev_min_dist, min_dist, m->bbox_diag);

@@ -258,6 +258,10 @@ void ipc_sparse_set_policy(ipc_sparse *s, ipc_sparse_policy policy) {
 
 void ipc_sparse_set_mask(ipc_sparse *s, const unsigned char *fixed) {
   assert(!s->assembling);
+  bool same = true;
+  for (int d = 0; d < 3 * s->nverts && same; ++d)
+    same = (fixed && fixed[d]) == (s->rrank[d] < 0);
+  if (same) return; /* the reduced system keeps its pattern */
   apply_mask(s, fixed);
   rebuild(s, false);
 }
@@ -628,6 +632,42 @@ void ipc_sparse_add_element(ipc_sparse *s, int set, int e, const double *H) {
     add_element_nv(s, p, es->nv, ids, pm, slot, H);
 }
 
+/* queues block (u, v), u < v, with value b (9, row-major) */
+static void queue_block(ipc_sparse *s, int u, int v, const double *b, int ld) {
+  int q = s->npend++;
+  ipc_reserve((void **)&s->pkey, &s->cap_pkey, 2 * (size_t)s->npend, sizeof(int));
+  ipc_reserve((void **)&s->pval, &s->cap_pval, 9 * (size_t)s->npend, sizeof(double));
+  s->pkey[2 * q] = u;
+  s->pkey[2 * q + 1] = v;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) s->pval[9 * q + 3 * r + c] = b ? b[r * ld + c] : 0.0;
+}
+
+void ipc_sparse_reserve(ipc_sparse *s, int nv, const int *ids) {
+  assert(s->assembling);
+  pattern *p = &s->pat[s->cur];
+  for (int a = 0; a < nv; ++a) {
+    int u = ids[a];
+    assert(u >= 0 && u < s->nverts);
+    if (!s->nfv[u]) continue;
+    for (int b = 0; b < nv; ++b) {
+      int v = ids[b];
+      if (u >= v || !s->nfv[v]) continue;
+      int k = find_row(p->brow, p->bcolptr[v], p->bcolptr[v + 1] - 1, u);
+      if (k < 0) {
+        queue_block(s, u, v, NULL, 0);
+      } else if (p->bstamp[k] != STAMP_FIXED && p->bstamp[k] != s->stamp) {
+        p->bstamp[k] = s->stamp;
+        ++s->ndyn_used;
+      }
+    }
+  }
+}
+
+int ipc_sparse_num_pending(const ipc_sparse *s) {
+  return s->npend;
+}
+
 void ipc_sparse_add(ipc_sparse *s, int nv, const int *ids, const double *H) {
   assert(s->assembling);
   pattern *p = &s->pat[s->cur];
@@ -652,13 +692,7 @@ void ipc_sparse_add(ipc_sparse *s, int nv, const int *ids, const double *H) {
         }
         scatter_off(p->val, p->vcol + 3 * v, p->bslot[k], s->rrank + 3 * u, Hb, ld);
       } else {
-        int q = s->npend++;
-        ipc_reserve((void **)&s->pkey, &s->cap_pkey, 2 * (size_t)s->npend, sizeof(int));
-        ipc_reserve((void **)&s->pval, &s->cap_pval, 9 * (size_t)s->npend, sizeof(double));
-        s->pkey[2 * q] = u;
-        s->pkey[2 * q + 1] = v;
-        for (int r = 0; r < 3; ++r)
-          for (int c = 0; c < 3; ++c) s->pval[9 * q + 3 * r + c] = Hb[r * ld + c];
+        queue_block(s, u, v, Hb, ld);
       }
     }
   }

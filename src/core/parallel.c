@@ -1,0 +1,62 @@
+/* chunked OpenMP loops with thread-count independent results; see parallel.h */
+#include "core/parallel.h"
+
+#include <math.h>
+#include <omp.h>
+
+
+static int g_threads = 0; /* 0: not set, OpenMP's default */
+
+int ipc_set_threads(int n) {
+  if (n < 1) n = omp_get_num_procs();
+  g_threads = n;
+  return n;
+}
+
+int ipc_threads(void) {
+  return g_threads > 0 ? g_threads : omp_get_max_threads();
+}
+
+size_t ipc_chunk_count(size_t n, size_t min_chunk) {
+  if (n == 0) return 0;
+  if (min_chunk < 1) min_chunk = 1;
+  size_t c = n / min_chunk;
+  if (c < 1) c = 1;
+  if (c > IPC_MAX_CHUNKS) c = IPC_MAX_CHUNKS;
+  return c;
+}
+
+void ipc_chunk_range(size_t n, size_t nchunks, size_t c, size_t *begin, size_t *end) {
+  *begin = n * c / nchunks;
+  *end = n * (c + 1) / nchunks;
+}
+
+static void run_chunks(size_t n, size_t nc, ipc_range_fn fn, void *ctx, double *part) {
+  int nt = ipc_threads();
+  if (nt > (int)nc) nt = (int)nc;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
+  for (size_t c = 0; c < nc; ++c) {
+    size_t b, e;
+    ipc_chunk_range(n, nc, c, &b, &e);
+    part[c] = fn(ctx, c, b, e);
+  }
+}
+
+double ipc_parallel_sum(size_t n, size_t min_chunk, ipc_range_fn fn, void *ctx) {
+  size_t nc = ipc_chunk_count(n, min_chunk);
+  double part[IPC_MAX_CHUNKS];
+  run_chunks(n, nc, fn, ctx, part);
+  double s = 0.0;
+  for (size_t c = 0; c < nc; ++c) s += part[c];
+  return s;
+}
+
+double ipc_parallel_min(size_t n, size_t min_chunk, ipc_range_fn fn, void *ctx) {
+  size_t nc = ipc_chunk_count(n, min_chunk);
+  double part[IPC_MAX_CHUNKS];
+  run_chunks(n, nc, fn, ctx, part);
+  double s = INFINITY;
+  for (size_t c = 0; c < nc; ++c)
+    if (part[c] < s) s = part[c];
+  return s;
+}

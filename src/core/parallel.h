@@ -1,0 +1,37 @@
+/* ipcc's own loops over elements, contacts and candidate pairs run on OpenMP threads.
+   Results never depend on the number of threads: work is cut into chunks whose size
+   depends only on the problem size, each chunk is processed in a fixed order, and
+   per-chunk results are combined in chunk order. */
+#ifndef IPCC_CORE_PARALLEL_H
+#define IPCC_CORE_PARALLEL_H
+
+#include <stddef.h>
+
+/* sets the number of threads for later loops (n < 1: one per core); returns the number
+   now in use */
+int ipc_set_threads(int n);
+
+/* the number of threads loops use */
+int ipc_threads(void);
+
+/* work on items [begin, end) of a loop, chunk number `chunk` (for per-chunk outputs kept
+   in ctx); returns the chunk's partial result */
+typedef double (*ipc_range_fn)(void *ctx, size_t chunk, size_t begin, size_t end);
+
+enum { IPC_MAX_CHUNKS = 256 };
+
+/* the number of chunks ipc_parallel_* cut n items into when each chunk should hold at
+   least min_chunk items (at most IPC_MAX_CHUNKS): depends on n and min_chunk only */
+size_t ipc_chunk_count(size_t n, size_t min_chunk);
+
+/* item range of chunk c of nchunks over n items */
+void ipc_chunk_range(size_t n, size_t nchunks, size_t c, size_t *begin, size_t *end);
+
+/* runs fn over [0, n) in chunks (ipc_chunk_count(n, min_chunk)), in parallel, and returns
+   the sum of the chunk results added in chunk order */
+double ipc_parallel_sum(size_t n, size_t min_chunk, ipc_range_fn fn, void *ctx);
+
+/* as ipc_parallel_sum, but returns the smallest chunk result (+INFINITY when n == 0) */
+double ipc_parallel_min(size_t n, size_t min_chunk, ipc_range_fn fn, void *ctx);
+
+#endif
