@@ -26,6 +26,9 @@ typedef struct ipc_step_stats {
   int dirichlet_unmet;   /* scripted vertices that could not reach their target */
   double residual;       /* final ||p||_inf / h */
   double t_assembly, t_factor, t_ccd, t_broad_phase, t_total;
+  int friction_contacts;   /* contacts with friction in the last lagged set */
+  int friction_iterations; /* Newton solves with updated lagged friction (0 without friction) */
+  double max_slip_speed;   /* largest tangential slip speed over the step, m/s */
 } ipc_step_stats;
 
 /* builds the world from a scene: reads meshes, checks the start state (rejects
