@@ -21,7 +21,7 @@ contains() { # contains TEXT DESCRIPTION
 }
 
 # every scene, short, then the exact check of every frame
-for s in two_cubes:40 torus_stack:10 squeeze_ball:8 bunny_drop:4 mat_twist:3; do
+for s in two_cubes:40 torus_stack:10 squeeze_ball:8 bunny_drop:4 mat_twist:3 incline_plane:20 incline_obstacle:20 card_frame:20 spinning_cube:30; do
   name=${s%%:*}; steps=${s##*:}
   expect 0 "run $name ($steps steps)" "$IPCC" run "scenes/$name.json" --steps "$steps" -o "$T/$name" --quiet --check
   expect 0 "check $name" "$IPCC" check "$T/$name" --quiet
@@ -29,6 +29,10 @@ for s in two_cubes:40 torus_stack:10 squeeze_ball:8 bunny_drop:4 mat_twist:3; do
   [ "$n" -eq $((steps + 1)) ] && ok "$name: $n frames" || bad "$name: $n frames, expected $((steps + 1))"
   grep -Eq '"intersection_free":[[:space:]]*true' "$T/$name/stats.json" && ok "$name: stats say intersection-free" || bad "$name: stats.json"
 done
+
+# friction statistics per step
+grep -Eq '"friction_contacts":[[:space:]]*[1-9]' "$T/incline_plane/stats.json" && ok "incline_plane: friction contacts in stats" || bad "incline_plane: no friction_contacts in stats.json"
+grep -Eq '"max_slip_speed":' "$T/card_frame/stats.json" && ok "card_frame: slip speed in stats" || bad "card_frame: no max_slip_speed in stats.json"
 
 # bad input: exit 2, message names the file / key
 expect 2 "missing scene" "$IPCC" run "$T/nope.json" -o "$T/x"
@@ -43,6 +47,12 @@ printf '{"bodies": [\n{"mesh": }]}' >"$T/j.json"
 expect 2 "malformed JSON" "$IPCC" run "$T/j.json" -o "$T/x"
 contains "j.json:2" "malformed JSON line named"
 expect 2 "bad --steps" "$IPCC" run scenes/two_cubes.json --steps -3
+printf '{"bodies": [{"mesh": "a.msh", "friction": {"static": 0.2, "kinetic": 0.5}}]}' >"$T/f.json"
+expect 2 "static friction below kinetic" "$IPCC" run "$T/f.json" -o "$T/x"
+contains "bodies[0].friction.static" "friction key named"
+printf '{"contact": {"friction_combine": "avg"}, "bodies": [{"mesh": "a.msh"}]}' >"$T/c.json"
+expect 2 "unknown friction_combine" "$IPCC" run "$T/c.json" -o "$T/x"
+contains "contact.friction_combine" "friction_combine key named"
 # two cubes that start interpenetrating are rejected, naming the primitives
 cat >"$T/isect.json" <<EOT
 {"bodies": [{"mesh": "$PWD/scenes/meshes/cube.msh"},

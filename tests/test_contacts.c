@@ -111,7 +111,7 @@ int main(void) {
   srand(7);
   memset(&model, 0, sizeof model);
   model.nplanes = 1;
-  ipc_plane plane = {{0, -0.2, 0}, {0, 1, 0}, 0};
+  ipc_plane plane = {{0, -0.2, 0}, {0, 1, 0}, 0, 0};
   model.planes = &plane;
   model.params.self_collision = 1;
   double dhat = 0.5;

@@ -34,9 +34,10 @@ static void expect_error(const char *text, const char *n1, const char *n2) {
 }
 
 int main(void) {
-  const char *scenes[] = {"scenes/two_cubes.json", "scenes/mat_twist.json",
-                          "scenes/torus_stack.json", "scenes/squeeze_ball.json",
-                          "scenes/bunny_drop.json"};
+  const char *scenes[] = {
+      "scenes/two_cubes.json",        "scenes/mat_twist.json",  "scenes/torus_stack.json",
+      "scenes/squeeze_ball.json",     "scenes/bunny_drop.json", "scenes/incline_plane.json",
+      "scenes/incline_obstacle.json", "scenes/card_frame.json", "scenes/spinning_cube.json"};
   for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; ++i) {
     ipc_scene_def s;
     ipc_error err;
@@ -96,6 +97,42 @@ int main(void) {
   expect_error("{\"integrator\": \"rk4\", \"bodies\": [{\"mesh\": \"a.msh\"}]}", "integrator",
                NULL);
   expect_error("{\"bodies\": [{\"mesh\": \"a.msh\"}],\n \"duration\": 1,\n oops}", ":3:", "JSON");
+  /* friction keys: defaults, a number, static/kinetic, the combine rule */
+  {
+    ipc_scene_def s;
+    ipc_error err;
+    const char *path = write_tmp(
+        "{\"contact\": {\"epsv\": 0.02, \"epsv_absolute\": true, \"friction_iterations\": 3,"
+        " \"friction_tolerance\": 0, \"friction_combine\": \"max\"},"
+        " \"bodies\": [{\"mesh\": \"a.msh\", \"friction\": 0.4},"
+        " {\"mesh\": \"b.msh\", \"friction\": {\"static\": 0.6, \"kinetic\": 0.2}},"
+        " {\"mesh\": \"c.msh\"}],"
+        " \"planes\": [{\"friction\": {\"kinetic\": 0.3}}]}");
+    CHECK(ipc_scene_load(path, &s, &err) == IPC_OK);
+    CHECK(s.epsv == 0.02 && s.epsv_absolute && s.friction_iterations == 3);
+    CHECK(s.friction_tolerance == 0 && s.friction_combine == IPC_FRICTION_MAX);
+    CHECK(s.bodies[0].friction == 0.4 && s.bodies[0].friction_static == 0.4);
+    CHECK(s.bodies[1].friction == 0.2 && s.bodies[1].friction_static == 0.6);
+    CHECK(s.bodies[2].friction == 0 && s.bodies[2].friction_static == 0);
+    CHECK(s.planes[0].friction == 0.3 && s.planes[0].friction_static == 0.3);
+    ipc_scene_def_free(&s);
+    remove(path);
+    ipc_scene_def d = ipc_default_scene_def();
+    CHECK(d.epsv == 1e-3 && !d.epsv_absolute && d.friction_iterations == 1);
+    CHECK(d.friction_combine == IPC_FRICTION_GEOMETRIC_MEAN);
+  }
+  expect_error("{\"bodies\": [{\"mesh\": \"a.msh\", \"friction\": -1}]}", "bodies[0].friction",
+               ">= 0");
+  expect_error(
+      "{\"bodies\": [{\"mesh\": \"a.msh\", \"friction\": {\"static\": 0.1, \"kinetic\": 0.5}}]}",
+      "bodies[0].friction.static", "kinetic");
+  expect_error("{\"bodies\": [{\"mesh\": \"a.msh\", \"friction\": {\"dynamic\": 0.5}}]}",
+               "bodies[0].friction.dynamic", NULL);
+  expect_error("{\"contact\": {\"friction_iterations\": 0}, \"bodies\": [{\"mesh\": \"a.msh\"}]}",
+               "contact.friction_iterations", NULL);
+  expect_error(
+      "{\"contact\": {\"friction_combine\": \"avg\"}, \"bodies\": [{\"mesh\": \"a.msh\"}]}",
+      "contact.friction_combine", "geometric_mean");
   /* a missing file names it */
   {
     ipc_scene_def s;

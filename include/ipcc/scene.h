@@ -11,6 +11,14 @@ typedef enum ipc_material_kind {
   IPC_MAT_STVK = 2,
 } ipc_material_kind;
 
+/* how the coefficients of two touching surfaces combine into the contact's coefficient */
+typedef enum ipc_friction_combine {
+  IPC_FRICTION_GEOMETRIC_MEAN = 0, /* sqrt(a b), the default */
+  IPC_FRICTION_MEAN = 1,           /* (a + b) / 2 */
+  IPC_FRICTION_MIN = 2,
+  IPC_FRICTION_MAX = 3,
+} ipc_friction_combine;
+
 typedef enum ipc_time_integrator {
   IPC_IMPLICIT_EULER = 0,
   IPC_NEWMARK = 1, /* average acceleration (beta 1/4, gamma 1/2) */
@@ -52,20 +60,22 @@ typedef struct ipc_body_def {
   double density; /* kg/m^3 */
   double young;   /* Pa */
   double poisson;
-  double friction;            /* coefficient, used by the friction model */
+  double friction;            /* kinetic friction coefficient (0 = frictionless) */
   double velocity[3];         /* initial linear velocity, m/s */
   double angular_velocity[3]; /* initial angular velocity, rad/s, about the bbox center */
   int ndirichlet;
   ipc_dirichlet_def *dirichlet;
   int nneumann;
   ipc_neumann_def *neumann;
+  double friction_static; /* static coefficient; below friction (e.g. 0) = same as friction */
 } ipc_body_def;
 
 /* an analytic half-space {x : n.(x - p) >= 0} that bodies stay in */
 typedef struct ipc_plane_def {
   double point[3];
-  double normal[3]; /* normalised on load */
-  double friction;
+  double normal[3];       /* normalised on load */
+  double friction;        /* kinetic friction coefficient */
+  double friction_static; /* static coefficient; below friction (e.g. 0) = same as friction */
 } ipc_plane_def;
 
 typedef struct ipc_scene_def {
@@ -89,6 +99,16 @@ typedef struct ipc_scene_def {
   ipc_body_def *bodies;
   int nplanes;
   ipc_plane_def *planes;
+  /* friction (lagged, mollified; see docs/scene-format.md) */
+  double epsv;               /* slip speed below which friction is mollified (static); relative to
+                                the bbox diagonal per second unless epsv_absolute (1e-3) */
+  int epsv_absolute;         /* epsv in m/s */
+  int friction_iterations;   /* at most this many Newton solves per step, each with the normal
+                                forces and tangent bases lagged from the previous one (1) */
+  double friction_tolerance; /* stop updating earlier when the lagged friction force changes
+                                by less than this velocity (relative to the bbox diagonal per
+                                second, as newton_tol; 1e-2) */
+  ipc_friction_combine friction_combine;
 } ipc_scene_def;
 
 /* defaults (IPC's where it has them) */

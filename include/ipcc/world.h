@@ -28,6 +28,9 @@ typedef struct ipc_step_stats {
   double t_assembly, t_factor, t_ccd, t_broad_phase, t_total;
   int analyses;     /* symbolic analyses (new sparsity pattern) during the step */
   double t_analyze; /* their time, part of t_factor */
+  int friction_contacts;   /* contacts with friction in the last lagged set */
+  int friction_iterations; /* Newton solves with updated lagged friction (0 without friction) */
+  double max_slip_speed;   /* largest tangential slip speed over the step, m/s */
 } ipc_step_stats;
 
 /* builds the world from a scene: reads meshes, checks the start state (rejects

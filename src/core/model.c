@@ -172,6 +172,7 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
     body->material = bd->material;
     body->density = bd->density;
     body->friction = bd->friction;
+    body->friction_static = fmax(bd->friction_static, bd->friction);
     body->mu = bd->young / (2.0 * (1.0 + bd->poisson));
     body->lambda = bd->young * bd->poisson / ((1.0 + bd->poisson) * (1.0 - 2.0 * bd->poisson));
 
@@ -281,6 +282,7 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
     memcpy(m->planes[p].point, def->planes[p].point, sizeof m->planes[p].point);
     memcpy(m->planes[p].normal, def->planes[p].normal, sizeof m->planes[p].normal);
     m->planes[p].friction = def->planes[p].friction;
+    m->planes[p].friction_static = fmax(def->planes[p].friction_static, def->planes[p].friction);
   }
 
   bbox(m->x0, nverts, m->bbox_min, m->bbox_max);

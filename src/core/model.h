@@ -18,6 +18,7 @@ typedef struct ipc_body {
   ipc_material_kind material;
   double mu, lambda, density;
   double friction;
+  double friction_static; /* static coefficient (>= friction) */
 } ipc_body;
 
 /* scripted motion of a vertex set (Dirichlet); obstacles carry one covering all
@@ -41,6 +42,7 @@ typedef struct ipc_neumann {
 typedef struct ipc_plane {
   double point[3], normal[3];
   double friction;
+  double friction_static; /* static coefficient (>= friction) */
 } ipc_plane;
 
 typedef struct ipc_model {

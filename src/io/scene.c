@@ -26,6 +26,10 @@ ipc_scene_def ipc_default_scene_def(void) {
   s.newton_tol = 1e-2;
   s.newton_max_iterations = 200;
   s.output_every = 1;
+  s.epsv = 1e-3;
+  s.friction_iterations = 1;
+  s.friction_tolerance = 1e-2;
+  s.friction_combine = IPC_FRICTION_GEOMETRIC_MEAN;
   return s;
 }
 
@@ -285,6 +289,35 @@ static int parse_list(reader *r, const cJSON *arr, const char *kp, int *n) {
   return 1;
 }
 
+/* "friction": mu (static = kinetic) or {"static": mu_s, "kinetic": mu_k}, mu_s >= mu_k */
+static int get_friction(reader *r, const cJSON *obj, const char *path, double *kinetic,
+                        double *stat) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, "friction");
+  if (!v) return 1;
+  char kp[256];
+  keypath(kp, sizeof kp, path, "friction");
+  if (cJSON_IsNumber(v)) {
+    if (!get_number(r, obj, path, "friction", kinetic, 0, 1e6, "a friction coefficient >= 0"))
+      return 0;
+    *stat = *kinetic;
+    return 1;
+  }
+  static const char *const keys[] = {"static", "kinetic", NULL};
+  if (!cJSON_IsObject(v))
+    return fail(r, kp, "a coefficient >= 0 or {\"static\": mu_s, \"kinetic\": mu_k}");
+  if (!check_keys(r, v, kp, keys) ||
+      !get_number(r, v, kp, "kinetic", kinetic, 0, 1e6, "a friction coefficient >= 0"))
+    return 0;
+  *stat = *kinetic;
+  if (!get_number(r, v, kp, "static", stat, 0, 1e6, "a friction coefficient >= 0")) return 0;
+  if (*stat < *kinetic) {
+    char sp[300];
+    snprintf(sp, sizeof sp, "%s.static", kp);
+    return fail(r, sp, "a static coefficient >= the kinetic one");
+  }
+  return 1;
+}
+
 static int parse_body(reader *r, const cJSON *obj, const char *path, const char *scene_dir,
                       ipc_body_def *b) {
   static const char *const keys[] = {
@@ -316,7 +349,7 @@ static int parse_body(reader *r, const cJSON *obj, const char *path, const char 
   if (!get_vec3(r, obj, path, "translation", b->translation) ||
       !get_vec3(r, obj, path, "rotation", b->rotation) ||
       !get_bool(r, obj, path, "obstacle", &b->obstacle) ||
-      !get_number(r, obj, path, "friction", &b->friction, 0, 1e6, "a friction coefficient >= 0") ||
+      !get_friction(r, obj, path, &b->friction, &b->friction_static) ||
       !get_vec3(r, obj, path, "velocity", b->velocity) ||
       !get_vec3(r, obj, path, "angular_velocity", b->angular_velocity))
     return 0;
@@ -356,7 +389,7 @@ static int parse_plane(reader *r, const cJSON *obj, const char *path, ipc_plane_
   p->normal[1] = 1.0;
   if (!check_keys(r, obj, path, keys) || !get_vec3(r, obj, path, "point", p->point) ||
       !get_vec3(r, obj, path, "normal", p->normal) ||
-      !get_number(r, obj, path, "friction", &p->friction, 0, 1e6, "a friction coefficient >= 0"))
+      !get_friction(r, obj, path, &p->friction, &p->friction_static))
     return 0;
   double n =
       sqrt(p->normal[0] * p->normal[0] + p->normal[1] * p->normal[1] + p->normal[2] * p->normal[2]);
@@ -391,16 +424,44 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
   }
   const cJSON *contact = cJSON_GetObjectItemCaseSensitive(root, "contact");
   if (contact) {
-    static const char *const ckeys[] = {"dhat",           "dhat_absolute", "kappa",
-                                        "self_collision", "ccd_scale",     NULL};
+    static const char *const ckeys[] = {"dhat",
+                                        "dhat_absolute",
+                                        "kappa",
+                                        "self_collision",
+                                        "ccd_scale",
+                                        "epsv",
+                                        "epsv_absolute",
+                                        "friction_iterations",
+                                        "friction_tolerance",
+                                        "friction_combine",
+                                        NULL};
     if (!check_keys(r, contact, "contact", ckeys) ||
         !get_number(r, contact, "contact", "dhat", &s->dhat, 1e-15, 1e6,
                     "a positive barrier distance dhat") ||
         !get_bool(r, contact, "contact", "dhat_absolute", &s->dhat_absolute) ||
         !get_bool(r, contact, "contact", "self_collision", &s->self_collision) ||
         !get_number(r, contact, "contact", "ccd_scale", &s->ccd_scale, 0.01, 0.99,
-                    "a line-search CCD scale in [0.01, 0.99]"))
+                    "a line-search CCD scale in [0.01, 0.99]") ||
+        !get_number(r, contact, "contact", "epsv", &s->epsv, 1e-300, 1e300,
+                    "a positive friction slip speed epsv") ||
+        !get_bool(r, contact, "contact", "epsv_absolute", &s->epsv_absolute) ||
+        !get_int(r, contact, "contact", "friction_iterations", &s->friction_iterations, 1,
+                 "a positive number of lagged friction solves") ||
+        !get_number(r, contact, "contact", "friction_tolerance", &s->friction_tolerance, 0, 1e300,
+                    "a friction tolerance >= 0 (relative to the bbox diagonal, per second)"))
       return 0;
+    const char *comb = NULL;
+    if (!get_string(r, contact, "contact", "friction_combine", &comb)) return 0;
+    if (comb) {
+      static const char *const rules[] = {"geometric_mean", "mean", "min", "max"};
+      int found = -1;
+      for (int i = 0; i < 4; ++i)
+        if (!strcmp(comb, rules[i])) found = i;
+      if (found < 0)
+        return fail(r, "contact.friction_combine",
+                    "\"geometric_mean\", \"mean\", \"min\" or \"max\"");
+      s->friction_combine = (ipc_friction_combine)found;
+    }
     const cJSON *k = cJSON_GetObjectItemCaseSensitive(contact, "kappa");
     if (k && !(cJSON_IsString(k) && !strcmp(k->valuestring, "adaptive"))) {
       if (!get_number(r, contact, "contact", "kappa", &s->kappa, 1e-300, 1e300,

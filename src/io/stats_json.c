@@ -74,6 +74,9 @@ ipc_status ipc_write_stats_json(const char *path, const ipc_run_summary *sum,
     add_num(o, "residual", p->residual);
     cJSON_AddNumberToObject(o, "dirichlet_unmet", p->dirichlet_unmet);
     cJSON_AddNumberToObject(o, "analyses", p->analyses);
+    cJSON_AddNumberToObject(o, "friction_contacts", p->friction_contacts);
+    cJSON_AddNumberToObject(o, "friction_iterations", p->friction_iterations);
+    add_num(o, "max_slip_speed", p->max_slip_speed);
     cJSON *t = cJSON_AddObjectToObject(o, "seconds");
     add_num(t, "total", p->t_total);
     add_num(t, "assembly", p->t_assembly);

@@ -129,7 +129,7 @@ static double potential(ipc_world *w, const double *x, double *min_d2) {
   if (!isfinite(el)) return INFINITY;
   e += h2 * el;
   double kb = ipc_barrier_energy_candidates(&w->cm, &w->cand, x, w->kappa, min_d2);
-  return e + kb;
+  return e + kb + ipc_friction_energy(&w->fric, x, w->xn);
 }
 
 static void reserve_visit(ipc_contact *c, void *ctx) {
@@ -194,6 +194,7 @@ static void assemble(ipc_world *w, ipc_step_stats *st) {
       for (int d = 0; d < 3; ++d) w->g[3 * verts[a] + d] += gl[3 * a + d];
     ipc_sparse_add(s->asm_, nv, verts, Hl);
   }
+  ipc_friction_add(&w->fric, w->x, w->xn, w->g, s->asm_);
   reserve_pattern(w, st);
   ipc_dense_threads(0);
   st->t_assembly += ipc_now() - t0;

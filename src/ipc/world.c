@@ -1,8 +1,9 @@
 /* the IPC time step (Li et al. 2020): each step minimises the incremental potential
-     E(x) = 1/2 |x - xt|_M^2 + c h^2 Psi(x) + B(x) [+ 1/2 sum_k w_k |x_k - xhat_k|^2]
+     E(x) = 1/2 |x - xt|_M^2 + c h^2 Psi(x) + B(x) + D(x) [+ 1/2 sum_k w_k |x_k - xhat_k|^2]
    with xt the inertial prediction, c = 1 (implicit Euler) or beta (Newmark), Psi the
    elastic energy, B the barrier (contacts.c) and the bracket the penalty that pulls
-   scripted vertices to their targets when they cannot be placed there directly.
+   scripted vertices to their targets when they cannot be placed there directly, plus the
+   lagged friction potential D(x) (friction.c) when any surface has friction.
    projected Newton (newton.c) minimises it; the line search is CCD-filtered, so no
    accepted iterate intersects. */
 #include "ipc/world_internal.h"
@@ -117,6 +118,8 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   ipc_kappa_bounds(&w->kappa_min, &w->kappa_max, m->bbox_diag, w->dhat, w->mean_mass);
   w->kappa = def->kappa > 0 ? def->kappa : 0.0; /* 0: set on the first step */
   w->solver = ipc_newton_solver_create(n);
+  ipc_friction_init(&w->fric, def->epsv_absolute ? def->epsv : def->epsv * m->bbox_diag, w->h,
+                    (int)def->friction_combine);
   return w;
 }
 
@@ -126,6 +129,7 @@ void ipc_world_destroy(ipc_world *w) {
   ipc_candidates_free(&w->cand);
   ipc_contact_set_free(&w->contacts);
   ipc_contact_model_free(&w->cm);
+  ipc_friction_free(&w->fric);
   double *arrays[] = {w->x,          w->v,     w->a,   w->xn,     w->xt,
                       w->xe,         w->p,     w->g,   w->target, w->penalty,
                       w->dir_center, w->DmInv, w->vol, w->tet_g,  w->tet_H};
@@ -235,6 +239,30 @@ static double total_energy(ipc_world *w) {
   return e + ipc_elastic_energy(w, w->x);
 }
 
+/* Newton solves with lagged friction: the first with normal forces and tangent bases from
+   the start of the step, then (up to friction_iterations) re-lagged at the last solution
+   until the friction force changes by less than friction_tolerance (as a velocity) */
+static ipc_status friction_solves(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
+  const ipc_model *m = &w->m;
+  ipc_friction_update(&w->fric, &w->cm, w->x, w->kappa);
+  int had = w->fric.n > 0;
+  ipc_status status = ipc_newton_step(w, st, err);
+  int solves = 1;
+  double tol = m->params.friction_tolerance * m->bbox_diag;
+  while (status == IPC_OK && solves < m->params.friction_iterations) {
+    double change = ipc_friction_relag(&w->fric, &w->cm, w->x, w->xn, w->kappa, m->mass);
+    had |= w->fric.n > 0;
+    if (change <= tol) break;
+    st->dirichlet_unmet = 0;
+    status = ipc_newton_step(w, st, err);
+    ++solves;
+  }
+  st->friction_iterations = had ? solves : 0;
+  st->friction_contacts = (int)w->fric.n;
+  st->max_slip_speed = ipc_friction_max_slip(&w->fric, w->x, w->xn) / w->h;
+  return status;
+}
+
 ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   ipc_model *m = &w->m;
   int n = m->nverts;
@@ -245,7 +273,7 @@ ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   dirichlet_targets(w, w->time);
   predict(w, w->time);
 
-  ipc_status status = ipc_newton_step(w, st, err);
+  ipc_status status = friction_solves(w, st, err);
 
   /* velocities (and Newmark acceleration) from the new positions */
   double h = w->h;

@@ -5,6 +5,7 @@
 #include "core/model.h"
 #include "geometry/broad_phase.h"
 #include "ipc/contacts.h"
+#include "ipc/friction.h"
 #include "ipcc/world.h"
 
 typedef struct ipc_newton_solver ipc_newton_solver;
@@ -41,6 +42,8 @@ struct ipc_world {
   /* optional trace of Newton iterations (tests): potential and |p|_inf at each iterate */
   double *trace_energy, *trace_step;
   int trace_n, trace_cap;
+  /* lagged friction (friction.c): potential relative to xn */
+  ipc_friction fric;
 };
 
 /* elastic energy sum_t vol_t Psi(F_t(x)) (+INFINITY when undefined) */

@@ -1,0 +1,216 @@
+/* friction in the IPC integrator on the scenes of scenes/ (src/ipc/friction.c, world.c):
+   - a block on a slope tilted by theta, coefficient mu = 0.5, as an analytic plane and as a
+     two-triangle obstacle mesh: at theta = atan(mu) - 1 deg it sticks (slip over one second
+     below eps_v x 1 s; the creep speed is the mollified model's r eps_v, r = 1 - sqrt(1 -
+     tan(theta)/mu)); at atan(mu) + 1 deg it slides with acceleration g (sin - mu cos) within 2%
+   - static 0.5 / kinetic 0.3: sticks where tan(theta) < 0.5 and slides at the kinetic rate
+   - two leaning slabs (a house of cards) stand still with friction and collapse without it
+   - a cube thrown sideways and spinning comes to rest with friction, not without
+   every state is checked intersection-free */
+#include <math.h>
+#include <string.h>
+
+#include "ipc/world_internal.h"
+#include "ipcc/ipcc.h"
+#include "test.h"
+
+static const double deg = 3.14159265358979323846 / 180.0, grav = 9.80665;
+
+/* center of mass of body b */
+static void body_com(const ipc_world *w, int b, double c[3]) {
+  const ipc_body *bd = &w->m.bodies[b];
+  double ms = 0;
+  c[0] = c[1] = c[2] = 0;
+  for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) {
+    ms += w->m.mass[i];
+    for (int d = 0; d < 3; ++d) c[d] += w->m.mass[i] * w->x[3 * i + d];
+  }
+  for (int d = 0; d < 3; ++d) c[d] /= ms;
+}
+
+/* loads a scene; 0 (a failed check) on error */
+static int load(const char *path, ipc_scene_def *def) {
+  ipc_error err;
+  int ok = ipc_scene_load(path, def, &err) == IPC_OK;
+  CHECK_MSG(ok, "%s", err.msg);
+  return ok;
+}
+
+/* least-squares a + b t + c t^2 through (t, s); returns the acceleration 2c */
+static double fit_accel(const double *t, const double *s, int n) {
+  double S[3][4] = {{0}};
+  for (int k = 0; k < n; ++k) {
+    double f[3] = {1, t[k], t[k] * t[k]};
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j) S[i][j] += f[i] * f[j];
+      S[i][3] += f[i] * s[k];
+    }
+  }
+  for (int i = 0; i < 3; ++i)
+    for (int j = i + 1; j < 3; ++j) {
+      double r = S[j][i] / S[i][i];
+      for (int k = 0; k < 4; ++k) S[j][k] -= r * S[i][k];
+    }
+  double x[3];
+  for (int i = 2; i >= 0; --i) {
+    x[i] = S[i][3];
+    for (int k = i + 1; k < 3; ++k) x[i] -= S[i][k] * x[k];
+    x[i] /= S[i][i];
+  }
+  return 2 * x[2];
+}
+
+/* the block of scenes/incline_*.json on a slope of theta degrees for one second: returns the
+   slip along the slope over the second, the fitted acceleration over [0.3, 1] s and the slip
+   speed of the last step */
+static void incline(const char *scene, double theta, double mu_s, double mu_k, double *slip,
+                    double *accel, double *creep) {
+  ipc_scene_def def;
+  *slip = *accel = *creep = NAN;
+  if (!load(scene, &def)) return;
+  double t = theta * deg, n[3] = {sin(t), cos(t), 0}, down[3] = {cos(t), -sin(t), 0};
+  double gap = 0.9 * def.dhat;
+  def.bodies[0].rotation[2] = -theta;
+  def.bodies[0].translation[0] = gap * n[0];
+  def.bodies[0].translation[1] = gap * n[1];
+  def.bodies[0].friction = mu_k;
+  def.bodies[0].friction_static = mu_s;
+  if (def.nplanes) {
+    memcpy(def.planes[0].normal, n, sizeof n);
+    def.planes[0].friction = mu_k;
+    def.planes[0].friction_static = mu_s;
+  } else {
+    def.bodies[1].rotation[2] = -theta;
+    def.bodies[1].translation[0] = -10 * cos(t);
+    def.bodies[1].translation[1] = 10 * sin(t);
+    def.bodies[1].friction = mu_k;
+    def.bodies[1].friction_static = mu_s;
+  }
+  ipc_error err;
+  ipc_world *w = ipc_world_create(&def, &err);
+  ipc_scene_def_free(&def);
+  CHECK_MSG(w != NULL, "%s", err.msg);
+  if (!w) return;
+  int steps = (int)lround(1.0 / w->h);
+  double c0[3], ts[128], ss[128];
+  int nfit = 0, free_ok = 1;
+  body_com(w, 0, c0);
+  for (int k = 1; k <= steps; ++k) {
+    ipc_step_stats st;
+    CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+    CHECK(st.friction_iterations == 2);
+    CHECK(st.friction_contacts >= 4);
+    free_ok &= ipc_world_intersection_free(w, NULL, 0);
+    double c[3];
+    body_com(w, 0, c);
+    double s = (c[0] - c0[0]) * down[0] + (c[1] - c0[1]) * down[1] + (c[2] - c0[2]) * down[2];
+    if (k * w->h >= 0.3 - 1e-9 && nfit < 128) {
+      ts[nfit] = k * w->h;
+      ss[nfit++] = s;
+    }
+    *slip = s;
+    *creep = st.max_slip_speed;
+  }
+  CHECK_MSG(free_ok, "%s: an intersecting state", scene);
+  *accel = fit_accel(ts, ss, nfit);
+  ipc_world_destroy(w);
+}
+
+static void check_incline(const char *scene) {
+  const double mu = 0.5, epsv = 1e-2; /* epsv as in the scene files (absolute, m/s) */
+  double below = atan(mu) / deg - 1, above = atan(mu) / deg + 1;
+  double slip, accel, creep;
+  incline(scene, below, mu, mu, &slip, &accel, &creep);
+  /* sticking: the mollified model creeps at r eps_v with 2r - r^2 = tan(theta)/mu */
+  double r = 1 - sqrt(1 - tan(below * deg) / mu);
+  fprintf(stderr,
+          "%s, theta %.4f deg: slip after 1 s %.4g m (limit %.4g), creep %.5g m/s (model %.5g)\n",
+          scene, below, slip, epsv * 1.0, creep, r * epsv);
+  CHECK_MSG(fabs(slip) < epsv * 1.0, "%s: the block slid %g m at %g deg", scene, slip, below);
+  CHECK_MSG(fabs(creep - r * epsv) < 0.02 * r * epsv, "%s: creep %g, model %g", scene, creep,
+            r * epsv);
+  incline(scene, above, mu, mu, &slip, &accel, &creep);
+  double a = grav * (sin(above * deg) - mu * cos(above * deg));
+  fprintf(stderr, "%s, theta %.4f deg: acceleration %.6g m/s^2, analytic %.6g (%.3f%%)\n", scene,
+          above, accel, a, 100 * (accel - a) / a);
+  CHECK_MSG(fabs(accel - a) < 0.02 * a, "%s: acceleration %g, analytic %g", scene, accel, a);
+}
+
+/* max displacement and max drop (in y) of any vertex of the bodies over the run, and the
+   largest vertex speed of the last step */
+static void run_scene(const char *scene, int frictionless, int steps, double *move, double *drop,
+                      double *speed) {
+  ipc_scene_def def;
+  *move = *drop = *speed = NAN;
+  if (!load(scene, &def)) return;
+  if (frictionless) {
+    for (int b = 0; b < def.nbodies; ++b)
+      def.bodies[b].friction = def.bodies[b].friction_static = 0;
+    for (int p = 0; p < def.nplanes; ++p)
+      def.planes[p].friction = def.planes[p].friction_static = 0;
+  }
+  ipc_error err;
+  ipc_world *w = ipc_world_create(&def, &err);
+  ipc_scene_def_free(&def);
+  CHECK_MSG(w != NULL, "%s", err.msg);
+  if (!w) return;
+  int n = w->m.nverts, free_ok = 1, fric = 0;
+  for (int k = 0; k < steps; ++k) {
+    ipc_step_stats st;
+    CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+    free_ok &= ipc_world_intersection_free(w, NULL, 0);
+    if (st.friction_contacts > fric) fric = st.friction_contacts;
+  }
+  CHECK_MSG(free_ok, "%s: an intersecting state", scene);
+  CHECK_MSG(frictionless ? fric == 0 : fric > 0, "%s: %d friction contacts", scene, fric);
+  *move = *drop = *speed = 0;
+  for (int i = 0; i < n; ++i) {
+    const double *x = w->x + 3 * i, *x0 = w->m.x0 + 3 * i, *v = w->v + 3 * i;
+    double d0 = x[0] - x0[0], d1 = x[1] - x0[1], d2 = x[2] - x0[2];
+    *move = fmax(*move, sqrt(d0 * d0 + d1 * d1 + d2 * d2));
+    *drop = fmax(*drop, -d1);
+    *speed = fmax(*speed, sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+  }
+  ipc_world_destroy(w);
+}
+
+int main(void) {
+  check_incline("scenes/incline_plane.json");
+  check_incline("scenes/incline_obstacle.json");
+  /* static 0.5, kinetic 0.3: sticks below atan(0.5), slides at the kinetic rate above */
+  {
+    double below = atan(0.5) / deg - 1, above = atan(0.5) / deg + 1;
+    double slip, accel, creep;
+    incline("scenes/incline_plane.json", below, 0.5, 0.3, &slip, &accel, &creep);
+    fprintf(stderr, "static 0.5 kinetic 0.3, theta %.4f: slip %.4g m\n", below, slip);
+    CHECK_MSG(fabs(slip) < 1e-2, "static friction: slid %g m", slip);
+    incline("scenes/incline_plane.json", above, 0.5, 0.3, &slip, &accel, &creep);
+    double a = grav * (sin(above * deg) - 0.3 * cos(above * deg));
+    fprintf(stderr, "static 0.5 kinetic 0.3, theta %.4f: acceleration %.6g, analytic %.6g\n", above,
+            accel, a);
+    CHECK_MSG(fabs(accel - a) < 0.02 * a, "kinetic friction: acceleration %g, analytic %g", accel,
+              a);
+  }
+  /* a house of cards: stands with friction, falls without */
+  {
+    double move, drop, speed;
+    run_scene("scenes/card_frame.json", 0, 100, &move, &drop, &speed);
+    fprintf(stderr, "card frame with friction: max move %.3g m, speed %.3g m/s\n", move, speed);
+    CHECK_MSG(move < 2e-3 && speed < 1e-2, "card frame moved %g m (speed %g)", move, speed);
+    run_scene("scenes/card_frame.json", 1, 100, &move, &drop, &speed);
+    fprintf(stderr, "card frame without friction: drop %.3g m\n", drop);
+    CHECK_MSG(drop > 0.3, "frictionless card frame dropped only %g m", drop);
+  }
+  /* thrown and spinning: comes to rest with friction only */
+  {
+    double move, drop, speed;
+    run_scene("scenes/spinning_cube.json", 0, 150, &move, &drop, &speed);
+    fprintf(stderr, "spinning cube with friction: final speed %.3g m/s after %.3g m\n", speed,
+            move);
+    CHECK_MSG(speed < 1e-2, "the cube still moves at %g m/s", speed);
+    run_scene("scenes/spinning_cube.json", 1, 150, &move, &drop, &speed);
+    fprintf(stderr, "spinning cube without friction: final speed %.3g m/s\n", speed);
+    CHECK_MSG(speed > 2.5, "the frictionless cube slowed to %g m/s", speed);
+  }
+  TEST_MAIN_END();
+}
