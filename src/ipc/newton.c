@@ -33,7 +33,6 @@ struct ipc_newton_solver {
   double *rhs, *sol;        /* reduced vectors */
   double *diag;             /* (nverts x 3) */
   double *gB, *gE;          /* kappa initialisation */
-  ipc_candidates reserve;   /* pairs whose Hessian blocks are kept in the pattern */
   int registered;
 };
 
@@ -61,7 +60,6 @@ void ipc_newton_solver_destroy(ipc_newton_solver *s) {
   ipc_free(s->diag);
   ipc_free(s->gB);
   ipc_free(s->gE);
-  ipc_candidates_free(&s->reserve);
   ipc_free(s);
 }
 
@@ -139,18 +137,14 @@ static void reserve_visit(ipc_contact *c, void *ctx) {
 }
 
 /* when contacts bring new blocks into the Hessian (so the pattern, and CHOLMOD's symbolic
-   analysis, must be rebuilt anyway), also reserve the blocks of every pair that may come
-   within dhat during this step: boxes swept from x to the inertial prediction, inflated by
-   dhat. Later iterations then mostly find their blocks in place and reuse the analysis. */
-static void reserve_pattern(ipc_world *w, ipc_step_stats *st) {
+   analysis, must be rebuilt anyway), also reserve the blocks of the current candidate
+   pairs (box-level neighbours within dhat along the last Newton step), so the next
+   iterations mostly find their blocks in place and reuse the analysis. A wider reserve
+   (e.g. boxes swept to the inertial prediction) costs more in fill than it saves. */
+static void reserve_pattern(ipc_world *w) {
   ipc_newton_solver *s = w->solver;
   if (ipc_sparse_num_pending(s->asm_) == 0) return;
-  double t0 = ipc_now();
-  ipc_broad_phase(&s->reserve, &w->m.surface, w->x, w->xt, w->dhat);
-  double dt = ipc_now() - t0;
-  st->t_broad_phase += dt;
-  st->t_assembly -= dt; /* inside assemble()'s timer */
-  ipc_contacts_visit(&w->cm, &s->reserve, reserve_visit, s->asm_);
+  ipc_contacts_visit(&w->cm, &w->cand, reserve_visit, s->asm_);
 }
 
 /* gradient (full layout, into w->g) and the assembled, projected Hessian */
@@ -195,7 +189,7 @@ static void assemble(ipc_world *w, ipc_step_stats *st) {
     ipc_sparse_add(s->asm_, nv, verts, Hl);
   }
   ipc_friction_add(&w->fric, w->x, w->xn, w->g, s->asm_);
-  reserve_pattern(w, st);
+  reserve_pattern(w);
   ipc_dense_threads(0);
   st->t_assembly += ipc_now() - t0;
 }
