@@ -10,6 +10,7 @@
 
 #include "core/alloc.h"
 #include "io/path.h"
+#include "io/scene_txt.h"
 #include "ipcc/scene.h"
 
 ipc_scene_def ipc_default_scene_def(void) {
@@ -26,6 +27,8 @@ ipc_scene_def ipc_default_scene_def(void) {
   s.newton_tol = 1e-2;
   s.newton_max_iterations = 200;
   s.output_every = 1;
+  s.epsv = 1e-3;
+  s.friction_iterations = 1;
   return s;
 }
 
@@ -461,6 +464,10 @@ ipc_status ipc_scene_load(const char *path, ipc_scene_def *out, ipc_error *err) 
   size_t len = 0;
   char *text = ipc_read_file(path, &len, err);
   if (!text) return IPC_ERR_INPUT;
+  if (ipc_scene_text_is_txt(path, text)) {
+    ipc_free(text);
+    return ipc_scene_load_txt(path, 0, out, err);
+  }
   const char *end = NULL;
   cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
   if (!root) {
