@@ -50,7 +50,7 @@ paperExamples/11_erleben/wedgeWedgoCO.txt:20
 paperExamples/12_largeMassRatio.txt:20
 paperExamples/12_matOnBoard.txt:5
 paperExamples/12_sphereOnMat.txt:5
-paperExamples/15_trashComp_shapes.txt:3
+paperExamples/15_trashComp_shapes.txt:1
 paperExamples/17_pinCushionBall.txt:3
 paperExamples/18_pointRollerBall.txt:3
 paperExamples/18_segRollerBall.txt:3
