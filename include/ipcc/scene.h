@@ -39,6 +39,8 @@ typedef struct ipc_dirichlet_def {
   double velocity[3];         /* m/s */
   double angular_velocity[3]; /* rad/s, about the region center */
   double t_begin, t_end;      /* active while t_begin <= t < t_end */
+  int has_center;             /* 1: rotate about center (world coordinates at t = 0) */
+  double center[3];
 } ipc_dirichlet_def;
 
 /* extra acceleration (force per unit mass) on a region, during [t_begin, t_end) */
@@ -68,6 +70,7 @@ typedef struct ipc_body_def {
   int nneumann;
   ipc_neumann_def *neumann;
   double friction_static; /* static coefficient; below friction (e.g. 0) = same as friction */
+  int codim; /* obstacles: 0 as read; 1 keep only the triangles' edges; 2 only the vertices */
 } ipc_body_def;
 
 /* an analytic half-space {x : n.(x - p) >= 0} that bodies stay in */
@@ -104,20 +107,37 @@ typedef struct ipc_scene_def {
                                 the bbox diagonal per second unless epsv_absolute (1e-3) */
   int epsv_absolute;         /* epsv in m/s */
   int friction_iterations;   /* at most this many Newton solves per step, each with the normal
-                                forces and tangent bases lagged from the previous one (1) */
+                                forces and tangent bases lagged from the previous one (1); <= 0: until
+                                friction_tolerance is met, at most 20 (IPC's fricIterAmt 0) */
   double friction_tolerance; /* stop updating earlier when the lagged friction force changes
                                 by less than this velocity (relative to the bbox diagonal per
                                 second, as newton_tol; 1e-2) */
   ipc_friction_combine friction_combine;
+  /* > 0: the length that relative parameters (dhat, epsv, newton_tol, kappa bounds) refer to,
+     instead of the bounding-box diagonal of all bodies (IPC scripts: the shapes only) */
+  double bbox_diag;
 } ipc_scene_def;
 
 /* defaults (IPC's where it has them) */
 ipc_scene_def ipc_default_scene_def(void);
 ipc_body_def ipc_default_body_def(void);
 
-/* reads a JSON scene (format in docs/scene-format.md); mesh paths resolve relative
-   to the scene file. on error returns IPC_ERR_INPUT naming the file and key. */
+/* reads a JSON scene (format in docs/scene-format.md; an IPC .txt script is passed to
+   ipc_scene_load_txt); mesh paths resolve relative to the scene file. on error returns
+   IPC_ERR_INPUT naming the file and key. */
 ipc_status ipc_scene_load(const char *path, ipc_scene_def *out, ipc_error *err);
+
+/* flags of ipc_scene_load_any / ipc_scene_load_txt */
+#define IPC_SCENE_LENIENT 1u /* unsupported script keywords: warning on stderr, not an error */
+
+/* reads one of IPC's .txt scene scripts (keywords in README.md, "IPC scripts"): mesh paths
+   resolve against the script's folder, then its parent folders (IPC's repository root).
+   every keyword is implemented or rejected with IPC_ERR_INPUT "FILE:LINE: keyword 'X' ...". */
+ipc_status ipc_scene_load_txt(const char *path, unsigned flags, ipc_scene_def *out, ipc_error *err);
+
+/* a scene file of either kind: IPC script when the name ends in .txt or the text does not
+   start with '{' or '[', else JSON */
+ipc_status ipc_scene_load_any(const char *path, unsigned flags, ipc_scene_def *out, ipc_error *err);
 
 /* frees what ipc_scene_load allocated; s may be NULL */
 void ipc_scene_def_free(ipc_scene_def *s);

@@ -1,4 +1,4 @@
-/* ipcc run SCENE [-o OUTDIR] [--mode ipc] [--steps N] [--check] [--quiet] */
+/* ipcc run SCENE [-o OUTDIR] [--mode ipc] [--steps N] [--check] [--quiet] [--lenient] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,12 +11,13 @@
 
 static void run_usage(FILE *f) {
   fputs(
-      "usage: ipcc run SCENE [-o OUTDIR] [--mode ipc] [--steps N] [--check] [--quiet]\n"
-      "  SCENE       a JSON scene (docs/scene-format.md)\n"
+      "usage: ipcc run SCENE [-o OUTDIR] [--mode ipc] [--steps N] [--check] [--quiet] [--lenient]\n"
+      "  SCENE       a JSON scene (docs/scene-format.md) or an IPC .txt script (README.md)\n"
       "  -o OUTDIR   output folder (default: out/<scene name>); frames go to OUTDIR/frames\n"
       "  --steps N   simulate N steps instead of the scene's duration / time_step\n"
       "  --check     exact intersection check of every frame (sets intersection_free)\n"
-      "  --quiet     no progress output\n",
+      "  --quiet     no progress output\n"
+      "  --lenient   IPC scripts: unsupported keywords are warnings, not errors\n",
       f);
 }
 
@@ -40,7 +41,7 @@ static char *default_outdir(const char *scene) {
 int ipc_cmd_run(int argc, char **argv) {
   const char *scene = NULL, *outdir = NULL, *mode = "ipc";
   long steps = -1;
-  int quiet = 0, check = 0;
+  int quiet = 0, check = 0, lenient = 0;
   for (int i = 0; i < argc; ++i) {
     const char *a = argv[i];
     if ((!strcmp(a, "-o") || !strcmp(a, "--out")) && i + 1 < argc) {
@@ -62,6 +63,8 @@ int ipc_cmd_run(int argc, char **argv) {
       quiet = 1;
     } else if (!strcmp(a, "--check")) {
       check = 1;
+    } else if (!strcmp(a, "--lenient")) {
+      lenient = 1;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       run_usage(stdout);
       return 0;
@@ -80,7 +83,7 @@ int ipc_cmd_run(int argc, char **argv) {
   ipc_error err;
   ipc_error_clear(&err);
   ipc_scene_def def;
-  if (ipc_scene_load(scene, &def, &err) != IPC_OK) {
+  if (ipc_scene_load_any(scene, lenient ? IPC_SCENE_LENIENT : 0, &def, &err) != IPC_OK) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
     return 2;
   }

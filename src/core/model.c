@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/codim.h"
 
 static const double deg = 3.14159265358979323846 / 180.0;
 
@@ -113,6 +114,7 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
   for (int b = 0; b < nb; ++b) {
     st = ipc_mesh_read(def->bodies[b].mesh, &meshes[b], err);
     if (st != IPC_OK) goto done;
+    if (def->bodies[b].codim) ipc_mesh_reduce_codim(&meshes[b], def->bodies[b].codim);
     const ipc_mesh *me = &meshes[b];
     if (!def->bodies[b].obstacle && me->ntets == 0) {
       st = ipc_error_set(err, IPC_ERR_INPUT,
@@ -227,7 +229,19 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
     if (bd->obstacle && me->ntris == 0 && me->nsegs == 0)
       for (int i = 0; i < me->nverts; ++i) points[po++] = vo + i;
 
-    /* boundary conditions; regions select in the mesh's own (untransformed) frame */
+    /* boundary conditions; regions select in the mesh's own (untransformed) frame. an
+       obstacle's whole-body script comes first so that its own entries override it */
+    if (bd->obstacle) {
+      ipc_dirichlet *dd = &m->dirichlet[m->ndirichlet++];
+      dd->nverts = me->nverts;
+      dd->verts = IPC_NEW(int, me->nverts);
+      for (int i = 0; i < me->nverts; ++i) dd->verts[i] = vo + i;
+      memcpy(dd->velocity, bd->velocity, sizeof dd->velocity);
+      memcpy(dd->angular_velocity, bd->angular_velocity, sizeof dd->angular_velocity);
+      dd->t_begin = 0;
+      dd->t_end = INFINITY;
+      region_center(dd->center, dd->verts, me->nverts, m->x0);
+    }
     for (int k = 0; k < bd->ndirichlet; ++k) {
       char key[96];
       snprintf(key, sizeof key, "bodies[%d].dirichlet[%d]", b, k);
@@ -243,19 +257,11 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
       memcpy(dd->angular_velocity, src->angular_velocity, sizeof dd->angular_velocity);
       dd->t_begin = src->t_begin;
       dd->t_end = src->t_end;
-      region_center(dd->center, dd->verts, n, m->x0);
+      if (src->has_center)
+        memcpy(dd->center, src->center, sizeof dd->center);
+      else
+        region_center(dd->center, dd->verts, n, m->x0);
       m->ndirichlet++;
-    }
-    if (bd->obstacle) {
-      ipc_dirichlet *dd = &m->dirichlet[m->ndirichlet++];
-      dd->nverts = me->nverts;
-      dd->verts = IPC_NEW(int, me->nverts);
-      for (int i = 0; i < me->nverts; ++i) dd->verts[i] = vo + i;
-      memcpy(dd->velocity, bd->velocity, sizeof dd->velocity);
-      memcpy(dd->angular_velocity, bd->angular_velocity, sizeof dd->angular_velocity);
-      dd->t_begin = 0;
-      dd->t_end = INFINITY;
-      region_center(dd->center, dd->verts, me->nverts, m->x0);
     }
     for (int k = 0; k < bd->nneumann; ++k) {
       char key[96];
@@ -289,7 +295,7 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
   double dd2 = 0;
   for (int d = 0; d < 3; ++d)
     dd2 += (m->bbox_max[d] - m->bbox_min[d]) * (m->bbox_max[d] - m->bbox_min[d]);
-  m->bbox_diag = sqrt(dd2);
+  m->bbox_diag = def->bbox_diag > 0 ? def->bbox_diag : sqrt(dd2);
   if (!(m->bbox_diag > 0)) {
     st = ipc_error_set(err, IPC_ERR_INPUT, "%s: the scene has zero extent", file);
     goto cleanup;

@@ -10,6 +10,7 @@
 
 #include "core/alloc.h"
 #include "io/path.h"
+#include "io/scene_txt.h"
 #include "ipcc/scene.h"
 
 ipc_scene_def ipc_default_scene_def(void) {
@@ -522,6 +523,10 @@ ipc_status ipc_scene_load(const char *path, ipc_scene_def *out, ipc_error *err) 
   size_t len = 0;
   char *text = ipc_read_file(path, &len, err);
   if (!text) return IPC_ERR_INPUT;
+  if (ipc_scene_text_is_txt(path, text)) {
+    ipc_free(text);
+    return ipc_scene_load_txt(path, 0, out, err);
+  }
   const char *end = NULL;
   cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
   if (!root) {

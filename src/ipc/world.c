@@ -240,8 +240,9 @@ static double total_energy(ipc_world *w) {
 }
 
 /* Newton solves with lagged friction: the first with normal forces and tangent bases from
-   the start of the step, then (up to friction_iterations) re-lagged at the last solution
-   until the friction force changes by less than friction_tolerance (as a velocity) */
+   the start of the step, then (up to friction_iterations in all; <= 0: up to 20, IPC's
+   "until converged") re-lagged at the last solution until the friction force changes by
+   less than friction_tolerance (as a velocity) */
 static ipc_status friction_solves(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   const ipc_model *m = &w->m;
   ipc_friction_update(&w->fric, &w->cm, w->x, w->kappa);
@@ -249,7 +250,8 @@ static ipc_status friction_solves(ipc_world *w, ipc_step_stats *st, ipc_error *e
   ipc_status status = ipc_newton_step(w, st, err);
   int solves = 1;
   double tol = m->params.friction_tolerance * m->bbox_diag;
-  while (status == IPC_OK && solves < m->params.friction_iterations) {
+  int max_solves = m->params.friction_iterations > 0 ? m->params.friction_iterations : 20;
+  while (status == IPC_OK && solves < max_solves) {
     double change = ipc_friction_relag(&w->fric, &w->cm, w->x, w->xn, w->kappa, m->mass);
     had |= w->fric.n > 0;
     if (change <= tol) break;

@@ -1,0 +1,298 @@
+/* IPC .txt scene scripts (src/io/scene_txt.c): keywords map onto the scene definition,
+   malformed or unsupported input is rejected naming file, line and keyword, mesh paths
+   resolve against the script's folder and its parents, the shared IPC scripts load */
+#define _XOPEN_SOURCE 700
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ipcc/scene.h"
+#include "test.h"
+
+static char dir[256];       /* temporary root: dir/input/meshes, dir/input/scripts */
+static char cube[PATH_MAX]; /* absolute path of IPC's cube.msh */
+
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  fputs(text, f);
+  fclose(f);
+}
+
+static const char *script(const char *text) {
+  static char path[512];
+  snprintf(path, sizeof path, "%s/input/scripts/s.txt", dir);
+  write_file(path, text);
+  return path;
+}
+
+/* loads text, expects rejection whose message contains every needle */
+static void expect_error(unsigned flags, const char *text, const char *n1, const char *n2) {
+  ipc_scene_def s;
+  ipc_error err;
+  const char *path = script(text);
+  ipc_status st = ipc_scene_load_any(path, flags, &s, &err);
+  CHECK_MSG(st == IPC_ERR_INPUT, "script should be rejected: %s", text);
+  if (st == IPC_ERR_INPUT) {
+    CHECK_MSG(strstr(err.msg, path) != NULL, "message names the file: %s", err.msg);
+    CHECK_MSG(!n1 || strstr(err.msg, n1), "message '%s' lacks '%s'", err.msg, n1);
+    CHECK_MSG(!n2 || strstr(err.msg, n2), "message '%s' lacks '%s'", err.msg, n2);
+  } else {
+    ipc_scene_def_free(&s);
+  }
+}
+
+static int load(const char *text, unsigned flags, ipc_scene_def *s) {
+  ipc_error err;
+  ipc_status st = ipc_scene_load_any(script(text), flags, s, &err);
+  CHECK_MSG(st == IPC_OK, "script should load: %s", st == IPC_OK ? "" : err.msg);
+  return st == IPC_OK;
+}
+
+static void test_keywords(void) {
+  char text[4096];
+  snprintf(
+      text, sizeof text,
+      "# comment\n"
+      "energy FCR\n"
+      "time 2 0.01\n"
+      "density 500\n"
+      "stiffness 2e6 0.3\n"
+      "shapes input 2\n"
+      "%s 0 2 0  0 0 90  1 2 1  material 800 1e7 0.25 initVel 1 0 0  0 90 0\n"
+      "\n"
+      "# not a shape\n"
+      "%s 0 0 0  0 0 0  1 1 1 \\\n"
+      "   DBC -0.1 -0.1 -0.1  1.1 0.1 1.1  0 0 0  0 0 0  0.5 1.5 NBC 0 0.9 0  1 1.1 1  0 -5 0\n"
+      "selfFric 0.2\n"
+      "ground 0.3 -1\n"
+      "halfSpace 0 0 -3  0 0 2  50 0.1\n"
+      "dHat 2e-3\n"
+      "epsv 1e-4\n"
+      "fricIterAmt -1\n"
+      "tol 1\n1e-3\n"
+      "turnOffGravity\n"
+      "timeIntegration NM 0.25 0.5\n"
+      "view orthographic\n"
+      "zoom 0.5\n"
+      "section SQP QP\n"
+      "time 9 9\n"
+      "bogusKeyword 1\n"
+      "section end\n"
+      "warmStart 0\n",
+      cube, cube);
+  ipc_scene_def s;
+  if (!load(text, 0, &s)) return;
+  CHECK(s.nbodies == 2 && s.nplanes == 2);
+  CHECK_NEAR(s.duration, 2.0, 0);
+  CHECK_NEAR(s.time_step, 0.01, 0);
+  CHECK(s.integrator == IPC_NEWMARK);
+  CHECK(s.gravity[1] == 0.0);
+  CHECK_NEAR(s.dhat, 2e-3, 0);
+  CHECK_NEAR(s.epsv, 1e-4, 0);
+  CHECK(s.friction_iterations == -1);
+  CHECK_NEAR(s.newton_tol, 1e-3, 0);
+  /* cube.msh is [0,1]^3: the first, scaled 1 x 2 x 1 and turned 90 degrees about z, spans
+     x in [-2, 0], y in [2, 3]; with the second: [-2,1] x [0,3] x [0,1] */
+  CHECK_NEAR(s.bbox_diag, sqrt(9.0 + 9.0 + 1.0), 1e-12);
+  const ipc_body_def *a = &s.bodies[0], *b = &s.bodies[1];
+  CHECK(a->material == IPC_MAT_FIXED_COROTATED && !a->obstacle);
+  CHECK_NEAR(a->density, 800, 0);
+  CHECK_NEAR(a->young, 1e7, 0);
+  CHECK_NEAR(a->poisson, 0.25, 0);
+  CHECK_NEAR(b->density, 500, 0);
+  CHECK_NEAR(b->young, 2e6, 0);
+  CHECK_NEAR(a->rotation[2], 90, 0);
+  CHECK_NEAR(a->scale[1], 2, 0);
+  CHECK_NEAR(a->translation[1], 2, 0);
+  CHECK_NEAR(a->velocity[0], 1, 0);
+  CHECK_NEAR(a->angular_velocity[1], 3.14159265358979323846 / 2, 1e-15);
+  CHECK_NEAR(a->friction, 0.2, 0);
+  /* DBC: the cube's bottom face (4 vertices), window [0.5, 1.5); NBC: the top face */
+  CHECK(b->ndirichlet == 1 && b->dirichlet[0].region.nverts == 4);
+  if (b->ndirichlet == 1) {
+    CHECK_NEAR(b->dirichlet[0].t_begin, 0.5, 0);
+    CHECK_NEAR(b->dirichlet[0].t_end, 1.5, 0);
+  }
+  CHECK(b->nneumann == 1 && b->neumann[0].region.nverts == 4);
+  if (b->nneumann == 1) CHECK_NEAR(b->neumann[0].acceleration[1], -5, 0);
+  CHECK_NEAR(s.planes[0].point[1], -1, 0);
+  CHECK_NEAR(s.planes[0].friction, 0.3, 0);
+  CHECK_NEAR(s.planes[1].normal[2], 1, 1e-15);
+  CHECK_NEAR(s.planes[1].friction, 0.1, 0);
+  ipc_scene_def_free(&s);
+}
+
+/* size rescales the shapes (largest extent -> L, minimum -> origin), fall lifts them by half
+   the diagonal; meshCO is placed unscaled by its mean */
+static void test_size_fall_meshco(void) {
+  char text[2048];
+  snprintf(text, sizeof text,
+           "script fall\nsize 2\nshapes input 2\n%s 0 0 0  0 0 0  1 1 1\n%s 3 0 0  0 0 0  1 1 1\n"
+           "meshCO input/meshes/tri.obj 1 -1 0  4  50 0.5 rotate 0 90 0\n",
+           cube, cube);
+  ipc_scene_def s;
+  if (!load(text, 0, &s)) return;
+  CHECK(s.nbodies == 3);
+  double k = 0.5; /* extent 4 in x -> 2 */
+  double diag = sqrt(2.0 * 2.0 + 0.5 * 0.5 + 0.5 * 0.5);
+  CHECK_NEAR(s.bbox_diag, diag, 1e-12);
+  if (s.nbodies == 3) {
+    CHECK_NEAR(s.bodies[0].scale[0], k, 1e-15);
+    /* cube.msh spans [0,1]^3: the shapes span [0,4] x [0,1] x [0,1] before scaling */
+    CHECK_NEAR(s.bodies[0].translation[0], 0.0, 1e-12);
+    CHECK_NEAR(s.bodies[1].translation[0], 1.5, 1e-12);
+    CHECK_NEAR(s.bodies[0].translation[1], 0.5 * diag, 1e-12);
+    const ipc_body_def *co = &s.bodies[2];
+    CHECK(co->obstacle);
+    CHECK_NEAR(co->friction, 0.5, 0);
+    CHECK_NEAR(co->scale[0], 4.0 / 2.0, 1e-15); /* tri.obj has extent 2 */
+    CHECK_NEAR(co->rotation[1], 90, 0);
+  }
+  ipc_scene_def_free(&s);
+}
+
+/* rotateModel turns every shape about IPC's pivot (max - min) / 2; folded into the body */
+static void test_rotate_model(void) {
+  char text[1024];
+  snprintf(text, sizeof text, "shapes input 1\n%s 0 0 0  0 0 0  1 1 1\nrotateModel 1 0 0 90\n",
+           cube);
+  ipc_scene_def s;
+  if (!load(text, 0, &s)) return;
+  CHECK_NEAR(s.bodies[0].rotation[0], 90, 1e-12);
+  CHECK_NEAR(s.bodies[0].rotation[1], 0, 1e-12);
+  CHECK_NEAR(s.bodies[0].translation[0], 0, 1e-12);
+  CHECK_NEAR(s.bodies[0].translation[1], 1, 1e-12);
+  CHECK_NEAR(s.bodies[0].translation[2], 0, 1e-12);
+  ipc_scene_def_free(&s);
+}
+
+static void test_errors(void) {
+  expect_error(0, "time 1 0.01\nfrobnicate 3\n", "s.txt:2: keyword 'frobnicate' is not supported",
+               NULL);
+  expect_error(0, "time 1 x\n", "s.txt:1: keyword 'time'", "x");
+  expect_error(0, "\n\ndampingRatio 0.5\n", "s.txt:3: keyword 'dampingRatio' is not supported",
+               NULL);
+  expect_error(0, "constraintSolver SQP\n", ":1: keyword 'constraintSolver' is not supported",
+               NULL);
+  expect_error(0, "script DCOHammerWalnut\n", ":1: keyword 'script' is not supported",
+               "DCOHammerWalnut");
+  expect_error(0, "shapes input 2\ninput/meshes/tri.obj 0 0 0 0 0 0 1 1 1\n",
+               "s.txt:1: keyword 'shapes'", "expected 2 shape lines");
+  expect_error(0, "shapes input 1\nnowhere/x.msh 0 0 0 0 0 0 1 1 1\n", "s.txt:2:", "nowhere/x.msh");
+  expect_error(0, "shapes input 1\ninput/meshes/tri.obj 0 0 0 0 0 0 1 1\n",
+               "s.txt:2:", "shape line");
+  expect_error(0, "shapes input 1\ninput/meshes/tri.obj 0 0 0 0 0 0 1 1 1 spin 3\n",
+               "s.txt:2:", "unknown extra 'spin'");
+  expect_error(0, "tol 2\n1e-2\n", "s.txt:1: keyword 'tol'", "expected 2 numbers");
+  expect_error(0, "ground 0.1\n", "s.txt:1: keyword 'ground'", NULL);
+  expect_error(0, "selfFric 0.1 0.2\n", "s.txt:1: keyword 'selfFric'", "unexpected argument");
+  expect_error(0, "time 1 0.1\n", "no shapes", NULL);
+  /* lenient: unsupported keywords become warnings; malformed input stays an error */
+  char text[1024];
+  snprintf(text, sizeof text,
+           "frobnicate 3\ndampingRatio 0.5\nshapes input 1\n%s 0 0 0 0 0 0 1 1 1\n", cube);
+  ipc_scene_def s;
+  if (load(text, IPC_SCENE_LENIENT, &s)) ipc_scene_def_free(&s);
+  expect_error(IPC_SCENE_LENIENT, "time 1 x\n", ":1: keyword 'time'", NULL);
+}
+
+/* mesh paths: the script's folder first, then its parent folders (IPC's repository root) */
+static void test_paths(void) {
+  ipc_scene_def s;
+  char want[600];
+  if (load("shapes input 2\ntri.obj 0 0 0 0 0 0 1 1 1\ninput/meshes/tri.obj 0 0 3 0 0 0 1 1 1\n", 0,
+           &s)) {
+    snprintf(want, sizeof want, "%s/input/scripts/tri.obj", dir);
+    CHECK_MSG(!strcmp(s.bodies[0].mesh, want), "%s", s.bodies[0].mesh);
+    snprintf(want, sizeof want, "%s/input/meshes/tri.obj", dir);
+    CHECK_MSG(strstr(s.bodies[1].mesh, "input/meshes/tri.obj") != NULL, "%s", s.bodies[1].mesh);
+    CHECK(s.bodies[0].obstacle && s.bodies[0].codim == 0);
+    ipc_scene_def_free(&s);
+  }
+  /* .seg / .pt that do not exist fall back to the .obj, as segments / points */
+  if (load("shapes input 2\ntri.seg 0 0 0 0 0 0 1 1 1\ntri.pt 0 0 3 0 0 0 1 1 1\n", 0, &s)) {
+    CHECK(s.bodies[0].codim == 1 && s.bodies[1].codim == 2);
+    CHECK(strstr(s.bodies[0].mesh, "tri.obj") != NULL);
+    ipc_scene_def_free(&s);
+  }
+  /* an alias script: one line naming another script */
+  char path[600], alias[600];
+  snprintf(path, sizeof path, "%s/input/scripts/t.txt", dir);
+  write_file(path, "shapes input 1\ntri.obj 0 0 0 0 0 0 1 1 1\n");
+  snprintf(alias, sizeof alias, "%s/input/alias.txt", dir);
+  write_file(alias, "scripts/t.txt\n");
+  ipc_error err;
+  CHECK(ipc_scene_load_any(alias, 0, &s, &err) == IPC_OK);
+  if (s.nbodies == 1) ipc_scene_def_free(&s);
+  remove(path);
+  remove(alias);
+}
+
+/* the shared IPC scripts load (shapes placed, meshes found from the input/ root) */
+static void test_shared(void) {
+  static const char *const files[] = {
+      "tutorialExamples/2cubesFall.txt",
+      "tutorialExamples/MCO/2cubesFall_rotateCO_points.txt",
+      "paperExamples/11_erleben/spikeCrackCO.txt",
+      "paperExamples/supplementB/SQPBenchmark/04_pointTriangle.txt",
+      "paperExamples/supplementB/SQPBenchmark/17_ErlebenSpikes.txt",
+      "paperExamples/supplementB/SQPBenchmark/30_matTwist.txt",
+  };
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
+    char path[512];
+    snprintf(path, sizeof path, "../shared/data/ipc-input/input/%s", files[i]);
+    ipc_scene_def s;
+    ipc_error err;
+    ipc_status st = ipc_scene_load_any(path, 0, &s, &err);
+    CHECK_MSG(st == IPC_OK, "%s: %s", files[i], st == IPC_OK ? "" : err.msg);
+    if (st != IPC_OK) continue;
+    CHECK(s.nbodies >= 1 && s.bbox_diag > 0);
+    if (i == 0) CHECK(s.nplanes == 1 && s.bodies[0].friction == 0.1);
+    if (i == 2) { /* dragright: the right 4 % of the spike dragged at 0.5 m/s */
+      CHECK(s.bodies[0].ndirichlet == 1);
+      if (s.bodies[0].ndirichlet) CHECK(s.bodies[0].dirichlet[0].velocity[0] == 0.5);
+    }
+    if (i == 5) { /* twist: two handles rotating about x in opposite directions */
+      CHECK(s.bodies[0].ndirichlet == 2);
+      if (s.bodies[0].ndirichlet == 2)
+        CHECK(s.bodies[0].dirichlet[0].angular_velocity[0] ==
+              -s.bodies[0].dirichlet[1].angular_velocity[0]);
+    }
+    ipc_scene_def_free(&s);
+  }
+}
+
+int main(void) {
+  if (!realpath("../shared/data/ipc-input/input/tetMeshes/cube.msh", cube)) {
+    fprintf(stderr, "cube.msh not found\n");
+    return 1;
+  }
+  snprintf(dir, sizeof dir, "/tmp/ipcc_test_txt_%d", (int)getpid());
+  char p[512];
+  mkdir(dir, 0755);
+  snprintf(p, sizeof p, "%s/input", dir);
+  mkdir(p, 0755);
+  snprintf(p, sizeof p, "%s/input/meshes", dir);
+  mkdir(p, 0755);
+  snprintf(p, sizeof p, "%s/input/scripts", dir);
+  mkdir(p, 0755);
+  const char *tri = "v 0 0 0\nv 2 0 0\nv 0 0 2\nf 1 2 3\n";
+  snprintf(p, sizeof p, "%s/input/meshes/tri.obj", dir);
+  write_file(p, tri);
+  snprintf(p, sizeof p, "%s/input/scripts/tri.obj", dir);
+  write_file(p, tri);
+  test_keywords();
+  test_size_fall_meshco();
+  test_rotate_model();
+  test_errors();
+  test_paths();
+  test_shared();
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+  TEST_MAIN_END();
+}
