@@ -11,6 +11,8 @@
    - vertex against a plane: phi = n . (p - point);
    - vertex against the interior of an obstacle face (open, two-sided): |phi| with the
      normal on the side the vertex is on.
+   A vertex deeper behind a face than the contact gap is taken to be across the body, not
+   penetrating, and makes no contact with that face.
    Edge-edge and vertex-edge/vertex pairs stay unsigned (their side is not defined locally).
    Pairs whose involved vertices coincide (a vertex near an edge, seen from both faces and
    the edges around it) are merged: one contact per set of involved vertices. */
@@ -111,7 +113,9 @@ static void emit(builder *b, int kind, int np, const int *ids, const double *wts
       s[j] = s[j - 1];
       s[j - 1] = t;
     }
-  c.key[0] = kind == KIND_PLANE ? 1 : 0;
+  /* four involved vertices: a face-interior and an edge-edge contact on the same vertices
+     are different constraints */
+  c.key[0] = kind == KIND_PLANE ? 1 : c.nv == 4 ? 2 + (unsigned long long)kind : 0;
   c.key[1] = ((unsigned long long)(unsigned)s[0] << 32) | (unsigned)s[1];
   c.key[2] = kind == KIND_PLANE ? (unsigned long long)plane
                                 : ((unsigned long long)(unsigned)s[2] << 32) | (unsigned)s[3];
@@ -147,6 +151,9 @@ static void vertex_face(builder *b, int p, int f) {
       phi = -phi;
       for (int d = 0; d < 3; ++d) n[d] = -n[d];
     }
+    /* deeper behind the face than the gap: the vertex is across the body (e.g. a vertex of
+       the same body), not a penetration of this face */
+    if (phi < -b->gap) return;
     /* barycentric coordinates of the projection */
     double a11 = dot3(e1, e1), a12 = dot3(e1, e2), a22 = dot3(e2, e2);
     double r1 = dot3(r, e1), r2 = dot3(r, e2), det = a11 * a22 - a12 * a12;
