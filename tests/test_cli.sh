@@ -91,5 +91,19 @@ contains "data_0_0.csv:3" "ccd error names file and line"
 expect 2 "ccd on a file of unknown kind" "$IPCC" ccd tests/data/ccd_bad.csv
 contains "vertex-face" "ccd says how the kind is told"
 
+# LCP mode: frames, stats.json with mode lcp, dumped LCPs that `ipcc lcp` solves; bad options
+expect 0 "run two_cubes --mode lcp" "$IPCC" run scenes/two_cubes.json --mode lcp --steps 40 -o "$T/lcp" --quiet --dump-lcp "$T/dump"
+n=$(ls "$T/lcp/frames" | grep -c '\.obj$')
+[ "$n" -eq 41 ] && ok "lcp: $n frames" || bad "lcp: $n frames, expected 41"
+grep -Eq '"mode":[[:space:]]*"lcp"' "$T/lcp/stats.json" && ok "lcp: stats mode" || bad "lcp: stats mode"
+grep -Eq '"lcp_iterations":[[:space:]]*[1-9]' "$T/lcp/stats.json" && ok "lcp: iterations counted" || bad "lcp: iterations"
+m=$(ls "$T/dump" | grep '_M\.mtx$' | tail -n 1)
+expect 0 "lcp: a dumped region solves" "$IPCC" lcp "$T/dump/$m" "$T/dump/${m%_M.mtx}_q.mtx" --solver lemke
+printf '{"mode": "lcp", "lcp": {"friction": "pyramid"}, "bodies": [{"mesh": "%s/scenes/meshes/cube.msh"}]}' "$PWD" >"$T/lp.json"
+expect 2 "lcp: pyramid needs lemke" "$IPCC" run "$T/lp.json" -o "$T/x" --quiet
+contains "lcp.solver" "lcp: the error names lcp.solver"
+expect 2 "lcp: unknown friction flag" "$IPCC" run scenes/two_cubes.json --mode lcp --friction cones -o "$T/x"
+contains "lcp.friction" "lcp: the error names lcp.friction"
+
 echo "$fails failed"
 [ "$fails" -eq 0 ]

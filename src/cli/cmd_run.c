@@ -39,6 +39,7 @@ static char *default_outdir(const char *scene) {
 }
 
 int ipc_cmd_run(int argc, char **argv) {
+  if (ipc_run_wants_lcp(argc, argv)) return ipc_cmd_run_lcp(argc, argv);
   const char *scene = NULL, *outdir = NULL, *mode = "ipc";
   long steps = -1;
   int quiet = 0, check = 0, lenient = 0;

@@ -5,17 +5,20 @@
 #include "core/alloc.h"
 #include "io/path.h"
 #include "ipc/world_internal.h"
+#include "ipcc/lcp_world.h"
 #include "ipcc/output.h"
+#include "lcp/lcp_world_internal.h"
 
-ipc_status ipc_world_write_obj(const ipc_world *w, const char *path, ipc_error *err) {
-  const ipc_model *m = &w->m;
+/* the frame of model m at positions x (nverts x 3) and time t */
+static ipc_status write_frame(const ipc_model *m, const double *xs, double time, const char *path,
+                              ipc_error *err) {
   const ipc_surface *s = &m->surface;
   ipc_atomic_file af;
   if (ipc_atomic_open(&af, path, err) != 0) return IPC_ERR_INPUT;
   FILE *f = af.f;
   int *local = IPC_NEW(int, (size_t)m->nverts + 1);
   int next = 1;
-  fprintf(f, "# ipcc frame: t = %.17g s\n", w->time);
+  fprintf(f, "# ipcc frame: t = %.17g s\n", time);
   for (int b = 0; b < m->nbodies; ++b) {
     const ipc_body *bd = &m->bodies[b];
     fprintf(f, "o %s\n", bd->name);
@@ -28,7 +31,7 @@ ipc_status ipc_world_write_obj(const ipc_world *w, const char *path, ipc_error *
     for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) {
       if (!local[i]) continue;
       local[i] = next++;
-      const double *x = w->x + 3 * (size_t)i;
+      const double *x = xs + 3 * (size_t)i;
       fprintf(f, "v %.17g %.17g %.17g\n", x[0], x[1], x[2]);
     }
     for (int k = bd->f0; k < bd->f0 + bd->nf; ++k)
@@ -41,4 +44,13 @@ ipc_status ipc_world_write_obj(const ipc_world *w, const char *path, ipc_error *
   }
   ipc_free(local);
   return ipc_atomic_commit(&af, err) == 0 ? IPC_OK : IPC_ERR_INPUT;
+}
+
+ipc_status ipc_world_write_obj(const ipc_world *w, const char *path, ipc_error *err) {
+  return write_frame(&w->m, w->x, w->time, path, err);
+}
+
+ipc_status ipc_lcp_world_write_obj(const ipc_lcp_world *w, const char *path, ipc_error *err) {
+  return write_frame(ipc_lcp_world_model(w), ipc_lcp_world_positions(w), ipc_lcp_world_time(w),
+                     path, err);
 }

@@ -406,7 +406,9 @@ static int parse_plane(reader *r, const cJSON *obj, const char *path, ipc_plane_
 static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_scene_def *s) {
   static const char *const keys[] = {"time_step", "duration",    "gravity", "integrator",
                                      "contact",   "newton",      "output",  "bodies",
-                                     "planes",    "description", NULL};
+                                     "planes",    "description", "mode",
+                                     "lcp", /* read by scene_lcp.c */
+                                     NULL};
   if (!check_keys(r, root, "", keys)) return 0;
   if (!get_number(r, root, "", "time_step", &s->time_step, 1e-12, 1e6,
                   "a positive time step (s)") ||

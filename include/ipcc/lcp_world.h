@@ -1,0 +1,122 @@
+/* a simulation stepped in LCP mode: the same model as ipc_world (bodies, materials,
+   boundary conditions, planes), velocity-level complementarity contact instead of the
+   barrier. Details and the choice of options: docs/lcp-mode.md. */
+#ifndef IPCC_LCP_WORLD_H
+#define IPCC_LCP_WORLD_H
+
+#include <stddef.h>
+
+#include "ipcc/error.h"
+#include "ipcc/output.h"
+#include "ipcc/scene.h"
+
+typedef struct ipc_lcp_world ipc_lcp_world;
+
+/* friction formulations */
+typedef enum ipc_lcp_friction {
+  IPC_LCP_FRICTION_NONE = 0,
+  IPC_LCP_FRICTION_BOX = 1,     /* boxed LCP: |t_i| <= mu n on two orthogonal tangents */
+  IPC_LCP_FRICTION_PYRAMID = 2, /* polyhedral cone with k directions (LCP with slack) */
+  IPC_LCP_FRICTION_CONE = 3,    /* exact Coulomb disk by projection */
+} ipc_lcp_friction;
+
+/* which inverse the contact impulses act through */
+typedef enum ipc_lcp_coupling {
+  IPC_LCP_LUMPED = 0,  /* W = J M^-1 J^T, M the lumped mass (sparse, regions per vertex) */
+  IPC_LCP_COUPLED = 1, /* W = J A^-1 J^T, A = M + h^2 K (CHOLMOD; regions per body) */
+} ipc_lcp_coupling;
+
+/* statistics of one LCP time step (times in seconds) */
+typedef struct ipc_lcp_step_stats {
+  int step;            /* 1-based index of the step just taken */
+  double time;         /* simulated time at the end of the step */
+  int contacts;        /* contacts solved in the step */
+  int regions;         /* independent contact regions solved */
+  int region_max;      /* contacts in the largest region */
+  int region_hist[6];  /* regions of 1, 2-4, 5-16, 17-64, 65-256, > 256 contacts */
+  long lcp_iterations; /* summed over regions */
+  int unconverged;     /* regions whose solver stopped above tolerance */
+  double residual;     /* largest natural-map residual ||min(z, Wz+q)||_2 over regions */
+  double rel_residual; /* largest residual / ||q||_2 over regions */
+  double min_distance; /* smallest signed gap within the contact gap at the end of the step
+                          (negative: penetration depth); INFINITY when none */
+  int contacts_after;  /* contacts within the gap at the end of the step */
+  double energy;       /* kinetic + elastic + gravity potential at the end of the step */
+  double t_velocity;   /* unconstrained velocity: assembly, factor, solve */
+  double t_contacts;   /* broad phase and contact generation */
+  double t_solve;      /* LCP assembly and solves */
+  double t_total;
+} ipc_lcp_step_stats;
+
+/* options of the LCP mode. solver takes the values of the LCP solvers:
+   0 pgs, 1 pcg-pgs, 2 amgs, 3 lemke (see ipc_lcp_world_def_set for names) */
+typedef struct ipc_lcp_world_def {
+  int solver;
+  ipc_lcp_friction friction;
+  int pyramid_directions; /* k >= 3 for the pyramid (4) */
+  ipc_lcp_coupling coupling;
+  double contact_gap;   /* contacts are generated below this distance (m); 0 = 1e-2 x the
+                           bounding-box diagonal */
+  double baumgarte;     /* in [0, 1]: fraction of a penetration corrected per step (0.2) */
+  double restitution;   /* in [0, 1] (0) */
+  double tol;           /* relative residual tolerance of the iterative solvers (1e-8) */
+  int max_iter;         /* sweeps (1000) */
+  double omega;         /* PGS over-relaxation in (0, 2) (1) */
+  int warm_start;       /* start from the previous step's impulses of the same contacts (1) */
+  int split_regions;    /* solve each independent region separately (1) */
+  const char *dump_dir; /* when set, each region's LCP is written there as Matrix Market */
+} ipc_lcp_world_def;
+
+/* defaults as listed above: PGS, no friction, lumped coupling */
+ipc_lcp_world_def ipc_default_lcp_world_def(void);
+
+/* sets one option by name, as scenes and the command line spell them: "solver" (pgs,
+   pcg-pgs, amgs, lemke), "friction" (none, box, pyramid, cone), "directions", "coupling"
+   (lumped, coupled), "gap", "baumgarte", "restitution", "tolerance", "max_iterations",
+   "omega", "warm_start" (true/false), "regions" (true/false). IPC_ERR_INPUT names the key
+   and what was expected. */
+ipc_status ipc_lcp_world_def_set(ipc_lcp_world_def *d, const char *key, const char *value,
+                                 ipc_error *err);
+
+/* reads a scene file's "mode" ("ipc" or "lcp", *lcp_mode 1 for lcp) and its "lcp" object of
+   options (keys as ipc_lcp_world_def_set) into d; d keeps its values for missing keys.
+   lcp_mode may be NULL. */
+ipc_status ipc_lcp_scene_load(const char *path, ipc_lcp_world_def *d, int *lcp_mode,
+                              ipc_error *err);
+
+/* builds the world; checks that the friction formulation and solver fit together.
+   NULL on error (err filled; IPC_ERR_INPUT). The scene's integrator is ignored: LCP mode
+   is linearly implicit Euler. */
+ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_world_def *def,
+                                    ipc_error *err);
+void ipc_lcp_world_destroy(ipc_lcp_world *w);
+
+/* one time step; IPC_ERR_SIM when it failed (NaN, singular system) */
+ipc_status ipc_lcp_world_step(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err);
+
+/* current positions and velocities (nverts x 3), owned by the world */
+const double *ipc_lcp_world_positions(const ipc_lcp_world *w);
+const double *ipc_lcp_world_velocities(const ipc_lcp_world *w);
+int ipc_lcp_world_vertex_count(const ipc_lcp_world *w);
+double ipc_lcp_world_time(const ipc_lcp_world *w);
+/* absolute contact gap in use */
+double ipc_lcp_world_gap(const ipc_lcp_world *w);
+/* duration / time_step, rounded */
+int ipc_lcp_world_scene_steps(const ipc_lcp_world *w);
+/* exact check of the current state, as ipc_world_intersection_free */
+int ipc_lcp_world_intersection_free(const ipc_lcp_world *w, char *what, size_t n);
+/* the surfaces at the current state as one OBJ file (as ipc_world_write_obj) */
+ipc_status ipc_lcp_world_write_obj(const ipc_lcp_world *w, const char *path, ipc_error *err);
+
+/* writes stats.json of an LCP run: the summary keys of every mode (sum->mode "lcp",
+   min_distance negative when penetrating, lcp_iterations) plus the LCP options (def),
+   max_penetration, residuals and regions; one record per step. Atomic. */
+ipc_status ipc_write_lcp_stats_json(const char *path, const ipc_run_summary *sum,
+                                    const ipc_lcp_world_def *def, const ipc_lcp_step_stats *steps,
+                                    size_t nsteps, ipc_error *err);
+
+/* names of a friction formulation and a coupling as ipc_lcp_world_def_set spells them */
+const char *ipc_lcp_friction_name(ipc_lcp_friction f);
+const char *ipc_lcp_coupling_name(ipc_lcp_coupling c);
+
+#endif

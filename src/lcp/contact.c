@@ -1,0 +1,336 @@
+/* point contacts of the LCP mode (Lazarevych et al. 2010 Sec. 3; Erleben's LCP notes
+   Sec. 1.4.2): for a vertex p against a triangle with closest point q = sum b_k t_k, and
+   for two edges with closest points pa = sum a_k a_k, pb = sum b_k b_k, the normal is
+   n = (p - q) / |p - q| and the relative velocity v_p - sum b_k v_tk has normal part
+   n . v_rel = d|p - q|/dt. The closest features come from the shared classification
+   (geometry/distance.h), so the types agree with IPC mode.
+   Signed gap: distances are unsigned except
+   - vertex against the interior of a face of a deformable body (a closed, outward-oriented
+     surface): phi = (p - t0) . n_f with the face normal n_f, negative when p is behind
+     the face within the face's normal prism (it has penetrated);
+   - vertex against a plane: phi = n . (p - point);
+   - vertex against the interior of an obstacle face (open, two-sided): |phi| with the
+     normal on the side the vertex is on.
+   A vertex deeper behind a face than the contact gap is taken to be across the body, not
+   penetrating, and makes no contact with that face.
+   Edge-edge and vertex-edge/vertex pairs stay unsigned (their side is not defined locally).
+   Pairs whose involved vertices coincide (a vertex near an edge, seen from both faces and
+   the edges around it) are merged: one contact per set of involved vertices. */
+#include "lcp/contact.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "geometry/distance.h"
+
+#define X(i) (x + 3 * (size_t)(i))
+
+enum { KIND_PT = 1, KIND_EE = 2, KIND_PE = 3, KIND_PP = 4, KIND_PLANE = 5 };
+
+void ipc_lcp_contact_set_free(ipc_lcp_contact_set *cs) {
+  ipc_free(cs->c);
+  memset(cs, 0, sizeof *cs);
+}
+
+static double dot3(const double *a, const double *b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static void cross3(double *o, const double *a, const double *b) {
+  o[0] = a[1] * b[2] - a[2] * b[1];
+  o[1] = a[2] * b[0] - a[0] * b[2];
+  o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static double normalize3(double *a) {
+  double l = sqrt(dot3(a, a));
+  if (l > 0)
+    for (int d = 0; d < 3; ++d) a[d] /= l;
+  return l;
+}
+
+void ipc_lcp_tangents(const double n[3], double t1[3], double t2[3]) {
+  int k = 0;
+  for (int d = 1; d < 3; ++d)
+    if (fabs(n[d]) < fabs(n[k])) k = d;
+  double e[3] = {0, 0, 0};
+  e[k] = 1;
+  cross3(t1, n, e);
+  normalize3(t1);
+  cross3(t2, n, t1);
+}
+
+/* parameter of the closest point of segment e0-e1 to p, in [0, 1] */
+static double seg_param(const double *p, const double *e0, const double *e1) {
+  double u[3] = {e1[0] - e0[0], e1[1] - e0[1], e1[2] - e0[2]};
+  double r[3] = {p[0] - e0[0], p[1] - e0[1], p[2] - e0[2]};
+  double uu = dot3(u, u);
+  if (!(uu > 0)) return 0;
+  double s = dot3(r, u) / uu;
+  return s < 0 ? 0 : (s > 1 ? 1 : s);
+}
+
+typedef struct builder {
+  ipc_lcp_contact_set *out;
+  const ipc_model *m;
+  const double *x;
+  double gap, min_phi;
+} builder;
+
+static double pair_mu(const ipc_model *m, int va, int vb) {
+  double a = m->bodies[m->surface.vert_body[va]].friction;
+  double b = vb < 0 ? m->planes[-vb - 1].friction : m->bodies[m->surface.vert_body[vb]].friction;
+  return sqrt(fmax(a, 0) * fmax(b, 0));
+}
+
+/* adds a contact of the given points and weights (ids may repeat nothing; zero weights are
+   dropped) with normal n and gap phi, when phi < gap */
+static void emit(builder *b, int kind, int np, const int *ids, const double *wts, const double n[3],
+                 double phi, double mu, int plane) {
+  if (phi < b->min_phi) b->min_phi = phi;
+  if (!(phi < b->gap)) return;
+  ipc_lcp_contact c;
+  memset(&c, 0, sizeof c);
+  for (int k = 0; k < 4; ++k) c.vert[k] = -1;
+  for (int k = 0; k < np; ++k) {
+    if (wts[k] == 0) continue;
+    c.vert[c.nv] = ids[k];
+    c.w[c.nv++] = wts[k];
+  }
+  if (c.nv == 0) return;
+  memcpy(c.n, n, sizeof c.n);
+  ipc_lcp_tangents(c.n, c.t1, c.t2);
+  c.phi = phi;
+  c.mu = mu;
+  /* key: sorted involved vertices, packed; plane contacts carry the plane */
+  int s[4] = {-1, -1, -1, -1};
+  for (int k = 0; k < c.nv; ++k) s[k] = c.vert[k];
+  for (int i = 1; i < 4; ++i)
+    for (int j = i; j > 0 && (unsigned)s[j] < (unsigned)s[j - 1]; --j) {
+      int t = s[j];
+      s[j] = s[j - 1];
+      s[j - 1] = t;
+    }
+  /* four involved vertices: a face-interior and an edge-edge contact on the same vertices
+     are different constraints */
+  c.key[0] = kind == KIND_PLANE ? 1 : c.nv == 4 ? 2 + (unsigned long long)kind : 0;
+  c.key[1] = ((unsigned long long)(unsigned)s[0] << 32) | (unsigned)s[1];
+  c.key[2] = kind == KIND_PLANE ? (unsigned long long)plane
+                                : ((unsigned long long)(unsigned)s[2] << 32) | (unsigned)s[3];
+  ipc_reserve((void **)&b->out->c, &b->out->cap, b->out->n + 1, sizeof c);
+  b->out->c[b->out->n++] = c;
+}
+
+static int skip_pair(const ipc_model *m, int a, int bv) {
+  return !m->params.self_collision && m->surface.vert_body[a] == m->surface.vert_body[bv];
+}
+
+static void vertex_face(builder *b, int p, int f) {
+  const ipc_model *m = b->m;
+  const double *x = b->x;
+  const int *F = m->surface.faces + 3 * (size_t)f;
+  if (skip_pair(m, p, F[0])) return;
+  ipc_pt_type type = ipc_pt_classify(X(p), X(F[0]), X(F[1]), X(F[2]));
+  int ids[4] = {p, F[0], F[1], F[2]};
+  double w[4] = {1, 0, 0, 0}, n[3], phi;
+  double mu = pair_mu(m, p, F[0]);
+  if (type == IPC_PT_P_T) {
+    const double *t0 = X(F[0]), *t1 = X(F[1]), *t2 = X(F[2]), *pp = X(p);
+    double e1[3], e2[3], r[3];
+    for (int d = 0; d < 3; ++d) {
+      e1[d] = t1[d] - t0[d];
+      e2[d] = t2[d] - t0[d];
+      r[d] = pp[d] - t0[d];
+    }
+    cross3(n, e1, e2);
+    if (!(normalize3(n) > 0)) return;
+    phi = dot3(r, n);
+    if (m->surface.vert_obstacle[F[0]] && phi < 0) {
+      phi = -phi;
+      for (int d = 0; d < 3; ++d) n[d] = -n[d];
+    }
+    /* deeper behind the face than the gap: the vertex is across the body (e.g. a vertex of
+       the same body), not a penetration of this face */
+    if (phi < -b->gap) return;
+    /* barycentric coordinates of the projection */
+    double a11 = dot3(e1, e1), a12 = dot3(e1, e2), a22 = dot3(e2, e2);
+    double r1 = dot3(r, e1), r2 = dot3(r, e2), det = a11 * a22 - a12 * a12;
+    double u = (a22 * r1 - a12 * r2) / det, v = (a11 * r2 - a12 * r1) / det;
+    w[1] = -(1 - u - v);
+    w[2] = -u;
+    w[3] = -v;
+  } else {
+    int a = 0, c = 0;
+    double s = 0;
+    switch (type) {
+      case IPC_PT_P_T0:
+        a = 1;
+        break;
+      case IPC_PT_P_T1:
+        a = 2;
+        break;
+      case IPC_PT_P_T2:
+        a = 3;
+        break;
+      case IPC_PT_P_E0:
+        a = 1, c = 2;
+        break;
+      case IPC_PT_P_E1:
+        a = 2, c = 3;
+        break;
+      default:
+        a = 3, c = 1;
+        break;
+    }
+    if (c) {
+      s = seg_param(X(p), X(ids[a]), X(ids[c]));
+      w[a] = -(1 - s);
+      w[c] = -s;
+    } else {
+      w[a] = -1;
+    }
+    double q[3] = {0, 0, 0};
+    for (int k = 1; k < 4; ++k)
+      for (int d = 0; d < 3; ++d) q[d] -= w[k] * X(ids[k])[d];
+    for (int d = 0; d < 3; ++d) n[d] = X(p)[d] - q[d];
+    phi = normalize3(n);
+    if (!(phi > 0)) return;
+  }
+  emit(b, KIND_PT, 4, ids, w, n, phi, mu, -1);
+}
+
+/* closest points of two segments a0-a1 and b0-b1 as parameters (s, t) for the classified
+   type */
+static void edge_edge(builder *b, int a0, int a1, int b0, int b1) {
+  const ipc_model *m = b->m;
+  const double *x = b->x;
+  if (skip_pair(m, a0, b0)) return;
+  ipc_ee_type type = ipc_ee_classify(X(a0), X(a1), X(b0), X(b1));
+  double s = 0, t = 0;
+  switch (type) {
+    case IPC_EE_A0_B0:
+      s = 0, t = 0;
+      break;
+    case IPC_EE_A0_B1:
+      s = 0, t = 1;
+      break;
+    case IPC_EE_A1_B0:
+      s = 1, t = 0;
+      break;
+    case IPC_EE_A1_B1:
+      s = 1, t = 1;
+      break;
+    case IPC_EE_A_B0:
+      s = seg_param(X(b0), X(a0), X(a1)), t = 0;
+      break;
+    case IPC_EE_A_B1:
+      s = seg_param(X(b1), X(a0), X(a1)), t = 1;
+      break;
+    case IPC_EE_A0_B:
+      s = 0, t = seg_param(X(a0), X(b0), X(b1));
+      break;
+    case IPC_EE_A1_B:
+      s = 1, t = seg_param(X(a1), X(b0), X(b1));
+      break;
+    default: {
+      const double *p0 = X(a0), *p1 = X(a1), *q0 = X(b0), *q1 = X(b1);
+      double u[3], v[3], r[3];
+      for (int d = 0; d < 3; ++d) {
+        u[d] = p1[d] - p0[d];
+        v[d] = q1[d] - q0[d];
+        r[d] = p0[d] - q0[d];
+      }
+      double uu = dot3(u, u), uv = dot3(u, v), vv = dot3(v, v), ur = dot3(u, r), vr = dot3(v, r);
+      double den = uu * vv - uv * uv;
+      s = (uv * vr - vv * ur) / den;
+      t = (uu * vr - uv * ur) / den;
+      s = s < 0 ? 0 : (s > 1 ? 1 : s);
+      t = t < 0 ? 0 : (t > 1 ? 1 : t);
+    }
+  }
+  int ids[4] = {a0, a1, b0, b1};
+  double w[4] = {1 - s, s, -(1 - t), -t}, n[3];
+  for (int d = 0; d < 3; ++d)
+    n[d] = (1 - s) * X(a0)[d] + s * X(a1)[d] - (1 - t) * X(b0)[d] - t * X(b1)[d];
+  double phi = normalize3(n);
+  if (!(phi > 0)) return;
+  emit(b, KIND_EE, 4, ids, w, n, phi, pair_mu(m, a0, b0), -1);
+}
+
+static void vertex_edge(builder *b, int p, int e0, int e1) {
+  const ipc_model *m = b->m;
+  const double *x = b->x;
+  if (skip_pair(m, p, e0)) return;
+  double s = seg_param(X(p), X(e0), X(e1));
+  int ids[3] = {p, e0, e1};
+  double w[3] = {1, -(1 - s), -s}, n[3];
+  for (int d = 0; d < 3; ++d) n[d] = X(p)[d] - (1 - s) * X(e0)[d] - s * X(e1)[d];
+  double phi = normalize3(n);
+  if (!(phi > 0)) return;
+  emit(b, KIND_PE, 3, ids, w, n, phi, pair_mu(m, p, e0), -1);
+}
+
+static void vertex_vertex(builder *b, int p, int q) {
+  const ipc_model *m = b->m;
+  const double *x = b->x;
+  if (skip_pair(m, p, q)) return;
+  int ids[2] = {p, q};
+  double w[2] = {1, -1}, n[3];
+  for (int d = 0; d < 3; ++d) n[d] = X(p)[d] - X(q)[d];
+  double phi = normalize3(n);
+  if (!(phi > 0)) return;
+  emit(b, KIND_PP, 2, ids, w, n, phi, pair_mu(m, p, q), -1);
+}
+
+static int cmp_contact(const void *pa, const void *pb) {
+  const ipc_lcp_contact *a = pa, *b = pb;
+  for (int k = 0; k < 3; ++k)
+    if (a->key[k] != b->key[k]) return a->key[k] < b->key[k] ? -1 : 1;
+  /* same vertices: keep the smallest gap first, then a fixed order of the normal */
+  if (a->phi != b->phi) return a->phi < b->phi ? -1 : 1;
+  for (int d = 0; d < 3; ++d)
+    if (a->n[d] != b->n[d]) return a->n[d] < b->n[d] ? -1 : 1;
+  return 0;
+}
+
+double ipc_lcp_contacts_collect(ipc_lcp_contact_set *out, const ipc_model *m,
+                                const ipc_candidates *cand, const double *x, double gap) {
+  out->n = 0;
+  builder b = {out, m, x, gap, INFINITY};
+  const ipc_surface *s = &m->surface;
+  for (size_t i = 0; i < cand->nvf; ++i) vertex_face(&b, cand->vf[2 * i], cand->vf[2 * i + 1]);
+  for (size_t i = 0; i < cand->nee; ++i) {
+    const int *ea = s->edges + 2 * (size_t)cand->ee[2 * i];
+    const int *eb = s->edges + 2 * (size_t)cand->ee[2 * i + 1];
+    edge_edge(&b, ea[0], ea[1], eb[0], eb[1]);
+  }
+  for (size_t i = 0; i < cand->nve; ++i) {
+    const int *e = s->edges + 2 * (size_t)cand->ve[2 * i + 1];
+    vertex_edge(&b, cand->ve[2 * i], e[0], e[1]);
+  }
+  for (size_t i = 0; i < cand->nvv; ++i) vertex_vertex(&b, cand->vv[2 * i], cand->vv[2 * i + 1]);
+  for (int p = 0; p < m->nplanes; ++p) {
+    const ipc_plane *pl = &m->planes[p];
+    for (int i = 0; i < s->nsv; ++i) {
+      int v = s->sv[i];
+      if (s->vert_obstacle[v]) continue;
+      const double *xv = X(v);
+      double phi = pl->normal[0] * (xv[0] - pl->point[0]) + pl->normal[1] * (xv[1] - pl->point[1]) +
+                   pl->normal[2] * (xv[2] - pl->point[2]);
+      double w = 1;
+      emit(&b, KIND_PLANE, 1, &v, &w, pl->normal, phi, pair_mu(m, v, -p - 1), p);
+    }
+  }
+  if (out->n > 1) {
+    qsort(out->c, out->n, sizeof *out->c, cmp_contact);
+    size_t k = 0;
+    for (size_t i = 0; i < out->n; ++i) {
+      if (k > 0 && !memcmp(out->c[k - 1].key, out->c[i].key, sizeof out->c[i].key)) continue;
+      out->c[k++] = out->c[i];
+    }
+    out->n = k;
+  }
+  return b.min_phi;
+}

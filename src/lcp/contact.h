@@ -1,0 +1,41 @@
+/* contact points of the LCP mode: from the shared broad phase and distance code, each
+   pair within the contact gap becomes a point contact with a normal, a tangent basis,
+   weights on up to four vertices and a signed gap */
+#ifndef IPCC_LCP_CONTACT_H
+#define IPCC_LCP_CONTACT_H
+
+#include "core/model.h"
+#include "geometry/broad_phase.h"
+
+/* one contact: the relative velocity sum_k w[k] v[vert[k]] has normal part n . v_rel = d phi/dt
+   (phi grows as the two sides separate) */
+typedef struct ipc_lcp_contact {
+  int nv;       /* vertices with a nonzero weight (1..4) */
+  int vert[4];  /* global vertex ids; -1 beyond nv */
+  double w[4];  /* weights: + on the side the normal points to, - on the other */
+  double n[3];  /* unit normal */
+  double t1[3]; /* tangent basis, t1 x t2 = n (ipc_lcp_tangents) */
+  double t2[3];
+  double phi;                /* signed gap (m), negative when penetrating */
+  double mu;                 /* friction coefficient of the pair */
+  unsigned long long key[3]; /* identity across steps (kind, sorted vertex ids, plane) */
+} ipc_lcp_contact;
+
+typedef struct ipc_lcp_contact_set {
+  ipc_lcp_contact *c;
+  size_t n, cap;
+} ipc_lcp_contact_set;
+
+/* the tangent basis of normal n: t1 = normalize(n x e), e the coordinate axis least aligned
+   with n (the first of them on ties), t2 = n x t1 */
+void ipc_lcp_tangents(const double n[3], double t1[3], double t2[3]);
+
+/* the contacts among cand and the vertex-plane pairs with gap phi < gap at x, sorted by key,
+   duplicates (same vertices) dropped. Pairs inside one body are skipped unless the scene
+   allows self-collision. Returns the smallest phi seen (INFINITY when none). */
+double ipc_lcp_contacts_collect(ipc_lcp_contact_set *out, const ipc_model *m,
+                                const ipc_candidates *cand, const double *x, double gap);
+
+void ipc_lcp_contact_set_free(ipc_lcp_contact_set *cs);
+
+#endif

@@ -1,0 +1,443 @@
+/* the contact problem of one LCP step, region by region.
+   Rows per contact: the normal n, then (box, cone) the tangents t1, t2, or (pyramid) the k
+   directions d_j = cos(2 pi j / k) t1 + sin(2 pi j / k) t2. Row i of J holds w_a dir_i^T in
+   the columns of each vertex a of its contact that is not prescribed; prescribed vertices
+   enter q only. q_i = J_i v* (all vertices) minus, on normal rows, the normal velocity the
+   contact needs:
+     r = -phi / h              (phi >= 0: the gap may close, not more: speculative contact)
+     r = -baumgarte phi / h    (phi < 0: a fraction of the penetration is pushed out)
+     r = max(r, -e v_n^-)      (restitution e, when the pair approaches faster than 2 |g| h
+                                and will touch within the step; v_n^- the pre-step velocity)
+   so w_n = J_n v - r >= 0 is non-penetration at the end of the step.
+   Problems (z = impulses, N s):
+     none:    LCP(W, q), W = J M^-1 J^T in Jacobian form (or explicit J A^-1 J^T);
+     box:     BLCP with |z_t| <= mu z_n on t1 and t2 (bounds from the current z_n);
+     cone:    the Coulomb disk |z_t| <= mu z_n by projection (cone.c);
+     pyramid: Stewart-Trinkle LCP (Erleben's notes Sec. 1.6) in (z_n, beta_1..k, sigma):
+                [W_nn  W_nd  0] [z_n ]   [q_n]
+                [W_dn  W_dd  E] [beta] + [q_d]   >= 0, complementary to (z_n, beta, sigma) >= 0,
+                [mu   -E^T   0] [sigma]  [ 0 ]
+              sigma the sliding speed; not symmetric, zero diagonal: Lemke only.
+   Regions (regions.c): contacts sharing a vertex with a free velocity (lumped), or a body
+   (coupled, where A^-1 couples every vertex of a body), are solved together. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "io/matrix_market.h"
+#include "lcp/cone.h"
+#include "lcp/lcp.h"
+#include "lcp/lcp_world_internal.h"
+#include "lcp/regions.h"
+
+static const double two_pi = 6.283185307179586;
+
+/* direction of row j of contact c */
+static void row_dir(const ipc_lcp_world *w, const ipc_lcp_contact *c, int j, double d[3]) {
+  if (j == 0) {
+    memcpy(d, c->n, 3 * sizeof(double));
+  } else if (w->def.friction == IPC_LCP_FRICTION_PYRAMID) {
+    double a = two_pi * (j - 1) / w->def.pyramid_directions;
+    double ca = cos(a), sa = sin(a);
+    for (int k = 0; k < 3; ++k) d[k] = ca * c->t1[k] + sa * c->t2[k];
+  } else {
+    memcpy(d, j == 1 ? c->t1 : c->t2, 3 * sizeof(double));
+  }
+}
+
+static double required_normal_velocity(const ipc_lcp_world *w, const ipc_lcp_contact *c) {
+  double h = w->h;
+  double r = c->phi >= 0 ? -c->phi / h : -w->def.baumgarte * c->phi / h;
+  if (w->def.restitution > 0) {
+    double vn = 0; /* pre-step normal velocity */
+    for (int a = 0; a < c->nv; ++a)
+      for (int k = 0; k < 3; ++k) vn += c->w[a] * c->n[k] * w->v[3 * c->vert[a] + k];
+    const double *g = w->m.params.gravity;
+    double thr = 2 * h * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    if (vn < -thr && c->phi + h * vn <= 0) r = fmax(r, -w->def.restitution * vn);
+  }
+  return r;
+}
+
+/* per-step workspace of the region solves */
+typedef struct region_ws {
+  int *tri_r, *tri_c;
+  double *tri_v;
+  size_t tri_cap;
+  double *q, *lo, *hi, *mu, *ainv, *z, *Wd, *M, *qM, *zM, *col, *jtz;
+  int *dep;
+  size_t cap, capM, cap_dof;
+} region_ws;
+
+static void grow_d(double **p, size_t need) {
+  *p = ipc_realloc(*p, sizeof(double) * (need + 1));
+}
+
+static void ws_reserve(region_ws *ws, size_t rows, size_t dofs, size_t nM) {
+  if (rows > ws->cap) {
+    ws->cap = rows;
+    grow_d(&ws->q, rows);
+    grow_d(&ws->lo, rows);
+    grow_d(&ws->hi, rows);
+    grow_d(&ws->mu, rows);
+    grow_d(&ws->z, rows);
+    ws->dep = ipc_realloc(ws->dep, sizeof(int) * (rows + 1));
+  }
+  if (dofs > ws->cap_dof) {
+    ws->cap_dof = dofs;
+    grow_d(&ws->ainv, dofs);
+    grow_d(&ws->col, dofs);
+  }
+  if (nM > ws->capM) {
+    ws->capM = nM;
+    grow_d(&ws->M, nM * nM);
+    grow_d(&ws->Wd, nM * nM);
+    grow_d(&ws->qM, nM);
+    grow_d(&ws->zM, nM);
+  }
+}
+
+static void ws_free(region_ws *ws) {
+  ipc_free(ws->tri_r);
+  ipc_free(ws->tri_c);
+  ipc_free(ws->tri_v);
+  double *a[] = {ws->q,  ws->lo, ws->hi, ws->mu, ws->ainv, ws->z,
+                 ws->Wd, ws->M,  ws->qM, ws->zM, ws->col,  ws->jtz};
+  for (size_t i = 0; i < sizeof a / sizeof a[0]; ++i) ipc_free(a[i]);
+  ipc_free(ws->dep);
+}
+
+static void add_triplet(region_ws *ws, size_t *nt, int r, int c, double v) {
+  if (*nt + 1 > ws->tri_cap) {
+    size_t cap = ws->tri_cap ? 2 * ws->tri_cap : 256;
+    ws->tri_r = ipc_realloc(ws->tri_r, sizeof(int) * cap);
+    ws->tri_c = ipc_realloc(ws->tri_c, sizeof(int) * cap);
+    ws->tri_v = ipc_realloc(ws->tri_v, sizeof(double) * cap);
+    ws->tri_cap = cap;
+  }
+  ws->tri_r[*nt] = r;
+  ws->tri_c[*nt] = c;
+  ws->tri_v[*nt] = v;
+  ++*nt;
+}
+
+static void dump_region(const ipc_lcp_world *w, int region, int n, const double *W,
+                        const double *q) {
+  if (!w->dump_dir) return;
+  size_t len = strlen(w->dump_dir) + 64;
+  char *path = IPC_NEW(char, len);
+  snprintf(path, len, "%s/step%06d_region%04d_M.mtx", w->dump_dir, w->step + 1, region);
+  ipc_mm_write_array(path, n, n, W, NULL);
+  snprintf(path, len, "%s/step%06d_region%04d_q.mtx", w->dump_dir, w->step + 1, region);
+  ipc_mm_write_array(path, n, 1, q, NULL);
+  ipc_free(path);
+}
+
+static void record(ipc_lcp_step_stats *st, int ncontacts, const ipc_lcp_result *res, int ok) {
+  st->regions++;
+  if (ncontacts > st->region_max) st->region_max = ncontacts;
+  int b = ncontacts <= 1     ? 0
+          : ncontacts <= 4   ? 1
+          : ncontacts <= 16  ? 2
+          : ncontacts <= 64  ? 3
+          : ncontacts <= 256 ? 4
+                             : 5;
+  st->region_hist[b]++;
+  st->lcp_iterations += res->iterations;
+  if (!ok) st->unconverged++;
+  if (res->residual > st->residual) st->residual = res->residual;
+  if (res->rel_residual > st->rel_residual) st->rel_residual = res->rel_residual;
+}
+
+/* solves the region of contacts idx[0..nc-1]; z (nc x R, warm start in, impulses out) */
+static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, const int *idx, int nc,
+                               double *z, ipc_lcp_step_stats *st, ipc_error *err) {
+  const ipc_model *m = &w->m;
+  const int R = ipc_lcp_world_rows(w);
+  const int nrows = nc * R;
+  const int coupled = w->def.coupling == IPC_LCP_COUPLED;
+  const int *dofmap = coupled ? ipc_sparse_dof_map(w->asm_) : NULL;
+  int nf = coupled ? ipc_sparse_num_free(w->asm_) : 0;
+  /* local DOFs (lumped): free vertices in order of appearance */
+  int nloc = 0;
+  for (int a = 0; a < nc && !coupled; ++a) {
+    const ipc_lcp_contact *c = &w->contacts.c[idx[a]];
+    for (int k = 0; k < c->nv; ++k) {
+      int v = c->vert[k];
+      if (!w->fixed[v] && w->loc[v] < 0) w->loc[v] = nloc++;
+    }
+  }
+  int ncols = coupled ? nf : 3 * nloc;
+  int nM = w->def.friction == IPC_LCP_FRICTION_PYRAMID ? nc * (R + 1) : nrows;
+  ws_reserve(
+      ws, (size_t)nrows, (size_t)ncols,
+      (coupled || w->def.dump_dir || w->def.friction == IPC_LCP_FRICTION_PYRAMID) ? (size_t)nM : 0);
+  size_t nt = 0;
+  for (int a = 0; a < nc; ++a) {
+    const ipc_lcp_contact *c = &w->contacts.c[idx[a]];
+    double rn = required_normal_velocity(w, c);
+    for (int j = 0; j < R; ++j) {
+      int row = a * R + j;
+      double d[3], qi = 0;
+      row_dir(w, c, j, d);
+      for (int k = 0; k < c->nv; ++k) {
+        int v = c->vert[k];
+        for (int e = 0; e < 3; ++e) {
+          double coef = c->w[k] * d[e];
+          qi += coef * w->vstar[3 * v + e];
+          if (w->fixed[v] || coef == 0) continue;
+          int col = coupled ? dofmap[3 * v + e] : 3 * w->loc[v] + e;
+          if (col >= 0) add_triplet(ws, &nt, row, col, coef);
+        }
+      }
+      ws->q[row] = j == 0 ? qi - rn : qi;
+      ws->lo[row] = j == 0 ? 0 : -c->mu;
+      ws->hi[row] = j == 0 ? INFINITY : c->mu;
+      ws->dep[row] = j == 0 ? -1 : a * R;
+    }
+    ws->mu[a] = c->mu;
+  }
+  for (int a = 0; a < nc && !coupled; ++a) {
+    const ipc_lcp_contact *c = &w->contacts.c[idx[a]];
+    for (int k = 0; k < c->nv; ++k) {
+      int v = c->vert[k];
+      if (w->loc[v] >= 0)
+        for (int e = 0; e < 3; ++e) ws->ainv[3 * w->loc[v] + e] = 1.0 / m->mass[v];
+    }
+  }
+  ipc_lcp_csr J = {0}, Mx = {0};
+  ipc_lcp_csr_from_triplets(&J, nrows, ncols, (int)nt, ws->tri_r, ws->tri_c, ws->tri_v, NULL);
+  ipc_lcp_problem p;
+  memset(&p, 0, sizeof p);
+  p.n = nrows;
+  p.q = ws->q;
+  double *W = ws->Wd; /* dense W of the J rows when needed */
+  if (coupled) {
+    /* W = J A^-1 J^T: one solve per row */
+    for (int i = 0; i < nrows; ++i) {
+      memset(ws->col, 0, sizeof(double) * (size_t)nf);
+      for (int k = J.rowptr[i]; k < J.rowptr[i + 1]; ++k) ws->col[J.col[k]] += J.val[k];
+      if (ipc_cholmod_solve(w->chol, ws->col, ws->col) != IPC_FACTOR_OK) {
+        ipc_lcp_csr_free(&J);
+        return ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T could not be solved",
+                             w->step + 1);
+      }
+      for (int r = 0; r < nrows; ++r) {
+        double s = 0;
+        for (int k = J.rowptr[r]; k < J.rowptr[r + 1]; ++k) s += J.val[k] * ws->col[J.col[k]];
+        W[(size_t)r * nrows + i] = s;
+      }
+    }
+    for (int r = 0; r < nrows; ++r) /* symmetrise round-off */
+      for (int i = r + 1; i < nrows; ++i) {
+        double s = 0.5 * (W[(size_t)r * nrows + i] + W[(size_t)i * nrows + r]);
+        W[(size_t)r * nrows + i] = W[(size_t)i * nrows + r] = s;
+      }
+    ipc_lcp_csr_from_dense(&Mx, nrows, nrows, W);
+    p.M = &Mx;
+  } else {
+    p.J = &J;
+    p.ainv_block = 1;
+    p.ainv = ws->ainv;
+    if (w->def.dump_dir || w->def.friction == IPC_LCP_FRICTION_PYRAMID) ipc_lcp_dense(&p, W);
+  }
+  ipc_lcp_options o = ipc_lcp_default_options();
+  o.solver = (ipc_lcp_solver)w->def.solver;
+  o.tol = w->def.tol;
+  o.max_iter = w->def.max_iter;
+  o.omega = w->def.omega;
+  o.z0 = z;
+  ipc_lcp_result res;
+  memset(&res, 0, sizeof res);
+  ipc_status s = IPC_OK;
+  int converged = 1;
+  if (w->def.friction == IPC_LCP_FRICTION_PYRAMID) {
+    /* Stewart-Trinkle LCP, per contact (z_n, beta_1..k, sigma) */
+    const int B = R + 1;
+    double *M = ws->M;
+    memset(M, 0, sizeof(double) * (size_t)nM * nM);
+    for (int a = 0; a < nc; ++a)
+      for (int i = 0; i < R; ++i) {
+        int ri = a * B + i;
+        for (int b2 = 0; b2 < nc; ++b2)
+          for (int j = 0; j < R; ++j)
+            M[(size_t)ri * nM + b2 * B + j] = W[(size_t)(a * R + i) * nrows + b2 * R + j];
+        ws->qM[ri] = ws->q[a * R + i];
+        if (i > 0) {
+          M[(size_t)ri * nM + a * B + R] = 1;
+          M[(size_t)(a * B + R) * nM + ri] = -1;
+        }
+      }
+    for (int a = 0; a < nc; ++a) {
+      M[(size_t)(a * B + R) * nM + a * B] = ws->mu[a];
+      ws->qM[a * B + R] = 0;
+    }
+    ipc_lcp_csr Mp = {0};
+    ipc_lcp_csr_from_dense(&Mp, nM, nM, M);
+    ipc_lcp_problem pp;
+    memset(&pp, 0, sizeof pp);
+    pp.n = nM;
+    pp.M = &Mp;
+    pp.q = ws->qM;
+    o.z0 = NULL;
+    s = ipc_lcp_solve(&pp, &o, ws->zM, &res, err);
+    dump_region(w, region, nM, M, ws->qM);
+    for (int a = 0; a < nc; ++a)
+      for (int i = 0; i < R; ++i) z[a * R + i] = ws->zM[a * B + i];
+    ipc_lcp_csr_free(&Mp);
+  } else {
+    if (w->def.friction == IPC_LCP_FRICTION_BOX) {
+      p.lo = ws->lo;
+      p.hi = ws->hi;
+      p.dep = ws->dep;
+    }
+    if (w->def.dump_dir) dump_region(w, region, nrows, W, ws->q);
+    if (w->def.friction == IPC_LCP_FRICTION_CONE)
+      s = ipc_lcp_cone_solve(&p, ws->mu, &o, z, &res, err);
+    else
+      s = ipc_lcp_solve(&p, &o, z, &res, err);
+  }
+  if (s == IPC_ERR_INPUT) {
+    ipc_lcp_csr_free(&J);
+    ipc_lcp_csr_free(&Mx);
+    return s;
+  }
+  if (s != IPC_OK) converged = 0;
+  record(st, nc, &res, converged);
+  for (int i = 0; i < nrows; ++i)
+    if (!isfinite(z[i])) {
+      ipc_lcp_csr_free(&J);
+      ipc_lcp_csr_free(&Mx);
+      return ipc_error_set(err, IPC_ERR_SIM, "step %d: contact impulses are not finite",
+                           w->step + 1);
+    }
+  /* impulses into velocity changes: dv += M^-1 J^T z, or collect J^T z for A^-1 */
+  if (!coupled) memset(ws->col, 0, sizeof(double) * (size_t)ncols);
+  for (int i = 0; i < nrows; ++i) {
+    if (z[i] == 0) continue;
+    for (int k = J.rowptr[i]; k < J.rowptr[i + 1]; ++k) {
+      double f = J.val[k] * z[i];
+      if (coupled)
+        ws->jtz[J.col[k]] += f;
+      else
+        ws->col[J.col[k]] += f;
+    }
+  }
+  if (!coupled) {
+    for (int a = 0; a < nc; ++a) {
+      const ipc_lcp_contact *c = &w->contacts.c[idx[a]];
+      for (int k = 0; k < c->nv; ++k) {
+        int v = c->vert[k];
+        int l = w->loc[v];
+        if (l < 0) continue;
+        for (int e = 0; e < 3; ++e) {
+          w->dv[3 * v + e] += ws->ainv[3 * l + e] * ws->col[3 * l + e];
+          ws->col[3 * l + e] = 0;
+        }
+        w->loc[v] = -1;
+      }
+    }
+  }
+  ipc_lcp_csr_free(&J);
+  ipc_lcp_csr_free(&Mx);
+  return IPC_OK;
+}
+
+static int key_cmp(const unsigned long long *a, const unsigned long long *b) {
+  for (int k = 0; k < 3; ++k)
+    if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
+  return 0;
+}
+
+/* counting sort of the contacts by region: order[start[r] .. start[r+1]-1] */
+static void group(int nc, int nreg, const int *region, int *start, int *order) {
+  for (int r = 0; r <= nreg; ++r) start[r] = 0;
+  for (int c = 0; c < nc; ++c) start[region[c] + 1]++;
+  for (int r = 0; r < nreg; ++r) start[r + 1] += start[r];
+  int *fill = IPC_NEW(int, nreg + 1);
+  memcpy(fill, start, sizeof(int) * (size_t)nreg);
+  for (int c = 0; c < nc; ++c) order[fill[region[c]]++] = c;
+  ipc_free(fill);
+}
+
+ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err) {
+  const ipc_model *m = &w->m;
+  const int nc = (int)w->contacts.n, R = ipc_lcp_world_rows(w);
+  const int coupled = w->def.coupling == IPC_LCP_COUPLED;
+  ipc_reserve((void **)&w->z, &w->z_cap, (size_t)nc * R + 1, sizeof(double));
+  memset(w->z, 0, sizeof(double) * ((size_t)nc * R + 1));
+  /* warm start: merge with the previous step's contacts (both sorted by key) */
+  if (w->def.warm_start && w->prev_n > 0 && nc > 0) {
+    size_t j = 0;
+    for (int c = 0; c < nc; ++c) {
+      const unsigned long long *k = w->contacts.c[c].key;
+      while (j < w->prev_n && key_cmp(w->prev_key + 3 * j, k) < 0) ++j;
+      if (j < w->prev_n && key_cmp(w->prev_key + 3 * j, k) == 0)
+        memcpy(w->z + (size_t)c * R, w->prev_z + j * R, sizeof(double) * (size_t)R);
+    }
+  }
+  ipc_status s = IPC_OK;
+  if (nc > 0) {
+    /* regions */
+    int *kptr = IPC_NEW(int, nc + 1), *keys = IPC_NEW(int, 4 * (size_t)nc + 1);
+    int *region = IPC_NEW(int, nc + 1), *order = IPC_NEW(int, nc + 1);
+    int nkeys = coupled ? m->nbodies : m->nverts;
+    int *scratch = IPC_NEW(int, nkeys + 1);
+    kptr[0] = 0;
+    for (int c = 0; c < nc; ++c) {
+      const ipc_lcp_contact *ct = &w->contacts.c[c];
+      int base = kptr[c];
+      for (int k = 0; k < ct->nv; ++k) {
+        int v = ct->vert[k];
+        keys[base + k] = w->fixed[v] ? -1 : coupled ? m->surface.vert_body[v] : v;
+      }
+      kptr[c + 1] = base + ct->nv;
+    }
+    int nreg;
+    if (w->def.split_regions) {
+      nreg = ipc_lcp_regions(nc, kptr, keys, nkeys, scratch, region);
+    } else {
+      nreg = 1;
+      memset(region, 0, sizeof(int) * (size_t)nc);
+    }
+    int *start = IPC_NEW(int, nreg + 1);
+    group(nc, nreg, region, start, order);
+    region_ws ws;
+    memset(&ws, 0, sizeof ws);
+    if (coupled) ws.jtz = IPC_NEW0(double, ipc_sparse_num_free(w->asm_) + 1);
+    double *zr = IPC_NEW(double, (size_t)nc *R + 1);
+    for (int r = 0; r < nreg && s == IPC_OK; ++r) {
+      int cnt = start[r + 1] - start[r];
+      const int *idx = order + start[r];
+      for (int a = 0; a < cnt; ++a)
+        memcpy(zr + (size_t)a * R, w->z + (size_t)idx[a] * R, sizeof(double) * (size_t)R);
+      s = solve_region(w, &ws, r, idx, cnt, zr, st, err);
+      for (int a = 0; a < cnt; ++a)
+        memcpy(w->z + (size_t)idx[a] * R, zr + (size_t)a * R, sizeof(double) * (size_t)R);
+    }
+    if (coupled && s == IPC_OK) {
+      if (ipc_cholmod_solve(w->chol, ws.jtz, ws.jtz) != IPC_FACTOR_OK)
+        s = ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T z could not be solved", w->step + 1);
+      else
+        ipc_sparse_scatter(w->asm_, ws.jtz, w->dv);
+    }
+    ipc_free(zr);
+    ws_free(&ws);
+    ipc_free(start);
+    ipc_free(kptr);
+    ipc_free(keys);
+    ipc_free(region);
+    ipc_free(order);
+    ipc_free(scratch);
+  }
+  /* keep this step's impulses for the next warm start */
+  w->prev_n = (size_t)nc;
+  ipc_reserve((void **)&w->prev_key, &w->prev_cap_key, 3 * (size_t)nc + 1,
+              sizeof(unsigned long long));
+  ipc_reserve((void **)&w->prev_z, &w->prev_cap_z, (size_t)nc * R + 1, sizeof(double));
+  for (int c = 0; c < nc; ++c)
+    memcpy(w->prev_key + 3 * (size_t)c, w->contacts.c[c].key, sizeof(unsigned long long) * 3);
+  memcpy(w->prev_z, w->z, sizeof(double) * (size_t)nc * R);
+  return s;
+}

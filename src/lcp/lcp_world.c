@@ -1,0 +1,499 @@
+/* the LCP time step (velocity-level complementarity; Anitescu & Potra 1997 in the form of
+   Lazarevych et al. 2010 and Erleben's LCP notes, ch. 1):
+     1. unconstrained, linearly implicit Euler velocity: one Newton step of the incremental
+        potential without contact, E(x) = 1/2 |x - xt|_M^2 + h^2 Psi(x), xt = xn + h v + h^2 a,
+        from x0 (xn with scripted vertices on their targets):
+          A v* = M v + h (M a - grad Psi(x0)),   A = M + h^2 K(x0)
+        (K the PSD-projected elastic Hessian; CHOLMOD over the free DOFs);
+     2. contacts (found at xn at the end of the previous step) give J (normal and tangent
+        rows) and gaps phi; per independent region, an LCP / BLCP / cone problem in the
+        impulses z with W = J M^-1 J^T (or J A^-1 J^T) and q = J v* - r, r the normal
+        velocity each contact needs (-phi/h, i.e. closed by the end of the step; lcp_solve.c);
+     3. v = v* + M^-1 J^T z (or A^-1 J^T z), x = xn + h v.
+   Scripted vertices and obstacles move with their prescribed velocity and take no impulse. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/timer.h"
+#include "elastic/elasticity.h"
+#include "geometry/intersect_surface.h"
+#include "lcp/lcp.h"
+#include "lcp/lcp_world_internal.h"
+
+ipc_lcp_world_def ipc_default_lcp_world_def(void) {
+  ipc_lcp_world_def d;
+  memset(&d, 0, sizeof d);
+  d.solver = IPC_LCP_PGS;
+  d.friction = IPC_LCP_FRICTION_NONE;
+  d.pyramid_directions = 4;
+  d.coupling = IPC_LCP_LUMPED;
+  d.contact_gap = 0;
+  d.baumgarte = 0.2;
+  d.restitution = 0;
+  d.tol = 1e-8;
+  d.max_iter = 1000;
+  d.omega = 1.0;
+  d.warm_start = 1;
+  d.split_regions = 1;
+  d.dump_dir = NULL;
+  return d;
+}
+
+const char *ipc_lcp_friction_name(ipc_lcp_friction f) {
+  static const char *const names[] = {"none", "box", "pyramid", "cone"};
+  return (int)f >= 0 && (int)f < 4 ? names[f] : "?";
+}
+
+const char *ipc_lcp_coupling_name(ipc_lcp_coupling c) {
+  return c == IPC_LCP_COUPLED ? "coupled" : "lumped";
+}
+
+static int parse_bool(const char *v, int *out) {
+  if (!strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "on")) return *out = 1, 1;
+  if (!strcmp(v, "false") || !strcmp(v, "0") || !strcmp(v, "off")) return *out = 0, 1;
+  return 0;
+}
+
+static int parse_num(const char *v, double lo, double hi, double *out) {
+  char *end;
+  double x = strtod(v, &end);
+  if (end == v || *end || !(x >= lo && x <= hi)) return 0;
+  *out = x;
+  return 1;
+}
+
+ipc_status ipc_lcp_world_def_set(ipc_lcp_world_def *d, const char *key, const char *value,
+                                 ipc_error *err) {
+  double x;
+  if (!strcmp(key, "solver")) {
+    ipc_lcp_solver s;
+    if (ipc_lcp_solver_parse(value, &s) != 0 || s == IPC_LCP_BPP)
+      return ipc_error_set(err, IPC_ERR_INPUT,
+                           "lcp.solver: expected pgs, pcg-pgs, amgs or lemke, got '%s'", value);
+    d->solver = (int)s;
+  } else if (!strcmp(key, "friction")) {
+    static const char *const names[] = {"none", "box", "pyramid", "cone"};
+    int k = 0;
+    while (k < 4 && strcmp(value, names[k])) ++k;
+    if (k == 4)
+      return ipc_error_set(err, IPC_ERR_INPUT,
+                           "lcp.friction: expected none, box, pyramid or cone, got '%s'", value);
+    d->friction = (ipc_lcp_friction)k;
+  } else if (!strcmp(key, "coupling")) {
+    if (!strcmp(value, "lumped"))
+      d->coupling = IPC_LCP_LUMPED;
+    else if (!strcmp(value, "coupled"))
+      d->coupling = IPC_LCP_COUPLED;
+    else
+      return ipc_error_set(err, IPC_ERR_INPUT, "lcp.coupling: expected lumped or coupled, got '%s'",
+                           value);
+  } else if (!strcmp(key, "directions")) {
+    if (!parse_num(value, 3, 64, &x) || x != floor(x))
+      return ipc_error_set(err, IPC_ERR_INPUT,
+                           "lcp.directions: expected an integer in [3, 64], got '%s'", value);
+    d->pyramid_directions = (int)x;
+  } else if (!strcmp(key, "gap")) {
+    if (!parse_num(value, 0, 1e6, &x))
+      return ipc_error_set(err, IPC_ERR_INPUT, "lcp.gap: expected a contact gap >= 0 (m), got '%s'",
+                           value);
+    d->contact_gap = x;
+  } else if (!strcmp(key, "baumgarte")) {
+    if (!parse_num(value, 0, 1, &x))
+      return ipc_error_set(err, IPC_ERR_INPUT,
+                           "lcp.baumgarte: expected a number in [0, 1], got '%s'", value);
+    d->baumgarte = x;
+  } else if (!strcmp(key, "restitution")) {
+    if (!parse_num(value, 0, 1, &x))
+      return ipc_error_set(err, IPC_ERR_INPUT,
+                           "lcp.restitution: expected a number in [0, 1], got '%s'", value);
+    d->restitution = x;
+  } else if (!strcmp(key, "tolerance")) {
+    if (!parse_num(value, 0, 1, &x))
+      return ipc_error_set(err, IPC_ERR_INPUT,
+                           "lcp.tolerance: expected a relative residual in [0, 1], got '%s'",
+                           value);
+    d->tol = x;
+  } else if (!strcmp(key, "max_iterations")) {
+    if (!parse_num(value, 1, 1e9, &x) || x != floor(x))
+      return ipc_error_set(err, IPC_ERR_INPUT,
+                           "lcp.max_iterations: expected a positive integer, got '%s'", value);
+    d->max_iter = (int)x;
+  } else if (!strcmp(key, "omega")) {
+    if (!parse_num(value, 1e-6, 2 - 1e-6, &x))
+      return ipc_error_set(err, IPC_ERR_INPUT, "lcp.omega: expected a number in (0, 2), got '%s'",
+                           value);
+    d->omega = x;
+  } else if (!strcmp(key, "warm_start") || !strcmp(key, "regions")) {
+    int b;
+    if (!parse_bool(value, &b))
+      return ipc_error_set(err, IPC_ERR_INPUT, "lcp.%s: expected true or false, got '%s'", key,
+                           value);
+    if (key[0] == 'w')
+      d->warm_start = b;
+    else
+      d->split_regions = b;
+  } else {
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "lcp.%s: unknown option (known: solver friction directions coupling gap "
+                         "baumgarte restitution tolerance max_iterations omega warm_start regions)",
+                         key);
+  }
+  return IPC_OK;
+}
+
+static ipc_material_model material_of(ipc_material_kind k) {
+  switch (k) {
+    case IPC_MAT_FIXED_COROTATED:
+      return IPC_FIXED_COROTATED;
+    case IPC_MAT_STVK:
+      return IPC_STVK;
+    default:
+      return IPC_NEO_HOOKEAN;
+  }
+}
+
+int ipc_lcp_world_rows(const ipc_lcp_world *w) {
+  switch (w->def.friction) {
+    case IPC_LCP_FRICTION_NONE:
+      return 1;
+    case IPC_LCP_FRICTION_PYRAMID:
+      return 1 + w->def.pyramid_directions;
+    default:
+      return 3;
+  }
+}
+
+static ipc_status check_def(const ipc_lcp_world_def *d, ipc_error *err) {
+  ipc_lcp_solver s = (ipc_lcp_solver)d->solver;
+  if (s != IPC_LCP_PGS && s != IPC_LCP_PCG_PGS && s != IPC_LCP_AMGS && s != IPC_LCP_LEMKE)
+    return ipc_error_set(err, IPC_ERR_INPUT, "lcp.solver: expected pgs, pcg-pgs, amgs or lemke");
+  if ((d->friction == IPC_LCP_FRICTION_BOX || d->friction == IPC_LCP_FRICTION_CONE) &&
+      s != IPC_LCP_PGS && s != IPC_LCP_PCG_PGS)
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "lcp.solver: %s cannot solve the %s friction problem (bounds that move "
+                         "with the normal impulse); use pgs or pcg-pgs",
+                         ipc_lcp_solver_name(s),
+                         d->friction == IPC_LCP_FRICTION_BOX ? "box" : "cone");
+  if (d->friction == IPC_LCP_FRICTION_PYRAMID && s != IPC_LCP_LEMKE)
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "lcp.solver: the pyramid friction LCP is not symmetric and has zero "
+                         "diagonal entries; only lemke solves it (got %s)",
+                         ipc_lcp_solver_name(s));
+  if (d->friction == IPC_LCP_FRICTION_PYRAMID && d->pyramid_directions < 3)
+    return ipc_error_set(err, IPC_ERR_INPUT, "lcp.directions: expected at least 3");
+  if (!(d->omega > 0 && d->omega < 2))
+    return ipc_error_set(err, IPC_ERR_INPUT, "lcp.omega: expected a number in (0, 2)");
+  return IPC_OK;
+}
+
+void ipc_lcp_world_destroy(ipc_lcp_world *w) {
+  if (!w) return;
+  ipc_sparse_destroy(w->asm_);
+  ipc_cholmod_destroy(w->chol);
+  ipc_candidates_free(&w->cand);
+  ipc_lcp_contact_set_free(&w->contacts);
+  double *arrays[] = {w->x,          w->v,     w->vstar, w->x0,     w->dv,    w->target,
+                      w->dir_center, w->DmInv, w->vol,   w->tet_g,  w->tet_H, w->grad,
+                      w->diag,       w->rhs,   w->sol,   w->prev_z, w->z};
+  for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
+  ipc_free(w->fixed);
+  ipc_free(w->dof_fixed);
+  ipc_free(w->dof_fixed_prev);
+  ipc_free(w->tet_model);
+  ipc_free(w->prev_key);
+  ipc_free(w->loc);
+  ipc_free(w->dump_dir);
+  ipc_model_free(&w->m);
+  ipc_free(w);
+}
+
+/* contacts at the current positions: every pair within the contact gap plus the distance
+   two vertices can close in one step (twice the largest speed, with gravity's increment),
+   so fast pairs are caught before they cross (speculative contacts); returns the smallest
+   gap seen */
+static double detect(ipc_lcp_world *w) {
+  const ipc_model *m = &w->m;
+  double vmax2 = 0;
+  for (int i = 0; i < m->nverts; ++i) {
+    const double *v = w->v + 3 * (size_t)i;
+    double s = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    if (s > vmax2) vmax2 = s;
+  }
+  const double *g = m->params.gravity;
+  double reach =
+      2 * w->h * (sqrt(vmax2) + 2 * w->h * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]));
+  double gap = w->gap + reach;
+  ipc_broad_phase(&w->cand, &m->surface, w->x, NULL, gap);
+  w->min_phi = ipc_lcp_contacts_collect(&w->contacts, m, &w->cand, w->x, gap);
+  return w->min_phi;
+}
+
+ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_world_def *def,
+                                    ipc_error *err) {
+  ipc_lcp_world_def d = def ? *def : ipc_default_lcp_world_def();
+  if (check_def(&d, err) != IPC_OK) return NULL;
+  ipc_lcp_world *w = IPC_NEW0(ipc_lcp_world, 1);
+  if (ipc_model_build(&w->m, scene, err) != IPC_OK) {
+    ipc_free(w);
+    return NULL;
+  }
+  ipc_model *m = &w->m;
+  int n = m->nverts;
+  size_t n3 = 3 * (size_t)n + 1;
+  w->def = d;
+  if (d.dump_dir) {
+    w->dump_dir = IPC_NEW(char, strlen(d.dump_dir) + 1);
+    strcpy(w->dump_dir, d.dump_dir);
+  }
+  w->def.dump_dir = w->dump_dir;
+  w->h = scene->time_step;
+  w->gap = d.contact_gap > 0 ? d.contact_gap : 1e-2 * m->bbox_diag;
+  w->x = IPC_NEW(double, n3);
+  w->v = IPC_NEW(double, n3);
+  w->vstar = IPC_NEW0(double, n3);
+  w->x0 = IPC_NEW(double, n3);
+  w->dv = IPC_NEW0(double, n3);
+  w->target = IPC_NEW0(double, n3);
+  w->grad = IPC_NEW0(double, n3);
+  w->diag = IPC_NEW0(double, n3);
+  w->rhs = IPC_NEW0(double, n3);
+  w->sol = IPC_NEW0(double, n3);
+  w->fixed = IPC_NEW0(unsigned char, n + 1);
+  w->dof_fixed = IPC_NEW0(unsigned char, n3);
+  w->dof_fixed_prev = IPC_NEW0(unsigned char, n3);
+  w->loc = IPC_NEW(int, n + 1);
+  for (int i = 0; i < n; ++i) w->loc[i] = -1;
+  w->dir_center = IPC_NEW(double, 3 * (size_t)m->ndirichlet + 1);
+  for (int k = 0; k < m->ndirichlet; ++k)
+    memcpy(w->dir_center + 3 * k, m->dirichlet[k].center, 3 * sizeof(double));
+  memcpy(w->x, m->x0, 3 * (size_t)n * sizeof(double));
+  memcpy(w->v, m->v0, 3 * (size_t)n * sizeof(double));
+  w->DmInv = IPC_NEW(double, 9 * (size_t)m->ntets + 1);
+  w->vol = IPC_NEW(double, (size_t)m->ntets + 1);
+  w->tet_g = IPC_NEW(double, 12 * (size_t)m->ntets + 1);
+  w->tet_H = IPC_NEW(double, 144 * (size_t)m->ntets + 1);
+  w->tet_model = IPC_NEW(int, (size_t)m->ntets + 1);
+  for (int t = 0; t < m->ntets; ++t) {
+    double X[12];
+    for (int k = 0; k < 4; ++k) memcpy(X + 3 * k, m->x0 + 3 * (size_t)m->tets[4 * t + k], 24);
+    if (!ipc_tet_rest(X, w->DmInv + 9 * (size_t)t, &w->vol[t])) {
+      ipc_error_set(err, IPC_ERR_INPUT, "%s: body '%s': tet %d is degenerate or inverted",
+                    scene->path ? scene->path : "(scene)", m->bodies[m->tet_body[t]].name,
+                    t - m->bodies[m->tet_body[t]].t0 + 1);
+      ipc_lcp_world_destroy(w);
+      return NULL;
+    }
+    w->tet_model[t] = (int)material_of(m->bodies[m->tet_body[t]].material);
+  }
+  w->asm_ = ipc_sparse_create(n);
+  w->chol = ipc_cholmod_create();
+  w->tet_set = -1;
+  if (!w->chol) {
+    ipc_error_set(err, IPC_ERR_INPUT, "CHOLMOD could not start");
+    ipc_lcp_world_destroy(w);
+    return NULL;
+  }
+  detect(w);
+  return w;
+}
+
+const double *ipc_lcp_world_positions(const ipc_lcp_world *w) {
+  return w->x;
+}
+const double *ipc_lcp_world_velocities(const ipc_lcp_world *w) {
+  return w->v;
+}
+int ipc_lcp_world_vertex_count(const ipc_lcp_world *w) {
+  return w->m.nverts;
+}
+double ipc_lcp_world_time(const ipc_lcp_world *w) {
+  return w->time;
+}
+double ipc_lcp_world_gap(const ipc_lcp_world *w) {
+  return w->gap;
+}
+const ipc_model *ipc_lcp_world_model(const ipc_lcp_world *w) {
+  return &w->m;
+}
+int ipc_lcp_world_scene_steps(const ipc_lcp_world *w) {
+  return (int)floor(w->m.params.duration / w->m.params.time_step + 0.5);
+}
+
+int ipc_lcp_world_intersection_free(const ipc_lcp_world *w, char *what, size_t n) {
+  ipc_intersection hit;
+  if (!ipc_surface_first_intersection(&w->m.surface, w->x, &hit)) return 1;
+  if (what) ipc_intersection_describe(what, n, &w->m.surface, &hit);
+  return 0;
+}
+
+/* Rodrigues rotation of r by angle |omega| h about omega */
+static void rotate(double out[3], const double omega[3], double h, const double r[3]) {
+  double th = sqrt(omega[0] * omega[0] + omega[1] * omega[1] + omega[2] * omega[2]) * h;
+  if (th == 0) {
+    memcpy(out, r, 3 * sizeof(double));
+    return;
+  }
+  double k[3] = {omega[0] * h / th, omega[1] * h / th, omega[2] * h / th};
+  double c = cos(th), s = sin(th);
+  double kxr[3] = {k[1] * r[2] - k[2] * r[1], k[2] * r[0] - k[0] * r[2], k[0] * r[1] - k[1] * r[0]};
+  double kr = k[0] * r[0] + k[1] * r[1] + k[2] * r[2];
+  for (int d = 0; d < 3; ++d) out[d] = r[d] * c + kxr[d] * s + k[d] * kr * (1 - c);
+}
+
+/* prescribed velocities: scripted regions active at time t and obstacles (0 unless scripted) */
+static void prescribe(ipc_lcp_world *w, double t) {
+  const ipc_model *m = &w->m;
+  int n = m->nverts;
+  memcpy(w->x0, w->x, 3 * (size_t)n * sizeof(double));
+  for (int i = 0; i < n; ++i) {
+    w->fixed[i] = m->mass[i] <= 0;
+    if (w->fixed[i]) memset(w->v + 3 * i, 0, 3 * sizeof(double));
+  }
+  for (int k = 0; k < m->ndirichlet; ++k) {
+    const ipc_dirichlet *d = &m->dirichlet[k];
+    if (!(t >= d->t_begin && t < d->t_end)) continue;
+    const double *c = w->dir_center + 3 * k;
+    for (int i = 0; i < d->nverts; ++i) {
+      int v = d->verts[i];
+      double r[3], rr[3];
+      for (int j = 0; j < 3; ++j) r[j] = w->x[3 * v + j] - c[j];
+      rotate(rr, d->angular_velocity, w->h, r);
+      for (int j = 0; j < 3; ++j) {
+        double tg = c[j] + rr[j] + d->velocity[j] * w->h;
+        w->target[3 * v + j] = tg;
+        w->x0[3 * v + j] = tg;
+        w->v[3 * v + j] = (tg - w->x[3 * v + j]) / w->h;
+      }
+      w->fixed[v] = 1;
+    }
+    for (int j = 0; j < 3; ++j) w->dir_center[3 * k + j] += d->velocity[j] * w->h;
+  }
+}
+
+/* v* from A v* = M v + h (M a - grad Psi(x0)) over the free DOFs; prescribed DOFs keep v */
+static ipc_status unconstrained_velocity(ipc_lcp_world *w, ipc_error *err) {
+  const ipc_model *m = &w->m;
+  int n = m->nverts;
+  double h = w->h;
+  for (int i = 0; i < n; ++i)
+    for (int d = 0; d < 3; ++d) w->dof_fixed[3 * i + d] = w->fixed[i];
+  if (!w->have_mask || memcmp(w->dof_fixed, w->dof_fixed_prev, 3 * (size_t)n)) {
+    ipc_sparse_set_mask(w->asm_, w->dof_fixed);
+    memcpy(w->dof_fixed_prev, w->dof_fixed, 3 * (size_t)n);
+    w->have_mask = 1;
+  }
+  if (w->tet_set < 0 && m->ntets > 0)
+    w->tet_set = ipc_sparse_add_element_set(w->asm_, m->ntets, 4, m->tets);
+  /* elastic gradient and projected Hessians at x0 */
+  memset(w->grad, 0, 3 * (size_t)n * sizeof(double));
+  for (int b = 0; b < m->nbodies; ++b) {
+    const ipc_body *bd = &m->bodies[b];
+    if (bd->nt == 0) continue;
+    double e = ipc_tets_derivatives(
+        (ipc_material_model)w->tet_model[bd->t0], bd->mu, bd->lambda, bd->nt,
+        m->tets + 4 * (size_t)bd->t0, w->DmInv + 9 * (size_t)bd->t0, w->vol + bd->t0, w->x0, NULL,
+        w->tet_g + 12 * (size_t)bd->t0, w->tet_H + 144 * (size_t)bd->t0, IPC_PROJECT_ANALYTIC);
+    if (!isfinite(e))
+      return ipc_error_set(err, IPC_ERR_SIM, "step %d: body '%s' has an inverted tet", w->step + 1,
+                           bd->name);
+  }
+  double h2 = h * h;
+  ipc_sparse_begin(w->asm_);
+  for (int i = 0; i < n; ++i)
+    for (int d = 0; d < 3; ++d) w->diag[3 * i + d] = w->fixed[i] ? 0 : m->mass[i];
+  ipc_sparse_add_diagonal(w->asm_, w->diag);
+  double Hs[144];
+  for (int t = 0; t < m->ntets; ++t) {
+    const int *tt = m->tets + 4 * (size_t)t;
+    const double *gt = w->tet_g + 12 * (size_t)t, *Ht = w->tet_H + 144 * (size_t)t;
+    for (int k = 0; k < 4; ++k)
+      for (int d = 0; d < 3; ++d) w->grad[3 * tt[k] + d] += gt[3 * k + d];
+    for (int k = 0; k < 144; ++k) Hs[k] = h2 * Ht[k];
+    ipc_sparse_add_element(w->asm_, w->tet_set, t, Hs);
+  }
+  ipc_csc A;
+  bool changed = ipc_sparse_finish(w->asm_, &A);
+  /* right-hand side in the full layout, then gathered */
+  const double *g = m->params.gravity;
+  for (int i = 0; i < n; ++i)
+    for (int d = 0; d < 3; ++d)
+      w->vstar[3 * i + d] =
+          m->mass[i] * w->v[3 * i + d] + h * (m->mass[i] * g[d] - w->grad[3 * i + d]);
+  for (int k = 0; k < m->nneumann; ++k) {
+    const ipc_neumann *nb = &m->neumann[k];
+    if (!(w->time >= nb->t_begin && w->time < nb->t_end)) continue;
+    for (int i = 0; i < nb->nverts; ++i)
+      for (int d = 0; d < 3; ++d)
+        w->vstar[3 * nb->verts[i] + d] += h * m->mass[nb->verts[i]] * nb->acceleration[d];
+  }
+  int nf = ipc_sparse_num_free(w->asm_);
+  if (nf > 0) {
+    ipc_sparse_gather(w->asm_, w->vstar, w->rhs);
+    if (ipc_cholmod_factor(w->chol, &A, changed, 0.0) != IPC_FACTOR_OK ||
+        ipc_cholmod_solve(w->chol, w->rhs, w->sol) != IPC_FACTOR_OK)
+      return ipc_error_set(err, IPC_ERR_SIM, "step %d: M + h^2 K could not be factored",
+                           w->step + 1);
+    ipc_sparse_scatter(w->asm_, w->sol, w->vstar);
+  }
+  for (int i = 0; i < n; ++i)
+    if (w->fixed[i]) memcpy(w->vstar + 3 * i, w->v + 3 * i, 3 * sizeof(double));
+  return IPC_OK;
+}
+
+static double total_energy(const ipc_lcp_world *w) {
+  const ipc_model *m = &w->m;
+  double e = 0;
+  for (int i = 0; i < m->nverts; ++i) {
+    const double *v = w->v + 3 * i, *x = w->x + 3 * i;
+    e += 0.5 * m->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    e -= m->mass[i] *
+         (m->params.gravity[0] * x[0] + m->params.gravity[1] * x[1] + m->params.gravity[2] * x[2]);
+  }
+  for (int b = 0; b < m->nbodies; ++b) {
+    const ipc_body *bd = &m->bodies[b];
+    if (bd->nt == 0) continue;
+    e += ipc_tets_energy((ipc_material_model)w->tet_model[bd->t0], bd->mu, bd->lambda, bd->nt,
+                         m->tets + 4 * (size_t)bd->t0, w->DmInv + 9 * (size_t)bd->t0,
+                         w->vol + bd->t0, w->x);
+  }
+  return e;
+}
+
+ipc_status ipc_lcp_world_step(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err) {
+  const ipc_model *m = &w->m;
+  int n = m->nverts;
+  double t0 = ipc_now();
+  memset(st, 0, sizeof *st);
+  prescribe(w, w->time);
+  ipc_status s = unconstrained_velocity(w, err);
+  if (s != IPC_OK) return s;
+  double t1 = ipc_now();
+  st->t_velocity = t1 - t0;
+  st->contacts = (int)w->contacts.n;
+  memset(w->dv, 0, 3 * (size_t)n * sizeof(double));
+  s = ipc_lcp_world_solve_contacts(w, st, err);
+  if (s != IPC_OK) return s;
+  double t2 = ipc_now();
+  st->t_solve = t2 - t1;
+  for (int i = 0; i < 3 * n; ++i) {
+    w->v[i] = w->vstar[i] + w->dv[i];
+    if (!isfinite(w->v[i]))
+      return ipc_error_set(err, IPC_ERR_SIM, "step %d: velocity is not finite", w->step + 1);
+    w->x[i] += w->h * w->v[i];
+  }
+  w->time += w->h;
+  w->step++;
+  double t3 = ipc_now();
+  double phi = detect(w);
+  st->t_contacts = ipc_now() - t3;
+  st->step = w->step;
+  st->time = w->time;
+  st->min_distance = phi < w->gap ? phi : INFINITY;
+  st->contacts_after = (int)w->contacts.n;
+  st->energy = total_energy(w);
+  st->t_total = ipc_now() - t0;
+  return IPC_OK;
+}

@@ -1,0 +1,65 @@
+/* the LCP world: model, state and workspace (internal to src/lcp) */
+#ifndef IPCC_LCP_LCP_WORLD_INTERNAL_H
+#define IPCC_LCP_LCP_WORLD_INTERNAL_H
+
+#include "core/model.h"
+#include "geometry/broad_phase.h"
+#include "ipcc/lcp_world.h"
+#include "lcp/contact.h"
+#include "linalg/cholmod_solver.h"
+#include "linalg/sparse.h"
+
+struct ipc_lcp_world {
+  ipc_model m;
+  ipc_lcp_world_def def;
+  char *dump_dir;
+  double h, gap;
+  double time;
+  int step;
+  /* state (nverts x 3) */
+  double *x, *v;
+  /* workspace (nverts x 3 unless noted) */
+  double *vstar;        /* unconstrained velocity of the step */
+  double *x0;           /* linearisation point: x with scripted vertices on their targets */
+  double *dv;           /* velocity change of the contact impulses */
+  double *target;       /* scripted targets */
+  unsigned char *fixed; /* (nverts) velocity prescribed this step (obstacles, scripts) */
+  unsigned char *dof_fixed, *dof_fixed_prev; /* (nverts x 3) */
+  int have_mask;
+  double *dir_center; /* (ndirichlet x 3) */
+  /* elasticity */
+  double *DmInv, *vol;   /* (ntets x 9), (ntets) */
+  int *tet_model;        /* (ntets) */
+  double *tet_g, *tet_H; /* (ntets x 12), (ntets x 144) */
+  /* linear solve of A = M + h^2 K over the free DOFs */
+  ipc_sparse *asm_;
+  ipc_cholmod *chol;
+  int tet_set;
+  double *grad, *diag; /* (nverts x 3) */
+  double *rhs, *sol;   /* reduced */
+  /* contacts at x (found at the end of the previous step) */
+  ipc_candidates cand;
+  ipc_lcp_contact_set contacts;
+  double min_phi;
+  /* impulses of the last step per contact (rows_per_contact each), for warm starts */
+  unsigned long long *prev_key; /* (prev_n x 3) */
+  double *prev_z;
+  size_t prev_n, prev_cap_key, prev_cap_z;
+  /* solver scratch, grown as needed */
+  double *z; /* (ncontacts x rows) current impulses */
+  size_t z_cap;
+  int *loc; /* (nverts) local index of a vertex in the current region, -1 */
+};
+
+/* unknowns per contact in the J rows (1, 3, or 1 + k) */
+int ipc_lcp_world_rows(const ipc_lcp_world *w);
+
+/* solves the contact problem of the step: from w->contacts and w->vstar, fills w->dv (the
+   velocity change) and the solver fields of st. IPC_ERR_SIM if a solve failed badly (not
+   finite). */
+ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err);
+
+/* the model (for writers) */
+const ipc_model *ipc_lcp_world_model(const ipc_lcp_world *w);
+
+#endif
