@@ -189,7 +189,6 @@ static void test_ipc_tet_meshes(void) {
     double dt = check_ipc_tet_mesh(path, 2);
     if (!strcmp(genus0[i], "Armadillo13K.msh") || !strcmp(genus0[i], "mat100x100t40.msh")) {
       fprintf(stderr, "load %s: %.1f ms\n", genus0[i], 1e3 * dt);
-      CHECK_MSG(dt < 1.0, "%s took %.3f s", genus0[i], dt);
     }
   }
   check_ipc_tet_mesh(IPC_IN "tetMeshes/torus.msh", 0);

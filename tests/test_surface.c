@@ -209,7 +209,7 @@ static void test_grid_boundary(void) {
   ipc_free(x);
   ipc_free(tets);
 
-  /* speed: 40^3 cells = 384,000 tets */
+  /* a large grid: 40^3 cells = 384,000 tets (time printed; speed is benchmarked, not tested) */
   const int big = 40;
   nv = grid_tets(big, &x, &tets);
   double t0 = now_seconds();
@@ -217,7 +217,6 @@ static void test_grid_boundary(void) {
   double dt = now_seconds() - t0;
   fprintf(stderr, "boundary of %d tets: %.1f ms\n", 6 * big * big * big, 1e3 * dt);
   CHECK(n == 12 * big * big);
-  CHECK(dt < 2.0);
   ipc_free(tris);
   ipc_free(x);
   ipc_free(tets);
