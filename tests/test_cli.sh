@@ -30,6 +30,12 @@ for s in two_cubes:40 torus_stack:10 squeeze_ball:8 bunny_drop:4 mat_twist:3 inc
   grep -Eq '"intersection_free":[[:space:]]*true' "$T/$name/stats.json" && ok "$name: stats say intersection-free" || bad "$name: stats.json"
 done
 
+# same bits whatever the thread count (contact-rich: the torus stack)
+expect 0 "torus_stack on 1 thread" "$IPCC" run scenes/torus_stack.json --steps 10 --threads 1 -o "$T/thr1" --quiet
+expect 0 "torus_stack on 2 threads" "$IPCC" run scenes/torus_stack.json --steps 10 --threads 2 -o "$T/thr2" --quiet
+diff -r "$T/thr1/frames" "$T/thr2/frames" >/dev/null && ok "frames identical on 1 and 2 threads" || bad "frames differ between 1 and 2 threads"
+expect 2 "bad --threads" "$IPCC" run scenes/two_cubes.json --threads 0
+
 # friction statistics per step
 grep -Eq '"friction_contacts":[[:space:]]*[1-9]' "$T/incline_plane/stats.json" && ok "incline_plane: friction contacts in stats" || bad "incline_plane: no friction_contacts in stats.json"
 grep -Eq '"max_slip_speed":' "$T/card_frame/stats.json" && ok "card_frame: slip speed in stats" || bad "card_frame: no max_slip_speed in stats.json"

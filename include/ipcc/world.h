@@ -33,6 +33,10 @@ typedef struct ipc_step_stats {
   double max_slip_speed;   /* largest tangential slip speed over the step, m/s */
 } ipc_step_stats;
 
+/* number of threads for ipcc's own loops (n < 1: one per core; returns the number in
+   use). Results do not depend on it: work is split in chunks fixed by the problem size. */
+int ipc_set_threads(int n);
+
 /* builds the world from a scene: reads meshes, checks the start state (rejects
    inverted tets and intersecting or touching surfaces, naming the primitives).
    NULL on error (err filled; IPC_ERR_INPUT). */

@@ -1,4 +1,4 @@
-/* ipcc run SCENE [-o OUTDIR] [--mode ipc] [--steps N] [--check] [--quiet] [--lenient] */
+/* ipcc run SCENE [-o OUTDIR] [--mode ipc] [--steps N] [--check] [--quiet] [--lenient] [--threads N] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +12,15 @@
 static void run_usage(FILE *f) {
   fputs(
       "usage: ipcc run SCENE [-o OUTDIR] [--mode ipc] [--steps N] [--check] [--quiet] [--lenient]\n"
+      "                [--threads N]\n"
       "  SCENE       a JSON scene (docs/scene-format.md) or an IPC .txt script (README.md)\n"
       "  -o OUTDIR   output folder (default: out/<scene name>); frames go to OUTDIR/frames\n"
       "  --steps N   simulate N steps instead of the scene's duration / time_step\n"
       "  --check     exact intersection check of every frame (sets intersection_free)\n"
       "  --quiet     no progress output\n"
-      "  --lenient   IPC scripts: unsupported keywords are warnings, not errors\n",
+      "  --lenient   IPC scripts: unsupported keywords are warnings, not errors\n"
+      "  --threads N threads for ipcc's own loops (default: one per core); results do not\n"
+      "              depend on it\n",
       f);
 }
 
@@ -66,6 +69,15 @@ int ipc_cmd_run(int argc, char **argv) {
       check = 1;
     } else if (!strcmp(a, "--lenient")) {
       lenient = 1;
+    } else if (!strcmp(a, "--threads") && i + 1 < argc) {
+      char *end;
+      long nt = strtol(argv[++i], &end, 10);
+      if (*end || nt < 1 || nt > 1024) {
+        fprintf(stderr, "ipcc run: --threads: expected an integer from 1 to 1024, got '%s'\n",
+                argv[i]);
+        return 2;
+      }
+      ipc_set_threads((int)nt);
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       run_usage(stdout);
       return 0;
