@@ -25,6 +25,12 @@
 #include "linalg/dense.h"
 #include "linalg/sparse.h"
 
+/* one contact's compressed local derivatives */
+typedef struct contact_local {
+  int nv, verts[4];
+  double g[12], H[144];
+} contact_local;
+
 struct ipc_newton_solver {
   ipc_sparse *asm_;
   ipc_cholmod *chol;
@@ -34,6 +40,9 @@ struct ipc_newton_solver {
   double *diag;             /* (nverts x 3) */
   double *gB, *gE;          /* kappa initialisation */
   int registered;
+  contact_local *cl; /* (contacts) per-iteration scratch */
+  int fresh;         /* the next assembly is the step's first: rebuild the pattern exactly */
+  size_t cap_cl;
 };
 
 ipc_newton_solver *ipc_newton_solver_create(int nverts) {
@@ -60,6 +69,7 @@ void ipc_newton_solver_destroy(ipc_newton_solver *s) {
   ipc_free(s->diag);
   ipc_free(s->gB);
   ipc_free(s->gE);
+  ipc_free(s->cl);
   ipc_free(s);
 }
 
@@ -140,11 +150,31 @@ static void reserve_visit(ipc_contact *c, void *ctx) {
    analysis, must be rebuilt anyway), also reserve the blocks of the current candidate
    pairs (box-level neighbours within dhat along the last Newton step), so the next
    iterations mostly find their blocks in place and reuse the analysis. A wider reserve
-   (e.g. boxes swept to the inertial prediction) costs more in fill than it saves. */
+   (e.g. boxes swept to the inertial prediction) costs more in fill than it saves.
+   The first assembly of a step starts the pattern afresh (exactly what it adds), so the
+   pattern, and with it the bits of every solve, depend on the state at the start of the
+   step only: a run resumed from a checkpoint repeats an uninterrupted one exactly. */
 static void reserve_pattern(ipc_world *w) {
   ipc_newton_solver *s = w->solver;
   if (ipc_sparse_num_pending(s->asm_) == 0) return;
   ipc_contacts_visit(&w->cm, &w->cand, reserve_visit, s->asm_);
+}
+
+static double contact_range(void *vw, size_t chunk, size_t begin, size_t end) {
+  (void)chunk;
+  ipc_world *w = vw;
+  contact_local *cl = w->solver->cl;
+  for (size_t k = begin; k < end; ++k)
+    ipc_contact_local(&w->contacts.c[k], &w->cm, w->x, w->kappa, 1, &cl[k].nv, cl[k].verts,
+                      cl[k].g, cl[k].H);
+  return 0.0;
+}
+
+/* every contact's local gradient and projected Hessian at x into solver->cl */
+static void contact_derivatives(ipc_world *w) {
+  ipc_newton_solver *s = w->solver;
+  ipc_reserve((void **)&s->cl, &s->cap_cl, w->contacts.n, sizeof(contact_local));
+  ipc_parallel_sum(w->contacts.n, 64, contact_range, w);
 }
 
 /* gradient (full layout, into w->g) and the assembled, projected Hessian */
@@ -178,15 +208,14 @@ static void assemble(ipc_world *w, ipc_step_stats *st) {
     for (int k = 0; k < 144; ++k) Hs[k] = h2 * Ht[k];
     ipc_sparse_add_element(s->asm_, s->tet_set, t, Hs);
   }
-  /* contacts */
+  /* contacts: local gradients and projected Hessians in parallel, then added in order */
+  contact_derivatives(w);
   for (size_t k = 0; k < w->contacts.n; ++k) {
-    int nv, verts[4];
-    double gl[12], Hl[144];
-    ipc_contact_local(&w->contacts.c[k], &w->cm, w->x, w->kappa, 1, &nv, verts, gl, Hl);
-    if (nv == 0) continue;
-    for (int a = 0; a < nv; ++a)
-      for (int d = 0; d < 3; ++d) w->g[3 * verts[a] + d] += gl[3 * a + d];
-    ipc_sparse_add(s->asm_, nv, verts, Hl);
+    const contact_local *cl = &s->cl[k];
+    if (cl->nv == 0) continue;
+    for (int a = 0; a < cl->nv; ++a)
+      for (int d = 0; d < 3; ++d) w->g[3 * cl->verts[a] + d] += cl->g[3 * a + d];
+    ipc_sparse_add(s->asm_, cl->nv, cl->verts, cl->H);
   }
   ipc_friction_add(&w->fric, w->x, w->xn, w->g, s->asm_);
   reserve_pattern(w);
@@ -261,7 +290,10 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
     }
     assemble(w, st);
     ipc_csc A;
+    if (s->fresh) ipc_sparse_set_policy(s->asm_, IPC_SPARSE_EXACT);
     int changed = ipc_sparse_finish(s->asm_, &A);
+    if (s->fresh) ipc_sparse_set_policy(s->asm_, IPC_SPARSE_GROW);
+    s->fresh = 0;
     int nf = ipc_sparse_num_free(s->asm_);
     if (nf == 0) return 0;
     ipc_sparse_gather(s->asm_, w->g, s->rhs);
@@ -374,6 +406,7 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   const ipc_model *m = &w->m;
   int n = m->nverts;
   int iters_left = m->params.newton_max_iterations;
+  w->solver->fresh = 1;
   memset(w->fixed, 0, (size_t)n);
   memset(w->penalty, 0, (size_t)n * sizeof(double));
   /* obstacle vertices without a script this step stay where they are */
