@@ -16,7 +16,7 @@
 static void run_usage(FILE *f) {
   fputs(
       "usage: ipcc run SCENE [-o OUTDIR] [--mode ipc] [--steps N] [--format LIST] [--every N]\n"
-      "                [--check] [--no-checkpoint] [--quiet]\n"
+      "                [--preview] [--preview-every N] [--check] [--no-checkpoint] [--quiet]\n"
       "       ipcc run --resume OUTDIR [--steps N] [--quiet]\n"
       "  SCENE            a JSON scene (docs/scene-format.md)\n"
       "  -o OUTDIR        output folder (default: out/<scene name>); frames go to OUTDIR/frames\n"
@@ -24,6 +24,8 @@ static void run_usage(FILE *f) {
       "  --format LIST    frame formats, comma separated: obj, ply, vtu (default: the scene's\n"
       "                   output.format, else obj)\n"
       "  --every N        write a frame every Nth step (default: the scene's output.every)\n"
+      "  --preview        PNG previews of the frames in OUTDIR/preview (or output.preview)\n"
+      "  --preview-every N  a preview of every Nth frame and the last (implies --preview)\n"
       "  --check          exact intersection check of every frame (sets intersection_free)\n"
       "  --no-checkpoint  do not write OUTDIR/checkpoint.bin at each frame\n"
       "  --resume OUTDIR  continue the interrupted run in OUTDIR from its last checkpoint\n"
@@ -33,9 +35,10 @@ static void run_usage(FILE *f) {
 
 typedef struct run_opts {
   const char *scene, *outdir, *mode, *resume;
-  long steps;       /* -1: the scene's */
-  unsigned formats; /* 0: the scene's */
-  int every;        /* 0: the scene's */
+  long steps;        /* -1: the scene's */
+  unsigned formats;  /* 0: the scene's */
+  int every;         /* 0: the scene's */
+  int preview_every; /* 0: the scene's */
   int check, quiet, checkpoint;
   int run_only_options; /* options that a resumed run takes from its checkpoint */
 } run_opts;
@@ -70,6 +73,13 @@ static int parse_args(run_opts *o, int argc, char **argv) {
     } else if (!strcmp(a, "--every") && val) {
       if (parse_count(a, argv[++i], 1, &n)) return 2;
       o->every = (int)n;
+      o->run_only_options = 1;
+    } else if (!strcmp(a, "--preview")) {
+      if (!o->preview_every) o->preview_every = 1;
+      o->run_only_options = 1;
+    } else if (!strcmp(a, "--preview-every") && val) {
+      if (parse_count(a, argv[++i], 1, &n)) return 2;
+      o->preview_every = (int)n;
       o->run_only_options = 1;
     } else if (!strcmp(a, "--format") && val) {
       if (ipc_output_formats_parse(argv[++i], &o->formats) != 0) {
@@ -126,6 +136,8 @@ typedef struct run {
   char *outdir;
   char *frames_dir;
   char *ckpt_path;
+  char *preview_dir;
+  ipc_camera camera;     /* fixed for the run */
   ipc_run_checkpoint ck; /* options, progress, accumulated statistics (steps: capacity total) */
   double wall_before;    /* wall seconds of earlier sessions (resume) */
   double t_output;       /* wall seconds spent writing frames (this session) */
@@ -190,6 +202,7 @@ static int run_open_new(run *r) {
   c->every = r->o.every > 0 ? r->o.every : (r->def.output_every > 0 ? r->def.output_every : 1);
   c->formats = r->o.formats ? r->o.formats : r->def.output_formats;
   if (!c->formats) c->formats = IPC_FORMAT_OBJ;
+  c->preview_every = r->o.preview_every ? r->o.preview_every : r->def.preview_every;
   c->check = r->o.check;
   c->frame = -1;
   c->sum.min_distance = INFINITY;
@@ -255,7 +268,6 @@ static int write_frame(run *r) {
   int frame = c->frame + 1;
   double t0 = ipc_progress_now();
   ipc_status st = ipc_world_write_frame(r->w, r->frames_dir, frame, c->formats, &err);
-  r->t_output += ipc_progress_now() - t0;
   if (st != IPC_OK) {
     ipc_progress_break(&r->bar);
     fprintf(stderr, "ipcc run: %s\n", err.msg);
@@ -270,6 +282,23 @@ static int write_frame(run *r) {
       fprintf(stderr, "ipcc run: frame %d intersects: %s\n", frame, what);
     }
   }
+  int last = (long)c->nsteps == c->steps_total;
+  if (c->preview_every > 0 && (frame % c->preview_every == 0 || last)) {
+    char *png = malloc(strlen(r->preview_dir) + 32);
+    sprintf(png, "%s/%06d.png", r->preview_dir, frame);
+    static const unsigned char white[3] = {255, 255, 255};
+    ipc_image *im = ipc_image_create(640, 480, white);
+    ipc_render_world(im, r->w, &r->camera);
+    st = ipc_image_write_png(im, png, &err);
+    ipc_image_destroy(im);
+    free(png);
+    if (st != IPC_OK) {
+      ipc_progress_break(&r->bar);
+      fprintf(stderr, "ipcc run: %s\n", err.msg);
+      return 2;
+    }
+  }
+  r->t_output += ipc_progress_now() - t0;
   c->frame = frame;
   if (r->o.checkpoint) {
     t0 = ipc_progress_now();
@@ -351,6 +380,7 @@ static int run_finish(run *r, int rc) {
     if (c->check) printf(", %s", sum->intersection_free ? "intersection-free" : "INTERSECTING");
     printf("\nframes: %s/NNNNNN.{%s} (%d), statistics: %s\n", r->frames_dir,
            format_names(c->formats, fmts, sizeof fmts), c->frame + 1, stats);
+    if (c->preview_every > 0) printf("previews: %s/NNNNNN.png\n", r->preview_dir);
     printf("writing: frames %.2f s", r->t_output);
     if (r->checkpoints)
       printf(", %d checkpoints %.2f s (%.1f ms each)", r->checkpoints, r->t_checkpoint,
@@ -374,7 +404,10 @@ int ipc_cmd_run(int argc, char **argv) {
     ipc_error_clear(&err);
     r.frames_dir = str_printf("%s/frames", r.outdir, NULL);
     r.ckpt_path = str_printf("%s/checkpoint.bin", r.outdir, NULL);
-    if (ipc_output_prepare(r.frames_dir, &err) != IPC_OK) {
+    r.preview_dir = str_printf("%s/preview", r.outdir, NULL);
+    r.camera = ipc_world_default_camera(r.w);
+    if (ipc_output_prepare(r.frames_dir, &err) != IPC_OK ||
+        (r.ck.preview_every > 0 && ipc_output_prepare(r.preview_dir, &err) != IPC_OK)) {
       fprintf(stderr, "ipcc run: %s\n", err.msg);
       rc = 2;
     }
@@ -389,6 +422,7 @@ int ipc_cmd_run(int argc, char **argv) {
   free(r.outdir);
   free(r.frames_dir);
   free(r.ckpt_path);
+  free(r.preview_dir);
   ipc_world_destroy(r.w);
   ipc_scene_def_free(&r.def);
   return rc;

@@ -7,5 +7,6 @@ int ipc_cmd_run(int argc, char **argv);
 int ipc_cmd_ccd(int argc, char **argv);
 int ipc_cmd_check(int argc, char **argv);
 int ipc_cmd_lcp(int argc, char **argv);
+int ipc_cmd_plot(int argc, char **argv);
 
 #endif
