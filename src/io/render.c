@@ -163,12 +163,16 @@ static void raster(view *v, const double s[9], const double c[9]) {
   double ymin = fmin(s[1], fmin(s[4], s[7])), ymax = fmax(s[1], fmax(s[4], s[7]));
   int x0 = (int)fmax(0.0, floor(xmin)), x1 = (int)fmin(v->w - 1.0, ceil(xmax));
   int y0 = (int)fmax(0.0, floor(ymin)), y1 = (int)fmin(v->h - 1.0, ceil(ymax));
-  for (int y = y0; y <= y1; ++y) {
-    double py = y + 0.5;
-    for (int x = x0; x <= x1; ++x) {
-      double px = x + 0.5;
-      double b0 = ((s[3] - px) * (s[7] - py) - (s[4] - py) * (s[6] - px)) / area;
-      double b1 = ((s[6] - px) * (s[1] - py) - (s[7] - py) * (s[0] - px)) / area;
+  /* barycentrics are affine in the pixel position: step them along rows and columns */
+  double ia = 1.0 / area;
+  double a0x = -(s[7] - s[4]) * ia, a0y = (s[6] - s[3]) * ia;
+  double a1x = -(s[1] - s[7]) * ia, a1y = (s[0] - s[6]) * ia;
+  double px0 = x0 + 0.5, py0 = y0 + 0.5;
+  double r0 = ((s[3] - px0) * (s[7] - py0) - (s[4] - py0) * (s[6] - px0)) * ia;
+  double r1 = ((s[6] - px0) * (s[1] - py0) - (s[7] - py0) * (s[0] - px0)) * ia;
+  for (int y = y0; y <= y1; ++y, r0 += a0y, r1 += a1y) {
+    double b0 = r0, b1 = r1;
+    for (int x = x0; x <= x1; ++x, b0 += a0x, b1 += a1x) {
       double b2 = 1.0 - b0 - b1;
       if (b0 < 0 || b1 < 0 || b2 < 0) continue;
       double iz = b0 * s[2] + b1 * s[5] + b2 * s[8];
