@@ -111,5 +111,28 @@ contains "lcp.solver" "lcp: the error names lcp.solver"
 expect 2 "lcp: unknown friction flag" "$IPCC" run scenes/two_cubes.json --mode lcp --friction cones -o "$T/x"
 contains "lcp.friction" "lcp: the error names lcp.friction"
 
+# output formats, --every, previews, plots
+expect 0 "run --format ply,vtu --every 5 --preview-every 2" "$IPCC" run scenes/two_cubes.json --steps 20 --format ply,vtu --every 5 --preview-every 2 -o "$T/fmt" --quiet
+n=$(ls "$T/fmt/frames" | grep -Ec '^[0-9]{6}\.(ply|vtu)$')
+[ "$n" -eq 10 ] && ok "5 frames in ply and vtu" || bad "$n ply/vtu frames, expected 10"
+ls "$T/fmt/frames" | grep -q '\.obj$' && bad "obj written without being asked" || ok "no obj frames"
+[ -f "$T/fmt/frames/000004.vtu" ] && [ ! -f "$T/fmt/frames/000005.vtu" ] && ok "frame numbers zero-padded" || bad "frame names"
+p=$(ls "$T/fmt/preview" | grep -c '\.png$')
+[ "$p" -eq 3 ] && ok "previews of frames 0, 2, 4" || bad "$p previews, expected 3"
+expect 0 "plot" "$IPCC" plot "$T/fmt"
+p=$(ls "$T/fmt/plots" | grep -c '\.png$')
+[ "$p" -eq 5 ] && ok "5 plots" || bad "$p plots, expected 5"
+expect 2 "plot without stats.json" "$IPCC" plot "$T/none"
+contains "stats.json" "plot names the missing file"
+expect 2 "bad --format" "$IPCC" run scenes/two_cubes.json --format stl -o "$T/x"
+contains "--format" "bad --format named"
+expect 2 "bad --every" "$IPCC" run scenes/two_cubes.json --every 0 -o "$T/x"
+contains "--every" "bad --every named"
+expect 2 "bad --preview-every" "$IPCC" run scenes/two_cubes.json --preview-every x -o "$T/x"
+expect 2 "--every without a value" "$IPCC" run scenes/two_cubes.json --every
+printf '{"output": {"format": "gif"}, "bodies": [{"mesh": "a.msh"}]}' >"$T/f.json"
+expect 2 "bad output.format" "$IPCC" run "$T/f.json" -o "$T/x"
+contains "output.format" "bad output.format named"
+
 echo "$fails failed"
 [ "$fails" -eq 0 ]

@@ -5,6 +5,7 @@
 #include "ipcc/error.h"
 #include "ipcc/mesh.h"
 #include "ipcc/output.h"
+#include "ipcc/render.h"
 #include "ipcc/scene.h"
 #include "ipcc/world.h"
 

@@ -3,6 +3,7 @@
 #define IPCC_OUTPUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ipcc/error.h"
 #include "ipcc/world.h"
@@ -10,6 +11,26 @@
 /* writes the surfaces of all bodies and obstacles at the current state as one OBJ
    file, one named object each, atomically (temporary file, then rename) */
 ipc_status ipc_world_write_obj(const ipc_world *w, const char *path, ipc_error *err);
+
+/* binary little-endian PLY of the same surfaces: vertex x, y, z (double) and object_id (int,
+   the body index; names in header comments), faces (uchar count, int indices) and, when
+   there are segments, an edge element (vertex1, vertex2); written atomically */
+ipc_status ipc_world_write_ply(const ipc_world *w, const char *path, ipc_error *err);
+
+/* ParaView XML UnstructuredGrid (ascii) of every vertex: tets of deformable bodies,
+   triangles / lines / vertex cells of obstacles; point data velocity (m/s) and object_id,
+   cell data energy_density (Psi in J/m^3, 0 on surface cells) and object_id; the time in
+   FieldData TimeValue. written atomically */
+ipc_status ipc_world_write_vtu(const ipc_world *w, const char *path, ipc_error *err);
+
+/* frame formats from a comma list such as "obj,vtu" (names: obj, ply, vtu) into
+   IPC_FORMAT_* bits (scene.h); 0 on success, -1 for an unknown or empty name */
+int ipc_output_formats_parse(const char *list, unsigned *formats);
+
+/* writes the current state as frame number `frame` in every format of `formats`
+   (0 = OBJ) to dir/NNNNNN.obj, .ply, .vtu (six digits) */
+ipc_status ipc_world_write_frame(const ipc_world *w, const char *dir, int frame, unsigned formats,
+                                 ipc_error *err);
 
 /* creates the output folder (and parents) */
 ipc_status ipc_output_prepare(const char *dir, ipc_error *err);
@@ -35,5 +56,40 @@ typedef struct ipc_run_summary {
 /* writes {"summary": {...}, "steps": [{...}, ...]} atomically */
 ipc_status ipc_write_stats_json(const char *path, const ipc_run_summary *sum,
                                 const ipc_step_stats *steps, size_t nsteps, ipc_error *err);
+
+/* what `ipcc run` needs to continue an interrupted run (OUTDIR/checkpoint.bin): the run's
+   options, its progress, the per-step statistics so far and the world's state */
+typedef struct ipc_run_checkpoint {
+  char *scene;         /* scene file the run reads (ipc_checkpoint_free frees it) */
+  uint64_t scene_hash; /* ipc_file_hash of the scene file when the run started */
+  long steps_total;    /* steps the run was asked for */
+  int every;           /* a frame every Nth step */
+  unsigned formats;    /* IPC_FORMAT_* bits */
+  int preview_every;   /* a PNG preview every Nth frame; 0 none */
+  int check;           /* exact intersection check of every frame */
+  int frame;           /* last frame written */
+  ipc_run_summary sum; /* accumulated so far (mode and scene are not stored) */
+  size_t nsteps;       /* completed steps: statistics in steps (nsteps) */
+  ipc_step_stats *steps;
+  unsigned char *world_state; /* ipc_world_save_state record, filled by ipc_checkpoint_read */
+  size_t world_state_len;
+} ipc_run_checkpoint;
+
+/* sets the scene path (copied) of a new run */
+void ipc_checkpoint_set_scene(ipc_run_checkpoint *c, const char *scene);
+/* sets steps_total and makes room in c->steps for that many records (new ones zero) */
+void ipc_checkpoint_set_total(ipc_run_checkpoint *c, long total);
+/* writes c (its world_state fields ignored) and the state of w to path, atomically */
+ipc_status ipc_checkpoint_write(const char *path, const ipc_run_checkpoint *c, const ipc_world *w,
+                                ipc_error *err);
+/* reads a checkpoint into c (owned arrays; free with ipc_checkpoint_free); IPC_ERR_INPUT
+   naming the file when it is missing, truncated or from another ipcc build */
+ipc_status ipc_checkpoint_read(const char *path, ipc_run_checkpoint *c, ipc_error *err);
+/* loads the saved world state into w, a world created from the checkpoint's scene */
+ipc_status ipc_checkpoint_restore_world(const ipc_run_checkpoint *c, ipc_world *w, ipc_error *err);
+/* frees what ipc_checkpoint_read allocated; c may be NULL */
+void ipc_checkpoint_free(ipc_run_checkpoint *c);
+/* 64-bit FNV-1a hash of a file's bytes into *hash; IPC_ERR_INPUT if it cannot be read */
+ipc_status ipc_file_hash(const char *path, uint64_t *hash, ipc_error *err);
 
 #endif

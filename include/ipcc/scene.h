@@ -81,6 +81,9 @@ typedef struct ipc_plane_def {
   double friction_static; /* static coefficient; below friction (e.g. 0) = same as friction */
 } ipc_plane_def;
 
+/* frame file formats: bits of ipc_scene_def.output_formats */
+enum { IPC_FORMAT_OBJ = 1, IPC_FORMAT_PLY = 2, IPC_FORMAT_VTU = 4 };
+
 typedef struct ipc_scene_def {
   char *path;        /* the scene file, for messages; may be NULL */
   double time_step;  /* s */
@@ -116,6 +119,12 @@ typedef struct ipc_scene_def {
   /* > 0: the length that relative parameters (dhat, epsv, newton_tol, kappa bounds) refer to,
      instead of the bounding-box diagonal of all bodies (IPC scripts: the shapes only) */
   double bbox_diag;
+  /* output formats and previews */
+  unsigned output_formats; /* IPC_FORMAT_* bits; 0 = OBJ only */
+  int preview_every;       /* render every Nth frame to PNG; 0 = only on request */
+  int camera_set;          /* 1: camera_eye / camera_target / camera_fov given */
+  double camera_eye[3], camera_target[3];
+  double camera_fov; /* vertical field of view, degrees */
 } ipc_scene_def;
 
 /* defaults (IPC's where it has them) */

@@ -3,6 +3,7 @@
 #define IPCC_WORLD_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "ipcc/error.h"
 #include "ipcc/scene.h"
@@ -58,5 +59,23 @@ double ipc_world_dhat(const ipc_world *w);
 int ipc_world_intersection_free(const ipc_world *w, char *what, size_t n);
 /* number of steps the scene asks for (duration / time_step, rounded) */
 int ipc_world_scene_steps(const ipc_world *w);
+
+/* current velocities (nverts x 3, m/s), owned by the world */
+const double *ipc_world_velocities(const ipc_world *w);
+/* number of tets of all deformable bodies */
+int ipc_world_tet_count(const ipc_world *w);
+/* elastic energy density Psi(F) in J/m^3 of every tet at the current positions into psi
+   (ipc_world_tet_count entries; +INFINITY for an inverted tet) */
+void ipc_world_tet_energy_density(const ipc_world *w, double *psi);
+/* steps taken so far */
+int ipc_world_step_count(const ipc_world *w);
+
+/* the changing state (positions, velocities, time, step, barrier stiffness, scripted-region
+   centers; list in src/ipc/world_state.c) as a versioned binary record on f. a world created
+   from the same scene and loaded with it continues bit for bit as the saved one would. */
+ipc_status ipc_world_save_state(const ipc_world *w, FILE *f, ipc_error *err);
+/* reads what ipc_world_save_state wrote into w (created from the same scene);
+   IPC_ERR_INPUT when the record is malformed, of another version, or of another scene */
+ipc_status ipc_world_load_state(ipc_world *w, FILE *f, ipc_error *err);
 
 #endif

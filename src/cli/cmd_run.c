@@ -1,205 +1,440 @@
-/* ipcc run SCENE [-o OUTDIR] [--mode ipc] [--steps N] [--check] [--quiet] [--lenient] [--threads N] */
+/* ipcc run SCENE [-o OUTDIR] [options] | ipcc run --resume OUTDIR | ipcc run SCENE --mode lcp
+   options are parsed into run_opts (one branch each in parse_args); the run itself is
+   run_open (new or resumed), run_steps (step, write frames, checkpoint), run_finish
+   (stats.json and the summary). */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "ipcc/ipcc.h"
 
 static void run_usage(FILE *f) {
   fputs(
-      "usage: ipcc run SCENE [-o OUTDIR] [--mode ipc] [--steps N] [--check] [--quiet] [--lenient]\n"
-      "                [--threads N]\n"
-      "  SCENE       a JSON scene (docs/scene-format.md) or an IPC .txt script (README.md)\n"
-      "  -o OUTDIR   output folder (default: out/<scene name>); frames go to OUTDIR/frames\n"
-      "  --steps N   simulate N steps instead of the scene's duration / time_step\n"
-      "  --check     exact intersection check of every frame (sets intersection_free)\n"
-      "  --quiet     no progress output\n"
-      "  --lenient   IPC scripts: unsupported keywords are warnings, not errors\n"
-      "  --threads N threads for ipcc's own loops (default: one per core); results do not\n"
-      "              depend on it\n",
+      "usage: ipcc run SCENE [-o OUTDIR] [--mode ipc] [--steps N] [--format LIST] [--every N]\n"
+      "                [--preview] [--preview-every N] [--check] [--no-checkpoint] [--quiet]\n"
+      "                [--lenient] [--threads N]\n"
+      "       ipcc run --resume OUTDIR [--steps N] [--quiet] [--lenient] [--threads N]\n"
+      "       ipcc run SCENE --mode lcp [LCP options]   (docs/lcp-mode.md)\n"
+      "  SCENE            a JSON scene (docs/scene-format.md) or an IPC .txt script (README.md)\n"
+      "  -o OUTDIR        output folder (default: out/<scene name>); frames go to OUTDIR/frames\n"
+      "  --steps N        simulate N steps instead of the scene's duration / time_step\n"
+      "  --format LIST    frame formats, comma separated: obj, ply, vtu (default: the scene's\n"
+      "                   output.format, else obj)\n"
+      "  --every N        write a frame every Nth step (default: the scene's output.every)\n"
+      "  --preview        PNG previews of the frames in OUTDIR/preview (or output.preview)\n"
+      "  --preview-every N  a preview of every Nth frame and the last (implies --preview)\n"
+      "  --check          exact intersection check of every frame (sets intersection_free)\n"
+      "  --no-checkpoint  do not write OUTDIR/checkpoint.bin at each frame\n"
+      "  --resume OUTDIR  continue the interrupted run in OUTDIR from its last checkpoint\n"
+      "  --quiet          no progress bar and no summary\n"
+      "  --lenient        IPC scripts: unsupported keywords are warnings, not errors\n"
+      "  --threads N      threads for ipcc's own loops (default: one per core); results do\n"
+      "                   not depend on it\n",
       f);
 }
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+typedef struct run_opts {
+  const char *scene, *outdir, *mode, *resume;
+  long steps;        /* -1: the scene's */
+  unsigned formats;  /* 0: the scene's */
+  int every;         /* 0: the scene's */
+  int preview_every; /* 0: the scene's */
+  int check, quiet, checkpoint, lenient;
+  int run_only_options; /* options that a resumed run takes from its checkpoint */
+} run_opts;
+
+/* a positive (or, with lo 0, non-negative) integer option value; 2 + message if not */
+static int parse_count(const char *opt, const char *val, long lo, long *out) {
+  char *end;
+  long v = strtol(val, &end, 10);
+  if (!val[0] || *end || v < lo || v > INT_MAX) {
+    fprintf(stderr, "ipcc run: %s: expected a %s integer, got '%s'\n", opt,
+            lo > 0 ? "positive" : "non-negative", val);
+    return 2;
+  }
+  *out = v;
+  return 0;
+}
+
+/* returns -1 to go on, or an exit code */
+static int parse_args(run_opts *o, int argc, char **argv) {
+  memset(o, 0, sizeof *o);
+  o->mode = "ipc";
+  o->steps = -1;
+  o->checkpoint = 1;
+  for (int i = 0; i < argc; ++i) {
+    const char *a = argv[i];
+    const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+    long n = 0;
+    if ((!strcmp(a, "-o") || !strcmp(a, "--out")) && val) {
+      o->outdir = argv[++i];
+    } else if (!strcmp(a, "--steps") && val) {
+      if (parse_count(a, argv[++i], 0, &o->steps)) return 2;
+    } else if (!strcmp(a, "--every") && val) {
+      if (parse_count(a, argv[++i], 1, &n)) return 2;
+      o->every = (int)n;
+      o->run_only_options = 1;
+    } else if (!strcmp(a, "--preview")) {
+      if (!o->preview_every) o->preview_every = 1;
+      o->run_only_options = 1;
+    } else if (!strcmp(a, "--preview-every") && val) {
+      if (parse_count(a, argv[++i], 1, &n)) return 2;
+      o->preview_every = (int)n;
+      o->run_only_options = 1;
+    } else if (!strcmp(a, "--format") && val) {
+      if (ipc_output_formats_parse(argv[++i], &o->formats) != 0) {
+        fprintf(stderr, "ipcc run: --format: expected obj, ply, vtu or a comma list, got '%s'\n",
+                argv[i]);
+        return 2;
+      }
+      o->run_only_options = 1;
+    } else if (!strcmp(a, "--mode") && val) {
+      o->mode = argv[++i];
+      if (strcmp(o->mode, "ipc") != 0) {
+        fprintf(stderr, "ipcc run: --mode: '%s' is not available (expected: ipc)\n", o->mode);
+        return 2;
+      }
+    } else if (!strcmp(a, "--resume") && val) {
+      o->resume = argv[++i];
+    } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+      o->quiet = 1;
+    } else if (!strcmp(a, "--check")) {
+      o->check = 1;
+      o->run_only_options = 1;
+    } else if (!strcmp(a, "--lenient")) {
+      o->lenient = 1;
+    } else if (!strcmp(a, "--threads") && val) {
+      if (parse_count(a, argv[++i], 1, &n)) return 2;
+      ipc_set_threads((int)n);
+    } else if (!strcmp(a, "--no-checkpoint")) {
+      o->checkpoint = 0;
+    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      run_usage(stdout);
+      return 0;
+    } else if (a[0] == '-' || o->scene) {
+      fprintf(stderr, "ipcc run: unexpected argument '%s'%s\n", a,
+              a[0] == '-' && !val ? " (or its value is missing)" : "");
+      run_usage(stderr);
+      return 2;
+    } else {
+      o->scene = a;
+    }
+  }
+  if (o->resume && (o->scene || o->outdir || o->run_only_options)) {
+    fprintf(stderr,
+            "ipcc run: --resume OUTDIR takes the scene, folder and output options from "
+            "its checkpoint (only --steps, --quiet, --lenient and --threads may be given)\n");
+    return 2;
+  }
+  if (!o->scene && !o->resume) {
+    run_usage(stderr);
+    return 2;
+  }
+  return -1;
+}
+
+/* a run in progress */
+typedef struct run {
+  run_opts o;
+  ipc_scene_def def;
+  ipc_world *w;
+  char *outdir;
+  char *frames_dir;
+  char *ckpt_path;
+  char *preview_dir;
+  ipc_camera camera;     /* fixed for the run */
+  ipc_run_checkpoint ck; /* options, progress, accumulated statistics (steps: capacity total) */
+  double wall_before;    /* wall seconds of earlier sessions (resume) */
+  double t_output;       /* wall seconds spent writing frames (this session) */
+  double t_checkpoint;   /* wall seconds spent writing checkpoints (this session) */
+  int checkpoints;       /* checkpoints written (this session) */
+  ipc_progress bar;
+} run;
+
+static char *str_printf(const char *fmt, const char *a, const char *b) {
+  size_t n = strlen(a) + (b ? strlen(b) : 0) + strlen(fmt) + 1;
+  char *s = malloc(n);
+  snprintf(s, n, fmt, a, b ? b : "");
+  return s;
 }
 
 static char *default_outdir(const char *scene) {
   const char *b = strrchr(scene, '/');
   b = b ? b + 1 : scene;
-  size_t n = strlen(b) + 8;
-  char *out = malloc(n);
-  snprintf(out, n, "out/%s", b);
+  char *out = str_printf("out/%s%s", b, NULL);
   char *dot = strrchr(out, '.');
   if (dot && dot > out + 4) *dot = '\0';
   return out;
 }
 
-int ipc_cmd_run(int argc, char **argv) {
-  if (ipc_run_wants_lcp(argc, argv)) return ipc_cmd_run_lcp(argc, argv);
-  const char *scene = NULL, *outdir = NULL, *mode = "ipc";
-  long steps = -1;
-  int quiet = 0, check = 0, lenient = 0;
-  for (int i = 0; i < argc; ++i) {
-    const char *a = argv[i];
-    if ((!strcmp(a, "-o") || !strcmp(a, "--out")) && i + 1 < argc) {
-      outdir = argv[++i];
-    } else if (!strcmp(a, "--steps") && i + 1 < argc) {
-      char *end;
-      steps = strtol(argv[++i], &end, 10);
-      if (*end || steps < 0) {
-        fprintf(stderr, "ipcc run: --steps: expected a non-negative integer, got '%s'\n", argv[i]);
-        return 2;
-      }
-    } else if (!strcmp(a, "--mode") && i + 1 < argc) {
-      mode = argv[++i];
-      if (strcmp(mode, "ipc") != 0) {
-        fprintf(stderr, "ipcc run: --mode: '%s' is not available (expected: ipc)\n", mode);
-        return 2;
-      }
-    } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-      quiet = 1;
-    } else if (!strcmp(a, "--check")) {
-      check = 1;
-    } else if (!strcmp(a, "--lenient")) {
-      lenient = 1;
-    } else if (!strcmp(a, "--threads") && i + 1 < argc) {
-      char *end;
-      long nt = strtol(argv[++i], &end, 10);
-      if (*end || nt < 1 || nt > 1024) {
-        fprintf(stderr, "ipcc run: --threads: expected an integer from 1 to 1024, got '%s'\n",
-                argv[i]);
-        return 2;
-      }
-      ipc_set_threads((int)nt);
-    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      run_usage(stdout);
-      return 0;
-    } else if (a[0] == '-' || scene) {
-      fprintf(stderr, "ipcc run: unexpected argument '%s'\n", a);
-      run_usage(stderr);
-      return 2;
-    } else {
-      scene = a;
-    }
-  }
-  if (!scene) {
-    run_usage(stderr);
-    return 2;
-  }
+/* loads the scene and creates the world; 0 or an exit code */
+static int open_world(run *r, const char *scene) {
   ipc_error err;
   ipc_error_clear(&err);
-  ipc_scene_def def;
-  if (ipc_scene_load_any(scene, lenient ? IPC_SCENE_LENIENT : 0, &def, &err) != IPC_OK) {
+  if (ipc_scene_load_any(scene, r->o.lenient ? IPC_SCENE_LENIENT : 0, &r->def, &err) != IPC_OK) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
     return 2;
   }
-  ipc_world *w = ipc_world_create(&def, &err);
-  if (!w) {
+  r->w = ipc_world_create(&r->def, &err);
+  if (!r->w) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
-    ipc_scene_def_free(&def);
     return 2;
   }
-  char *own_out = outdir ? NULL : default_outdir(scene);
-  if (!outdir) outdir = own_out;
-  size_t plen = strlen(outdir) + 64;
-  char *path = malloc(plen);
-  snprintf(path, plen, "%s/frames", outdir);
-  int rc = 0;
-  if (ipc_output_prepare(path, &err) != IPC_OK) {
+  return 0;
+}
+
+/* a new run: options from the command line over the scene's; 0 or an exit code */
+static int run_open_new(run *r) {
+  int rc = open_world(r, r->o.scene);
+  if (rc) return rc;
+  ipc_error err;
+  ipc_error_clear(&err);
+  ipc_run_checkpoint *c = &r->ck;
+  /* absolute, so that --resume works from any folder */
+  char cwd[4096];
+  if (r->o.scene[0] != '/' && getcwd(cwd, sizeof cwd)) {
+    char *abs = str_printf("%s/%s", cwd, r->o.scene);
+    ipc_checkpoint_set_scene(c, abs);
+    free(abs);
+  } else {
+    ipc_checkpoint_set_scene(c, r->o.scene);
+  }
+  if (ipc_file_hash(c->scene, &c->scene_hash, &err) != IPC_OK) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
-    rc = 2;
-    goto done;
+    return 2;
   }
-  long nsteps = steps >= 0 ? steps : ipc_world_scene_steps(w);
-  int every = def.output_every > 0 ? def.output_every : 1;
-  ipc_step_stats *st = calloc((size_t)nsteps + 1, sizeof *st);
-  ipc_run_summary sum;
-  memset(&sum, 0, sizeof sum);
-  sum.mode = mode;
-  sum.scene = scene;
-  sum.min_distance = INFINITY;
-  sum.intersection_free = 1;
-  sum.intersection_checked = check;
-  sum.dhat = ipc_world_dhat(w);
-  int tty = !quiet && isatty(fileno(stderr));
-  double t0 = now_s();
-  int frame = 0;
-  snprintf(path, plen, "%s/frames/%06d.obj", outdir, frame);
-  if (ipc_world_write_obj(w, path, &err) != IPC_OK) {
+  ipc_checkpoint_set_total(c, r->o.steps >= 0 ? r->o.steps : ipc_world_scene_steps(r->w));
+  c->every = r->o.every > 0 ? r->o.every : (r->def.output_every > 0 ? r->def.output_every : 1);
+  c->formats = r->o.formats ? r->o.formats : r->def.output_formats;
+  if (!c->formats) c->formats = IPC_FORMAT_OBJ;
+  c->preview_every = r->o.preview_every ? r->o.preview_every : r->def.preview_every;
+  c->check = r->o.check;
+  c->frame = -1;
+  c->sum.min_distance = INFINITY;
+  c->sum.intersection_free = 1;
+  c->sum.intersection_checked = c->check;
+  c->sum.dhat = ipc_world_dhat(r->w);
+  r->outdir = r->o.outdir ? str_printf("%s%s", r->o.outdir, NULL) : default_outdir(r->o.scene);
+  return 0;
+}
+
+/* a resumed run: everything from OUTDIR/checkpoint.bin; 0, -1 (nothing left to do) or an
+   exit code */
+static int run_open_resume(run *r) {
+  ipc_error err;
+  ipc_error_clear(&err);
+  r->outdir = str_printf("%s%s", r->o.resume, NULL);
+  char *path = str_printf("%s/checkpoint.bin", r->outdir, NULL);
+  ipc_status st = ipc_checkpoint_read(path, &r->ck, &err);
+  free(path);
+  if (st != IPC_OK) {
+    fprintf(stderr, "ipcc run: --resume: %s\n", err.msg);
+    return 2;
+  }
+  ipc_run_checkpoint *c = &r->ck;
+  uint64_t h = 0;
+  if (ipc_file_hash(c->scene, &h, &err) != IPC_OK) {
+    fprintf(stderr, "ipcc run: --resume: the run's scene: %s\n", err.msg);
+    return 2;
+  }
+  if (h != c->scene_hash) {
+    fprintf(stderr, "ipcc run: --resume: %s changed since the run started; start it anew\n",
+            c->scene);
+    return 2;
+  }
+  if (r->o.steps >= 0) {
+    if (r->o.steps < (long)c->nsteps) {
+      fprintf(stderr, "ipcc run: --steps %ld: the run in %s has already done %zu steps\n",
+              r->o.steps, r->outdir, c->nsteps);
+      return 2;
+    }
+    ipc_checkpoint_set_total(c, r->o.steps);
+  } else {
+    ipc_checkpoint_set_total(c, c->steps_total);
+  }
+  int rc = open_world(r, c->scene);
+  if (rc) return rc;
+  if (ipc_checkpoint_restore_world(c, r->w, &err) != IPC_OK) {
+    fprintf(stderr, "ipcc run: --resume: %s/checkpoint.bin: %s\n", r->outdir, err.msg);
+    return 2;
+  }
+  r->wall_before = c->sum.wall_seconds;
+  if (!r->o.quiet)
+    fprintf(stderr, "resuming %s at step %zu of %ld (frame %d)\n", c->scene, c->nsteps,
+            c->steps_total, c->frame);
+  return 0;
+}
+
+/* frame files (and the intersection check) of the current state, then the checkpoint */
+static int write_frame(run *r) {
+  ipc_error err;
+  ipc_error_clear(&err);
+  ipc_run_checkpoint *c = &r->ck;
+  int frame = c->frame + 1;
+  double t0 = ipc_progress_now();
+  ipc_status st = ipc_world_write_frame(r->w, r->frames_dir, frame, c->formats, &err);
+  if (st != IPC_OK) {
+    ipc_progress_break(&r->bar);
     fprintf(stderr, "ipcc run: %s\n", err.msg);
-    rc = 2;
-    goto done_steps;
+    return 2;
   }
-  if (check) {
-    sum.frames_checked++;
-    if (!ipc_world_intersection_free(w, NULL, 0)) sum.intersection_free = 0;
+  if (c->check) {
+    char what[256];
+    c->sum.frames_checked++;
+    if (!ipc_world_intersection_free(r->w, what, sizeof what)) {
+      c->sum.intersection_free = 0;
+      ipc_progress_break(&r->bar);
+      fprintf(stderr, "ipcc run: frame %d intersects: %s\n", frame, what);
+    }
   }
-  for (long k = 0; k < nsteps; ++k) {
-    ipc_status s = ipc_world_step(w, &st[k], &err);
-    sum.steps = (int)k + 1;
-    sum.newton_iterations += st[k].newton_iterations;
-    sum.newton_capped_steps += st[k].newton_capped;
-    if (st[k].contacts_max > sum.contacts_max) sum.contacts_max = st[k].contacts_max;
-    if (st[k].dirichlet_unmet) sum.dirichlet_unmet_steps++;
-    if (st[k].min_distance < sum.min_distance) sum.min_distance = st[k].min_distance;
+  int last = (long)c->nsteps == c->steps_total;
+  if (c->preview_every > 0 && (frame % c->preview_every == 0 || last)) {
+    char *png = malloc(strlen(r->preview_dir) + 32);
+    sprintf(png, "%s/%06d.png", r->preview_dir, frame);
+    static const unsigned char white[3] = {255, 255, 255};
+    ipc_image *im = ipc_image_create(640, 480, white);
+    ipc_render_world(im, r->w, &r->camera);
+    st = ipc_image_write_png(im, png, &err);
+    ipc_image_destroy(im);
+    free(png);
+    if (st != IPC_OK) {
+      ipc_progress_break(&r->bar);
+      fprintf(stderr, "ipcc run: %s\n", err.msg);
+      return 2;
+    }
+  }
+  r->t_output += ipc_progress_now() - t0;
+  c->frame = frame;
+  if (r->o.checkpoint) {
+    t0 = ipc_progress_now();
+    c->sum.wall_seconds = r->wall_before + t0 - r->bar.t_start;
+    st = ipc_checkpoint_write(r->ckpt_path, c, r->w, &err);
+    r->t_checkpoint += ipc_progress_now() - t0;
+    r->checkpoints++;
+    if (st != IPC_OK) {
+      ipc_progress_break(&r->bar);
+      fprintf(stderr, "ipcc run: %s\n", err.msg);
+      return 2;
+    }
+  }
+  return 0;
+}
+
+/* steps until the total; 0, or 1 when a step failed, 2 when output failed */
+static int run_steps(run *r) {
+  ipc_run_checkpoint *c = &r->ck;
+  ipc_run_summary *sum = &c->sum;
+  if (c->frame < 0) { /* frame 0: the initial state */
+    int rc = write_frame(r);
+    if (rc) return rc;
+  }
+  while ((long)c->nsteps < c->steps_total) {
+    ipc_error err;
+    ipc_error_clear(&err);
+    long k = (long)c->nsteps;
+    ipc_step_stats *st = &c->steps[k];
+    ipc_status s = ipc_world_step(r->w, st, &err);
+    c->nsteps++;
+    sum->steps = (int)c->nsteps;
+    sum->newton_iterations += st->newton_iterations;
+    sum->newton_capped_steps += st->newton_capped;
+    if (st->contacts_max > sum->contacts_max) sum->contacts_max = st->contacts_max;
+    if (st->dirichlet_unmet) sum->dirichlet_unmet_steps++;
+    if (st->min_distance < sum->min_distance) sum->min_distance = st->min_distance;
     if (s != IPC_OK) {
-      fprintf(stderr, "%sipcc run: %s\n", tty ? "\n" : "", err.msg);
-      rc = 1;
-      break;
+      ipc_progress_break(&r->bar);
+      fprintf(stderr, "ipcc run: %s\n", err.msg);
+      return 1;
     }
-    if ((k + 1) % every == 0 || k + 1 == nsteps) {
-      ++frame;
-      snprintf(path, plen, "%s/frames/%06d.obj", outdir, frame);
-      if (ipc_world_write_obj(w, path, &err) != IPC_OK) {
-        fprintf(stderr, "ipcc run: %s\n", err.msg);
-        rc = 2;
-        break;
-      }
-      if (check) {
-        char what[256];
-        sum.frames_checked++;
-        if (!ipc_world_intersection_free(w, what, sizeof what)) {
-          sum.intersection_free = 0;
-          fprintf(stderr, "%sipcc run: frame %d intersects: %s\n", tty ? "\n" : "", frame, what);
-        }
-      }
+    if ((k + 1) % c->every == 0 || k + 1 == c->steps_total) {
+      int rc = write_frame(r);
+      if (rc) return rc;
     }
-    if (tty) {
-      double el = now_s() - t0;
-      double eta = el / (double)(k + 1) * (double)(nsteps - k - 1);
-      fprintf(stderr, "\rstep %ld/%ld  t=%.4g s  newton %d  contacts %d  dmin %.3g  ETA %.0f s   ",
-              k + 1, nsteps, st[k].time, st[k].newton_iterations, st[k].contacts,
-              st[k].min_distance, eta);
-    }
+    ipc_progress_update(&r->bar, k + 1, st->time, st->newton_iterations, st->contacts);
   }
-  sum.wall_seconds = now_s() - t0;
-  if (tty) fputc('\n', stderr);
-  snprintf(path, plen, "%s/stats.json", outdir);
-  if (ipc_write_stats_json(path, &sum, st, (size_t)sum.steps, &err) != IPC_OK) {
+  return 0;
+}
+
+static const char *format_names(unsigned f, char *buf, size_t n) {
+  snprintf(buf, n, "%s%s%s", f & IPC_FORMAT_OBJ ? " obj" : "", f & IPC_FORMAT_PLY ? " ply" : "",
+           f & IPC_FORMAT_VTU ? " vtu" : "");
+  return buf[0] ? buf + 1 : buf;
+}
+
+/* stats.json and the closing summary; returns rc, or 2 if stats.json failed */
+static int run_finish(run *r, int rc) {
+  ipc_run_checkpoint *c = &r->ck;
+  ipc_run_summary *sum = &c->sum;
+  sum->mode = r->o.mode;
+  sum->scene = c->scene;
+  sum->wall_seconds = r->wall_before + ipc_progress_now() - r->bar.t_start;
+  ipc_progress_break(&r->bar);
+  char *stats = str_printf("%s/stats.json", r->outdir, NULL);
+  ipc_error err;
+  ipc_error_clear(&err);
+  if (ipc_write_stats_json(stats, sum, c->steps, c->nsteps, &err) != IPC_OK) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
     if (!rc) rc = 2;
   }
-  if (!quiet) {
-    printf("%d steps in %.2f s (%.3f s/step, %.2f Newton iterations/step), min distance %.3g",
-           sum.steps, sum.wall_seconds, sum.steps ? sum.wall_seconds / sum.steps : 0.0,
-           sum.steps ? (double)sum.newton_iterations / sum.steps : 0.0, sum.min_distance);
-    if (check) printf(", %s", sum.intersection_free ? "intersection-free" : "INTERSECTING");
-    printf("\nframes: %s/frames, statistics: %s\n", outdir, path);
+  if (!r->o.quiet) {
+    int n = sum->steps;
+    char fmts[32];
+    printf("%d steps in %.2f s (%.3f s/step, %.2f Newton iterations/step), min distance %.3g", n,
+           sum->wall_seconds, n ? sum->wall_seconds / n : 0.0,
+           n ? (double)sum->newton_iterations / n : 0.0, sum->min_distance);
+    if (c->check) printf(", %s", sum->intersection_free ? "intersection-free" : "INTERSECTING");
+    printf("\nframes: %s/NNNNNN.{%s} (%d), statistics: %s\n", r->frames_dir,
+           format_names(c->formats, fmts, sizeof fmts), c->frame + 1, stats);
+    if (c->preview_every > 0) printf("previews: %s/NNNNNN.png\n", r->preview_dir);
+    printf("writing: frames %.2f s", r->t_output);
+    if (r->checkpoints)
+      printf(", %d checkpoints %.2f s (%.1f ms each)", r->checkpoints, r->t_checkpoint,
+             1e3 * r->t_checkpoint / r->checkpoints);
+    printf("\n");
+    if (r->o.checkpoint && rc) printf("continue with: ipcc run --resume %s\n", r->outdir);
   }
-  if (check && !sum.intersection_free && !rc) rc = 1;
-done_steps:
-  free(st);
-done:
-  free(path);
-  free(own_out);
-  ipc_world_destroy(w);
-  ipc_scene_def_free(&def);
+  free(stats);
+  if (c->check && !sum->intersection_free && !rc) rc = 1;
+  return rc;
+}
+
+int ipc_cmd_run(int argc, char **argv) {
+  if (ipc_run_wants_lcp(argc, argv)) return ipc_cmd_run_lcp(argc, argv);
+  run r;
+  memset(&r, 0, sizeof r);
+  int rc = parse_args(&r.o, argc, argv);
+  if (rc >= 0) return rc;
+  rc = r.o.resume ? run_open_resume(&r) : run_open_new(&r);
+  if (rc == 0) {
+    ipc_error err;
+    ipc_error_clear(&err);
+    r.frames_dir = str_printf("%s/frames", r.outdir, NULL);
+    r.ckpt_path = str_printf("%s/checkpoint.bin", r.outdir, NULL);
+    r.preview_dir = str_printf("%s/preview", r.outdir, NULL);
+    r.camera = ipc_world_default_camera(r.w);
+    if (ipc_output_prepare(r.frames_dir, &err) != IPC_OK ||
+        (r.ck.preview_every > 0 && ipc_output_prepare(r.preview_dir, &err) != IPC_OK)) {
+      fprintf(stderr, "ipcc run: %s\n", err.msg);
+      rc = 2;
+    }
+  }
+  if (rc == 0) {
+    ipc_progress_begin(&r.bar, !r.o.quiet && isatty(fileno(stderr)), (long)r.ck.nsteps,
+                       r.ck.steps_total);
+    rc = run_steps(&r);
+    rc = run_finish(&r, rc);
+  }
+  ipc_checkpoint_free(&r.ck);
+  free(r.outdir);
+  free(r.frames_dir);
+  free(r.ckpt_path);
+  free(r.preview_dir);
+  ipc_world_destroy(r.w);
+  ipc_scene_def_free(&r.def);
   return rc;
 }

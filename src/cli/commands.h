@@ -10,5 +10,6 @@ int ipc_cmd_lcp(int argc, char **argv);
 /* ipcc run in LCP mode (cmd_run_lcp.c), and whether run's arguments or scene ask for it */
 int ipc_cmd_run_lcp(int argc, char **argv);
 int ipc_run_wants_lcp(int argc, char **argv);
+int ipc_cmd_plot(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@ static void usage(FILE *f) {
       "                         folder of meshes, or one mesh); exit 0 only if none intersect\n"
       "  ccd PATH... [--json]   run CCD on benchmark query files or folders\n"
       "  lcp M.mtx q.mtx [-o z.mtx] [--solver S]  solve one LCP (ipcc lcp -h for options)\n"
+      "  plot OUTDIR            PNG plots of a run's stats.json into OUTDIR/plots\n"
       "  version                print the version\n"
       "\n"
       "exit codes: 0 success, 1 simulation failed, 2 bad input\n",
@@ -32,6 +33,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "ccd")) return ipc_cmd_ccd(argc - 2, argv + 2);
   if (!strcmp(cmd, "check")) return ipc_cmd_check(argc - 2, argv + 2);
   if (!strcmp(cmd, "lcp")) return ipc_cmd_lcp(argc - 2, argv + 2);
+  if (!strcmp(cmd, "plot")) return ipc_cmd_plot(argc - 2, argv + 2);
   if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
     printf("ipcc %s\n", IPC_VERSION_STRING);
     return 0;

@@ -11,6 +11,7 @@
 #include "core/alloc.h"
 #include "io/path.h"
 #include "io/scene_txt.h"
+#include "ipcc/output.h"
 #include "ipcc/scene.h"
 
 ipc_scene_def ipc_default_scene_def(void) {
@@ -31,6 +32,7 @@ ipc_scene_def ipc_default_scene_def(void) {
   s.friction_iterations = 1;
   s.friction_tolerance = 1e-2;
   s.friction_combine = IPC_FRICTION_GEOMETRIC_MEAN;
+  s.camera_fov = 35.0;
   return s;
 }
 
@@ -403,6 +405,57 @@ static int parse_plane(reader *r, const cJSON *obj, const char *path, ipc_plane_
   return 1;
 }
 
+/* output.format ("obj", "obj,vtu" or ["obj", "vtu"]), output.preview (bool or every Nth
+   frame), output.camera {eye, target, fov} */
+static int parse_output_extras(reader *r, const cJSON *output, ipc_scene_def *s) {
+  static const char *const fmt_what = "a format name or a list of them (obj, ply, vtu)";
+  const cJSON *f = cJSON_GetObjectItemCaseSensitive(output, "format");
+  if (f) {
+    unsigned bits = 0;
+    if (cJSON_IsString(f)) {
+      if (ipc_output_formats_parse(f->valuestring, &bits) != 0)
+        return fail(r, "output.format", fmt_what);
+    } else if (cJSON_IsArray(f) && cJSON_GetArraySize(f) > 0) {
+      for (const cJSON *e = f->child; e; e = e->next) {
+        unsigned b = 0;
+        if (!cJSON_IsString(e) || ipc_output_formats_parse(e->valuestring, &b) != 0)
+          return fail(r, "output.format", fmt_what);
+        bits |= b;
+      }
+    } else {
+      return fail(r, "output.format", fmt_what);
+    }
+    s->output_formats = bits;
+  }
+  const cJSON *p = cJSON_GetObjectItemCaseSensitive(output, "preview");
+  if (p) {
+    if (cJSON_IsBool(p))
+      s->preview_every = cJSON_IsTrue(p) ? 1 : 0;
+    else if (!get_int(r, output, "output", "preview", &s->preview_every, 1,
+                      "true, false, or a positive integer (every Nth frame)"))
+      return 0;
+  }
+  const cJSON *cam = cJSON_GetObjectItemCaseSensitive(output, "camera");
+  if (cam) {
+    static const char *const ckeys[] = {"eye", "target", "fov", NULL};
+    if (!check_keys(r, cam, "output.camera", ckeys)) return 0;
+    if (!cJSON_GetObjectItemCaseSensitive(cam, "eye") ||
+        !cJSON_GetObjectItemCaseSensitive(cam, "target"))
+      return fail(r, "output.camera", "both 'eye' and 'target' ([x, y, z] in m)");
+    if (!get_vec3(r, cam, "output.camera", "eye", s->camera_eye) ||
+        !get_vec3(r, cam, "output.camera", "target", s->camera_target) ||
+        !get_number(r, cam, "output.camera", "fov", &s->camera_fov, 1, 170,
+                    "a vertical field of view in degrees (1 to 170)"))
+      return 0;
+    double d2 = 0;
+    for (int i = 0; i < 3; ++i)
+      d2 += (s->camera_eye[i] - s->camera_target[i]) * (s->camera_eye[i] - s->camera_target[i]);
+    if (!(d2 > 0)) return fail(r, "output.camera", "an eye apart from the target");
+    s->camera_set = 1;
+  }
+  return 1;
+}
+
 static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_scene_def *s) {
   static const char *const keys[] = {"time_step", "duration",    "gravity", "integrator",
                                      "contact",   "newton",      "output",  "bodies",
@@ -484,9 +537,10 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
   }
   const cJSON *output = cJSON_GetObjectItemCaseSensitive(root, "output");
   if (output) {
-    static const char *const okeys[] = {"every", NULL};
+    static const char *const okeys[] = {"every", "format", "preview", "camera", NULL};
     if (!check_keys(r, output, "output", okeys) ||
-        !get_int(r, output, "output", "every", &s->output_every, 1, "a positive integer"))
+        !get_int(r, output, "output", "every", &s->output_every, 1, "a positive integer") ||
+        !parse_output_extras(r, output, s))
       return 0;
   }
   const cJSON *bodies = cJSON_GetObjectItemCaseSensitive(root, "bodies");

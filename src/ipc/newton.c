@@ -151,12 +151,13 @@ static void reserve_visit(ipc_contact *c, void *ctx) {
    pairs (box-level neighbours within dhat along the last Newton step), so the next
    iterations mostly find their blocks in place and reuse the analysis. A wider reserve
    (e.g. boxes swept to the inertial prediction) costs more in fill than it saves.
-   The first assembly of a step starts the pattern afresh (exactly what it adds), so the
-   pattern, and with it the bits of every solve, depend on the state at the start of the
-   step only: a run resumed from a checkpoint repeats an uninterrupted one exactly. */
+   The first assembly of a step starts the pattern afresh (exactly what it adds, nothing
+   reserved), so the pattern, and with it the bits of every solve, depend on the state at
+   the start of the step only: a run resumed from a checkpoint repeats an uninterrupted
+   one exactly. */
 static void reserve_pattern(ipc_world *w) {
   ipc_newton_solver *s = w->solver;
-  if (ipc_sparse_num_pending(s->asm_) == 0) return;
+  if (s->fresh || ipc_sparse_num_pending(s->asm_) == 0) return;
   ipc_contacts_visit(&w->cm, &w->cand, reserve_visit, s->asm_);
 }
 

@@ -154,6 +154,28 @@ double ipc_world_dhat(const ipc_world *w) {
   return w->dhat;
 }
 
+const double *ipc_world_velocities(const ipc_world *w) {
+  return w->v;
+}
+int ipc_world_tet_count(const ipc_world *w) {
+  return w->m.ntets;
+}
+int ipc_world_step_count(const ipc_world *w) {
+  return w->step;
+}
+
+void ipc_world_tet_energy_density(const ipc_world *w, double *psi) {
+  const ipc_model *m = &w->m;
+  for (int t = 0; t < m->ntets; ++t) {
+    const ipc_body *bd = &m->bodies[m->tet_body[t]];
+    double X[12], F[9];
+    for (int k = 0; k < 4; ++k) memcpy(X + 3 * k, w->x + 3 * (size_t)m->tets[4 * t + k], 24);
+    ipc_tet_deformation(X, w->DmInv + 9 * (size_t)t, F);
+    psi[t] = ipc_elastic_density((ipc_material_model)w->tet_model[t], bd->mu, bd->lambda, F, NULL,
+                                 NULL, IPC_PROJECT_NONE);
+  }
+}
+
 int ipc_world_intersection_free(const ipc_world *w, char *what, size_t n) {
   ipc_intersection hit;
   if (!ipc_surface_first_intersection(&w->m.surface, w->x, &hit)) return 1;

@@ -1,0 +1,57 @@
+/* pictures: a software rasterizer for frame previews, line plots, PNG output */
+#ifndef IPCC_RENDER_H
+#define IPCC_RENDER_H
+
+#include "ipcc/error.h"
+#include "ipcc/world.h"
+
+/* an RGB image, 8 bits per channel, rows top to bottom */
+typedef struct ipc_image {
+  int width, height;
+  unsigned char *rgb; /* (height x width x 3) */
+} ipc_image;
+
+/* a width x height image filled with color bg (3 bytes); never NULL */
+ipc_image *ipc_image_create(int width, int height, const unsigned char bg[3]);
+/* im may be NULL */
+void ipc_image_destroy(ipc_image *im);
+/* writes im as an 8-bit RGB PNG, atomically (temporary file, then rename) */
+ipc_status ipc_image_write_png(const ipc_image *im, const char *path, ipc_error *err);
+
+/* text in the built-in 5x7 bitmap font (lowercase drawn as capitals), top-left corner at
+   (x, y), each font pixel scale x scale image pixels; returns the width drawn */
+int ipc_image_text(ipc_image *im, int x, int y, const char *text, const unsigned char color[3],
+                   int scale);
+/* width in pixels of text at scale */
+int ipc_text_width(const char *text, int scale);
+
+/* a pinhole camera; fov is the vertical field of view in degrees */
+typedef struct ipc_camera {
+  double eye[3], target[3], up[3];
+  double fov;
+} ipc_camera;
+
+/* the scene's camera (output.camera) if it has one, else a 3/4 view of the initial
+   bounding box of all bodies, up against gravity (+y without gravity). the same for every
+   frame of a run. */
+ipc_camera ipc_world_default_camera(const ipc_world *w);
+
+/* draws the surfaces of all bodies (a color each; obstacles grey) with Gouraud Lambert
+   shading and a z-buffer over a sky gradient, with a checkered tile floor for each
+   half-space plane of the scene; 2x2 supersampled. deterministic. */
+void ipc_render_world(ipc_image *im, const ipc_world *w, const ipc_camera *cam);
+
+/* one line of a plot: n points (x, y); non-finite y leave a gap */
+typedef struct ipc_plot_series {
+  const char *label;
+  const double *x, *y;
+  int n;
+  unsigned char color[3];
+} ipc_plot_series;
+
+/* a line plot filling im: title, axis labels, ticks with labels, a legend when there is
+   more than one series; log_y plots log10 of the positive values */
+void ipc_plot_lines(ipc_image *im, const char *title, const char *xlabel, const char *ylabel,
+                    const ipc_plot_series *series, int nseries, int log_y);
+
+#endif

@@ -1,0 +1,84 @@
+/* binary little-endian PLY frame writer: the surfaces of all bodies and obstacles in one
+   file, vertices numbered per file, each tagged with its object (body index) */
+#include <stdint.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "io/path.h"
+#include "ipc/world_internal.h"
+#include "ipcc/output.h"
+
+/* little-endian bytes whatever the host order */
+static void put_u32(FILE *f, uint32_t u) {
+  unsigned char b[4] = {(unsigned char)u, (unsigned char)(u >> 8), (unsigned char)(u >> 16),
+                        (unsigned char)(u >> 24)};
+  fwrite(b, 1, 4, f);
+}
+
+static void put_f64(FILE *f, double d) {
+  uint64_t u;
+  memcpy(&u, &d, 8);
+  unsigned char b[8];
+  for (int k = 0; k < 8; ++k) b[k] = (unsigned char)(u >> (8 * k));
+  fwrite(b, 1, 8, f);
+}
+
+ipc_status ipc_world_write_ply(const ipc_world *w, const char *path, ipc_error *err) {
+  const ipc_model *m = &w->m;
+  const ipc_surface *s = &m->surface;
+  /* file index of every written vertex (-1: not on any surface) */
+  int *local = IPC_NEW(int, (size_t)m->nverts + 1);
+  int nv = 0, nf = 0, ne = 0;
+  for (int b = 0; b < m->nbodies; ++b) {
+    const ipc_body *bd = &m->bodies[b];
+    int points_only = bd->nf == 0 && bd->ns == 0;
+    for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) local[i] = points_only ? 0 : -1;
+    for (int k = bd->f0; k < bd->f0 + bd->nf; ++k)
+      for (int c = 0; c < 3; ++c) local[s->faces[3 * k + c]] = 0;
+    for (int k = bd->s0; k < bd->s0 + bd->ns; ++k)
+      for (int c = 0; c < 2; ++c) local[m->segs[2 * k + c]] = 0;
+    for (int i = bd->v0; i < bd->v0 + bd->nv; ++i)
+      if (local[i] == 0)
+        local[i] = nv++;
+      else
+        local[i] = -1;
+    nf += bd->nf;
+    ne += bd->ns;
+  }
+  ipc_atomic_file af;
+  if (ipc_atomic_open(&af, path, err) != 0) {
+    ipc_free(local);
+    return IPC_ERR_INPUT;
+  }
+  FILE *f = af.f;
+  fprintf(f, "ply\nformat binary_little_endian 1.0\ncomment ipcc frame: t = %.17g s\n", w->time);
+  for (int b = 0; b < m->nbodies; ++b) fprintf(f, "comment object %d %s\n", b, m->bodies[b].name);
+  fprintf(f,
+          "element vertex %d\nproperty double x\nproperty double y\nproperty double z\n"
+          "property int object_id\nelement face %d\nproperty list uchar int vertex_indices\n",
+          nv, nf);
+  if (ne > 0) fprintf(f, "element edge %d\nproperty int vertex1\nproperty int vertex2\n", ne);
+  fputs("end_header\n", f);
+  for (int b = 0; b < m->nbodies; ++b) {
+    const ipc_body *bd = &m->bodies[b];
+    for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) {
+      if (local[i] < 0) continue;
+      for (int d = 0; d < 3; ++d) put_f64(f, w->x[3 * (size_t)i + d]);
+      put_u32(f, (uint32_t)b);
+    }
+  }
+  for (int b = 0; b < m->nbodies; ++b) {
+    const ipc_body *bd = &m->bodies[b];
+    for (int k = bd->f0; k < bd->f0 + bd->nf; ++k) {
+      fputc(3, f);
+      for (int c = 0; c < 3; ++c) put_u32(f, (uint32_t)local[s->faces[3 * k + c]]);
+    }
+  }
+  for (int b = 0; b < m->nbodies; ++b) {
+    const ipc_body *bd = &m->bodies[b];
+    for (int k = bd->s0; k < bd->s0 + bd->ns; ++k)
+      for (int c = 0; c < 2; ++c) put_u32(f, (uint32_t)local[m->segs[2 * k + c]]);
+  }
+  ipc_free(local);
+  return ipc_atomic_commit(&af, err) == 0 ? IPC_OK : IPC_ERR_INPUT;
+}

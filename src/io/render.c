@@ -1,0 +1,319 @@
+/* frame previews: a small software rasterizer (pinhole camera, z-buffer on 1/z, Gouraud
+   Lambert shading with a key and a fill light, 2x2 supersampling). bodies get a color
+   each, kinematic obstacles grey; every half-space plane is drawn as a checkered floor
+   around the scene. pure double arithmetic in a fixed order, so the same frame gives the
+   same picture. */
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "ipc/world_internal.h"
+#include "ipcc/render.h"
+
+enum { SS = 2 }; /* supersampling factor per axis */
+static const double deg = 3.14159265358979323846 / 180.0;
+
+typedef struct view {
+  double eye[3], r[3], u[3], f[3]; /* camera frame: right, up, forward */
+  double focal, cx, cy, near;
+  double key[3], fill[3]; /* unit directions towards the lights */
+  int w, h;
+  double *color; /* (h x w x 3) in [0, 1] */
+  double *iz;    /* (h x w) 1 / depth, 0 = empty */
+} view;
+
+static double dot3(const double a[3], const double b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+static void cross3(double o[3], const double a[3], const double b[3]) {
+  o[0] = a[1] * b[2] - a[2] * b[1];
+  o[1] = a[2] * b[0] - a[0] * b[2];
+  o[2] = a[0] * b[1] - a[1] * b[0];
+}
+static int normalize3(double a[3]) {
+  double n = sqrt(dot3(a, a));
+  if (!(n > 0)) return 0;
+  for (int d = 0; d < 3; ++d) a[d] /= n;
+  return 1;
+}
+
+/* a unit vector against gravity, +y without gravity */
+static void up_of(const ipc_model *m, double up[3]) {
+  for (int d = 0; d < 3; ++d) up[d] = -m->params.gravity[d];
+  if (!normalize3(up)) {
+    up[0] = up[2] = 0;
+    up[1] = 1;
+  }
+}
+
+ipc_camera ipc_world_default_camera(const ipc_world *w) {
+  const ipc_model *m = &w->m;
+  ipc_camera c;
+  up_of(m, c.up);
+  c.fov = m->params.camera_fov > 0 ? m->params.camera_fov : 35.0;
+  if (m->params.camera_set) {
+    memcpy(c.eye, m->params.camera_eye, sizeof c.eye);
+    memcpy(c.target, m->params.camera_target, sizeof c.target);
+    return c;
+  }
+  /* a horizontal frame (a, b) around up; the view comes from azimuth 35 degrees between
+     them and 25 degrees above the horizon */
+  double a[3] = {0, 0, 1}, b[3];
+  if (fabs(dot3(a, c.up)) > 0.9) {
+    a[0] = 1;
+    a[2] = 0;
+  }
+  double k = dot3(a, c.up);
+  for (int d = 0; d < 3; ++d) a[d] -= k * c.up[d];
+  normalize3(a);
+  cross3(b, c.up, a);
+  const double az = 35.0 * deg, el = 25.0 * deg;
+  double dir[3];
+  for (int d = 0; d < 3; ++d)
+    dir[d] = cos(el) * (cos(az) * a[d] + sin(az) * b[d]) + sin(el) * c.up[d];
+  /* frame the bounding box together with its shadow on each plane (the floor under it) */
+  double lo[3], hi[3];
+  memcpy(lo, m->bbox_min, sizeof lo);
+  memcpy(hi, m->bbox_max, sizeof hi);
+  for (int ip = 0; ip < m->nplanes; ++ip) {
+    const ipc_plane *pl = &m->planes[ip];
+    for (int corner = 0; corner < 8; ++corner) {
+      double p[3];
+      for (int d = 0; d < 3; ++d) p[d] = (corner >> d & 1) ? m->bbox_max[d] : m->bbox_min[d];
+      double h = dot3(pl->normal, p) - dot3(pl->normal, pl->point);
+      if (!(h >= 0 && h < 2 * m->bbox_diag)) continue;
+      for (int d = 0; d < 3; ++d) {
+        double q = p[d] - h * pl->normal[d];
+        lo[d] = fmin(lo[d], q);
+        hi[d] = fmax(hi[d], q);
+      }
+    }
+  }
+  double diag2 = 0;
+  for (int d = 0; d < 3; ++d) diag2 += (hi[d] - lo[d]) * (hi[d] - lo[d]);
+  double radius = 0.5 * sqrt(diag2);
+  if (!(radius > 0)) radius = 1;
+  double dist = 1.05 * radius / sin(0.5 * c.fov * deg);
+  for (int d = 0; d < 3; ++d) {
+    c.target[d] = 0.5 * (lo[d] + hi[d]);
+    c.eye[d] = c.target[d] + dist * dir[d];
+  }
+  return c;
+}
+
+static void view_init(view *v, const ipc_camera *cam, int w, int h) {
+  memcpy(v->eye, cam->eye, sizeof v->eye);
+  for (int d = 0; d < 3; ++d) v->f[d] = cam->target[d] - cam->eye[d];
+  double dist = sqrt(dot3(v->f, v->f));
+  normalize3(v->f);
+  cross3(v->r, v->f, cam->up);
+  if (!normalize3(v->r)) { /* looking along up: any right vector */
+    double alt[3] = {1, 0, 0};
+    if (fabs(v->f[0]) > 0.9) {
+      alt[0] = 0;
+      alt[1] = 1;
+    }
+    cross3(v->r, v->f, alt);
+    normalize3(v->r);
+  }
+  cross3(v->u, v->r, v->f);
+  v->w = w;
+  v->h = h;
+  v->focal = 0.5 * h / tan(0.5 * cam->fov * deg);
+  v->cx = 0.5 * w;
+  v->cy = 0.5 * h;
+  v->near = 1e-3 * (dist > 0 ? dist : 1);
+  /* key light from the upper left behind the camera, fill from the right */
+  for (int d = 0; d < 3; ++d) {
+    v->key[d] = -0.45 * v->r[d] + 0.75 * v->u[d] - 0.5 * v->f[d];
+    v->fill[d] = 0.7 * v->r[d] + 0.1 * v->u[d] - 0.7 * v->f[d];
+  }
+  normalize3(v->key);
+  normalize3(v->fill);
+}
+
+/* screen position (pixels) and 1/depth; 0 when in front of the near plane */
+static int project(const view *v, const double p[3], double s[3]) {
+  double q[3] = {p[0] - v->eye[0], p[1] - v->eye[1], p[2] - v->eye[2]};
+  double z = dot3(q, v->f);
+  if (z < v->near) return 0;
+  s[0] = v->cx + v->focal * dot3(q, v->r) / z;
+  s[1] = v->cy - v->focal * dot3(q, v->u) / z;
+  s[2] = 1.0 / z;
+  return 1;
+}
+
+/* Lambert shading of base color at p with normal n (turned towards the eye) */
+static void shade(const view *v, const double p[3], const double n_in[3], const double base[3],
+                  double out[3]) {
+  double n[3] = {n_in[0], n_in[1], n_in[2]};
+  double toeye[3] = {v->eye[0] - p[0], v->eye[1] - p[1], v->eye[2] - p[2]};
+  if (dot3(n, toeye) < 0)
+    for (int d = 0; d < 3; ++d) n[d] = -n[d];
+  double k = fmax(0.0, dot3(n, v->key)), f = fmax(0.0, dot3(n, v->fill));
+  double s = 0.30 + 0.60 * k + 0.30 * f;
+  for (int d = 0; d < 3; ++d) out[d] = fmin(1.0, base[d] * s);
+}
+
+/* one triangle: screen vertices s (3 x 3: x, y, 1/z), vertex colors c (3 x 3) */
+static void raster(view *v, const double s[9], const double c[9]) {
+  double area = (s[3] - s[0]) * (s[7] - s[1]) - (s[4] - s[1]) * (s[6] - s[0]);
+  if (!(fabs(area) > 1e-12)) return;
+  double xmin = fmin(s[0], fmin(s[3], s[6])), xmax = fmax(s[0], fmax(s[3], s[6]));
+  double ymin = fmin(s[1], fmin(s[4], s[7])), ymax = fmax(s[1], fmax(s[4], s[7]));
+  int x0 = (int)fmax(0.0, floor(xmin)), x1 = (int)fmin(v->w - 1.0, ceil(xmax));
+  int y0 = (int)fmax(0.0, floor(ymin)), y1 = (int)fmin(v->h - 1.0, ceil(ymax));
+  /* barycentrics are affine in the pixel position: step them along rows and columns */
+  double ia = 1.0 / area;
+  double a0x = -(s[7] - s[4]) * ia, a0y = (s[6] - s[3]) * ia;
+  double a1x = -(s[1] - s[7]) * ia, a1y = (s[0] - s[6]) * ia;
+  double px0 = x0 + 0.5, py0 = y0 + 0.5;
+  double r0 = ((s[3] - px0) * (s[7] - py0) - (s[4] - py0) * (s[6] - px0)) * ia;
+  double r1 = ((s[6] - px0) * (s[1] - py0) - (s[7] - py0) * (s[0] - px0)) * ia;
+  for (int y = y0; y <= y1; ++y, r0 += a0y, r1 += a1y) {
+    double b0 = r0, b1 = r1;
+    for (int x = x0; x <= x1; ++x, b0 += a0x, b1 += a1x) {
+      double b2 = 1.0 - b0 - b1;
+      if (b0 < 0 || b1 < 0 || b2 < 0) continue;
+      double iz = b0 * s[2] + b1 * s[5] + b2 * s[8];
+      size_t k = (size_t)y * (size_t)v->w + (size_t)x;
+      if (iz <= v->iz[k]) continue;
+      v->iz[k] = iz;
+      for (int d = 0; d < 3; ++d) v->color[3 * k + d] = b0 * c[d] + b1 * c[3 + d] + b2 * c[6 + d];
+    }
+  }
+}
+
+/* a triangle in world space with per-vertex normals (9) and one base color */
+static void draw_tri(view *v, const double *p0, const double *p1, const double *p2,
+                     const double n[9], const double base[3]) {
+  double s[9], c[9];
+  if (!project(v, p0, s) || !project(v, p1, s + 3) || !project(v, p2, s + 6)) return;
+  shade(v, p0, n, base, c);
+  shade(v, p1, n + 3, base, c + 3);
+  shade(v, p2, n + 6, base, c + 6);
+  raster(v, s, c);
+}
+
+static const double palette[][3] = {{0.91, 0.47, 0.20}, {0.20, 0.58, 0.78}, {0.86, 0.26, 0.36},
+                                    {0.36, 0.70, 0.36}, {0.60, 0.42, 0.80}, {0.95, 0.76, 0.26}};
+static const double obstacle_color[3] = {0.62, 0.63, 0.67};
+
+/* surfaces of all bodies. the normal at a face corner averages (area-weighted) the faces
+   around the vertex that bend less than the crease angle from this face, so smooth
+   surfaces are smooth and the edges of a cube stay sharp. */
+static void draw_bodies(view *v, const ipc_world *w) {
+  const ipc_model *m = &w->m;
+  const ipc_surface *s = &m->surface;
+  const double *x = w->x;
+  const double crease_cos = 0.75; /* about 40 degrees */
+  int nf = s->nfaces, nv = m->nverts;
+  double *fn = IPC_NEW(double, 3 * (size_t)nf + 1); /* area-weighted face normals */
+  int *start = IPC_NEW0(int, (size_t)nv + 2), *adj = IPC_NEW(int, 3 * (size_t)nf + 1);
+  for (int k = 0; k < nf; ++k) {
+    const int *f = s->faces + 3 * (size_t)k;
+    double e1[3], e2[3];
+    for (int d = 0; d < 3; ++d) {
+      e1[d] = x[3 * f[1] + d] - x[3 * f[0] + d];
+      e2[d] = x[3 * f[2] + d] - x[3 * f[0] + d];
+    }
+    cross3(fn + 3 * k, e1, e2);
+    for (int c = 0; c < 3; ++c) start[f[c] + 2]++;
+  }
+  for (int i = 0; i < nv; ++i) start[i + 2] += start[i + 1];
+  for (int k = 0; k < nf; ++k)
+    for (int c = 0; c < 3; ++c) adj[start[s->faces[3 * k + c] + 1]++] = k;
+  int color_index = 0;
+  for (int b = 0; b < m->nbodies; ++b) {
+    const ipc_body *bd = &m->bodies[b];
+    const double *base =
+        bd->obstacle ? obstacle_color : palette[color_index++ % (sizeof palette / sizeof *palette)];
+    for (int k = bd->f0; k < bd->f0 + bd->nf; ++k) {
+      const int *f = s->faces + 3 * (size_t)k;
+      double n[9], own[3] = {fn[3 * k], fn[3 * k + 1], fn[3 * k + 2]};
+      if (!normalize3(own)) continue;
+      for (int c = 0; c < 3; ++c) {
+        double *nc = n + 3 * c;
+        nc[0] = nc[1] = nc[2] = 0;
+        for (int q = start[f[c]]; q < start[f[c] + 1]; ++q) {
+          const double *g = fn + 3 * adj[q];
+          double len = sqrt(dot3(g, g));
+          if (len > 0 && dot3(g, own) >= crease_cos * len)
+            for (int d = 0; d < 3; ++d) nc[d] += g[d];
+        }
+        if (!normalize3(nc)) memcpy(nc, own, sizeof own);
+      }
+      draw_tri(v, x + 3 * f[0], x + 3 * f[1], x + 3 * f[2], n, base);
+    }
+  }
+  ipc_free(fn);
+  ipc_free(start);
+  ipc_free(adj);
+}
+
+/* a checkered square of tiles on each plane, centered below the scene */
+static void draw_planes(view *v, const ipc_world *w) {
+  const ipc_model *m = &w->m;
+  enum { tiles = 16 };
+  double half = 1.25 * (m->bbox_diag > 0 ? m->bbox_diag : 1.0);
+  double cb[3];
+  for (int d = 0; d < 3; ++d) cb[d] = 0.5 * (m->bbox_min[d] + m->bbox_max[d]);
+  for (int k = 0; k < m->nplanes; ++k) {
+    const ipc_plane *pl = &m->planes[k];
+    double n[3] = {pl->normal[0], pl->normal[1], pl->normal[2]};
+    double t[3] = {1, 0, 0}, bvec[3];
+    if (fabs(n[0]) > 0.9) {
+      t[0] = 0;
+      t[2] = 1;
+    }
+    double q = dot3(t, n);
+    for (int d = 0; d < 3; ++d) t[d] -= q * n[d];
+    normalize3(t);
+    cross3(bvec, n, t);
+    double c[3], h = dot3(n, cb) - dot3(n, pl->point);
+    for (int d = 0; d < 3; ++d) c[d] = cb[d] - h * n[d];
+    double tile = 2 * half / tiles, nn[9];
+    for (int j = 0; j < 3; ++j) memcpy(nn + 3 * j, n, sizeof n);
+    for (int i = 0; i < tiles; ++i)
+      for (int j = 0; j < tiles; ++j) {
+        double p[4][3];
+        for (int corner = 0; corner < 4; ++corner) {
+          double a = -half + (i + (corner == 1 || corner == 2)) * tile;
+          double bb = -half + (j + (corner >= 2)) * tile;
+          for (int d = 0; d < 3; ++d) p[corner][d] = c[d] + a * t[d] + bb * bvec[d];
+        }
+        double shade_k = (i + j) % 2 ? 0.80 : 0.90;
+        double base[3] = {shade_k, shade_k * 0.98, shade_k * 0.94};
+        draw_tri(v, p[0], p[1], p[2], nn, base);
+        draw_tri(v, p[0], p[2], p[3], nn, base);
+      }
+  }
+}
+
+void ipc_render_world(ipc_image *im, const ipc_world *w, const ipc_camera *cam) {
+  view v;
+  view_init(&v, cam, SS * im->width, SS * im->height);
+  size_t np = (size_t)v.w * (size_t)v.h;
+  v.color = IPC_NEW(double, 3 * np);
+  v.iz = IPC_NEW0(double, np);
+  for (int y = 0; y < v.h; ++y) { /* sky: blue-grey at the top to white at the bottom */
+    double t = (double)y / (v.h - 1 > 0 ? v.h - 1 : 1);
+    double sky[3] = {0.60 + 0.35 * t, 0.70 + 0.26 * t, 0.84 + 0.13 * t};
+    for (int x = 0; x < v.w; ++x) memcpy(v.color + 3 * ((size_t)y * v.w + x), sky, sizeof sky);
+  }
+  draw_planes(&v, w);
+  draw_bodies(&v, w);
+  for (int y = 0; y < im->height; ++y)
+    for (int x = 0; x < im->width; ++x)
+      for (int d = 0; d < 3; ++d) {
+        double s = 0;
+        for (int sy = 0; sy < SS; ++sy)
+          for (int sx = 0; sx < SS; ++sx)
+            s += v.color[3 * ((size_t)(SS * y + sy) * v.w + (size_t)(SS * x + sx)) + d];
+        double c = s / (SS * SS);
+        im->rgb[3 * ((size_t)y * im->width + x) + d] =
+            (unsigned char)lround(255.0 * fmin(1.0, fmax(0.0, c)));
+      }
+  ipc_free(v.color);
+  ipc_free(v.iz);
+}

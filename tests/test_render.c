@@ -1,0 +1,120 @@
+/* previews and plots (src/io/render.c, plot.c, font.c, png.c): deterministic pictures,
+   bodies drawn where the camera puts them, a floor under them, PNG files that decode */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ipcc/ipcc.h"
+#include "test.h"
+
+static const unsigned char white[3] = {255, 255, 255};
+
+static const unsigned char *px(const ipc_image *im, int x, int y) {
+  return im->rgb + 3 * ((size_t)y * (size_t)im->width + (size_t)x);
+}
+
+/* pixel of world point p under camera c (same pinhole model as the renderer) */
+static void project(const ipc_camera *c, const double p[3], int w, int h, int *x, int *y) {
+  double f[3], r[3], u[3], q[3];
+  double n = 0;
+  for (int d = 0; d < 3; ++d) f[d] = c->target[d] - c->eye[d], n += f[d] * f[d];
+  for (int d = 0; d < 3; ++d) f[d] /= sqrt(n);
+  r[0] = f[1] * c->up[2] - f[2] * c->up[1];
+  r[1] = f[2] * c->up[0] - f[0] * c->up[2];
+  r[2] = f[0] * c->up[1] - f[1] * c->up[0];
+  n = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+  for (int d = 0; d < 3; ++d) r[d] /= n;
+  u[0] = r[1] * f[2] - r[2] * f[1];
+  u[1] = r[2] * f[0] - r[0] * f[2];
+  u[2] = r[0] * f[1] - r[1] * f[0];
+  for (int d = 0; d < 3; ++d) q[d] = p[d] - c->eye[d];
+  double z = q[0] * f[0] + q[1] * f[1] + q[2] * f[2];
+  double foc = 0.5 * h / tan(0.5 * c->fov * 3.14159265358979323846 / 180.0);
+  *x = (int)(0.5 * w + foc * (q[0] * r[0] + q[1] * r[1] + q[2] * r[2]) / z);
+  *y = (int)(0.5 * h - foc * (q[0] * u[0] + q[1] * u[1] + q[2] * u[2]) / z);
+}
+
+int main(void) {
+  ipc_scene_def def;
+  ipc_error err;
+  CHECK(ipc_scene_load("scenes/two_cubes.json", &def, &err) == IPC_OK);
+  ipc_world *w = ipc_world_create(&def, &err);
+  CHECK(w != NULL);
+  if (!w) TEST_MAIN_END();
+  ipc_camera cam = ipc_world_default_camera(w);
+  CHECK(cam.up[1] > 0.99);           /* against gravity */
+  CHECK(cam.eye[1] > cam.target[1]); /* from above */
+
+  int W = 200, H = 150;
+  ipc_image *a = ipc_image_create(W, H, white), *b = ipc_image_create(W, H, white);
+  ipc_render_world(a, w, &cam);
+  ipc_render_world(b, w, &cam);
+  CHECK_MSG(!memcmp(a->rgb, b->rgb, 3 * (size_t)W * H), "same frame, same picture");
+
+  /* the centers of the two cubes: upper (orange, body 0) and lower (blue, body 1) */
+  const double *x = ipc_world_positions(w);
+  int n = ipc_world_vertex_count(w);
+  double c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0};
+  for (int i = 0; i < n; ++i)
+    for (int d = 0; d < 3; ++d) (i < n / 2 ? c0 : c1)[d] += x[3 * i + d] / (n / 2);
+  int u, v;
+  project(&cam, c0, W, H, &u, &v);
+  CHECK(u > 0 && u < W && v > 0 && v < H);
+  const unsigned char *p = px(a, u, v);
+  CHECK_MSG(p[0] > p[2] + 40, "upper cube orange at (%d, %d): %d %d %d", u, v, p[0], p[1], p[2]);
+  project(&cam, c1, W, H, &u, &v);
+  p = px(a, u, v);
+  CHECK_MSG(p[2] > p[0] + 40, "lower cube blue at (%d, %d): %d %d %d", u, v, p[0], p[1], p[2]);
+  /* the floor under the lower cube: grey tiles, below the cubes in the picture */
+  double g[3] = {c1[0], 0.0, c1[2]};
+  project(&cam, g, W, H, &u, &v);
+  int grey = 0;
+  for (int dy = 0; dy < 12 && v + dy < H; ++dy) {
+    p = px(a, u, v + dy);
+    grey += abs(p[0] - p[2]) < 30 && p[0] > 120;
+  }
+  CHECK_MSG(grey > 0, "floor visible below the cubes at (%d, %d)", u, v);
+  /* the top corners are sky: bluish */
+  p = px(a, 2, 2);
+  CHECK(p[2] > p[0]);
+
+  /* text and plots draw something, inside the image */
+  ipc_image *t = ipc_image_create(64, 16, white);
+  int tw = ipc_image_text(t, 1, 1, "1E-3 OK", (const unsigned char[3]){0, 0, 0}, 1);
+  CHECK(tw == ipc_text_width("1E-3 OK", 1));
+  int dark = 0;
+  for (int i = 0; i < 64 * 16; ++i) dark += t->rgb[3 * i] == 0;
+  CHECK(dark > 20 && dark < 200);
+  ipc_image_destroy(t);
+  double xs[50], ys[50];
+  for (int i = 0; i < 50; ++i) xs[i] = 0.1 * i, ys[i] = i == 20 ? NAN : sin(xs[i]);
+  ipc_plot_series s = {"sine", xs, ys, 50, {200, 0, 0}};
+  ipc_image *pl = ipc_image_create(320, 200, white);
+  ipc_plot_lines(pl, "TEST", "x", "y", &s, 1, 0);
+  int red = 0;
+  for (int i = 0; i < 320 * 200; ++i) red += pl->rgb[3 * i] == 200 && pl->rgb[3 * i + 1] == 0;
+  CHECK_MSG(red > 100, "plot line drawn (%d red pixels)", red);
+
+  /* PNG: signature and size */
+  char path[96];
+  snprintf(path, sizeof path, "/tmp/ipcc_test_render_%d.png", (int)getpid());
+  CHECK(ipc_image_write_png(a, path, &err) == IPC_OK);
+  FILE *f = fopen(path, "rb");
+  unsigned char hdr[24] = {0};
+  CHECK(f && fread(hdr, 1, 24, f) == 24);
+  if (f) fclose(f);
+  CHECK(!memcmp(hdr, "\x89PNG\r\n\x1a\n", 8));
+  CHECK(hdr[16] == 0 && hdr[17] == 0 && hdr[18] == 0 && hdr[19] == W);
+  CHECK(hdr[20] == 0 && hdr[21] == 0 && hdr[22] == 0 && hdr[23] == H);
+  remove(path);
+  CHECK(ipc_image_write_png(a, "/nonexistent/dir/x.png", &err) == IPC_ERR_INPUT);
+
+  ipc_image_destroy(pl);
+  ipc_image_destroy(a);
+  ipc_image_destroy(b);
+  ipc_world_destroy(w);
+  ipc_scene_def_free(&def);
+  TEST_MAIN_END();
+}
