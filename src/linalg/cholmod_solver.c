@@ -6,8 +6,6 @@
 #include "linalg/cholmod_solver.h"
 
 #include <cholmod.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -79,14 +77,11 @@ ipc_cholmod *ipc_cholmod_create(void) {
   s->c.final_asis = 1;
   s->c.quick_return_if_not_posdef = 1;
   s->st.ordering = "none";
-  { const char *o = getenv("IPCC_ORDERING");
-    if (o) { s->c.nmethods = 1; s->c.method[0].ordering = !strcmp(o,"metis") ? CHOLMOD_METIS : !strcmp(o,"nesdis") ? CHOLMOD_NESDIS : CHOLMOD_AMD; s->c.postorder = 1; } }
   return s;
 }
 
 void ipc_cholmod_destroy(ipc_cholmod *s) {
   if (!s) return;
-  if (getenv("IPCC_DEBUG")) fprintf(stderr, "cholmod: analyses %d (%.2f s) factorizations %d (%.2f s) solves %d (%.2f s) last nnz(L) %.0f flops %.3g ordering %s\n", s->st.analyses, s->st.analyze_seconds, s->st.factorizations, s->st.factor_seconds, s->st.solves, s->st.solve_seconds, s->st.factor_nnz, s->st.factor_flops, s->st.ordering);
   cholmod_free_factor(&s->L, &s->c);
   cholmod_free_dense(&s->X, &s->c);
   cholmod_free_dense(&s->Y, &s->c);
