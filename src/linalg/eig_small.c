@@ -59,8 +59,10 @@ static int copy_scaled(int n, const double *A, double *a, double *scale) {
   int p;
   frexp(amax, &p);
   *scale = ldexp(1.0, p);
+  /* 2^-p as two normal factors: exact products, also for p near the exponent limits */
+  const double f0 = ldexp(1.0, -p / 2), f1 = ldexp(1.0, -p - (-p / 2));
   for (int i = 0; i < n; ++i)
-    for (int j = i; j < n; ++j) a[i * n + j] = a[j * n + i] = ldexp(a[i * n + j], -p);
+    for (int j = i; j < n; ++j) a[i * n + j] = a[j * n + i] = a[i * n + j] * f0 * f1;
   return 0;
 }
 
@@ -135,9 +137,9 @@ static void rotate_rows(int n, double *z, int k, double c, double s) {
 static void givens(double x, double z, double *c, double *s) {
   const double r2 = x * x + z * z;
   if (r2 > 1e-280 && r2 < 1e280) {
-    const double inv = 1.0 / sqrt(r2);
-    *c = x * inv;
-    *s = z * inv;
+    const double r = sqrt(r2);
+    *c = x / r;
+    *s = z / r;
   } else if (z == 0.0) {
     *c = 1.0;
     *s = 0.0;
@@ -152,8 +154,10 @@ static void givens(double x, double z, double *c, double *s) {
   }
 }
 
-static int negligible(double e, double d0, double d1) {
-  return fabs(e) <= DBL_EPSILON * (fabs(d0) + fabs(d1));
+/* |e| below eps times its diagonal neighbours, or below tiny = eps |T| */
+static int negligible(double e, double d0, double d1, double tiny) {
+  const double ae = fabs(e);
+  return ae <= tiny || ae <= DBL_EPSILON * (fabs(d0) + fabs(d1));
 }
 
 /* diagonalizes the 2 x 2 block of rows l, l+1 by one Jacobi rotation */
@@ -203,15 +207,19 @@ static void qr_step(int n, double *d, double *e, double *z, int l, int m) {
    Returns nonzero when the iteration budget ran out. */
 static int tridiagonal_qr(int n, double *d, double *e, double *z) {
   int budget = 30 * n;
+  double tnorm = 0.0;
+  for (int i = 0; i < n; ++i)
+    tnorm = fmax(tnorm, fabs(d[i]) + fabs(e[i]) + (i > 0 ? fabs(e[i - 1]) : 0.0));
+  const double tiny = DBL_EPSILON * tnorm;
   int m = n - 1;
   while (m > 0) {
-    if (negligible(e[m - 1], d[m - 1], d[m])) {
+    if (negligible(e[m - 1], d[m - 1], d[m], tiny)) {
       e[m - 1] = 0.0;
       --m;
       continue;
     }
     int l = m - 1;
-    while (l > 0 && !negligible(e[l - 1], d[l - 1], d[l])) --l;
+    while (l > 0 && !negligible(e[l - 1], d[l - 1], d[l], tiny)) --l;
     if (l > 0) e[l - 1] = 0.0;
     if (--budget < 0) return 1;
     if (m - l == 1) {
