@@ -2,7 +2,8 @@
    projection of n x n matrices, n = 12, 9, 6: the small solver (src/linalg/eig_small.c)
    against LAPACKE dsyevd (ipc_sym_eig, OpenBLAS single-threaded). The batch mimics contact
    barrier Hessians: kappa (b2 g g^T + b1 J^T D J) with b2 from 1e2 to 1e12, b1 < 0 from -1e-6
-   to -1e4, J 3 x n and D diagonal in [-1, 1], plus every fourth matrix a dense random one.
+   to -1e4, J 3 x n and D diagonal in [-1, 1] (rows "barrier"); rows "dense" time random
+   symmetric matrices with entries in [-1, 1] (full rank, the QR iteration's worst case).
    usage: bench_eig_small [nmat] [passes] */
 #include <math.h>
 #include <stdint.h>
@@ -57,11 +58,11 @@ int main(int argc, char **argv) {
   static const int sizes[3] = {12, 9, 6};
   ipc_dense_threads(1);
   double *A = IPC_NEW(double, 144 * (size_t)nmat), *P = IPC_NEW(double, 144 * (size_t)nmat);
-  printf("%4s %12s %12s %12s %12s %12s\n", "n", "small_us", "lapack_us", "speedup", "psd_small_us",
-         "psd_lapack_us");
-  for (int s = 0; s < 3; ++s) {
-    const int n = sizes[s], nn = n * n;
-    for (int m = 0; m < nmat; ++m) barrier_like(n, m % 4 == 3, A + (size_t)m * nn);
+  printf("%4s %8s %10s %10s %8s %10s %10s\n", "n", "kind", "small_us", "lapack_us", "speedup",
+         "psd_small", "psd_lapack");
+  for (int s = 0; s < 6; ++s) {
+    const int n = sizes[s / 2], nn = n * n, dense = s % 2;
+    for (int m = 0; m < nmat; ++m) barrier_like(n, dense, A + (size_t)m * nn);
     double w[12], V[144], t_small = 1e30, t_lapack = 1e30, t_psd = 1e30, t_psd_lapack = 1e30;
     double sink = 0.0;
     int fails = 0;
@@ -103,8 +104,9 @@ int main(int argc, char **argv) {
       t_psd_lapack = fmin(t_psd_lapack, t6 - t5);
     }
     const double us = 1e6 / nmat;
-    printf("%4d %12.3f %12.3f %12.2f %12.3f %12.3f%s\n", n, t_small * us, t_lapack * us,
-           t_lapack / t_small, t_psd * us, t_psd_lapack * us, fails ? "  FAILURES" : "");
+    printf("%4d %8s %10.3f %10.3f %8.2f %10.3f %10.3f%s\n", n, dense ? "dense" : "barrier",
+           t_small * us, t_lapack * us, t_lapack / t_small, t_psd * us, t_psd_lapack * us,
+           fails ? "  FAILURES" : "");
     if (sink == 12345.0) printf(" ");
   }
   ipc_dense_threads(0);
