@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "linalg/eig_small.h"
 
 enum { SMALL_N = 16 };
 
@@ -77,6 +78,8 @@ void ipc_dense_threads(int serial) {
 
 int ipc_psd_project(int n, double *A) {
   if (n <= 0) return 0;
+  /* no LAPACK (thread-safe, faster) up to 12 x 12; LAPACK if that does not converge */
+  if (n <= IPC_EIG_SMALL_MAX && ipc_psd_project_small(n, A) == 0) return 0;
   const size_t nn = (size_t)n * (size_t)n;
   double buf_small[2 * SMALL_N * SMALL_N + SMALL_N];
   double *buf = n > SMALL_N ? IPC_NEW(double, 2 * nn + (size_t)n) : buf_small;

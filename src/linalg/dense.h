@@ -10,9 +10,9 @@
 int ipc_sym_eig(int n, const double *A, double *evals, double *evecs);
 
 /* replaces the symmetric n x n matrix A by its nearest positive semi-definite matrix in the
-   Frobenius norm (negative eigenvalues clamped to 0, via ipc_sym_eig). A already positive
-   definite is left bitwise unchanged. Returns 0 on success, nonzero if LAPACK failed (A is
-   then unchanged). */
+   Frobenius norm (negative eigenvalues clamped to 0; n <= 12 by ipc_psd_project_small, without
+   LAPACK unless that fails, larger n via ipc_sym_eig). A already positive definite is left
+   bitwise unchanged. Returns 0 on success, nonzero if LAPACK failed (A is then unchanged). */
 /* serial != 0: BLAS/LAPACK run single-threaded (OpenBLAS's thread start-up costs 3-4x
    the work of a 12x12 eigen-decomposition); 0: back to the default thread count, which
    the sparse factorization wants */
