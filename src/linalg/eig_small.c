@@ -33,9 +33,8 @@
 
    PSD projection. A matrix that passes a Cholesky test (all pivots > 0) is left as it is.
    Otherwise H+ = H - sum_{w_k < 0} w_k z_k z_k^T when at most half the eigenvalues are
-   negative (fewer terms, and the small entries of a matrix with a huge dynamic range keep
-   their own rounding scale), else H+ = sum_{w_k > 0} w_k z_k z_k^T; only the upper triangle
-   is formed and mirrored. */
+   negative (fewer terms, each of the size of a negative eigenvalue),
+   else H+ = sum_{w_k > 0} w_k z_k z_k^T; only the upper triangle is formed and mirrored. */
 #include "linalg/eig_small.h"
 
 #include <assert.h>
