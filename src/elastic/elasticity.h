@@ -23,7 +23,7 @@ typedef enum ipc_material_model {
 /* Hessian projection to positive semi-definite, the project argument below:
    NONE the exact Hessian; ANALYTIC clamps the analytic eigenvalues of the 9x9 Hessian
    w.r.t. F and maps it by dF/dx (fast, the default for Newton); EIGEN projects the final
-   matrix numerically with LAPACKE (ipc_psd_project: the nearest PSD matrix in the
+   matrix numerically (ipc_psd_project: the nearest PSD matrix in the
    Frobenius norm; slower, a fallback and a reference). */
 enum { IPC_PROJECT_NONE = 0, IPC_PROJECT_ANALYTIC = 1, IPC_PROJECT_EIGEN = 2 };
 
