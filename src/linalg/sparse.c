@@ -640,32 +640,7 @@ static void queue_block(ipc_sparse *s, int u, int v, const double *b, int ld) {
   s->pkey[2 * q] = u;
   s->pkey[2 * q + 1] = v;
   for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) s->pval[9 * q + 3 * r + c] = b ? b[r * ld + c] : 0.0;
-}
-
-void ipc_sparse_reserve(ipc_sparse *s, int nv, const int *ids) {
-  assert(s->assembling);
-  pattern *p = &s->pat[s->cur];
-  for (int a = 0; a < nv; ++a) {
-    int u = ids[a];
-    assert(u >= 0 && u < s->nverts);
-    if (!s->nfv[u]) continue;
-    for (int b = 0; b < nv; ++b) {
-      int v = ids[b];
-      if (u >= v || !s->nfv[v]) continue;
-      int k = find_row(p->brow, p->bcolptr[v], p->bcolptr[v + 1] - 1, u);
-      if (k < 0) {
-        queue_block(s, u, v, NULL, 0);
-      } else if (p->bstamp[k] != STAMP_FIXED && p->bstamp[k] != s->stamp) {
-        p->bstamp[k] = s->stamp;
-        ++s->ndyn_used;
-      }
-    }
-  }
-}
-
-int ipc_sparse_num_pending(const ipc_sparse *s) {
-  return s->npend;
+    for (int c = 0; c < 3; ++c) s->pval[9 * q + 3 * r + c] = b[r * ld + c];
 }
 
 void ipc_sparse_add(ipc_sparse *s, int nv, const int *ids, const double *H) {

@@ -85,15 +85,6 @@ void ipc_sparse_add_element(ipc_sparse *s, int set, int e, const double *H);
  * allowed). Blocks coupling a vertex whose DOFs are all fixed cost nothing. */
 void ipc_sparse_add(ipc_sparse *s, int nv, const int *ids, const double *H);
 
-/* keeps the blocks coupling ids (nv vertices) in the pattern without adding values: they
- * count as used in this assembly (so a rebuild keeps them), and missing ones are queued
- * as zeros. Reserving the blocks of pairs that may come into contact soon lets later
- * assemblies reuse the pattern, and the factorization its symbolic analysis. */
-void ipc_sparse_reserve(ipc_sparse *s, int nv, const int *ids);
-
-/* blocks queued in this assembly that are not in the pattern: finish will rebuild it */
-int ipc_sparse_num_pending(const ipc_sparse *s);
-
 /* adds d (nverts x 3) to the diagonal (e.g. a lumped mass) */
 void ipc_sparse_add_diagonal(ipc_sparse *s, const double *d);
 
