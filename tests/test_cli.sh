@@ -133,6 +133,20 @@ expect 2 "--every without a value" "$IPCC" run scenes/two_cubes.json --every
 printf '{"output": {"format": "gif"}, "bodies": [{"mesh": "a.msh"}]}' >"$T/f.json"
 expect 2 "bad output.format" "$IPCC" run "$T/f.json" -o "$T/x"
 contains "output.format" "bad output.format named"
+# ipcc compare: both modes on the same steps, frames under DIR/ipc and DIR/lcp, the table
+# in compare.json; --check in LCP mode records intersection_free without failing the run
+expect 0 "compare two_cubes" "$IPCC" compare scenes/two_cubes.json --steps 12 -o "$T/cmp"
+contains "intersection-free" "compare: the table has the exact-check row"
+for mode in ipc lcp; do
+  n=$(ls "$T/cmp/$mode/frames" | grep -c '\.obj$')
+  [ "$n" -eq 13 ] && ok "compare: $mode frames" || bad "compare: $n $mode frames, expected 13"
+done
+grep -Eq '"energy_drift":' "$T/cmp/compare.json" && grep -Eq '"lcp":' "$T/cmp/compare.json" &&
+  ok "compare: compare.json" || bad "compare: compare.json"
+grep -Eq '"intersection_free":[[:space:]]*(true|false)' "$T/cmp/lcp/stats.json" &&
+  ok "compare: lcp stats record intersection_free" || bad "compare: lcp intersection_free"
+expect 2 "compare: bad steps" "$IPCC" compare scenes/two_cubes.json --steps x -o "$T/x"
+contains "--steps" "compare: the error names --steps"
 
 echo "$fails failed"
 [ "$fails" -eq 0 ]

@@ -14,6 +14,8 @@ static void usage(FILE *f) {
       "                         simulate a JSON scene; frames in OUTDIR/frames, stats.json\n"
       "  check PATH             exact intersection check of every frame (run folder,\n"
       "                         folder of meshes, or one mesh); exit 0 only if none intersect\n"
+      "  compare SCENE [-o DIR] [--steps N]\n"
+      "                         the scene in IPC and LCP mode; side-by-side table\n"
       "  ccd PATH... [--json]   run CCD on benchmark query files or folders\n"
       "  lcp M.mtx q.mtx [-o z.mtx] [--solver S]  solve one LCP (ipcc lcp -h for options)\n"
       "  plot OUTDIR            PNG plots of a run's stats.json into OUTDIR/plots\n"
@@ -34,6 +36,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "check")) return ipc_cmd_check(argc - 2, argv + 2);
   if (!strcmp(cmd, "lcp")) return ipc_cmd_lcp(argc - 2, argv + 2);
   if (!strcmp(cmd, "plot")) return ipc_cmd_plot(argc - 2, argv + 2);
+  if (!strcmp(cmd, "compare")) return ipc_cmd_compare(argc - 2, argv + 2);
   if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
     printf("ipcc %s\n", IPC_VERSION_STRING);
     return 0;

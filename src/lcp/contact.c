@@ -13,7 +13,14 @@
      normal on the side the vertex is on.
    A vertex deeper behind a face than the contact gap is taken to be across the body, not
    penetrating, and makes no contact with that face.
-   Edge-edge and vertex-edge/vertex pairs stay unsigned (their side is not defined locally).
+   A vertex is outside a body when it is in front of the plane of any of the body's faces
+   near it (exact for a convex part; near a reflex edge an inside vertex may be taken to be
+   outside and is then not pushed out): then its negative gaps to that body (behind a face's plane
+   near a convex edge) are not penetrations and are dropped; inside, only the nearest contact is
+   kept, the way out (deeper faces' normals would push the vertex sideways or further in). Edge-edge
+   and vertex-edge/vertex pairs are unsigned (their side is not defined locally); they keep the side
+   of the same contact in the previous step (orient): when the unsigned normal has turned against
+   the previous one, the pair has crossed, and the normal is flipped back and the gap made negative.
    Pairs whose involved vertices coincide (a vertex near an edge, seen from both faces and
    the edges around it) are merged: one contact per set of involved vertices. */
 #include "lcp/contact.h"
@@ -76,7 +83,9 @@ typedef struct builder {
   ipc_lcp_contact_set *out;
   const ipc_model *m;
   const double *x;
-  double gap, min_phi;
+  double gap, depth;
+  int *front; /* (nfront x 2) vertex, body: the vertex is in front of one of the body's faces */
+  size_t nfront, cap_front;
 } builder;
 
 static double pair_mu(const ipc_model *m, int va, int vb) {
@@ -87,10 +96,9 @@ static double pair_mu(const ipc_model *m, int va, int vb) {
 
 /* adds a contact of the given points and weights (ids may repeat nothing; zero weights are
    dropped) with normal n and gap phi, when phi < gap */
-static void emit(builder *b, int kind, int np, const int *ids, const double *wts, const double n[3],
-                 double phi, double mu, int plane) {
-  if (phi < b->min_phi) b->min_phi = phi;
-  if (!(phi < b->gap)) return;
+static ipc_lcp_contact *emit(builder *b, int kind, int np, const int *ids, const double *wts,
+                             const double n[3], double phi, double mu, int plane) {
+  if (!(phi < b->gap)) return NULL;
   ipc_lcp_contact c;
   memset(&c, 0, sizeof c);
   for (int k = 0; k < 4; ++k) c.vert[k] = -1;
@@ -99,11 +107,13 @@ static void emit(builder *b, int kind, int np, const int *ids, const double *wts
     c.vert[c.nv] = ids[k];
     c.w[c.nv++] = wts[k];
   }
-  if (c.nv == 0) return;
+  if (c.nv == 0) return NULL;
   memcpy(c.n, n, sizeof c.n);
   ipc_lcp_tangents(c.n, c.t1, c.t2);
   c.phi = phi;
   c.mu = mu;
+  c.unsigned_gap = kind == KIND_EE || kind == KIND_PE || kind == KIND_PP;
+  c.face_body = -1;
   /* key: sorted involved vertices, packed; plane contacts carry the plane */
   int s[4] = {-1, -1, -1, -1};
   for (int k = 0; k < c.nv; ++k) s[k] = c.vert[k];
@@ -121,6 +131,7 @@ static void emit(builder *b, int kind, int np, const int *ids, const double *wts
                                 : ((unsigned long long)(unsigned)s[2] << 32) | (unsigned)s[3];
   ipc_reserve((void **)&b->out->c, &b->out->cap, b->out->n + 1, sizeof c);
   b->out->c[b->out->n++] = c;
+  return &b->out->c[b->out->n - 1];
 }
 
 static int skip_pair(const ipc_model *m, int a, int bv) {
@@ -133,6 +144,21 @@ static void vertex_face(builder *b, int p, int f) {
   const int *F = m->surface.faces + 3 * (size_t)f;
   if (skip_pair(m, p, F[0])) return;
   ipc_pt_type type = ipc_pt_classify(X(p), X(F[0]), X(F[1]), X(F[2]));
+  if (!m->surface.vert_obstacle[F[0]]) {
+    double fn[3], e1[3], e2[3], r[3];
+    for (int d = 0; d < 3; ++d) {
+      e1[d] = X(F[1])[d] - X(F[0])[d];
+      e2[d] = X(F[2])[d] - X(F[0])[d];
+      r[d] = X(p)[d] - X(F[0])[d];
+    }
+    cross3(fn, e1, e2);
+    if (dot3(fn, r) >= 0) {
+      ipc_reserve((void **)&b->front, &b->cap_front, 2 * (b->nfront + 1), sizeof(int));
+      b->front[2 * b->nfront] = p;
+      b->front[2 * b->nfront + 1] = m->surface.vert_body[F[0]];
+      b->nfront++;
+    }
+  }
   int ids[4] = {p, F[0], F[1], F[2]};
   double w[4] = {1, 0, 0, 0}, n[3], phi;
   double mu = pair_mu(m, p, F[0]);
@@ -153,7 +179,7 @@ static void vertex_face(builder *b, int p, int f) {
     }
     /* deeper behind the face than the gap: the vertex is across the body (e.g. a vertex of
        the same body), not a penetration of this face */
-    if (phi < -b->gap) return;
+    if (phi < -b->depth) return;
     /* barycentric coordinates of the projection */
     double a11 = dot3(e1, e1), a12 = dot3(e1, e2), a22 = dot3(e2, e2);
     double r1 = dot3(r, e1), r2 = dot3(r, e2), det = a11 * a22 - a12 * a12;
@@ -198,7 +224,10 @@ static void vertex_face(builder *b, int p, int f) {
     phi = normalize3(n);
     if (!(phi > 0)) return;
   }
-  emit(b, KIND_PT, 4, ids, w, n, phi, mu, -1);
+  ipc_lcp_contact *c = emit(b, KIND_PT, 4, ids, w, n, phi, mu, -1);
+  if (!c) return;
+  if (!m->surface.vert_obstacle[F[0]]) c->face_body = m->surface.vert_body[F[0]];
+  if (type != IPC_PT_P_T || m->surface.vert_obstacle[F[0]]) c->unsigned_gap = 1;
 }
 
 /* closest points of two segments a0-a1 and b0-b1 as parameters (s, t) for the classified
@@ -269,7 +298,8 @@ static void vertex_edge(builder *b, int p, int e0, int e1) {
   for (int d = 0; d < 3; ++d) n[d] = X(p)[d] - (1 - s) * X(e0)[d] - s * X(e1)[d];
   double phi = normalize3(n);
   if (!(phi > 0)) return;
-  emit(b, KIND_PE, 3, ids, w, n, phi, pair_mu(m, p, e0), -1);
+  ipc_lcp_contact *c = emit(b, KIND_PE, 3, ids, w, n, phi, pair_mu(m, p, e0), -1);
+  if (c && !m->surface.vert_obstacle[e0]) c->face_body = m->surface.vert_body[e0];
 }
 
 static void vertex_vertex(builder *b, int p, int q) {
@@ -281,13 +311,23 @@ static void vertex_vertex(builder *b, int p, int q) {
   for (int d = 0; d < 3; ++d) n[d] = X(p)[d] - X(q)[d];
   double phi = normalize3(n);
   if (!(phi > 0)) return;
-  emit(b, KIND_PP, 2, ids, w, n, phi, pair_mu(m, p, q), -1);
+  ipc_lcp_contact *c = emit(b, KIND_PP, 2, ids, w, n, phi, pair_mu(m, p, q), -1);
+  if (c && !m->surface.vert_obstacle[q]) c->face_body = m->surface.vert_body[q];
+}
+
+static void keep_shallowest(ipc_lcp_contact_set *cs, int *front, size_t nfront);
+static void orient(ipc_lcp_contact_set *cur, const ipc_lcp_contact_set *prev);
+
+static int key_cmp(const unsigned long long *a, const unsigned long long *b) {
+  for (int k = 0; k < 3; ++k)
+    if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
+  return 0;
 }
 
 static int cmp_contact(const void *pa, const void *pb) {
   const ipc_lcp_contact *a = pa, *b = pb;
-  for (int k = 0; k < 3; ++k)
-    if (a->key[k] != b->key[k]) return a->key[k] < b->key[k] ? -1 : 1;
+  int kc = key_cmp(a->key, b->key);
+  if (kc) return kc;
   /* same vertices: keep the smallest gap first, then a fixed order of the normal */
   if (a->phi != b->phi) return a->phi < b->phi ? -1 : 1;
   for (int d = 0; d < 3; ++d)
@@ -296,9 +336,10 @@ static int cmp_contact(const void *pa, const void *pb) {
 }
 
 double ipc_lcp_contacts_collect(ipc_lcp_contact_set *out, const ipc_model *m,
-                                const ipc_candidates *cand, const double *x, double gap) {
+                                const ipc_candidates *cand, const double *x, double gap,
+                                double depth, const ipc_lcp_contact_set *prev) {
   out->n = 0;
-  builder b = {out, m, x, gap, INFINITY};
+  builder b = {out, m, x, gap, depth < gap ? depth : gap, NULL, 0, 0};
   const ipc_surface *s = &m->surface;
   for (size_t i = 0; i < cand->nvf; ++i) vertex_face(&b, cand->vf[2 * i], cand->vf[2 * i + 1]);
   for (size_t i = 0; i < cand->nee; ++i) {
@@ -332,5 +373,85 @@ double ipc_lcp_contacts_collect(ipc_lcp_contact_set *out, const ipc_model *m,
     }
     out->n = k;
   }
-  return b.min_phi;
+  if (prev) orient(out, prev);
+  keep_shallowest(out, b.front, b.nfront);
+  ipc_free(b.front);
+  double min_phi = INFINITY;
+  for (size_t i = 0; i < out->n; ++i)
+    if (out->c[i].phi < min_phi) min_phi = out->c[i].phi;
+  return min_phi;
+}
+
+static int cmp_inside(const void *pa, const void *pb) {
+  const ipc_lcp_contact *a = *(const ipc_lcp_contact *const *)pa;
+  const ipc_lcp_contact *b = *(const ipc_lcp_contact *const *)pb;
+  if (a->vert[0] != b->vert[0]) return a->vert[0] < b->vert[0] ? -1 : 1;
+  if (a->face_body != b->face_body) return a->face_body < b->face_body ? -1 : 1;
+  if (fabs(a->phi) != fabs(b->phi)) return fabs(a->phi) < fabs(b->phi) ? -1 : 1;
+  if (a->phi != b->phi) return a->phi > b->phi ? -1 : 1;
+  return key_cmp(a->key, b->key);
+}
+
+/* the contacts of one vertex against the features of one body: the vertex is outside when
+   it is in front of the plane of any of the body's faces near it (front, sorted here).
+   Outside, the negative gaps (behind the plane of a face whose prism holds the vertex, near
+   a convex edge) are not penetrations and are dropped; inside, only the nearest
+   (shallowest) one is kept */
+static int cmp_pair(const void *pa, const void *pb) {
+  const int *a = pa, *b = pb;
+  if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
+  return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+static void keep_shallowest(ipc_lcp_contact_set *cs, int *front, size_t nfront) {
+  size_t nin = 0;
+  for (size_t i = 0; i < cs->n; ++i) nin += cs->c[i].face_body >= 0;
+  if (nin < 2) return;
+  ipc_lcp_contact **in = IPC_NEW(ipc_lcp_contact *, nin);
+  nin = 0;
+  for (size_t i = 0; i < cs->n; ++i)
+    if (cs->c[i].face_body >= 0) in[nin++] = &cs->c[i];
+  qsort(in, nin, sizeof *in, cmp_inside);
+  if (nfront > 1) qsort(front, nfront, 2 * sizeof(int), cmp_pair);
+  for (size_t g = 0; g < nin;) {
+    size_t e = g + 1;
+    while (e < nin && in[e]->vert[0] == in[g]->vert[0] && in[e]->face_body == in[g]->face_body) ++e;
+    int key[2] = {in[g]->vert[0], in[g]->face_body};
+    int outside = nfront > 0 && bsearch(key, front, nfront, 2 * sizeof(int), cmp_pair) != NULL;
+    for (size_t i = outside ? g : g + 1; i < e; ++i)
+      if (in[i]->phi < 0) in[i]->nv = 0; /* marked for removal */
+    g = e;
+  }
+  ipc_free(in);
+  size_t k = 0;
+  for (size_t i = 0; i < cs->n; ++i)
+    if (cs->c[i].nv > 0) cs->c[k++] = cs->c[i];
+  cs->n = k;
+}
+
+/* gives each unsigned contact of cur the side of the contact with the same key in prev
+   (both sorted by key) */
+static void orient(ipc_lcp_contact_set *cur, const ipc_lcp_contact_set *prev) {
+  size_t j = 0;
+  for (size_t i = 0; i < cur->n; ++i) {
+    ipc_lcp_contact *c = &cur->c[i];
+    while (j < prev->n && key_cmp(prev->c[j].key, c->key) < 0) ++j;
+    if (j == prev->n) break;
+    if (!c->unsigned_gap || key_cmp(prev->c[j].key, c->key)) continue;
+    const ipc_lcp_contact *p = &prev->c[j];
+    /* the same vertices may have swapped sides (a vertex-vertex pair seen from either
+       face): compare the normals side for side */
+    double side = dot3(c->n, p->n);
+    for (int a = 0; a < c->nv; ++a)
+      for (int b = 0; b < p->nv; ++b)
+        if (p->vert[b] == c->vert[a] && (p->w[b] > 0) != (c->w[a] > 0)) {
+          side = -side;
+          a = c->nv, b = p->nv;
+        }
+    if (side < 0) {
+      for (int d = 0; d < 3; ++d) c->n[d] = -c->n[d];
+      c->phi = -c->phi;
+      ipc_lcp_tangents(c->n, c->t1, c->t2);
+    }
+  }
 }

@@ -19,6 +19,8 @@ typedef struct ipc_lcp_contact {
   double phi;                /* signed gap (m), negative when penetrating */
   double mu;                 /* friction coefficient of the pair */
   unsigned long long key[3]; /* identity across steps (kind, sorted vertex ids, plane) */
+  int unsigned_gap;          /* phi from |distance| (edge-edge, vertex-edge/vertex, obstacle) */
+  int face_body;             /* vertex against a deformable body's feature: that body, else -1 */
 } ipc_lcp_contact;
 
 typedef struct ipc_lcp_contact_set {
@@ -32,9 +34,17 @@ void ipc_lcp_tangents(const double n[3], double t1[3], double t2[3]);
 
 /* the contacts among cand and the vertex-plane pairs with gap phi < gap at x, sorted by key,
    duplicates (same vertices) dropped. Pairs inside one body are skipped unless the scene
-   allows self-collision. Returns the smallest phi seen (INFINITY when none). */
+   allows self-collision. Unsigned contacts (edge-edge, vertex-edge/vertex) take the side of
+   the contact with the same key in prev (may be NULL; sorted by key): when the normal has
+   turned against it, the pair has crossed, the normal is flipped and phi made negative.
+   Of a vertex's contacts with one body's features, negative gaps other than the nearest
+   feature's are dropped, and all of them when the vertex is in front of one of the body's
+   faces near it (outside). A vertex deeper than depth behind a face is taken to be across
+   the body (no contact with that face).
+   Returns the smallest phi kept (INFINITY when none). */
 double ipc_lcp_contacts_collect(ipc_lcp_contact_set *out, const ipc_model *m,
-                                const ipc_candidates *cand, const double *x, double gap);
+                                const ipc_candidates *cand, const double *x, double gap,
+                                double depth, const ipc_lcp_contact_set *prev);
 
 void ipc_lcp_contact_set_free(ipc_lcp_contact_set *cs);
 

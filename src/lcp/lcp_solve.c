@@ -6,6 +6,9 @@
    contact needs:
      r = -phi / h              (phi >= 0: the gap may close, not more: speculative contact)
      r = -baumgarte phi / h    (phi < 0: a fraction of the penetration is pushed out)
+   with phi reduced by a skin (IPC_LCP_SKIN x the contact gap) for contacts between two
+   meshes, whose normals turn during the step (the linearised constraint lets the pair
+   close a little more than the gap; a plane's constraint is exact)
      r = max(r, -e v_n^-)      (restitution e, when the pair approaches faster than 2 |g| h
                                 and will touch within the step; v_n^- the pre-step velocity)
    so w_n = J_n v - r >= 0 is non-penetration at the end of the step.
@@ -48,14 +51,16 @@ static void row_dir(const ipc_lcp_world *w, const ipc_lcp_contact *c, int j, dou
 
 static double required_normal_velocity(const ipc_lcp_world *w, const ipc_lcp_contact *c) {
   double h = w->h;
-  double r = c->phi >= 0 ? -c->phi / h : -w->def.baumgarte * c->phi / h;
+  /* between two meshes the normal turns during the step: aim at a skin, not at contact */
+  double phi = c->nv > 1 ? c->phi - IPC_LCP_SKIN * w->gap : c->phi;
+  double r = phi >= 0 ? -phi / h : -w->def.baumgarte * phi / h;
   if (w->def.restitution > 0) {
     double vn = 0; /* pre-step normal velocity */
     for (int a = 0; a < c->nv; ++a)
       for (int k = 0; k < 3; ++k) vn += c->w[a] * c->n[k] * w->v[3 * c->vert[a] + k];
     const double *g = w->m.params.gravity;
     double thr = 2 * h * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-    if (vn < -thr && c->phi + h * vn <= 0) r = fmax(r, -w->def.restitution * vn);
+    if (vn < -thr && phi + h * vn <= 0) r = fmax(r, -w->def.restitution * vn);
   }
   return r;
 }

@@ -195,6 +195,7 @@ void ipc_lcp_world_destroy(ipc_lcp_world *w) {
   ipc_cholmod_destroy(w->chol);
   ipc_candidates_free(&w->cand);
   ipc_lcp_contact_set_free(&w->contacts);
+  ipc_lcp_contact_set_free(&w->prev_contacts);
   double *arrays[] = {w->x,          w->v,     w->vstar, w->x0,     w->dv,    w->target,
                       w->dir_center, w->DmInv, w->vol,   w->tet_g,  w->tet_H, w->grad,
                       w->diag,       w->rhs,   w->sol,   w->prev_z, w->z};
@@ -227,7 +228,11 @@ static double detect(ipc_lcp_world *w) {
       2 * w->h * (sqrt(vmax2) + 2 * w->h * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]));
   double gap = w->gap + reach;
   ipc_broad_phase(&w->cand, &m->surface, w->x, NULL, gap);
-  w->min_phi = ipc_lcp_contacts_collect(&w->contacts, m, &w->cand, w->x, gap);
+  ipc_lcp_contact_set t = w->prev_contacts;
+  w->prev_contacts = w->contacts;
+  w->contacts = t;
+  w->min_phi =
+      ipc_lcp_contacts_collect(&w->contacts, m, &w->cand, w->x, gap, w->gap, &w->prev_contacts);
   return w->min_phi;
 }
 

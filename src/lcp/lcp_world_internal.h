@@ -40,6 +40,7 @@ struct ipc_lcp_world {
   /* contacts at x (found at the end of the previous step) */
   ipc_candidates cand;
   ipc_lcp_contact_set contacts;
+  ipc_lcp_contact_set prev_contacts; /* the previous step's, for the sides of unsigned pairs */
   double min_phi;
   /* impulses of the last step per contact (rows_per_contact each), for warm starts */
   unsigned long long *prev_key; /* (prev_n x 3) */
@@ -50,6 +51,9 @@ struct ipc_lcp_world {
   size_t z_cap;
   int *loc; /* (nverts) local index of a vertex in the current region, -1 */
 };
+
+/* the separation the contacts between two meshes aim at, as a fraction of the contact gap */
+#define IPC_LCP_SKIN 0.1
 
 /* unknowns per contact in the J rows (1, 3, or 1 + k) */
 int ipc_lcp_world_rows(const ipc_lcp_world *w);

@@ -1,0 +1,224 @@
+/* ipcc compare SCENE [-o DIR] [--steps N]: the scene in IPC mode and in LCP mode (the same
+   steps, every frame checked exactly), then a side-by-side table of the two runs' summaries
+   and DIR/compare.json. Each run is an ordinary `ipcc run` into DIR/ipc and DIR/lcp. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+
+static void compare_usage(FILE *f) {
+  fputs(
+      "usage: ipcc compare SCENE [-o DIR] [--steps N]\n"
+      "  runs SCENE in IPC mode and in LCP mode (frames and stats.json under DIR/ipc and\n"
+      "  DIR/lcp, every frame checked exactly) and prints a side-by-side table; the table's\n"
+      "  numbers go to DIR/compare.json (default DIR: out/<scene name>-compare)\n",
+      f);
+}
+
+/* the measures of one run, read back from its stats.json */
+typedef struct run_measures {
+  int ok, steps, iterations, contacts_max, intersection_free, frames_checked;
+  double seconds_per_step, min_distance, energy_start, energy_end, drift;
+} run_measures;
+
+static char *read_all(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = malloc((size_t)(n > 0 ? n : 0) + 1);
+  size_t got = n > 0 ? fread(s, 1, (size_t)n, f) : 0;
+  s[got] = '\0';
+  fclose(f);
+  return s;
+}
+
+static double num(const cJSON *o, const char *key, double dflt) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+static run_measures measures_read(const char *stats_path, int lcp) {
+  run_measures r;
+  memset(&r, 0, sizeof r);
+  r.min_distance = INFINITY;
+  char *text = read_all(stats_path);
+  cJSON *root = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  const cJSON *s = root ? cJSON_GetObjectItemCaseSensitive(root, "summary") : NULL;
+  if (!cJSON_IsObject(s)) {
+    cJSON_Delete(root);
+    return r;
+  }
+  r.ok = 1;
+  r.steps = (int)num(s, "steps", 0);
+  r.seconds_per_step = num(s, "seconds_per_step", 0);
+  const cJSON *md = cJSON_GetObjectItemCaseSensitive(s, "min_distance");
+  r.min_distance = cJSON_IsNumber(md) ? md->valuedouble : INFINITY;
+  r.iterations = (int)num(s, lcp ? "lcp_iterations" : "newton_iterations", 0);
+  r.contacts_max = (int)num(s, "contacts_max", 0);
+  r.frames_checked = (int)num(s, "frames_checked", 0);
+  r.intersection_free = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "intersection_free"));
+  const cJSON *e = cJSON_GetObjectItemCaseSensitive(s, "energy");
+  int ne = cJSON_IsArray(e) ? cJSON_GetArraySize(e) : 0;
+  r.drift = NAN;
+  if (ne > 0) {
+    r.energy_start = cJSON_GetArrayItem(e, 0)->valuedouble;
+    r.energy_end = cJSON_GetArrayItem(e, ne - 1)->valuedouble;
+    double scale = fabs(r.energy_start) > 0 ? fabs(r.energy_start) : 1;
+    r.drift = (r.energy_end - r.energy_start) / scale;
+  }
+  cJSON_Delete(root);
+  return r;
+}
+
+static int run_mode(const char *scene, const char *dir, const char *mode, const char *steps) {
+  char *argv[10];
+  int argc = 0;
+  argv[argc++] = (char *)scene;
+  argv[argc++] = "-o";
+  argv[argc++] = (char *)dir;
+  argv[argc++] = "--mode";
+  argv[argc++] = (char *)mode;
+  argv[argc++] = "--check";
+  argv[argc++] = "--quiet";
+  if (steps) {
+    argv[argc++] = "--steps";
+    argv[argc++] = (char *)steps;
+  }
+  argv[argc] = NULL;
+  return ipc_cmd_run(argc, argv);
+}
+
+static cJSON *measures_json(const run_measures *r) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddBoolToObject(o, "completed", r->ok);
+  cJSON_AddNumberToObject(o, "steps", r->steps);
+  cJSON_AddNumberToObject(o, "seconds_per_step", r->seconds_per_step);
+  if (isfinite(r->min_distance))
+    cJSON_AddNumberToObject(o, "min_distance", r->min_distance);
+  else
+    cJSON_AddNullToObject(o, "min_distance");
+  cJSON_AddNumberToObject(o, "max_penetration",
+                          isfinite(r->min_distance) && r->min_distance < 0 ? -r->min_distance : 0);
+  cJSON_AddNumberToObject(o, "energy_start", r->energy_start);
+  cJSON_AddNumberToObject(o, "energy_end", r->energy_end);
+  if (isfinite(r->drift))
+    cJSON_AddNumberToObject(o, "energy_drift", r->drift);
+  else
+    cJSON_AddNullToObject(o, "energy_drift");
+  cJSON_AddNumberToObject(o, "iterations", r->iterations);
+  cJSON_AddNumberToObject(o, "iterations_per_step",
+                          r->steps ? (double)r->iterations / r->steps : 0);
+  cJSON_AddNumberToObject(o, "contacts_max", r->contacts_max);
+  cJSON_AddNumberToObject(o, "frames_checked", r->frames_checked);
+  cJSON_AddBoolToObject(o, "intersection_free", r->intersection_free);
+  return o;
+}
+
+int ipc_cmd_compare(int argc, char **argv) {
+  const char *scene = NULL, *dir = NULL, *steps = NULL;
+  for (int i = 0; i < argc; ++i) {
+    const char *a = argv[i];
+    if ((!strcmp(a, "-o") || !strcmp(a, "--out")) && i + 1 < argc) {
+      dir = argv[++i];
+    } else if (!strcmp(a, "--steps") && i + 1 < argc) {
+      steps = argv[++i];
+      char *end;
+      long n = strtol(steps, &end, 10);
+      if (*end || n < 0 || end == steps) {
+        fprintf(stderr, "ipcc compare: --steps: expected a non-negative integer, got '%s'\n",
+                steps);
+        return 2;
+      }
+    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      compare_usage(stdout);
+      return 0;
+    } else if (a[0] == '-' || scene) {
+      fprintf(stderr, "ipcc compare: unexpected argument '%s'\n", a);
+      compare_usage(stderr);
+      return 2;
+    } else {
+      scene = a;
+    }
+  }
+  if (!scene) {
+    compare_usage(stderr);
+    return 2;
+  }
+  char *own = NULL;
+  if (!dir) {
+    const char *b = strrchr(scene, '/');
+    b = b ? b + 1 : scene;
+    size_t n = strlen(b) + 16;
+    own = malloc(n);
+    snprintf(own, n, "out/%s", b);
+    char *dot = strrchr(own, '.');
+    if (dot && dot > own + 4) *dot = '\0';
+    strcat(own, "-compare");
+    dir = own;
+  }
+  size_t plen = strlen(dir) + 32;
+  char *pi = malloc(plen), *pl = malloc(plen), *path = malloc(plen);
+  snprintf(pi, plen, "%s/ipc", dir);
+  snprintf(pl, plen, "%s/lcp", dir);
+  int rc_ipc = run_mode(scene, pi, "ipc", steps);
+  int rc = 0;
+  if (rc_ipc == 2) rc = 2; /* bad input: the LCP run would say the same */
+  int rc_lcp = rc ? 2 : run_mode(scene, pl, "lcp", steps);
+  if (rc_lcp == 2) rc = 2;
+  run_measures r[2];
+  snprintf(path, plen, "%s/ipc/stats.json", dir);
+  r[0] = measures_read(path, 0);
+  snprintf(path, plen, "%s/lcp/stats.json", dir);
+  r[1] = measures_read(path, 1);
+  if (!rc) {
+    char a[2][32];
+    printf("%-28s %16s %16s\n", "", "ipc", "lcp");
+    printf("%-28s %16s %16s\n", "completed", rc_ipc == 1 ? "failed" : "yes",
+           rc_lcp == 1 ? "failed" : "yes");
+    printf("%-28s %16d %16d\n", "steps", r[0].steps, r[1].steps);
+    printf("%-28s %16.4g %16.4g\n", "seconds per step", r[0].seconds_per_step,
+           r[1].seconds_per_step);
+    for (int k = 0; k < 2; ++k) snprintf(a[k], sizeof a[k], "%.3g", r[k].min_distance);
+    printf("%-28s %16s %16s\n", "min distance (m)", a[0], a[1]);
+    for (int k = 0; k < 2; ++k)
+      snprintf(a[k], sizeof a[k], "%.3g",
+               isfinite(r[k].min_distance) && r[k].min_distance < 0 ? -r[k].min_distance : 0.0);
+    printf("%-28s %16s %16s\n", "max penetration (m)", a[0], a[1]);
+    printf("%-28s %16.3g %16.3g\n", "energy drift (relative)", r[0].drift, r[1].drift);
+    printf("%-28s %16.2f %16.2f\n", "iterations per step (N/LCP)",
+           r[0].steps ? (double)r[0].iterations / r[0].steps : 0.0,
+           r[1].steps ? (double)r[1].iterations / r[1].steps : 0.0);
+    printf("%-28s %16d %16d\n", "contacts max", r[0].contacts_max, r[1].contacts_max);
+    for (int k = 0; k < 2; ++k)
+      snprintf(a[k], sizeof a[k], "%s (%d)", r[k].intersection_free ? "yes" : "NO",
+               r[k].frames_checked);
+    printf("%-28s %16s %16s\n", "intersection-free (frames)", a[0], a[1]);
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "scene", scene);
+    cJSON_AddItemToObject(root, "ipc", measures_json(&r[0]));
+    cJSON_AddItemToObject(root, "lcp", measures_json(&r[1]));
+    char *text = cJSON_Print(root);
+    snprintf(path, plen, "%s/compare.json", dir);
+    FILE *f = fopen(path, "wb");
+    if (!f || fputs(text, f) < 0 || fputc('\n', f) < 0) {
+      fprintf(stderr, "ipcc compare: %s: cannot write\n", path);
+      rc = 2;
+    }
+    if (f) fclose(f);
+    free(text);
+    cJSON_Delete(root);
+    if (!rc) printf("runs: %s, %s; table: %s\n", pi, pl, path);
+    if (!rc && (rc_ipc == 1 || rc_lcp == 1)) rc = 1;
+  }
+  free(pi);
+  free(pl);
+  free(path);
+  free(own);
+  return rc;
+}
