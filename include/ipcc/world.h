@@ -34,8 +34,8 @@ typedef struct ipc_step_stats {
   double max_slip_speed;   /* largest tangential slip speed over the step, m/s */
 } ipc_step_stats;
 
-/* number of threads for ipcc's own loops (n < 1: one per core; returns the number in
-   use). Results do not depend on it: work is split in chunks fixed by the problem size. */
+/* number of threads for ipcc's own loops (default 1; n < 1: one per core; returns the
+   number in use). Results do not depend on it: work is split in chunks fixed by the problem size. */
 int ipc_set_threads(int n);
 
 /* builds the world from a scene: reads meshes, checks the start state (rejects

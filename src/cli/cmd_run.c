@@ -33,8 +33,8 @@ static void run_usage(FILE *f) {
       "  --resume OUTDIR  continue the interrupted run in OUTDIR from its last checkpoint\n"
       "  --quiet          no progress bar and no summary\n"
       "  --lenient        IPC scripts: unsupported keywords are warnings, not errors\n"
-      "  --threads N      threads for ipcc's own loops (default: one per core); results do\n"
-      "                   not depend on it\n",
+      "  --threads N      threads for ipcc's own loops (default 1); results do not\n"
+      "                   depend on it\n",
       f);
 }
 

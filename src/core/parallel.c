@@ -5,7 +5,9 @@
 #include <omp.h>
 
 
-static int g_threads = 0; /* 0: not set, OpenMP's default */
+/* one thread unless asked: on this project's 2-core reference machine two threads were
+   slower (OpenMP workers and OpenBLAS/CHOLMOD threads spin against each other) */
+static int g_threads = 1;
 
 int ipc_set_threads(int n) {
   if (n < 1) n = omp_get_num_procs();
@@ -14,7 +16,7 @@ int ipc_set_threads(int n) {
 }
 
 int ipc_threads(void) {
-  return g_threads > 0 ? g_threads : omp_get_max_threads();
+  return g_threads;
 }
 
 size_t ipc_chunk_count(size_t n, size_t min_chunk) {

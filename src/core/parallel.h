@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-/* sets the number of threads for later loops (n < 1: one per core); returns the number
-   now in use */
+/* sets the number of threads for later loops (default 1; n < 1: one per core); returns
+   the number now in use */
 int ipc_set_threads(int n);
 
 /* the number of threads loops use */

@@ -6,6 +6,7 @@
 #include "linalg/cholmod_solver.h"
 
 #include <cholmod.h>
+#include <omp.h>
 #include <string.h>
 #include <time.h>
 
@@ -66,6 +67,9 @@ static const char *ordering_name(int ord) {
 }
 
 ipc_cholmod *ipc_cholmod_create(void) {
+  /* CHOLMOD's own OpenMP regions run serially (OpenBLAS threads the dense kernels): with
+     both, the threads spin against each other on 2 cores and the factorization is slower */
+  omp_set_num_threads(1);
   ipc_cholmod *s = IPC_NEW0(ipc_cholmod, 1);
   if (!cholmod_start(&s->c)) {
     ipc_free(s);
