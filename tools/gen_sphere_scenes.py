@@ -38,17 +38,17 @@ write("scenes/stacking_spheres.json", {
 
 
 def pool(path, graded):
-    n, layers, half = 4, 4, 2.05
+    n, layers, half = 4, 4, 2.2
     bodies = []
     for j in range(layers):
         for i in range(n):
             for k in range(n):
                 off = 0.02 * ((i + j + k) % 3)
-                at = [-1.5 + i + off, 0.6 + 1.1 * j, -1.5 + k - off]
+                at = [1.05 * (i - 1.5) + off, 0.6 + 1.1 * j, 1.05 * (k - 1.5) - off]
                 dens = 1000.0 * (1 + 2 * j / (layers - 1)) if graded else 1000.0
                 bodies.append(sphere("s%d_%d_%d" % (j, i, k), at, dens))
     write(path, {
-        "description": "%d near-rigid spheres (r 0.5 m) dropped into a 4.1 m box%s (Pool %s of "
+        "description": "%d near-rigid spheres (r 0.5 m) dropped into a 4.4 m box%s (Pool %s of "
                        "Miyamoto et al., 3D, reduced)" % (
                            len(bodies), ", masses 1..3 x with height" if graded else "",
                            "2" if graded else "1"),
