@@ -148,5 +148,12 @@ grep -Eq '"intersection_free":[[:space:]]*(true|false)' "$T/cmp/lcp/stats.json" 
 expect 2 "compare: bad steps" "$IPCC" compare scenes/two_cubes.json --steps x -o "$T/x"
 contains "--steps" "compare: the error names --steps"
 
+# the sphere scenes of the LCP comparison (tools/gen_sphere_scenes.py) load in LCP mode and
+# start intersection-free (0 steps: a step of 30-64 spheres takes seconds)
+for s in stacking_spheres pool_spheres pool2_spheres; do
+  expect 0 "lcp: $s loads" "$IPCC" run "scenes/$s.json" --mode lcp --steps 0 --check -o "$T/$s" --quiet
+  grep -Eq '"intersection_free":[[:space:]]*true' "$T/$s/stats.json" && ok "lcp: $s starts apart" || bad "lcp: $s starts apart"
+done
+
 echo "$fails failed"
 [ "$fails" -eq 0 ]
