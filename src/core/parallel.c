@@ -4,7 +4,6 @@
 #include <math.h>
 #include <omp.h>
 
-
 /* one thread unless asked: on this project's 2-core reference machine two threads were
    slower (OpenMP workers and OpenBLAS/CHOLMOD threads spin against each other) */
 static int g_threads = 1;
@@ -31,6 +30,13 @@ size_t ipc_chunk_count(size_t n, size_t min_chunk) {
 void ipc_chunk_range(size_t n, size_t nchunks, size_t c, size_t *begin, size_t *end) {
   *begin = n * c / nchunks;
   *end = n * (c + 1) / nchunks;
+}
+
+int ipc_subrange(size_t s0, size_t n, size_t begin, size_t end, size_t *lo, size_t *hi) {
+  if (end <= s0 || begin >= s0 + n) return 0;
+  *lo = begin > s0 ? begin - s0 : 0;
+  *hi = end < s0 + n ? end - s0 : n;
+  return 1;
 }
 
 static void run_chunks(size_t n, size_t nc, ipc_range_fn fn, void *ctx, double *part) {

@@ -27,6 +27,10 @@ size_t ipc_chunk_count(size_t n, size_t min_chunk);
 /* item range of chunk c of nchunks over n items */
 void ipc_chunk_range(size_t n, size_t nchunks, size_t c, size_t *begin, size_t *end);
 
+/* the part of the run [s0, s0 + n) that lies in [begin, end), as [*lo, *hi) relative to s0;
+   returns 0 when they do not meet (for loops over several lists numbered one after another) */
+int ipc_subrange(size_t s0, size_t n, size_t begin, size_t end, size_t *lo, size_t *hi);
+
 /* runs fn over [0, n) in chunks (ipc_chunk_count(n, min_chunk)), in parallel, and returns
    the sum of the chunk results added in chunk order */
 double ipc_parallel_sum(size_t n, size_t min_chunk, ipc_range_fn fn, void *ctx);

@@ -94,21 +94,13 @@ size_t ipc_contacts_count(const ipc_contact_model *cm, const ipc_candidates *can
          (size_t)cm->model->nplanes * (size_t)cm->nplane_verts;
 }
 
-/* [lo, hi) of segment [s0, s0 + n) that lies in [begin, end), relative to s0 */
-static int segment(size_t s0, size_t n, size_t begin, size_t end, size_t *lo, size_t *hi) {
-  if (end <= s0 || begin >= s0 + n) return 0;
-  *lo = begin > s0 ? begin - s0 : 0;
-  *hi = end < s0 + n ? end - s0 : n;
-  return *lo < *hi;
-}
-
-void ipc_contacts_visit_range(const ipc_contact_model *cm, const ipc_candidates *cand,
-                              size_t begin, size_t end, ipc_contact_visit visit, void *ctx) {
+void ipc_contacts_visit_range(const ipc_contact_model *cm, const ipc_candidates *cand, size_t begin,
+                              size_t end, ipc_contact_visit visit, void *ctx) {
   const ipc_surface *s = &cm->model->surface;
   ipc_contact c;
   memset(&c, 0, sizeof c);
   size_t s0 = 0, lo, hi;
-  if (segment(s0, cand->nvf, begin, end, &lo, &hi))
+  if (ipc_subrange(s0, cand->nvf, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
       int v = cand->vf[2 * i], f = cand->vf[2 * i + 1];
       if (same_body_skip(cm, v, s->faces[3 * f])) continue;
@@ -121,7 +113,7 @@ void ipc_contacts_visit_range(const ipc_contact_model *cm, const ipc_candidates 
       visit(&c, ctx);
     }
   s0 += cand->nvf;
-  if (segment(s0, cand->nee, begin, end, &lo, &hi))
+  if (ipc_subrange(s0, cand->nee, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
       int ea = cand->ee[2 * i], eb = cand->ee[2 * i + 1];
       if (same_body_skip(cm, s->edges[2 * ea], s->edges[2 * eb])) continue;
@@ -135,7 +127,7 @@ void ipc_contacts_visit_range(const ipc_contact_model *cm, const ipc_candidates 
     }
   s0 += cand->nee;
   c.eps_x = 0;
-  if (segment(s0, cand->nve, begin, end, &lo, &hi))
+  if (ipc_subrange(s0, cand->nve, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
       int v = cand->ve[2 * i], e = cand->ve[2 * i + 1];
       if (same_body_skip(cm, v, s->edges[2 * e])) continue;
@@ -147,7 +139,7 @@ void ipc_contacts_visit_range(const ipc_contact_model *cm, const ipc_candidates 
       visit(&c, ctx);
     }
   s0 += cand->nve;
-  if (segment(s0, cand->nvv, begin, end, &lo, &hi))
+  if (ipc_subrange(s0, cand->nvv, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
       int a = cand->vv[2 * i], b = cand->vv[2 * i + 1];
       if (same_body_skip(cm, a, b)) continue;
@@ -159,7 +151,7 @@ void ipc_contacts_visit_range(const ipc_contact_model *cm, const ipc_candidates 
     }
   s0 += cand->nvv;
   size_t npv = (size_t)cm->nplane_verts;
-  if (npv > 0 && segment(s0, (size_t)cm->model->nplanes * npv, begin, end, &lo, &hi)) {
+  if (npv > 0 && ipc_subrange(s0, (size_t)cm->model->nplanes * npv, begin, end, &lo, &hi)) {
     c.kind = IPC_CONTACT_PLANE;
     c.v[1] = c.v[2] = c.v[3] = -1;
     for (size_t i = lo; i < hi; ++i) {

@@ -20,13 +20,6 @@ typedef struct ccd_job {
   const double *x, *xe;
 } ccd_job;
 
-static int seg(size_t s0, size_t n, size_t begin, size_t end, size_t *lo, size_t *hi) {
-  if (end <= s0 || begin >= s0 + n) return 0;
-  *lo = begin > s0 ? begin - s0 : 0;
-  *hi = end < s0 + n ? end - s0 : n;
-  return 1;
-}
-
 static double ccd_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   (void)chunk;
   const ccd_job *j = vjob;
@@ -38,7 +31,7 @@ static double ccd_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   prm.tmax = 1.0;
   double tmin = 1.0, toi;
   size_t s0 = 0, lo, hi;
-  if (seg(s0, cand->nvf, begin, end, &lo, &hi))
+  if (ipc_subrange(s0, cand->nvf, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
       int v = cand->vf[2 * i];
       const int *f = s->faces + 3 * (size_t)cand->vf[2 * i + 1];
@@ -50,7 +43,7 @@ static double ccd_range(void *vjob, size_t chunk, size_t begin, size_t end) {
       }
     }
   s0 += cand->nvf;
-  if (seg(s0, cand->nee, begin, end, &lo, &hi))
+  if (ipc_subrange(s0, cand->nee, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
       const int *a = s->edges + 2 * (size_t)cand->ee[2 * i];
       const int *b = s->edges + 2 * (size_t)cand->ee[2 * i + 1];
@@ -62,7 +55,7 @@ static double ccd_range(void *vjob, size_t chunk, size_t begin, size_t end) {
       }
     }
   s0 += cand->nee;
-  if (seg(s0, cand->nve, begin, end, &lo, &hi))
+  if (ipc_subrange(s0, cand->nve, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
       int v = cand->ve[2 * i];
       const int *e = s->edges + 2 * (size_t)cand->ve[2 * i + 1];
@@ -74,7 +67,7 @@ static double ccd_range(void *vjob, size_t chunk, size_t begin, size_t end) {
       }
     }
   s0 += cand->nve;
-  if (seg(s0, cand->nvv, begin, end, &lo, &hi))
+  if (ipc_subrange(s0, cand->nvv, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
       int a = cand->vv[2 * i], b = cand->vv[2 * i + 1];
       if (ipc_ccd_vv(X(x, a), X(x, b), X(xe, a), X(xe, b), &prm, &toi) && toi < tmin) {

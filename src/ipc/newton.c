@@ -91,8 +91,7 @@ static double elastic_range(void *vctx, size_t chunk, size_t begin, size_t end) 
   ipc_material_model mm = (ipc_material_model)w->tet_model[bd->t0];
   const int *tets = w->m.tets + 4 * t0;
   if (!j->derivs)
-    return ipc_tets_energy(mm, bd->mu, bd->lambda, nt, tets, w->DmInv + 9 * t0, w->vol + t0,
-                           j->x);
+    return ipc_tets_energy(mm, bd->mu, bd->lambda, nt, tets, w->DmInv + 9 * t0, w->vol + t0, j->x);
   return ipc_tets_derivatives(mm, bd->mu, bd->lambda, nt, tets, w->DmInv + 9 * t0, w->vol + t0,
                               j->x, NULL, w->tet_g + 12 * t0, w->tet_H + 144 * t0, 1);
 }
@@ -140,21 +139,13 @@ static double potential(ipc_world *w, const double *x, double *min_d2) {
   return e + kb + ipc_friction_energy(&w->fric, x, w->xn);
 }
 
-/* The first assembly of a step starts the sparse pattern afresh (exactly what it adds), so
-   the pattern, and with it the bits of every solve, depend on the state at the start of the
-   step only: a run resumed from a checkpoint repeats an uninterrupted one exactly.
-   (Reserving the blocks of all candidate pairs whenever contacts bring new blocks cut
-   CHOLMOD's analyses on the mat twist from 633 to 51 in 125 steps, but multiplied the
-   factorization's flops by 5 once the mat is wound up, so the pattern holds only what is
-   assembled.) */
-
 static double contact_range(void *vw, size_t chunk, size_t begin, size_t end) {
   (void)chunk;
   ipc_world *w = vw;
   contact_local *cl = w->solver->cl;
   for (size_t k = begin; k < end; ++k)
-    ipc_contact_local(&w->contacts.c[k], &w->cm, w->x, w->kappa, 1, &cl[k].nv, cl[k].verts,
-                      cl[k].g, cl[k].H);
+    ipc_contact_local(&w->contacts.c[k], &w->cm, w->x, w->kappa, 1, &cl[k].nv, cl[k].verts, cl[k].g,
+                      cl[k].H);
   return 0.0;
 }
 
@@ -277,6 +268,13 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
     }
     assemble(w, st);
     ipc_csc A;
+    /* The first assembly of a step starts the sparse pattern afresh (exactly what it adds), so
+       the pattern, and with it the bits of every solve, depend on the state at the start of the
+       step only: a run resumed from a checkpoint repeats an uninterrupted one exactly.
+       (Reserving the blocks of all candidate pairs whenever contacts bring new blocks cut
+       CHOLMOD's analyses on the mat twist from 633 to 51 in 125 steps, but multiplied the
+       factorization's flops by 5 once the mat is wound up, so the pattern holds only what is
+       assembled.) */
     if (s->fresh) ipc_sparse_set_policy(s->asm_, IPC_SPARSE_EXACT);
     int changed = ipc_sparse_finish(s->asm_, &A);
     if (s->fresh) ipc_sparse_set_policy(s->asm_, IPC_SPARSE_GROW);

@@ -15,6 +15,7 @@
 #include "core/alloc.h"
 #include "core/timer.h"
 #include "elastic/elasticity.h"
+#include "elastic/model_rest.h"
 #include "geometry/intersect_surface.h"
 #include "ipc/kappa.h"
 
@@ -29,17 +30,6 @@ static double mean_mass(const ipc_model *m) {
       ++n;
     }
   return n ? s / n : 1.0;
-}
-
-static ipc_material_model material_of(ipc_material_kind k) {
-  switch (k) {
-    case IPC_MAT_FIXED_COROTATED:
-      return IPC_FIXED_COROTATED;
-    case IPC_MAT_STVK:
-      return IPC_STVK;
-    default:
-      return IPC_NEO_HOOKEAN;
-  }
 }
 
 ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
@@ -77,17 +67,9 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   w->tet_g = IPC_NEW(double, 12 * (size_t)m->ntets + 1);
   w->tet_H = IPC_NEW(double, 144 * (size_t)m->ntets + 1);
   w->tet_model = IPC_NEW(int, (size_t)m->ntets + 1);
-  for (int t = 0; t < m->ntets; ++t) {
-    double X[12];
-    for (int k = 0; k < 4; ++k) memcpy(X + 3 * k, m->x0 + 3 * (size_t)m->tets[4 * t + k], 24);
-    if (!ipc_tet_rest(X, w->DmInv + 9 * (size_t)t, &w->vol[t])) {
-      ipc_error_set(err, IPC_ERR_INPUT, "%s: body '%s': tet %d is degenerate or inverted",
-                    def->path ? def->path : "(scene)", m->bodies[m->tet_body[t]].name,
-                    t - m->bodies[m->tet_body[t]].t0 + 1);
-      ipc_world_destroy(w);
-      return NULL;
-    }
-    w->tet_model[t] = (int)material_of(m->bodies[m->tet_body[t]].material);
+  if (ipc_model_tet_rest(m, def->path, w->DmInv, w->vol, w->tet_model, err) != IPC_OK) {
+    ipc_world_destroy(w);
+    return NULL;
   }
 
   ipc_contact_model_init(&w->cm, m, w->dhat);

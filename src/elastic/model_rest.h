@@ -1,0 +1,14 @@
+/* rest data of a model's tets, shared by the IPC and LCP worlds */
+#ifndef IPCC_ELASTIC_MODEL_REST_H
+#define IPCC_ELASTIC_MODEL_REST_H
+
+#include "core/model.h"
+#include "ipcc/error.h"
+
+/* for every tet of m: DmInv (ntets x 9), vol (ntets) and its energy model (ntets,
+   ipc_material_model from the body's material). IPC_ERR_INPUT naming scene_path (may be
+   NULL), the body and the tet when a tet is degenerate or inverted. */
+ipc_status ipc_model_tet_rest(const ipc_model *m, const char *scene_path, double *DmInv,
+                              double *vol, int *material, ipc_error *err);
+
+#endif
