@@ -42,7 +42,15 @@ int ipc_subrange(size_t s0, size_t n, size_t begin, size_t end, size_t *lo, size
 static void run_chunks(size_t n, size_t nc, ipc_range_fn fn, void *ctx, double *part) {
   int nt = ipc_threads();
   if (nt > (int)nc) nt = (int)nc;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
+  if (nt <= 1) { /* no OpenMP region at all: even a serialized one costs a futex call */
+    for (size_t c = 0; c < nc; ++c) {
+      size_t b, e;
+      ipc_chunk_range(n, nc, c, &b, &e);
+      part[c] = fn(ctx, c, b, e);
+    }
+    return;
+  }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
   for (size_t c = 0; c < nc; ++c) {
     size_t b, e;
     ipc_chunk_range(n, nc, c, &b, &e);

@@ -5,12 +5,14 @@
  * once warm. */
 #include "linalg/cholmod_solver.h"
 
+#include <cblas.h>
 #include <cholmod.h>
 #include <omp.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/alloc.h"
+#include "core/parallel.h"
 
 struct ipc_cholmod {
   cholmod_common c;
@@ -67,9 +69,6 @@ static const char *ordering_name(int ord) {
 }
 
 ipc_cholmod *ipc_cholmod_create(void) {
-  /* CHOLMOD's own OpenMP regions run serially (OpenBLAS threads the dense kernels): with
-     both, the threads spin against each other on 2 cores and the factorization is slower */
-  omp_set_num_threads(1);
   ipc_cholmod *s = IPC_NEW0(ipc_cholmod, 1);
   if (!cholmod_start(&s->c)) {
     ipc_free(s);
@@ -78,6 +77,13 @@ ipc_cholmod *ipc_cholmod_create(void) {
   s->c.print = 0; /* no messages, errors come back as status */
   s->c.error_handler = NULL;
   s->c.supernodal = CHOLMOD_SUPERNODAL;
+  /* coarser supernodes than CHOLMOD's default (4, 16, 48): a few more explicit zeros in L,
+     but longer dense kernels; on the mat40x40 Hessian (nnz(L) 0.91M) one factorization
+     drops from 46 to 31 ms, on mat100x100 (nnz(L) 9.0M) from 427 to 322 ms; 64 and up is
+     slower again (tests/bench and scratch measurements in the README) */
+  s->c.nrelax[0] = 32;
+  s->c.nrelax[1] = 128;
+  s->c.nrelax[2] = 256;
   s->c.final_asis = 1;
   s->c.quick_return_if_not_posdef = 1;
   s->st.ordering = "none";
@@ -117,9 +123,21 @@ ipc_factor_status ipc_cholmod_factor(ipc_cholmod *s, const ipc_csc *A, bool patt
     s->st.factor_flops = s->c.fl;
     s->st.ordering = ordering_name(s->L->ordering);
   }
+  /* the dense kernels get the threads the run was given (--threads, default 1): a second
+     OpenBLAS thread woken for every small supernode costs more in futex and sched_yield
+     calls than it saves on the mat40x40 Hessian (10 twist steps: 0.6 s system time with
+     one thread, 2.8 s with two, on a loaded machine) */
+  if (openblas_get_num_threads() != ipc_threads()) openblas_set_num_threads(ipc_threads());
   double beta[2] = {shift, 0.0};
   double t0 = now();
+  /* CHOLMOD 3's supernodal numeric factorization opens OpenMP regions with a fixed
+     num_threads(4) that omp_set_num_threads cannot lower: on 2 cores that is 3 extra threads
+     woken by futex for every large supernode (150,000 futex calls in 10 mat-twist steps).
+     With no active level allowed, those regions run on the calling thread. */
+  int levels = omp_get_max_active_levels();
+  omp_set_max_active_levels(0);
   int ok = cholmod_factorize_p(&M, beta, NULL, 0, s->L, &s->c);
+  omp_set_max_active_levels(levels);
   s->st.factor_seconds += now() - t0;
   if (s->c.status == CHOLMOD_NOT_POSDEF || (ok && s->L->minor < s->L->n)) {
     ++s->st.not_pd;
