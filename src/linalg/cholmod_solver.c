@@ -8,11 +8,11 @@
 #include <cblas.h>
 #include <cholmod.h>
 #include <omp.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/alloc.h"
-#include "core/parallel.h"
 
 struct ipc_cholmod {
   cholmod_common c;
@@ -123,11 +123,13 @@ ipc_factor_status ipc_cholmod_factor(ipc_cholmod *s, const ipc_csc *A, bool patt
     s->st.factor_flops = s->c.fl;
     s->st.ordering = ordering_name(s->L->ordering);
   }
-  /* the dense kernels get the threads the run was given (--threads, default 1): a second
-     OpenBLAS thread woken for every small supernode costs more in futex and sched_yield
-     calls than it saves on the mat40x40 Hessian (10 twist steps: 0.6 s system time with
-     one thread, 2.8 s with two, on a loaded machine) */
-  if (openblas_get_num_threads() != ipc_threads()) openblas_set_num_threads(ipc_threads());
+  /* the dense kernels run on one OpenBLAS thread unless OPENBLAS_NUM_THREADS says
+     otherwise: threaded kernels round differently (frames would depend on the thread
+     count), and a second thread woken for every small supernode costs more in futex and
+     sched_yield calls than it saves on the mat40x40 Hessian (10 twist steps: 0.6 s system
+     time with one thread, 2.8 s with two, on a loaded machine) */
+  if (!getenv("OPENBLAS_NUM_THREADS") && openblas_get_num_threads() != 1)
+    openblas_set_num_threads(1);
   double beta[2] = {shift, 0.0};
   double t0 = now();
   /* CHOLMOD 3's supernodal numeric factorization opens OpenMP regions with a fixed
