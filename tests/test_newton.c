@@ -107,5 +107,51 @@ int main(void) {
       ipc_world_destroy(w);
     }
   }
+  /* warm starts (IPC's warmStart 1 and 2): the same fall from x^n + h v^n and from the
+     inertial prediction; in free fall the prediction is the minimizer itself (one Newton
+     iteration per step), and no start may cost intersections */
+  {
+    static const char *const starts[] = {"previous", "velocity", "inertial"};
+    int total[3] = {0, 0, 0}, first_free[3] = {0, 0, 0};
+    for (int ws = 0; ws < 3; ++ws) {
+      char text[512];
+      snprintf(text, sizeof text,
+               "{\"time_step\": 0.025, \"newton\": {\"warm_start\": \"%s\"}, \"bodies\": ["
+               " {\"mesh\": \"../../scenes/meshes/cube.msh\", \"translation\": [0, 1.2, 0]},"
+               " {\"mesh\": \"../../scenes/meshes/cube.msh\", \"translation\": [0.3, 0.05, 0.2]}],"
+               " \"planes\": [{\"point\": [0, 0, 0], \"normal\": [0, 1, 0]}]}",
+               starts[ws]);
+      ipc_world *w = make(text);
+      if (!w) continue;
+      for (int s = 0; s < 40; ++s) {
+        ipc_step_stats st;
+        ipc_error err;
+        CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+        CHECK(!st.newton_capped);
+        CHECK(ipc_world_intersection_free(w, NULL, 0));
+        CHECK(st.min_distance > 0);
+        total[ws] += st.newton_iterations;
+        if (s == 1) first_free[ws] = st.newton_iterations;
+      }
+      double ymin = INFINITY;
+      const double *x = ipc_world_positions(w);
+      for (int i = 0; i < ipc_world_vertex_count(w); ++i) ymin = fmin(ymin, x[3 * i + 1]);
+      CHECK(ymin > 0 && ymin < 0.01);
+      ipc_world_destroy(w);
+    }
+    CHECK_MSG(first_free[2] == 1, "inertial start in free fall: %d iterations", first_free[2]);
+    CHECK_MSG(first_free[0] >= 2, "previous-position start in free fall: %d iterations",
+              first_free[0]);
+    CHECK_MSG(total[1] > 0 && total[2] > 0 && total[0] > 0, "iterations: %d %d %d", total[0],
+              total[1], total[2]);
+    /* an unknown start is an error naming the key */
+    const char *path = write_scene("{\"newton\": {\"warm_start\": \"guess\"}, \"bodies\": ["
+                                   " {\"mesh\": \"../../scenes/meshes/cube.msh\"}]}");
+    ipc_scene_def def;
+    ipc_error err;
+    CHECK(ipc_scene_load(path, &def, &err) == IPC_ERR_INPUT);
+    CHECK(strstr(err.msg, "newton.warm_start") != NULL);
+    remove(path);
+  }
   TEST_MAIN_END();
 }

@@ -24,6 +24,15 @@ typedef enum ipc_time_integrator {
   IPC_NEWMARK = 1, /* average acceleration (beta 1/4, gamma 1/2) */
 } ipc_time_integrator;
 
+/* where each step's Newton solve starts (IPC's warmStart 0, 1, 2); a start other than the
+   previous positions is taken only as far as CCD allows and only if it lowers the
+   incremental potential */
+typedef enum ipc_warm_start {
+  IPC_WARM_PREVIOUS = 0, /* x^n, IPC's default */
+  IPC_WARM_VELOCITY = 1, /* x^n + h v^n */
+  IPC_WARM_INERTIAL = 2, /* the inertial prediction x~ (with gravity and Neumann forces) */
+} ipc_warm_start;
+
 /* a region of vertices: a box in coordinates relative to the body's rest bounding
    box (0 = min, 1 = max; values outside [0,1] give slack), or an explicit list */
 typedef struct ipc_region_def {
@@ -99,6 +108,7 @@ typedef struct ipc_scene_def {
   /* newton */
   double newton_tol; /* stop when ||p||_inf / h < newton_tol * bbox diagonal (1e-2) */
   int newton_max_iterations;
+  ipc_warm_start warm_start; /* Newton's start each step (IPC_WARM_PREVIOUS) */
   /* output */
   int output_every; /* write every Nth step */
   int nbodies;

@@ -27,6 +27,7 @@ ipc_scene_def ipc_default_scene_def(void) {
   s.ccd_scale = 0.8;
   s.newton_tol = 1e-2;
   s.newton_max_iterations = 200;
+  s.warm_start = IPC_WARM_PREVIOUS;
   s.output_every = 1;
   s.epsv = 1e-3;
   s.friction_iterations = 1;
@@ -527,13 +528,25 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
   }
   const cJSON *newton = cJSON_GetObjectItemCaseSensitive(root, "newton");
   if (newton) {
-    static const char *const nkeys[] = {"tolerance", "max_iterations", NULL};
+    static const char *const nkeys[] = {"tolerance", "max_iterations", "warm_start", NULL};
     if (!check_keys(r, newton, "newton", nkeys) ||
         !get_number(r, newton, "newton", "tolerance", &s->newton_tol, 1e-15, 1e6,
                     "a positive tolerance (relative to the bbox diagonal, per second)") ||
         !get_int(r, newton, "newton", "max_iterations", &s->newton_max_iterations, 1,
                  "a positive integer"))
       return 0;
+    const char *ws = NULL;
+    if (!get_string(r, newton, "newton", "warm_start", &ws)) return 0;
+    if (ws) {
+      if (!strcmp(ws, "previous"))
+        s->warm_start = IPC_WARM_PREVIOUS;
+      else if (!strcmp(ws, "velocity"))
+        s->warm_start = IPC_WARM_VELOCITY;
+      else if (!strcmp(ws, "inertial"))
+        s->warm_start = IPC_WARM_INERTIAL;
+      else
+        return fail(r, "newton.warm_start", "\"previous\", \"velocity\" or \"inertial\"");
+    }
   }
   const cJSON *output = cJSON_GetObjectItemCaseSensitive(root, "output");
   if (output) {

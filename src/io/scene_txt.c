@@ -120,6 +120,7 @@ typedef struct txt {
   double self_fric;
   const char *solver;
   ipc_time_integrator integrator;
+  ipc_warm_start warm_start;
   int gravity_off;
   double duration, dt;
   int friction_iterations;
@@ -603,9 +604,9 @@ static int parse_keyword(txt *p, const txt_line *l) {
       "constraintType",          "constraintOffset",       "QPSolver",
       "useActiveSetConvergence", "noActiveSetConvergence", NULL};
   /* solver choices that do not change the problem solved: ipcc uses its own CCD and
-     CHOLMOD and starts Newton from the previous positions */
-  static const char *const algo[] = {"CCDMethod",    "CCDTolerance", "exactCCD", "linSysSolver",
-                                     "linearSolver", "warmStart",    NULL};
+     CHOLMOD */
+  static const char *const algo[] = {"CCDMethod", "CCDTolerance", "exactCCD", "linSysSolver",
+                                     "linearSolver", NULL};
   if (is_one_of(kw, viewer) || is_one_of(kw, qp_only) || is_one_of(kw, algo)) return 1;
   if (!strcmp(kw, "shapes")) return parse_shapes(p, l);
   if (!strcmp(kw, "shape")) {
@@ -642,6 +643,14 @@ static int parse_keyword(txt *p, const txt_line *l) {
       return 1;
     }
     return bad(p, l->no, "keyword 'timeIntegration': expected BE or NM, got '%s'", l->t[1]);
+  }
+  if (!strcmp(kw, "warmStart")) {
+    if (!numbers(p, l, 1, 1, v, "'warmStart k'") || !no_extra(p, l, 2)) return 0;
+    if (v[0] == 0 || v[0] == 1 || v[0] == 2) {
+      p->warm_start = (ipc_warm_start)(int)v[0];
+      return 1;
+    }
+    return unsupported(p, l->no, kw, "0 (previous positions), 1 (x + h v) or 2 (x tilde)");
   }
   if (!strcmp(kw, "time")) {
     if (!numbers(p, l, 1, 2, v, "'time duration dt' (s)") || !no_extra(p, l, 3)) return 0;
@@ -1273,6 +1282,7 @@ static int finalize(txt *p, ipc_scene_def *s) {
   s->duration = p->duration;
   if (p->gravity_off) s->gravity[1] = 0.0;
   s->integrator = p->integrator;
+  s->warm_start = p->warm_start;
   s->bbox_diag = diag;
   s->kappa = p->tuning[0];
   s->dhat = p->use_abs ? p->tuning[1] / diag : p->tuning[1];

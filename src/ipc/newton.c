@@ -387,6 +387,48 @@ static int place_scripted(ipc_world *w, ipc_step_stats *st) {
   return 1;
 }
 
+/* moves the free vertices from x towards x + h v (IPC_WARM_VELOCITY) or the inertial
+   prediction xt (IPC_WARM_INERTIAL), as far as CCD allows (times ccd_scale) and only if
+   the incremental potential decreases (halving once). returns 1 if moved */
+static int warm_start(ipc_world *w, ipc_step_stats *st) {
+  const ipc_model *m = &w->m;
+  int n = m->nverts, any = 0, inertial = m->params.warm_start == IPC_WARM_INERTIAL;
+  for (int i = 0; i < n; ++i)
+    for (int d = 0; d < 3; ++d) {
+      double pi = 0.0;
+      if (!w->fixed[i] && m->mass[i] > 0)
+        pi = inertial ? w->xt[3 * i + d] - w->x[3 * i + d] : w->h * w->v[3 * i + d];
+      w->p[3 * i + d] = pi;
+      w->xe[3 * i + d] = w->x[3 * i + d] + pi;
+      if (pi != 0.0) any = 1;
+    }
+  if (!any) return 0;
+  double t0 = ipc_now();
+  ipc_broad_phase(&w->cand, &m->surface, w->x, w->xe, w->dhat);
+  st->t_broad_phase += ipc_now() - t0;
+  t0 = ipc_now();
+  double toi = ipc_ccd_max_step(&w->cm, &w->cand, w->x, w->xe);
+  st->t_ccd += ipc_now() - t0;
+  double alpha = toi < 1.0 ? m->params.ccd_scale * toi : 1.0;
+  if (!(alpha > 0)) return 0;
+  /* before the first contact kappa is still 0 (set when contacts appear): judge the move
+     with the smallest barrier stiffness, so it cannot run into a near-contact for free */
+  double kappa = w->kappa;
+  if (w->kappa == 0) w->kappa = w->kappa_min;
+  double e0 = potential(w, w->x, NULL);
+  int moved = 0;
+  for (int k = 0; k < 2 && !moved; ++k, alpha *= 0.5) {
+    for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + alpha * w->p[i];
+    ++st->line_search_steps;
+    if (potential(w, w->xe, NULL) < e0) {
+      memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
+      moved = 1;
+    }
+  }
+  w->kappa = kappa;
+  return moved;
+}
+
 ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   const ipc_model *m = &w->m;
   int n = m->nverts;
@@ -398,6 +440,7 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   for (int i = 0; i < n; ++i)
     if (m->mass[i] == 0 && !w->scripted[i]) w->fixed[i] = 1;
   int pending = !place_scripted(w, st);
+  if (!pending && m->params.warm_start != IPC_WARM_PREVIOUS) warm_start(w, st);
   double weight = 1e3;
   int rc = 0;
   for (int round = 0;; ++round) {
