@@ -262,12 +262,17 @@ typedef struct energy_ctx {
   const ipc_contact_model *cm;
   const double *x;
   double dhat2, sum, min_d2;
+  ipc_contact_set *out; /* NULL: energy only */
 } energy_ctx;
 
 static void energy_visit(ipc_contact *c, void *vctx) {
   energy_ctx *k = vctx;
   k->sum += contact_value(c, k->cm, k->x, k->dhat2);
   if (c->d2 < k->min_d2) k->min_d2 = c->d2;
+  if (k->out && c->d2 < k->dhat2) { /* the record collect_visit keeps */
+    ipc_reserve((void **)&k->out->c, &k->out->cap, k->out->n + 1, sizeof(ipc_contact));
+    k->out->c[k->out->n++] = *c;
+  }
 }
 
 typedef struct energy_job {
@@ -275,31 +280,56 @@ typedef struct energy_job {
   const ipc_candidates *cand;
   const double *x;
   double min_d2[IPC_MAX_CHUNKS];
+  ipc_contact_set *part; /* (IPC_MAX_CHUNKS) per-chunk sets, or NULL */
 } energy_job;
 
 static double energy_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   energy_job *j = vjob;
-  energy_ctx k = {j->cm, j->x, j->cm->dhat * j->cm->dhat, 0.0, INFINITY};
+  energy_ctx k = {j->cm, j->x, j->cm->dhat * j->cm->dhat, 0.0, INFINITY,
+                  j->part ? &j->part[chunk] : NULL};
   ipc_contacts_visit_range(j->cm, j->cand, begin, end, energy_visit, &k);
   j->min_d2[chunk] = k.min_d2;
   return k.sum;
 }
 
-double ipc_barrier_energy_candidates(const ipc_contact_model *cm, const ipc_candidates *cand,
-                                     const double *x, double kappa, double *min_d2) {
+double ipc_barrier_energy_collect(const ipc_contact_model *cm, const ipc_candidates *cand,
+                                  const double *x, double kappa, double *min_d2,
+                                  ipc_contact_set *out) {
   energy_job j;
   j.cm = cm;
   j.cand = cand;
   j.x = x;
+  j.part = NULL;
   size_t n = ipc_contacts_count(cm, cand);
+  size_t nc = ipc_chunk_count(n, 2048);
+  if (out) {
+    out->n = 0;
+    j.part = IPC_NEW0(ipc_contact_set, IPC_MAX_CHUNKS);
+  }
   double sum = ipc_parallel_sum(n, 2048, energy_range, &j);
   if (min_d2) {
-    size_t nc = ipc_chunk_count(n, 2048);
     *min_d2 = INFINITY;
     for (size_t c = 0; c < nc; ++c)
       if (j.min_d2[c] < *min_d2) *min_d2 = j.min_d2[c];
   }
+  if (out) {
+    for (size_t c = 0; c < nc; ++c) {
+      ipc_contact_set *p = &j.part[c];
+      if (p->n > 0) {
+        ipc_reserve((void **)&out->c, &out->cap, out->n + p->n, sizeof(ipc_contact));
+        memcpy(out->c + out->n, p->c, p->n * sizeof(ipc_contact));
+        out->n += p->n;
+      }
+      ipc_contact_set_free(p);
+    }
+    ipc_free(j.part);
+  }
   return kappa * sum;
+}
+
+double ipc_barrier_energy_candidates(const ipc_contact_model *cm, const ipc_candidates *cand,
+                                     const double *x, double kappa, double *min_d2) {
+  return ipc_barrier_energy_collect(cm, cand, x, kappa, min_d2, NULL);
 }
 
 double ipc_contact_local(const ipc_contact *c, const ipc_contact_model *cm, const double *x,

@@ -61,9 +61,17 @@ double ipc_contact_local(const ipc_contact *c, const ipc_contact_model *cm, cons
                          double kappa, int project, int *nv, int verts[4], double g[12],
                          double H[144]);
 
-/* barrier energy over all candidate pairs and planes at x (no set kept): for line search */
+/* barrier energy over all candidate pairs and planes at x (no set kept): for line search.
+   min_d2 (may be NULL): the smallest squared distance seen */
 double ipc_barrier_energy_candidates(const ipc_contact_model *cm, const ipc_candidates *cand,
                                      const double *x, double kappa, double *min_d2);
+
+/* the same, and (out not NULL) the contact set ipc_contacts_collect would return at x,
+   in the same order with the same fields: a line search that accepts x has its next
+   contact set without a second pass over the candidates */
+double ipc_barrier_energy_collect(const ipc_contact_model *cm, const ipc_candidates *cand,
+                                  const double *x, double kappa, double *min_d2,
+                                  ipc_contact_set *out);
 
 /* calls visit on every candidate pair (and vertex-plane pair) as a contact record whose
    kind, v, plane and eps_x are set (type and d2 not yet), in a fixed order; pairs within

@@ -43,6 +43,9 @@ struct ipc_newton_solver {
   contact_local *cl; /* (contacts) per-iteration scratch */
   int fresh;         /* the next assembly is the step's first: rebuild the pattern exactly */
   size_t cap_cl;
+  ipc_contact_set next; /* the contacts at the point the line search accepted */
+  double next_min_d2;
+  int next_valid;
 };
 
 ipc_newton_solver *ipc_newton_solver_create(int nverts) {
@@ -70,6 +73,7 @@ void ipc_newton_solver_destroy(ipc_newton_solver *s) {
   ipc_free(s->gB);
   ipc_free(s->gE);
   ipc_free(s->cl);
+  ipc_contact_set_free(&s->next);
   ipc_free(s);
 }
 
@@ -115,8 +119,10 @@ static double elastic_derivatives(ipc_world *w, const double *x) {
   return elastic_sum(w, x, 1);
 }
 
-/* the incremental potential at x, barrier over the candidate pairs */
-static double potential(ipc_world *w, const double *x, double *min_d2) {
+/* the incremental potential at x, barrier over the candidate pairs; with next, the
+   contact set at x too (ipc_barrier_energy_collect) */
+static double potential_collect(ipc_world *w, const double *x, double *min_d2,
+                                ipc_contact_set *next) {
   const ipc_model *m = &w->m;
   double h2 = w->c_elastic * w->h * w->h;
   double e = 0;
@@ -135,8 +141,12 @@ static double potential(ipc_world *w, const double *x, double *min_d2) {
   double el = ipc_elastic_energy(w, x);
   if (!isfinite(el)) return INFINITY;
   e += h2 * el;
-  double kb = ipc_barrier_energy_candidates(&w->cm, &w->cand, x, w->kappa, min_d2);
+  double kb = ipc_barrier_energy_collect(&w->cm, &w->cand, x, w->kappa, min_d2, next);
   return e + kb + ipc_friction_energy(&w->fric, x, w->xn);
+}
+
+static double potential(ipc_world *w, const double *x, double *min_d2) {
+  return potential_collect(w, x, min_d2, NULL);
 }
 
 static double contact_range(void *vw, size_t chunk, size_t begin, size_t end) {
@@ -256,8 +266,18 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
   st->t_broad_phase += ipc_now() - t0;
   double prev_min_dist = INFINITY;
   double e0 = INFINITY, e0_kappa = -1.0; /* potential at x and the kappa it was taken with */
+  s->next_valid = 0;
   for (;;) {
-    double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->x);
+    double d2;
+    if (s->next_valid) { /* the accepted line-search point: its contacts are known */
+      ipc_contact_set t = w->contacts;
+      w->contacts = s->next;
+      s->next = t;
+      d2 = s->next_min_d2;
+      s->next_valid = 0;
+    } else {
+      d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->x);
+    }
     w->min_d2 = d2;
     if ((int)w->contacts.n > st->contacts_max) st->contacts_max = (int)w->contacts.n;
     if (w->kappa == 0 && w->contacts.n > 0) init_kappa(w);
@@ -335,7 +355,7 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
     for (;;) {
       for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + alpha * w->p[i];
       ++st->line_search_steps;
-      e1 = potential(w, w->xe, &min_d2);
+      e1 = potential_collect(w, w->xe, &min_d2, &s->next);
       if (e1 <= e0) break;
       alpha *= 0.5;
       if (alpha * pmax < 1e-3 * tol || alpha < 1e-20) break;
@@ -346,6 +366,8 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
     }
     memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
     e0 = e1;
+    s->next_valid = 1;
+    s->next_min_d2 = min_d2;
     double min_dist = sqrt(min_d2);
     if (m->params.kappa <= 0)
       w->kappa = ipc_kappa_update(w->kappa, w->kappa_max, prev_min_dist, min_dist, m->bbox_diag);
