@@ -388,6 +388,11 @@ static int run_finish(run *r, int rc) {
            sum->wall_seconds, n ? sum->wall_seconds / n : 0.0,
            n ? (double)sum->newton_iterations / n : 0.0, sum->min_distance);
     if (c->check) printf(", %s", sum->intersection_free ? "intersection-free" : "INTERSECTING");
+    if (sum->dirichlet_unmet_steps)
+      printf(
+          "\nscript not followed in %d steps: scripted vertices stopped short of their targets "
+          "(dirichlet_unmet in stats.json)",
+          sum->dirichlet_unmet_steps);
     printf("\nframes: %s/NNNNNN.{%s} (%d), statistics: %s\n", r->frames_dir,
            format_names(c->formats, fmts, sizeof fmts), c->frame + 1, stats);
     if (c->preview_every > 0) printf("previews: %s/NNNNNN.png\n", r->preview_dir);
