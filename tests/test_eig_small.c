@@ -16,7 +16,7 @@
 
 /* random orthogonal Q: the eigenvectors of a random symmetric matrix (LAPACK) */
 static void random_orthogonal(int n, double *Q) {
-  double A[144], w[12];
+  double A[144] = {0}, w[12];
   random_symmetric(n, A);
   CHECK(ipc_sym_eig(n, A, w, Q) == 0);
 }
