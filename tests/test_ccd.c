@@ -2,15 +2,14 @@
    negative, known counts), hand-made cases with exact times of impact, randomized cases
    checked against an exact reference (cubic coplanarity polynomial in GMP rationals, dense
    sampling and exact bisection), minimum separation, and the query-file reader */
-#include <dirent.h>
 #include <gmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "ccd_query_files.h"
 #include "core/alloc.h"
 #include "geometry/ccd.h"
 #include "io/ccd_queries.h"
@@ -22,7 +21,8 @@ typedef struct set_counts {
   long vf, vf_pos, ee, ee_pos, fn, fp, files;
 } set_counts;
 
-static void run_file(const char *path, set_counts *c) {
+static void run_file(const char *path, void *ctx) {
+  set_counts *c = ctx;
   ipc_ccd_queries q;
   ipc_error err;
   ipc_status st = ipc_ccd_queries_read(path, IPC_CCD_KIND_FROM_PATH, &q, &err);
@@ -54,42 +54,11 @@ static void run_file(const char *path, set_counts *c) {
   ipc_ccd_queries_free(&q);
 }
 
-static int cmp_str(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void walk(const char *dir, set_counts *c) {
-  DIR *d = opendir(dir);
-  CHECK_MSG(d != NULL, "cannot open %s", dir);
-  if (!d) return;
-  char **names = NULL;
-  size_t n = 0, cap = 0;
-  struct dirent *ent;
-  while ((ent = readdir(d)) != NULL) {
-    if (ent->d_name[0] == '.') continue;
-    ipc_reserve((void **)&names, &cap, n + 1, sizeof(char *));
-    size_t len = strlen(dir) + strlen(ent->d_name) + 2;
-    names[n] = IPC_NEW(char, len);
-    snprintf(names[n++], len, "%s/%s", dir, ent->d_name);
-  }
-  closedir(d);
-  if (n > 1) qsort(names, n, sizeof(char *), cmp_str);
-  for (size_t i = 0; i < n; ++i) {
-    struct stat st;
-    size_t len = strlen(names[i]);
-    if (stat(names[i], &st) == 0 && S_ISDIR(st.st_mode))
-      walk(names[i], c);
-    else if (len > 4 && !strcmp(names[i] + len - 4, ".csv"))
-      run_file(names[i], c);
-    ipc_free(names[i]);
-  }
-  ipc_free(names);
-}
-
 static void test_shared_set(void) {
   set_counts c;
   memset(&c, 0, sizeof c);
-  walk("../shared/data/ccd-queries", &c);
+  const char *dir = "../shared/data/ccd-queries";
+  CHECK_MSG(ccd_query_files_walk(dir, run_file, &c) == 0, "cannot open %s or a folder in it", dir);
   CHECK(c.files == 27);
   CHECK(c.vf == 2853);
   CHECK(c.vf_pos == 911);

@@ -155,5 +155,28 @@ for s in stacking_spheres pool_spheres pool2_spheres; do
   grep -Eq '"intersection_free":[[:space:]]*true' "$T/$s/stats.json" && ok "lcp: $s starts apart" || bad "lcp: $s starts apart"
 done
 
+# infeasible scripts (tests/data): a cube scripted into the ground plane, and a quad scripted
+# onto a cube pinned in place. The run ends normally (exit 0), no frame intersects nor crosses
+# the plane, the steps that cannot follow the script report dirichlet_unmet (the steps before
+# contact follow it), and the summary counts them and says so on the terminal
+for s in infeasible_script infeasible_obstacle; do
+  expect 0 "$s: runs to the end" "$IPCC" run "tests/data/$s.json" -o "$T/$s" --check --no-checkpoint
+  contains "script not followed in" "$s: the terminal summary reports the unmet script"
+  expect 0 "$s: check" "$IPCC" check "$T/$s" --quiet
+  j="$T/$s/stats.json"
+  grep -Eq '"intersection_free":[[:space:]]*true' "$j" && ok "$s: intersection-free" || bad "$s: intersection_free"
+  unmet=$(grep -Ec '"dirichlet_unmet":[[:space:]]*[1-9]' "$j")
+  total=$(sed -n 's/.*"dirichlet_unmet_steps":[[:space:]]*\([0-9]*\).*/\1/p' "$j")
+  steps=$(grep -c '"dirichlet_unmet":' "$j")
+  [ "$unmet" -gt 0 ] && [ "$unmet" -lt "$steps" ] && ok "$s: $unmet of $steps steps unmet" ||
+    bad "$s: $unmet of $steps steps report dirichlet_unmet"
+  [ "$total" = "$unmet" ] && ok "$s: summary dirichlet_unmet_steps" ||
+    bad "$s: summary dirichlet_unmet_steps '$total', steps say $unmet"
+  grep -Eq '"dirichlet_unmet":[[:space:]]*0,' "$j" && ok "$s: feasible steps met" || bad "$s: no step met its script"
+done
+below=$(cat "$T"/infeasible_script/frames/*.obj | awk '/^v /{if ($3 <= 0) n++} END {print n + 0}')
+[ "$below" -eq 0 ] && ok "infeasible_script: every frame above the plane" ||
+  bad "infeasible_script: $below vertices on or below the plane"
+
 echo "$fails failed"
 [ "$fails" -eq 0 ]

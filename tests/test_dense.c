@@ -2,60 +2,17 @@
    rotation-variant 3x3 SVD */
 #include <float.h>
 #include <math.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "linalg/dense.h"
+#define TEST_RNG_SEED 0x9E3779B97F4A7C15ull
+#include "random_matrices.h"
 #include "test.h"
-
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-
-/* uniform in [-1, 1) (splitmix64) */
-static double urand(void) {
-  uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return (double)(z >> 11) * 0x1.0p-52 - 1.0;
-}
-
-static void random_symmetric(int n, double *A) {
-  for (int i = 0; i < n; ++i)
-    for (int j = i; j < n; ++j) A[i * n + j] = A[j * n + i] = urand();
-}
-
-static double max_abs(int n, const double *A) {
-  double m = 0.0;
-  for (int k = 0; k < n * n; ++k) m = fmax(m, fabs(A[k]));
-  return m;
-}
-
-static void matmul3(const double A[9], const double B[9], double C[9]) {
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
-}
-
-/* random rotation from a random unit quaternion */
-static void random_rotation(double R[9]) {
-  double q[4], n = 0.0;
-  for (int k = 0; k < 4; ++k) {
-    q[k] = urand();
-    n += q[k] * q[k];
-  }
-  n = sqrt(n);
-  for (int k = 0; k < 4; ++k) q[k] /= n;
-  const double w = q[0], x = q[1], y = q[2], z = q[3];
-  const double M[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - z * w),     2 * (x * z + y * w),
-                       2 * (x * y + z * w),     1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
-                       2 * (x * z - y * w),     2 * (y * z + x * w),     1 - 2 * (x * x + y * y)};
-  memcpy(R, M, sizeof M);
-}
 
 /* checks A Q = Q diag(lam), Q orthonormal, lam ascending */
 static void check_eigensystem(int n, const double *A, const double *lam, const double *Q,
                               double tol) {
-  const double scale = fmax(max_abs(n, A), DBL_MIN);
+  const double scale = fmax(max_abs(n * n, A), DBL_MIN);
   double res = 0.0, orth = 0.0;
   for (int i = 0; i < n; ++i)
     for (int k = 0; k < n; ++k) {
@@ -118,7 +75,7 @@ static void test_sym_eig3(void) {
     ipc_sym_eig3(A, lam, Q);
     check_eigensystem(3, A, lam, Q, 1e-13);
     CHECK(ipc_sym_eig(3, A, lref, NULL) == 0);
-    const double scale = fmax(max_abs(3, A), DBL_MIN);
+    const double scale = fmax(max_abs(9, A), DBL_MIN);
     for (int k = 0; k < 3; ++k)
       CHECK_MSG(fabs(lam[k] - lref[k]) <= 1e-13 * scale, "%g vs %g", lam[k], lref[k]);
   }
@@ -156,7 +113,7 @@ static void check_projection(int n, const double *A, const double *P, double tol
       for (int k = 0; k < n; ++k) s += P[i * n + k] * D[k * n + j];
       DP[i * n + j] = s;
     }
-  CHECK(max_abs(n, DP) <= tol * scale * scale);
+  CHECK(max_abs(n * n, DP) <= tol * scale * scale);
   double P2[24 * 24];
   memcpy(P2, P, (size_t)n * n * sizeof(double));
   CHECK(ipc_psd_project(n, P2) == 0);
@@ -187,7 +144,7 @@ static void test_psd_project(void) {
         for (int j = 0; j < i; ++j) A[i * n + j] = A[j * n + i];
       memcpy(P, A, (size_t)n * n * sizeof(double));
       CHECK(ipc_psd_project(n, P) == 0);
-      const double scale = max_abs(n, A);
+      const double scale = max_abs(n * n, A);
       for (int k = 0; k < n * n; ++k) CHECK(fabs(P[k] - A[k]) <= 1e-12 * scale);
       if (r == n && n <= 4) CHECK(memcmp(P, A, (size_t)n * n * sizeof(double)) == 0);
 
@@ -195,7 +152,7 @@ static void test_psd_project(void) {
       for (int k = 0; k < n * n; ++k) A[k] = -A[k] - (k % (n + 1) == 0 ? 1.0 : 0.0);
       memcpy(P, A, (size_t)n * n * sizeof(double));
       CHECK(ipc_psd_project(n, P) == 0);
-      CHECK(max_abs(n, P) <= 1e-12 * max_abs(n, A));
+      CHECK(max_abs(n * n, P) <= 1e-12 * max_abs(n * n, A));
     }
   }
   /* 3x3 analytic-free Jacobi projection agrees with the LAPACKE one */

@@ -7,38 +7,16 @@
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "linalg/dense.h"
 #include "linalg/eig_small.h"
+#include "random_matrices.h"
 #include "test.h"
-
-static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
-
-/* uniform in [-1, 1) (splitmix64) */
-static double urand(void) {
-  uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return (double)(z >> 11) * 0x1.0p-52 - 1.0;
-}
-
-static void random_symmetric(int n, double *A) {
-  for (int i = 0; i < n; ++i)
-    for (int j = i; j < n; ++j) A[i * n + j] = A[j * n + i] = urand();
-}
-
-static double max_abs(int n, const double *A) {
-  double m = 0.0;
-  for (int k = 0; k < n * n; ++k) m = fmax(m, fabs(A[k]));
-  return m;
-}
 
 /* random orthogonal Q: the eigenvectors of a random symmetric matrix (LAPACK) */
 static void random_orthogonal(int n, double *Q) {
-  double A[144], w[12];
+  double A[144] = {0}, w[12];
   random_symmetric(n, A);
   CHECK(ipc_sym_eig(n, A, w, Q) == 0);
 }
@@ -75,7 +53,7 @@ static double worst_residual = 0.0, worst_orth = 0.0, worst_lapack_residual = 0.
 /* max |A V - V diag(w)| / max |A| and max |V^T V - I| */
 static void quality(int n, const double *A, const double *w, const double *V, double *res,
                     double *orth) {
-  const double scale = fmax(max_abs(n, A), DBL_MIN);
+  const double scale = fmax(max_abs(n * n, A), DBL_MIN);
   *res = *orth = 0.0;
   for (int i = 0; i < n; ++i)
     for (int k = 0; k < n; ++k) {
@@ -103,7 +81,7 @@ static void check_eig(int n, const double *A, double *w, double *V) {
   CHECK(ipc_sym_eig(n, A, wl, Vl) == 0);
   quality(n, A, wl, Vl, &res_l, &orth_l);
   worst_lapack_residual = fmax(worst_lapack_residual, res_l);
-  const double scale = max_abs(n, A);
+  const double scale = max_abs(n * n, A);
   for (int k = 0; k < n; ++k)
     CHECK_MSG(fabs(w[k] - wl[k]) <= 1e-14 * n * scale, "n=%d w[%d] %.17g lapack %.17g", n, k, w[k],
               wl[k]);
@@ -126,7 +104,7 @@ static void test_random(void) {
         tr += A[k * n + k];
         sum += w[k];
       }
-      CHECK(fabs(tr - sum) <= 1e-13 * n * max_abs(n, A));
+      CHECK(fabs(tr - sum) <= 1e-13 * n * max_abs(n * n, A));
     }
 }
 
@@ -261,7 +239,7 @@ static void test_psd_project(void) {
       memcpy(P, A, sizeof A);
       CHECK(ipc_psd_project_small(n, P) == 0);
       psd_reference(n, A, Pref);
-      const double scale = max_abs(n, A);
+      const double scale = max_abs(n * n, A);
       check_psd(n, scale, P, Pref);
       /* dense.c's projection takes this path for n <= 12 */
       memcpy(P2, A, sizeof A);
@@ -282,7 +260,7 @@ static void test_psd_project(void) {
     CHECK(memcmp(P, A, (size_t)n * n * sizeof(double)) == 0);
     for (int k = 0; k < n * n; ++k) P[k] = -A[k];
     CHECK(ipc_psd_project_small(n, P) == 0);
-    CHECK(max_abs(n, P) <= 1e-14 * n * max_abs(n, A));
+    CHECK(max_abs(n * n, P) <= 1e-14 * n * max_abs(n * n, A));
     /* a non-symmetric input is symmetrized exactly */
     random_symmetric(n, A);
     A[n - 1] += 1e-3;

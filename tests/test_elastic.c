@@ -2,49 +2,12 @@
    gradients and Hessians against central finite differences, the analytic PSD projection
    against the LAPACKE projection, rest state, invariances and the batched evaluation */
 #include <math.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "elastic/elasticity.h"
 #include "linalg/dense.h"
+#include "random_matrices.h"
 #include "test.h"
-
-static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
-
-/* uniform in [-1, 1) (splitmix64) */
-static double urand(void) {
-  uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return (double)(z >> 11) * 0x1.0p-52 - 1.0;
-}
-
-/* uniform in [a, b) */
-static double urange(double a, double b) {
-  return a + 0.5 * (urand() + 1.0) * (b - a);
-}
-
-static void matmul3(const double A[9], const double B[9], double C[9]) {
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
-}
-
-static void random_rotation(double R[9]) {
-  double q[4], n = 0.0;
-  for (int k = 0; k < 4; ++k) {
-    q[k] = urand();
-    n += q[k] * q[k];
-  }
-  n = sqrt(n);
-  for (int k = 0; k < 4; ++k) q[k] /= n;
-  const double w = q[0], x = q[1], y = q[2], z = q[3];
-  const double M[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - z * w),     2 * (x * z + y * w),
-                       2 * (x * y + z * w),     1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
-                       2 * (x * z - y * w),     2 * (y * z + x * w),     1 - 2 * (x * x + y * y)};
-  memcpy(R, M, sizeof M);
-}
 
 /* x_a = A X_a + t */
 static void transform(const double A[9], const double t[3], const double X[12], double x[12]) {
@@ -127,12 +90,6 @@ static void random_deformation(int kind, ipc_material_model m, double F[9]) {
   random_rotation(R2);
   matmul3(R1, D, T);
   matmul3(T, R2, F);
-}
-
-static double max_abs(int n, const double *a) {
-  double m = 0.0;
-  for (int k = 0; k < n; ++k) m = fmax(m, fabs(a[k]));
-  return m;
 }
 
 /* explicit dF/dx (9 x 12, F index 3i+j) built from the definition F = Ds DmInv */

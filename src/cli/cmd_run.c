@@ -2,7 +2,6 @@
    options are parsed into run_opts (one branch each in parse_args); the run itself is
    run_open (new or resumed), run_steps (step, write frames, checkpoint), run_finish
    (stats.json and the summary). */
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/progress.h"
+#include "cli/run_args.h"
 #include "ipcc/ipcc.h"
 
 static void run_usage(FILE *f) {
@@ -39,51 +39,37 @@ static void run_usage(FILE *f) {
 }
 
 typedef struct run_opts {
-  const char *scene, *outdir, *mode, *resume;
-  long steps;        /* -1: the scene's */
+  ipc_run_args base; /* scene, -o, --steps, --quiet, --check (run_args.h) */
+  const char *mode, *resume;
   unsigned formats;  /* 0: the scene's */
   int every;         /* 0: the scene's */
   int preview_every; /* 0: the scene's */
-  int check, quiet, checkpoint, lenient;
+  int checkpoint, lenient;
   int run_only_options; /* options that a resumed run takes from its checkpoint */
 } run_opts;
-
-/* a positive (or, with lo 0, non-negative) integer option value; 2 + message if not */
-static int parse_count(const char *opt, const char *val, long lo, long *out) {
-  char *end;
-  long v = strtol(val, &end, 10);
-  if (!val[0] || *end || v < lo || v > INT_MAX) {
-    fprintf(stderr, "ipcc run: %s: expected a %s integer, got '%s'\n", opt,
-            lo > 0 ? "positive" : "non-negative", val);
-    return 2;
-  }
-  *out = v;
-  return 0;
-}
 
 /* returns -1 to go on, or an exit code */
 static int parse_args(run_opts *o, int argc, char **argv) {
   memset(o, 0, sizeof *o);
+  ipc_run_args_init(&o->base);
   o->mode = "ipc";
-  o->steps = -1;
   o->checkpoint = 1;
   for (int i = 0; i < argc; ++i) {
     const char *a = argv[i];
     const char *val = i + 1 < argc ? argv[i + 1] : NULL;
     long n = 0;
-    if ((!strcmp(a, "-o") || !strcmp(a, "--out")) && val) {
-      o->outdir = argv[++i];
-    } else if (!strcmp(a, "--steps") && val) {
-      if (parse_count(a, argv[++i], 0, &o->steps)) return 2;
-    } else if (!strcmp(a, "--every") && val) {
-      if (parse_count(a, argv[++i], 1, &n)) return 2;
+    int common = ipc_run_args_common(&o->base, argc, argv, &i);
+    if (common == 2) return 2;
+    if (common) continue;
+    if (!strcmp(a, "--every") && val) {
+      if (ipc_run_parse_count(a, argv[++i], 1, &n)) return 2;
       o->every = (int)n;
       o->run_only_options = 1;
     } else if (!strcmp(a, "--preview")) {
       if (!o->preview_every) o->preview_every = 1;
       o->run_only_options = 1;
     } else if (!strcmp(a, "--preview-every") && val) {
-      if (parse_count(a, argv[++i], 1, &n)) return 2;
+      if (ipc_run_parse_count(a, argv[++i], 1, &n)) return 2;
       o->preview_every = (int)n;
       o->run_only_options = 1;
     } else if (!strcmp(a, "--format") && val) {
@@ -101,37 +87,26 @@ static int parse_args(run_opts *o, int argc, char **argv) {
       }
     } else if (!strcmp(a, "--resume") && val) {
       o->resume = argv[++i];
-    } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-      o->quiet = 1;
-    } else if (!strcmp(a, "--check")) {
-      o->check = 1;
-      o->run_only_options = 1;
     } else if (!strcmp(a, "--lenient")) {
       o->lenient = 1;
-    } else if (!strcmp(a, "--threads") && val) {
-      if (parse_count(a, argv[++i], 1, &n)) return 2;
-      ipc_set_threads((int)n);
     } else if (!strcmp(a, "--no-checkpoint")) {
       o->checkpoint = 0;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       run_usage(stdout);
       return 0;
-    } else if (a[0] == '-' || o->scene) {
-      fprintf(stderr, "ipcc run: unexpected argument '%s'%s\n", a,
-              a[0] == '-' && !val ? " (or its value is missing)" : "");
+    } else if (ipc_run_args_positional(&o->base, argc, argv, i)) {
       run_usage(stderr);
       return 2;
-    } else {
-      o->scene = a;
     }
   }
-  if (o->resume && (o->scene || o->outdir || o->run_only_options)) {
+  /* --check is an option of the run, which a resumed run takes from its checkpoint */
+  if (o->resume && (o->base.scene || o->base.outdir || o->base.check || o->run_only_options)) {
     fprintf(stderr,
             "ipcc run: --resume OUTDIR takes the scene, folder and output options from "
             "its checkpoint (only --steps, --quiet, --lenient and --threads may be given)\n");
     return 2;
   }
-  if (!o->scene && !o->resume) {
+  if (!o->base.scene && !o->resume) {
     run_usage(stderr);
     return 2;
   }
@@ -163,15 +138,6 @@ static char *str_printf(const char *fmt, const char *a, const char *b) {
   return s;
 }
 
-static char *default_outdir(const char *scene) {
-  const char *b = strrchr(scene, '/');
-  b = b ? b + 1 : scene;
-  char *out = str_printf("out/%s%s", b, NULL);
-  char *dot = strrchr(out, '.');
-  if (dot && dot > out + 4) *dot = '\0';
-  return out;
-}
-
 /* loads the scene and creates the world; 0 or an exit code */
 static int open_world(run *r, const char *scene) {
   ipc_error err;
@@ -190,36 +156,37 @@ static int open_world(run *r, const char *scene) {
 
 /* a new run: options from the command line over the scene's; 0 or an exit code */
 static int run_open_new(run *r) {
-  int rc = open_world(r, r->o.scene);
+  int rc = open_world(r, r->o.base.scene);
   if (rc) return rc;
   ipc_error err;
   ipc_error_clear(&err);
   ipc_run_checkpoint *c = &r->ck;
   /* absolute, so that --resume works from any folder */
   char cwd[4096];
-  if (r->o.scene[0] != '/' && getcwd(cwd, sizeof cwd)) {
-    char *abs = str_printf("%s/%s", cwd, r->o.scene);
+  if (r->o.base.scene[0] != '/' && getcwd(cwd, sizeof cwd)) {
+    char *abs = str_printf("%s/%s", cwd, r->o.base.scene);
     ipc_checkpoint_set_scene(c, abs);
     free(abs);
   } else {
-    ipc_checkpoint_set_scene(c, r->o.scene);
+    ipc_checkpoint_set_scene(c, r->o.base.scene);
   }
   if (ipc_file_hash(c->scene, &c->scene_hash, &err) != IPC_OK) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
     return 2;
   }
-  ipc_checkpoint_set_total(c, r->o.steps >= 0 ? r->o.steps : ipc_world_scene_steps(r->w));
+  ipc_checkpoint_set_total(c, r->o.base.steps >= 0 ? r->o.base.steps : ipc_world_scene_steps(r->w));
   c->every = r->o.every > 0 ? r->o.every : (r->def.output_every > 0 ? r->def.output_every : 1);
   c->formats = r->o.formats ? r->o.formats : r->def.output_formats;
   if (!c->formats) c->formats = IPC_FORMAT_OBJ;
   c->preview_every = r->o.preview_every ? r->o.preview_every : r->def.preview_every;
-  c->check = r->o.check;
+  c->check = r->o.base.check;
   c->frame = -1;
   c->sum.min_distance = INFINITY;
   c->sum.intersection_free = 1;
   c->sum.intersection_checked = c->check;
   c->sum.dhat = ipc_world_dhat(r->w);
-  r->outdir = r->o.outdir ? str_printf("%s%s", r->o.outdir, NULL) : default_outdir(r->o.scene);
+  r->outdir = r->o.base.outdir ? str_printf("%s%s", r->o.base.outdir, NULL)
+                               : ipc_run_default_outdir(r->o.base.scene, "");
   return 0;
 }
 
@@ -247,13 +214,13 @@ static int run_open_resume(run *r) {
             c->scene);
     return 2;
   }
-  if (r->o.steps >= 0) {
-    if (r->o.steps < (long)c->nsteps) {
+  if (r->o.base.steps >= 0) {
+    if (r->o.base.steps < (long)c->nsteps) {
       fprintf(stderr, "ipcc run: --steps %ld: the run in %s has already done %zu steps\n",
-              r->o.steps, r->outdir, c->nsteps);
+              r->o.base.steps, r->outdir, c->nsteps);
       return 2;
     }
-    ipc_checkpoint_set_total(c, r->o.steps);
+    ipc_checkpoint_set_total(c, r->o.base.steps);
   } else {
     ipc_checkpoint_set_total(c, c->steps_total);
   }
@@ -264,7 +231,7 @@ static int run_open_resume(run *r) {
     return 2;
   }
   r->wall_before = c->sum.wall_seconds;
-  if (!r->o.quiet)
+  if (!r->o.base.quiet)
     fprintf(stderr, "resuming %s at step %zu of %ld (frame %d)\n", c->scene, c->nsteps,
             c->steps_total, c->frame);
   return 0;
@@ -381,13 +348,18 @@ static int run_finish(run *r, int rc) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
     if (!rc) rc = 2;
   }
-  if (!r->o.quiet) {
+  if (!r->o.base.quiet) {
     int n = sum->steps;
     char fmts[32];
     printf("%d steps in %.2f s (%.3f s/step, %.2f Newton iterations/step), min distance %.3g", n,
            sum->wall_seconds, n ? sum->wall_seconds / n : 0.0,
            n ? (double)sum->newton_iterations / n : 0.0, sum->min_distance);
     if (c->check) printf(", %s", sum->intersection_free ? "intersection-free" : "INTERSECTING");
+    if (sum->dirichlet_unmet_steps)
+      printf(
+          "\nscript not followed in %d steps: scripted vertices stopped short of their targets "
+          "(dirichlet_unmet in stats.json)",
+          sum->dirichlet_unmet_steps);
     printf("\nframes: %s/NNNNNN.{%s} (%d), statistics: %s\n", r->frames_dir,
            format_names(c->formats, fmts, sizeof fmts), c->frame + 1, stats);
     if (c->preview_every > 0) printf("previews: %s/NNNNNN.png\n", r->preview_dir);
@@ -424,7 +396,7 @@ int ipc_cmd_run(int argc, char **argv) {
     }
   }
   if (rc == 0) {
-    ipc_progress_begin(&r.bar, !r.o.quiet && isatty(fileno(stderr)), (long)r.ck.nsteps,
+    ipc_progress_begin(&r.bar, !r.o.base.quiet && isatty(fileno(stderr)), (long)r.ck.nsteps,
                        r.ck.steps_total);
     rc = run_steps(&r);
     rc = run_finish(&r, rc);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/run_args.h"
 #include "ipcc/ipcc.h"
 #include "ipcc/lcp_world.h"
 
@@ -22,7 +23,8 @@ static void usage(FILE *f) {
       f);
 }
 
-/* flags that take a value, and the option name they set (NULL: handled here) */
+/* flags that take a value, and the option name they set (NULL: handled here, or for -o,
+   --out, --steps and --threads in run_args.c) */
 static const char *const value_flags[][2] = {
     {"--solver", "solver"},
     {"--friction", "friction"},
@@ -77,28 +79,23 @@ static double now_s(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static char *default_outdir(const char *scene) {
-  const char *b = strrchr(scene, '/');
-  b = b ? b + 1 : scene;
-  size_t n = strlen(b) + 16;
-  char *out = malloc(n);
-  snprintf(out, n, "out/%s", b);
-  char *dot = strrchr(out, '.');
-  if (dot && dot > out + 4) *dot = '\0';
-  strcat(out, "_lcp");
-  return out;
-}
-
 int ipc_cmd_run_lcp(int argc, char **argv) {
-  const char *scene = NULL, *outdir = NULL, *dump = NULL;
-  long steps = -1;
-  int quiet = 0, check = 0;
+  const char *dump = NULL;
+  ipc_run_args ra; /* scene, -o, --steps, --threads, --quiet, --check (run_args.h) */
+  ipc_run_args_init(&ra);
   /* options: scene first, then flags; flags are collected and applied after the scene */
   const char **fk = calloc((size_t)argc + 1, sizeof *fk),
              **fv = calloc((size_t)argc + 1, sizeof *fv);
   int nf = 0, no_warm = 0, no_regions = 0;
   for (int i = 0; i < argc; ++i) {
     const char *a = argv[i];
+    int common = ipc_run_args_common(&ra, argc, argv, &i);
+    if (common == 2) {
+      free(fk);
+      free(fv);
+      return 2;
+    }
+    if (common) continue;
     int k = value_flag(a);
     if (k >= 0) {
       if (i + 1 >= argc) {
@@ -111,29 +108,14 @@ int ipc_cmd_run_lcp(int argc, char **argv) {
       if (value_flags[k][1]) {
         fk[nf] = value_flags[k][1];
         fv[nf++] = v;
-      } else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
-        outdir = v;
       } else if (!strcmp(a, "--dump-lcp")) {
         dump = v;
-      } else if (!strcmp(a, "--steps")) {
-        char *end;
-        steps = strtol(v, &end, 10);
-        if (*end || steps < 0) {
-          fprintf(stderr, "ipcc run: --steps: expected a non-negative integer, got '%s'\n", v);
-          free(fk);
-          free(fv);
-          return 2;
-        }
       } else if (!strcmp(a, "--mode") && strcmp(v, "lcp") != 0) {
         fprintf(stderr, "ipcc run: --mode: expected lcp here, got '%s'\n", v);
         free(fk);
         free(fv);
         return 2;
       }
-    } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-      quiet = 1;
-    } else if (!strcmp(a, "--check")) {
-      check = 1;
     } else if (!strcmp(a, "--no-warm-start")) {
       no_warm = 1;
     } else if (!strcmp(a, "--no-regions")) {
@@ -143,16 +125,16 @@ int ipc_cmd_run_lcp(int argc, char **argv) {
       free(fk);
       free(fv);
       return 0;
-    } else if (a[0] == '-' || scene) {
-      fprintf(stderr, "ipcc run: unexpected argument '%s'\n", a);
+    } else if (ipc_run_args_positional(&ra, argc, argv, i)) {
       usage(stderr);
       free(fk);
       free(fv);
       return 2;
-    } else {
-      scene = a;
     }
   }
+  const char *scene = ra.scene, *outdir = ra.outdir;
+  long steps = ra.steps;
+  int quiet = ra.quiet, check = ra.check;
   if (!scene) {
     usage(stderr);
     free(fk);
@@ -192,7 +174,7 @@ int ipc_cmd_run_lcp(int argc, char **argv) {
     ipc_scene_def_free(&def);
     return 2;
   }
-  char *own_out = outdir ? NULL : default_outdir(scene);
+  char *own_out = outdir ? NULL : ipc_run_default_outdir(scene, "_lcp");
   if (!outdir) outdir = own_out;
   size_t plen = strlen(outdir) + 64;
   char *path = malloc(plen);

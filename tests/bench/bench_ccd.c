@@ -1,18 +1,18 @@
 /* CCD timing: the benchmark query files (all, by kind, by ground truth) and synthetic
    line-search-like queries (close, mostly non-colliding pairs).
    usage: bench_ccd [QUERY_DIR] [REPS]   (default ../shared/data/ccd-queries 5) */
-#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "core/alloc.h"
 #include "geometry/ccd.h"
 #include "io/ccd_queries.h"
+
+#include "../ccd_query_files.h"
 
 typedef struct bench_set {
   double *x;           /* (8n x 3) */
@@ -34,44 +34,17 @@ static void set_add(bench_set *s, const double *x, int kind, int truth) {
   ++s->n;
 }
 
-static int cmp_str(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void load(const char *dir, bench_set *all) {
-  DIR *d = opendir(dir);
-  if (!d) return;
-  char **names = NULL;
-  size_t n = 0, cap = 0;
-  struct dirent *ent;
-  while ((ent = readdir(d)) != NULL) {
-    if (ent->d_name[0] == '.') continue;
-    ipc_reserve((void **)&names, &cap, n + 1, sizeof(char *));
-    size_t len = strlen(dir) + strlen(ent->d_name) + 2;
-    names[n] = IPC_NEW(char, len);
-    snprintf(names[n++], len, "%s/%s", dir, ent->d_name);
+/* adds the queries of one file to the set (a bench_set *) */
+static void load_file(const char *path, void *all) {
+  ipc_ccd_queries q;
+  ipc_error err;
+  if (ipc_ccd_queries_read(path, IPC_CCD_KIND_FROM_PATH, &q, &err) == IPC_OK) {
+    for (int k = 0; k < q.n; ++k)
+      set_add(all, q.x + 24 * (size_t)k, q.kind, q.has_truth ? q.truth[k] : 0);
+    ipc_ccd_queries_free(&q);
+  } else {
+    fprintf(stderr, "%s\n", err.msg);
   }
-  closedir(d);
-  if (n > 1) qsort(names, n, sizeof(char *), cmp_str);
-  for (size_t i = 0; i < n; ++i) {
-    struct stat st;
-    size_t len = strlen(names[i]);
-    if (stat(names[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-      load(names[i], all);
-    } else if (len > 4 && !strcmp(names[i] + len - 4, ".csv")) {
-      ipc_ccd_queries q;
-      ipc_error err;
-      if (ipc_ccd_queries_read(names[i], IPC_CCD_KIND_FROM_PATH, &q, &err) == IPC_OK) {
-        for (int k = 0; k < q.n; ++k)
-          set_add(all, q.x + 24 * (size_t)k, q.kind, q.has_truth ? q.truth[k] : 0);
-        ipc_ccd_queries_free(&q);
-      } else {
-        fprintf(stderr, "%s\n", err.msg);
-      }
-    }
-    ipc_free(names[i]);
-  }
-  ipc_free(names);
 }
 
 static double now(void) {
@@ -169,7 +142,8 @@ int main(int argc, char **argv) {
   const char *dir = argc > 1 ? argv[1] : "../shared/data/ccd-queries";
   int reps = argc > 2 ? atoi(argv[2]) : 5;
   bench_set all = {NULL, NULL, NULL, 0, 0};
-  load(dir, &all);
+  if (ccd_query_files_walk(dir, load_file, &all))
+    fprintf(stderr, "bench_ccd: cannot open %s or a folder in it\n", dir);
   printf("set,kind,truth,queries,hits,ns_per_query\n");
   static const char *kname[3] = {"all", "vf", "ee"};
   for (int kind = -1; kind <= 2; ++kind) {

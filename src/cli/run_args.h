@@ -1,0 +1,33 @@
+/* the options that both modes of `ipcc run` take (cmd_run.c: IPC mode, cmd_run_lcp.c: LCP
+   mode), parsed in one place */
+#ifndef IPCC_CLI_RUN_ARGS_H
+#define IPCC_CLI_RUN_ARGS_H
+
+typedef struct ipc_run_args {
+  const char *scene;  /* the positional SCENE; NULL until given */
+  const char *outdir; /* -o / --out DIR; NULL: ipc_run_default_outdir */
+  long steps;         /* --steps N; -1: the scene's duration / time_step */
+  int quiet;          /* --quiet / -q */
+  int check;          /* --check */
+} ipc_run_args;
+
+/* no scene, no folder, the scene's step count, not quiet, no check */
+void ipc_run_args_init(ipc_run_args *o);
+
+/* if argv[*i] is -o/--out DIR, --steps N, --threads N (applied at once with ipc_set_threads),
+   --quiet/-q or --check, records it in o and moves *i past its value: returns 1. returns 0
+   when argv[*i] is none of these, 2 when its value is missing or bad (message on stderr). */
+int ipc_run_args_common(ipc_run_args *o, int argc, char **argv, int *i);
+
+/* argv[i], which no option took, as SCENE: 0, or 2 with a message on stderr when it looks
+   like an option or SCENE was given already (the caller prints its usage) */
+int ipc_run_args_positional(ipc_run_args *o, int argc, char **argv, int i);
+
+/* the integer value val of option opt, at least lo (0 or 1) and at most INT_MAX, into *out:
+   0, or 2 with a message on stderr */
+int ipc_run_parse_count(const char *opt, const char *val, long lo, long *out);
+
+/* "out/<scene file name without its extension><suffix>" (suffix may be ""), malloc'd */
+char *ipc_run_default_outdir(const char *scene, const char *suffix);
+
+#endif
