@@ -159,7 +159,7 @@ done
 # onto a cube pinned in place. The run ends normally (exit 0), no frame intersects nor crosses
 # the plane, the steps that cannot follow the script report dirichlet_unmet (the steps before
 # contact follow it), and the summary counts them and says so on the terminal
-for s in infeasible_script infeasible_obstacle; do
+for s in infeasible_script infeasible_obstacle infeasible_touch; do
   expect 0 "$s: runs to the end" "$IPCC" run "tests/data/$s.json" -o "$T/$s" --check --no-checkpoint
   contains "script not followed in" "$s: the terminal summary reports the unmet script"
   expect 0 "$s: check" "$IPCC" check "$T/$s" --quiet
@@ -177,6 +177,14 @@ done
 below=$(cat "$T"/infeasible_script/frames/*.obj | awk '/^v /{if ($3 <= 0) n++} END {print n + 0}')
 [ "$below" -eq 0 ] && ok "infeasible_script: every frame above the plane" ||
   bad "infeasible_script: $below vertices on or below the plane"
+
+# the pinned cube does not yield to the quad pressing on it
+pinned() { awk '/^o /{on = ($2 == "pinned")} on && /^v /' "$1"; }
+first=$(ls "$T"/infeasible_obstacle/frames/*.obj | head -n 1)
+last=$(ls "$T"/infeasible_obstacle/frames/*.obj | tail -n 1)
+[ -n "$(pinned "$first")" ] && [ "$(pinned "$first")" = "$(pinned "$last")" ] &&
+  ok "infeasible_obstacle: the pinned cube stays in place" ||
+  bad "infeasible_obstacle: the pinned cube moved"
 
 echo "$fails failed"
 [ "$fails" -eq 0 ]

@@ -32,6 +32,8 @@ typedef struct ipc_step_stats {
   int friction_contacts;   /* contacts with friction in the last lagged set */
   int friction_iterations; /* Newton solves with updated lagged friction (0 without friction) */
   double max_slip_speed;   /* largest tangential slip speed over the step, m/s */
+  int factor_shifts;       /* factorizations retried with a diagonal shift (not positive
+                              definite in floating point) */
 } ipc_step_stats;
 
 /* number of threads for ipcc's own loops (default 1; n < 1: one per core; returns the

@@ -50,6 +50,7 @@ ipc_status ipc_write_stats_json(const char *path, const ipc_run_summary *sum,
     ipc_stats_add_num(o, "residual", p->residual);
     cJSON_AddNumberToObject(o, "dirichlet_unmet", p->dirichlet_unmet);
     cJSON_AddNumberToObject(o, "analyses", p->analyses);
+    cJSON_AddNumberToObject(o, "factor_shifts", p->factor_shifts);
     cJSON_AddNumberToObject(o, "friction_contacts", p->friction_contacts);
     cJSON_AddNumberToObject(o, "friction_iterations", p->friction_iterations);
     ipc_stats_add_num(o, "max_slip_speed", p->max_slip_speed);

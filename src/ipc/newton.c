@@ -306,8 +306,19 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
     t0 = ipc_now();
     ipc_cholmod_stats cs0, cs1;
     ipc_cholmod_get_stats(s->chol, &cs0);
-    int ok = ipc_cholmod_factor(s->chol, &A, changed, 0.0) == IPC_FACTOR_OK &&
-             ipc_cholmod_solve(s->chol, s->rhs, s->sol) == IPC_FACTOR_OK;
+    ipc_factor_status fs = ipc_cholmod_factor(s->chol, &A, changed, 0.0);
+    /* the projected Hessian plus the mass is positive definite in exact arithmetic; a barrier
+       term many orders above the rest can lose that to round-off: shift the diagonal by a
+       growing fraction of its largest entry until the factorization succeeds */
+    if (fs == IPC_FACTOR_NOT_PD) {
+      double dmax = 0;
+      for (int j = 0; j < A.n; ++j) dmax = fmax(dmax, fabs(A.val[A.colptr[j + 1] - 1]));
+      for (double f = 1e-12; fs == IPC_FACTOR_NOT_PD && f <= 1e-2; f *= 100) {
+        fs = ipc_cholmod_factor(s->chol, &A, 0, f * dmax);
+        ++st->factor_shifts;
+      }
+    }
+    int ok = fs == IPC_FACTOR_OK && ipc_cholmod_solve(s->chol, s->rhs, s->sol) == IPC_FACTOR_OK;
     st->t_factor += ipc_now() - t0;
     ipc_cholmod_get_stats(s->chol, &cs1);
     st->analyses += cs1.analyses - cs0.analyses;
@@ -375,17 +386,26 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
   }
 }
 
-/* places scripted vertices on their targets if that move is collision-free and keeps every
-   tet valid; then fixes them. returns 1 on success. */
+/* places scripted vertices on their targets if that move is collision-free, ends at least
+   a hundredth of dhat from every other primitive (closer, the barrier's curvature would
+   swamp the Newton system) and keeps every tet valid; then fixes them. returns 1 on success.
+   scripted vertices already on their targets are fixed either way: a pinned region or a
+   resting obstacle keeps its place while another script waits for its penalty. */
 static int place_scripted(ipc_world *w, ipc_step_stats *st) {
   const ipc_model *m = &w->m;
   int n = m->nverts, any = 0;
   memcpy(w->xe, w->x, 3 * (size_t)n * sizeof(double));
   for (int i = 0; i < n; ++i) {
     if (!w->scripted[i]) continue;
+    int moves = 0;
     for (int d = 0; d < 3; ++d) {
-      if (w->xe[3 * i + d] != w->target[3 * i + d]) any = 1;
+      if (w->xe[3 * i + d] != w->target[3 * i + d]) moves = 1;
       w->xe[3 * i + d] = w->target[3 * i + d];
+    }
+    any |= moves;
+    if (!moves) {
+      w->fixed[i] = 1;
+      w->penalty[i] = 0;
     }
   }
   if (any) {
@@ -397,8 +417,9 @@ static int place_scripted(ipc_world *w, ipc_step_stats *st) {
     st->t_ccd += ipc_now() - t0;
     if (toi < 1.0) return 0;
     if (!isfinite(ipc_elastic_energy(w, w->xe))) return 0;
-    ipc_broad_phase(&w->cand, &m->surface, w->xe, NULL, 0.0);
-    if (ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->xe) < 0) return 0;
+    ipc_broad_phase(&w->cand, &m->surface, w->xe, NULL, 1e-2 * w->dhat);
+    double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->xe);
+    if (d2 < 1e-4 * w->dhat * w->dhat) return 0;
     memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
   }
   for (int i = 0; i < n; ++i)

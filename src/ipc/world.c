@@ -32,6 +32,38 @@ static double mean_mass(const ipc_model *m) {
   return n ? s / n : 1.0;
 }
 
+/* Newmark's starting acceleration from the equation of motion at t = 0 for the free
+   vertices: a0 = g + Neumann - M^-1 grad Psi(x0) (contact forces left out: the start
+   touches nothing, and kappa is chosen on the first step); 0 for kinematic vertices */
+static void newmark_initial_acceleration(ipc_world *w) {
+  const ipc_model *m = &w->m;
+  int n = m->nverts;
+  double *f = IPC_NEW0(double, 3 * (size_t)n + 1);
+  for (int b = 0; b < m->nbodies; ++b) {
+    const ipc_body *bd = &m->bodies[b];
+    if (bd->nt == 0) continue;
+    ipc_tets_derivatives((ipc_material_model)w->tet_model[bd->t0], bd->mu, bd->lambda, bd->nt,
+                         m->tets + 4 * (size_t)bd->t0, w->DmInv + 9 * (size_t)bd->t0,
+                         w->vol + bd->t0, w->x, NULL, w->tet_g + 12 * (size_t)bd->t0, NULL, 0);
+    for (int t = bd->t0; t < bd->t0 + bd->nt; ++t)
+      for (int k = 0; k < 4; ++k)
+        for (int d = 0; d < 3; ++d)
+          f[3 * m->tets[4 * t + k] + d] -= w->tet_g[12 * (size_t)t + 3 * k + d];
+  }
+  for (int k = 0; k < m->nneumann; ++k) {
+    const ipc_neumann *nb = &m->neumann[k];
+    if (!(0.0 >= nb->t_begin && 0.0 < nb->t_end)) continue;
+    for (int i = 0; i < nb->nverts; ++i)
+      for (int d = 0; d < 3; ++d)
+        f[3 * nb->verts[i] + d] += m->mass[nb->verts[i]] * nb->acceleration[d];
+  }
+  for (int i = 0; i < n; ++i)
+    for (int d = 0; d < 3; ++d)
+      w->a[3 * i + d] =
+          m->mass[i] > 0 ? m->params.gravity[d] + f[3 * i + d] / m->mass[i] : 0.0;
+  ipc_free(f);
+}
+
 ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   ipc_world *w = IPC_NEW0(ipc_world, 1);
   if (ipc_model_build(&w->m, def, err) != IPC_OK) {
@@ -73,6 +105,7 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   }
 
   ipc_contact_model_init(&w->cm, m, w->dhat);
+  if (def->integrator == IPC_NEWMARK) newmark_initial_acceleration(w);
 
   /* the start state must be intersection-free and not touching */
   ipc_intersection hit;
