@@ -31,7 +31,10 @@
      result equals the brute-force definition bit for bit. leaf-against-leaf
      tests build a bit mask without branches.
    - output: LSD radix sort on (first, second), two counting sorts: O(k + n),
-     and unique pairs give one order whatever the traversal: deterministic. */
+     and unique pairs give one order whatever the traversal: deterministic. the
+     query leaves are cut into chunks (core/parallel.h) that run on the threads the
+     run was given, each emitting into its own list; the sort makes the result
+     independent of that. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -39,6 +42,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/parallel.h"
 #include "geometry/box_tree.h"
 
 enum { LEAF_MAX = 8, NPART = 4, SAMPLE_MAX = 255, MORTON_BITS = 11, ID_BITS = 31 };
@@ -70,8 +74,15 @@ struct ipc_box_tree {
   bvh part[NPART]; /* index 2 * outlier + passive */
 };
 
+/* pairs emitted by one chunk of query leaves */
+typedef struct pair_list {
+  int *p; /* (n x 2) */
+  size_t n, cap;
+} pair_list;
+
 struct ipc_box_ws {
   ipc_box_tree *ta, *tb; /* trees of ipc_box_pairs_ws */
+  pair_list part[IPC_MAX_CHUNKS];
   float *cent;           /* (m x 4) centre and largest side of each box */
   uint64_t *key, *key2;  /* Morton code << ID_BITS | id, and radix scratch */
   int *idx;              /* box positions grouped by class */
@@ -385,20 +396,19 @@ void ipc_box_tree_build(ipc_box_tree *t, ipc_box_ws *ws, const double *boxes, in
   }
 }
 
-static void emit(ipc_box_ws *ws, int i, int j, ipc_pair_filter filter, void *ctx) {
+static void emit(pair_list *out, int i, int j, ipc_pair_filter filter, void *ctx) {
   if (filter && !filter(i, j, ctx)) return;
-  if (ws->nraw == ws->cap_raw)
-    ipc_reserve((void **)&ws->raw, &ws->cap_raw, ws->nraw + 1, 2 * sizeof(int));
-  ws->raw[2 * ws->nraw] = i;
-  ws->raw[2 * ws->nraw + 1] = j;
-  ++ws->nraw;
+  if (out->n == out->cap) ipc_reserve((void **)&out->p, &out->cap, out->n + 1, 2 * sizeof(int));
+  out->p[2 * out->n] = i;
+  out->p[2 * out->n + 1] = j;
+  ++out->n;
 }
 
-/* every leaf of q against tree t, stackless (skip pointers); self: q == t and
-   only subtrees from the query leaf on, so each unordered pair comes once */
-static void part_pairs(ipc_box_ws *ws, const bvh *q, const bvh *t, int self, int order,
-                       ipc_pair_filter filter, void *ctx) {
-  for (int ql = 0; ql < q->nnode; ++ql) {
+/* the leaves among nodes [ql0, ql1) of q against tree t, stackless (skip pointers);
+   self: q == t and only subtrees from the query leaf on, so each unordered pair comes once */
+static void part_pairs(pair_list *out, const bvh *q, const bvh *t, int self, int order, int ql0,
+                       int ql1, ipc_pair_filter filter, void *ctx) {
+  for (int ql = ql0; ql < ql1; ++ql) {
     const bvh_node *qn = &q->node[ql];
     if (qn->info >= 0) continue;
     int qlo = qn->lo, qhi = qn->lo - qn->info;
@@ -428,13 +438,13 @@ static void part_pairs(ipc_box_ws *ws, const bvh *q, const bvh *t, int self, int
           mask &= mask - 1;
           int ir = t->id[r];
           if (order == ORDER_QT)
-            emit(ws, ip, ir, filter, ctx);
+            emit(out, ip, ir, filter, ctx);
           else if (order == ORDER_TQ)
-            emit(ws, ir, ip, filter, ctx);
+            emit(out, ir, ip, filter, ctx);
           else if (ip < ir)
-            emit(ws, ip, ir, filter, ctx);
+            emit(out, ip, ir, filter, ctx);
           else
-            emit(ws, ir, ip, filter, ctx);
+            emit(out, ir, ip, filter, ctx);
         }
       }
       k = next;
@@ -471,6 +481,38 @@ static void sort_out(ipc_box_ws *ws, int range_a, int range_b, int **pairs, size
   *npairs += k;
 }
 
+/* one tree-against-tree query, its query nodes cut into chunks */
+typedef struct pairs_job {
+  ipc_box_ws *ws;
+  const bvh *q, *t;
+  int self, order;
+  ipc_pair_filter filter;
+  void *ctx;
+} pairs_job;
+
+static double pairs_range(void *vjob, size_t chunk, size_t begin, size_t end) {
+  pairs_job *j = vjob;
+  part_pairs(&j->ws->part[chunk], j->q, j->t, j->self, j->order, (int)begin, (int)end, j->filter,
+             j->ctx);
+  return 0.0;
+}
+
+/* all pairs of q against t appended to ws->raw */
+static void query(ipc_box_ws *ws, const bvh *q, const bvh *t, int self, int order,
+                  ipc_pair_filter filter, void *ctx) {
+  pairs_job j = {ws, q, t, self, order, filter, ctx};
+  size_t nc = ipc_chunk_count((size_t)q->nnode, 64);
+  for (size_t c = 0; c < nc; ++c) ws->part[c].n = 0;
+  ipc_parallel_sum((size_t)q->nnode, 64, pairs_range, &j);
+  for (size_t c = 0; c < nc; ++c) {
+    const pair_list *l = &ws->part[c];
+    if (l->n == 0) continue;
+    ipc_reserve((void **)&ws->raw, &ws->cap_raw, ws->nraw + l->n, 2 * sizeof(int));
+    memcpy(ws->raw + 2 * ws->nraw, l->p, 2 * l->n * sizeof(int));
+    ws->nraw += l->n;
+  }
+}
+
 void ipc_box_tree_pairs(ipc_box_ws *ws, int **pairs, size_t *npairs, size_t *cap,
                         const ipc_box_tree *a, const ipc_box_tree *b, ipc_pair_filter filter,
                         void *ctx) {
@@ -482,11 +524,11 @@ void ipc_box_tree_pairs(ipc_box_ws *ws, int **pairs, size_t *npairs, size_t *cap
       const bvh *pa = &a->part[ga], *pb = &b->part[gb];
       if (pa->n == 0 || pb->n == 0 || (pa->passive && pb->passive)) continue;
       if (self && ga == gb)
-        part_pairs(ws, pa, pa, 1, ORDER_MINMAX, filter, ctx);
+        query(ws, pa, pa, 1, ORDER_MINMAX, filter, ctx);
       else if (pa->n <= pb->n)
-        part_pairs(ws, pa, pb, 0, self ? ORDER_MINMAX : ORDER_QT, filter, ctx);
+        query(ws, pa, pb, 0, self ? ORDER_MINMAX : ORDER_QT, filter, ctx);
       else
-        part_pairs(ws, pb, pa, 0, self ? ORDER_MINMAX : ORDER_TQ, filter, ctx);
+        query(ws, pb, pa, 0, self ? ORDER_MINMAX : ORDER_TQ, filter, ctx);
     }
   }
   sort_out(ws, a->range, b->range, pairs, npairs, cap);
@@ -507,6 +549,7 @@ void ipc_box_ws_free(ipc_box_ws *ws) {
   ipc_free(ws->raw);
   ipc_free(ws->count);
   ipc_free(ws->raw2);
+  for (int c = 0; c < IPC_MAX_CHUNKS; ++c) ipc_free(ws->part[c].p);
   ipc_free(ws);
 }
 
