@@ -46,6 +46,9 @@ typedef struct ipc_lcp_step_stats {
   double t_contacts;   /* broad phase and contact generation */
   double t_solve;      /* LCP assembly and solves */
   double t_total;
+  int velocity_iterations; /* preconditioned CG iterations of the unconstrained velocity with
+                              an earlier factor (0: factored this step) */
+  int refactored;          /* A = M + h^2 K was factored this step */
 } ipc_lcp_step_stats;
 
 /* options of the LCP mode. solver takes the values of the LCP solvers:
