@@ -472,8 +472,43 @@ static void test_factor_reuse(void) {
   free(sc.bodies);
 }
 
+/* the default contact gap follows the meshes, not the extent of the scene; an explicit gap
+   is kept */
+static void test_default_gap(void) {
+  double gap[2];
+  for (int k = 0; k < 2; ++k) {
+    int nb = k == 0 ? 1 : 4;
+    ipc_scene_def sc = ipc_default_scene_def();
+    sc.nbodies = nb;
+    sc.bodies = calloc((size_t)nb, sizeof *sc.bodies);
+    for (int b = 0; b < nb; ++b) {
+      sc.bodies[b] = ipc_default_body_def();
+      sc.bodies[b].mesh = (char *)"scenes/meshes/torus.msh";
+      sc.bodies[b].translation[0] = 10.0 * b; /* 4 tori over 30 m */
+    }
+    ipc_lcp_world_def d = ipc_default_lcp_world_def();
+    ipc_error err;
+    ipc_lcp_world *w = ipc_lcp_world_create(&sc, &d, &err);
+    CHECK(w != NULL);
+    if (!w) return;
+    gap[k] = ipc_lcp_world_gap(w);
+    CHECK(gap[k] > 0 && gap[k] <= 1e-2 * w->m.bbox_diag);
+    ipc_lcp_world_destroy(w);
+    d.contact_gap = 0.0123;
+    w = ipc_lcp_world_create(&sc, &d, &err);
+    CHECK(w && ipc_lcp_world_gap(w) == 0.0123);
+    ipc_lcp_world_destroy(w);
+    free(sc.bodies);
+  }
+  /* torus of outer diameter 1 (200 nodes): edges of ~0.1 m */
+  CHECK_MSG(gap[0] > 0.003 && gap[0] < 0.03, "gap %g m", gap[0]);
+  CHECK_MSG(fabs(gap[1] - gap[0]) < 1e-9 * gap[0], "one torus: gap %g m, four over 30 m: %g m",
+            gap[0], gap[1]);
+}
+
 int main(void) {
   test_regions();
+  test_default_gap();
   test_factor_reuse();
   test_cone_residual();
   test_options();

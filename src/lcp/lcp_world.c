@@ -201,6 +201,25 @@ void ipc_lcp_world_destroy(ipc_lcp_world *w) {
   ipc_free(w);
 }
 
+double ipc_lcp_default_gap(const ipc_model *m) {
+  const ipc_surface *s = &m->surface;
+  double sum[2] = {0, 0};
+  int cnt[2] = {0, 0};
+  for (int e = 0; e < s->nedges; ++e) {
+    int a = s->edges[2 * e], b = s->edges[2 * e + 1];
+    int k = s->vert_obstacle[a] && s->vert_obstacle[b];
+    const double *p = m->x0 + 3 * (size_t)a, *q = m->x0 + 3 * (size_t)b;
+    sum[k] += sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
+                   (p[2] - q[2]) * (p[2] - q[2]));
+    cnt[k]++;
+  }
+  int k = cnt[0] > 0 ? 0 : 1;
+  double gap = cnt[k] > 0 ? IPC_LCP_GAP_EDGE_FRACTION * sum[k] / cnt[k] : 0;
+  double cap = 1e-2 * m->bbox_diag;
+  if (!(gap > 0) || gap > cap) gap = cap;
+  return gap > 0 ? gap : 1e-3;
+}
+
 /* contacts at the current positions: every pair within the contact gap plus the distance
    two vertices can close in one step (twice the largest speed, with gravity's increment),
    so fast pairs are caught before they cross (speculative contacts); returns the smallest
@@ -245,7 +264,7 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
   }
   w->def.dump_dir = w->dump_dir;
   w->h = scene->time_step;
-  w->gap = d.contact_gap > 0 ? d.contact_gap : 1e-2 * m->bbox_diag;
+  w->gap = d.contact_gap > 0 ? d.contact_gap : ipc_lcp_default_gap(m);
   w->x = IPC_NEW(double, n3);
   w->v = IPC_NEW(double, n3);
   w->vstar = IPC_NEW0(double, n3);

@@ -72,6 +72,14 @@ struct ipc_lcp_world {
    IPC_ERR_SIM when a tet is inverted or A cannot be factored. */
 ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err);
 
+/* the default contact gap as a fraction of the mean surface edge length */
+#define IPC_LCP_GAP_EDGE_FRACTION 0.1
+
+/* default contact gap (m): IPC_LCP_GAP_EDGE_FRACTION x the mean length of the deformable
+   bodies' surface edges (the obstacles' when there are no bodies), at most 1e-2 x the
+   bounding-box diagonal; 1e-3 m for a scene with neither edges nor extent */
+double ipc_lcp_default_gap(const ipc_model *m);
+
 /* unknowns per contact in the J rows (1, 3, or 1 + k) */
 int ipc_lcp_world_rows(const ipc_lcp_world *w);
 
