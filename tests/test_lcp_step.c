@@ -506,8 +506,51 @@ static void test_default_gap(void) {
             gap[0], gap[1]);
 }
 
+/* the scenes of the paper comparisons (tools/gen_sphere_scenes.py; pool2 is pool with other
+   masses) run a few LCP steps with their own options, and the region split equals the
+   unsplit solve on them */
+static void test_paper_scenes(void) {
+  static const char *const scenes[] = {"scenes/stacking_spheres.json", "scenes/pool_spheres.json",
+                                       "scenes/bucket_spheres.json", "scenes/skittles_balls.json"};
+  for (size_t k = 0; k < sizeof scenes / sizeof scenes[0]; ++k) {
+    ipc_scene_def sc;
+    ipc_error err;
+    ipc_lcp_world_def d = ipc_default_lcp_world_def();
+    CHECK(ipc_scene_load(scenes[k], &sc, &err) == IPC_OK);
+    CHECK(ipc_lcp_scene_load(scenes[k], &d, NULL, &err) == IPC_OK);
+    d.tol = 1e-12;
+    d.max_iter = 20000;
+    ipc_lcp_world *a = ipc_lcp_world_create(&sc, &d, &err);
+    d.split_regions = 0;
+    ipc_lcp_world *b = ipc_lcp_world_create(&sc, &d, &err);
+    CHECK_MSG(a && b, "%s: %s", scenes[k], err.msg);
+    if (!a || !b) return;
+    int contacts = 0, regions = 0;
+    for (int s = 0; s < 2; ++s) {
+      ipc_lcp_step_stats sa, sb;
+      CHECK_MSG(ipc_lcp_world_step(a, &sa, &err) == IPC_OK, "%s: %s", scenes[k], err.msg);
+      CHECK_MSG(ipc_lcp_world_step(b, &sb, &err) == IPC_OK, "%s: %s", scenes[k], err.msg);
+      CHECK(sa.contacts == sb.contacts && sb.regions <= 1);
+      if (sa.contacts > contacts) contacts = sa.contacts;
+      if (sa.regions > regions) regions = sa.regions;
+    }
+    const double *xa = ipc_lcp_world_positions(a), *xb = ipc_lcp_world_positions(b);
+    double diff = 0;
+    for (int i = 0; i < 3 * ipc_lcp_world_vertex_count(a); ++i)
+      diff = fmax(diff, fabs(xa[i] - xb[i]));
+    printf("%s: 2 steps, %d contacts, %d regions, split vs unsplit %.3g m\n", scenes[k], contacts,
+           regions, diff);
+    CHECK_MSG(diff < 1e-9, "%s: split vs unsplit positions differ by %g m", scenes[k], diff);
+    CHECK(ipc_lcp_world_intersection_free(a, NULL, 0));
+    ipc_lcp_world_destroy(a);
+    ipc_lcp_world_destroy(b);
+    ipc_scene_def_free(&sc);
+  }
+}
+
 int main(void) {
   test_regions();
+  test_paper_scenes();
   test_default_gap();
   test_factor_reuse();
   test_cone_residual();

@@ -241,7 +241,8 @@ static double detect(ipc_lcp_world *w) {
   w->prev_contacts = w->contacts;
   w->contacts = t;
   w->min_phi =
-      ipc_lcp_contacts_collect(&w->contacts, m, &w->cand, w->x, gap, w->gap, &w->prev_contacts);
+      ipc_lcp_contacts_collect(&w->contacts, m, &w->cand, w->x, w->gap, w->v, w->h,
+                               sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]), &w->prev_contacts);
   return w->min_phi;
 }
 
