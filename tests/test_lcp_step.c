@@ -424,8 +424,135 @@ static void test_two_cubes(void) {
   }
 }
 
+/* the unconstrained velocity with a factor kept across steps (preconditioned CG) equals the
+   one factored every step: a soft torus spinning freely (its stiffness turns with it) */
+static void test_factor_reuse(void) {
+  ipc_scene_def sc = ipc_default_scene_def();
+  sc.time_step = 0.01;
+  memset(sc.gravity, 0, sizeof sc.gravity);
+  sc.nbodies = 1;
+  sc.bodies = calloc(1, sizeof *sc.bodies);
+  sc.bodies[0] = ipc_default_body_def();
+  sc.bodies[0].mesh = (char *)"scenes/meshes/torus.msh";
+  sc.bodies[0].young = 1e8;
+  sc.bodies[0].poisson = 0.3;
+  sc.bodies[0].angular_velocity[1] = 0.05;
+  sc.bodies[0].angular_velocity[0] = 0.02;
+  ipc_lcp_world_def d = ipc_default_lcp_world_def();
+  ipc_error err;
+  ipc_lcp_world *a = ipc_lcp_world_create(&sc, &d, &err);
+  ipc_lcp_world *b = ipc_lcp_world_create(&sc, &d, &err);
+  CHECK(a && b);
+  if (!a || !b) return;
+  b->always_factor = 1;
+  a->pcg_budget = 10; /* the torus's own factor is so cheap that the automatic budget is 2 */
+  int fa = 0, fb = 0, iters = 0;
+  enum { STEPS = 100 };
+  for (int k = 0; k < STEPS; ++k) {
+    ipc_lcp_step_stats sa, sb;
+    CHECK(ipc_lcp_world_step(a, &sa, &err) == IPC_OK);
+    CHECK(ipc_lcp_world_step(b, &sb, &err) == IPC_OK);
+    fa += sa.refactored;
+    fb += sb.refactored;
+    iters += sa.velocity_iterations;
+    CHECK(sa.velocity_iterations <= 10 && sb.velocity_iterations == 0);
+  }
+  const double *xa = ipc_lcp_world_positions(a), *xb = ipc_lcp_world_positions(b);
+  double diff = 0;
+  for (int i = 0; i < 3 * ipc_lcp_world_vertex_count(a); ++i)
+    diff = fmax(diff, fabs(xa[i] - xb[i]));
+  printf("factor reuse: %d factorizations (every step: %d), %d CG iterations, |dx| %.3g m\n", fa,
+         fb, iters, diff);
+  CHECK(fb == STEPS);
+  /* the spin turns the stiffness far enough to need several refreshes, not one per step */
+  CHECK_MSG(fa > 1 && fa < STEPS / 2, "%d factorizations", fa);
+  CHECK_MSG(diff < 1e-9, "reused vs fresh factor: positions differ by %g m", diff);
+  ipc_lcp_world_destroy(a);
+  ipc_lcp_world_destroy(b);
+  free(sc.bodies);
+}
+
+/* the default contact gap follows the meshes, not the extent of the scene; an explicit gap
+   is kept */
+static void test_default_gap(void) {
+  double gap[2];
+  for (int k = 0; k < 2; ++k) {
+    int nb = k == 0 ? 1 : 4;
+    ipc_scene_def sc = ipc_default_scene_def();
+    sc.nbodies = nb;
+    sc.bodies = calloc((size_t)nb, sizeof *sc.bodies);
+    for (int b = 0; b < nb; ++b) {
+      sc.bodies[b] = ipc_default_body_def();
+      sc.bodies[b].mesh = (char *)"scenes/meshes/torus.msh";
+      sc.bodies[b].translation[0] = 10.0 * b; /* 4 tori over 30 m */
+    }
+    ipc_lcp_world_def d = ipc_default_lcp_world_def();
+    ipc_error err;
+    ipc_lcp_world *w = ipc_lcp_world_create(&sc, &d, &err);
+    CHECK(w != NULL);
+    if (!w) return;
+    gap[k] = ipc_lcp_world_gap(w);
+    CHECK(gap[k] > 0 && gap[k] <= 1e-2 * w->m.bbox_diag);
+    ipc_lcp_world_destroy(w);
+    d.contact_gap = 0.0123;
+    w = ipc_lcp_world_create(&sc, &d, &err);
+    CHECK(w && ipc_lcp_world_gap(w) == 0.0123);
+    ipc_lcp_world_destroy(w);
+    free(sc.bodies);
+  }
+  /* torus of outer diameter 1 (200 nodes): edges of ~0.1 m */
+  CHECK_MSG(gap[0] > 0.003 && gap[0] < 0.03, "gap %g m", gap[0]);
+  CHECK_MSG(fabs(gap[1] - gap[0]) < 1e-9 * gap[0], "one torus: gap %g m, four over 30 m: %g m",
+            gap[0], gap[1]);
+}
+
+/* the scenes of the paper comparisons (tools/gen_sphere_scenes.py; pool2 is pool with other
+   masses) run a few LCP steps with their own options, and the region split equals the
+   unsplit solve on them */
+static void test_paper_scenes(void) {
+  static const char *const scenes[] = {"scenes/stacking_spheres.json", "scenes/pool_spheres.json",
+                                       "scenes/bucket_spheres.json", "scenes/skittles_balls.json"};
+  for (size_t k = 0; k < sizeof scenes / sizeof scenes[0]; ++k) {
+    ipc_scene_def sc;
+    ipc_error err;
+    ipc_lcp_world_def d = ipc_default_lcp_world_def();
+    CHECK(ipc_scene_load(scenes[k], &sc, &err) == IPC_OK);
+    CHECK(ipc_lcp_scene_load(scenes[k], &d, NULL, &err) == IPC_OK);
+    d.tol = 1e-12;
+    d.max_iter = 20000;
+    ipc_lcp_world *a = ipc_lcp_world_create(&sc, &d, &err);
+    d.split_regions = 0;
+    ipc_lcp_world *b = ipc_lcp_world_create(&sc, &d, &err);
+    CHECK_MSG(a && b, "%s: %s", scenes[k], err.msg);
+    if (!a || !b) return;
+    int contacts = 0, regions = 0;
+    for (int s = 0; s < 2; ++s) {
+      ipc_lcp_step_stats sa, sb;
+      CHECK_MSG(ipc_lcp_world_step(a, &sa, &err) == IPC_OK, "%s: %s", scenes[k], err.msg);
+      CHECK_MSG(ipc_lcp_world_step(b, &sb, &err) == IPC_OK, "%s: %s", scenes[k], err.msg);
+      CHECK(sa.contacts == sb.contacts && sb.regions <= 1);
+      if (sa.contacts > contacts) contacts = sa.contacts;
+      if (sa.regions > regions) regions = sa.regions;
+    }
+    const double *xa = ipc_lcp_world_positions(a), *xb = ipc_lcp_world_positions(b);
+    double diff = 0;
+    for (int i = 0; i < 3 * ipc_lcp_world_vertex_count(a); ++i)
+      diff = fmax(diff, fabs(xa[i] - xb[i]));
+    printf("%s: 2 steps, %d contacts, %d regions, split vs unsplit %.3g m\n", scenes[k], contacts,
+           regions, diff);
+    CHECK_MSG(diff < 1e-9, "%s: split vs unsplit positions differ by %g m", scenes[k], diff);
+    CHECK(ipc_lcp_world_intersection_free(a, NULL, 0));
+    ipc_lcp_world_destroy(a);
+    ipc_lcp_world_destroy(b);
+    ipc_scene_def_free(&sc);
+  }
+}
+
 int main(void) {
   test_regions();
+  test_paper_scenes();
+  test_default_gap();
+  test_factor_reuse();
   test_cone_residual();
   test_options();
   test_split_equals_unsplit();

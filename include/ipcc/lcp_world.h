@@ -46,6 +46,9 @@ typedef struct ipc_lcp_step_stats {
   double t_contacts;   /* broad phase and contact generation */
   double t_solve;      /* LCP assembly and solves */
   double t_total;
+  int velocity_iterations; /* preconditioned CG iterations of the unconstrained velocity with
+                              an earlier factor (0: factored this step) */
+  int refactored;          /* A = M + h^2 K was factored this step */
 } ipc_lcp_step_stats;
 
 /* options of the LCP mode. solver takes the values of the LCP solvers:
@@ -55,8 +58,8 @@ typedef struct ipc_lcp_world_def {
   ipc_lcp_friction friction;
   int pyramid_directions; /* k >= 3 for the pyramid (4) */
   ipc_lcp_coupling coupling;
-  double contact_gap;   /* contacts are generated below this distance (m); 0 = 1e-2 x the
-                           bounding-box diagonal */
+  double contact_gap;   /* contacts are generated below this distance (m); 0 = 0.1 x the
+                           mean surface edge length, at most 1e-2 x the bbox diagonal */
   double baumgarte;     /* in [0, 1]: fraction of a penetration corrected per step (0.2) */
   double restitution;   /* in [0, 1] (0) */
   double tol;           /* relative residual tolerance of the iterative solvers (1e-8) */

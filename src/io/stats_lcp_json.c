@@ -22,7 +22,7 @@ ipc_status ipc_write_lcp_stats_json(const char *path, const ipc_run_summary *sum
   ipc_stats_add_num(s, "contact_gap", sum->dhat);
   double rmax = 0, rrel = 0, tv = 0, tc = 0, ts = 0, tt = 0;
   int regions_max = 0, region_size_max = 0;
-  long unconverged = 0;
+  long unconverged = 0, vel_iters = 0, factorizations = 0;
   cJSON *energy = cJSON_AddArrayToObject(s, "energy");
   for (size_t i = 0; i < nsteps; ++i) {
     const ipc_lcp_step_stats *p = &steps[i];
@@ -32,6 +32,8 @@ ipc_status ipc_write_lcp_stats_json(const char *path, const ipc_run_summary *sum
     if (p->regions > regions_max) regions_max = p->regions;
     if (p->region_max > region_size_max) region_size_max = p->region_max;
     unconverged += p->unconverged;
+    vel_iters += p->velocity_iterations;
+    factorizations += p->refactored;
     tv += p->t_velocity;
     tc += p->t_contacts;
     ts += p->t_solve;
@@ -42,6 +44,8 @@ ipc_status ipc_write_lcp_stats_json(const char *path, const ipc_run_summary *sum
   cJSON_AddNumberToObject(s, "unconverged_regions", (double)unconverged);
   cJSON_AddNumberToObject(s, "regions_max", regions_max);
   cJSON_AddNumberToObject(s, "region_size_max", region_size_max);
+  cJSON_AddNumberToObject(s, "factorizations", (double)factorizations);
+  cJSON_AddNumberToObject(s, "velocity_iterations", (double)vel_iters);
   cJSON *o = cJSON_AddObjectToObject(s, "lcp");
   cJSON_AddStringToObject(o, "solver",
                           def->solver >= 0 && def->solver < 4 ? solver_names[def->solver] : "?");
@@ -75,6 +79,8 @@ ipc_status ipc_write_lcp_stats_json(const char *path, const ipc_run_summary *sum
     ipc_stats_add_num(e, "rel_residual", p->rel_residual);
     ipc_stats_add_num(e, "min_distance", p->min_distance);
     ipc_stats_add_num(e, "energy", p->energy);
+    cJSON_AddNumberToObject(e, "velocity_iterations", p->velocity_iterations);
+    cJSON_AddBoolToObject(e, "refactored", p->refactored);
     const double times[] = {p->t_total, p->t_velocity, p->t_contacts, p->t_solve};
     ipc_stats_add_nums(e, "seconds", time_names, times, 4);
   }

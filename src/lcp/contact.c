@@ -84,6 +84,8 @@ typedef struct builder {
   const ipc_model *m;
   const double *x;
   double gap, depth;
+  const double *v; /* (nverts x 3) velocities for the speculative reach, or NULL */
+  double h, accel;
   int *front; /* (nfront x 2) vertex, body: the vertex is in front of one of the body's faces */
   size_t nfront, cap_front;
 } builder;
@@ -94,11 +96,29 @@ static double pair_mu(const ipc_model *m, int va, int vb) {
   return sqrt(fmax(a, 0) * fmax(b, 0));
 }
 
+/* the distance a pair may close within the step, with a factor 2 of margin: 2h (the
+   largest relative speed of its vertices + 2h accel); a plane is at rest. Relative speeds,
+   so the far parts of one fast body (or of two bodies flying together) are no contacts. */
+static double reach(const builder *b, int np, const int *ids, int plane) {
+  if (!b->v) return 0;
+  double s2 = 0;
+  for (int i = 0; i < np; ++i) {
+    const double *vi = b->v + 3 * (size_t)ids[i];
+    if (plane >= 0) s2 = fmax(s2, vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2]);
+    for (int j = i + 1; j < np; ++j) {
+      const double *vj = b->v + 3 * (size_t)ids[j];
+      double d[3] = {vi[0] - vj[0], vi[1] - vj[1], vi[2] - vj[2]};
+      s2 = fmax(s2, d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    }
+  }
+  return 2 * b->h * (sqrt(s2) + 2 * b->h * b->accel);
+}
+
 /* adds a contact of the given points and weights (ids may repeat nothing; zero weights are
    dropped) with normal n and gap phi, when phi < gap */
 static ipc_lcp_contact *emit(builder *b, int kind, int np, const int *ids, const double *wts,
                              const double n[3], double phi, double mu, int plane) {
-  if (!(phi < b->gap)) return NULL;
+  if (!(phi < b->gap + reach(b, np, ids, plane))) return NULL;
   ipc_lcp_contact c;
   memset(&c, 0, sizeof c);
   for (int k = 0; k < 4; ++k) c.vert[k] = -1;
@@ -337,9 +357,10 @@ static int cmp_contact(const void *pa, const void *pb) {
 
 double ipc_lcp_contacts_collect(ipc_lcp_contact_set *out, const ipc_model *m,
                                 const ipc_candidates *cand, const double *x, double gap,
-                                double depth, const ipc_lcp_contact_set *prev) {
+                                const double *vel, double h, double accel,
+                                const ipc_lcp_contact_set *prev) {
   out->n = 0;
-  builder b = {out, m, x, gap, depth < gap ? depth : gap, NULL, 0, 0};
+  builder b = {out, m, x, gap, gap, vel, h, accel, NULL, 0, 0};
   const ipc_surface *s = &m->surface;
   for (size_t i = 0; i < cand->nvf; ++i) vertex_face(&b, cand->vf[2 * i], cand->vf[2 * i + 1]);
   for (size_t i = 0; i < cand->nee; ++i) {

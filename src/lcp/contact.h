@@ -32,19 +32,22 @@ typedef struct ipc_lcp_contact_set {
    with n (the first of them on ties), t2 = n x t1 */
 void ipc_lcp_tangents(const double n[3], double t1[3], double t2[3]);
 
-/* the contacts among cand and the vertex-plane pairs with gap phi < gap at x, sorted by key,
+/* the contacts among cand and the vertex-plane pairs at x with gap phi < gap + the distance
+   the pair may close in a step of h (2h (largest relative speed of its vertices under v +
+   2h accel); 0 when v is NULL; a plane is at rest), sorted by key,
    duplicates (same vertices) dropped. Pairs inside one body are skipped unless the scene
    allows self-collision. Unsigned contacts (edge-edge, vertex-edge/vertex) take the side of
    the contact with the same key in prev (may be NULL; sorted by key): when the normal has
    turned against it, the pair has crossed, the normal is flipped and phi made negative.
    Of a vertex's contacts with one body's features, negative gaps other than the nearest
    feature's are dropped, and all of them when the vertex is in front of one of the body's
-   faces near it (outside). A vertex deeper than depth behind a face is taken to be across
+   faces near it (outside). A vertex deeper than gap behind a face is taken to be across
    the body (no contact with that face).
    Returns the smallest phi kept (INFINITY when none). */
 double ipc_lcp_contacts_collect(ipc_lcp_contact_set *out, const ipc_model *m,
                                 const ipc_candidates *cand, const double *x, double gap,
-                                double depth, const ipc_lcp_contact_set *prev);
+                                const double *v, double h, double accel,
+                                const ipc_lcp_contact_set *prev);
 
 void ipc_lcp_contact_set_free(ipc_lcp_contact_set *cs);
 

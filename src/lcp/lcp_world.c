@@ -188,7 +188,7 @@ void ipc_lcp_world_destroy(ipc_lcp_world *w) {
   ipc_lcp_contact_set_free(&w->prev_contacts);
   double *arrays[] = {w->x,          w->v,     w->vstar, w->x0,     w->dv,    w->target,
                       w->dir_center, w->DmInv, w->vol,   w->tet_g,  w->tet_H, w->grad,
-                      w->diag,       w->rhs,   w->sol,   w->prev_z, w->z};
+                      w->diag,       w->rhs,   w->sol,   w->prev_z, w->z,     w->pcg_buf};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   ipc_free(w->fixed);
   ipc_free(w->dof_fixed);
@@ -199,6 +199,25 @@ void ipc_lcp_world_destroy(ipc_lcp_world *w) {
   ipc_free(w->dump_dir);
   ipc_model_free(&w->m);
   ipc_free(w);
+}
+
+double ipc_lcp_default_gap(const ipc_model *m) {
+  const ipc_surface *s = &m->surface;
+  double sum[2] = {0, 0};
+  int cnt[2] = {0, 0};
+  for (int e = 0; e < s->nedges; ++e) {
+    int a = s->edges[2 * e], b = s->edges[2 * e + 1];
+    int k = s->vert_obstacle[a] && s->vert_obstacle[b];
+    const double *p = m->x0 + 3 * (size_t)a, *q = m->x0 + 3 * (size_t)b;
+    sum[k] += sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
+                   (p[2] - q[2]) * (p[2] - q[2]));
+    cnt[k]++;
+  }
+  int k = cnt[0] > 0 ? 0 : 1;
+  double gap = cnt[k] > 0 ? IPC_LCP_GAP_EDGE_FRACTION * sum[k] / cnt[k] : 0;
+  double cap = 1e-2 * m->bbox_diag;
+  if (!(gap > 0) || gap > cap) gap = cap;
+  return gap > 0 ? gap : 1e-3;
 }
 
 /* contacts at the current positions: every pair within the contact gap plus the distance
@@ -222,7 +241,8 @@ static double detect(ipc_lcp_world *w) {
   w->prev_contacts = w->contacts;
   w->contacts = t;
   w->min_phi =
-      ipc_lcp_contacts_collect(&w->contacts, m, &w->cand, w->x, gap, w->gap, &w->prev_contacts);
+      ipc_lcp_contacts_collect(&w->contacts, m, &w->cand, w->x, w->gap, w->v, w->h,
+                               sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]), &w->prev_contacts);
   return w->min_phi;
 }
 
@@ -245,7 +265,7 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
   }
   w->def.dump_dir = w->dump_dir;
   w->h = scene->time_step;
-  w->gap = d.contact_gap > 0 ? d.contact_gap : 1e-2 * m->bbox_diag;
+  w->gap = d.contact_gap > 0 ? d.contact_gap : ipc_lcp_default_gap(m);
   w->x = IPC_NEW(double, n3);
   w->v = IPC_NEW(double, n3);
   w->vstar = IPC_NEW0(double, n3);
@@ -268,8 +288,8 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
   memcpy(w->v, m->v0, 3 * (size_t)n * sizeof(double));
   w->DmInv = IPC_NEW(double, 9 * (size_t)m->ntets + 1);
   w->vol = IPC_NEW(double, (size_t)m->ntets + 1);
-  w->tet_g = IPC_NEW(double, 12 * (size_t)m->ntets + 1);
-  w->tet_H = IPC_NEW(double, 144 * (size_t)m->ntets + 1);
+  w->tet_g = IPC_NEW(double, 12 * (size_t)IPC_LCP_TET_CHUNK);
+  w->tet_H = IPC_NEW(double, 144 * (size_t)IPC_LCP_TET_CHUNK);
   w->tet_model = IPC_NEW(int, (size_t)m->ntets + 1);
   if (ipc_model_tet_rest(m, scene->path, w->DmInv, w->vol, w->tet_model, err) != IPC_OK) {
     ipc_lcp_world_destroy(w);
@@ -360,76 +380,6 @@ static void prescribe(ipc_lcp_world *w, double t) {
   }
 }
 
-/* v* from A v* = M v + h (M a - grad Psi(x0)) over the free DOFs; prescribed DOFs keep v */
-static ipc_status unconstrained_velocity(ipc_lcp_world *w, ipc_error *err) {
-  const ipc_model *m = &w->m;
-  int n = m->nverts;
-  double h = w->h;
-  for (int i = 0; i < n; ++i)
-    for (int d = 0; d < 3; ++d) w->dof_fixed[3 * i + d] = w->fixed[i];
-  if (!w->have_mask || memcmp(w->dof_fixed, w->dof_fixed_prev, 3 * (size_t)n)) {
-    ipc_sparse_set_mask(w->asm_, w->dof_fixed);
-    memcpy(w->dof_fixed_prev, w->dof_fixed, 3 * (size_t)n);
-    w->have_mask = 1;
-  }
-  if (w->tet_set < 0 && m->ntets > 0)
-    w->tet_set = ipc_sparse_add_element_set(w->asm_, m->ntets, 4, m->tets);
-  /* elastic gradient and projected Hessians at x0 */
-  memset(w->grad, 0, 3 * (size_t)n * sizeof(double));
-  for (int b = 0; b < m->nbodies; ++b) {
-    const ipc_body *bd = &m->bodies[b];
-    if (bd->nt == 0) continue;
-    double e = ipc_tets_derivatives(
-        (ipc_material_model)w->tet_model[bd->t0], bd->mu, bd->lambda, bd->nt,
-        m->tets + 4 * (size_t)bd->t0, w->DmInv + 9 * (size_t)bd->t0, w->vol + bd->t0, w->x0, NULL,
-        w->tet_g + 12 * (size_t)bd->t0, w->tet_H + 144 * (size_t)bd->t0, IPC_PROJECT_ANALYTIC);
-    if (!isfinite(e))
-      return ipc_error_set(err, IPC_ERR_SIM, "step %d: body '%s' has an inverted tet", w->step + 1,
-                           bd->name);
-  }
-  double h2 = h * h;
-  ipc_sparse_begin(w->asm_);
-  for (int i = 0; i < n; ++i)
-    for (int d = 0; d < 3; ++d) w->diag[3 * i + d] = w->fixed[i] ? 0 : m->mass[i];
-  ipc_sparse_add_diagonal(w->asm_, w->diag);
-  double Hs[144];
-  for (int t = 0; t < m->ntets; ++t) {
-    const int *tt = m->tets + 4 * (size_t)t;
-    const double *gt = w->tet_g + 12 * (size_t)t, *Ht = w->tet_H + 144 * (size_t)t;
-    for (int k = 0; k < 4; ++k)
-      for (int d = 0; d < 3; ++d) w->grad[3 * tt[k] + d] += gt[3 * k + d];
-    for (int k = 0; k < 144; ++k) Hs[k] = h2 * Ht[k];
-    ipc_sparse_add_element(w->asm_, w->tet_set, t, Hs);
-  }
-  ipc_csc A;
-  bool changed = ipc_sparse_finish(w->asm_, &A);
-  /* right-hand side in the full layout, then gathered */
-  const double *g = m->params.gravity;
-  for (int i = 0; i < n; ++i)
-    for (int d = 0; d < 3; ++d)
-      w->vstar[3 * i + d] =
-          m->mass[i] * w->v[3 * i + d] + h * (m->mass[i] * g[d] - w->grad[3 * i + d]);
-  for (int k = 0; k < m->nneumann; ++k) {
-    const ipc_neumann *nb = &m->neumann[k];
-    if (!(w->time >= nb->t_begin && w->time < nb->t_end)) continue;
-    for (int i = 0; i < nb->nverts; ++i)
-      for (int d = 0; d < 3; ++d)
-        w->vstar[3 * nb->verts[i] + d] += h * m->mass[nb->verts[i]] * nb->acceleration[d];
-  }
-  int nf = ipc_sparse_num_free(w->asm_);
-  if (nf > 0) {
-    ipc_sparse_gather(w->asm_, w->vstar, w->rhs);
-    if (ipc_cholmod_factor(w->chol, &A, changed, 0.0) != IPC_FACTOR_OK ||
-        ipc_cholmod_solve(w->chol, w->rhs, w->sol) != IPC_FACTOR_OK)
-      return ipc_error_set(err, IPC_ERR_SIM, "step %d: M + h^2 K could not be factored",
-                           w->step + 1);
-    ipc_sparse_scatter(w->asm_, w->sol, w->vstar);
-  }
-  for (int i = 0; i < n; ++i)
-    if (w->fixed[i]) memcpy(w->vstar + 3 * i, w->v + 3 * i, 3 * sizeof(double));
-  return IPC_OK;
-}
-
 static double total_energy(const ipc_lcp_world *w) {
   const ipc_model *m = &w->m;
   double e = 0;
@@ -455,7 +405,7 @@ ipc_status ipc_lcp_world_step(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_erro
   double t0 = ipc_now();
   memset(st, 0, sizeof *st);
   prescribe(w, w->time);
-  ipc_status s = unconstrained_velocity(w, err);
+  ipc_status s = ipc_lcp_world_free_velocity(w, st, err);
   if (s != IPC_OK) return s;
   double t1 = ipc_now();
   st->t_velocity = t1 - t0;

@@ -30,7 +30,7 @@ struct ipc_lcp_world {
   /* elasticity */
   double *DmInv, *vol;   /* (ntets x 9), (ntets) */
   int *tet_model;        /* (ntets) */
-  double *tet_g, *tet_H; /* (ntets x 12), (ntets x 144) */
+  double *tet_g, *tet_H; /* (IPC_LCP_TET_CHUNK x 12), (IPC_LCP_TET_CHUNK x 144) */
   /* linear solve of A = M + h^2 K over the free DOFs */
   ipc_sparse *asm_;
   ipc_cholmod *chol;
@@ -50,10 +50,35 @@ struct ipc_lcp_world {
   double *z; /* (ncontacts x rows) current impulses */
   size_t z_cap;
   int *loc; /* (nverts) local index of a vertex in the current region, -1 */
+  /* reuse of the factor of A across steps (free_velocity.c) */
+  int factor_n;      /* size of the system the factor holds, 0 when none */
+  int refactor_next; /* the last solve iterated too long: refactor at the next step */
+  int always_factor; /* factor A every step (tests compare against it) */
+  int pcg_budget;    /* iterations allowed with an old factor; 0: from the factor's cost */
+  int reuse_skip;    /* steps left that factor without trying the old factor */
+  int backoff;       /* reuse_skip after the next failed try (grows while tries fail) */
+  double *pcg_buf;   /* (4 x free DOFs) */
+  size_t pcg_cap;
 };
+
+/* tets whose elastic derivatives are computed at once (the tet_g/tet_H buffers) */
+#define IPC_LCP_TET_CHUNK 256
 
 /* the separation the contacts between two meshes aim at, as a fraction of the contact gap */
 #define IPC_LCP_SKIN 0.1
+
+/* the unconstrained velocity w->vstar of the step from w->x0, w->v, w->fixed (linearly
+   implicit Euler, free_velocity.c); fills st->velocity_iterations and st->refactored.
+   IPC_ERR_SIM when a tet is inverted or A cannot be factored. */
+ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err);
+
+/* the default contact gap as a fraction of the mean surface edge length */
+#define IPC_LCP_GAP_EDGE_FRACTION 0.1
+
+/* default contact gap (m): IPC_LCP_GAP_EDGE_FRACTION x the mean length of the deformable
+   bodies' surface edges (the obstacles' when there are no bodies), at most 1e-2 x the
+   bounding-box diagonal; 1e-3 m for a scene with neither edges nor extent */
+double ipc_lcp_default_gap(const ipc_model *m);
 
 /* unknowns per contact in the J rows (1, 3, or 1 + k) */
 int ipc_lcp_world_rows(const ipc_lcp_world *w);

@@ -1,17 +1,25 @@
 /* IPC integrator benchmark: runs a scene for N steps and reports time per step,
    Newton iterations per step and the time split (assembly, factorization, CCD,
-   broad phase, other). usage: bench_ipc SCENE [STEPS]
+   broad phase, other). usage: bench_ipc SCENE [STEPS] [--threads N]
    e.g. bench_ipc scenes/mat_twist.json            (IPC's mat40x40 twist, 250 steps)
-        bench_ipc tests/bench/mat100x100_twist.json 20 */
+        bench_ipc tests/bench/mat100x100_twist.json 20 --threads 2 */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ipcc/ipcc.h"
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: bench_ipc SCENE [STEPS]\n");
+    fprintf(stderr, "usage: bench_ipc SCENE [STEPS] [--threads N]\n");
     return 2;
+  }
+  int nsteps_arg = -1, threads = 1;
+  for (int i = 2; i < argc; ++i) {
+    if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+      threads = ipc_set_threads(atoi(argv[++i]));
+    else
+      nsteps_arg = atoi(argv[i]);
   }
   ipc_scene_def def;
   ipc_error err;
@@ -24,7 +32,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s\n", err.msg);
     return 2;
   }
-  int steps = argc > 2 ? atoi(argv[2]) : ipc_world_scene_steps(w);
+  int steps = nsteps_arg >= 0 ? nsteps_arg : ipc_world_scene_steps(w);
   double tot = 0, ta = 0, tf = 0, tc = 0, tb = 0, tan = 0;
   long analyses = 0;
   long its = 0, capped = 0, unmet = 0;
@@ -51,7 +59,7 @@ int main(int argc, char **argv) {
               tot / (k + 1), (double)its / (k + 1), st.contacts);
   }
   int free_ok = ipc_world_intersection_free(w, NULL, 0);
-  printf("scene %s\n", argv[1]);
+  printf("scene %s, %d thread%s\n", argv[1], threads, threads == 1 ? "" : "s");
   printf("steps %d, total %.2f s, %.3f s/step, %.2f Newton iterations/step (%.3f s/iteration)\n",
          steps, tot, tot / steps, (double)its / steps, tot / (double)(its ? its : 1));
   printf(
