@@ -393,8 +393,8 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
 }
 
 /* places the scripted vertices that are not fixed yet (obstacles_only: those of kinematic
-   obstacles, mass 0) on their targets if that move is collision-free, ends at least a
-   hundredth of dhat from every other primitive (closer, the barrier's curvature would
+   obstacles, mass 0) on their targets if that move is collision-free, ends at least
+   1e-4 dhat from every other primitive (closer, the barrier's curvature would
    swamp the Newton system) and keeps every tet valid; then fixes them. returns 1 on
    success (also when nothing had to move). */
 static int place_scripted(ipc_world *w, ipc_step_stats *st, int obstacles_only) {
@@ -415,9 +415,9 @@ static int place_scripted(ipc_world *w, ipc_step_stats *st, int obstacles_only) 
     st->t_ccd += ipc_now() - t0;
     if (toi < 1.0) return 0;
     if (!isfinite(ipc_elastic_energy(w, w->xe))) return 0;
-    ipc_broad_phase(&w->cand, &m->surface, w->xe, NULL, 1e-2 * w->dhat);
+    ipc_broad_phase(&w->cand, &m->surface, w->xe, NULL, 1e-4 * w->dhat);
     double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->xe);
-    if (d2 < 1e-4 * w->dhat * w->dhat) return 0;
+    if (d2 < 1e-8 * w->dhat * w->dhat) return 0;
     memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
   }
   for (int i = 0; i < n; ++i)
