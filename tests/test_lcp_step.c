@@ -472,6 +472,79 @@ static void test_factor_reuse(void) {
   free(sc.bodies);
 }
 
+/* coupled mode with A factored body by body equals the whole factor; two near-rigid balls of
+   the stacking column (light and stiff for the step: lumped contact inverts them,
+   docs/lcp-mode.md) settle on the ground without gaining energy */
+static void test_body_factors(void) {
+  ipc_scene_def sc = ipc_default_scene_def();
+  sc.time_step = 0.005;
+  sc.nbodies = 2;
+  sc.bodies = calloc(2, sizeof *sc.bodies);
+  for (int b = 0; b < 2; ++b) {
+    sc.bodies[b] = ipc_default_body_def();
+    sc.bodies[b].mesh = (char *)"scenes/meshes/ball_coarse.msh";
+    sc.bodies[b].scale[0] = sc.bodies[b].scale[1] = sc.bodies[b].scale[2] = 0.36;
+    sc.bodies[b].translation[1] = 0.181 + 0.361 * b;
+    sc.bodies[b].density = 43.78508174791257;
+    sc.bodies[b].young = 1e8;
+    sc.bodies[b].poisson = 0.3;
+  }
+  sc.nplanes = 1;
+  sc.planes = calloc(1, sizeof *sc.planes);
+  sc.planes[0].normal[1] = 1;
+  ipc_lcp_world_def d = ipc_default_lcp_world_def();
+  d.coupling = IPC_LCP_COUPLED;
+  d.restitution = 0.2;
+  ipc_error err;
+  ipc_lcp_world *a = ipc_lcp_world_create(&sc, &d, &err);
+  ipc_lcp_world *b = ipc_lcp_world_create(&sc, &d, &err);
+  CHECK(a && b);
+  if (!a || !b) return;
+  b->whole_factor = 1;
+  enum { STEPS = 200, SAME = 15 };
+  double e0 = 0, emax = -INFINITY, eend = 0, diff = 0;
+  int used = 0, cmax = 0, csame = 0;
+  for (int k = 0; k < STEPS; ++k) {
+    ipc_lcp_step_stats sa, sb;
+    int ok = ipc_lcp_world_step(a, &sa, &err) == IPC_OK;
+    CHECK_MSG(ok, "step %d: %s", k + 1, err.msg);
+    if (!ok) break;
+    used += a->use_bf;
+    if (k < SAME) {
+      CHECK(ipc_lcp_world_step(b, &sb, &err) == IPC_OK);
+      CHECK(!b->use_bf);
+      if (k == SAME - 1) {
+        /* later the two drift apart at the solver tolerance (PGS stops at 1e-8 or 1000
+           sweeps) and the contact dynamics amplify it */
+        const double *xa = ipc_lcp_world_positions(a), *xb = ipc_lcp_world_positions(b);
+        for (int i = 0; i < 3 * ipc_lcp_world_vertex_count(a); ++i)
+          diff = fmax(diff, fabs(xa[i] - xb[i]));
+        csame = sa.contacts;
+      }
+    }
+    if (k == 0) e0 = sa.energy;
+    emax = fmax(emax, sa.energy);
+    eend = sa.energy;
+    if (sa.contacts > cmax) cmax = sa.contacts;
+  }
+  const double *xa = ipc_lcp_world_positions(a);
+  double ymin = INFINITY;
+  for (int i = 0; i < ipc_lcp_world_vertex_count(a); ++i) ymin = fmin(ymin, xa[3 * i + 1]);
+  printf(
+      "body factors: %d of %d steps, %d contacts max, |dx| vs whole factor after %d steps "
+      "(%d contacts) %.3g m, energy %.4f -> max %.4f, end %.4f J, lowest vertex %.3g m\n",
+      used, STEPS, cmax, SAME, csame, diff, e0, emax, eend, ymin);
+  CHECK(used == STEPS);
+  CHECK(csame > 2);
+  CHECK_MSG(diff < 1e-9, "per-body vs whole factor: positions differ by %g m", diff);
+  CHECK_MSG(emax <= e0 * (1 + 1e-3) && eend < e0, "energy %g -> max %g", e0, emax);
+  CHECK_MSG(ymin > -1e-4, "lowest vertex %g m", ymin);
+  ipc_lcp_world_destroy(a);
+  ipc_lcp_world_destroy(b);
+  free(sc.bodies);
+  free(sc.planes);
+}
+
 /* the default contact gap follows the meshes, not the extent of the scene; an explicit gap
    is kept */
 static void test_default_gap(void) {
@@ -553,6 +626,7 @@ int main(void) {
   test_paper_scenes();
   test_default_gap();
   test_factor_reuse();
+  test_body_factors();
   test_cone_residual();
   test_options();
   test_split_equals_unsplit();

@@ -184,6 +184,17 @@ ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st,
         w->backoff = 0;
       }
     }
+    w->use_bf = 0;
+    if (it < 0 && w->def.coupling == IPC_LCP_COUPLED && !w->whole_factor &&
+        ipc_lcp_body_factors_update(&w->bf, m, w->asm_, &A, changed) == IPC_FACTOR_OK) {
+      memcpy(w->sol, w->rhs, (size_t)nf * sizeof(double));
+      if (ipc_lcp_body_factors_solve(&w->bf, w->sol) == IPC_FACTOR_OK) {
+        w->use_bf = 1;
+        w->factor_n = 0; /* the whole factor, if any, is of an older A */
+        st->refactored = 1;
+        it = 0;
+      }
+    }
     if (it < 0) {
       if (ipc_cholmod_factor(w->chol, &A, changed || w->factor_n != nf, 0.0) != IPC_FACTOR_OK ||
           ipc_cholmod_solve(w->chol, w->rhs, w->sol) != IPC_FACTOR_OK) {

@@ -25,6 +25,7 @@
    (coupled, where A^-1 couples every vertex of a body), are solved together. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -155,6 +156,77 @@ static void record(ipc_lcp_step_stats *st, int ncontacts, const ipc_lcp_result *
   if (res->rel_residual > st->rel_residual) st->rel_residual = res->rel_residual;
 }
 
+/* a (block, row) pair of the coupled W build */
+typedef struct block_row {
+  int block, row;
+} block_row;
+
+static int block_row_cmp(const void *pa, const void *pb) {
+  const block_row *a = pa, *b = pb;
+  if (a->block != b->block) return a->block < b->block ? -1 : 1;
+  return (a->row > b->row) - (a->row < b->row);
+}
+
+/* the block (body) of reduced DOF r: r0 sorted, r0[0] = 0 */
+static int block_of(const ipc_lcp_body_factors *bf, int r) {
+  int lo = 0, hi = bf->nb - 1;
+  while (lo < hi) {
+    int mid = (lo + hi + 1) / 2;
+    if (bf->r0[mid] <= r)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+/* W = J A^-1 J^T (dense, n x n) with the per-body factors: A^-1 is block diagonal, so
+   W_ri = sum over the bodies b both rows touch of J_r,b A_b^-1 J_i,b^T; one block solve per
+   (row, body) pair, the size of that body's block. 0 when a solve failed. */
+static int coupled_w_blocks(const ipc_lcp_world *w, region_ws *ws, const ipc_lcp_csr *J, int n,
+                            double *W) {
+  const ipc_lcp_body_factors *bf = &w->bf;
+  memset(W, 0, sizeof(double) * (size_t)n * n);
+  block_row *pr = IPC_NEW(block_row, 4 * (size_t)n + 1);
+  size_t np = 0;
+  for (int i = 0; i < n; ++i) {
+    size_t first = np;
+    for (int k = J->rowptr[i]; k < J->rowptr[i + 1]; ++k) {
+      int b = block_of(bf, J->col[k]), seen = 0;
+      for (size_t q = first; q < np; ++q) seen |= pr[q].block == b;
+      if (!seen) pr[np++] = (block_row){b, i};
+    }
+  }
+  qsort(pr, np, sizeof *pr, block_row_cmp);
+  int ok = 1;
+  for (size_t g = 0; g < np && ok;) {
+    size_t ge = g;
+    while (ge < np && pr[ge].block == pr[g].block) ++ge;
+    int b = pr[g].block, a = bf->r0[b], e = bf->r0[b + 1];
+    double *col = ws->col;
+    for (size_t q = g; q < ge && ok; ++q) {
+      int i = pr[q].row;
+      memset(col, 0, sizeof(double) * (size_t)(e - a));
+      for (int k = J->rowptr[i]; k < J->rowptr[i + 1]; ++k)
+        if (J->col[k] >= a && J->col[k] < e) col[J->col[k] - a] += J->val[k];
+      if (ipc_lcp_body_factors_solve_block(bf, b, col) != IPC_FACTOR_OK) {
+        ok = 0;
+        break;
+      }
+      for (size_t t = g; t < ge; ++t) {
+        int r = pr[t].row;
+        double sum = 0;
+        for (int k = J->rowptr[r]; k < J->rowptr[r + 1]; ++k)
+          if (J->col[k] >= a && J->col[k] < e) sum += J->val[k] * col[J->col[k] - a];
+        W[(size_t)r * n + i] += sum;
+      }
+    }
+    g = ge;
+  }
+  ipc_free(pr);
+  return ok;
+}
+
 /* solves the region of contacts idx[0..nc-1]; z (nc x R, warm start in, impulses out) */
 static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, const int *idx, int nc,
                                double *z, ipc_lcp_step_stats *st, ipc_error *err) {
@@ -218,7 +290,12 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
   p.n = nrows;
   p.q = ws->q;
   double *W = ws->Wd; /* dense W of the J rows when needed */
-  if (coupled) {
+  if (coupled && w->use_bf) {
+    if (!coupled_w_blocks(w, ws, &J, nrows, W)) {
+      ipc_lcp_csr_free(&J);
+      return ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T could not be solved", w->step + 1);
+    }
+  } else if (coupled) {
     /* W = J A^-1 J^T: one solve per row */
     for (int i = 0; i < nrows; ++i) {
       memset(ws->col, 0, sizeof(double) * (size_t)nf);
@@ -234,6 +311,8 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
         W[(size_t)r * nrows + i] = s;
       }
     }
+  }
+  if (coupled) {
     for (int r = 0; r < nrows; ++r) /* symmetrise round-off */
       for (int i = r + 1; i < nrows; ++i) {
         double s = 0.5 * (W[(size_t)r * nrows + i] + W[(size_t)i * nrows + r]);
@@ -422,7 +501,8 @@ ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st
         memcpy(w->z + (size_t)idx[a] * R, zr + (size_t)a * R, sizeof(double) * (size_t)R);
     }
     if (coupled && s == IPC_OK) {
-      if (ipc_cholmod_solve(w->chol, ws.jtz, ws.jtz) != IPC_FACTOR_OK)
+      if ((w->use_bf ? ipc_lcp_body_factors_solve(&w->bf, ws.jtz)
+                     : ipc_cholmod_solve(w->chol, ws.jtz, ws.jtz)) != IPC_FACTOR_OK)
         s = ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T z could not be solved", w->step + 1);
       else
         ipc_sparse_scatter(w->asm_, ws.jtz, w->dv);

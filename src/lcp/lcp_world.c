@@ -183,6 +183,7 @@ void ipc_lcp_world_destroy(ipc_lcp_world *w) {
   if (!w) return;
   ipc_sparse_destroy(w->asm_);
   ipc_cholmod_destroy(w->chol);
+  ipc_lcp_body_factors_free(&w->bf);
   ipc_candidates_free(&w->cand);
   ipc_lcp_contact_set_free(&w->contacts);
   ipc_lcp_contact_set_free(&w->prev_contacts);

@@ -5,6 +5,7 @@
 #include "core/model.h"
 #include "geometry/broad_phase.h"
 #include "ipcc/lcp_world.h"
+#include "lcp/body_factors.h"
 #include "lcp/contact.h"
 #include "linalg/cholmod_solver.h"
 #include "linalg/sparse.h"
@@ -59,6 +60,11 @@ struct ipc_lcp_world {
   int backoff;       /* reuse_skip after the next failed try (grows while tries fail) */
   double *pcg_buf;   /* (4 x free DOFs) */
   size_t pcg_cap;
+  /* coupled mode: A factored body by body (body_factors.c); use_bf when they hold this
+     step's A (else the whole factor in chol does) */
+  ipc_lcp_body_factors bf;
+  int use_bf;
+  int whole_factor; /* coupled mode factors A whole (tests compare against it) */
 };
 
 /* tets whose elastic derivatives are computed at once (the tet_g/tet_H buffers) */
