@@ -19,6 +19,22 @@
    directions of F) and the in-plane normals n x A, n x B (for parallel A, B: the part of F's offset
    normal to A). The directions beyond the axes are ours: they drop near-parallel sliding and nearly
    coincident edges, where axis-aligned boxes would have to be refined down to the gap.
+   Turning directions. For pairs within about 0.01 rad of parallel (|A x B|^2 < 1e-4 |A|^2 |B|^2
+   at mid time) we also try W(t) = c x A(t) and c x B(t), with c the plane normal at mid time
+   (A x B, or A x base when parallel). W is linear in t, taken between its computed values W0,
+   W1 at t0 and t1 (W need not be exact: any linear W is a valid test). For fixed (u,v), F is
+   linear in t, so F . W is a quadratic with Bernstein coefficients F0 . W0, (F0 . W1 + F1 . W0)/2,
+   F1 . W1, and over the box F . W is a convex blend of the 4 (u,v) corners' quadratics: all 12
+   coefficients > ms max(|W0|,|W1|) (or all < -that) drop the box. c x A(t) is normal to A(t) at
+   every t, so u drops out of F . W (and v for c x B): a fixed direction would pick up
+   u |A| (rotation of A over the box) and, for nearly parallel edges, force boxes down to
+   (gap / rotation) in t times (gap / (|A| sin angle)) along the sliver of near-contacts. This
+   is what keeps nearly collinear edges (a quad's diagonal over a cube's diagonal, 4e-9 rad
+   apart, 6e-9 apart) from running into max_iter: the whole root box is dropped at once. The
+   error bound of the 12 coefficients is E below with |n_k| replaced by max(|W0_k|, |W1_k|)
+   (W scaled so that this is at most 1): each coefficient is a dot product of a computed corner
+   with a double vector, the middle one the exact half of a sum of two, and 1.4 sum |W_k| eps_k
+   bounds their errors.
 
    Error bound. Let u = 2^-53 (unit roundoff) and M_k the largest |k-coordinate| of the 8
    input points. Corner values are computed as
@@ -52,12 +68,16 @@
 
    Search. Bisection is along the parameter along which the test closest to dropping the box
    changes most (or, when that test cannot shrink much, the one along which F changes most),
-   among parameters wider than the tolerance. A box is accepted when it is not dropped and
-   all its widths are within the tolerance (tolerance * 2^-20 for boxes starting at t = 0, so
-   toi = 0 means the start is within ms up to round-off), or when all its corner values lie
-   within ms (within the error bound when ms = 0). Phase 1 is depth first (a stack, earlier
-   halves first) until a box is accepted at time best = its t0. Phase 2 takes the remaining
-   boxes by increasing t0 from a heap, clips their t1 to best, and ends when the smallest t0 is
+   among parameters wider than the tolerance; a turning direction that came closest counts
+   too (it changes along t and one of u, v). In phase 2 (below) t is split first while it is
+   wider than the tolerance: only t0 matters there, and splitting u or v along a sliver of
+   near-contacts (parallel edges touching along a segment) would refine the whole sliver. A box is
+   accepted when it is not dropped and all its widths are within the tolerance (tolerance * 2^-20
+   for boxes starting at t = 0, so toi = 0 means the start is within ms up to round-off), or when
+   all its corner values lie within ms (within the error bound when ms = 0). Phase 1 is depth first
+   (a stack, earlier halves first) until a box is accepted at time best = its t0. Phase 2 takes the
+   remaining boxes by increasing t0 from a heap, clips their t1 to best, and ends when the smallest
+   t0 is
    >= best (result best) or within the tolerance of it (result that t0), or when a box is
    accepted (result its t0, or the heap's smallest t0 if earlier). Invariant: every point
    with |F|_2 <= ms, t <= tmax, lies in a queued box, the box in hand, or at a time >= best.
@@ -81,6 +101,7 @@
 #define CCD_COORD_MAX 0x1p1000
 #define CCD_ZERO_TOL 0x1p-20
 #define CCD_STACK_BOXES 256
+#define CCD_TURN_SIN2 1e-4 /* turning directions for pairs within about 0.01 rad of parallel */
 #define CCD_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define CCD_MAX(a, b) ((a) > (b) ? (a) : (b))
 
@@ -153,25 +174,42 @@ static int ccd_normalise(double n[3]) {
 
 /* candidate separating directions at mid time: the normal A x B and the in-plane normals
    to A and B; for parallel A, B the part of base normal to A, else base. Returns how many
-   were written to n (<= 3). */
-static int ccd_directions(int kind, const double base[3], const double A[3], const double B[3],
-                          double n[3][3]) {
+   were written to n (<= 3). c gets the normal of the plane of the pair (A x B, or for
+   parallel A, B: A x base), zero when there is none; nd[0], nd[1] the index in n of the
+   direction normal to c and A, resp. c and B (-1 for none). */
+static int ccd_directions(const double base[3], const double A[3], const double B[3],
+                          double n[3][3], double c[3], int nd[2]) {
   int m = 0;
+  nd[0] = nd[1] = -1;
   ccd_cross(A, B, n[0]);
   double aa = ccd_dot(A, A), bb = ccd_dot(B, B);
-  if (ccd_dot(n[0], n[0]) > 1e-12 * aa * bb && ccd_normalise(n[0])) {
+  double nn = ccd_dot(n[0], n[0]);
+  if (nn > 1e-12 * aa * bb && ccd_normalise(n[0])) {
+    if (nn < CCD_TURN_SIN2 * aa * bb) {
+      memcpy(c, n[0], sizeof(double) * 3);
+    } else {
+      c[0] = c[1] = c[2] = 0.0;
+    }
     m = 1;
     ccd_cross(n[0], A, n[m]);
-    m += ccd_normalise(n[m]);
+    if (ccd_normalise(n[m])) nd[0] = m++;
     ccd_cross(n[0], B, n[m]);
-    m += ccd_normalise(n[m]);
+    if (ccd_normalise(n[m])) nd[1] = m++;
     return m;
   }
   double w[3];
   ccd_cross(A, base, w);
   ccd_cross(w, A, n[0]);
-  if (!(ccd_dot(n[0], n[0]) > 1e-12 * aa * aa * ccd_dot(base, base)))
+  if (ccd_normalise(w)) {
+    memcpy(c, w, sizeof(double) * 3);
+  } else {
+    c[0] = c[1] = c[2] = 0.0;
+  }
+  if (ccd_dot(n[0], n[0]) > 1e-12 * aa * aa * ccd_dot(base, base)) {
+    nd[0] = nd[1] = 0;
+  } else {
     memcpy(n[0], base, sizeof(double) * 3);
+  }
   return ccd_normalise(n[0]);
 }
 
@@ -179,6 +217,7 @@ static int ccd_directions(int kind, const double base[3], const double A[3], con
 typedef struct ccd_tests {
   int n;        /* tests stored (3 axes + up to 3 directions) */
   int best;     /* the one that came closest to separating */
+  int hint;     /* when a turning direction came closer: the parameter to split, else -1 */
   double score; /* its (|mid| - threshold) / half-spread */
   double g[6][8];
   double thr[6];
@@ -196,6 +235,7 @@ static int ccd_try(const double g[8], double thr, ccd_tests *T) {
   if (score > T->score) {
     T->score = score;
     T->best = T->n;
+    T->hint = -1;
   }
   memcpy(T->g[T->n], g, sizeof T->g[0]);
   T->thr[T->n++] = thr;
@@ -211,6 +251,58 @@ static int ccd_separates(const ccd_query *q, const double n[3], double F[8][3], 
   double g[8];
   for (int i = 0; i < 8; ++i) g[i] = ccd_dot(n, F[i]);
   return ccd_try(g, thr, T);
+}
+
+/* 1 when the direction that turns with time, W(t) = c x D(t) with D = A or B (parameter k =
+   1 or 2 of the box), linear in t between W0 = c x D(t0) and W1 = c x D(t1) as computed,
+   separates: on the box, F . W is a bilinear blend of the 4 (u, v) corners' quadratics in t
+   with Bernstein coefficients F0 . W0, (F0 . W1 + F1 . W0) / 2, F1 . W1; all 12 must be > T
+   or all < -T (see the top comment). D's parameter drops out of F . W (up to rounding),
+   which is what drops the thin slivers of nearly parallel pairs. When the test fails and
+   came closer to separating than the stored ones, T->hint gets the parameter (t or the
+   other of u, v) along which its values change most. */
+static int ccd_separates_turning(const ccd_query *q, const double c[3], const double D0[3],
+                                 const double D1[3], int k, double F[8][3], ccd_tests *T) {
+  double W0[3], W1[3];
+  ccd_cross(c, D0, W0);
+  ccd_cross(c, D1, W1);
+  double mx = 0.0;
+  for (int a = 0; a < 3; ++a) mx = CCD_MAX(mx, CCD_MAX(fabs(W0[a]), fabs(W1[a])));
+  if (!(mx >= 0x1p-1020) || !(mx < INFINITY)) return 0;
+  double r = 1.0 / mx, lo = INFINITY, hi = -INFINITY;
+  for (int a = 0; a < 3; ++a) {
+    W0[a] *= r;
+    W1[a] *= r;
+  }
+  double g[4][3];
+  for (int i = 0; i < 4; ++i) {
+    g[i][0] = ccd_dot(F[i], W0);
+    g[i][2] = ccd_dot(F[4 + i], W1);
+    g[i][1] = 0.5 * (ccd_dot(F[i], W1) + ccd_dot(F[4 + i], W0));
+    for (int j = 0; j < 3; ++j) {
+      lo = CCD_MIN(lo, g[i][j]);
+      hi = CCD_MAX(hi, g[i][j]);
+    }
+  }
+  double e = 0.0;
+  for (int a = 0; a < 3; ++a) e += CCD_MAX(fabs(W0[a]), fabs(W1[a])) * q->eps2[a];
+  double nrm = sqrt(CCD_MAX(ccd_dot(W0, W0), ccd_dot(W1, W1))) * CCD_UP;
+  double thr = (q->ms * nrm + e * CCD_UP) * CCD_UP;
+  if (lo > thr || hi < -thr) return 1;
+  double score = (fabs(0.5 * (lo + hi)) - thr) / (0.5 * (hi - lo) + 1e-300);
+  if (score > T->score) {
+    /* corners 2 apart differ in u, 1 apart in v (index 2 ui + vi) */
+    int other = k == 1 ? 2 : 1, st = other == 1 ? 2 : 1;
+    double dt = 0.0, dp = 0.0;
+    for (int i = 0; i < 4; ++i) {
+      dt = CCD_MAX(dt, fabs(g[i][2] - g[i][0]));
+      if (!(i & st))
+        for (int j = 0; j < 3; ++j) dp = CCD_MAX(dp, fabs(g[i + st][j] - g[i][j]));
+    }
+    T->score = score;
+    T->hint = dt >= dp ? 0 : other;
+  }
+  return 0;
 }
 
 /* evaluates F at the 8 corners of b (index 4 ti + 2 ui + vi) and tests exclusion; for a
@@ -231,6 +323,7 @@ static int ccd_box_test(const ccd_query *q, const ccd_box *b, double F[8][3], cc
   }
   T->n = 0;
   T->best = -1;
+  T->hint = -1;
   T->score = -INFINITY;
   int inside = 1;
   for (int a = 0; a < 3; ++a) {
@@ -249,9 +342,15 @@ static int ccd_box_test(const ccd_query *q, const ccd_box *b, double F[8][3], cc
     am[a] = 0.5 * (A[0][a] + A[1][a]);
     cm[a] = 0.5 * (B[0][a] + B[1][a]);
   }
-  int m = ccd_directions(q->kind, bm, am, cm, n);
+  double c[3];
+  int nd[2];
+  int m = ccd_directions(bm, am, cm, n, c, nd);
   for (int k = 0; k < m; ++k)
     if (ccd_separates(q, n[k], F, T)) return CCD_DROP;
+  if (ccd_separates_turning(q, c, A[0], A[1], 1, F, T) ||
+      ccd_separates_turning(q, c, B[0], B[1], 2, F, T)) {
+    return CCD_DROP;
+  }
   return CCD_KEEP;
 }
 
@@ -408,8 +507,8 @@ static int ccd_narrow(ccd_box *b, const ccd_tests *T) {
    comes from parameters already within tolerance), the one along which any coordinate of F
    changes most. Boxes starting at t = 0 use the finer tolerance tol * CCD_ZERO_TOL in all
    parameters. */
-static int ccd_split(const ccd_box *b, double F[8][3], const ccd_tests *T, double tol, ccd_box *c0,
-                     ccd_box *c1) {
+static int ccd_split(const ccd_box *b, double F[8][3], const ccd_tests *T, double tol,
+                     int time_first, ccd_box *c0, ccd_box *c1) {
   double lo[3] = {b->t0, b->u0, b->v0}, hi[3] = {b->t1, b->u1, b->v1};
   static const int stride[3] = {4, 2, 1};
   if (b->t0 == 0.0) tol *= CCD_ZERO_TOL;
@@ -420,7 +519,11 @@ static int ccd_split(const ccd_box *b, double F[8][3], const ccd_tests *T, doubl
     ok[k] = hi[k] - lo[k] > tol && mid[k] > lo[k] && mid[k] < hi[k];
   }
   int best = -1;
-  if (T->best >= 0) {
+  if (time_first && ok[0]) {
+    best = 0;
+  } else if (T->hint >= 0 && ok[T->hint]) {
+    best = T->hint;
+  } else if (T->best >= 0) {
     const double *g = T->g[T->best];
     double glo = g[0], ghi = g[0], best_change = 0.0;
     for (int i = 1; i < 8; ++i) {
@@ -540,7 +643,7 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
     if (r == CCD_DROP) continue;
     ccd_box c0, c1;
     int split = 0;
-    if (r == CCD_KEEP && ccd_split(&b, F, &T, tol, &c0, &c1)) {
+    if (r == CCD_KEEP && ccd_split(&b, F, &T, tol, h.by_time, &c0, &c1)) {
       ccd_box nb = b;
       if (!ccd_narrow(&nb, &T)) continue;
       if (nb.t1 - nb.t0 < 0.5 * (b.t1 - b.t0) || nb.u1 - nb.u0 < 0.5 * (b.u1 - b.u0) ||
@@ -550,7 +653,7 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
         continue;
       }
       b = nb;
-      split = ccd_split(&b, F, &T, tol, &c0, &c1);
+      split = ccd_split(&b, F, &T, tol, h.by_time, &c0, &c1);
     }
     if (!split) {
       hit = 1;
