@@ -16,25 +16,31 @@
    Tests. A box holds no point with |F|_2 <= ms when, for some n, all corner values of n . F
    are > |n|_2 ms or all are < -|n|_2 ms. We try the 3 coordinate axes, then (for a box the
    axes keep) the normal n = A x B of the pair at the box's mid time (A, B: the two parameter
-   directions of F) and the in-plane normals n x A, n x B (for parallel A, B: the part of F's offset
-   normal to A). The directions beyond the axes are ours: they drop near-parallel sliding and nearly
-   coincident edges, where axis-aligned boxes would have to be refined down to the gap.
-   Turning directions. For pairs within about 0.01 rad of parallel (|A x B|^2 < 1e-4 |A|^2 |B|^2
-   at mid time) we also try W(t) = c x A(t) and c x B(t), with c the plane normal at mid time
-   (A x B, or A x base when parallel). W is linear in t, taken between its computed values W0,
-   W1 at t0 and t1 (W need not be exact: any linear W is a valid test). For fixed (u,v), F is
-   linear in t, so F . W is a quadratic with Bernstein coefficients F0 . W0, (F0 . W1 + F1 . W0)/2,
-   F1 . W1, and over the box F . W is a convex blend of the 4 (u,v) corners' quadratics: all 12
-   coefficients > ms max(|W0|,|W1|) (or all < -that) drop the box. c x A(t) is normal to A(t) at
-   every t, so u drops out of F . W (and v for c x B): a fixed direction would pick up
-   u |A| (rotation of A over the box) and, for nearly parallel edges, force boxes down to
-   (gap / rotation) in t times (gap / (|A| sin angle)) along the sliver of near-contacts. This
-   is what keeps nearly collinear edges (a quad's diagonal over a cube's diagonal, 4e-9 rad
-   apart, 6e-9 apart) from running into max_iter: the whole root box is dropped at once. The
-   error bound of the 12 coefficients is E below with |n_k| replaced by max(|W0_k|, |W1_k|)
-   (W scaled so that this is at most 1): each coefficient is a dot product of a computed corner
-   with a double vector, the middle one the exact half of a sum of two, and 1.4 sum |W_k| eps_k
-   bounds their errors.
+   directions of F) and the in-plane normals n x A, n x B (for parallel A, B: the part of F's
+   offset normal to A). The directions beyond the axes are ours: they drop near-parallel
+   sliding and nearly coincident edges, where axis-aligned boxes would have to be refined down
+   to the gap.
+
+   Turning directions (nearly parallel pairs). A fixed n normal to A at mid time is not normal
+   to A(t) at the box's ends, so n . F picks up u (A(t) - A(mid)) . n, and for nearly parallel
+   edges the near-contacts form a long thin sliver along u ~ v: boxes would have to shrink to
+   (gap / rotation of A) in t times (gap / (|A| sin angle)) across the sliver, all along it.
+   A quad's diagonal lined up over a cube's top diagonal (4e-9 rad, 6e-9 apart, rotating by
+   1e-3 per step) ran into max_iter (1e6 boxes) and returned toi = 0. So for pairs within
+   about 0.01 rad of parallel (|A x B|^2 < 1e-4 |A|^2 |B|^2 at mid time) we also try
+   W(t) = c x A(t) and W(t) = c x B(t), with c the plane normal at mid time (A x B, or A x base
+   when parallel), and then the same with c = A x f, resp. B x f, where f is the mean corner
+   offset (along a sliver of skew edges the offset turns, so no single plane normal follows
+   it, which matters with ms > 0). W is linear in t between its computed values W0, W1 at t0
+   and t1; it need not be exact, any linear W gives a valid test. For fixed (u,v), F is linear
+   in t, so F . W is a quadratic with Bernstein coefficients F0 . W0, (F0 . W1 + F1 . W0) / 2,
+   F1 . W1, and on the box F . W is a convex blend of the 4 (u,v) corners' quadratics: all 12
+   coefficients > ms max(|W0|_2, |W1|_2) + E (or all < -that) drop the box. c x A(t) is normal
+   to A(t) at every t, so u drops out of F . W up to rounding (v for c x B), and the collinear
+   pair above is dropped with its root box. E is as below with |n_k| replaced by
+   max(|W0_k|, |W1_k|) (W scaled so that this is at most 1): each coefficient is a computed dot
+   product of a computed corner with a double vector, the middle one the exact half of the sum
+   of two, and 1.4 sum max|W_k| eps_k bounds their errors.
 
    Error bound. Let u = 2^-53 (unit roundoff) and M_k the largest |k-coordinate| of the 8
    input points. Corner values are computed as
@@ -68,23 +74,28 @@
 
    Search. Bisection is along the parameter along which the test closest to dropping the box
    changes most (or, when that test cannot shrink much, the one along which F changes most),
-   among parameters wider than the tolerance; a turning direction that came closest counts
-   too (it changes along t and one of u, v). In phase 2 (below) t is split first while it is
-   wider than the tolerance: only t0 matters there, and splitting u or v along a sliver of
-   near-contacts (parallel edges touching along a segment) would refine the whole sliver. A box is
-   accepted when it is not dropped and all its widths are within the tolerance (tolerance * 2^-20
-   for boxes starting at t = 0, so toi = 0 means the start is within ms up to round-off), or when
-   all its corner values lie within ms (within the error bound when ms = 0). Phase 1 is depth first
-   (a stack, earlier halves first) until a box is accepted at time best = its t0. Phase 2 takes the
-   remaining boxes by increasing t0 from a heap, clips their t1 to best, and ends when the smallest
-   t0 is
-   >= best (result best) or within the tolerance of it (result that t0), or when a box is
-   accepted (result its t0, or the heap's smallest t0 if earlier). Invariant: every point
-   with |F|_2 <= ms, t <= tmax, lies in a queued box, the box in hand, or at a time >= best.
-   So the result is never later than the first such time, and the same holds for the
-   smallest t0 of all unresolved boxes returned when max_iter is reached. For vertex-face,
-   boxes with u0 + v0 > 1 (computed; rounding cannot push a sum <= 1 above 1) are dropped. A
-   swept-AABB test inflated by ms is an exact early out (a computed difference of doubles
+   among parameters wider than the tolerance; a turning direction that came closest counts too
+   (it changes along t and one of u, v). A box is accepted when it is not dropped and all its
+   widths are within the tolerance (tolerance * 2^-20 for boxes starting at t = 0, so toi = 0
+   means the start is within ms up to round-off), or when all its corner values lie within ms
+   (within the error bound when ms = 0). Phase 1 is depth first (a stack, earlier halves in t
+   first; for nearly parallel pairs, of two halves in u or v the one whose corners are nearer to
+   contact first) until a box is accepted at time best = its t0. Phase 2 takes the remaining
+   boxes by increasing t0 from a heap, clips their t1 to best, splits t first while it is wider
+   than the tolerance (only t0 matters there; splitting u or v would refine a whole sliver of
+   parallel edges touching along a segment), and ends when the smallest t0 is >= best (result
+   best) or within the tolerance of it (result that t0), or when a box is accepted (result its
+   t0, or the heap's smallest t0 if earlier). Invariant: every point with |F|_2 <= ms,
+   t <= tmax, lies in a queued box, the box in hand, or at a time >= best. So the result is
+   never later than the first such time, and the same holds for the smallest t0 of all
+   unresolved boxes returned when max_iter is reached. Work budget: after 2048 boxes (the
+   benchmark queries need at most 65) the tolerance for boxes with t0 > 0 doubles every 256
+   boxes, up to 1, so degenerate queries (near-misses far below tolerance times the size,
+   slivers of near-contacts) end after about 2048 + 256 log2(1 / tolerance) boxes (7,200 for
+   1e-6) plus those at t = 0, with a time that is still conservative, at worst earlier; boxes at t =
+   0 keep tolerance * 2^-20, so the relaxation never returns 0 for primitives apart at t = 0. For
+   vertex-face, boxes with u0 + v0 > 1 (computed; rounding cannot push a sum <= 1 above 1) are
+   dropped. A swept-AABB test inflated by ms is an exact early out (a computed difference of doubles
    exceeds the double ms only if the exact one does). */
 #include "geometry/ccd.h"
 
@@ -101,7 +112,9 @@
 #define CCD_COORD_MAX 0x1p1000
 #define CCD_ZERO_TOL 0x1p-20
 #define CCD_STACK_BOXES 256
-#define CCD_TURN_SIN2 1e-4 /* turning directions for pairs within about 0.01 rad of parallel */
+#define CCD_BUDGET 2048     /* boxes before the tolerance is relaxed ... */
+#define CCD_BUDGET_STEP 256 /* ... doubling every this many boxes */
+#define CCD_TURN_SIN2 1e-4  /* turning directions for pairs within about 0.01 rad of parallel */
 #define CCD_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define CCD_MAX(a, b) ((a) > (b) ? (a) : (b))
 
@@ -218,6 +231,7 @@ typedef struct ccd_tests {
   int n;        /* tests stored (3 axes + up to 3 directions) */
   int best;     /* the one that came closest to separating */
   int hint;     /* when a turning direction came closer: the parameter to split, else -1 */
+  int parallel; /* the pair is nearly parallel (turning directions were tried) */
   double score; /* its (|mid| - threshold) / half-spread */
   double g[6][8];
   double thr[6];
@@ -324,6 +338,7 @@ static int ccd_box_test(const ccd_query *q, const ccd_box *b, double F[8][3], cc
   T->n = 0;
   T->best = -1;
   T->hint = -1;
+  T->parallel = 0;
   T->score = -INFINITY;
   int inside = 1;
   for (int a = 0; a < 3; ++a) {
@@ -347,10 +362,21 @@ static int ccd_box_test(const ccd_query *q, const ccd_box *b, double F[8][3], cc
   int m = ccd_directions(bm, am, cm, n, c, nd);
   for (int k = 0; k < m; ++k)
     if (ccd_separates(q, n[k], F, T)) return CCD_DROP;
+  if (c[0] == 0.0 && c[1] == 0.0 && c[2] == 0.0) return CCD_KEEP;
+  T->parallel = 1;
   if (ccd_separates_turning(q, c, A[0], A[1], 1, F, T) ||
-      ccd_separates_turning(q, c, B[0], B[1], 2, F, T)) {
+      ccd_separates_turning(q, c, B[0], B[1], 2, F, T))
     return CCD_DROP;
-  }
+  /* the offset at the box's centre, made normal to A (resp. B) at every t: along a sliver
+     of nearly parallel edges the offset turns, and no fixed plane normal follows it */
+  double f[3] = {0.0, 0.0, 0.0}, ca[3], cb[3];
+  for (int i = 0; i < 8; ++i)
+    for (int a = 0; a < 3; ++a) f[a] += F[i][a];
+  ccd_cross(am, f, ca);
+  ccd_cross(cm, f, cb);
+  if ((ccd_normalise(ca) && ccd_separates_turning(q, ca, A[0], A[1], 1, F, T)) ||
+      (ccd_normalise(cb) && ccd_separates_turning(q, cb, B[0], B[1], 2, F, T)))
+    return CCD_DROP;
   return CCD_KEEP;
 }
 
@@ -507,11 +533,11 @@ static int ccd_narrow(ccd_box *b, const ccd_tests *T) {
    comes from parameters already within tolerance), the one along which any coordinate of F
    changes most. Boxes starting at t = 0 use the finer tolerance tol * CCD_ZERO_TOL in all
    parameters. */
-static int ccd_split(const ccd_box *b, double F[8][3], const ccd_tests *T, double tol,
+static int ccd_split(const ccd_box *b, double F[8][3], const ccd_tests *T, double tol, double tol0,
                      int time_first, ccd_box *c0, ccd_box *c1) {
   double lo[3] = {b->t0, b->u0, b->v0}, hi[3] = {b->t1, b->u1, b->v1};
   static const int stride[3] = {4, 2, 1};
-  if (b->t0 == 0.0) tol *= CCD_ZERO_TOL;
+  if (b->t0 == 0.0) tol = tol0;
   int ok[3];
   double mid[3], change[3];
   for (int k = 0; k < 3; ++k) {
@@ -615,15 +641,16 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
   ccd_queue h = {stack, 0, CCD_STACK_BOXES, stack, 0};
   ccd_box root = {0.0, tmax, 0.0, use_u ? 1.0 : 0.0, 0.0, use_v ? 1.0 : 0.0, 0};
   ccd_push(&h, &root);
-  const double tol = prm->tolerance;
-  double best = tmax; /* t0 of the earliest accepted box (phase 2) */
+  double tol = prm->tolerance;
+  const double tol0 = prm->tolerance * CCD_ZERO_TOL; /* for boxes at t = 0, never relaxed */
+  double best = tmax;                                /* t0 of the earliest accepted box (phase 2) */
   long iter = 0;
   while (h.n > 0) {
     ccd_box b = ccd_pop(&h);
     if (h.by_time) {
       /* b has the smallest t0 of all unresolved boxes */
       if (b.t0 >= best) break;
-      if (best - b.t0 <= (b.t0 == 0.0 ? tol * CCD_ZERO_TOL : tol)) {
+      if (best - b.t0 <= (b.t0 == 0.0 ? tol0 : tol)) {
         best = b.t0;
         break;
       }
@@ -636,6 +663,8 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
       break;
     }
     ++iter;
+    if (iter > CCD_BUDGET && (iter - CCD_BUDGET) % CCD_BUDGET_STEP == 0 && tol < 1.0)
+      tol = CCD_MIN(2.0 * tol, 1.0); /* work budget spent: coarser acceptance for t0 > 0 */
     if (kind == CCD_VF && b.u0 + b.v0 > 1.0) continue;
     double F[8][3];
     ccd_tests T;
@@ -643,7 +672,7 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
     if (r == CCD_DROP) continue;
     ccd_box c0, c1;
     int split = 0;
-    if (r == CCD_KEEP && ccd_split(&b, F, &T, tol, h.by_time, &c0, &c1)) {
+    if (r == CCD_KEEP && ccd_split(&b, F, &T, tol, tol0, h.by_time, &c0, &c1)) {
       ccd_box nb = b;
       if (!ccd_narrow(&nb, &T)) continue;
       if (nb.t1 - nb.t0 < 0.5 * (b.t1 - b.t0) || nb.u1 - nb.u0 < 0.5 * (b.u1 - b.u0) ||
@@ -653,7 +682,7 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
         continue;
       }
       b = nb;
-      split = ccd_split(&b, F, &T, tol, h.by_time, &c0, &c1);
+      split = ccd_split(&b, F, &T, tol, tol0, h.by_time, &c0, &c1);
     }
     if (!split) {
       hit = 1;
@@ -665,7 +694,24 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
       ccd_queue_by_time(&h);
       continue;
     }
-    ccd_push(&h, &c1); /* the stack pops c0 (the earlier or lower half) first */
+    if (!h.by_time && T.parallel && c0.t1 == b.t1) {
+      /* split in u or v: the stack pops first the half whose corners are nearer to contact */
+      int st = c0.u1 != b.u1 ? 2 : 1;
+      double s0 = 0.0, s1 = 0.0;
+      for (int i = 0; i < 8; ++i) {
+        double f2 = ccd_dot(F[i], F[i]);
+        if (i & st)
+          s1 += f2;
+        else
+          s0 += f2;
+      }
+      if (s1 < s0) {
+        ccd_box tmp = c0;
+        c0 = c1;
+        c1 = tmp;
+      }
+    }
+    ccd_push(&h, &c1); /* the stack pops c0 (the earlier half in t) first */
     ccd_push(&h, &c0);
   }
   if (hit) result = best;
