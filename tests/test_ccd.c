@@ -669,6 +669,151 @@ static int ee_certified_apart(double s[4][3], double e[4][3], double tmax) {
   return 0;
 }
 
+/* exact test whether two segments in the plane z = 0 (x, y of points p0 p1 and q0 q1 at time
+   t, all vertices moving linearly) touch; t is a double */
+static int segments_touch_2d(double s[4][3], double e[4][3], double t) {
+  mpq_t x[4][2], tq, d, o[4], m1, m2;
+  mpq_inits(tq, d, m1, m2, NULL);
+  mpq_set_d(tq, t);
+  for (int k = 0; k < 4; ++k)
+    for (int a = 0; a < 2; ++a) {
+      mpq_init(x[k][a]);
+      mpq_set_d(x[k][a], e[k][a]);
+      mpq_set_d(d, s[k][a]);
+      mpq_sub(x[k][a], x[k][a], d);
+      mpq_mul(x[k][a], x[k][a], tq);
+      mpq_add(x[k][a], x[k][a], d);
+    }
+  /* o[0], o[1]: sides of q0, q1 w.r.t. p0 p1; o[2], o[3]: of p0, p1 w.r.t. q0 q1 */
+  static const int tri[4][3] = {{0, 1, 2}, {0, 1, 3}, {2, 3, 0}, {2, 3, 1}};
+  int sg[4];
+  for (int i = 0; i < 4; ++i) {
+    const int *r = tri[i];
+    mpq_init(o[i]);
+    mpq_sub(m1, x[r[1]][0], x[r[0]][0]);
+    mpq_sub(m2, x[r[2]][1], x[r[0]][1]);
+    mpq_mul(o[i], m1, m2);
+    mpq_sub(m1, x[r[1]][1], x[r[0]][1]);
+    mpq_sub(m2, x[r[2]][0], x[r[0]][0]);
+    mpq_mul(m1, m1, m2);
+    mpq_sub(o[i], o[i], m1);
+    sg[i] = mpq_sgn(o[i]);
+  }
+  int touch = sg[0] * sg[1] <= 0 && sg[2] * sg[3] <= 0;
+  if (touch && sg[0] == 0 && sg[1] == 0) { /* collinear: the projections on x (or y) overlap */
+    int a = mpq_cmp(x[0][0], x[1][0]) != 0 ? 0 : 1;
+    int i0 = mpq_cmp(x[0][a], x[1][a]) < 0 ? 0 : 1, j0 = mpq_cmp(x[2][a], x[3][a]) < 0 ? 2 : 3;
+    touch = mpq_cmp(x[i0][a], x[5 - j0][a]) <= 0 && mpq_cmp(x[j0][a], x[1 - i0][a]) <= 0;
+  }
+  for (int i = 0; i < 4; ++i) mpq_clear(o[i]);
+  for (int k = 0; k < 4; ++k)
+    for (int a = 0; a < 2; ++a) mpq_clear(x[k][a]);
+  mpq_clears(tq, d, m1, m2, NULL);
+  return touch;
+}
+
+/* smallest |F| over the closest points of the 4 endpoints on the other edge (an upper bound of
+   the edge-edge distance, up to round-off) */
+static double ee_distance_upper(double s[4][3], double e[4][3], double t) {
+  double x[4][3], best = INFINITY;
+  for (int k = 0; k < 4; ++k) lerp3(s[k], e[k], t, x[k]);
+  for (int k = 0; k < 4; ++k) {
+    const double *p = x[k], *q0 = x[k < 2 ? 2 : 0], *q1 = x[k < 2 ? 3 : 1];
+    double d[3], r[3];
+    for (int a = 0; a < 3; ++a) {
+      d[a] = q1[a] - q0[a];
+      r[a] = p[a] - q0[a];
+    }
+    double dd = dot3(d, d), v = dd > 0.0 ? dot3(r, d) / dd : 0.0, f2 = 0.0;
+    v = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+    for (int a = 0; a < 3; ++a) f2 += (r[a] - v * d[a]) * (r[a] - v * d[a]);
+    best = fmin(best, sqrt(f2));
+  }
+  return best;
+}
+
+/* nearly parallel edges (angle 0 or 1e-12 .. 1e-2, 1e-9 .. 1e-2 apart, turning by up to 1e-2,
+   approaching, sliding): never later than a certified contact (with min_sep > 0 an endpoint
+   comes within min_sep; with min_sep = 0 in the plane z = 0, exact segment intersection), no
+   toi = 0 for edges apart at t = 0, and every query ends well before max_iter */
+static void test_random_parallel(void) {
+  int bad = 0, zero = 0, slow = 0, hits = 0, certified = 0;
+  for (int i = 0; i < 900; ++i) {
+    int group = i % 3; /* 0: z = 0, min_sep 0; 1: random frame, min_sep > 0; 2: z = 0, > 0 */
+    double fr[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    if (group == 1) {
+      double ax[3] = {rnd(-1, 1), rnd(-1, 1), rnd(-1, 1)}, h[3] = {1, 0, 0};
+      double l = sqrt(dot3(ax, ax));
+      for (int a = 0; a < 3; ++a) fr[0][a] = ax[a] / l;
+      if (fabs(fr[0][0]) > 0.9) h[0] = 0, h[1] = 1;
+      fr[1][0] = h[1] * fr[0][2] - h[2] * fr[0][1];
+      fr[1][1] = h[2] * fr[0][0] - h[0] * fr[0][2];
+      fr[1][2] = h[0] * fr[0][1] - h[1] * fr[0][0];
+      l = sqrt(dot3(fr[1], fr[1]));
+      for (int a = 0; a < 3; ++a) fr[1][a] /= l;
+      fr[2][0] = fr[0][1] * fr[1][2] - fr[0][2] * fr[1][1];
+      fr[2][1] = fr[0][2] * fr[1][0] - fr[0][0] * fr[1][2];
+      fr[2][2] = fr[0][0] * fr[1][1] - fr[0][1] * fr[1][0];
+    }
+    double d0 = pow(10.0, rnd(-9, -2));
+    double th = rnd(0, 1) < 0.2 ? 0.0 : pow(10.0, rnd(-12, -2)) * (rnd(0, 1) < 0.5 ? -1 : 1);
+    double hz = group == 1 && rnd(0, 1) < 0.7 ? pow(10.0, rnd(-12, -3)) : 0.0;
+    double L[4][3] = {{rnd(-1, -0.2), 0, 0}, {rnd(0.2, 1), 0, 0}, {rnd(-1.5, 0), d0, hz}, {0}};
+    L[3][0] = rnd(0, 1.5);
+    L[3][1] = d0 + th * (L[3][0] - L[2][0]);
+    L[3][2] = hz;
+    double vy = rnd(-2, 2) * d0, sl = rnd(-0.3, 0.3);
+    double om = rnd(0, 1) < 0.3 ? 0.0 : pow(10.0, rnd(-6, -2)) * (rnd(0, 1) < 0.5 ? -1 : 1);
+    double omz = group == 1 && rnd(0, 1) < 0.5 ? pow(10.0, rnd(-9, -4)) : 0.0;
+    double tr[3] = {rnd(-0.1, 0.1), rnd(-0.1, 0.1), group == 1 ? rnd(-0.1, 0.1) : 0.0};
+    double E[4][3], s[4][3], e[4][3];
+    memcpy(E, L, sizeof E);
+    for (int k = 2; k < 4; ++k) {
+      E[k][0] += sl;
+      E[k][1] += vy + om * L[k][0];
+      E[k][2] += omz * L[k][0];
+    }
+    for (int k = 0; k < 4; ++k)
+      for (int a = 0; a < 3; ++a) {
+        s[k][a] = L[k][0] * fr[0][a] + L[k][1] * fr[1][a] + L[k][2] * fr[2][a] + 0.5;
+        e[k][a] = E[k][0] * fr[0][a] + E[k][1] * fr[1][a] + E[k][2] * fr[2][a] + tr[a] + 0.5;
+      }
+    ipc_ccd_params prm = ipc_ccd_default_params();
+    prm.min_sep = group == 0 ? 0.0 : d0 * rnd(0.1, 0.9);
+    double toi = -1.0, toi_cap = -1.0;
+    int hit = run_query(0, s, e, &prm, &toi);
+    hits += hit;
+    prm.max_iter = 20000;
+    int hit_cap = run_query(0, s, e, &prm, &toi_cap);
+    if (hit_cap != hit || toi_cap != toi) ++slow;
+    double tc = -1.0; /* a certified contact time */
+    for (int k = 0; k <= 512 && tc < 0.0; ++k) {
+      double t = k / 512.0;
+      if (group == 0 ? segments_touch_2d(s, e, t)
+                     : ee_distance_upper(s, e, t) < prm.min_sep * (1.0 - 1e-6) - 1e-13)
+        tc = t;
+    }
+    if (tc >= 0.0) {
+      ++certified;
+      if (!hit || toi > tc) {
+        ++bad;
+        fprintf(stderr, "parallel query %d: hit %d toi %.17g, contact by %.17g\n", i, hit, toi, tc);
+      }
+    }
+    /* apart at t = 0: b above the line of a by more than min_sep */
+    if (fmin(L[2][1], L[3][1]) > prm.min_sep + 1e-12 && hit && toi == 0.0) {
+      ++zero;
+      fprintf(stderr, "parallel query %d: toi 0 while %g apart\n", i, fmin(L[2][1], L[3][1]));
+    }
+  }
+  CHECK(bad == 0);
+  CHECK(zero == 0);
+  CHECK(slow == 0);
+  CHECK(certified > 100);
+  fprintf(stderr, "random parallel: 900 queries, %d hits, %d certified contacts\n", hits,
+          certified);
+}
+
 /* the edge-edge queries of the lined-up quad and cube diagonals (tests/data), which ran into
    max_iter (toi = 0, stalling the line search) or took up to 0.5 s: they are certified apart
    in exact arithmetic, and the CCD now says so within 50 boxes */
@@ -782,6 +927,7 @@ int main(void) {
   test_random_exact();
   test_random_min_sep();
   test_collinear_regression();
+  test_random_parallel();
   test_shared_set();
   TEST_MAIN_END();
 }
