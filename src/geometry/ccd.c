@@ -88,15 +88,18 @@
    t0, or the heap's smallest t0 if earlier). Invariant: every point with |F|_2 <= ms,
    t <= tmax, lies in a queued box, the box in hand, or at a time >= best. So the result is
    never later than the first such time, and the same holds for the smallest t0 of all
-   unresolved boxes returned when max_iter is reached. Work budget: after 2048 boxes (the
-   benchmark queries need at most 65) the tolerance for boxes with t0 > 0 doubles every 256
-   boxes, up to 1, so degenerate queries (near-misses far below tolerance times the size,
-   slivers of near-contacts) end after about 2048 + 256 log2(1 / tolerance) boxes (7,200 for
-   1e-6) plus those at t = 0, with a time that is still conservative, at worst earlier; boxes at t =
-   0 keep tolerance * 2^-20, so the relaxation never returns 0 for primitives apart at t = 0. For
-   vertex-face, boxes with u0 + v0 > 1 (computed; rounding cannot push a sum <= 1 above 1) are
-   dropped. A swept-AABB test inflated by ms is an exact early out (a computed difference of doubles
-   exceeds the double ms only if the exact one does). */
+   unresolved boxes returned when max_iter is reached.
+
+   Work budget. After 2048 boxes (the benchmark queries need at most 65) the tolerance for
+   boxes with t0 > 0 doubles every 256 boxes, up to 1, so that degenerate queries (near-misses
+   far below tolerance times the size, long slivers of near-contacts) end after about
+   2048 + 256 log2(1 / tolerance) boxes (7,200 for 1e-6), plus those at t = 0, with a time
+   that is still conservative, at worst earlier. Boxes at t = 0 keep tolerance * 2^-20, so the
+   relaxation never returns 0 for primitives apart at t = 0.
+
+   For vertex-face, boxes with u0 + v0 > 1 (computed; rounding cannot push a sum <= 1 above 1)
+   are dropped. A swept-AABB test inflated by ms is an exact early out (a computed difference
+   of doubles exceeds the double ms only if the exact one does). */
 #include "geometry/ccd.h"
 
 #include <assert.h>
@@ -187,13 +190,12 @@ static int ccd_normalise(double n[3]) {
 
 /* candidate separating directions at mid time: the normal A x B and the in-plane normals
    to A and B; for parallel A, B the part of base normal to A, else base. Returns how many
-   were written to n (<= 3). c gets the normal of the plane of the pair (A x B, or for
-   parallel A, B: A x base), zero when there is none; nd[0], nd[1] the index in n of the
-   direction normal to c and A, resp. c and B (-1 for none). */
+   were written to n (<= 3). c gets the normal of the plane of the pair for the turning
+   directions (A x B, or for parallel A, B: A x base), zero when the pair is not within
+   CCD_TURN_SIN2 of parallel or there is none. */
 static int ccd_directions(const double base[3], const double A[3], const double B[3],
-                          double n[3][3], double c[3], int nd[2]) {
+                          double n[3][3], double c[3]) {
   int m = 0;
-  nd[0] = nd[1] = -1;
   ccd_cross(A, B, n[0]);
   double aa = ccd_dot(A, A), bb = ccd_dot(B, B);
   double nn = ccd_dot(n[0], n[0]);
@@ -205,9 +207,9 @@ static int ccd_directions(const double base[3], const double A[3], const double 
     }
     m = 1;
     ccd_cross(n[0], A, n[m]);
-    if (ccd_normalise(n[m])) nd[0] = m++;
+    m += ccd_normalise(n[m]);
     ccd_cross(n[0], B, n[m]);
-    if (ccd_normalise(n[m])) nd[1] = m++;
+    m += ccd_normalise(n[m]);
     return m;
   }
   double w[3];
@@ -218,11 +220,8 @@ static int ccd_directions(const double base[3], const double A[3], const double 
   } else {
     c[0] = c[1] = c[2] = 0.0;
   }
-  if (ccd_dot(n[0], n[0]) > 1e-12 * aa * aa * ccd_dot(base, base)) {
-    nd[0] = nd[1] = 0;
-  } else {
+  if (!(ccd_dot(n[0], n[0]) > 1e-12 * aa * aa * ccd_dot(base, base)))
     memcpy(n[0], base, sizeof(double) * 3);
-  }
   return ccd_normalise(n[0]);
 }
 
@@ -358,8 +357,7 @@ static int ccd_box_test(const ccd_query *q, const ccd_box *b, double F[8][3], cc
     cm[a] = 0.5 * (B[0][a] + B[1][a]);
   }
   double c[3];
-  int nd[2];
-  int m = ccd_directions(bm, am, cm, n, c, nd);
+  int m = ccd_directions(bm, am, cm, n, c);
   for (int k = 0; k < m; ++k)
     if (ccd_separates(q, n[k], F, T)) return CCD_DROP;
   if (c[0] == 0.0 && c[1] == 0.0 && c[2] == 0.0) return CCD_KEEP;
