@@ -81,16 +81,16 @@
    (within the error bound when ms = 0). Phase 1 is depth first (a stack, earlier halves in t
    first; for nearly parallel pairs, of two halves in u or v the one whose corners are nearer to
    contact first) until a box is accepted at time best = its t0. Phase 2 takes the remaining
-   boxes by increasing t0 from a heap, clips their t1 to best, splits t first while it is wider
-   than the tolerance (only t0 matters there; splitting u or v would refine a whole sliver of
-   parallel edges touching along a segment), and ends when the smallest t0 is >= best (result
-   best) or within the tolerance of it (result that t0), or when a box is accepted (result its
-   t0, or the heap's smallest t0 if earlier). Invariant: every point with |F|_2 <= ms,
-   t <= tmax, lies in a queued box, the box in hand, or at a time >= best. So the result is
-   never later than the first such time, and the same holds for the smallest t0 of all
+   boxes by increasing t0 from a heap, clips their t1 to best (for nearly parallel pairs it
+   splits t first while it is wider than the tolerance: only t0 matters there, and splitting u
+   or v would refine a whole sliver of parallel edges touching along a segment), and ends when the
+   smallest t0 is >= best (result best) or within the tolerance of it (result that t0), or when a
+   box is accepted (result its t0, or the heap's smallest t0 if earlier). Invariant: every point
+   with |F|_2 <= ms, t <= tmax, lies in a queued box, the box in hand, or at a time >= best. So the
+   result is never later than the first such time, and the same holds for the smallest t0 of all
    unresolved boxes returned when max_iter is reached.
 
-   Work budget. After 2048 boxes (the benchmark queries need at most 65) the tolerance for
+   Work budget. After 2048 boxes (the benchmark queries need at most 71) the tolerance for
    boxes with t0 > 0 doubles every 256 boxes, up to 1, so that degenerate queries (near-misses
    far below tolerance times the size, long slivers of near-contacts) end after about
    2048 + 256 log2(1 / tolerance) boxes (7,200 for 1e-6), plus those at t = 0, with a time
@@ -670,7 +670,7 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
     if (r == CCD_DROP) continue;
     ccd_box c0, c1;
     int split = 0;
-    if (r == CCD_KEEP && ccd_split(&b, F, &T, tol, tol0, h.by_time, &c0, &c1)) {
+    if (r == CCD_KEEP && ccd_split(&b, F, &T, tol, tol0, h.by_time && T.parallel, &c0, &c1)) {
       ccd_box nb = b;
       if (!ccd_narrow(&nb, &T)) continue;
       if (nb.t1 - nb.t0 < 0.5 * (b.t1 - b.t0) || nb.u1 - nb.u0 < 0.5 * (b.u1 - b.u0) ||
@@ -680,7 +680,7 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
         continue;
       }
       b = nb;
-      split = ccd_split(&b, F, &T, tol, tol0, h.by_time, &c0, &c1);
+      split = ccd_split(&b, F, &T, tol, tol0, h.by_time && T.parallel, &c0, &c1);
     }
     if (!split) {
       hit = 1;
