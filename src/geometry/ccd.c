@@ -21,26 +21,25 @@
    sliding and nearly coincident edges, where axis-aligned boxes would have to be refined down
    to the gap.
 
-   Turning directions (nearly parallel pairs). A fixed n normal to A at mid time is not normal
-   to A(t) at the box's ends, so n . F picks up u (A(t) - A(mid)) . n, and for nearly parallel
-   edges the near-contacts form a long thin sliver along u ~ v: boxes would have to shrink to
-   (gap / rotation of A) in t times (gap / (|A| sin angle)) across the sliver, all along it.
-   A quad's diagonal lined up over a cube's top diagonal (4e-9 rad, 6e-9 apart, rotating by
-   1e-3 per step) ran into max_iter (1e6 boxes) and returned toi = 0. So for pairs within
-   about 0.01 rad of parallel (|A x B|^2 < 1e-4 |A|^2 |B|^2 at mid time) we also try
-   W(t) = c x A(t) and W(t) = c x B(t), with c the plane normal at mid time (A x B, or A x base
-   when parallel), and then the same with c = A x f, resp. B x f, where f is the mean corner
-   offset (along a sliver of skew edges the offset turns, so no single plane normal follows
-   it, which matters with ms > 0). W is linear in t between its computed values W0, W1 at t0
-   and t1; it need not be exact, any linear W gives a valid test. For fixed (u,v), F is linear
-   in t, so F . W is a quadratic with Bernstein coefficients F0 . W0, (F0 . W1 + F1 . W0) / 2,
-   F1 . W1, and on the box F . W is a convex blend of the 4 (u,v) corners' quadratics: all 12
-   coefficients > ms max(|W0|_2, |W1|_2) + E (or all < -that) drop the box. c x A(t) is normal
-   to A(t) at every t, so u drops out of F . W up to rounding (v for c x B), and the collinear
-   pair above is dropped with its root box. E is as below with |n_k| replaced by
-   max(|W0_k|, |W1_k|) (W scaled so that this is at most 1): each coefficient is a computed dot
-   product of a computed corner with a double vector, the middle one the exact half of the sum
-   of two, and 1.4 sum max|W_k| eps_k bounds their errors.
+   Turning directions (nearly parallel vertex-face and edge-edge pairs). A fixed n normal to A at
+   mid time is not normal to A(t) at the box's ends, so n . F picks up u (A(t) - A(mid)) . n, and
+   for nearly parallel edges the near-contacts form a long thin sliver along u ~ v: boxes would have
+   to shrink to (gap / rotation of A) in t times (gap / (|A| sin angle)) across the sliver, all
+   along it. A quad's diagonal lined up over a cube's top diagonal (4e-9 rad, 6e-9 apart, rotating
+   by 1e-3 per step) ran into max_iter (1e6 boxes) and returned toi = 0. So for pairs within about
+   0.01 rad of parallel (|A x B|^2 < 1e-4 |A|^2 |B|^2 at mid time) we also try W(t) = c x A(t) and
+   W(t) = c x B(t), with c the plane normal at mid time (A x B, or A x base when parallel), and then
+   the same with c = A x f, resp. B x f, where f is the mean corner offset (along a sliver of skew
+   edges the offset turns, so no single plane normal follows it, which matters with ms > 0). W is
+   linear in t between its computed values W0, W1 at t0 and t1; it need not be exact, any linear W
+   gives a valid test. For fixed (u,v), F is linear in t, so F . W is a quadratic with Bernstein
+   coefficients F0 . W0, (F0 . W1 + F1 . W0) / 2, F1 . W1, and on the box F . W is a convex blend of
+   the 4 (u,v) corners' quadratics: all 12 coefficients > ms max(|W0|_2, |W1|_2) + E (or all <
+   -that) drop the box. c x A(t) is normal to A(t) at every t, so u drops out of F . W up to
+   rounding (v for c x B), and the collinear pair above is dropped with its root box. E is as below
+   with |n_k| replaced by max(|W0_k|, |W1_k|) (W scaled so that this is at most 1): each coefficient
+   is a computed dot product of a computed corner with a double vector, the middle one the exact
+   half of the sum of two, and 1.4 sum max|W_k| eps_k bounds their errors.
 
    Error bound. Let u = 2^-53 (unit roundoff) and M_k the largest |k-coordinate| of the 8
    input points. Corner values are computed as
@@ -132,6 +131,7 @@ typedef struct ccd_query {
   double thr[3];   /* axis k drops a box when all corners are > thr or all < -thr */
   double inner[3]; /* a box with all corners in [-inner, inner] is accepted */
   double ms;
+  int turn; /* both parameters in use (vertex-face, edge-edge): turning directions allowed */
 } ccd_query;
 
 typedef struct ccd_box {
@@ -360,7 +360,7 @@ static int ccd_box_test(const ccd_query *q, const ccd_box *b, double F[8][3], cc
   int m = ccd_directions(bm, am, cm, n, c);
   for (int k = 0; k < m; ++k)
     if (ccd_separates(q, n[k], F, T)) return CCD_DROP;
-  if (c[0] == 0.0 && c[1] == 0.0 && c[2] == 0.0) return CCD_KEEP;
+  if (!q->turn || (c[0] == 0.0 && c[1] == 0.0 && c[2] == 0.0)) return CCD_KEEP;
   T->parallel = 1;
   if (ccd_separates_turning(q, c, A[0], A[1], 1, F, T) ||
       ccd_separates_turning(q, c, B[0], B[1], 2, F, T))
@@ -606,6 +606,7 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
   ccd_query q;
   q.kind = kind;
   q.ms = ms;
+  q.turn = use_u && use_v;
   for (int a = 0; a < 3; ++a) {
     double m = 0.0;
     double loa = INFINITY, hia = -INFINITY, lob = INFINITY, hib = -INFINITY;
