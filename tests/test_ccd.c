@@ -555,6 +555,315 @@ static void test_random_min_sep(void) {
   fprintf(stderr, "random min_sep: %d queries, %d hits\n", checked, hits);
 }
 
+/* ---------------------------------------------------------------- nearly parallel edges */
+
+/* q(t) = q[0] + q[1] t + q[2] t^2 in exact rationals: +1 / -1 when q keeps that sign (never
+   0) on [0, tmax], 0 otherwise */
+static int quad_sign_on(mpq_t q[3], const mpq_t tmax) {
+  mpq_t v, t;
+  mpq_inits(v, t, NULL);
+  int sg = 0, ok = 1;
+  for (int k = 0; k < 3 && ok; ++k) { /* t = 0, tmax and the vertex when it lies inside */
+    if (k == 0) {
+      mpq_set_ui(t, 0, 1);
+    } else if (k == 1) {
+      mpq_set(t, tmax);
+    } else {
+      if (mpq_sgn(q[2]) == 0) break;
+      mpq_div(t, q[1], q[2]); /* vertex at -q1 / (2 q2) */
+      mpq_neg(t, t);
+      mpq_div_2exp(t, t, 1);
+      if (mpq_sgn(t) <= 0 || mpq_cmp(t, tmax) >= 0) break;
+    }
+    mpq_mul(v, q[2], t);
+    mpq_add(v, v, q[1]);
+    mpq_mul(v, v, t);
+    mpq_add(v, v, q[0]);
+    int s1 = mpq_sgn(v);
+    if (s1 == 0 || (sg != 0 && s1 != sg)) ok = 0;
+    sg = s1;
+  }
+  mpq_clears(v, t, NULL);
+  return ok ? sg : 0;
+}
+
+/* exact certificate that the edges (x[0], x[1]) and (x[2], x[3]) never touch for t in [0, tmax]:
+   with W(t) = c x D(t) (D = B, the direction of the second edge, or A), F . W does not depend
+   on the parameter of D, is linear in the other one and quadratic in t; if it keeps one sign
+   at both ends of that parameter for all t, F never vanishes. c is any double vector. */
+static int ee_never_touch(double s[4][3], double e[4][3], double tmax, const double c[3],
+                          int use_b) {
+  /* linear-in-t parts: x_k(t) = s_k + t d_k, d_k = e_k - s_k (exact) */
+  mpq_t base[3][2], D[3][2], O[3][2], W[3][2], q0[3], q1[3], tm, tmp, x;
+  mpq_inits(tm, tmp, x, NULL);
+  for (int k = 0; k < 3; ++k) mpq_inits(q0[k], q1[k], NULL);
+  for (int a = 0; a < 3; ++a)
+    for (int j = 0; j < 2; ++j) mpq_inits(base[a][j], D[a][j], O[a][j], W[a][j], NULL);
+  for (int a = 0; a < 3; ++a)
+    for (int j = 0; j < 2; ++j) { /* j = 0: value at t = 0; j = 1: slope */
+      mpq_t p[4];
+      for (int k = 0; k < 4; ++k) {
+        mpq_init(p[k]);
+        mpq_set_d(p[k], s[k][a]);
+        if (j == 1) {
+          mpq_set_d(x, e[k][a]);
+          mpq_sub(p[k], x, p[k]);
+        }
+      }
+      mpq_sub(base[a][j], p[0], p[2]); /* F = base + u A - v B */
+      if (use_b) {
+        mpq_sub(D[a][j], p[3], p[2]); /* D = B; the other term is u A */
+        mpq_sub(O[a][j], p[1], p[0]);
+      } else {
+        mpq_sub(D[a][j], p[1], p[0]); /* D = A; the other term is -v B */
+        mpq_sub(O[a][j], p[2], p[3]);
+      }
+      for (int k = 0; k < 4; ++k) mpq_clear(p[k]);
+    }
+  /* W = c x D, linear in t */
+  for (int j = 0; j < 2; ++j)
+    for (int a = 0; a < 3; ++a) {
+      int a1 = (a + 1) % 3, a2 = (a + 2) % 3;
+      mpq_set_d(x, c[a1]);
+      mpq_mul(W[a][j], x, D[a2][j]);
+      mpq_set_d(x, c[a2]);
+      mpq_mul(tmp, x, D[a1][j]);
+      mpq_sub(W[a][j], W[a][j], tmp);
+    }
+  /* q0(t) = base(t) . W(t), q1(t) = (base(t) + O(t)) . W(t) as t^0, t^1, t^2 coefficients */
+  for (int a = 0; a < 3; ++a)
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j) {
+        mpq_mul(tmp, base[a][i], W[a][j]);
+        mpq_add(q0[i + j], q0[i + j], tmp);
+        mpq_add(x, base[a][i], O[a][i]);
+        mpq_mul(tmp, x, W[a][j]);
+        mpq_add(q1[i + j], q1[i + j], tmp);
+      }
+  mpq_set_d(tm, tmax);
+  int s0 = quad_sign_on(q0, tm), s1 = quad_sign_on(q1, tm);
+  for (int k = 0; k < 3; ++k) mpq_clears(q0[k], q1[k], NULL);
+  for (int a = 0; a < 3; ++a)
+    for (int j = 0; j < 2; ++j) mpq_clears(base[a][j], D[a][j], O[a][j], W[a][j], NULL);
+  mpq_clears(tm, tmp, x, NULL);
+  return s0 != 0 && s0 == s1;
+}
+
+/* tries a few directions c for the certificate above */
+static int ee_certified_apart(double s[4][3], double e[4][3], double tmax) {
+  double x[4][3], A[3], B[3], base[3], c[4][3];
+  for (int k = 0; k < 4; ++k) lerp3(s[k], e[k], 0.5 * tmax, x[k]);
+  for (int a = 0; a < 3; ++a) {
+    A[a] = x[1][a] - x[0][a];
+    B[a] = x[3][a] - x[2][a];
+    base[a] = x[0][a] - x[2][a];
+  }
+  const double *pairs[4][2] = {{A, B}, {A, base}, {B, base}, {base, B}};
+  for (int i = 0; i < 4; ++i) {
+    const double *p = pairs[i][0], *q = pairs[i][1];
+    c[i][0] = p[1] * q[2] - p[2] * q[1];
+    c[i][1] = p[2] * q[0] - p[0] * q[2];
+    c[i][2] = p[0] * q[1] - p[1] * q[0];
+    if (ee_never_touch(s, e, tmax, c[i], 1) || ee_never_touch(s, e, tmax, c[i], 0)) return 1;
+  }
+  return 0;
+}
+
+/* exact test whether two segments in the plane z = 0 (x, y of points p0 p1 and q0 q1 at time
+   t, all vertices moving linearly) touch; t is a double */
+static int segments_touch_2d(double s[4][3], double e[4][3], double t) {
+  mpq_t x[4][2], tq, d, o[4], m1, m2;
+  mpq_inits(tq, d, m1, m2, NULL);
+  mpq_set_d(tq, t);
+  for (int k = 0; k < 4; ++k)
+    for (int a = 0; a < 2; ++a) {
+      mpq_init(x[k][a]);
+      mpq_set_d(x[k][a], e[k][a]);
+      mpq_set_d(d, s[k][a]);
+      mpq_sub(x[k][a], x[k][a], d);
+      mpq_mul(x[k][a], x[k][a], tq);
+      mpq_add(x[k][a], x[k][a], d);
+    }
+  /* o[0], o[1]: sides of q0, q1 w.r.t. p0 p1; o[2], o[3]: of p0, p1 w.r.t. q0 q1 */
+  static const int tri[4][3] = {{0, 1, 2}, {0, 1, 3}, {2, 3, 0}, {2, 3, 1}};
+  int sg[4];
+  for (int i = 0; i < 4; ++i) {
+    const int *r = tri[i];
+    mpq_init(o[i]);
+    mpq_sub(m1, x[r[1]][0], x[r[0]][0]);
+    mpq_sub(m2, x[r[2]][1], x[r[0]][1]);
+    mpq_mul(o[i], m1, m2);
+    mpq_sub(m1, x[r[1]][1], x[r[0]][1]);
+    mpq_sub(m2, x[r[2]][0], x[r[0]][0]);
+    mpq_mul(m1, m1, m2);
+    mpq_sub(o[i], o[i], m1);
+    sg[i] = mpq_sgn(o[i]);
+  }
+  int touch = sg[0] * sg[1] <= 0 && sg[2] * sg[3] <= 0;
+  if (touch && sg[0] == 0 && sg[1] == 0) { /* collinear: the projections on x (or y) overlap */
+    int a = mpq_cmp(x[0][0], x[1][0]) != 0 ? 0 : 1;
+    int i0 = mpq_cmp(x[0][a], x[1][a]) < 0 ? 0 : 1, j0 = mpq_cmp(x[2][a], x[3][a]) < 0 ? 2 : 3;
+    touch = mpq_cmp(x[i0][a], x[5 - j0][a]) <= 0 && mpq_cmp(x[j0][a], x[1 - i0][a]) <= 0;
+  }
+  for (int i = 0; i < 4; ++i) mpq_clear(o[i]);
+  for (int k = 0; k < 4; ++k)
+    for (int a = 0; a < 2; ++a) mpq_clear(x[k][a]);
+  mpq_clears(tq, d, m1, m2, NULL);
+  return touch;
+}
+
+/* smallest |F| over the closest points of the 4 endpoints on the other edge (an upper bound of
+   the edge-edge distance, up to round-off) */
+static double ee_distance_upper(double s[4][3], double e[4][3], double t) {
+  double x[4][3], best = INFINITY;
+  for (int k = 0; k < 4; ++k) lerp3(s[k], e[k], t, x[k]);
+  for (int k = 0; k < 4; ++k) {
+    const double *p = x[k], *q0 = x[k < 2 ? 2 : 0], *q1 = x[k < 2 ? 3 : 1];
+    double d[3], r[3];
+    for (int a = 0; a < 3; ++a) {
+      d[a] = q1[a] - q0[a];
+      r[a] = p[a] - q0[a];
+    }
+    double dd = dot3(d, d), v = dd > 0.0 ? dot3(r, d) / dd : 0.0, f2 = 0.0;
+    v = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+    for (int a = 0; a < 3; ++a) f2 += (r[a] - v * d[a]) * (r[a] - v * d[a]);
+    best = fmin(best, sqrt(f2));
+  }
+  return best;
+}
+
+/* nearly parallel edges (angle 0 or 1e-12 .. 1e-2, 1e-9 .. 1e-2 apart, turning by up to 1e-2,
+   approaching, sliding): never later than a certified contact (with min_sep > 0 an endpoint
+   comes within min_sep; with min_sep = 0 in the plane z = 0, exact segment intersection), no
+   toi = 0 for edges apart at t = 0, and every query ends well before max_iter */
+static void test_random_parallel(void) {
+  int bad = 0, zero = 0, slow = 0, hits = 0, certified = 0;
+  for (int i = 0; i < 900; ++i) {
+    int group = i % 3; /* 0: z = 0, min_sep 0; 1: random frame, min_sep > 0; 2: z = 0, > 0 */
+    double fr[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    if (group == 1) {
+      double ax[3] = {rnd(-1, 1), rnd(-1, 1), rnd(-1, 1)}, h[3] = {1, 0, 0};
+      double l = sqrt(dot3(ax, ax));
+      for (int a = 0; a < 3; ++a) fr[0][a] = ax[a] / l;
+      if (fabs(fr[0][0]) > 0.9) h[0] = 0, h[1] = 1;
+      fr[1][0] = h[1] * fr[0][2] - h[2] * fr[0][1];
+      fr[1][1] = h[2] * fr[0][0] - h[0] * fr[0][2];
+      fr[1][2] = h[0] * fr[0][1] - h[1] * fr[0][0];
+      l = sqrt(dot3(fr[1], fr[1]));
+      for (int a = 0; a < 3; ++a) fr[1][a] /= l;
+      fr[2][0] = fr[0][1] * fr[1][2] - fr[0][2] * fr[1][1];
+      fr[2][1] = fr[0][2] * fr[1][0] - fr[0][0] * fr[1][2];
+      fr[2][2] = fr[0][0] * fr[1][1] - fr[0][1] * fr[1][0];
+    }
+    double d0 = pow(10.0, rnd(-9, -2));
+    double th = rnd(0, 1) < 0.2 ? 0.0 : pow(10.0, rnd(-12, -2)) * (rnd(0, 1) < 0.5 ? -1 : 1);
+    double hz = group == 1 && rnd(0, 1) < 0.7 ? pow(10.0, rnd(-12, -3)) : 0.0;
+    double L[4][3] = {{rnd(-1, -0.2), 0, 0}, {rnd(0.2, 1), 0, 0}, {rnd(-1.5, 0), d0, hz}, {0}};
+    L[3][0] = rnd(0, 1.5);
+    L[3][1] = d0 + th * (L[3][0] - L[2][0]);
+    L[3][2] = hz;
+    double vy = rnd(-2, 2) * d0, sl = rnd(-0.3, 0.3);
+    double om = rnd(0, 1) < 0.3 ? 0.0 : pow(10.0, rnd(-6, -2)) * (rnd(0, 1) < 0.5 ? -1 : 1);
+    double omz = group == 1 && rnd(0, 1) < 0.5 ? pow(10.0, rnd(-9, -4)) : 0.0;
+    double tr[3] = {rnd(-0.1, 0.1), rnd(-0.1, 0.1), group == 1 ? rnd(-0.1, 0.1) : 0.0};
+    double E[4][3], s[4][3], e[4][3];
+    memcpy(E, L, sizeof E);
+    for (int k = 2; k < 4; ++k) {
+      E[k][0] += sl;
+      E[k][1] += vy + om * L[k][0];
+      E[k][2] += omz * L[k][0];
+    }
+    for (int k = 0; k < 4; ++k)
+      for (int a = 0; a < 3; ++a) {
+        s[k][a] = L[k][0] * fr[0][a] + L[k][1] * fr[1][a] + L[k][2] * fr[2][a] + 0.5;
+        e[k][a] = E[k][0] * fr[0][a] + E[k][1] * fr[1][a] + E[k][2] * fr[2][a] + tr[a] + 0.5;
+      }
+    ipc_ccd_params prm = ipc_ccd_default_params();
+    prm.min_sep = group == 0 ? 0.0 : d0 * rnd(0.1, 0.9);
+    double toi = -1.0, toi_cap = -1.0;
+    int hit = run_query(0, s, e, &prm, &toi);
+    hits += hit;
+    prm.max_iter = 20000;
+    int hit_cap = run_query(0, s, e, &prm, &toi_cap);
+    if (hit_cap != hit || toi_cap != toi) ++slow;
+    double tc = -1.0; /* a certified contact time */
+    for (int k = 0; k <= 512 && tc < 0.0; ++k) {
+      double t = k / 512.0;
+      if (group == 0 ? segments_touch_2d(s, e, t)
+                     : ee_distance_upper(s, e, t) < prm.min_sep * (1.0 - 1e-6) - 1e-13)
+        tc = t;
+    }
+    if (tc >= 0.0) {
+      ++certified;
+      if (!hit || toi > tc) {
+        ++bad;
+        fprintf(stderr, "parallel query %d: hit %d toi %.17g, contact by %.17g\n", i, hit, toi, tc);
+      }
+    }
+    /* apart at t = 0: b above the line of a by more than min_sep */
+    if (fmin(L[2][1], L[3][1]) > prm.min_sep + 1e-12 && hit && toi == 0.0) {
+      ++zero;
+      fprintf(stderr, "parallel query %d: toi 0 while %g apart\n", i, fmin(L[2][1], L[3][1]));
+    }
+  }
+  CHECK(bad == 0);
+  CHECK(zero == 0);
+  CHECK(slow == 0);
+  CHECK(certified > 100);
+  fprintf(stderr, "random parallel: 900 queries, %d hits, %d certified contacts\n", hits,
+          certified);
+}
+
+/* the edge-edge queries of the lined-up quad and cube diagonals (tests/data), which ran into
+   max_iter (toi = 0, stalling the line search) or took up to 0.5 s: they are certified apart
+   in exact arithmetic, and the CCD now says so within 50 boxes */
+static void test_collinear_regression(void) {
+  const char *path = "tests/data/ccd_collinear_ee.txt";
+  FILE *f = fopen(path, "r");
+  CHECK_MSG(f != NULL, "cannot open %s", path);
+  if (!f) return;
+  char line[2048];
+  int n = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '#' || line[0] == '\n') continue;
+    double v[26];
+    char *p = line, *end;
+    int k = 0;
+    for (; k < 26; ++k, p = end) {
+      v[k] = strtod(p, &end);
+      if (end == p) break;
+    }
+    CHECK_MSG(k == 26, "%s: query %d has %d numbers", path, n, k);
+    if (k < 26) continue;
+    double s[4][3], e[4][3];
+    memcpy(s, v + 2, sizeof s);
+    memcpy(e, v + 14, sizeof e);
+    CHECK_MSG(ee_certified_apart(s, e, v[1]), "query %d: no exact certificate", n);
+    ipc_ccd_params prm = ipc_ccd_default_params();
+    prm.min_sep = v[0];
+    prm.tmax = v[1];
+    double toi = -1.0;
+    CHECK_MSG(run_query(0, s, e, &prm, &toi) == 0 && toi == prm.tmax, "query %d: toi %g", n, toi);
+    prm.max_iter = 50; /* a hit of the cap would report a contact */
+    CHECK_MSG(run_query(0, s, e, &prm, &toi) == 0, "query %d needs more than 50 boxes", n);
+    ++n;
+  }
+  fclose(f);
+  CHECK(n == 10);
+  /* the certificate is not vacuous: crossing edges, parallel edges meeting at t = 0.25 */
+  double s[4][3] = {{-1, 0, 1}, {1, 0, 1}, {0, -1, 0}, {0, 1, 0}};
+  double e[4][3] = {{-1, 0, -1}, {1, 0, -1}, {0, -1, 0}, {0, 1, 0}};
+  CHECK(!ee_certified_apart(s, e, 1.0));
+  double ps[4][3] = {{-1, 0, 1}, {1, 0, 1}, {0, 0, 0}, {2, 0, 0}};
+  double pe[4][3] = {{-1, 0, -3}, {1, 0, -3}, {-0.5, 0, 0}, {1.5, 0, 0}};
+  CHECK(!ee_certified_apart(ps, pe, 1.0));
+  CHECK(ee_certified_apart(ps, pe, 0.24));
+  /* and it holds for parallel edges sliding past each other 1e-9 apart */
+  double rs[4][3] = {{-1, 0, 1e-9}, {1, 0, 1e-9}, {0, 0, 0}, {2, 0, 0}};
+  double re[4][3] = {{1, 0, 1e-9}, {3, 0, 1e-9}, {0, 0, 0}, {2, 0, 0}};
+  CHECK(ee_certified_apart(rs, re, 1.0));
+}
+
 /* ---------------------------------------------------------------- the query-file reader */
 
 static void test_reader(void) {
@@ -617,6 +926,8 @@ int main(void) {
   test_min_sep();
   test_random_exact();
   test_random_min_sep();
+  test_collinear_regression();
+  test_random_parallel();
   test_shared_set();
   TEST_MAIN_END();
 }

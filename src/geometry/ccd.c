@@ -16,9 +16,30 @@
    Tests. A box holds no point with |F|_2 <= ms when, for some n, all corner values of n . F
    are > |n|_2 ms or all are < -|n|_2 ms. We try the 3 coordinate axes, then (for a box the
    axes keep) the normal n = A x B of the pair at the box's mid time (A, B: the two parameter
-   directions of F) and the in-plane normals n x A, n x B (for parallel A, B: the part of F's offset
-   normal to A). The directions beyond the axes are ours: they drop near-parallel sliding and nearly
-   coincident edges, where axis-aligned boxes would have to be refined down to the gap.
+   directions of F) and the in-plane normals n x A, n x B (for parallel A, B: the part of F's
+   offset normal to A). The directions beyond the axes are ours: they drop near-parallel
+   sliding and nearly coincident edges, where axis-aligned boxes would have to be refined down
+   to the gap.
+
+   Turning directions (nearly parallel vertex-face and edge-edge pairs). A fixed n normal to A at
+   mid time is not normal to A(t) at the box's ends, so n . F picks up u (A(t) - A(mid)) . n, and
+   for nearly parallel edges the near-contacts form a long thin sliver along u ~ v: boxes would have
+   to shrink to (gap / rotation of A) in t times (gap / (|A| sin angle)) across the sliver, all
+   along it. A quad's diagonal lined up over a cube's top diagonal (4e-9 rad, 6e-9 apart, rotating
+   by 1e-3 per step) ran into max_iter (1e6 boxes) and returned toi = 0. So for pairs within about
+   0.01 rad of parallel (|A x B|^2 < 1e-4 |A|^2 |B|^2 at mid time) we also try W(t) = c x A(t) and
+   W(t) = c x B(t), with c the plane normal at mid time (A x B, or A x base when parallel), and then
+   the same with c = A x f, resp. B x f, where f is the mean corner offset (along a sliver of skew
+   edges the offset turns, so no single plane normal follows it, which matters with ms > 0). W is
+   linear in t between its computed values W0, W1 at t0 and t1; it need not be exact, any linear W
+   gives a valid test. For fixed (u,v), F is linear in t, so F . W is a quadratic with Bernstein
+   coefficients F0 . W0, (F0 . W1 + F1 . W0) / 2, F1 . W1, and on the box F . W is a convex blend of
+   the 4 (u,v) corners' quadratics: all 12 coefficients > ms max(|W0|_2, |W1|_2) + E (or all <
+   -that) drop the box. c x A(t) is normal to A(t) at every t, so u drops out of F . W up to
+   rounding (v for c x B), and the collinear pair above is dropped with its root box. E is as below
+   with |n_k| replaced by max(|W0_k|, |W1_k|) (W scaled so that this is at most 1): each coefficient
+   is a computed dot product of a computed corner with a double vector, the middle one the exact
+   half of the sum of two, and 1.4 sum max|W_k| eps_k bounds their errors.
 
    Error bound. Let u = 2^-53 (unit roundoff) and M_k the largest |k-coordinate| of the 8
    input points. Corner values are computed as
@@ -52,20 +73,32 @@
 
    Search. Bisection is along the parameter along which the test closest to dropping the box
    changes most (or, when that test cannot shrink much, the one along which F changes most),
-   among parameters wider than the tolerance. A box is accepted when it is not dropped and
-   all its widths are within the tolerance (tolerance * 2^-20 for boxes starting at t = 0, so
-   toi = 0 means the start is within ms up to round-off), or when all its corner values lie
-   within ms (within the error bound when ms = 0). Phase 1 is depth first (a stack, earlier
-   halves first) until a box is accepted at time best = its t0. Phase 2 takes the remaining
-   boxes by increasing t0 from a heap, clips their t1 to best, and ends when the smallest t0 is
-   >= best (result best) or within the tolerance of it (result that t0), or when a box is
-   accepted (result its t0, or the heap's smallest t0 if earlier). Invariant: every point
-   with |F|_2 <= ms, t <= tmax, lies in a queued box, the box in hand, or at a time >= best.
-   So the result is never later than the first such time, and the same holds for the
-   smallest t0 of all unresolved boxes returned when max_iter is reached. For vertex-face,
-   boxes with u0 + v0 > 1 (computed; rounding cannot push a sum <= 1 above 1) are dropped. A
-   swept-AABB test inflated by ms is an exact early out (a computed difference of doubles
-   exceeds the double ms only if the exact one does). */
+   among parameters wider than the tolerance; a turning direction that came closest counts too
+   (it changes along t and one of u, v). A box is accepted when it is not dropped and all its
+   widths are within the tolerance (tolerance * 2^-20 for boxes starting at t = 0, so toi = 0
+   means the start is within ms up to round-off), or when all its corner values lie within ms
+   (within the error bound when ms = 0). Phase 1 is depth first (a stack, earlier halves in t
+   first; for nearly parallel pairs, of two halves in u or v the one whose corners are nearer to
+   contact first) until a box is accepted at time best = its t0. Phase 2 takes the remaining
+   boxes by increasing t0 from a heap, clips their t1 to best (for nearly parallel pairs it
+   splits t first while it is wider than the tolerance: only t0 matters there, and splitting u
+   or v would refine a whole sliver of parallel edges touching along a segment), and ends when the
+   smallest t0 is >= best (result best) or within the tolerance of it (result that t0), or when a
+   box is accepted (result its t0, or the heap's smallest t0 if earlier). Invariant: every point
+   with |F|_2 <= ms, t <= tmax, lies in a queued box, the box in hand, or at a time >= best. So the
+   result is never later than the first such time, and the same holds for the smallest t0 of all
+   unresolved boxes returned when max_iter is reached.
+
+   Work budget. After 2048 boxes (the benchmark queries need at most 71) the tolerance for
+   boxes with t0 > 0 doubles every 256 boxes, up to 1, so that degenerate queries (near-misses
+   far below tolerance times the size, long slivers of near-contacts) end after about
+   2048 + 256 log2(1 / tolerance) boxes (7,200 for 1e-6), plus those at t = 0, with a time
+   that is still conservative, at worst earlier. Boxes at t = 0 keep tolerance * 2^-20, so the
+   relaxation never returns 0 for primitives apart at t = 0.
+
+   For vertex-face, boxes with u0 + v0 > 1 (computed; rounding cannot push a sum <= 1 above 1)
+   are dropped. A swept-AABB test inflated by ms is an exact early out (a computed difference
+   of doubles exceeds the double ms only if the exact one does). */
 #include "geometry/ccd.h"
 
 #include <assert.h>
@@ -81,6 +114,9 @@
 #define CCD_COORD_MAX 0x1p1000
 #define CCD_ZERO_TOL 0x1p-20
 #define CCD_STACK_BOXES 256
+#define CCD_BUDGET 2048     /* boxes before the tolerance is relaxed ... */
+#define CCD_BUDGET_STEP 256 /* ... doubling every this many boxes */
+#define CCD_TURN_SIN2 1e-4  /* turning directions for pairs within about 0.01 rad of parallel */
 #define CCD_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define CCD_MAX(a, b) ((a) > (b) ? (a) : (b))
 
@@ -95,6 +131,7 @@ typedef struct ccd_query {
   double thr[3];   /* axis k drops a box when all corners are > thr or all < -thr */
   double inner[3]; /* a box with all corners in [-inner, inner] is accepted */
   double ms;
+  int turn; /* both parameters in use (vertex-face, edge-edge): turning directions allowed */
 } ccd_query;
 
 typedef struct ccd_box {
@@ -153,13 +190,21 @@ static int ccd_normalise(double n[3]) {
 
 /* candidate separating directions at mid time: the normal A x B and the in-plane normals
    to A and B; for parallel A, B the part of base normal to A, else base. Returns how many
-   were written to n (<= 3). */
-static int ccd_directions(int kind, const double base[3], const double A[3], const double B[3],
-                          double n[3][3]) {
+   were written to n (<= 3). c gets the normal of the plane of the pair for the turning
+   directions (A x B, or for parallel A, B: A x base), zero when the pair is not within
+   CCD_TURN_SIN2 of parallel or there is none. */
+static int ccd_directions(const double base[3], const double A[3], const double B[3],
+                          double n[3][3], double c[3]) {
   int m = 0;
   ccd_cross(A, B, n[0]);
   double aa = ccd_dot(A, A), bb = ccd_dot(B, B);
-  if (ccd_dot(n[0], n[0]) > 1e-12 * aa * bb && ccd_normalise(n[0])) {
+  double nn = ccd_dot(n[0], n[0]);
+  if (nn > 1e-12 * aa * bb && ccd_normalise(n[0])) {
+    if (nn < CCD_TURN_SIN2 * aa * bb) {
+      memcpy(c, n[0], sizeof(double) * 3);
+    } else {
+      c[0] = c[1] = c[2] = 0.0;
+    }
     m = 1;
     ccd_cross(n[0], A, n[m]);
     m += ccd_normalise(n[m]);
@@ -170,6 +215,11 @@ static int ccd_directions(int kind, const double base[3], const double A[3], con
   double w[3];
   ccd_cross(A, base, w);
   ccd_cross(w, A, n[0]);
+  if (ccd_normalise(w)) {
+    memcpy(c, w, sizeof(double) * 3);
+  } else {
+    c[0] = c[1] = c[2] = 0.0;
+  }
   if (!(ccd_dot(n[0], n[0]) > 1e-12 * aa * aa * ccd_dot(base, base)))
     memcpy(n[0], base, sizeof(double) * 3);
   return ccd_normalise(n[0]);
@@ -179,6 +229,8 @@ static int ccd_directions(int kind, const double base[3], const double A[3], con
 typedef struct ccd_tests {
   int n;        /* tests stored (3 axes + up to 3 directions) */
   int best;     /* the one that came closest to separating */
+  int hint;     /* when a turning direction came closer: the parameter to split, else -1 */
+  int parallel; /* the pair is nearly parallel (turning directions were tried) */
   double score; /* its (|mid| - threshold) / half-spread */
   double g[6][8];
   double thr[6];
@@ -196,6 +248,7 @@ static int ccd_try(const double g[8], double thr, ccd_tests *T) {
   if (score > T->score) {
     T->score = score;
     T->best = T->n;
+    T->hint = -1;
   }
   memcpy(T->g[T->n], g, sizeof T->g[0]);
   T->thr[T->n++] = thr;
@@ -211,6 +264,58 @@ static int ccd_separates(const ccd_query *q, const double n[3], double F[8][3], 
   double g[8];
   for (int i = 0; i < 8; ++i) g[i] = ccd_dot(n, F[i]);
   return ccd_try(g, thr, T);
+}
+
+/* 1 when the direction that turns with time, W(t) = c x D(t) with D = A or B (parameter k =
+   1 or 2 of the box), linear in t between W0 = c x D(t0) and W1 = c x D(t1) as computed,
+   separates: on the box, F . W is a bilinear blend of the 4 (u, v) corners' quadratics in t
+   with Bernstein coefficients F0 . W0, (F0 . W1 + F1 . W0) / 2, F1 . W1; all 12 must be > T
+   or all < -T (see the top comment). D's parameter drops out of F . W (up to rounding),
+   which is what drops the thin slivers of nearly parallel pairs. When the test fails and
+   came closer to separating than the stored ones, T->hint gets the parameter (t or the
+   other of u, v) along which its values change most. */
+static int ccd_separates_turning(const ccd_query *q, const double c[3], const double D0[3],
+                                 const double D1[3], int k, double F[8][3], ccd_tests *T) {
+  double W0[3], W1[3];
+  ccd_cross(c, D0, W0);
+  ccd_cross(c, D1, W1);
+  double mx = 0.0;
+  for (int a = 0; a < 3; ++a) mx = CCD_MAX(mx, CCD_MAX(fabs(W0[a]), fabs(W1[a])));
+  if (!(mx >= 0x1p-1020) || !(mx < INFINITY)) return 0;
+  double r = 1.0 / mx, lo = INFINITY, hi = -INFINITY;
+  for (int a = 0; a < 3; ++a) {
+    W0[a] *= r;
+    W1[a] *= r;
+  }
+  double g[4][3];
+  for (int i = 0; i < 4; ++i) {
+    g[i][0] = ccd_dot(F[i], W0);
+    g[i][2] = ccd_dot(F[4 + i], W1);
+    g[i][1] = 0.5 * (ccd_dot(F[i], W1) + ccd_dot(F[4 + i], W0));
+    for (int j = 0; j < 3; ++j) {
+      lo = CCD_MIN(lo, g[i][j]);
+      hi = CCD_MAX(hi, g[i][j]);
+    }
+  }
+  double e = 0.0;
+  for (int a = 0; a < 3; ++a) e += CCD_MAX(fabs(W0[a]), fabs(W1[a])) * q->eps2[a];
+  double nrm = sqrt(CCD_MAX(ccd_dot(W0, W0), ccd_dot(W1, W1))) * CCD_UP;
+  double thr = (q->ms * nrm + e * CCD_UP) * CCD_UP;
+  if (lo > thr || hi < -thr) return 1;
+  double score = (fabs(0.5 * (lo + hi)) - thr) / (0.5 * (hi - lo) + 1e-300);
+  if (score > T->score) {
+    /* corners 2 apart differ in u, 1 apart in v (index 2 ui + vi) */
+    int other = k == 1 ? 2 : 1, st = other == 1 ? 2 : 1;
+    double dt = 0.0, dp = 0.0;
+    for (int i = 0; i < 4; ++i) {
+      dt = CCD_MAX(dt, fabs(g[i][2] - g[i][0]));
+      if (!(i & st))
+        for (int j = 0; j < 3; ++j) dp = CCD_MAX(dp, fabs(g[i + st][j] - g[i][j]));
+    }
+    T->score = score;
+    T->hint = dt >= dp ? 0 : other;
+  }
+  return 0;
 }
 
 /* evaluates F at the 8 corners of b (index 4 ti + 2 ui + vi) and tests exclusion; for a
@@ -231,6 +336,8 @@ static int ccd_box_test(const ccd_query *q, const ccd_box *b, double F[8][3], cc
   }
   T->n = 0;
   T->best = -1;
+  T->hint = -1;
+  T->parallel = 0;
   T->score = -INFINITY;
   int inside = 1;
   for (int a = 0; a < 3; ++a) {
@@ -249,9 +356,25 @@ static int ccd_box_test(const ccd_query *q, const ccd_box *b, double F[8][3], cc
     am[a] = 0.5 * (A[0][a] + A[1][a]);
     cm[a] = 0.5 * (B[0][a] + B[1][a]);
   }
-  int m = ccd_directions(q->kind, bm, am, cm, n);
+  double c[3];
+  int m = ccd_directions(bm, am, cm, n, c);
   for (int k = 0; k < m; ++k)
     if (ccd_separates(q, n[k], F, T)) return CCD_DROP;
+  if (!q->turn || (c[0] == 0.0 && c[1] == 0.0 && c[2] == 0.0)) return CCD_KEEP;
+  T->parallel = 1;
+  if (ccd_separates_turning(q, c, A[0], A[1], 1, F, T) ||
+      ccd_separates_turning(q, c, B[0], B[1], 2, F, T))
+    return CCD_DROP;
+  /* the offset at the box's centre, made normal to A (resp. B) at every t: along a sliver
+     of nearly parallel edges the offset turns, and no fixed plane normal follows it */
+  double f[3] = {0.0, 0.0, 0.0}, ca[3], cb[3];
+  for (int i = 0; i < 8; ++i)
+    for (int a = 0; a < 3; ++a) f[a] += F[i][a];
+  ccd_cross(am, f, ca);
+  ccd_cross(cm, f, cb);
+  if ((ccd_normalise(ca) && ccd_separates_turning(q, ca, A[0], A[1], 1, F, T)) ||
+      (ccd_normalise(cb) && ccd_separates_turning(q, cb, B[0], B[1], 2, F, T)))
+    return CCD_DROP;
   return CCD_KEEP;
 }
 
@@ -408,11 +531,11 @@ static int ccd_narrow(ccd_box *b, const ccd_tests *T) {
    comes from parameters already within tolerance), the one along which any coordinate of F
    changes most. Boxes starting at t = 0 use the finer tolerance tol * CCD_ZERO_TOL in all
    parameters. */
-static int ccd_split(const ccd_box *b, double F[8][3], const ccd_tests *T, double tol, ccd_box *c0,
-                     ccd_box *c1) {
+static int ccd_split(const ccd_box *b, double F[8][3], const ccd_tests *T, double tol, double tol0,
+                     int time_first, ccd_box *c0, ccd_box *c1) {
   double lo[3] = {b->t0, b->u0, b->v0}, hi[3] = {b->t1, b->u1, b->v1};
   static const int stride[3] = {4, 2, 1};
-  if (b->t0 == 0.0) tol *= CCD_ZERO_TOL;
+  if (b->t0 == 0.0) tol = tol0;
   int ok[3];
   double mid[3], change[3];
   for (int k = 0; k < 3; ++k) {
@@ -420,7 +543,11 @@ static int ccd_split(const ccd_box *b, double F[8][3], const ccd_tests *T, doubl
     ok[k] = hi[k] - lo[k] > tol && mid[k] > lo[k] && mid[k] < hi[k];
   }
   int best = -1;
-  if (T->best >= 0) {
+  if (time_first && ok[0]) {
+    best = 0;
+  } else if (T->hint >= 0 && ok[T->hint]) {
+    best = T->hint;
+  } else if (T->best >= 0) {
     const double *g = T->g[T->best];
     double glo = g[0], ghi = g[0], best_change = 0.0;
     for (int i = 1; i < 8; ++i) {
@@ -479,6 +606,7 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
   ccd_query q;
   q.kind = kind;
   q.ms = ms;
+  q.turn = use_u && use_v;
   for (int a = 0; a < 3; ++a) {
     double m = 0.0;
     double loa = INFINITY, hia = -INFINITY, lob = INFINITY, hib = -INFINITY;
@@ -512,15 +640,16 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
   ccd_queue h = {stack, 0, CCD_STACK_BOXES, stack, 0};
   ccd_box root = {0.0, tmax, 0.0, use_u ? 1.0 : 0.0, 0.0, use_v ? 1.0 : 0.0, 0};
   ccd_push(&h, &root);
-  const double tol = prm->tolerance;
-  double best = tmax; /* t0 of the earliest accepted box (phase 2) */
+  double tol = prm->tolerance;
+  const double tol0 = prm->tolerance * CCD_ZERO_TOL; /* for boxes at t = 0, never relaxed */
+  double best = tmax;                                /* t0 of the earliest accepted box (phase 2) */
   long iter = 0;
   while (h.n > 0) {
     ccd_box b = ccd_pop(&h);
     if (h.by_time) {
       /* b has the smallest t0 of all unresolved boxes */
       if (b.t0 >= best) break;
-      if (best - b.t0 <= (b.t0 == 0.0 ? tol * CCD_ZERO_TOL : tol)) {
+      if (best - b.t0 <= (b.t0 == 0.0 ? tol0 : tol)) {
         best = b.t0;
         break;
       }
@@ -533,6 +662,8 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
       break;
     }
     ++iter;
+    if (iter > CCD_BUDGET && (iter - CCD_BUDGET) % CCD_BUDGET_STEP == 0 && tol < 1.0)
+      tol = CCD_MIN(2.0 * tol, 1.0); /* work budget spent: coarser acceptance for t0 > 0 */
     if (kind == CCD_VF && b.u0 + b.v0 > 1.0) continue;
     double F[8][3];
     ccd_tests T;
@@ -540,7 +671,7 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
     if (r == CCD_DROP) continue;
     ccd_box c0, c1;
     int split = 0;
-    if (r == CCD_KEEP && ccd_split(&b, F, &T, tol, &c0, &c1)) {
+    if (r == CCD_KEEP && ccd_split(&b, F, &T, tol, tol0, h.by_time && T.parallel, &c0, &c1)) {
       ccd_box nb = b;
       if (!ccd_narrow(&nb, &T)) continue;
       if (nb.t1 - nb.t0 < 0.5 * (b.t1 - b.t0) || nb.u1 - nb.u0 < 0.5 * (b.u1 - b.u0) ||
@@ -550,7 +681,7 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
         continue;
       }
       b = nb;
-      split = ccd_split(&b, F, &T, tol, &c0, &c1);
+      split = ccd_split(&b, F, &T, tol, tol0, h.by_time && T.parallel, &c0, &c1);
     }
     if (!split) {
       hit = 1;
@@ -562,7 +693,24 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
       ccd_queue_by_time(&h);
       continue;
     }
-    ccd_push(&h, &c1); /* the stack pops c0 (the earlier or lower half) first */
+    if (!h.by_time && T.parallel && c0.t1 == b.t1) {
+      /* split in u or v: the stack pops first the half whose corners are nearer to contact */
+      int st = c0.u1 != b.u1 ? 2 : 1;
+      double s0 = 0.0, s1 = 0.0;
+      for (int i = 0; i < 8; ++i) {
+        double f2 = ccd_dot(F[i], F[i]);
+        if (i & st)
+          s1 += f2;
+        else
+          s0 += f2;
+      }
+      if (s1 < s0) {
+        ccd_box tmp = c0;
+        c0 = c1;
+        c1 = tmp;
+      }
+    }
+    ccd_push(&h, &c1); /* the stack pops c0 (the earlier half in t) first */
     ccd_push(&h, &c0);
   }
   if (hit) result = best;
