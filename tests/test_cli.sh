@@ -155,6 +155,15 @@ for s in stacking_spheres pool_spheres pool2_spheres; do
   grep -Eq '"intersection_free":[[:space:]]*true' "$T/$s/stats.json" && ok "lcp: $s starts apart" || bad "lcp: $s starts apart"
 done
 
+# lumped coupling on bodies too stiff and light for the step warns (stacking: E h^2/(rho l^2) ~ 1e4);
+# the scene's own coupled mode and the soft two cubes do not
+expect 0 "lcp: lumped stacking loads" "$IPCC" run scenes/stacking_spheres.json --mode lcp --coupling lumped --steps 0 -o "$T/lw"
+contains "warning: lumped coupling with body" "lcp: lumped on stiff light bodies warns"
+expect 0 "lcp: coupled stacking loads" "$IPCC" run scenes/stacking_spheres.json --mode lcp --steps 0 -o "$T/lw" --quiet
+grep -qF "warning" "$T/out" && bad "lcp: coupled stacking warns" || ok "lcp: coupled stacking does not warn"
+expect 0 "lcp: lumped two_cubes" "$IPCC" run scenes/two_cubes.json --mode lcp --steps 0 -o "$T/lw" --quiet
+grep -qF "warning" "$T/out" && bad "lcp: lumped two_cubes warns" || ok "lcp: lumped two_cubes does not warn"
+
 # infeasible scripts (tests/data): a cube scripted into the ground plane, and a quad scripted
 # onto a cube pinned in place. The run ends normally (exit 0), no frame intersects nor crosses
 # the plane, the steps that cannot follow the script report dirichlet_unmet (the steps before

@@ -104,6 +104,13 @@ int ipc_lcp_world_vertex_count(const ipc_lcp_world *w);
 double ipc_lcp_world_time(const ipc_lcp_world *w);
 /* absolute contact gap in use */
 double ipc_lcp_world_gap(const ipc_lcp_world *w);
+
+/* the largest E h^2 / (rho l^2) over the deformable bodies (E Young's modulus, rho density,
+   l the body's mean surface edge length): how far the elastic wave travels in one step,
+   in elements. Above about 1 the lumped coupling gains energy at contacts
+   (docs/lcp-mode.md, "Why lumped fails on light, stiff bodies"); *body (may be NULL) gets
+   that body's name (owned by the world). 0 without deformable bodies. */
+double ipc_lcp_world_stiffness_ratio(const ipc_lcp_world *w, const char **body);
 /* duration / time_step, rounded */
 int ipc_lcp_world_scene_steps(const ipc_lcp_world *w);
 /* exact check of the current state, as ipc_world_intersection_free */

@@ -174,6 +174,14 @@ int ipc_cmd_run_lcp(int argc, char **argv) {
     ipc_scene_def_free(&def);
     return 2;
   }
+  const char *stiff_body = "";
+  double ratio = ipc_lcp_world_stiffness_ratio(w, &stiff_body);
+  if (ld.coupling == IPC_LCP_LUMPED && ratio > 1.0)
+    fprintf(stderr,
+            "ipcc run: warning: lumped coupling with body '%s': E h^2 / (rho l^2) = %.3g > 1 "
+            "(stiff and light for the time step); it gains energy at contacts and can invert "
+            "tets. Use --coupling coupled or a smaller time step (docs/lcp-mode.md)\n",
+            stiff_body, ratio);
   char *own_out = outdir ? NULL : ipc_run_default_outdir(scene, "_lcp");
   if (!outdir) outdir = own_out;
   size_t plen = strlen(outdir) + 64;

@@ -323,6 +323,36 @@ double ipc_lcp_world_time(const ipc_lcp_world *w) {
 double ipc_lcp_world_gap(const ipc_lcp_world *w) {
   return w->gap;
 }
+
+double ipc_lcp_world_stiffness_ratio(const ipc_lcp_world *w, const char **body) {
+  const ipc_model *m = &w->m;
+  const ipc_surface *s = &m->surface;
+  double worst = 0;
+  if (body) *body = "";
+  for (int b = 0; b < m->nbodies; ++b) {
+    const ipc_body *bd = &m->bodies[b];
+    if (bd->obstacle || bd->nt == 0 || !(bd->density > 0)) continue;
+    double sum = 0;
+    int cnt = 0;
+    for (int e = 0; e < s->nedges; ++e) {
+      int a = s->edges[2 * e], c = s->edges[2 * e + 1];
+      if (a < bd->v0 || a >= bd->v0 + bd->nv) continue;
+      const double *p = m->x0 + 3 * (size_t)a, *q = m->x0 + 3 * (size_t)c;
+      sum += sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
+                  (p[2] - q[2]) * (p[2] - q[2]));
+      ++cnt;
+    }
+    if (cnt == 0) continue;
+    double l = sum / cnt;
+    double young = bd->mu * (3 * bd->lambda + 2 * bd->mu) / (bd->lambda + bd->mu);
+    double r = young * w->h * w->h / (bd->density * l * l);
+    if (r > worst) {
+      worst = r;
+      if (body) *body = bd->name;
+    }
+  }
+  return worst;
+}
 const ipc_model *ipc_lcp_world_model(const ipc_lcp_world *w) {
   return &w->m;
 }
