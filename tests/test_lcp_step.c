@@ -621,7 +621,31 @@ static void test_paper_scenes(void) {
   }
 }
 
+/* --dump-lcp writes each region's LCP; a write that fails stops the step with an error
+   naming the file instead of losing the dump silently */
+static void test_dump_errors(void) {
+  ipc_scene_def sc = stack_scene(0.002);
+  ipc_lcp_world_def d = ipc_default_lcp_world_def();
+  ipc_error err;
+  ipc_lcp_world *w = ipc_lcp_world_create(&sc, &d, &err);
+  CHECK(w != NULL);
+  if (!w) {
+    scene_free(&sc);
+    return;
+  }
+  ipc_lcp_world_set_dump_dir(w, "tests/data/no_such_folder/dump");
+  ipc_lcp_step_stats st;
+  ipc_status s = IPC_OK;
+  int k = 0;
+  for (; k < 40 && s == IPC_OK; ++k) s = ipc_lcp_world_step(w, &st, &err);
+  CHECK_MSG(s == IPC_ERR_INPUT, "status %d after %d steps", (int)s, k);
+  CHECK(s != IPC_ERR_INPUT || strstr(err.msg, "no_such_folder/dump/step") != NULL);
+  ipc_lcp_world_destroy(w);
+  scene_free(&sc);
+}
+
 int main(void) {
+  test_dump_errors();
   test_regions();
   test_paper_scenes();
   test_default_gap();

@@ -105,6 +105,11 @@ double ipc_lcp_world_time(const ipc_lcp_world *w);
 /* absolute contact gap in use */
 double ipc_lcp_world_gap(const ipc_lcp_world *w);
 
+/* from the next step on, writes each region's LCP into dir (as --dump-lcp; the folder must
+   exist), or stops writing (dir NULL). A failed write makes the step fail with
+   IPC_ERR_INPUT naming the file. */
+void ipc_lcp_world_set_dump_dir(ipc_lcp_world *w, const char *dir);
+
 /* the largest E h^2 / (rho l^2) over the deformable bodies (E Young's modulus, rho density,
    l the body's mean surface edge length): how far the elastic wave travels in one step,
    in elements. Above about 1 the lumped coupling gains energy at contacts

@@ -128,16 +128,21 @@ static void add_triplet(region_ws *ws, size_t *nt, int r, int c, double v) {
   ++*nt;
 }
 
-static void dump_region(const ipc_lcp_world *w, int region, int n, const double *W,
-                        const double *q) {
-  if (!w->dump_dir) return;
+/* writes the region's LCP (W, q) into the dump folder; IPC_ERR_INPUT naming the file when
+   a write fails */
+static ipc_status dump_region(const ipc_lcp_world *w, int region, int n, const double *W,
+                              const double *q, ipc_error *err) {
+  if (!w->dump_dir) return IPC_OK;
   size_t len = strlen(w->dump_dir) + 64;
   char *path = IPC_NEW(char, len);
   snprintf(path, len, "%s/step%06d_region%04d_M.mtx", w->dump_dir, w->step + 1, region);
-  ipc_mm_write_array(path, n, n, W, NULL);
-  snprintf(path, len, "%s/step%06d_region%04d_q.mtx", w->dump_dir, w->step + 1, region);
-  ipc_mm_write_array(path, n, 1, q, NULL);
+  ipc_status s = ipc_mm_write_array(path, n, n, W, err);
+  if (s == IPC_OK) {
+    snprintf(path, len, "%s/step%06d_region%04d_q.mtx", w->dump_dir, w->step + 1, region);
+    s = ipc_mm_write_array(path, n, 1, q, err);
+  }
   ipc_free(path);
+  return s == IPC_OK ? IPC_OK : IPC_ERR_INPUT;
 }
 
 static void record(ipc_lcp_step_stats *st, int ncontacts, const ipc_lcp_result *res, int ok) {
@@ -366,7 +371,8 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
     pp.q = ws->qM;
     o.z0 = NULL;
     s = ipc_lcp_solve(&pp, &o, ws->zM, &res, err);
-    dump_region(w, region, nM, M, ws->qM);
+    if (s != IPC_ERR_INPUT && dump_region(w, region, nM, M, ws->qM, err) != IPC_OK)
+      s = IPC_ERR_INPUT;
     for (int a = 0; a < nc; ++a)
       for (int i = 0; i < R; ++i) z[a * R + i] = ws->zM[a * B + i];
     ipc_lcp_csr_free(&Mp);
@@ -376,8 +382,9 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
       p.hi = ws->hi;
       p.dep = ws->dep;
     }
-    if (w->def.dump_dir) dump_region(w, region, nrows, W, ws->q);
-    if (w->def.friction == IPC_LCP_FRICTION_CONE)
+    if (w->def.dump_dir && dump_region(w, region, nrows, W, ws->q, err) != IPC_OK)
+      s = IPC_ERR_INPUT;
+    else if (w->def.friction == IPC_LCP_FRICTION_CONE)
       s = ipc_lcp_cone_solve(&p, ws->mu, &o, z, &res, err);
     else
       s = ipc_lcp_solve(&p, &o, z, &res, err);

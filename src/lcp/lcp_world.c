@@ -324,6 +324,16 @@ double ipc_lcp_world_gap(const ipc_lcp_world *w) {
   return w->gap;
 }
 
+void ipc_lcp_world_set_dump_dir(ipc_lcp_world *w, const char *dir) {
+  ipc_free(w->dump_dir);
+  w->dump_dir = NULL;
+  if (dir) {
+    w->dump_dir = IPC_NEW(char, strlen(dir) + 1);
+    strcpy(w->dump_dir, dir);
+  }
+  w->def.dump_dir = w->dump_dir;
+}
+
 double ipc_lcp_world_stiffness_ratio(const ipc_lcp_world *w, const char **body) {
   const ipc_model *m = &w->m;
   const ipc_surface *s = &m->surface;

@@ -4,8 +4,8 @@
  * pile of bodies). The LCPs of step K go to DIR/stepK/ as `ipcc lcp` reads them; used by
  * tools/measure_pool_lcp.sh for PGS vs AMGS on a settled pool (Miyamoto et al.).
  * usage: bench_lcp_dump SCENE STEPS DIR [K ...]
- * The world writes to DIR/cur, which exists only during the steps to dump; a write into a
- * missing folder fails quietly, so the other steps cost nothing extra. */
+ * The world writes to DIR/cur only in the steps to dump (ipc_lcp_world_set_dump_dir), so the
+ * other steps cost nothing extra; DIR/cur is then renamed DIR/stepK. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,7 +48,6 @@ int main(int argc, char **argv) {
   size_t len = strlen(dir) + 32;
   char *cur = malloc(len), *done = malloc(len);
   snprintf(cur, len, "%s/cur", dir);
-  d.dump_dir = cur;
   ipc_lcp_world *w = ipc_lcp_world_create(&sc, &d, &err);
   int rc = 0;
   if (!w) {
@@ -64,6 +63,7 @@ int main(int argc, char **argv) {
       rc = 2;
       break;
     }
+    ipc_lcp_world_set_dump_dir(w, dump ? cur : NULL);
     ipc_lcp_step_stats st;
     if (ipc_lcp_world_step(w, &st, &err) != IPC_OK) {
       fprintf(stderr, "bench_lcp_dump: step %d: %s\n", k, err.msg);
