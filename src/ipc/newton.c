@@ -518,7 +518,14 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
     if (place_scripted(w, st, 0)) {
       pending = 0;
       memset(w->penalty, 0, (size_t)n * sizeof(double));
-      if (rc == 0 && gap <= 1e-2 * tol) break;
+      if (rc == 0 && gap <= 1e-2 * tol) {
+        /* the step ends at the placed state: its contact set and closest distance */
+        double t0 = ipc_now();
+        ipc_broad_phase(&w->cand, &m->surface, w->x, NULL, w->dhat);
+        st->t_broad_phase += ipc_now() - t0;
+        w->min_d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->x);
+        break;
+      }
       rc = newton_solve(w, st, &iters_left, err);
       if (rc == 1) return IPC_ERR_SIM;
       break;
