@@ -103,6 +103,7 @@ static void check_reduction(const char *path, const ipc_fclib_problem *p) {
   }
   CHECK_MSG(err <= 1e-8 * scale, "%s: |W r + q - (H'v + w)| = %g, scale %g", path, err, scale);
   fclib_delete_global(g);
+  free(g); /* libfclib 3.1.0 does not free the struct itself */
   ipc_free(r);
   ipc_free(u);
   ipc_free(b);

@@ -12,6 +12,7 @@
 #include <hdf5.h>
 #include <lapacke.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -261,6 +262,20 @@ static ipc_status fc_global(const char *path, const struct fclib_global *gp, ipc
   return s;
 }
 
+/* libfclib 3.1.0's fclib_delete_* free the members but not the struct itself (calloc'ed by
+   fclib_read_*); LeakSanitizer finds it */
+static void fc_delete_local(struct fclib_local *lp) {
+  if (!lp) return;
+  fclib_delete_local(lp);
+  free(lp);
+}
+
+static void fc_delete_global(struct fclib_global *gp) {
+  if (!gp) return;
+  fclib_delete_global(gp);
+  free(gp);
+}
+
 /* 1 local, 0 global, -1 neither, -2 not an HDF5 file we can open */
 static int fc_probe(const char *path) {
   hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -295,14 +310,14 @@ ipc_status ipc_fclib_read(const char *path, ipc_fclib_problem *out, ipc_error *e
       s = ipc_error_set(err, IPC_ERR_INPUT, "%s: expected a readable FCLIB local problem", path);
     else
       s = fc_local(path, lp, out, err);
-    if (lp) fclib_delete_local(lp);
+    fc_delete_local(lp);
   } else {
     struct fclib_global *gp = fclib_read_global(path);
     if (!gp)
       s = ipc_error_set(err, IPC_ERR_INPUT, "%s: expected a readable FCLIB global problem", path);
     else
       s = fc_global(path, gp, out, err);
-    if (gp) fclib_delete_global(gp);
+    fc_delete_global(gp);
   }
   H5Eset_auto2(H5E_DEFAULT, old_func, old_data);
   if (s != IPC_OK) ipc_fclib_problem_free(out);
