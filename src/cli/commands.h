@@ -13,5 +13,7 @@ int ipc_cmd_compare(int argc, char **argv);
 int ipc_cmd_run_lcp(int argc, char **argv);
 int ipc_run_wants_lcp(int argc, char **argv);
 int ipc_cmd_plot(int argc, char **argv);
+/* ipcc fclib FILE [--tol T] [--max-iter N]: solves an FCLIB frictional-contact problem */
+int ipc_cmd_fclib(int argc, char **argv);
 
 #endif

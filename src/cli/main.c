@@ -18,6 +18,7 @@ static void usage(FILE *f) {
       "                         the scene in IPC and LCP mode; side-by-side table\n"
       "  ccd PATH... [--json]   run CCD on benchmark query files or folders\n"
       "  lcp M.mtx q.mtx [-o z.mtx] [--solver S]  solve one LCP (ipcc lcp -h for options)\n"
+      "  fclib FILE.hdf5 [--tol T] [--max-iter N]  solve an FCLIB frictional-contact problem\n"
       "  plot OUTDIR            PNG plots of a run's stats.json into OUTDIR/plots\n"
       "  version                print the version\n"
       "\n"
@@ -35,6 +36,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "ccd")) return ipc_cmd_ccd(argc - 2, argv + 2);
   if (!strcmp(cmd, "check")) return ipc_cmd_check(argc - 2, argv + 2);
   if (!strcmp(cmd, "lcp")) return ipc_cmd_lcp(argc - 2, argv + 2);
+  if (!strcmp(cmd, "fclib")) return ipc_cmd_fclib(argc - 2, argv + 2);
   if (!strcmp(cmd, "plot")) return ipc_cmd_plot(argc - 2, argv + 2);
   if (!strcmp(cmd, "compare")) return ipc_cmd_compare(argc - 2, argv + 2);
   if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
