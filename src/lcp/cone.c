@@ -1,9 +1,12 @@
-/* block projected Gauss-Seidel for the Coulomb disk (Lazarevych et al. 2010, eq. 7): the
-   tangential components are relaxed like the normal one, then, if |t| > mu n, scaled to the
-   disk without changing their direction. At a fixed point of the sweep, n and w_n are
-   complementary and t = P(t - w_t): either |t| < mu n and w_t = 0 (stick) or |t| = mu n and
-   w_t = -c t, c >= 0 (slip against the impulse), which is Coulomb's law with maximal
-   dissipation. The residual is the natural map of that fixed point (cone.h). */
+/* block projected Gauss-Seidel for the Coulomb disk (Lazarevych et al. 2010, eq. 7): per
+   contact the normal is relaxed and clamped at 0, then both tangential components take one
+   gradient step of a common length 1 / max(W_t1t1, W_t2t2) from the same z and are projected
+   onto the disk |t| <= mu n. At a fixed point of the sweep, n and w_n are complementary and
+   t = P(t - g w_t): either |t| < mu n and w_t = 0 (stick) or |t| = mu n and w_t = -c t,
+   c >= 0 (slip against the impulse), which is Coulomb's law with maximal dissipation. (Each
+   tangent scaled by its own diagonal would project in a skewed metric, whose fixed points
+   are not Coulomb's law for sliding contacts.) The residual is the natural map of that fixed
+   point (cone.h). */
 #include "lcp/cone.h"
 
 #include <math.h>
@@ -42,16 +45,6 @@ static void cone_project(int m, const double *mu, double *z) {
   }
 }
 
-/* relaxes entry i of z (unclamped) and returns the change */
-static double relax(ipc_lcp_op *op, double omega, int i, double *z) {
-  double d = op->diag[i];
-  if (!(d > 0)) return 0;
-  double dz = -omega * (ipc_lcp_op_row(op, i, z) + op->p->q[i]) / d;
-  z[i] += dz;
-  ipc_lcp_op_changed(op, i, dz);
-  return dz;
-}
-
 static int cone_pgs(ipc_lcp_op *op, const double *mu, const ipc_lcp_options *o, double *z,
                     double *w, double *best, double *best_res, ipc_lcp_stop *stop) {
   const ipc_lcp_problem *p = op->p;
@@ -77,14 +70,24 @@ static int cone_pgs(ipc_lcp_op *op, const double *mu, const ipc_lcp_options *o, 
           step2 += dz * dz;
         }
       }
-      /* tangents, then back into the disk */
+      /* tangents: one step of the same length along both (the larger diagonal), from the
+         same z, then the Euclidean projection onto the disk. A fixed point is then
+         t = P(t - g w_t) with one scalar g, i.e. w_t = 0 inside the disk or w_t = -c t on
+         its rim: Coulomb's law. Scaling each tangent by its own diagonal would make the
+         fixed point a projection in a skewed metric, which is not (a sliding contact can
+         stall with its impulse on the rim but not against the slip). */
       double old1 = zc[1], old2 = zc[2];
-      relax(op, o->omega, 3 * c + 1, z);
-      relax(op, o->omega, 3 * c + 2, z);
-      double a = zc[1], b = zc[2];
+      double dt = fmax(op->diag[3 * c + 1], op->diag[3 * c + 2]);
+      double a = old1, b = old2;
+      if (dt > 0) {
+        double r1 = ipc_lcp_op_row(op, 3 * c + 1, z) + p->q[3 * c + 1];
+        double r2 = ipc_lcp_op_row(op, 3 * c + 2, z) + p->q[3 * c + 2];
+        a -= o->omega * r1 / dt;
+        b -= o->omega * r2 / dt;
+      }
       disk(mu[c] * zc[0], &a, &b);
-      if (a != zc[1]) ipc_lcp_op_changed(op, 3 * c + 1, a - zc[1]);
-      if (b != zc[2]) ipc_lcp_op_changed(op, 3 * c + 2, b - zc[2]);
+      if (a != old1) ipc_lcp_op_changed(op, 3 * c + 1, a - old1);
+      if (b != old2) ipc_lcp_op_changed(op, 3 * c + 2, b - old2);
       zc[1] = a;
       zc[2] = b;
       step2 += (a - old1) * (a - old1) + (b - old2) * (b - old2);
