@@ -164,6 +164,15 @@ grep -qF "warning" "$T/out" && bad "lcp: coupled stacking warns" || ok "lcp: cou
 expect 0 "lcp: lumped two_cubes" "$IPCC" run scenes/two_cubes.json --mode lcp --steps 0 -o "$T/lw" --quiet
 grep -qF "warning" "$T/out" && bad "lcp: lumped two_cubes warns" || ok "lcp: lumped two_cubes does not warn"
 
+# FCLIB problems (../shared/data/fclib): solved, exit 0; not converged within the sweeps, exit 1;
+# a missing file, exit 2 naming it
+F=../shared/data/fclib
+expect 0 "fclib: Box_Stacks converges" "$IPCC" fclib "$F/Box_Stacks-i0122-82-5.hdf5"
+contains "converged" "fclib: Box_Stacks says converged"
+expect 1 "fclib: 3 sweeps are not enough" "$IPCC" fclib "$F/LMGC_100_PR_PerioBox-i00361-60-03000.hdf5" --max-iter 3
+expect 2 "fclib: missing file" "$IPCC" fclib "$T/nothing.hdf5"
+contains "nothing.hdf5" "fclib: the error names the file"
+
 # infeasible scripts (tests/data): a cube scripted into the ground plane, and a quad scripted
 # onto a cube pinned in place. The run ends normally (exit 0), no frame intersects nor crosses
 # the plane, the steps that cannot follow the script report dirichlet_unmet (the steps before
