@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/dirichlet.h"
 #include "core/timer.h"
 #include "elastic/elasticity.h"
 #include "elastic/model_rest.h"
@@ -203,48 +204,6 @@ int ipc_world_scene_steps(const ipc_world *w) {
   return (int)floor(n + 0.5);
 }
 
-/* Rodrigues rotation of r by angle |omega| h about omega */
-static void rotate(double out[3], const double omega[3], double h, const double r[3]) {
-  double th = sqrt(omega[0] * omega[0] + omega[1] * omega[1] + omega[2] * omega[2]) * h;
-  if (th == 0) {
-    memcpy(out, r, 3 * sizeof(double));
-    return;
-  }
-  double k[3] = {omega[0] * h / th, omega[1] * h / th, omega[2] * h / th};
-  double c = cos(th), s = sin(th);
-  double kxr[3] = {k[1] * r[2] - k[2] * r[1], k[2] * r[0] - k[0] * r[2], k[0] * r[1] - k[1] * r[0]};
-  double kr = k[0] * r[0] + k[1] * r[1] + k[2] * r[2];
-  for (int d = 0; d < 3; ++d) out[d] = r[d] * c + kxr[d] * s + k[d] * kr * (1 - c);
-}
-
-/* targets of scripted vertices for the step starting at time t */
-static void dirichlet_targets(ipc_world *w, double t) {
-  const ipc_model *m = &w->m;
-  memset(w->scripted, 0, (size_t)m->nverts);
-  for (int k = 0; k < m->ndirichlet; ++k) {
-    const ipc_dirichlet *d = &m->dirichlet[k];
-    if (!(t >= d->t_begin && t < d->t_end)) continue;
-    const double *c = w->dir_center + 3 * k;
-    for (int i = 0; i < d->nverts; ++i) {
-      int v = d->verts[i];
-      double r[3], rr[3];
-      for (int j = 0; j < 3; ++j) r[j] = w->x[3 * v + j] - c[j];
-      rotate(rr, d->angular_velocity, w->h, r);
-      for (int j = 0; j < 3; ++j) w->target[3 * v + j] = c[j] + rr[j] + d->velocity[j] * w->h;
-      w->scripted[v] = 1;
-    }
-  }
-}
-
-static void advance_centers(ipc_world *w, double t) {
-  const ipc_model *m = &w->m;
-  for (int k = 0; k < m->ndirichlet; ++k) {
-    const ipc_dirichlet *d = &m->dirichlet[k];
-    if (!(t >= d->t_begin && t < d->t_end)) continue;
-    for (int j = 0; j < 3; ++j) w->dir_center[3 * k + j] += d->velocity[j] * w->h;
-  }
-}
-
 /* inertial prediction xt = xn + h v + c h^2 (g + neumann) (+ Newmark's a term) */
 static void predict(ipc_world *w, double t) {
   const ipc_model *m = &w->m;
@@ -309,7 +268,8 @@ ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   memset(st, 0, sizeof *st);
   st->ccd_alpha_min = 1.0;
   memcpy(w->xn, w->x, 3 * (size_t)n * sizeof(double));
-  dirichlet_targets(w, w->time);
+  memset(w->scripted, 0, (size_t)n);
+  ipc_dirichlet_targets(m, w->dir_center, w->h, w->time, w->x, w->target, w->scripted);
   predict(w, w->time);
 
   ipc_status status = friction_solves(w, st, err);
@@ -326,7 +286,7 @@ ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   } else {
     for (int i = 0; i < 3 * n; ++i) w->v[i] = (w->x[i] - w->xn[i]) / h;
   }
-  advance_centers(w, w->time);
+  ipc_dirichlet_advance_centers(m, w->dir_center, w->h, w->time);
   w->time += h;
   w->step++;
   st->step = w->step;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/dirichlet.h"
 #include "core/timer.h"
 #include "elastic/elasticity.h"
 #include "elastic/model_rest.h"
@@ -192,6 +193,7 @@ void ipc_lcp_world_destroy(ipc_lcp_world *w) {
                       w->diag,       w->rhs,   w->sol,   w->prev_z, w->z,     w->pcg_buf};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   ipc_free(w->fixed);
+  ipc_free(w->scripted);
   ipc_free(w->dof_fixed);
   ipc_free(w->dof_fixed_prev);
   ipc_free(w->tet_model);
@@ -278,6 +280,7 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
   w->rhs = IPC_NEW0(double, n3);
   w->sol = IPC_NEW0(double, n3);
   w->fixed = IPC_NEW0(unsigned char, n + 1);
+  w->scripted = IPC_NEW0(unsigned char, n + 1);
   w->dof_fixed = IPC_NEW0(unsigned char, n3);
   w->dof_fixed_prev = IPC_NEW0(unsigned char, n3);
   w->loc = IPC_NEW(int, n + 1);
@@ -377,20 +380,6 @@ int ipc_lcp_world_intersection_free(const ipc_lcp_world *w, char *what, size_t n
   return 0;
 }
 
-/* Rodrigues rotation of r by angle |omega| h about omega */
-static void rotate(double out[3], const double omega[3], double h, const double r[3]) {
-  double th = sqrt(omega[0] * omega[0] + omega[1] * omega[1] + omega[2] * omega[2]) * h;
-  if (th == 0) {
-    memcpy(out, r, 3 * sizeof(double));
-    return;
-  }
-  double k[3] = {omega[0] * h / th, omega[1] * h / th, omega[2] * h / th};
-  double c = cos(th), s = sin(th);
-  double kxr[3] = {k[1] * r[2] - k[2] * r[1], k[2] * r[0] - k[0] * r[2], k[0] * r[1] - k[1] * r[0]};
-  double kr = k[0] * r[0] + k[1] * r[1] + k[2] * r[2];
-  for (int d = 0; d < 3; ++d) out[d] = r[d] * c + kxr[d] * s + k[d] * kr * (1 - c);
-}
-
 /* prescribed velocities: scripted regions active at time t and obstacles (0 unless scripted) */
 static void prescribe(ipc_lcp_world *w, double t) {
   const ipc_model *m = &w->m;
@@ -398,27 +387,20 @@ static void prescribe(ipc_lcp_world *w, double t) {
   memcpy(w->x0, w->x, 3 * (size_t)n * sizeof(double));
   for (int i = 0; i < n; ++i) {
     w->fixed[i] = m->mass[i] <= 0;
+    w->scripted[i] = 0;
     if (w->fixed[i]) memset(w->v + 3 * i, 0, 3 * sizeof(double));
   }
-  for (int k = 0; k < m->ndirichlet; ++k) {
-    const ipc_dirichlet *d = &m->dirichlet[k];
-    if (!(t >= d->t_begin && t < d->t_end)) continue;
-    const double *c = w->dir_center + 3 * k;
-    for (int i = 0; i < d->nverts; ++i) {
-      int v = d->verts[i];
-      double r[3], rr[3];
-      for (int j = 0; j < 3; ++j) r[j] = w->x[3 * v + j] - c[j];
-      rotate(rr, d->angular_velocity, w->h, r);
-      for (int j = 0; j < 3; ++j) {
-        double tg = c[j] + rr[j] + d->velocity[j] * w->h;
-        w->target[3 * v + j] = tg;
-        w->x0[3 * v + j] = tg;
-        w->v[3 * v + j] = (tg - w->x[3 * v + j]) / w->h;
-      }
-      w->fixed[v] = 1;
+  ipc_dirichlet_targets(m, w->dir_center, w->h, t, w->x, w->target, w->scripted);
+  for (int v = 0; v < n; ++v) {
+    if (!w->scripted[v]) continue;
+    for (int j = 0; j < 3; ++j) {
+      double tg = w->target[3 * v + j];
+      w->x0[3 * v + j] = tg;
+      w->v[3 * v + j] = (tg - w->x[3 * v + j]) / w->h;
     }
-    for (int j = 0; j < 3; ++j) w->dir_center[3 * k + j] += d->velocity[j] * w->h;
+    w->fixed[v] = 1;
   }
+  ipc_dirichlet_advance_centers(m, w->dir_center, w->h, t);
 }
 
 static double total_energy(const ipc_lcp_world *w) {

@@ -20,11 +20,12 @@ struct ipc_lcp_world {
   /* state (nverts x 3) */
   double *x, *v;
   /* workspace (nverts x 3 unless noted) */
-  double *vstar;        /* unconstrained velocity of the step */
-  double *x0;           /* linearisation point: x with scripted vertices on their targets */
-  double *dv;           /* velocity change of the contact impulses */
-  double *target;       /* scripted targets */
-  unsigned char *fixed; /* (nverts) velocity prescribed this step (obstacles, scripts) */
+  double *vstar;           /* unconstrained velocity of the step */
+  double *x0;              /* linearisation point: x with scripted vertices on their targets */
+  double *dv;              /* velocity change of the contact impulses */
+  double *target;          /* scripted targets */
+  unsigned char *fixed;    /* (nverts) velocity prescribed this step (obstacles, scripts) */
+  unsigned char *scripted; /* (nverts) on a Dirichlet script this step */
   unsigned char *dof_fixed, *dof_fixed_prev; /* (nverts x 3) */
   int have_mask;
   double *dir_center; /* (ndirichlet x 3) */

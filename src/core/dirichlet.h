@@ -1,0 +1,18 @@
+/* scripted (Dirichlet) motion shared by the IPC and LCP worlds: each active region moves
+   rigidly over a step of length h, rotating about its moving centre by the axis-angle
+   angular_velocity * h (Rodrigues) and translating by velocity * h. */
+#ifndef IPCC_CORE_DIRICHLET_H
+#define IPCC_CORE_DIRICHLET_H
+
+#include "core/model.h"
+
+/* targets at the end of the step starting at time t for the vertices of every region active
+   at t: target (nverts x 3) from the positions x and the region centres center
+   (ndirichlet x 3); sets scripted[v] = 1 for each of them (other entries untouched) */
+void ipc_dirichlet_targets(const ipc_model *m, const double *center, double h, double t,
+                           const double *x, double *target, unsigned char *scripted);
+
+/* moves the centres of the regions active at t on by velocity * h (after the step) */
+void ipc_dirichlet_advance_centers(const ipc_model *m, double *center, double h, double t);
+
+#endif
