@@ -204,16 +204,21 @@ void ipc_lcp_world_destroy(ipc_lcp_world *w) {
   ipc_free(w);
 }
 
+/* length of surface edge e at rest */
+static double rest_edge_length(const ipc_model *m, int e) {
+  const double *p = m->x0 + 3 * (size_t)m->surface.edges[2 * e];
+  const double *q = m->x0 + 3 * (size_t)m->surface.edges[2 * e + 1];
+  return sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
+              (p[2] - q[2]) * (p[2] - q[2]));
+}
+
 double ipc_lcp_default_gap(const ipc_model *m) {
   const ipc_surface *s = &m->surface;
   double sum[2] = {0, 0};
   int cnt[2] = {0, 0};
   for (int e = 0; e < s->nedges; ++e) {
-    int a = s->edges[2 * e], b = s->edges[2 * e + 1];
-    int k = s->vert_obstacle[a] && s->vert_obstacle[b];
-    const double *p = m->x0 + 3 * (size_t)a, *q = m->x0 + 3 * (size_t)b;
-    sum[k] += sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
-                   (p[2] - q[2]) * (p[2] - q[2]));
+    int k = s->vert_obstacle[s->edges[2 * e]] && s->vert_obstacle[s->edges[2 * e + 1]];
+    sum[k] += rest_edge_length(m, e);
     cnt[k]++;
   }
   int k = cnt[0] > 0 ? 0 : 1;
@@ -340,23 +345,19 @@ void ipc_lcp_world_set_dump_dir(ipc_lcp_world *w, const char *dir) {
 double ipc_lcp_world_stiffness_ratio(const ipc_lcp_world *w, const char **body) {
   const ipc_model *m = &w->m;
   const ipc_surface *s = &m->surface;
+  double *sum = IPC_NEW0(double, (size_t)m->nbodies + 1);
+  int *cnt = IPC_NEW0(int, (size_t)m->nbodies + 1);
+  for (int e = 0; e < s->nedges; ++e) {
+    int b = s->vert_body ? s->vert_body[s->edges[2 * e]] : 0;
+    sum[b] += rest_edge_length(m, e);
+    cnt[b]++;
+  }
   double worst = 0;
   if (body) *body = "";
   for (int b = 0; b < m->nbodies; ++b) {
     const ipc_body *bd = &m->bodies[b];
-    if (bd->obstacle || bd->nt == 0 || !(bd->density > 0)) continue;
-    double sum = 0;
-    int cnt = 0;
-    for (int e = 0; e < s->nedges; ++e) {
-      int a = s->edges[2 * e], c = s->edges[2 * e + 1];
-      if (a < bd->v0 || a >= bd->v0 + bd->nv) continue;
-      const double *p = m->x0 + 3 * (size_t)a, *q = m->x0 + 3 * (size_t)c;
-      sum += sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
-                  (p[2] - q[2]) * (p[2] - q[2]));
-      ++cnt;
-    }
-    if (cnt == 0) continue;
-    double l = sum / cnt;
+    if (bd->obstacle || bd->nt == 0 || !(bd->density > 0) || cnt[b] == 0) continue;
+    double l = sum[b] / cnt[b];
     double young = bd->mu * (3 * bd->lambda + 2 * bd->mu) / (bd->lambda + bd->mu);
     double r = young * w->h * w->h / (bd->density * l * l);
     if (r > worst) {
@@ -364,6 +365,8 @@ double ipc_lcp_world_stiffness_ratio(const ipc_lcp_world *w, const char **body) 
       if (body) *body = bd->name;
     }
   }
+  ipc_free(sum);
+  ipc_free(cnt);
   return worst;
 }
 const ipc_model *ipc_lcp_world_model(const ipc_lcp_world *w) {
