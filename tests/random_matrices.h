@@ -1,5 +1,6 @@
 /* random numbers, symmetric matrices and rotations, and small dense helpers for the tests of
-   src/linalg and src/elastic (test_dense.c, test_eig_small.c, test_elastic.c). Define
+   src/linalg and src/elastic (test_dense.c, test_eig_small.c, test_elastic.c, and the
+   benchmarks bench_eig_small.c and bench_elastic.c). Define
    TEST_RNG_SEED before including to start the sequence elsewhere. */
 #ifndef IPCC_TESTS_RANDOM_MATRICES_H
 #define IPCC_TESTS_RANDOM_MATRICES_H

@@ -10,18 +10,10 @@
 #include <string.h>
 #include <time.h>
 
+#define TEST_RNG_SEED 12345
+#include "../random_matrices.h"
 #include "core/alloc.h"
 #include "elastic/elasticity.h"
-
-static uint64_t rng_state = 12345;
-
-static double urand(void) {
-  uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return (double)(z >> 11) * 0x1.0p-52 - 1.0;
-}
 
 enum { CHUNK = 1000 };
 
