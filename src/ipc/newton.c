@@ -260,6 +260,26 @@ static void init_kappa(ipc_world *w) {
   w->kappa = ipc_kappa_initial(s->gB, s->gE, 3 * (size_t)n, w->kappa_min, w->kappa_max);
 }
 
+/* candidates within dhat at x into w->cand, timed into st */
+static void static_candidates(ipc_world *w, ipc_step_stats *st) {
+  double t0 = ipc_now();
+  ipc_broad_phase(&w->cand, &w->m.surface, w->x, NULL, w->dhat);
+  st->t_broad_phase += ipc_now() - t0;
+}
+
+/* candidates swept over x -> xe (boxes inflated by `inflation`: dhat when the line search
+   will evaluate the barrier along the segment, 0 for CCD alone) into w->cand, and the CCD
+   bound of that step; both timed into st */
+static double swept_max_step(ipc_world *w, ipc_step_stats *st, double inflation) {
+  double t0 = ipc_now();
+  ipc_broad_phase(&w->cand, &w->m.surface, w->x, w->xe, inflation);
+  st->t_broad_phase += ipc_now() - t0;
+  t0 = ipc_now();
+  double toi = ipc_ccd_max_step(&w->cm, &w->cand, w->x, w->xe);
+  st->t_ccd += ipc_now() - t0;
+  return toi;
+}
+
 /* Newton iterations with the current fixed set and penalties; returns 0 ok, 1 stalled/failed */
 static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_error *err) {
   const ipc_model *m = &w->m;
@@ -267,9 +287,7 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
   int n = m->nverts;
   double tol = m->params.newton_tol * m->bbox_diag * w->h;
   update_mask(w);
-  double t0 = ipc_now();
-  ipc_broad_phase(&w->cand, &m->surface, w->x, NULL, w->dhat);
-  st->t_broad_phase += ipc_now() - t0;
+  static_candidates(w, st);
   double prev_min_dist = INFINITY;
   double e0 = INFINITY, e0_kappa = -1.0; /* potential at x and the kappa it was taken with */
   s->next_valid = 0;
@@ -309,7 +327,7 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
     if (nf == 0) return 0;
     ipc_sparse_gather(s->asm_, w->g, s->rhs);
     for (int i = 0; i < nf; ++i) s->rhs[i] = -s->rhs[i];
-    t0 = ipc_now();
+    double t0 = ipc_now();
     ipc_cholmod_stats cs0, cs1;
     ipc_cholmod_get_stats(s->chol, &cs0);
     ipc_factor_status fs = ipc_cholmod_factor(s->chol, &A, changed, 0.0);
@@ -354,12 +372,7 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
 
     /* swept candidates and CCD bound */
     for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + w->p[i];
-    t0 = ipc_now();
-    ipc_broad_phase(&w->cand, &m->surface, w->x, w->xe, w->dhat);
-    st->t_broad_phase += ipc_now() - t0;
-    t0 = ipc_now();
-    double toi = ipc_ccd_max_step(&w->cm, &w->cand, w->x, w->xe);
-    st->t_ccd += ipc_now() - t0;
+    double toi = swept_max_step(w, st, w->dhat);
     if (toi < st->ccd_alpha_min) st->ccd_alpha_min = toi;
     double alpha = toi < 1.0 ? m->params.ccd_scale * toi : 1.0;
 
@@ -407,12 +420,7 @@ static int place_scripted(ipc_world *w, ipc_step_stats *st, int obstacles_only) 
     any = 1;
   }
   if (any) {
-    double t0 = ipc_now();
-    ipc_broad_phase(&w->cand, &m->surface, w->x, w->xe, 0.0);
-    st->t_broad_phase += ipc_now() - t0;
-    t0 = ipc_now();
-    double toi = ipc_ccd_max_step(&w->cm, &w->cand, w->x, w->xe);
-    st->t_ccd += ipc_now() - t0;
+    double toi = swept_max_step(w, st, 0.0);
     if (toi < 1.0) return 0;
     if (!isfinite(ipc_elastic_energy(w, w->xe))) return 0;
     ipc_broad_phase(&w->cand, &m->surface, w->xe, NULL, 1e-4 * w->dhat);
@@ -444,12 +452,7 @@ static int warm_start(ipc_world *w, ipc_step_stats *st) {
       if (pi != 0.0) any = 1;
     }
   if (!any) return 0;
-  double t0 = ipc_now();
-  ipc_broad_phase(&w->cand, &m->surface, w->x, w->xe, w->dhat);
-  st->t_broad_phase += ipc_now() - t0;
-  t0 = ipc_now();
-  double toi = ipc_ccd_max_step(&w->cm, &w->cand, w->x, w->xe);
-  st->t_ccd += ipc_now() - t0;
+  double toi = swept_max_step(w, st, w->dhat);
   double alpha = toi < 1.0 ? m->params.ccd_scale * toi : 1.0;
   if (!(alpha > 0)) return 0;
   /* before the first contact kappa is still 0 (set when contacts appear): judge the move
@@ -520,9 +523,7 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
       memset(w->penalty, 0, (size_t)n * sizeof(double));
       if (rc == 0 && gap <= 1e-2 * tol) {
         /* the step ends at the placed state: its contact set and closest distance */
-        double t0 = ipc_now();
-        ipc_broad_phase(&w->cand, &m->surface, w->x, NULL, w->dhat);
-        st->t_broad_phase += ipc_now() - t0;
+        static_candidates(w, st);
         w->min_d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->x);
         break;
       }
