@@ -25,21 +25,7 @@
 
 #include <string.h>
 
-static inline void sub3(double r[3], const double a[3], const double b[3]) {
-  r[0] = a[0] - b[0];
-  r[1] = a[1] - b[1];
-  r[2] = a[2] - b[2];
-}
-
-static inline double dot3(const double a[3], const double b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static inline void cross3(double r[3], const double a[3], const double b[3]) {
-  r[0] = a[1] * b[2] - a[2] * b[1];
-  r[1] = a[2] * b[0] - a[0] * b[2];
-  r[2] = a[0] * b[1] - a[1] * b[0];
-}
+#include "core/vec3.h"
 
 /* M[bi, bj] += t x y^T + r I and, if bi != bj, M[bj, bi] += its transpose (ny x ny matrix) */
 static inline void add_outer(double *M, int ny, int bi, int bj, double t, const double x[3],

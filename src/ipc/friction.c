@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/vec3.h"
 #include "geometry/distance.h"
 #include "ipc/barrier.h"
 
@@ -72,20 +73,6 @@ double ipc_friction_phi(double s, double eps, double mu_s, double mu_k, double *
 }
 
 /* ---- geometry of one contact at the lagged state ---- */
-
-static double dot3(const double *a, const double *b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void cross3(double *o, const double *a, const double *b) {
-  o[0] = a[1] * b[2] - a[2] * b[1];
-  o[1] = a[2] * b[0] - a[0] * b[2];
-  o[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static void sub3(double *o, const double *a, const double *b) {
-  for (int i = 0; i < 3; ++i) o[i] = a[i] - b[i];
-}
 
 /* orthonormal T (two columns) spanning the plane orthogonal to n (not necessarily unit) */
 static void basis_from_normal(double T[6], const double n[3]) {

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/vec3.h"
 #include "geometry/distance.h"
 
 #define X(i) (x + 3 * (size_t)(i))
@@ -39,23 +40,6 @@ enum { KIND_PT = 1, KIND_EE = 2, KIND_PE = 3, KIND_PP = 4, KIND_PLANE = 5 };
 void ipc_lcp_contact_set_free(ipc_lcp_contact_set *cs) {
   ipc_free(cs->c);
   memset(cs, 0, sizeof *cs);
-}
-
-static double dot3(const double *a, const double *b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void cross3(double *o, const double *a, const double *b) {
-  o[0] = a[1] * b[2] - a[2] * b[1];
-  o[1] = a[2] * b[0] - a[0] * b[2];
-  o[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static double normalize3(double *a) {
-  double l = sqrt(dot3(a, a));
-  if (l > 0)
-    for (int d = 0; d < 3; ++d) a[d] /= l;
-  return l;
 }
 
 void ipc_lcp_tangents(const double n[3], double t1[3], double t2[3]) {
