@@ -52,6 +52,11 @@ int main(void) {
         w->trace_n = 0;
         CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
         CHECK(!st.newton_capped);
+        /* converged to the tolerance, or stopped where the energy can no longer resolve the
+           step (which of the two depends on the bits of the BLAS kernel) */
+        CHECK_MSG(st.residual <= 1e-9 * w->m.bbox_diag || st.newton_floor,
+                  "step %d: residual %.3g above the tolerance without reaching the floor", s,
+                  st.residual);
         int n = w->trace_n;
         CHECK(n >= 2);
         for (int k = 1; k < n; ++k)
@@ -72,6 +77,38 @@ int main(void) {
       }
       ipc_world_destroy(w);
     }
+  }
+  /* a tolerance far below double precision (1e-15 of the diagonal per second): Newton must
+     not cap or stall, but stop at the rounding floor after the quadratic phase, with the
+     same answer as at 1e-9 to well within that tolerance */
+  {
+    const char *scene =
+        "{\"time_step\": 0.02, \"newton\": {\"tolerance\": %s, \"max_iterations\": 60},"
+        " \"bodies\": [{\"mesh\": \"../../scenes/meshes/sphere1K.msh\", \"material\": {\"young\": "
+        "1e4}, \"dirichlet\": [{\"box\": [[0, 0.9, 0], [1, 1, 1]]}]}]}";
+    char a[512], b[512];
+    snprintf(a, sizeof a, scene, "1e-15");
+    snprintf(b, sizeof b, scene, "1e-9");
+    ipc_world *wa = make(a), *wb = make(b);
+    if (wa && wb) {
+      int floors = 0;
+      for (int s = 0; s < 3; ++s) {
+        ipc_step_stats sa, sb;
+        ipc_error err;
+        CHECK(ipc_world_step(wa, &sa, &err) == IPC_OK);
+        CHECK(ipc_world_step(wb, &sb, &err) == IPC_OK);
+        CHECK_MSG(!sa.newton_capped, "step %d: capped at %d iterations", s, sa.newton_iterations);
+        CHECK_MSG(sa.newton_iterations <= 20, "step %d: %d iterations", s, sa.newton_iterations);
+        floors += sa.newton_floor;
+        double dmax = 0;
+        const double *xa = ipc_world_positions(wa), *xb = ipc_world_positions(wb);
+        for (int i = 0; i < 3 * ipc_world_vertex_count(wa); ++i) dmax = fmax(dmax, fabs(xa[i] - xb[i]));
+        CHECK_MSG(dmax <= 1e-9 * wa->m.bbox_diag * 0.02, "step %d: answers %.3g apart", s, dmax);
+      }
+      CHECK_MSG(floors == 3, "only %d of 3 steps reported the rounding floor", floors);
+    }
+    ipc_world_destroy(wa);
+    ipc_world_destroy(wb);
   }
   /* two cubes falling onto the ground: monotone energy in every step, no intersection */
   {

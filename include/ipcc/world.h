@@ -34,6 +34,10 @@ typedef struct ipc_step_stats {
   double max_slip_speed;   /* largest tangential slip speed over the step, m/s */
   int factor_shifts;       /* factorizations retried with a diagonal shift (not positive
                               definite in floating point) */
+  int newton_floor; /* 1 when Newton stopped above its tolerance because the energy can no
+                       longer resolve the step: the predicted decrease -g.p was within the
+                       rounding error of the potential (the tolerance is below what double
+                       precision can certify for this state) */
 } ipc_step_stats;
 
 /* number of threads for ipcc's own loops (default 1; n < 1: one per core; returns the

@@ -14,6 +14,9 @@ ipc_status ipc_write_stats_json(const char *path, const ipc_run_summary *sum,
   ipc_stats_add_num(s, "newton_iterations_per_step",
                     sum->steps ? (double)sum->newton_iterations / sum->steps : 0.0);
   cJSON_AddNumberToObject(s, "newton_capped_steps", (double)sum->newton_capped_steps);
+  long floor_steps = 0;
+  for (size_t i = 0; i < nsteps; ++i) floor_steps += steps[i].newton_floor;
+  cJSON_AddNumberToObject(s, "newton_floor_steps", (double)floor_steps);
   cJSON_AddNumberToObject(s, "lcp_iterations", (double)sum->lcp_iterations);
   cJSON_AddNumberToObject(s, "contacts_max", sum->contacts_max);
   cJSON_AddNumberToObject(s, "dirichlet_unmet_steps", sum->dirichlet_unmet_steps);
@@ -40,6 +43,7 @@ ipc_status ipc_write_stats_json(const char *path, const ipc_run_summary *sum,
     cJSON *o = ipc_stats_step_begin(arr, p->step, p->time);
     cJSON_AddNumberToObject(o, "newton_iterations", p->newton_iterations);
     cJSON_AddBoolToObject(o, "newton_capped", p->newton_capped);
+    cJSON_AddBoolToObject(o, "newton_floor", p->newton_floor);
     cJSON_AddNumberToObject(o, "line_search_steps", p->line_search_steps);
     ipc_stats_add_num(o, "ccd_step", p->ccd_alpha_min);
     cJSON_AddNumberToObject(o, "contacts", p->contacts);

@@ -17,6 +17,7 @@
    a script that cannot be followed (e.g. an obstacle pushing a pinned body) is
    therefore never forced through: the vertices stop short, the step reports
    them as dirichlet_unmet, and the next step tries again. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -280,7 +281,20 @@ static double swept_max_step(ipc_world *w, ipc_step_stats *st, double inflation)
   return toi;
 }
 
-/* Newton iterations with the current fixed set and penalties; returns 0 ok, 1 stalled/failed */
+/* 1 when the Newton direction w->p at w->x can no longer be judged by the energy: its
+   predicted decrease -g.p (the exact decrease of the quadratic model at alpha = 1 is half
+   of it) is within the rounding error of evaluating the potential e0, a sum of
+   non-negative terms whose computed value is off by up to a few thousand ulps of e0.
+   Below that floor no backtracking line search can see a decrease, whatever the BLAS
+   kernel that produced p; a tighter tolerance is not reachable from this state. */
+static int at_rounding_floor(const ipc_world *w, double e0) {
+  double dec = 0;
+  for (int i = 0; i < 3 * w->m.nverts; ++i) dec -= w->g[i] * w->p[i];
+  return dec <= 4096 * DBL_EPSILON * fabs(e0);
+}
+
+/* Newton iterations with the current fixed set and penalties; returns 0 converged (or at
+   the rounding floor), 1 failed (err set), 2 stuck: no decrease well above the floor */
 static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_error *err) {
   const ipc_model *m = &w->m;
   ipc_newton_solver *s = w->solver;
@@ -380,7 +394,21 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
     if (!(e0_kappa == w->kappa)) {
       e0 = potential(w, w->x, NULL);
       e0_kappa = w->kappa;
+      if (!isfinite(e0)) {
+        ipc_error_set(err, IPC_ERR_SIM,
+                      "step %d: the incremental potential is not finite (%g) at an accepted "
+                      "state: inertia, gravity or forces overflow double precision",
+                      w->step + 1, e0);
+        return 1;
+      }
     }
+    /* a step the energy cannot resolve: a line search would accept it on equal energies or
+       reject it on noise, and iterating further only walks x by rounding noise */
+    if (at_rounding_floor(w, e0)) {
+      st->newton_floor = 1;
+      return 0;
+    }
+
     double e1 = INFINITY, min_d2 = INFINITY;
     for (;;) {
       for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + alpha * w->p[i];
@@ -391,7 +419,9 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
       if (alpha * pmax < 1e-3 * tol || alpha < 1e-20) break;
     }
     if (!(e1 <= e0)) {
-      /* no decrease along p: we are at the solution up to round-off, or stuck */
+      /* no decrease along p although the model predicts one above the rounding floor:
+         converged if within ten times the tolerance (the barrier's curvature changes faster
+         than the quadratic model there), otherwise stuck */
       return pmax <= 10 * tol ? 0 : 2;
     }
     memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
