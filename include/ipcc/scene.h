@@ -17,6 +17,10 @@ typedef enum ipc_friction_combine {
   IPC_FRICTION_MEAN = 1,           /* (a + b) / 2 */
   IPC_FRICTION_MIN = 2,
   IPC_FRICTION_MAX = 3,
+  /* IPC's rule, the default for .txt scripts: a contact with an obstacle (a kinematic
+     body, a collision mesh, the ground or a half space) takes the obstacle's coefficient
+     alone; two bodies combine by the geometric mean (in IPC both carry selfFric) */
+  IPC_FRICTION_OBSTACLE = 4,
 } ipc_friction_combine;
 
 typedef enum ipc_time_integrator {

@@ -340,3 +340,39 @@ void ipc_model_free(ipc_model *m) {
   ipc_free(m->planes);
   memset(m, 0, sizeof *m);
 }
+
+double ipc_friction_combine_mu(int rule, double a, double b) {
+  switch (rule) {
+    case IPC_FRICTION_MEAN:
+      return 0.5 * (a + b);
+    case IPC_FRICTION_MIN:
+      return fmin(a, b);
+    case IPC_FRICTION_MAX:
+      return fmax(a, b);
+    default:
+      return sqrt(a * b);
+  }
+}
+
+void ipc_model_pair_friction(const ipc_model *m, int a, int b, int plane, double *mu_s,
+                             double *mu_k) {
+  int rule = (int)m->params.friction_combine;
+  const ipc_body *ba = &m->bodies[a];
+  double ka = ba->friction, sa = ba->friction_static, kb, sb;
+  int a_obstacle = ba->obstacle, b_obstacle = 1;
+  if (b < 0) {
+    kb = m->planes[plane].friction;
+    sb = m->planes[plane].friction_static;
+  } else {
+    kb = m->bodies[b].friction;
+    sb = m->bodies[b].friction_static;
+    b_obstacle = m->bodies[b].obstacle;
+  }
+  if (rule == IPC_FRICTION_OBSTACLE && a_obstacle != b_obstacle) {
+    *mu_k = a_obstacle ? ka : kb;
+    *mu_s = fmax(a_obstacle ? sa : sb, *mu_k);
+    return;
+  }
+  *mu_k = ipc_friction_combine_mu(rule, ka, kb);
+  *mu_s = fmax(ipc_friction_combine_mu(rule, sa, sb), *mu_k);
+}

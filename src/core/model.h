@@ -77,4 +77,13 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
 /* frees and zeroes; m may be NULL */
 void ipc_model_free(ipc_model *m);
 
+/* combines two friction coefficients by rule (ipc_friction_combine; IPC_FRICTION_OBSTACLE
+   combines like IPC_FRICTION_GEOMETRIC_MEAN: it differs only in which sides it combines) */
+double ipc_friction_combine_mu(int rule, double a, double b);
+
+/* the static and kinetic coefficients of a contact between body a and body b, or plane
+   `plane` when b < 0, under the scene's friction_combine rule; mu_s >= mu_k */
+void ipc_model_pair_friction(const ipc_model *m, int a, int b, int plane, double *mu_s,
+                             double *mu_k);
+
 #endif

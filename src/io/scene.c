@@ -510,13 +510,13 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
     const char *comb = NULL;
     if (!get_string(r, contact, "contact", "friction_combine", &comb)) return 0;
     if (comb) {
-      static const char *const rules[] = {"geometric_mean", "mean", "min", "max"};
+      static const char *const rules[] = {"geometric_mean", "mean", "min", "max", "obstacle"};
       int found = -1;
-      for (int i = 0; i < 4; ++i)
+      for (int i = 0; i < 5; ++i)
         if (!strcmp(comb, rules[i])) found = i;
       if (found < 0)
         return fail(r, "contact.friction_combine",
-                    "\"geometric_mean\", \"mean\", \"min\" or \"max\"");
+                    "\"geometric_mean\", \"mean\", \"min\", \"max\" or \"obstacle\"");
       s->friction_combine = (ipc_friction_combine)found;
     }
     const cJSON *k = cJSON_GetObjectItemCaseSensitive(contact, "kappa");

@@ -1290,6 +1290,8 @@ static int finalize(txt *p, ipc_scene_def *s) {
   s->epsv_absolute = p->use_abs;
   s->newton_tol = p->use_abs ? p->tol / diag : p->tol;
   s->friction_iterations = p->friction_iterations;
+  /* IPC: selfFric between shapes, a collision object's own coefficient against it */
+  s->friction_combine = IPC_FRICTION_OBSTACLE;
   ipc_free(order);
   ipc_free(pl.off);
   ipc_free(pl.X);

@@ -307,11 +307,10 @@ double ipc_friction_contact_local(const ipc_friction_contact *fc, const double *
 
 /* ---- the set ---- */
 
-void ipc_friction_init(ipc_friction *f, double eps_v, double h, int combine) {
+void ipc_friction_init(ipc_friction *f, double eps_v, double h) {
   memset(f, 0, sizeof *f);
   f->eps_v = eps_v;
   f->h = h;
-  f->combine = combine;
 }
 
 void ipc_friction_free(ipc_friction *f) {
@@ -322,35 +321,15 @@ void ipc_friction_free(ipc_friction *f) {
   memset(f, 0, sizeof *f);
 }
 
-double ipc_friction_combine_mu(int rule, double a, double b) {
-  switch (rule) {
-    case IPC_FRICTION_MEAN:
-      return 0.5 * (a + b);
-    case IPC_FRICTION_MIN:
-      return fmin(a, b);
-    case IPC_FRICTION_MAX:
-      return fmax(a, b);
-    default:
-      return sqrt(a * b);
-  }
-}
-
 /* coefficients of contact c from its two sides (bodies, obstacles, planes) */
-static void contact_mu(const ipc_friction *f, const ipc_model *m, const ipc_contact *c,
-                       double *mu_s, double *mu_k) {
-  const ipc_body *a = &m->bodies[m->surface.vert_body[c->v[0]]];
-  double ka = a->friction, sa = a->friction_static, kb, sb;
+static void contact_mu(const ipc_model *m, const ipc_contact *c, double *mu_s, double *mu_k) {
+  int a = m->surface.vert_body[c->v[0]];
   if (c->kind == IPC_CONTACT_PLANE) {
-    kb = m->planes[c->plane].friction;
-    sb = m->planes[c->plane].friction_static;
+    ipc_model_pair_friction(m, a, -1, c->plane, mu_s, mu_k);
   } else {
     int other = c->kind == IPC_CONTACT_EE ? c->v[2] : c->v[1];
-    const ipc_body *b = &m->bodies[m->surface.vert_body[other]];
-    kb = b->friction;
-    sb = b->friction_static;
+    ipc_model_pair_friction(m, a, m->surface.vert_body[other], -1, mu_s, mu_k);
   }
-  *mu_k = ipc_friction_combine_mu(f->combine, ka, kb);
-  *mu_s = fmax(ipc_friction_combine_mu(f->combine, sa, sb), *mu_k);
 }
 
 void ipc_friction_update(ipc_friction *f, const ipc_contact_model *cm, const double *x,
@@ -369,7 +348,7 @@ void ipc_friction_update(ipc_friction *f, const ipc_contact_model *cm, const dou
   for (size_t k = 0; k < f->cs.n; ++k) {
     const ipc_contact *c = &f->cs.c[k];
     double mu_s, mu_k;
-    contact_mu(f, m, c, &mu_s, &mu_k);
+    contact_mu(m, c, &mu_s, &mu_k);
     if (!(mu_s > 0) && !(mu_k > 0)) continue;
     ipc_reserve((void **)&f->c, &f->cap, f->n + 1, sizeof *f->c);
     if (ipc_friction_contact_init(&f->c[f->n], c, cm, x, kappa, mu_s, mu_k)) f->n++;

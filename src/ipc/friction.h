@@ -32,7 +32,6 @@ typedef struct ipc_friction {
   size_t n, cap;
   double eps_v; /* absolute slip-speed threshold (m/s) */
   double h;     /* time step (s) */
-  int combine;  /* ipc_friction_combine */
   /* workspace for the lagged contacts */
   ipc_candidates cand;
   ipc_contact_set cs;
@@ -75,12 +74,11 @@ double ipc_friction_contact_local(const ipc_friction_contact *fc, const double *
 
 /* ---- the set ---- */
 
-/* empty set with absolute slip-speed threshold eps_v (m/s), step h (s) and combine rule */
-void ipc_friction_init(ipc_friction *f, double eps_v, double h, int combine);
+/* empty set with absolute slip-speed threshold eps_v (m/s) and step h (s); the
+   coefficients of each contact follow the model's friction_combine rule */
+void ipc_friction_init(ipc_friction *f, double eps_v, double h);
 void ipc_friction_free(ipc_friction *f);
 
-/* combines two coefficients by rule (ipc_friction_combine) */
-double ipc_friction_combine_mu(int rule, double a, double b);
 
 /* rebuilds the lagged set from the contacts within dhat at x_lag (own broad phase) with the
    barrier stiffness kappa; contacts with zero coefficient or zero force are dropped */

@@ -134,8 +134,7 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   ipc_kappa_bounds(&w->kappa_min, &w->kappa_max, m->bbox_diag, w->dhat, w->mean_mass);
   w->kappa = def->kappa > 0 ? def->kappa : 0.0; /* 0: set on the first step */
   w->solver = ipc_newton_solver_create(n);
-  ipc_friction_init(&w->fric, def->epsv_absolute ? def->epsv : def->epsv * m->bbox_diag, w->h,
-                    (int)def->friction_combine);
+  ipc_friction_init(&w->fric, def->epsv_absolute ? def->epsv : def->epsv * m->bbox_diag, w->h);
   return w;
 }
 

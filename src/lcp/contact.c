@@ -74,10 +74,16 @@ typedef struct builder {
   size_t nfront, cap_front;
 } builder;
 
+/* the kinetic coefficient of a contact of vertex va with vertex vb, or plane -vb - 1, under
+   the scene's combine rule (the same as IPC mode's) */
 static double pair_mu(const ipc_model *m, int va, int vb) {
-  double a = m->bodies[m->surface.vert_body[va]].friction;
-  double b = vb < 0 ? m->planes[-vb - 1].friction : m->bodies[m->surface.vert_body[vb]].friction;
-  return sqrt(fmax(a, 0) * fmax(b, 0));
+  double mu_s, mu_k;
+  int a = m->surface.vert_body[va];
+  if (vb < 0)
+    ipc_model_pair_friction(m, a, -1, -vb - 1, &mu_s, &mu_k);
+  else
+    ipc_model_pair_friction(m, a, m->surface.vert_body[vb], -1, &mu_s, &mu_k);
+  return mu_k;
 }
 
 /* the distance a pair may close within the step, with a factor 2 of margin: 2h (the

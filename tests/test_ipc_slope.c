@@ -1,0 +1,88 @@
+/* IPC's own friction scripts, read as .txt (tests/data/ipc-friction, from ipc-sim/IPC):
+   a block on a 26.565 degree half space (tan = 0.5). In IPC a collision object's
+   coefficient is the friction between a shape and that object (selfFric is shape-shape
+   only), so with mu = 0.49 the block slides at g (sin - mu cos) and with mu above tan it
+   sticks. The scripts ask for a Newton tolerance of 1e-4 (of the bbox diagonal per
+   second); here it is tightened to 1e-7 because from rest the first Newton direction of
+   the stick-slip transition (mollified friction is stiff below the slip threshold eps_v)
+   lies under 1e-4 and the block only creeps: the physics is checked at convergence. */
+#include <math.h>
+#include <stdio.h>
+
+#include "core/model.h"
+#include "ipc/world_internal.h"
+#include "ipcc/ipcc.h"
+#include "test.h"
+
+#define DIR "tests/data/ipc-friction/"
+
+/* distance travelled down the slope by the block's centroid at steps 20, 60 and 100 */
+static int run_slope(const char *script, double mu_override, double *s, double *g_along,
+                     double *pair_mu) {
+  ipc_scene_def def;
+  ipc_error err;
+  if (ipc_scene_load(script, &def, &err) != IPC_OK) {
+    CHECK_MSG(0, "%s", err.msg);
+    return 0;
+  }
+  CHECK(def.friction_combine == IPC_FRICTION_OBSTACLE);
+  CHECK(def.nplanes == 1);
+  def.newton_tol = 1e-7;
+  if (mu_override >= 0) def.planes[0].friction = mu_override;
+  ipc_world *w = ipc_world_create(&def, &err);
+  CHECK_MSG(w != NULL, "%s", err.msg);
+  if (!w) {
+    ipc_scene_def_free(&def);
+    return 0;
+  }
+  double mu_s, mu_k;
+  ipc_model_pair_friction(&w->m, 0, -1, 0, &mu_s, &mu_k);
+  *pair_mu = mu_k;
+  /* unit vector down the slope: gravity minus its normal part */
+  const double *n = w->m.planes[0].normal, *g = def.gravity;
+  double gn = g[0] * n[0] + g[1] * n[1] + g[2] * n[2], d[3], len = 0;
+  for (int k = 0; k < 3; ++k) d[k] = g[k] - gn * n[k], len += d[k] * d[k];
+  len = sqrt(len);
+  for (int k = 0; k < 3; ++k) d[k] /= len;
+  *g_along = len; /* |g| sin(theta) */
+  int nv = ipc_world_vertex_count(w), rec = 0;
+  for (int step = 1; step <= 100; ++step) {
+    ipc_step_stats st;
+    CHECK_MSG(ipc_world_step(w, &st, &err) == IPC_OK, "%s", err.msg);
+    CHECK(!st.newton_capped);
+    if (step == 20 || step == 60 || step == 100) {
+      const double *x = ipc_world_positions(w);
+      double c = 0;
+      for (int i = 0; i < nv; ++i)
+        for (int k = 0; k < 3; ++k) c += x[3 * i + k] * d[k] / nv;
+      s[rec++] = c;
+    }
+  }
+  CHECK(ipc_world_intersection_free(w, NULL, 0));
+  ipc_world_destroy(w);
+  ipc_scene_def_free(&def);
+  return 1;
+}
+
+int main(void) {
+  double s[3], g_sin, mu;
+  /* mu = 0.49 < tan 26.565 = 0.5: slides at g (sin - mu cos), 0.0877 m/s^2 */
+  if (run_slope(DIR "slopeTest_highSchoolPhysics_0.49.txt", -1, s, &g_sin, &mu)) {
+    CHECK(mu == 0.49); /* the half space's coefficient, not sqrt(0 * 0.49) */
+    double g = 9.80665, sin_t = 1 / sqrt(5.0), cos_t = 2 / sqrt(5.0);
+    CHECK_NEAR(g_sin, g * sin_t, 1e-9);
+    double expect = g * (sin_t - 0.49 * cos_t);
+    double a = (s[2] - 2 * s[1] + s[0]) / (1.0 * 1.0); /* 40 steps of 0.025 s apart */
+    printf("mu 0.49: a = %.6f m/s^2, g (sin - mu cos) = %.6f (%.2f%%)\n", a, expect,
+           100 * (a / expect - 1));
+    CHECK_MSG(fabs(a / expect - 1) < 0.02, "a = %.6g, expected %.6g", a, expect);
+  }
+  /* mu = 0.6 > tan: sticks (creeps at most at the slip threshold eps_v = 1e-5 diag/s) */
+  if (run_slope(DIR "slopeTest_highSchoolPhysics_0.5.txt", 0.6, s, &g_sin, &mu)) {
+    CHECK(mu == 0.6);
+    double moved = s[2] - s[0];
+    printf("mu 0.6: moved %.3g m down the slope in 2 s\n", moved);
+    CHECK_MSG(fabs(moved) < 2 * 1e-5 * sqrt(3.0) * 2.0, "moved %.3g m", moved);
+  }
+  TEST_MAIN_END();
+}
