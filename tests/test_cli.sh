@@ -204,5 +204,18 @@ last=$(ls "$T"/infeasible_obstacle/frames/*.obj | tail -n 1)
   ok "infeasible_obstacle: the pinned cube stays in place" ||
   bad "infeasible_obstacle: the pinned cube moved"
 
+# obstacles overlapping each other (walls meeting at a corner) are the script's doing: the
+# frames mark obstacles, and `ipcc check` counts only what the simulator is responsible for
+cat >"$T/oo.json" <<EOT
+{"bodies": [{"mesh": "$PWD/scenes/meshes/cube.msh", "translation": [0, 3, 0]},
+  {"mesh": "$PWD/scenes/meshes/cube.msh", "obstacle": true},
+  {"mesh": "$PWD/scenes/meshes/cube.msh", "obstacle": true, "translation": [0.5, 0.5, 0.5]}]}
+EOT
+expect 0 "overlapping obstacles run" "$IPCC" run "$T/oo.json" -o "$T/oo" --steps 2 --quiet --check
+expect 0 "overlapping obstacles: check passes" "$IPCC" check "$T/oo" --quiet
+grep -q '^# ipcc obstacle$' "$T/oo/frames/000001.obj" && ok "frames mark obstacles" || bad "frames do not mark obstacles"
+sed '/^# ipcc obstacle$/d' "$T/oo/frames/000001.obj" >"$T/oo_unmarked.obj"
+expect 1 "the same frame without the marks intersects" "$IPCC" check "$T/oo_unmarked.obj" --quiet
+
 echo "$fails failed"
 [ "$fails" -eq 0 ]

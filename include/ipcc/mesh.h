@@ -17,6 +17,9 @@ typedef struct ipc_mesh {
   int nobjects;          /* named objects (OBJ 'o'/'g'); at least 1 when ntris > 0 */
   char **object_names;   /* (nobjects) */
   int *object_tri_start; /* (nobjects + 1) triangle ranges per object */
+  unsigned char *vert_obstacle; /* (nverts) 1 for the vertices of objects an ipcc OBJ frame
+                                   marks as kinematic obstacles ("# ipcc obstacle" after
+                                   their 'o' line); NULL when the file marks none */
 } ipc_mesh;
 
 /* reads .msh (Gmsh 2.2/4.1 ASCII), .obj, .seg, .node/.ele (TetGen) by extension;

@@ -22,6 +22,7 @@ static ipc_status write_frame(const ipc_model *m, const double *xs, double time,
   for (int b = 0; b < m->nbodies; ++b) {
     const ipc_body *bd = &m->bodies[b];
     fprintf(f, "o %s\n", bd->name);
+    if (bd->obstacle) fputs("# ipcc obstacle\n", f);
     int points_only = bd->nf == 0 && bd->ns == 0;
     for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) local[i] = points_only;
     for (int k = bd->f0; k < bd->f0 + bd->nf; ++k)

@@ -21,6 +21,7 @@ void ipc_mesh_free(ipc_mesh *m) {
     for (int i = 0; i < m->nobjects; ++i) ipc_free(m->object_names[i]);
   ipc_free(m->object_names);
   ipc_free(m->object_tri_start);
+  ipc_free(m->vert_obstacle);
   memset(m, 0, sizeof *m);
 }
 

@@ -28,6 +28,9 @@ typedef struct obj_reader {
   size_t cap_o;
   char **names;
   int *obj_start;
+  unsigned char *vobs; /* (nverts) vertex defined inside an object marked as an obstacle */
+  size_t cap_vobs;
+  int cur_obstacle, any_obstacle;
   /* vertex references of the current statement */
   int nref;
   size_t cap_r;
@@ -72,6 +75,7 @@ static void push_object(obj_reader *r, char *name) {
    has no triangles yet; triangles before the first o/g form an object named after the
    file */
 static void begin_object(obj_reader *r, const char *name, size_t len) {
+  r->cur_obstacle = 0;
   char *s = IPC_NEW(char, len + 1);
   memcpy(s, name, len);
   s[len] = '\0';
@@ -161,6 +165,8 @@ static ipc_status read_vertex(obj_reader *r, ipc_error *err) {
   size_t cap = r->cap_v;
   ipc_reserve((void **)&r->x, &cap, (size_t)r->nverts + 1, 3 * sizeof(double));
   r->cap_v = cap;
+  ipc_reserve((void **)&r->vobs, &r->cap_vobs, (size_t)r->nverts + 1, 1);
+  r->vobs[r->nverts] = (unsigned char)r->cur_obstacle;
   memcpy(r->x + 3 * r->nverts, xyz, sizeof xyz);
   r->nverts++;
   return IPC_OK;
@@ -237,6 +243,7 @@ static void reader_free(obj_reader *r) {
   ipc_free(r->tri_line);
   ipc_free(r->segs);
   ipc_free(r->seg_line);
+  ipc_free(r->vobs);
   for (int i = 0; i < r->nobjects; ++i) ipc_free(r->names[i]);
   ipc_free(r->names);
   ipc_free(r->obj_start);
@@ -325,7 +332,13 @@ ipc_status ipc_obj_parse(const char *name, const char *buf, size_t len, int seg,
   ipc_scan_init(&r.s, name, buf, len);
   r.s.hash_comments = 1;
   ipc_status st = IPC_OK;
+  static const char marker[] = "# ipcc obstacle";
   while (!st && r.s.p < r.s.end) {
+    /* ipcc's frames mark kinematic obstacles, so `ipcc check` can skip obstacle pairs */
+    if ((size_t)(r.s.end - r.s.p) >= sizeof marker - 1 &&
+        !memcmp(r.s.p, marker, sizeof marker - 1)) {
+      r.cur_obstacle = r.any_obstacle = 1;
+    }
     if (ipc_scan_at_eol(&r.s)) {
       ipc_scan_next_line(&r.s);
       continue;
@@ -359,6 +372,8 @@ ipc_status ipc_obj_parse(const char *name, const char *buf, size_t len, int seg,
   out->nobjects = r.nobjects;
   out->object_names = r.names;
   out->object_tri_start = r.obj_start;
+  out->vert_obstacle = r.any_obstacle ? r.vobs : NULL;
+  if (!r.any_obstacle) ipc_free(r.vobs);
   ipc_free(r.tri_line);
   ipc_free(r.seg_line);
   ipc_free(r.idx);
