@@ -1,5 +1,6 @@
-/* the CCD benchmark query files (../shared/data/ccd-queries, read with src/io/ccd_queries.c)
-   for test_ccd.c and bench/bench_ccd.c: every .csv file below a folder, in a fixed order */
+/* the CCD benchmark query files (tests/data/ccd-queries, or the full set in ../shared/data,
+   read with src/io/ccd_queries.c) for test_ccd.c and bench/bench_ccd.c: every .csv file below
+   a folder, in a fixed order */
 #ifndef IPCC_TESTS_CCD_QUERY_FILES_H
 #define IPCC_TESTS_CCD_QUERY_FILES_H
 

@@ -68,10 +68,11 @@ expect 2 "intersecting start" "$IPCC" run "$T/isect.json" -o "$T/x"
 contains "intersects" "intersecting start explained"
 contains "triangle" "intersecting primitives named"
 
-# ipcc check: clean IPC meshes pass, a planted intersection is found
-D=../shared/data/ipc-input/input
-for m in tetMeshes/cube.msh tetMeshes/mat40x40.msh tetMeshes/torus.msh tetMeshes/bunny.msh triMeshes/cube.obj; do
-  expect 0 "check clean $m" "$IPCC" check "$D/$m"
+# ipcc check: clean IPC meshes pass (those in scenes/meshes and tests/data/ipc-input; all of
+# them in tools/validate.sh), a planted intersection is found
+D=tests/data/ipc-input/input
+for m in scenes/meshes/cube.msh scenes/meshes/mat40x40.msh scenes/meshes/torus.msh scenes/meshes/bunny.msh "$D/triMeshes/cube.obj"; do
+  expect 0 "check clean $m" "$IPCC" check "$m"
 done
 { echo "o a"; grep -E '^(v|f) ' "$D/triMeshes/cube.obj"
   echo "o b"; nv=$(grep -c '^v ' "$D/triMeshes/cube.obj")
@@ -86,10 +87,11 @@ contains "INTERSECTING" "planted intersection reported"
 expect 0 "check passes separated cubes" "$IPCC" check "$T/apart.obj"
 expect 2 "check on a missing path" "$IPCC" check "$T/none"
 
-# ipcc ccd on the shared benchmark queries: no false negative, JSON totals
-expect 0 "ccd on the shared queries" "$IPCC" ccd ../shared/data/ccd-queries --json
+# ipcc ccd on the benchmark queries vendored in tests/data (the full set: tools/validate.sh):
+# no false negative, JSON totals
+expect 0 "ccd on the vendored queries" "$IPCC" ccd tests/data/ccd-queries --json
 contains '"false_negatives": 0,' "ccd reports zero false negatives"
-contains '"queries": 6290,' "ccd counts all queries"
+contains '"queries": 784,' "ccd counts all queries"
 mkdir -p "$T/q/vertex-face"
 cp tests/data/ccd_bad.csv "$T/q/vertex-face/data_0_0.csv"
 expect 2 "ccd on a malformed file" "$IPCC" ccd "$T/q"
@@ -164,9 +166,9 @@ grep -qF "warning" "$T/out" && bad "lcp: coupled stacking warns" || ok "lcp: cou
 expect 0 "lcp: lumped two_cubes" "$IPCC" run scenes/two_cubes.json --mode lcp --steps 0 -o "$T/lw" --quiet
 grep -qF "warning" "$T/out" && bad "lcp: lumped two_cubes warns" || ok "lcp: lumped two_cubes does not warn"
 
-# FCLIB problems (../shared/data/fclib): solved, exit 0; not converged within the sweeps, exit 1;
+# FCLIB problems (tests/data/fclib): solved, exit 0; not converged within the sweeps, exit 1;
 # a missing file, exit 2 naming it
-F=../shared/data/fclib
+F=tests/data/fclib
 expect 0 "fclib: Box_Stacks converges" "$IPCC" fclib "$F/Box_Stacks-i0122-82-5.hdf5"
 contains "converged" "fclib: Box_Stacks says converged"
 expect 1 "fclib: 3 sweeps are not enough" "$IPCC" fclib "$F/LMGC_100_PR_PerioBox-i00361-60-03000.hdf5" --max-iter 3

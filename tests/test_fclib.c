@@ -1,4 +1,5 @@
-/* FCLIB problems: reading (local and global, sizes from the data README), the global
+/* FCLIB problems (tests/data/fclib, or all of DATA_DIR/fclib when given a data folder, see
+   tools/validate.sh): reading (local and global, sizes from the data README), the global
    reduction W = H'M^-1 H, q = H'M^-1 f + w against an independent CG solve on the raw file
    data, cone solves of the small problems with the Coulomb conditions checked on the result,
    and broken files giving IPC_ERR_INPUT */
@@ -14,20 +15,19 @@
 #include "lcp/cone.h"
 #include "test.h"
 
-#define DIR "../shared/data/fclib/"
-
 typedef struct sample {
   const char *file;
   ipc_fclib_kind kind;
   int ncontacts, ndof;
+  int vendored; /* also in tests/data/fclib */
 } sample;
 
 static const sample samples[] = {
-    {"Capsules-i125-1213.hdf5", IPC_FCLIB_LOCAL, 286, 0},
-    {"LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", IPC_FCLIB_LOCAL, 60, 0},
-    {"Box_Stacks-i0122-82-5.hdf5", IPC_FCLIB_GLOBAL, 82, 450},
-    {"spheres-in-a-box-98-i10000-256-10.hdf5", IPC_FCLIB_GLOBAL, 256, 588},
-    {"CubeH8.hdf5", IPC_FCLIB_GLOBAL, 1, 162},
+    {"Capsules-i125-1213.hdf5", IPC_FCLIB_LOCAL, 286, 0, 0},
+    {"LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", IPC_FCLIB_LOCAL, 60, 0, 1},
+    {"Box_Stacks-i0122-82-5.hdf5", IPC_FCLIB_GLOBAL, 82, 450, 1},
+    {"spheres-in-a-box-98-i10000-256-10.hdf5", IPC_FCLIB_GLOBAL, 256, 588, 0},
+    {"CubeH8.hdf5", IPC_FCLIB_GLOBAL, 1, 162, 1},
 };
 
 static double max_asym(const ipc_lcp_csr *W) {
@@ -209,10 +209,43 @@ static void write_local(const char *path, int bad) {
   CHECK(fclib_write_local(&lp, path) == 1);
 }
 
-int main(void) {
+/* the truncated and broken files: each must give IPC_ERR_INPUT naming the file */
+static void test_broken_files(const char *dir) {
+  char tmp[256], src[512];
+  snprintf(tmp, sizeof tmp, "/tmp/ipcc_test_fclib_%ld.hdf5", (long)getpid());
+  snprintf(src, sizeof src, "%s/CubeH8.hdf5", dir);
+  copy_truncated(src, tmp, 30000);
+  expect_input_error(tmp, "truncated CubeH8");
+  snprintf(src, sizeof src, "%s/LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", dir);
+  copy_truncated(src, tmp, 100000);
+  expect_input_error(tmp, "truncated PerioBox");
+  copy_truncated(src, tmp, 0);
+  expect_input_error(tmp, "empty file");
+  expect_input_error("/tmp/ipcc_test_fclib_does_not_exist.hdf5", "missing file");
+  for (int bad = 1; bad <= 4; ++bad) {
+    write_local(tmp, bad);
+    expect_input_error(tmp, "broken local problem");
+  }
+  write_local(tmp, 0);
+  ipc_fclib_problem p;
+  ipc_error err;
+  CHECK(ipc_fclib_read(tmp, &p, &err) == IPC_OK);
+  CHECK(p.ncontacts == 2 && p.W.rowptr[p.n] == 6);
+  if (p.q) check_solve("small local", &p, 1e-10, 1000, 1e-10, 1e-9);
+  ipc_fclib_problem_free(&p);
+  remove(tmp);
+}
+
+/* usage: test_fclib [DATA_DIR]: every sample in DATA_DIR/fclib (tools/validate.sh); without
+   it the vendored ones in tests/data/fclib */
+int main(int argc, char **argv) {
+  int full = argc > 1;
+  char dir[512];
+  snprintf(dir, sizeof dir, "%s/fclib", full ? argv[1] : "tests/data");
   for (size_t s = 0; s < sizeof samples / sizeof samples[0]; ++s) {
-    char path[512];
-    snprintf(path, sizeof path, DIR "%s", samples[s].file);
+    if (!full && !samples[s].vendored) continue;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, samples[s].file);
     ipc_fclib_problem p;
     ipc_error err;
     ipc_error_clear(&err);
@@ -238,26 +271,6 @@ int main(void) {
     ipc_fclib_problem_free(&p);
   }
 
-  char tmp[256];
-  snprintf(tmp, sizeof tmp, "/tmp/ipcc_test_fclib_%ld.hdf5", (long)getpid());
-  copy_truncated(DIR "CubeH8.hdf5", tmp, 30000);
-  expect_input_error(tmp, "truncated CubeH8");
-  copy_truncated(DIR "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", tmp, 100000);
-  expect_input_error(tmp, "truncated PerioBox");
-  copy_truncated(DIR "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", tmp, 0);
-  expect_input_error(tmp, "empty file");
-  expect_input_error("/tmp/ipcc_test_fclib_does_not_exist.hdf5", "missing file");
-  for (int bad = 1; bad <= 4; ++bad) {
-    write_local(tmp, bad);
-    expect_input_error(tmp, "broken local problem");
-  }
-  write_local(tmp, 0);
-  ipc_fclib_problem p;
-  ipc_error err;
-  CHECK(ipc_fclib_read(tmp, &p, &err) == IPC_OK);
-  CHECK(p.ncontacts == 2 && p.W.rowptr[p.n] == 6);
-  if (p.q) check_solve("small local", &p, 1e-10, 1000, 1e-10, 1e-9);
-  ipc_fclib_problem_free(&p);
-  remove(tmp);
+  test_broken_files(dir);
   TEST_MAIN_END();
 }

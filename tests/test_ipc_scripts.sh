@@ -1,11 +1,12 @@
 #!/bin/sh
-# IPC .txt scripts end to end: a handful of the shared scripts run a few steps with the
+# IPC .txt scripts end to end: a handful of IPC's scripts (vendored in tests/data/ipc-input;
+# tools/validate.sh runs all of them from a full copy) run a few steps with the
 # exact check of every frame, then `ipcc check` certifies the frames again; unsupported
 # keywords exit 2 naming file, line and keyword; --lenient turns them into warnings.
 # usage: test_ipc_scripts.sh path/to/ipcc   (run from the project root)
 set -u
 IPCC=$1
-D=../shared/data/ipc-input/input
+D=tests/data/ipc-input/input
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fails=0

@@ -1,6 +1,8 @@
 /* mesh readers: IPC's meshes (counts against the file headers, closed oriented boundary,
-   Euler characteristic, divergence-theorem volume), hand-written files, broken files (message
-   names file and line) and fuzzed input (clean error or a valid mesh) */
+   Euler characteristic, divergence-theorem volume; the vendored ones in tests/data/ipc-input, or
+   all of DATA_DIR/ipc-input when given a data folder, see tools/validate.sh), hand-written files,
+   broken files (message names file and line) and fuzzed input (clean error or a valid mesh) */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +14,24 @@
 #include "ipcc/mesh.h"
 #include "test.h"
 
-#define IPC_IN "../shared/data/ipc-input/input/"
 #define DATA "tests/data/mesh/"
+/* IPC's examples vendored in the repository: the fuzz always mutates these */
+#define VENDORED_IPC_IN "tests/data/ipc-input/input/"
+
+/* the input/ folder of IPC's examples, ending in '/'; set by main */
+static char ipc_in[512];
+/* 1 with a full copy of IPC's examples, 0 with the vendored subset */
+static int ipc_full;
+
+/* ipc_in followed by the formatted name */
+static const char *ipc_path(char *buf, size_t size, const char *fmt, ...) {
+  int n = snprintf(buf, size, "%s", ipc_in);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf + n, size - (size_t)n, fmt, ap);
+  va_end(ap);
+  return buf;
+}
 
 static double now_seconds(void) {
   struct timespec t;
@@ -178,24 +196,27 @@ static double check_ipc_tet_mesh(const char *path, int chi) {
 }
 
 static void test_ipc_tet_meshes(void) {
-  static const char *const genus0[] = {"Armadillo13K.msh",  "bunny.msh",          "cow_head.msh",
-                                       "cube.msh",          "mat100x100t40.msh",  "mat20x20.msh",
-                                       "mat40x40.msh",      "sphere1K.msh",       "sphere5K.msh",
-                                       "tet.msh",           "tet-perp-edges.msh", "tet-pyramid.msh",
-                                       "erleben/spike.msh", "erleben/wedge.msh"};
-  char path[512];
+  static const struct {
+    const char *file;
+    int vendored; /* also in tests/data/ipc-input */
+  } genus0[] = {{"Armadillo13K.msh", 0},  {"bunny.msh", 0},          {"cow_head.msh", 0},
+                {"cube.msh", 1},          {"mat100x100t40.msh", 0},  {"mat20x20.msh", 1},
+                {"mat40x40.msh", 0},      {"sphere1K.msh", 0},       {"sphere5K.msh", 0},
+                {"tet.msh", 1},           {"tet-perp-edges.msh", 1}, {"tet-pyramid.msh", 1},
+                {"erleben/spike.msh", 1}, {"erleben/wedge.msh", 1}};
+  char path[1024];
   for (size_t i = 0; i < sizeof genus0 / sizeof *genus0; ++i) {
-    snprintf(path, sizeof path, IPC_IN "tetMeshes/%s", genus0[i]);
-    double dt = check_ipc_tet_mesh(path, 2);
-    if (!strcmp(genus0[i], "Armadillo13K.msh") || !strcmp(genus0[i], "mat100x100t40.msh")) {
-      fprintf(stderr, "load %s: %.1f ms\n", genus0[i], 1e3 * dt);
+    if (!ipc_full && !genus0[i].vendored) continue;
+    double dt = check_ipc_tet_mesh(ipc_path(path, sizeof path, "tetMeshes/%s", genus0[i].file), 2);
+    if (!strcmp(genus0[i].file, "Armadillo13K.msh") ||
+        !strcmp(genus0[i].file, "mat100x100t40.msh")) {
+      fprintf(stderr, "load %s: %.1f ms\n", genus0[i].file, 1e3 * dt);
     }
   }
-  check_ipc_tet_mesh(IPC_IN "tetMeshes/torus.msh", 0);
-  for (int i = 1; i <= 25; ++i) {
-    snprintf(path, sizeof path, IPC_IN "tetMeshes/arch/largeArch.%02d.msh", i);
-    check_ipc_tet_mesh(path, 2);
-  }
+  check_ipc_tet_mesh(ipc_path(path, sizeof path, "tetMeshes/torus.msh"), 0);
+  /* the arch's 25 voussoirs; the first two vendored */
+  for (int i = 1; i <= (ipc_full ? 25 : 2); ++i)
+    check_ipc_tet_mesh(ipc_path(path, sizeof path, "tetMeshes/arch/largeArch.%02d.msh", i), 2);
 }
 
 /* counts lines of an obj/seg file that start with key followed by a blank */
@@ -246,16 +267,15 @@ static void test_ipc_obj_files(void) {
               {"erleben/cliff.obj", 2, 1},  {"erleben/crack.obj", 2, 1},
               {"erleben/hole.obj", -2, 0},  {"erleben/internal_edges.obj", 2, 1},
               {"erleben/spike.obj", 2, 1},  {"erleben/wedge.obj", 2, 1}};
-  char path[512];
-  for (size_t i = 0; i < sizeof objs / sizeof *objs; ++i) {
-    snprintf(path, sizeof path, IPC_IN "triMeshes/%s", objs[i].file);
-    check_obj_file(path, objs[i].chi, objs[i].closed);
-  }
+  char path[1024];
+  for (size_t i = 0; i < sizeof objs / sizeof *objs; ++i)
+    check_obj_file(ipc_path(path, sizeof path, "triMeshes/%s", objs[i].file), objs[i].chi,
+                   objs[i].closed);
 
   /* a single point: no faces or edges, one isolated point for the surface */
   ipc_mesh m;
   ipc_error err;
-  ipc_status st = ipc_mesh_read(IPC_IN "triMeshes/point.obj", &m, &err);
+  ipc_status st = ipc_mesh_read(ipc_path(path, sizeof path, "triMeshes/point.obj"), &m, &err);
   CHECK_MSG(st == IPC_OK, "%s", err.msg);
   if (!st) {
     CHECK(m.nverts == 1 && m.ntris == 0 && m.nsegs == 0);
@@ -268,13 +288,13 @@ static void test_ipc_obj_files(void) {
     ipc_mesh_free(&m);
   }
 
-  /* segments: edge.seg and every frame of the sequence */
-  int checked = 0;
-  for (int i = -1; i <= 200; ++i) {
+  /* segments: edge.seg and every frame of the 201-frame sequence (the first 3 vendored) */
+  int checked = 0, nframes = ipc_full ? 201 : 3;
+  for (int i = -1; i < nframes; ++i) {
     if (i < 0)
-      snprintf(path, sizeof path, IPC_IN "segMeshes/edge.seg");
+      ipc_path(path, sizeof path, "segMeshes/edge.seg");
     else
-      snprintf(path, sizeof path, IPC_IN "segMeshes/sequence/%d.seg", i);
+      ipc_path(path, sizeof path, "segMeshes/sequence/%d.seg", i);
     size_t len;
     char *buf;
     if (!slurp(path, &buf, &len)) continue;
@@ -290,7 +310,7 @@ static void test_ipc_obj_files(void) {
     checked += ok;
     ipc_mesh_free(&m);
   }
-  CHECK(checked == 202);
+  CHECK(checked == nframes + 1);
 }
 
 static void check_same_mesh(const ipc_mesh *a, const ipc_mesh *b) {
@@ -310,7 +330,8 @@ static double mesh_volume(const ipc_mesh *m) {
 static void test_handwritten(void) {
   ipc_mesh ref, m;
   ipc_error err;
-  ipc_status st = ipc_mesh_read(IPC_IN "tetMeshes/cube.msh", &ref, &err);
+  char path[1024];
+  ipc_status st = ipc_mesh_read(ipc_path(path, sizeof path, "tetMeshes/cube.msh"), &ref, &err);
   CHECK_MSG(st == IPC_OK, "%s", err.msg);
 
   /* msh 2.2: node numbers 10..80, other element types and sections skipped */
@@ -608,10 +629,10 @@ static void test_fuzz(void) {
   static const char *const files[] = {DATA "cube_v22.msh",
                                       DATA "bipyramid_v41.msh",
                                       DATA "objects.obj",
-                                      IPC_IN "tetMeshes/cube.msh",
-                                      IPC_IN "tetMeshes/torus.msh",
-                                      IPC_IN "triMeshes/cube.obj",
-                                      IPC_IN "segMeshes/sequence/0.seg"};
+                                      VENDORED_IPC_IN "tetMeshes/cube.msh",
+                                      VENDORED_IPC_IN "tetMeshes/torus.msh",
+                                      VENDORED_IPC_IN "triMeshes/cube.obj",
+                                      VENDORED_IPC_IN "segMeshes/sequence/0.seg"};
   int ok = 0, failed = 0;
   for (size_t i = 0; i < sizeof files / sizeof *files; ++i) {
     size_t len;
@@ -650,7 +671,14 @@ static void test_fuzz(void) {
   CHECK(ok > 0 && failed > 0);
 }
 
-int main(void) {
+/* usage: test_mesh [DATA_DIR]: every IPC mesh in DATA_DIR/ipc-input (tools/validate.sh);
+   without it the vendored ones in tests/data/ipc-input */
+int main(int argc, char **argv) {
+  ipc_full = argc > 1;
+  if (ipc_full)
+    snprintf(ipc_in, sizeof ipc_in, "%s/ipc-input/input/", argv[1]);
+  else
+    snprintf(ipc_in, sizeof ipc_in, "%s", VENDORED_IPC_IN);
   test_ipc_tet_meshes();
   test_ipc_obj_files();
   test_handwritten();

@@ -1,6 +1,7 @@
 /* IPC .txt scene scripts (src/io/scene_txt.c): keywords map onto the scene definition,
    malformed or unsupported input is rejected naming file, line and keyword, mesh paths
-   resolve against the script's folder and its parents, the shared IPC scripts load */
+   resolve against the script's folder and its parents, IPC's scripts (tests/data/ipc-input)
+   load */
 #define _XOPEN_SOURCE 700
 #include <limits.h>
 #include <math.h>
@@ -12,6 +13,9 @@
 
 #include "ipcc/scene.h"
 #include "test.h"
+
+/* IPC's examples vendored in the repository (the input/ folder) */
+#define IPC_IN "tests/data/ipc-input/input/"
 
 static char dir[256];       /* temporary root: dir/input/meshes, dir/input/scripts */
 static char cube[PATH_MAX]; /* absolute path of IPC's cube.msh */
@@ -232,8 +236,8 @@ static void test_paths(void) {
   remove(alias);
 }
 
-/* the shared IPC scripts load (shapes placed, meshes found from the input/ root) */
-static void test_shared(void) {
+/* IPC's scripts vendored in tests/data load (shapes placed, meshes found from the input/ root) */
+static void test_ipc_scripts(void) {
   static const char *const files[] = {
       "tutorialExamples/2cubesFall.txt",
       "tutorialExamples/MCO/2cubesFall_rotateCO_points.txt",
@@ -244,7 +248,7 @@ static void test_shared(void) {
   };
   for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
     char path[512];
-    snprintf(path, sizeof path, "../shared/data/ipc-input/input/%s", files[i]);
+    snprintf(path, sizeof path, IPC_IN "%s", files[i]);
     ipc_scene_def s;
     ipc_error err;
     ipc_status st = ipc_scene_load_any(path, 0, &s, &err);
@@ -267,7 +271,7 @@ static void test_shared(void) {
 }
 
 int main(void) {
-  if (!realpath("../shared/data/ipc-input/input/tetMeshes/cube.msh", cube)) {
+  if (!realpath(IPC_IN "tetMeshes/cube.msh", cube)) {
     fprintf(stderr, "cube.msh not found\n");
     return 1;
   }
@@ -290,7 +294,7 @@ int main(void) {
   test_rotate_model();
   test_errors();
   test_paths();
-  test_shared();
+  test_ipc_scripts();
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);

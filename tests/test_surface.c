@@ -1,5 +1,6 @@
 /* surface extraction: tet boundaries (outward, manifold checks, order independence, speed)
-   and the edge/vertex lists of ipc_surface_build against brute force */
+   and the edge/vertex lists of ipc_surface_build against brute force; real meshes: IPC's bunny
+   (in scenes/meshes), and with a data folder argument (tools/validate.sh) also its armadillo */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -361,18 +362,18 @@ static void test_build_random(void) {
   }
 }
 
-/* a real mesh: every boundary edge of the armadillo in exactly two faces */
-static void test_build_armadillo(void) {
+/* a real genus-0 mesh: every boundary edge in exactly two faces */
+static void test_build_real(const char *path) {
   ipc_mesh m;
   ipc_error err;
-  ipc_status st =
-      ipc_mesh_read("../shared/data/ipc-input/input/tetMeshes/Armadillo13K.msh", &m, &err);
+  ipc_status st = ipc_mesh_read(path, &m, &err);
   CHECK_MSG(st == IPC_OK, "%s", err.msg);
   if (st) return;
   ipc_surface s;
   double t0 = now_seconds();
   st = ipc_surface_build(&s, m.nverts, m.tris, m.ntris, NULL, 0, NULL, 0, NULL, NULL, &err);
-  fprintf(stderr, "surface build (%d faces): %.1f ms\n", m.ntris, 1e3 * (now_seconds() - t0));
+  fprintf(stderr, "%s: surface build (%d faces): %.1f ms\n", path, m.ntris,
+          1e3 * (now_seconds() - t0));
   CHECK(st == IPC_OK);
   if (!st) {
     CHECK(2 * s.nedges == 3 * s.nfaces);
@@ -394,11 +395,17 @@ static void test_build_armadillo(void) {
   ipc_mesh_free(&m);
 }
 
-int main(void) {
+/* usage: test_surface [DATA_DIR]: DATA_DIR/ipc-input holds IPC's examples (tools/validate.sh) */
+int main(int argc, char **argv) {
   test_single_and_pair();
   test_grid_boundary();
   test_build_small();
   test_build_random();
-  test_build_armadillo();
+  test_build_real("scenes/meshes/bunny.msh");
+  if (argc > 1) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/ipc-input/input/tetMeshes/Armadillo13K.msh", argv[1]);
+    test_build_real(path);
+  }
   TEST_MAIN_END();
 }
