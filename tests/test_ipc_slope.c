@@ -1,4 +1,4 @@
-/* IPC's own friction scripts, read as .txt (tests/data/ipc-friction, from ipc-sim/IPC):
+/* IPC's own friction scripts, read as .txt (vendored from ipc-sim/IPC):
    a block on a 26.565 degree half space (tan = 0.5). In IPC a collision object's
    coefficient is the friction between a shape and that object (selfFric is shape-shape
    only), so with mu = 0.49 the block slides at g (sin - mu cos) and with mu above tan it
@@ -14,7 +14,7 @@
 #include "ipcc/ipcc.h"
 #include "test.h"
 
-#define DIR "tests/data/ipc-friction/"
+#define DIR "tests/data/ipc-input/input/otherExamples/friction/"
 
 /* distance travelled down the slope by the block's centroid at steps 20, 60 and 100 */
 static int run_slope(const char *script, double mu_override, double *s, double *g_along,
