@@ -149,6 +149,27 @@ grep -Eq '"intersection_free":[[:space:]]*(true|false)' "$T/cmp/lcp/stats.json" 
   ok "compare: lcp stats record intersection_free" || bad "compare: lcp intersection_free"
 expect 2 "compare: bad steps" "$IPCC" compare scenes/two_cubes.json --steps x -o "$T/x"
 contains "--steps" "compare: the error names --steps"
+expect 0 "compare --overwrite" "$IPCC" compare scenes/two_cubes.json --steps 2 -o "$T/cmp" --overwrite
+n=$(ls "$T/cmp/ipc/frames" "$T/cmp/lcp/frames" | grep -c '\.obj$')
+[ "$n" -eq 6 ] && ok "compare --overwrite: only the new frames" || bad "compare --overwrite: $n frames, expected 6"
+
+# a run into the folder of an earlier one: refused; --overwrite clears ipcc's files (frames,
+# previews, plots, stats.json, checkpoint) and nothing else; bad input clears nothing
+expect 2 "rerun into a run's folder" "$IPCC" run scenes/two_cubes.json --steps 2 -o "$T/fmt" --quiet
+contains "--overwrite" "rerun: the error says --overwrite"
+touch "$T/fmt/notes.txt" "$T/fmt/frames/mine.obj" "$T/fmt/frames/000019.vtu.tmp.99"
+expect 2 "bad input with --overwrite" "$IPCC" run "$T/nope.json" -o "$T/fmt" --overwrite
+[ -f "$T/fmt/frames/000004.vtu" ] && ok "bad input clears nothing" || bad "bad input cleared the earlier run"
+expect 0 "rerun --overwrite" "$IPCC" run scenes/two_cubes.json --steps 2 -o "$T/fmt" --quiet --overwrite
+[ "$(ls "$T/fmt/frames" | tr '\n' ' ')" = "000000.obj 000001.obj 000002.obj mine.obj " ] &&
+  ok "--overwrite: the new frames and the user's file" || bad "--overwrite left: $(ls "$T/fmt/frames")"
+[ -f "$T/fmt/notes.txt" ] && [ ! -e "$T/fmt/preview" ] && [ ! -e "$T/fmt/plots" ] &&
+  ok "--overwrite: previews and plots gone, other files kept" || bad "--overwrite: $(ls "$T/fmt")"
+grep -Eq '"steps":[[:space:]]*2,' "$T/fmt/stats.json" && ok "--overwrite: new stats.json" || bad "--overwrite: stats.json"
+expect 0 "LCP rerun --overwrite" "$IPCC" run scenes/two_cubes.json --mode lcp --steps 1 -o "$T/fmt" --quiet --overwrite
+[ ! -e "$T/fmt/checkpoint.bin" ] && [ ! -e "$T/fmt/frames/000002.obj" ] &&
+  ok "LCP --overwrite: the IPC run's checkpoint and frames gone" || bad "LCP --overwrite: $(ls "$T/fmt" "$T/fmt/frames")"
+expect 2 "--resume with --overwrite" "$IPCC" run --resume "$T/fmt" --overwrite
 
 # the sphere scenes of the LCP comparison (tools/gen_sphere_scenes.py) load in LCP mode and
 # start intersection-free (0 steps: a step of 30-64 spheres takes seconds)
@@ -161,9 +182,9 @@ done
 # the scene's own coupled mode and the soft two cubes do not
 expect 0 "lcp: lumped stacking loads" "$IPCC" run scenes/stacking_spheres.json --mode lcp --coupling lumped --steps 0 -o "$T/lw"
 contains "warning: lumped coupling with body" "lcp: lumped on stiff light bodies warns"
-expect 0 "lcp: coupled stacking loads" "$IPCC" run scenes/stacking_spheres.json --mode lcp --steps 0 -o "$T/lw" --quiet
+expect 0 "lcp: coupled stacking loads" "$IPCC" run scenes/stacking_spheres.json --mode lcp --steps 0 -o "$T/lw" --quiet --overwrite
 grep -qF "warning" "$T/out" && bad "lcp: coupled stacking warns" || ok "lcp: coupled stacking does not warn"
-expect 0 "lcp: lumped two_cubes" "$IPCC" run scenes/two_cubes.json --mode lcp --steps 0 -o "$T/lw" --quiet
+expect 0 "lcp: lumped two_cubes" "$IPCC" run scenes/two_cubes.json --mode lcp --steps 0 -o "$T/lw" --quiet --overwrite
 grep -qF "warning" "$T/out" && bad "lcp: lumped two_cubes warns" || ok "lcp: lumped two_cubes does not warn"
 
 # FCLIB problems (tests/data/fclib): solved, exit 0; not converged within the sweeps, exit 1;

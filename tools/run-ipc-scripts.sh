@@ -97,7 +97,7 @@ echo "|---|---|---|---|"
 for e in $LIST; do
   s=${e%%:*}; n=${STEPS:-${e##*:}}
   t0=$(date +%s.%N)
-  timeout "$LIMIT" "$IPCC" run "$D/$s" --steps "$n" --check --quiet -o "$T/out" >"$T/log" 2>&1
+  timeout "$LIMIT" "$IPCC" run "$D/$s" --steps "$n" --check --quiet -o "$T/out" --overwrite >"$T/log" 2>&1
   rc=$?
   t1=$(date +%s.%N)
   sec=$(echo "$t1 $t0" | awk '{printf "%.1f", $1 - $2}')

@@ -17,6 +17,19 @@ typedef struct ccd_files {
   size_t n, cap;
 } ccd_files;
 
+/* the folders one walk has read, by device and inode: a folder reached again (a symlink
+   loop, or a second link to it) is skipped, so the walk ends and no query counts twice */
+typedef struct ccd_dir {
+  dev_t dev;
+  ino_t ino;
+  char *path;
+} ccd_dir;
+
+typedef struct ccd_visited {
+  ccd_dir *dir;
+  size_t n, cap;
+} ccd_visited;
+
 typedef struct ccd_counts {
   long queries, tp, fn, fp;
   double seconds;
@@ -38,8 +51,34 @@ static int has_csv_suffix(const char *name) {
   return n >= 4 && !strcmp(name + n - 4, ".csv");
 }
 
-/* adds the query files below dir in sorted order; returns 0 if dir cannot be read */
-static int walk(const char *dir, ccd_files *out) {
+/* records dir (st: its stat) as read: 1, or 0 with a note on stderr when it was read already */
+static int visit(ccd_visited *v, const char *dir, const struct stat *st) {
+  for (size_t i = 0; i < v->n; ++i) {
+    if (v->dir[i].dev == st->st_dev && v->dir[i].ino == st->st_ino) {
+      fprintf(stderr,
+              "ipcc ccd: skipping %s: the folder %s again (a symlink loop or a second link)\n", dir,
+              v->dir[i].path);
+      return 0;
+    }
+  }
+  ipc_reserve((void **)&v->dir, &v->cap, v->n + 1, sizeof *v->dir);
+  size_t len = strlen(dir) + 1;
+  v->dir[v->n].dev = st->st_dev;
+  v->dir[v->n].ino = st->st_ino;
+  v->dir[v->n].path = IPC_NEW(char, len);
+  memcpy(v->dir[v->n++].path, dir, len);
+  return 1;
+}
+
+static void visited_free(ccd_visited *v) {
+  for (size_t i = 0; i < v->n; ++i) ipc_free(v->dir[i].path);
+  ipc_free(v->dir);
+}
+
+/* adds the query files below dir (st: its stat) in sorted order, skipping folders read
+   already; returns 0 if dir cannot be read */
+static int walk(const char *dir, const struct stat *dst, ccd_visited *seen, ccd_files *out) {
+  if (!visit(seen, dir, dst)) return 1;
   DIR *d = opendir(dir);
   if (!d) return 0;
   ccd_files names = {NULL, 0, 0};
@@ -58,7 +97,7 @@ static int walk(const char *dir, ccd_files *out) {
     struct stat st;
     if (stat(full, &st) == 0) {
       if (S_ISDIR(st.st_mode)) {
-        if (!walk(full, out)) ok = 0;
+        if (!walk(full, &st, seen, out)) ok = 0;
       } else if (S_ISREG(st.st_mode) && has_csv_suffix(names.path[i])) {
         if (ipc_ccd_kind_from_path(full) != IPC_CCD_KIND_FROM_PATH)
           files_add(out, full);
@@ -140,7 +179,10 @@ int ipc_cmd_ccd(int argc, char **argv) {
       status = 2;
     } else if (S_ISDIR(st.st_mode)) {
       size_t before = files.n;
-      if (!walk(a, &files)) {
+      ccd_visited seen = {NULL, 0, 0}; /* per PATH: two PATHs may overlap, as before */
+      int ok = walk(a, &st, &seen, &files);
+      visited_free(&seen);
+      if (!ok) {
         fprintf(stderr, "ipcc ccd: %s: cannot read the folder\n", a);
         status = 2;
       } else if (files.n == before) {

@@ -8,13 +8,19 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/outdir.h"
+#include "cli/run_args.h"
+#include "core/alloc.h"
+#include "io/path.h"
+#include "io/stats_common.h"
 
 static void compare_usage(FILE *f) {
   fputs(
-      "usage: ipcc compare SCENE [-o DIR] [--steps N]\n"
+      "usage: ipcc compare SCENE [-o DIR] [--steps N] [--overwrite]\n"
       "  runs SCENE in IPC mode and in LCP mode (frames and stats.json under DIR/ipc and\n"
       "  DIR/lcp, every frame checked exactly) and prints a side-by-side table; the table's\n"
-      "  numbers go to DIR/compare.json (default DIR: out/<scene name>-compare)\n",
+      "  numbers go to DIR/compare.json (default DIR: out/<scene name>-compare)\n"
+      "  --overwrite  replace an earlier comparison in DIR (else DIR must hold none)\n",
       f);
 }
 
@@ -23,19 +29,6 @@ typedef struct run_measures {
   int ok, steps, iterations, contacts_max, intersection_free, frames_checked;
   double seconds_per_step, min_distance, energy_start, energy_end, drift;
 } run_measures;
-
-static char *read_all(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)(n > 0 ? n : 0) + 1);
-  size_t got = n > 0 ? fread(s, 1, (size_t)n, f) : 0;
-  s[got] = '\0';
-  fclose(f);
-  return s;
-}
 
 static double num(const cJSON *o, const char *key, double dflt) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -46,9 +39,10 @@ static run_measures measures_read(const char *stats_path, int lcp) {
   run_measures r;
   memset(&r, 0, sizeof r);
   r.min_distance = INFINITY;
-  char *text = read_all(stats_path);
+  ipc_error err; /* a run that failed before writing stats.json: not completed */
+  char *text = ipc_stats_read(stats_path, &err);
   cJSON *root = text ? cJSON_Parse(text) : NULL;
-  free(text);
+  ipc_free(text);
   const cJSON *s = root ? cJSON_GetObjectItemCaseSensitive(root, "summary") : NULL;
   if (!cJSON_IsObject(s)) {
     cJSON_Delete(root);
@@ -76,8 +70,9 @@ static run_measures measures_read(const char *stats_path, int lcp) {
   return r;
 }
 
-static int run_mode(const char *scene, const char *dir, const char *mode, const char *steps) {
-  char *argv[10];
+static int run_mode(const char *scene, const char *dir, const char *mode, const char *steps,
+                    int overwrite) {
+  char *argv[11];
   int argc = 0;
   argv[argc++] = (char *)scene;
   argv[argc++] = "-o";
@@ -90,6 +85,7 @@ static int run_mode(const char *scene, const char *dir, const char *mode, const 
     argv[argc++] = "--steps";
     argv[argc++] = (char *)steps;
   }
+  if (overwrite) argv[argc++] = "--overwrite";
   argv[argc] = NULL;
   return ipc_cmd_run(argc, argv);
 }
@@ -120,21 +116,40 @@ static cJSON *measures_json(const run_measures *r) {
   return o;
 }
 
+static int is_compare_json(const char *name) {
+  return !strcmp(name, "compare.json");
+}
+
+/* dir for a new comparison: refused when it holds an earlier one (its compare.json or a run
+   in pi or pl) unless overwrite, which removes compare.json here (the two runs clear their
+   own folders); 0 or 2 */
+static int claim(const char *dir, const char *pi, const char *pl, int overwrite) {
+  char *found = ipc_outdir_find(dir, is_compare_json);
+  if (!found) found = ipc_outdir_earlier_run(pi);
+  if (!found) found = ipc_outdir_earlier_run(pl);
+  if (!found) return 0;
+  if (!overwrite) return ipc_outdir_refuse("ipcc compare", dir, found);
+  ipc_free(found);
+  return ipc_outdir_remove("ipcc compare", dir, is_compare_json);
+}
+
 int ipc_cmd_compare(int argc, char **argv) {
   const char *scene = NULL, *dir = NULL, *steps = NULL;
+  int overwrite = 0;
   for (int i = 0; i < argc; ++i) {
     const char *a = argv[i];
+    long n;
     if ((!strcmp(a, "-o") || !strcmp(a, "--out")) && i + 1 < argc) {
       dir = argv[++i];
-    } else if (!strcmp(a, "--steps") && i + 1 < argc) {
-      steps = argv[++i];
-      char *end;
-      long n = strtol(steps, &end, 10);
-      if (*end || n < 0 || end == steps) {
-        fprintf(stderr, "ipcc compare: --steps: expected a non-negative integer, got '%s'\n",
-                steps);
+      if (!dir[0]) { /* "" would put ipc/ and lcp/ into / */
+        fprintf(stderr, "ipcc compare: %s: expected a folder, got an empty path\n", a);
         return 2;
       }
+    } else if (!strcmp(a, "--steps") && i + 1 < argc) {
+      steps = argv[++i];
+      if (ipc_run_parse_steps("ipcc compare", steps, &n)) return 2;
+    } else if (!strcmp(a, "--overwrite")) {
+      overwrite = 1;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       compare_usage(stdout);
       return 0;
@@ -151,25 +166,15 @@ int ipc_cmd_compare(int argc, char **argv) {
     return 2;
   }
   char *own = NULL;
-  if (!dir) {
-    const char *b = strrchr(scene, '/');
-    b = b ? b + 1 : scene;
-    size_t n = strlen(b) + 16;
-    own = malloc(n);
-    snprintf(own, n, "out/%s", b);
-    char *dot = strrchr(own, '.');
-    if (dot && dot > own + 4) *dot = '\0';
-    strcat(own, "-compare");
-    dir = own;
-  }
+  if (!dir) dir = own = ipc_run_default_outdir(scene, "-compare");
   size_t plen = strlen(dir) + 32;
   char *pi = malloc(plen), *pl = malloc(plen), *path = malloc(plen);
   snprintf(pi, plen, "%s/ipc", dir);
   snprintf(pl, plen, "%s/lcp", dir);
-  int rc_ipc = run_mode(scene, pi, "ipc", steps);
-  int rc = 0;
+  int rc = claim(dir, pi, pl, overwrite);
+  int rc_ipc = rc ? 2 : run_mode(scene, pi, "ipc", steps, overwrite);
   if (rc_ipc == 2) rc = 2; /* bad input: the LCP run would say the same */
-  int rc_lcp = rc ? 2 : run_mode(scene, pl, "lcp", steps);
+  int rc_lcp = rc ? 2 : run_mode(scene, pl, "lcp", steps, overwrite);
   if (rc_lcp == 2) rc = 2;
   run_measures r[2];
   snprintf(path, plen, "%s/ipc/stats.json", dir);
@@ -205,12 +210,18 @@ int ipc_cmd_compare(int argc, char **argv) {
     cJSON_AddItemToObject(root, "lcp", measures_json(&r[1]));
     char *text = cJSON_Print(root);
     snprintf(path, plen, "%s/compare.json", dir);
-    FILE *f = fopen(path, "wb");
-    if (!f || fputs(text, f) < 0 || fputc('\n', f) < 0) {
-      fprintf(stderr, "ipcc compare: %s: cannot write\n", path);
+    ipc_error err;
+    ipc_error_clear(&err);
+    ipc_atomic_file af;
+    int ok = ipc_atomic_open(&af, path, &err) == 0;
+    if (ok) {
+      fprintf(af.f, "%s\n", text);
+      ok = ipc_atomic_commit(&af, &err) == 0;
+    }
+    if (!ok) {
+      fprintf(stderr, "ipcc compare: %s\n", err.msg);
       rc = 2;
     }
-    if (f) fclose(f);
     free(text);
     cJSON_Delete(root);
     if (!rc) printf("runs: %s, %s; table: %s\n", pi, pl, path);

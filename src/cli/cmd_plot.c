@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "core/alloc.h"
+#include "io/stats_common.h"
 #include "ipcc/ipcc.h"
 
 static void plot_usage(FILE *f) {
@@ -69,6 +71,12 @@ static const plot_spec specs[] = {
      {"total", "assembly", "factorization", "ccd"}},
 };
 
+int ipc_plot_is_output(const char *name) {
+  for (size_t p = 0; p < sizeof specs / sizeof specs[0]; ++p)
+    if (!strcmp(name, specs[p].file)) return 1;
+  return 0;
+}
+
 static const unsigned char colors[4][3] = {
     {214, 96, 40}, {40, 120, 190}, {60, 160, 80}, {150, 80, 170}};
 
@@ -85,21 +93,16 @@ int ipc_cmd_plot(int argc, char **argv) {
   size_t plen = strlen(dir) + 64;
   char *path = malloc(plen);
   snprintf(path, plen, "%s/stats.json", dir);
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "ipcc plot: %s: cannot open (expected the folder of an ipcc run)\n", path);
+  ipc_error err;
+  ipc_error_clear(&err);
+  char *text = ipc_stats_read(path, &err);
+  if (!text) {
+    fprintf(stderr, "ipcc plot: %s (expected the folder of an ipcc run)\n", err.msg);
     free(path);
     return 2;
   }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *text = malloc(n > 0 ? (size_t)n + 1 : 1);
-  size_t got = n > 0 ? fread(text, 1, (size_t)n, f) : 0;
-  text[got] = '\0';
-  fclose(f);
   cJSON *root = cJSON_Parse(text);
-  free(text);
+  ipc_free(text);
   const cJSON *steps = root ? cJSON_GetObjectItemCaseSensitive(root, "steps") : NULL;
   if (!cJSON_IsArray(steps)) {
     fprintf(stderr, "ipcc plot: %s: expected a JSON object with a \"steps\" array\n", path);
@@ -113,8 +116,6 @@ int ipc_cmd_plot(int argc, char **argv) {
   int i = 0;
   for (const cJSON *s = steps->child; s; s = s->next, ++i) t[i] = step_value(s, "time");
   snprintf(path, plen, "%s/plots", dir);
-  ipc_error err;
-  ipc_error_clear(&err);
   if (ipc_output_prepare(path, &err) != IPC_OK) {
     fprintf(stderr, "ipcc plot: %s\n", err.msg);
     rc = 2;

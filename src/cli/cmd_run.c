@@ -2,6 +2,7 @@
    options are parsed into run_opts (one branch each in parse_args); the run itself is
    run_open (new or resumed), run_steps (step, write frames, checkpoint), run_finish
    (stats.json and the summary). */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/outdir.h"
 #include "cli/progress.h"
 #include "cli/run_args.h"
 #include "ipcc/ipcc.h"
@@ -17,12 +19,15 @@ static void run_usage(FILE *f) {
   fputs(
       "usage: ipcc run SCENE [-o OUTDIR] [--mode ipc] [--steps N] [--format LIST] [--every N]\n"
       "                [--preview] [--preview-every N] [--check] [--no-checkpoint] [--quiet]\n"
-      "                [--lenient] [--threads N]\n"
+      "                [--lenient] [--threads N] [--overwrite]\n"
       "       ipcc run --resume OUTDIR [--steps N] [--quiet] [--lenient] [--threads N]\n"
       "       ipcc run SCENE --mode lcp [LCP options]   (docs/lcp-mode.md)\n"
       "  SCENE            a JSON scene (docs/scene-format.md) or an IPC .txt script (README.md)\n"
       "  -o OUTDIR        output folder (default: out/<scene name>); frames go to OUTDIR/frames\n"
+      "  --overwrite      replace the earlier run in OUTDIR (its frames, previews, plots,\n"
+      "                   stats.json, checkpoint); without it OUTDIR must hold no run\n"
       "  --steps N        simulate N steps instead of the scene's duration / time_step\n"
+      "                   (at most 1000000000, as duration / time_step)\n"
       "  --format LIST    frame formats, comma separated: obj, ply, vtu (default: the scene's\n"
       "                   output.format, else obj)\n"
       "  --every N        write a frame every Nth step (default: the scene's output.every)\n"
@@ -62,14 +67,14 @@ static int parse_args(run_opts *o, int argc, char **argv) {
     if (common == 2) return 2;
     if (common) continue;
     if (!strcmp(a, "--every") && val) {
-      if (ipc_run_parse_count(a, argv[++i], 1, &n)) return 2;
+      if (ipc_run_parse_count(a, argv[++i], &n)) return 2;
       o->every = (int)n;
       o->run_only_options = 1;
     } else if (!strcmp(a, "--preview")) {
       if (!o->preview_every) o->preview_every = 1;
       o->run_only_options = 1;
     } else if (!strcmp(a, "--preview-every") && val) {
-      if (ipc_run_parse_count(a, argv[++i], 1, &n)) return 2;
+      if (ipc_run_parse_count(a, argv[++i], &n)) return 2;
       o->preview_every = (int)n;
       o->run_only_options = 1;
     } else if (!strcmp(a, "--format") && val) {
@@ -87,6 +92,10 @@ static int parse_args(run_opts *o, int argc, char **argv) {
       }
     } else if (!strcmp(a, "--resume") && val) {
       o->resume = argv[++i];
+      if (!o->resume[0]) {
+        fprintf(stderr, "ipcc run: --resume: expected a run's folder, got an empty path\n");
+        return 2;
+      }
     } else if (!strcmp(a, "--lenient")) {
       o->lenient = 1;
     } else if (!strcmp(a, "--no-checkpoint")) {
@@ -100,7 +109,8 @@ static int parse_args(run_opts *o, int argc, char **argv) {
     }
   }
   /* --check is an option of the run, which a resumed run takes from its checkpoint */
-  if (o->resume && (o->base.scene || o->base.outdir || o->base.check || o->run_only_options)) {
+  if (o->resume && (o->base.scene || o->base.outdir || o->base.check || o->base.overwrite ||
+                    o->run_only_options)) {
     fprintf(stderr,
             "ipcc run: --resume OUTDIR takes the scene, folder and output options from "
             "its checkpoint (only --steps, --quiet, --lenient and --threads may be given)\n");
@@ -123,7 +133,8 @@ typedef struct run {
   char *ckpt_path;
   char *preview_dir;
   ipc_camera camera;     /* fixed for the run */
-  ipc_run_checkpoint ck; /* options, progress, accumulated statistics (steps: capacity total) */
+  ipc_run_checkpoint ck; /* options, progress, accumulated statistics */
+  size_t steps_cap;      /* records ck.steps has room for (grows as steps run) */
   double wall_before;    /* wall seconds of earlier sessions (resume) */
   double t_output;       /* wall seconds spent writing frames (this session) */
   double t_checkpoint;   /* wall seconds spent writing checkpoints (this session) */
@@ -174,7 +185,9 @@ static int run_open_new(run *r) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
     return 2;
   }
-  ipc_checkpoint_set_total(c, r->o.base.steps >= 0 ? r->o.base.steps : ipc_world_scene_steps(r->w));
+  if (r->o.base.steps < 0 && ipc_run_check_scene_steps("ipcc run", r->o.base.scene, &r->def) != 0)
+    return 2;
+  c->steps_total = r->o.base.steps >= 0 ? r->o.base.steps : ipc_world_scene_steps(r->w);
   c->every = r->o.every > 0 ? r->o.every : (r->def.output_every > 0 ? r->def.output_every : 1);
   c->formats = r->o.formats ? r->o.formats : r->def.output_formats;
   if (!c->formats) c->formats = IPC_FORMAT_OBJ;
@@ -220,10 +233,13 @@ static int run_open_resume(run *r) {
               r->o.base.steps, r->outdir, c->nsteps);
       return 2;
     }
-    ipc_checkpoint_set_total(c, r->o.base.steps);
-  } else {
-    ipc_checkpoint_set_total(c, c->steps_total);
+    c->steps_total = r->o.base.steps;
+  } else if (c->steps_total > IPC_RUN_MAX_STEPS) {
+    fprintf(stderr, "ipcc run: --resume: %s/checkpoint.bin: %ld steps, at most %ld\n", r->outdir,
+            c->steps_total, IPC_RUN_MAX_STEPS);
+    return 2;
   }
+  r->steps_cap = c->nsteps; /* at least that many records were read */
   int rc = open_world(r, c->scene);
   if (rc) return rc;
   if (ipc_checkpoint_restore_world(c, r->w, &err) != IPC_OK) {
@@ -242,6 +258,11 @@ static int write_frame(run *r) {
   ipc_error err;
   ipc_error_clear(&err);
   ipc_run_checkpoint *c = &r->ck;
+  if (c->frame == INT_MAX) { /* a checkpoint can claim any frame; the next would overflow */
+    ipc_progress_break(&r->bar);
+    fprintf(stderr, "ipcc run: frame %d: no frame numbers left\n", c->frame);
+    return 2;
+  }
   int frame = c->frame + 1;
   double t0 = ipc_progress_now();
   ipc_status st = ipc_world_write_frame(r->w, r->frames_dir, frame, c->formats, &err);
@@ -304,7 +325,12 @@ static int run_steps(run *r) {
     ipc_error err;
     ipc_error_clear(&err);
     long k = (long)c->nsteps;
+    if (ipc_run_stats_room((void **)&c->steps, &r->steps_cap, c->nsteps, sizeof *c->steps)) {
+      ipc_progress_break(&r->bar);
+      return 2;
+    }
     ipc_step_stats *st = &c->steps[k];
+    memset(st, 0, sizeof *st);
     ipc_status s = ipc_world_step(r->w, st, &err);
     c->nsteps++;
     sum->steps = (int)c->nsteps;
@@ -313,6 +339,11 @@ static int run_steps(run *r) {
     if (st->contacts_max > sum->contacts_max) sum->contacts_max = st->contacts_max;
     if (st->dirichlet_unmet) sum->dirichlet_unmet_steps++;
     if (st->min_distance < sum->min_distance) sum->min_distance = st->min_distance;
+    if (s == IPC_OK && !isfinite(st->energy))
+      s = ipc_error_set(&err, IPC_ERR_SIM,
+                        "step %ld: the energy is not finite (%g): the simulation diverged "
+                        "(gravity, loads or material out of range?)",
+                        k + 1, st->energy);
     if (s != IPC_OK) {
       ipc_progress_break(&r->bar);
       fprintf(stderr, "ipcc run: %s\n", err.msg);
@@ -382,6 +413,8 @@ int ipc_cmd_run(int argc, char **argv) {
   int rc = parse_args(&r.o, argc, argv);
   if (rc >= 0) return rc;
   rc = r.o.resume ? run_open_resume(&r) : run_open_new(&r);
+  /* after the scene loaded: bad input never clears an earlier run */
+  if (rc == 0 && !r.o.resume) rc = ipc_outdir_claim("ipcc run", r.outdir, r.o.base.overwrite);
   if (rc == 0) {
     ipc_error err;
     ipc_error_clear(&err);

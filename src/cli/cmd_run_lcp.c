@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/outdir.h"
 #include "cli/run_args.h"
 #include "ipcc/ipcc.h"
 #include "ipcc/lcp_world.h"
@@ -14,7 +15,8 @@
 static void usage(FILE *f) {
   fputs(
       "usage: ipcc run SCENE --mode lcp [-o OUTDIR] [--steps N] [--check] [--quiet]\n"
-      "                 [--solver pgs|pcg-pgs|amgs|lemke] [--friction none|box|pyramid|cone]\n"
+      "                 [--overwrite] [--solver pgs|pcg-pgs|amgs|lemke] [--friction "
+      "none|box|pyramid|cone]\n"
       "                 [--directions K] [--coupling lumped|coupled] [--gap D]\n"
       "                 [--baumgarte B] [--restitution E] [--tol T] [--max-iter N]\n"
       "                 [--omega W] [--no-warm-start] [--no-regions] [--dump-lcp DIR]\n"
@@ -110,6 +112,12 @@ int ipc_cmd_run_lcp(int argc, char **argv) {
         fv[nf++] = v;
       } else if (!strcmp(a, "--dump-lcp")) {
         dump = v;
+        if (!dump[0]) {
+          fprintf(stderr, "ipcc run: --dump-lcp: expected a folder, got an empty path\n");
+          free(fk);
+          free(fv);
+          return 2;
+        }
       } else if (!strcmp(a, "--mode") && strcmp(v, "lcp") != 0) {
         fprintf(stderr, "ipcc run: --mode: expected lcp here, got '%s'\n", v);
         free(fk);
@@ -187,9 +195,14 @@ int ipc_cmd_run_lcp(int argc, char **argv) {
   size_t plen = strlen(outdir) + 64;
   char *path = malloc(plen);
   snprintf(path, plen, "%s/frames", outdir);
-  long nsteps = steps >= 0 ? steps : ipc_lcp_world_scene_steps(w);
+  long nsteps = steps;
+  if (nsteps < 0 && ipc_run_check_scene_steps("ipcc run", scene, &def) != 0)
+    rc = 2;
+  else if (nsteps < 0)
+    nsteps = ipc_lcp_world_scene_steps(w);
   int every = def.output_every > 0 ? def.output_every : 1;
-  ipc_lcp_step_stats *st = calloc((size_t)nsteps + 1, sizeof *st);
+  ipc_lcp_step_stats *st = NULL; /* grows as steps run (ipc_run_stats_room) */
+  size_t st_cap = 0;
   ipc_run_summary sum;
   memset(&sum, 0, sizeof sum);
   sum.mode = "lcp";
@@ -201,6 +214,7 @@ int ipc_cmd_run_lcp(int argc, char **argv) {
   int tty = !quiet && isatty(fileno(stderr));
   double t0 = now_s();
   int frame = 0;
+  if (rc || (rc = ipc_outdir_claim("ipcc run", outdir, ra.overwrite)) != 0) goto done;
   if (ipc_output_prepare(path, &err) != IPC_OK) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
     rc = 2;
@@ -217,6 +231,11 @@ int ipc_cmd_run_lcp(int argc, char **argv) {
     if (!ipc_lcp_world_intersection_free(w, NULL, 0)) sum.intersection_free = 0;
   }
   for (long k = 0; k < nsteps; ++k) {
+    if (ipc_run_stats_room((void **)&st, &st_cap, (size_t)k, sizeof *st)) {
+      rc = 2;
+      break;
+    }
+    memset(&st[k], 0, sizeof st[k]);
     ipc_status s = ipc_lcp_world_step(w, &st[k], &err);
     if (s != IPC_OK) {
       fprintf(stderr, "%sipcc run: %s\n", tty ? "\n" : "", err.msg);

@@ -1,6 +1,7 @@
 /* options shared by the two modes of `ipcc run` (run_args.h) */
 #include "cli/run_args.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,15 +14,55 @@ void ipc_run_args_init(ipc_run_args *o) {
   o->steps = -1;
 }
 
-int ipc_run_parse_count(const char *opt, const char *val, long lo, long *out) {
+int ipc_run_parse_count(const char *opt, const char *val, long *out) {
   char *end;
   long v = strtol(val, &end, 10);
-  if (!val[0] || *end || v < lo || v > INT_MAX) {
-    fprintf(stderr, "ipcc run: %s: expected a %s integer, got '%s'\n", opt,
-            lo > 0 ? "positive" : "non-negative", val);
+  if (!val[0] || *end || v < 1 || v > INT_MAX) {
+    fprintf(stderr, "ipcc run: %s: expected a positive integer, got '%s'\n", opt, val);
     return 2;
   }
   *out = v;
+  return 0;
+}
+
+int ipc_run_parse_steps(const char *cmd, const char *val, long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(val, &end, 10);
+  if (!val[0] || *end || v < 0) {
+    fprintf(stderr, "%s: --steps: expected a non-negative integer, got '%s'\n", cmd, val);
+    return 2;
+  }
+  if (errno == ERANGE || v > IPC_RUN_MAX_STEPS) {
+    fprintf(stderr, "%s: --steps %s: at most %ld steps\n", cmd, val, IPC_RUN_MAX_STEPS);
+    return 2;
+  }
+  *out = v;
+  return 0;
+}
+
+int ipc_run_check_scene_steps(const char *cmd, const char *scene, const ipc_scene_def *def) {
+  double n = def->duration / def->time_step;
+  if (n <= (double)IPC_RUN_MAX_STEPS) return 0;
+  fprintf(stderr,
+          "%s: %s: duration / time_step = %.3g / %.3g = %.3g steps, more than the %ld a run "
+          "may take (raise time_step, lower duration or give --steps)\n",
+          cmd, scene, def->duration, def->time_step, n, IPC_RUN_MAX_STEPS);
+  return 2;
+}
+
+int ipc_run_stats_room(void **buf, size_t *cap, size_t n, size_t elem) {
+  if (n < *cap) return 0;
+  size_t c = *cap < 64 ? 64 : 2 * *cap;
+  /* plain realloc: ipc_realloc would abort. The buffers are freed with free or ipc_free,
+     which is free */
+  void *p = realloc(*buf, c * elem);
+  if (!p) {
+    fprintf(stderr, "ipcc run: out of memory for the statistics of step %zu\n", n + 1);
+    return 2;
+  }
+  *buf = p;
+  *cap = c;
   return 0;
 }
 
@@ -35,6 +76,10 @@ int ipc_run_args_common(ipc_run_args *o, int argc, char **argv, int *i) {
     o->check = 1;
     return 1;
   }
+  if (!strcmp(a, "--overwrite")) {
+    o->overwrite = 1;
+    return 1;
+  }
   int out = !strcmp(a, "-o") || !strcmp(a, "--out");
   int steps = !strcmp(a, "--steps"), threads = !strcmp(a, "--threads");
   if (!out && !steps && !threads) return 0;
@@ -44,12 +89,16 @@ int ipc_run_args_common(ipc_run_args *o, int argc, char **argv, int *i) {
   }
   const char *val = argv[++*i];
   if (out) {
+    if (!val[0]) { /* "" would put frames/ and stats.json into / */
+      fprintf(stderr, "ipcc run: %s: expected a folder, got an empty path\n", a);
+      return 2;
+    }
     o->outdir = val;
   } else if (steps) {
-    if (ipc_run_parse_count(a, val, 0, &o->steps)) return 2;
+    if (ipc_run_parse_steps("ipcc run", val, &o->steps)) return 2;
   } else {
     long n = 0;
-    if (ipc_run_parse_count(a, val, 1, &n)) return 2;
+    if (ipc_run_parse_count(a, val, &n)) return 2;
     ipc_set_threads((int)n);
   }
   return 1;

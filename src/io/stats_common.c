@@ -1,8 +1,11 @@
 /* the shared pieces of the stats.json writers (stats_common.h) */
 #include "io/stats_common.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "io/path.h"
 
@@ -63,4 +66,18 @@ ipc_status ipc_stats_write(cJSON *root, const char *path, ipc_error *err) {
   }
   cJSON_free(text);
   return st;
+}
+
+char *ipc_stats_read(const char *path, ipc_error *err) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    ipc_error_set(err, IPC_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
+    return NULL;
+  }
+  /* a folder opens, but its size is meaningless and reading it fails */
+  if (!S_ISREG(st.st_mode)) {
+    ipc_error_set(err, IPC_ERR_INPUT, "%s: not a regular file", path);
+    return NULL;
+  }
+  return ipc_read_file(path, NULL, err);
 }

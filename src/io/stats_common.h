@@ -1,6 +1,6 @@
 /* pieces of stats.json that the IPC-mode writer (stats_json.c) and the LCP-mode writer
    (stats_lcp_json.c) share: the summary's first keys, the intersection check, step records,
-   groups of timings and the atomic write */
+   groups of timings, the atomic write and reading it back */
 #ifndef IPCC_IO_STATS_COMMON_H
 #define IPCC_IO_STATS_COMMON_H
 
@@ -33,5 +33,9 @@ cJSON *ipc_stats_step_begin(cJSON *steps, int step, double time);
 /* prints root to path (atomically, with a final newline) and deletes root; IPC_ERR_INPUT
    when the file cannot be written */
 ipc_status ipc_stats_write(cJSON *root, const char *path, ipc_error *err);
+
+/* the text of the stats.json at path (ipc_free it), for `ipcc plot` and `ipcc compare`;
+   NULL with err naming path when it is missing, not a regular file or unreadable */
+char *ipc_stats_read(const char *path, ipc_error *err);
 
 #endif
