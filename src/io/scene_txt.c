@@ -543,6 +543,7 @@ static void add_plane(txt *p, const double o[3], const double n[3], double mu) {
   ipc_reserve((void **)&p->planes, &cap, (size_t)p->nplanes + 1, sizeof(ipc_plane_def));
   p->cap_planes = (int)cap;
   ipc_plane_def *pl = &p->planes[p->nplanes++];
+  memset(pl, 0, sizeof *pl); /* static friction 0: the kinetic coefficient alone, as IPC */
   double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
   for (int d = 0; d < 3; ++d) {
     pl->point[d] = o[d];
