@@ -182,8 +182,9 @@ static void read_body(reader *r, ipc_run_checkpoint *c) {
   RD(r, c->scene_hash, "scene hash");
   uint32_t nmesh = 0;
   RD(r, nmesh, "mesh file count");
+  if (nmesh > INT32_MAX) r->bad = "mesh file count";
   c->mesh_hashes = rd_array(r, nmesh, sizeof *c->mesh_hashes, 0, "mesh file count");
-  c->nmesh_files = (int)nmesh;
+  c->nmesh_files = c->mesh_hashes ? (int)nmesh : 0;
   int64_t total = 0;
   int32_t ints[5] = {0, 0, 0, 0, 0};
   RD(r, total, "step count");
