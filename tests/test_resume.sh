@@ -1,6 +1,8 @@
 #!/bin/sh
 # ipcc run --resume: a run killed with SIGKILL midway and resumed writes the same frames,
-# byte for byte, as an uninterrupted run; stats.json then holds every step once.
+# byte for byte, as an uninterrupted run; stats.json then holds every step once; the
+# killed run's temporary files are gone. (damaged or foreign checkpoints:
+# tests/bad_input/ckpt_*.case, tests/test_checkpoint.c)
 # usage: test_resume.sh path/to/ipcc   (run from the project root)
 set -u
 IPCC=$1
@@ -30,9 +32,14 @@ else
 fi
 [ -f "$T/cut/checkpoint.bin" ] && ok "checkpoint exists" || bad "no checkpoint after the kill"
 
+# temporary files of a dead writer, as a kill between write and rename leaves them
+: >"$T/cut/frames/000099.obj.tmp.999999999"
+: >"$T/cut/checkpoint.bin.tmp.999999999"
 "$IPCC" run --resume "$T/cut" --quiet
 rc=$?
 [ "$rc" -eq 0 ] && ok "resume exits 0" || bad "resume exit $rc"
+left=$(find "$T/cut" -name '*.tmp.*')
+[ -z "$left" ] && ok "temporary files of the killed run removed" || bad "left over: $left"
 
 n=0; diff=0
 for f in "$T"/ref/frames/*; do

@@ -134,7 +134,6 @@ typedef struct run {
   char *preview_dir;
   ipc_camera camera;     /* fixed for the run */
   ipc_run_checkpoint ck; /* options, progress, accumulated statistics */
-  size_t steps_cap;      /* records ck.steps has room for (grows as steps run) */
   double wall_before;    /* wall seconds of earlier sessions (resume) */
   double t_output;       /* wall seconds spent writing frames (this session) */
   double t_checkpoint;   /* wall seconds spent writing checkpoints (this session) */
@@ -149,12 +148,17 @@ static char *str_printf(const char *fmt, const char *a, const char *b) {
   return s;
 }
 
-/* loads the scene and creates the world; 0 or an exit code */
-static int open_world(run *r, const char *scene) {
+/* loads the scene and creates the world; 0 or an exit code. a resumed run (ck: its
+   checkpoint) first makes sure the mesh files are still those the run read. */
+static int open_world(run *r, const char *scene, const ipc_run_checkpoint *ck) {
   ipc_error err;
   ipc_error_clear(&err);
   if (ipc_scene_load_any(scene, r->o.lenient ? IPC_SCENE_LENIENT : 0, &r->def, &err) != IPC_OK) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
+    return 2;
+  }
+  if (ck && ipc_checkpoint_check_meshes(ck, &r->def, &err) != IPC_OK) {
+    fprintf(stderr, "ipcc run: --resume: %s (scene %s); start the run anew\n", err.msg, scene);
     return 2;
   }
   r->w = ipc_world_create(&r->def, &err);
@@ -167,7 +171,7 @@ static int open_world(run *r, const char *scene) {
 
 /* a new run: options from the command line over the scene's; 0 or an exit code */
 static int run_open_new(run *r) {
-  int rc = open_world(r, r->o.base.scene);
+  int rc = open_world(r, r->o.base.scene, NULL);
   if (rc) return rc;
   ipc_error err;
   ipc_error_clear(&err);
@@ -181,7 +185,8 @@ static int run_open_new(run *r) {
   } else {
     ipc_checkpoint_set_scene(c, r->o.base.scene);
   }
-  if (ipc_file_hash(c->scene, &c->scene_hash, &err) != IPC_OK) {
+  if (ipc_file_hash(c->scene, &c->scene_hash, &err) != IPC_OK ||
+      ipc_checkpoint_hash_meshes(c, &r->def, &err) != IPC_OK) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
     return 2;
   }
@@ -201,6 +206,30 @@ static int run_open_new(run *r) {
   r->outdir = r->o.base.outdir ? str_printf("%s%s", r->o.base.outdir, NULL)
                                : ipc_run_default_outdir(r->o.base.scene, "");
   return 0;
+}
+
+/* a resumed run, its world created from the checkpoint's (unchanged) scene and meshes: the
+   folder's last frame must be the one the checkpoint recorded, the saved state must load and
+   be intersection-free; then the temporary files of the killed run go. 0 or 2 */
+static int resume_checks(run *r) {
+  ipc_error err;
+  ipc_error_clear(&err);
+  ipc_run_checkpoint *c = &r->ck;
+  char *frames = str_printf("%s/frames", r->outdir, NULL);
+  int rc = 0;
+  if (ipc_checkpoint_check_frame(c, frames, &err) != IPC_OK ||
+      ipc_checkpoint_restore_world(c, r->w, &err) != IPC_OK) {
+    fprintf(stderr, "ipcc run: --resume: %s/checkpoint.bin: %s\n", r->outdir, err.msg);
+    rc = 2;
+  } else {
+    char *preview = str_printf("%s/preview", r->outdir, NULL);
+    ipc_remove_stale_tmp(r->outdir);
+    ipc_remove_stale_tmp(frames);
+    ipc_remove_stale_tmp(preview);
+    free(preview);
+  }
+  free(frames);
+  return rc;
 }
 
 /* a resumed run: everything from OUTDIR/checkpoint.bin; 0, -1 (nothing left to do) or an
@@ -233,19 +262,16 @@ static int run_open_resume(run *r) {
               r->o.base.steps, r->outdir, c->nsteps);
       return 2;
     }
-    c->steps_total = r->o.base.steps;
+    ipc_checkpoint_set_total(c, r->o.base.steps);
   } else if (c->steps_total > IPC_RUN_MAX_STEPS) {
     fprintf(stderr, "ipcc run: --resume: %s/checkpoint.bin: %ld steps, at most %ld\n", r->outdir,
             c->steps_total, IPC_RUN_MAX_STEPS);
     return 2;
   }
-  r->steps_cap = c->nsteps; /* at least that many records were read */
-  int rc = open_world(r, c->scene);
+  int rc = open_world(r, c->scene, c);
   if (rc) return rc;
-  if (ipc_checkpoint_restore_world(c, r->w, &err) != IPC_OK) {
-    fprintf(stderr, "ipcc run: --resume: %s/checkpoint.bin: %s\n", r->outdir, err.msg);
-    return 2;
-  }
+  rc = resume_checks(r);
+  if (rc) return rc;
   r->wall_before = c->sum.wall_seconds;
   if (!r->o.base.quiet)
     fprintf(stderr, "resuming %s at step %zu of %ld (frame %d)\n", c->scene, c->nsteps,
@@ -301,7 +327,8 @@ static int write_frame(run *r) {
   if (r->o.checkpoint) {
     t0 = ipc_progress_now();
     c->sum.wall_seconds = r->wall_before + t0 - r->bar.t_start;
-    st = ipc_checkpoint_write(r->ckpt_path, c, r->w, &err);
+    st = ipc_checkpoint_hash_frame(c, r->frames_dir, &err);
+    if (st == IPC_OK) st = ipc_checkpoint_write(r->ckpt_path, c, r->w, &err);
     r->t_checkpoint += ipc_progress_now() - t0;
     r->checkpoints++;
     if (st != IPC_OK) {
@@ -325,12 +352,13 @@ static int run_steps(run *r) {
     ipc_error err;
     ipc_error_clear(&err);
     long k = (long)c->nsteps;
-    if (ipc_run_stats_room((void **)&c->steps, &r->steps_cap, c->nsteps, sizeof *c->steps)) {
+    /* the records grow as steps run; out of memory is a clean error, not an abort */
+    ipc_step_stats *st = ipc_checkpoint_next_step(c);
+    if (!st) {
       ipc_progress_break(&r->bar);
+      fprintf(stderr, "ipcc run: out of memory for the statistics of step %ld\n", k + 1);
       return 2;
     }
-    ipc_step_stats *st = &c->steps[k];
-    memset(st, 0, sizeof *st);
     ipc_status s = ipc_world_step(r->w, st, &err);
     c->nsteps++;
     sum->steps = (int)c->nsteps;

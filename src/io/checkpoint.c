@@ -1,26 +1,54 @@
 /* run checkpoints for `ipcc run --resume`.
 
    layout (host byte order: a checkpoint is read back by the same build on the same machine):
-     "IPCCKPT\\0"            8 bytes magic
-     u32 version, u32 sizeof(ipc_step_stats)   both must match the reader
-     u32 scene path length, the path bytes, u64 scene hash
-     i64 steps_total; i32 every, formats, preview_every, check, frame
-     the run summary, field by field (write_summary)
-     u64 nsteps, then nsteps raw ipc_step_stats records
-     u64 world state length, then the ipc_world_save_state record
-   a new summary field or step statistic bumps the version (old checkpoints are then refused
-   with a message, never misread). */
+     header, 32 bytes:
+       "IPCCKPT\\0"          8 bytes magic
+       u32 version, u32 sizeof(ipc_step_stats)   both must match the reader
+       u64 body length       the file is exactly header + body
+       u64 body checksum     64-bit FNV-1a of the body bytes
+     body:
+       u32 scene path length, the path bytes, u64 scene hash
+       u32 mesh file count, then one u64 hash per mesh file (ipc_checkpoint_hash_meshes)
+       i64 steps_total; i32 every, formats, preview_every, check, frame; u64 frame hash
+       the run summary, field by field (summary_io)
+       u64 nsteps, then nsteps raw ipc_step_stats records
+       u64 world state length, then the ipc_world_save_state record
+   the hashes (ipc_file_hash, FNV-1a too) tie the checkpoint to the bytes of the scene, of
+   every mesh file and of the last frame it recorded; the checksum catches any damage of the
+   file itself (FNV-1a changes with every single-byte change). a new summary field or step
+   statistic bumps the version (old checkpoints are then refused with a message, never
+   misread). */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/alloc.h"
+#include "io/mesh_internal.h"
 #include "io/path.h"
 #include "ipcc/output.h"
 
-#define IPC_CHECKPOINT_VERSION 1u
+#define IPC_CHECKPOINT_VERSION 2u
 
 static const char ckpt_magic[8] = {'I', 'P', 'C', 'C', 'K', 'P', 'T', '\0'};
 
+enum { HEADER_BYTES = 32 };
+
+#define FNV_OFFSET 14695981039346656037ull
+
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; ++i) {
+    h ^= b[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+/* the body is written to memory first: its length and checksum go before it */
 typedef struct stream {
   FILE *f;
   int ok;
@@ -29,142 +57,349 @@ typedef struct stream {
 static void put(stream *s, const void *p, size_t n) {
   if (s->ok && n > 0 && fwrite(p, 1, n, s->f) != n) s->ok = 0;
 }
-static void get(stream *s, void *p, size_t n) {
-  if (s->ok && n > 0 && fread(p, 1, n, s->f) != n) s->ok = 0;
-}
 
 #define PUT(s, v) put(s, &(v), sizeof(v))
-#define GET(s, v) get(s, &(v), sizeof(v))
 
-/* the summary fields that accumulate over a run (mode and scene are the run's) */
-static void xfer(stream *s, void *p, size_t n, int writing) {
-  if (writing)
-    put(s, p, n);
-  else
-    get(s, p, n);
+/* reading: every byte goes through rd, which keeps the checksum and refuses to read past
+   the body, so a damaged length fails here before anything of that length is allocated */
+typedef struct reader {
+  FILE *f;
+  uint64_t left;   /* body bytes not yet read */
+  uint64_t hash;   /* FNV-1a of the body bytes read so far */
+  const char *bad; /* what was found damaged first, or NULL */
+} reader;
+
+static void rd(reader *r, void *p, size_t n, const char *what) {
+  if (r->bad) {
+    memset(p, 0, n);
+    return;
+  }
+  if (n > r->left || fread(p, 1, n, r->f) != n) {
+    memset(p, 0, n);
+    r->bad = what;
+    return;
+  }
+  r->left -= n;
+  r->hash = fnv1a(r->hash, p, n);
 }
 
-static void summary_io(stream *s, ipc_run_summary *sum, int writing) {
-#define io(s, p, n) xfer(s, p, n, writing)
-  io(s, &sum->steps, sizeof sum->steps);
-  io(s, &sum->wall_seconds, sizeof sum->wall_seconds);
-  io(s, &sum->min_distance, sizeof sum->min_distance);
-  io(s, &sum->intersection_checked, sizeof sum->intersection_checked);
-  io(s, &sum->intersection_free, sizeof sum->intersection_free);
-  io(s, &sum->frames_checked, sizeof sum->frames_checked);
-  io(s, &sum->newton_iterations, sizeof sum->newton_iterations);
-  io(s, &sum->newton_capped_steps, sizeof sum->newton_capped_steps);
-  io(s, &sum->lcp_iterations, sizeof sum->lcp_iterations);
-  io(s, &sum->contacts_max, sizeof sum->contacts_max);
-  io(s, &sum->dirichlet_unmet_steps, sizeof sum->dirichlet_unmet_steps);
-  io(s, &sum->dhat, sizeof sum->dhat);
+#define RD(r, v, what) rd(r, &(v), sizeof(v), what)
+
+/* count records of elem bytes, allocated only when the body still holds them */
+static void *rd_array(reader *r, uint64_t count, size_t elem, size_t extra, const char *what) {
+  if (r->bad || count > r->left / elem) {
+    if (!r->bad) r->bad = what;
+    return NULL;
+  }
+  void *p = ipc_malloc((size_t)count * elem + extra);
+  rd(r, p, (size_t)count * elem, what);
+  return p;
+}
+
+/* the summary fields that accumulate over a run (mode and scene are the run's) */
+static void summary_io(stream *s, reader *r, ipc_run_summary *sum) {
+#define io(v) (s ? put(s, &(v), sizeof(v)) : rd(r, &(v), sizeof(v), "summary"))
+  io(sum->steps);
+  io(sum->wall_seconds);
+  io(sum->min_distance);
+  io(sum->intersection_checked);
+  io(sum->intersection_free);
+  io(sum->frames_checked);
+  io(sum->newton_iterations);
+  io(sum->newton_capped_steps);
+  io(sum->lcp_iterations);
+  io(sum->contacts_max);
+  io(sum->dirichlet_unmet_steps);
+  io(sum->dhat);
 #undef io
 }
 
-ipc_status ipc_checkpoint_write(const char *path, const ipc_run_checkpoint *c, const ipc_world *w,
-                                ipc_error *err) {
-  ipc_atomic_file af;
-  if (ipc_atomic_open(&af, path, err) != 0) return IPC_ERR_INPUT;
-  stream s = {af.f, 1};
-  uint32_t head[2] = {IPC_CHECKPOINT_VERSION, (uint32_t)sizeof(ipc_step_stats)};
-  put(&s, ckpt_magic, sizeof ckpt_magic);
-  put(&s, head, sizeof head);
+static void write_body(stream *s, const ipc_run_checkpoint *c, const ipc_world *w, ipc_error *err) {
   uint32_t plen = (uint32_t)strlen(c->scene);
-  PUT(&s, plen);
-  put(&s, c->scene, plen);
-  PUT(&s, c->scene_hash);
+  PUT(s, plen);
+  put(s, c->scene, plen);
+  PUT(s, c->scene_hash);
+  uint32_t nmesh = (uint32_t)c->nmesh_files;
+  PUT(s, nmesh);
+  put(s, c->mesh_hashes, nmesh * sizeof *c->mesh_hashes);
   int64_t total = c->steps_total;
   int32_t ints[5] = {c->every, (int32_t)c->formats, c->preview_every, c->check, c->frame};
-  PUT(&s, total);
-  put(&s, ints, sizeof ints);
+  PUT(s, total);
+  put(s, ints, sizeof ints);
+  PUT(s, c->frame_hash);
   ipc_run_summary sum = c->sum;
-  summary_io(&s, &sum, 1);
+  summary_io(s, NULL, &sum);
   uint64_t n = c->nsteps;
-  PUT(&s, n);
-  put(&s, c->steps, c->nsteps * sizeof(ipc_step_stats));
+  PUT(s, n);
+  put(s, c->steps, c->nsteps * sizeof(ipc_step_stats));
   /* the world state, behind its length */
   char *buf = NULL;
   size_t len = 0;
   FILE *mem = open_memstream(&buf, &len);
-  int ok = mem && ipc_world_save_state(w, mem, err) == IPC_OK;
+  if (!mem || ipc_world_save_state(w, mem, err) != IPC_OK) s->ok = 0;
   if (mem) fclose(mem);
   uint64_t wl = len;
-  PUT(&s, wl);
-  put(&s, buf, len);
+  PUT(s, wl);
+  put(s, buf, len);
   free(buf); /* open_memstream allocates with malloc */
-  if (!ok || !s.ok) {
-    ipc_atomic_abort(&af);
-    return ipc_error_set(err, IPC_ERR_INPUT, "%s: checkpoint write failed", path);
-  }
-  return ipc_atomic_commit(&af, err) == 0 ? IPC_OK : IPC_ERR_INPUT;
 }
 
-ipc_status ipc_checkpoint_read(const char *path, ipc_run_checkpoint *c, ipc_error *err) {
-  memset(c, 0, sizeof *c);
-  FILE *f = fopen(path, "rb");
-  if (!f) return ipc_error_set(err, IPC_ERR_INPUT, "%s: no checkpoint to resume from", path);
-  stream s = {f, 1};
-  char magic[8];
-  uint32_t head[2] = {0, 0};
-  get(&s, magic, sizeof magic);
-  get(&s, head, sizeof head);
-  if (!s.ok || memcmp(magic, ckpt_magic, sizeof magic) != 0) {
-    fclose(f);
-    return ipc_error_set(err, IPC_ERR_INPUT, "%s: not an ipcc checkpoint", path);
+ipc_status ipc_checkpoint_write(const char *path, const ipc_run_checkpoint *c, const ipc_world *w,
+                                ipc_error *err) {
+  char *body = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&body, &len);
+  stream s = {mem, mem != NULL};
+  if (mem) {
+    write_body(&s, c, w, err);
+    fclose(mem);
   }
-  if (head[0] != IPC_CHECKPOINT_VERSION || head[1] != sizeof(ipc_step_stats)) {
-    fclose(f);
-    return ipc_error_set(err, IPC_ERR_INPUT,
-                         "%s: checkpoint version %u (record %u bytes) written by another ipcc "
-                         "build (expected version %u, %u bytes)",
-                         path, head[0], head[1], IPC_CHECKPOINT_VERSION,
-                         (unsigned)sizeof(ipc_step_stats));
-  }
-  uint32_t plen = 0;
-  GET(&s, plen);
-  if (s.ok && plen < 1u << 20) {
-    c->scene = IPC_NEW(char, (size_t)plen + 1);
-    get(&s, c->scene, plen);
-    c->scene[plen] = '\0';
+  ipc_atomic_file af;
+  if (s.ok && ipc_atomic_open(&af, path, err) == 0) {
+    stream out = {af.f, 1};
+    uint32_t head[2] = {IPC_CHECKPOINT_VERSION, (uint32_t)sizeof(ipc_step_stats)};
+    uint64_t blen = len, sum = fnv1a(FNV_OFFSET, body, len);
+    put(&out, ckpt_magic, sizeof ckpt_magic);
+    put(&out, head, sizeof head);
+    PUT(&out, blen);
+    PUT(&out, sum);
+    put(&out, body, len);
+    free(body);
+    if (out.ok) return ipc_atomic_commit(&af, err) == 0 ? IPC_OK : IPC_ERR_INPUT;
+    ipc_atomic_abort(&af);
   } else {
-    s.ok = 0;
+    free(body);
   }
-  GET(&s, c->scene_hash);
+  return ipc_error_set(err, IPC_ERR_INPUT, "%s: checkpoint write failed", path);
+}
+
+/* the body's fields into c; a damaged field sets r->bad */
+static void read_body(reader *r, ipc_run_checkpoint *c) {
+  uint32_t plen = 0;
+  RD(r, plen, "scene path length");
+  c->scene = rd_array(r, plen, 1, 1, "scene path length");
+  if (c->scene) c->scene[plen] = '\0';
+  RD(r, c->scene_hash, "scene hash");
+  uint32_t nmesh = 0;
+  RD(r, nmesh, "mesh file count");
+  if (nmesh > INT32_MAX) r->bad = "mesh file count";
+  c->mesh_hashes = rd_array(r, nmesh, sizeof *c->mesh_hashes, 0, "mesh file count");
+  c->nmesh_files = c->mesh_hashes ? (int)nmesh : 0;
   int64_t total = 0;
   int32_t ints[5] = {0, 0, 0, 0, 0};
-  GET(&s, total);
-  get(&s, ints, sizeof ints);
+  RD(r, total, "step count");
+  rd(r, ints, sizeof ints, "run options");
+  RD(r, c->frame_hash, "frame hash");
+  /* the limits of the command line's --steps, --every and --format */
+  if (!r->bad && (total < 0 || total > INT32_MAX)) r->bad = "step count";
+  if (!r->bad && (ints[0] < 1 || ints[1] < 1 || ints[1] > 7 || ints[2] < 0 || ints[4] < 0))
+    r->bad = "run options";
   c->steps_total = (long)total;
   c->every = ints[0];
   c->formats = (unsigned)ints[1];
   c->preview_every = ints[2];
   c->check = ints[3];
   c->frame = ints[4];
-  summary_io(&s, &c->sum, 0);
+  summary_io(NULL, r, &c->sum);
   uint64_t n = 0;
-  GET(&s, n);
-  if (s.ok && n <= (uint64_t)total && n < (1u << 30)) {
-    c->nsteps = (size_t)n;
-    c->steps = IPC_NEW0(ipc_step_stats, c->nsteps + 1);
-    get(&s, c->steps, c->nsteps * sizeof(ipc_step_stats));
-  } else {
-    s.ok = 0;
-  }
+  RD(r, n, "step record count");
+  if (!r->bad && n > (uint64_t)total) r->bad = "step record count";
+  /* one frame at most per step done, plus frame 0: a larger number would overflow the
+     frame counter long before the run ends */
+  if (!r->bad && (uint64_t)c->frame > n) r->bad = "run options";
+  c->steps = rd_array(r, n, sizeof(ipc_step_stats), 0, "step record count");
+  c->nsteps = c->steps ? (size_t)n : 0;
+  c->steps_cap = c->nsteps;
   uint64_t wl = 0;
-  GET(&s, wl);
-  if (s.ok && wl > 0 && wl < ((uint64_t)1 << 40)) {
-    c->world_state_len = (size_t)wl;
-    c->world_state = IPC_NEW(unsigned char, c->world_state_len);
-    get(&s, c->world_state, c->world_state_len);
-  } else {
-    s.ok = 0;
+  RD(r, wl, "world state length");
+  if (!r->bad && wl == 0) r->bad = "world state length";
+  c->world_state = rd_array(r, wl, 1, 0, "world state length");
+  c->world_state_len = c->world_state ? (size_t)wl : 0;
+  if (!r->bad && r->left) r->bad = "body length";
+}
+
+/* the header: IPC_OK with the body's length and checksum, else IPC_ERR_INPUT naming path */
+static ipc_status read_header(FILE *f, const char *path, uint64_t *blen, uint64_t *sum,
+                              ipc_error *err) {
+  char magic[8];
+  uint32_t head[2];
+  uint64_t v[2];
+  struct stat st;
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode))
+    return ipc_error_set(err, IPC_ERR_INPUT, "%s: not a regular file", path);
+  if (fread(magic, 1, sizeof magic, f) != sizeof magic || memcmp(magic, ckpt_magic, 8) != 0 ||
+      fread(head, 1, sizeof head, f) != sizeof head)
+    return ipc_error_set(err, IPC_ERR_INPUT, "%s: not an ipcc checkpoint", path);
+  if (head[0] != IPC_CHECKPOINT_VERSION || head[1] != sizeof(ipc_step_stats))
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "%s: checkpoint was written by another version of ipcc (format %u, "
+                         "step record %u bytes; this one reads format %u, %u bytes); start "
+                         "the run anew",
+                         path, head[0], head[1], IPC_CHECKPOINT_VERSION,
+                         (unsigned)sizeof(ipc_step_stats));
+  uint64_t size = (uint64_t)st.st_size;
+  if (fread(v, 1, sizeof v, f) != sizeof v || v[0] > size - HEADER_BYTES)
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "%s: checkpoint is truncated (%llu bytes; its header promises more)", path,
+                         (unsigned long long)size);
+  if (v[0] != size - HEADER_BYTES)
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "%s: checkpoint is corrupted (%llu bytes; its header says %llu)", path,
+                         (unsigned long long)size, (unsigned long long)(HEADER_BYTES + v[0]));
+  *blen = v[0];
+  *sum = v[1];
+  return IPC_OK;
+}
+
+ipc_status ipc_checkpoint_read(const char *path, ipc_run_checkpoint *c, ipc_error *err) {
+  memset(c, 0, sizeof *c);
+  FILE *f = fopen(path, "rb");
+  if (!f) return ipc_error_set(err, IPC_ERR_INPUT, "%s: no checkpoint to resume from", path);
+  uint64_t blen = 0, sum = 0;
+  ipc_status st = read_header(f, path, &blen, &sum, err);
+  if (st != IPC_OK) {
+    fclose(f);
+    return st;
   }
+  reader r = {f, blen, FNV_OFFSET, NULL};
+  read_body(&r, c);
   fclose(f);
-  if (!s.ok || c->every < 1 || c->frame < 0) {
+  if (!r.bad && r.hash != sum) r.bad = "checksum mismatch";
+  if (r.bad) {
     ipc_checkpoint_free(c);
-    return ipc_error_set(err, IPC_ERR_INPUT, "%s: checkpoint is truncated or damaged", path);
+    return ipc_error_set(err, IPC_ERR_INPUT, "%s: checkpoint is corrupted (%s)", path, r.bad);
   }
   return IPC_OK;
+}
+
+/* calls fn on every mesh file of def, in body order; stops at the first non-OK */
+static ipc_status each_mesh_file(const ipc_scene_def *def, void *ctx,
+                                 ipc_status (*fn)(void *ctx, const char *file, ipc_error *err),
+                                 ipc_error *err) {
+  ipc_status st = IPC_OK;
+  for (int b = 0; b < def->nbodies && st == IPC_OK; ++b) {
+    char *files[2];
+    int n = ipc_mesh_files(def->bodies[b].mesh, files);
+    for (int k = 0; k < n; ++k) {
+      if (st == IPC_OK) st = fn(ctx, files[k], err);
+      ipc_free(files[k]);
+    }
+  }
+  return st;
+}
+
+static ipc_status add_hash(void *ctx, const char *file, ipc_error *err) {
+  ipc_run_checkpoint *c = ctx;
+  uint64_t h = 0;
+  if (ipc_file_hash(file, &h, err) != IPC_OK) return IPC_ERR_INPUT;
+  c->mesh_hashes = ipc_realloc(c->mesh_hashes, (size_t)(c->nmesh_files + 1) * sizeof h);
+  c->mesh_hashes[c->nmesh_files++] = h;
+  return IPC_OK;
+}
+
+ipc_status ipc_checkpoint_hash_meshes(ipc_run_checkpoint *c, const ipc_scene_def *def,
+                                      ipc_error *err) {
+  ipc_free(c->mesh_hashes);
+  c->mesh_hashes = NULL;
+  c->nmesh_files = 0;
+  return each_mesh_file(def, c, add_hash, err);
+}
+
+typedef struct mesh_check {
+  const ipc_run_checkpoint *c;
+  int next; /* index of the next file's hash in c */
+} mesh_check;
+
+static ipc_status check_hash(void *ctx, const char *file, ipc_error *err) {
+  mesh_check *m = ctx;
+  uint64_t h = 0;
+  if (ipc_file_hash(file, &h, err) != IPC_OK) return IPC_ERR_INPUT;
+  if (m->next >= m->c->nmesh_files)
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "%s: the scene now reads more mesh files than the run did (%d)", file,
+                         m->c->nmesh_files);
+  if (h != m->c->mesh_hashes[m->next++])
+    return ipc_error_set(err, IPC_ERR_INPUT, "%s: mesh file changed since the run started", file);
+  return IPC_OK;
+}
+
+ipc_status ipc_checkpoint_check_meshes(const ipc_run_checkpoint *c, const ipc_scene_def *def,
+                                       ipc_error *err) {
+  mesh_check m = {c, 0};
+  ipc_status st = each_mesh_file(def, &m, check_hash, err);
+  if (st == IPC_OK && m.next != c->nmesh_files)
+    return ipc_error_set(err, IPC_ERR_INPUT, "the scene now reads %d mesh files, the run read %d",
+                         m.next, c->nmesh_files);
+  return st;
+}
+
+/* frames_dir/NNNNNN.EXT of c->frame in the first of c->formats (frames.c's names) */
+static char *frame_file(const ipc_run_checkpoint *c, const char *frames_dir) {
+  const char *ext = c->formats & IPC_FORMAT_OBJ   ? "obj"
+                    : c->formats & IPC_FORMAT_PLY ? "ply"
+                                                  : "vtu";
+  size_t n = strlen(frames_dir) + 32;
+  char *p = IPC_NEW(char, n);
+  snprintf(p, n, "%s/%06d.%s", frames_dir, c->frame, ext);
+  return p;
+}
+
+ipc_status ipc_checkpoint_hash_frame(ipc_run_checkpoint *c, const char *frames_dir,
+                                     ipc_error *err) {
+  char *p = frame_file(c, frames_dir);
+  ipc_status st = ipc_file_hash(p, &c->frame_hash, err);
+  ipc_free(p);
+  return st;
+}
+
+ipc_status ipc_checkpoint_check_frame(const ipc_run_checkpoint *c, const char *frames_dir,
+                                      ipc_error *err) {
+  char *p = frame_file(c, frames_dir);
+  uint64_t h = 0;
+  ipc_status st = IPC_OK;
+  if (access(p, F_OK) != 0)
+    st = ipc_error_set(err, IPC_ERR_INPUT,
+                       "%s: missing; the checkpoint recorded frame %d there (is it from "
+                       "another run's folder?)",
+                       p, c->frame);
+  else if (ipc_file_hash(p, &h, err) != IPC_OK)
+    st = IPC_ERR_INPUT;
+  else if (h != c->frame_hash)
+    st = ipc_error_set(err, IPC_ERR_INPUT,
+                       "%s: not the frame the checkpoint recorded (is the checkpoint from "
+                       "another run's folder?)",
+                       p);
+  ipc_free(p);
+  return st;
+}
+
+/* the pid of "NAME.tmp.PID" (ipc_atomic_open's names), or 0 for any other name */
+static long tmp_pid(const char *name) {
+  const char *t = NULL;
+  for (const char *s = strstr(name, ".tmp."); s; s = strstr(s + 1, ".tmp.")) t = s;
+  if (!t || t == name || t[5] < '0' || t[5] > '9') return 0;
+  char *end;
+  long pid = strtol(t + 5, &end, 10);
+  return *end == '\0' && pid > 0 ? pid : 0;
+}
+
+int ipc_remove_stale_tmp(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  int removed = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    long pid = tmp_pid(e->d_name);
+    /* a live process may be writing it (another run in the same folder): leave it */
+    if (!pid || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+    size_t n = strlen(dir) + strlen(e->d_name) + 2;
+    char *p = IPC_NEW(char, n);
+    snprintf(p, n, "%s/%s", dir, e->d_name);
+    if (remove(p) == 0) removed++;
+    ipc_free(p);
+  }
+  closedir(d);
+  return removed;
 }
 
 ipc_status ipc_checkpoint_restore_world(const ipc_run_checkpoint *c, ipc_world *w, ipc_error *err) {
@@ -172,6 +407,11 @@ ipc_status ipc_checkpoint_restore_world(const ipc_run_checkpoint *c, ipc_world *
   if (!mem) return ipc_error_set(err, IPC_ERR_INPUT, "checkpoint: cannot read the world state");
   ipc_status st = ipc_world_load_state(w, mem, err);
   fclose(mem);
+  /* the checksum only proves the bytes are those written; an edited state with a
+     recomputed checksum must not step on from intersecting positions */
+  char what[256];
+  if (st == IPC_OK && !ipc_world_intersection_free(w, what, sizeof what))
+    return ipc_error_set(err, IPC_ERR_INPUT, "the saved state intersects: %s", what);
   return st;
 }
 
@@ -183,17 +423,26 @@ void ipc_checkpoint_set_scene(ipc_run_checkpoint *c, const char *scene) {
 }
 
 void ipc_checkpoint_set_total(ipc_run_checkpoint *c, long total) {
-  size_t cap = (size_t)(total > (long)c->nsteps ? total : (long)c->nsteps) + 1;
-  ipc_step_stats *s = IPC_NEW0(ipc_step_stats, cap);
-  if (c->steps) memcpy(s, c->steps, c->nsteps * sizeof *s);
-  ipc_free(c->steps);
-  c->steps = s;
   c->steps_total = total;
+}
+
+ipc_step_stats *ipc_checkpoint_next_step(ipc_run_checkpoint *c) {
+  if (c->nsteps >= c->steps_cap) {
+    /* plain realloc, not ipc_reserve: running out of memory is the caller's clean error */
+    size_t cap = c->steps_cap < 64 ? 64 : 2 * c->steps_cap;
+    ipc_step_stats *p = realloc(c->steps, cap * sizeof *p);
+    if (!p) return NULL;
+    c->steps = p;
+    c->steps_cap = cap;
+  }
+  memset(&c->steps[c->nsteps], 0, sizeof *c->steps);
+  return &c->steps[c->nsteps];
 }
 
 void ipc_checkpoint_free(ipc_run_checkpoint *c) {
   if (!c) return;
   ipc_free(c->scene);
+  ipc_free(c->mesh_hashes);
   ipc_free(c->steps);
   ipc_free(c->world_state);
   memset(c, 0, sizeof *c);
@@ -203,12 +452,7 @@ ipc_status ipc_file_hash(const char *path, uint64_t *hash, ipc_error *err) {
   size_t len = 0;
   char *text = ipc_read_file(path, &len, err);
   if (!text) return IPC_ERR_INPUT;
-  uint64_t h = 14695981039346656037ull;
-  for (size_t i = 0; i < len; ++i) {
-    h ^= (unsigned char)text[i];
-    h *= 1099511628211ull;
-  }
+  *hash = fnv1a(FNV_OFFSET, text, len);
   ipc_free(text);
-  *hash = h;
   return IPC_OK;
 }

@@ -304,6 +304,17 @@ static ipc_status read_tetgen(const char *path, ipc_mesh *out, ipc_error *err) {
   return st;
 }
 
+int ipc_mesh_files(const char *path, char *files[2]) {
+  const char *ext = extension(path);
+  if (ext_is(ext, "node") || ext_is(ext, "ele") || *ext == '\0') {
+    files[0] = with_extension(path, "node");
+    files[1] = with_extension(path, "ele");
+    return 2;
+  }
+  files[0] = with_extension(path, ext);
+  return 1;
+}
+
 ipc_status ipc_mesh_read(const char *path, ipc_mesh *out, ipc_error *err) {
   memset(out, 0, sizeof *out);
   const char *ext = extension(path);

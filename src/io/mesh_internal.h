@@ -22,6 +22,10 @@ typedef struct ipc_scan {
    on failure names the file and strerror */
 ipc_status ipc_file_slurp(const char *path, char **buf, size_t *len, ipc_error *err);
 
+/* the files ipc_mesh_read reads for path into files (ipc_free each): the .node and the .ele
+   of a TetGen mesh (2), else path itself (1); returns the count */
+int ipc_mesh_files(const char *path, char *files[2]);
+
 /* starts s at buf (len bytes, buf[len] == '\0'), line 1, single-line, no comments */
 void ipc_scan_init(ipc_scan *s, const char *name, const char *buf, size_t len);
 
