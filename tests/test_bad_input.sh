@@ -21,6 +21,7 @@ fails=0
 n=0
 [ $# -gt 0 ] || set -- "$C"/*.case
 for case in "$@"; do
+  case $case in /*) ;; *) case=$R/$case ;; esac
   name=$(basename "$case" .case)
   T=$root/$name
   mkdir -p "$T"

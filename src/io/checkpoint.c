@@ -101,8 +101,8 @@ ipc_status ipc_checkpoint_write(const char *path, const ipc_run_checkpoint *c, c
 
 ipc_status ipc_checkpoint_read(const char *path, ipc_run_checkpoint *c, ipc_error *err) {
   memset(c, 0, sizeof *c);
-  FILE *f = fopen(path, "rb");
-  if (!f) return ipc_error_set(err, IPC_ERR_INPUT, "%s: no checkpoint to resume from", path);
+  FILE *f = ipc_open_input(path, IPC_READ_MAX_CHECKPOINT, NULL, err);
+  if (!f) return IPC_ERR_INPUT;
   stream s = {f, 1};
   char magic[8];
   uint32_t head[2] = {0, 0};

@@ -260,7 +260,7 @@ ipc_status ipc_mm_parse(const char *name, const char *text, size_t len, ipc_mm_m
 ipc_status ipc_mm_read(const char *path, ipc_mm_matrix *m, ipc_error *err) {
   memset(m, 0, sizeof *m);
   size_t len = 0;
-  char *text = ipc_read_file(path, &len, err);
+  char *text = ipc_read_file_max(path, IPC_READ_MAX_MATRIX, &len, err);
   if (!text) return IPC_ERR_INPUT;
   ipc_status st = ipc_mm_parse(path, text, len, m, err);
   ipc_free(text);
