@@ -1404,8 +1404,11 @@ ipc_status ipc_scene_load_txt(const char *path, unsigned flags, ipc_scene_def *o
 
 int ipc_scene_text_is_txt(const char *path, const char *text) {
   if (ends_with(path, ".txt")) return 1;
+  if (ends_with(path, ".json")) return 0;
   while (*text == ' ' || *text == '\t' || *text == '\r' || *text == '\n') ++text;
-  return *text && *text != '{' && *text != '[';
+  /* a JSON value (object, array, string, number) is JSON, so that a scene which is not an
+     object is reported as such rather than as unknown script keywords */
+  return *text && !strchr("{[\"-0123456789", *text);
 }
 
 ipc_status ipc_scene_load_any(const char *path, unsigned flags, ipc_scene_def *out,
