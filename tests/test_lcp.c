@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "lcp/cone.h"
 #include "lcp/lcp.h"
+#include "lcp/lcp_internal.h"
 #include "lcp_problems.h"
 #include "test.h"
 
@@ -616,6 +618,36 @@ static void test_behaviour(void) {
   gen_contact_free(&g);
 }
 
+/* entries near the overflow threshold: the norms are scaled, so M = I, q = -1e200 is solved
+ * (its residual at z = 0 was inf, the tolerance tol ||q|| inf too, and every iterative
+ * solver reported z = 0 as converged) */
+static void test_huge_entries(void) {
+  double M[4] = {1, 0, 0, 1}, q[2] = {-1e200, -1e200};
+  ipc_lcp_csr A;
+  ipc_lcp_problem p = dense_problem(2, &A, M, q);
+  double z0[2] = {0, 0};
+  CHECK_NEAR(ipc_lcp_residual(&p, z0) / 1e200, sqrt(2.0), 1e-15);
+  CHECK_NEAR(ipc_lcp_relative(&p, ipc_lcp_residual(&p, z0)), 1.0, 1e-15);
+  double big[2] = {3e200, 4e200}, small[2] = {3.0, 4.0};
+  CHECK_NEAR(ipc_lcp_norm2(2, big) / 1e200, 5.0, 1e-15);
+  CHECK(ipc_lcp_norm2(2, small) == 5.0);
+  for (int s = 0; s < 5; ++s) {
+    ipc_lcp_options o = opts((ipc_lcp_solver)s, 1e-9, 1000);
+    double z[2] = {0, 0};
+    ipc_lcp_result res;
+    ipc_status st = ipc_lcp_solve(&p, &o, z, &res, NULL);
+    CHECK_MSG(st == IPC_OK && isfinite(res.residual) && res.rel_residual <= 1e-9,
+              "%s: status %d, residual %g (relative %g)", ipc_lcp_solver_name(o.solver), (int)st,
+              res.residual, res.rel_residual);
+    CHECK_MSG(fabs(z[0] / 1e200 - 1) <= 1e-8 && fabs(z[1] / 1e200 - 1) <= 1e-8, "%s: z = %g %g",
+              ipc_lcp_solver_name(o.solver), z[0], z[1]);
+  }
+  ipc_lcp_csr_free(&A);
+  /* the Coulomb-disk residual: w_n = -1e200 at z = 0 */
+  double mu[1] = {0.5}, zc[3] = {0, 0, 0}, wc[3] = {-1e200, 1e200, 1e200};
+  CHECK_NEAR(ipc_lcp_cone_residual_zw(1, mu, zc, wc) / 1e200, 1.0, 1e-15);
+}
+
 /* CSR from triplets sums duplicates and sorts columns; out-of-range indices are errors */
 static void test_csr(void) {
   int ri[5] = {1, 0, 1, 0, 1}, ci[5] = {2, 1, 0, 1, 2};
@@ -642,5 +674,6 @@ int main(void) {
   test_degenerate();
   test_blcp();
   test_behaviour();
+  test_huge_entries();
   TEST_MAIN_END();
 }

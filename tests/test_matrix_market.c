@@ -159,7 +159,7 @@ static void test_bad(void) {
   expect_bad(buf, 3, "finite real value");
   snprintf(buf, sizeof buf, "%s2 2 2\n1 1 1\n2.5 2 1\n", hdr);
   expect_bad(buf, 4, "ROW COL VALUE");
-  snprintf(buf, sizeof buf, "%s2 2 2\n1 1 1 7\n", hdr);
+  snprintf(buf, sizeof buf, "%s2 2 2\n1 1 1 7\n2 2 1\n", hdr);
   expect_bad(buf, 3, "extra value");
   snprintf(buf, sizeof buf, "%s2 2 3\n1 1 1\n2 2 1\n%% end\n", hdr);
   expect_bad(buf, 5, "expected 3 entries, found 2");
@@ -170,7 +170,18 @@ static void test_bad(void) {
   expect_bad("%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n1 1 1\n", 3,
              "strict lower triangle");
   expect_bad("%%MatrixMarket matrix coordinate real symmetric\n2 3 1\n1 1 1\n", 2, "square");
-  expect_bad("%%MatrixMarket matrix array real general\n2 1\n1\n", 3, "expected 2 values");
+  expect_bad("%%MatrixMarket matrix array real general\n2 1\n1\n", 2, "2 values announced");
+  expect_bad("%%MatrixMarket matrix array real general\n2 1\n1\n\n\n", 5, "expected 2 values");
+  /* sizes are checked before any entry is read: a cap on rows and columns, and a count
+     the rest of the file must be able to hold */
+  snprintf(buf, sizeof buf, "%s2000000000 1 0\n", hdr);
+  expect_bad(buf, 2, "expected at most 10000000 rows and columns");
+  snprintf(buf, sizeof buf, "%s10 10000001 0\n", hdr);
+  expect_bad(buf, 2, "10 x 10000001 matrix");
+  snprintf(buf, sizeof buf, "%s1000000 1000000 1000000\n1 1 1\n", hdr);
+  expect_bad(buf, 2, "1000000 entries announced, but the 6 bytes after it hold at most 1");
+  expect_bad("%%MatrixMarket matrix array real general\n3000 3000\n1\n", 2,
+             "9000000 values announced");
   expect_bad("%%MatrixMarket matrix array real general\n2 1\n1\n2\n3\n", 5, "more values");
   expect_bad("%%MatrixMarket matrix array real general\n2 1\n1 2 3\n", 3, "more values");
   expect_bad("%%MatrixMarket matrix array real general\n2 1\n1\n1e999\n", 4, "finite");

@@ -133,6 +133,59 @@ int main(void) {
   expect_error(
       "{\"contact\": {\"friction_combine\": \"avg\"}, \"bodies\": [{\"mesh\": \"a.msh\"}]}",
       "contact.friction_combine", "geometric_mean");
+  /* strict JSON: nothing after the object, each key once, a clear word on deep nesting,
+     the scene an object */
+  expect_error("{\"bodies\": [{\"mesh\": \"a.msh\"}]}\n\n garbage\n", ":3:",
+               "after the JSON object");
+  expect_error("{\"bodies\": [{\"mesh\": \"a.msh\"}]} {}", ":1:", "after the JSON object");
+  expect_error("{\"bodies\": [{\"mesh\": \"a.msh\", \"name\": \"x\", \"mesh\": \"b.msh\"}]}",
+               "key 'bodies[0].mesh'", "twice");
+  expect_error("{\"duration\": 1, \"bodies\": [{\"mesh\": \"a.msh\"}], \"duration\": 2}",
+               "key 'duration'", "twice");
+  {
+    char deep[2600];
+    size_t k = (size_t)snprintf(deep, sizeof deep, "{\"a\": ");
+    for (int i = 0; i < 1200; ++i) deep[k++] = '[';
+    for (int i = 0; i < 1200; ++i) deep[k++] = ']';
+    snprintf(deep + k, sizeof deep - k, "}");
+    expect_error(deep, "nested too deeply", ":1:");
+  }
+  expect_error("\"abc\"", "must be a JSON object", "a string");
+  expect_error("[{\"bodies\": []}]", "must be a JSON object", "an array");
+  expect_error("42", "must be a JSON object", "a number");
+  /* a file not named .json that holds a JSON string is JSON, not an IPC script */
+  {
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/ipcc_test_scene_%d.scene", (int)getpid());
+    FILE *f = fopen(path, "w");
+    fputs("  \"abc\"\n", f);
+    fclose(f);
+    ipc_scene_def s;
+    ipc_error err;
+    CHECK(ipc_scene_load_any(path, 0, &s, &err) == IPC_ERR_INPUT);
+    CHECK_MSG(strstr(err.msg, "must be a JSON object") != NULL, "%s", err.msg);
+    remove(path);
+  }
+  /* 200000 Dirichlet vertices: arrays are walked in one pass (cJSON_GetArrayItem in a loop
+     took 30 s) */
+  {
+    const int n = 200000;
+    size_t cap = 16 * (size_t)n + 256, k = 0;
+    char *text = malloc(cap);
+    k += (size_t)snprintf(text + k, cap - k,
+                          "{\"bodies\": [{\"mesh\": \"a.msh\", \"dirichlet\": [{\"vertices\": [");
+    for (int i = 0; i < n; ++i) k += (size_t)snprintf(text + k, cap - k, "%s%d", i ? "," : "", i);
+    snprintf(text + k, cap - k, "]}]}]}");
+    const char *path = write_tmp(text);
+    free(text);
+    ipc_scene_def s;
+    ipc_error err;
+    CHECK(ipc_scene_load(path, &s, &err) == IPC_OK);
+    CHECK(s.bodies[0].dirichlet[0].region.nverts == n);
+    CHECK(s.bodies[0].dirichlet[0].region.verts[n - 1] == n - 1);
+    ipc_scene_def_free(&s);
+    remove(path);
+  }
   /* a missing file names it */
   {
     ipc_scene_def s;

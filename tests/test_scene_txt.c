@@ -195,6 +195,31 @@ static void test_errors(void) {
   expect_error(0, "ground 0.1\n", "s.txt:1: keyword 'ground'", NULL);
   expect_error(0, "selfFric 0.1 0.2\n", "s.txt:1: keyword 'selfFric'", "unexpected argument");
   expect_error(0, "time 1 0.1\n", "no shapes", NULL);
+  /* absurd counts are bad counts naming file:line */
+  expect_error(0, "shapes input 1e300\ninput/meshes/tri.obj 0 0 0 0 0 0 1 1 1\n",
+               "s.txt:1: keyword 'shapes': count 1e300 is too large", NULL);
+  expect_error(0, "time 1 0.1\nshapeMatrix input 10000 10000 10000\n"
+               "input/meshes/tri.obj 1 1 1 0 0 0 1 1 1\n",
+               "s.txt:2: keyword 'shapeMatrix'", "too many");
+  /* a section needs its end, whether its lines are skipped or read */
+  expect_error(0, "time 1 0.01\nsection QP\ntime 1 0.02\n",
+               "s.txt:2: section 'QP' has no 'section end' line", NULL);
+  expect_error(0, "section interiorPoint\ntime 1 0.01\n",
+               "s.txt:1: section 'interiorPoint' has no 'section end' line", NULL);
+  /* a NUL byte does not end the script silently */
+  {
+    static const char nul[] = "time 1 0.01\n\nsize\0 1\nfrobnicate\n";
+    char path[512];
+    snprintf(path, sizeof path, "%s/input/scripts/nul.txt", dir);
+    FILE *f = fopen(path, "wb");
+    fwrite(nul, 1, sizeof nul - 1, f);
+    fclose(f);
+    ipc_scene_def sd;
+    ipc_error err;
+    CHECK(ipc_scene_load_any(path, 0, &sd, &err) == IPC_ERR_INPUT);
+    CHECK_MSG(strstr(err.msg, "nul.txt:3: NUL byte") != NULL, "%s", err.msg);
+    remove(path);
+  }
   /* lenient: unsupported keywords become warnings; malformed input stays an error */
   char text[1024];
   snprintf(text, sizeof text,

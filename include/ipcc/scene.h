@@ -158,8 +158,8 @@ ipc_status ipc_scene_load(const char *path, ipc_scene_def *out, ipc_error *err);
    every keyword is implemented or rejected with IPC_ERR_INPUT "FILE:LINE: keyword 'X' ...". */
 ipc_status ipc_scene_load_txt(const char *path, unsigned flags, ipc_scene_def *out, ipc_error *err);
 
-/* a scene file of either kind: IPC script when the name ends in .txt or the text does not
-   start with '{' or '[', else JSON */
+/* a scene file of either kind: IPC script when the name ends in .txt, or does not end in
+   .json and the text does not start like a JSON value ({ [ " - or a digit), else JSON */
 ipc_status ipc_scene_load_any(const char *path, unsigned flags, ipc_scene_def *out, ipc_error *err);
 
 /* frees what ipc_scene_load allocated; s may be NULL */

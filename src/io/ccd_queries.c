@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/alloc.h"
+#include "io/path.h"
 
 #define CCDQ_MAX_FIELD 400
 
@@ -35,31 +37,6 @@ ipc_ccd_kind ipc_ccd_kind_from_path(const char *path) {
     end = start;
   }
   return IPC_CCD_KIND_FROM_PATH;
-}
-
-static char *ccdq_slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *buf = IPC_NEW(char, cap);
-  for (;;) {
-    if (n + 1 >= cap) {
-      cap *= 2;
-      buf = (char *)ipc_realloc(buf, cap);
-    }
-    size_t got = fread(buf + n, 1, cap - n - 1, f);
-    n += got;
-    if (got == 0) break;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    ipc_free(buf);
-    return NULL;
-  }
-  buf[n] = '\0';
-  *len = n;
-  return buf;
 }
 
 /* parses an integer field [s, e) (optional sign when allow_sign); returns 0 if malformed */
@@ -100,8 +77,9 @@ static char *ccdq_json_path(const char *path) {
 static ipc_status ccdq_read_json(const char *json_path, const char *path, ipc_ccd_queries *q,
                                  ipc_error *err) {
   size_t len = 0;
-  char *text = ccdq_slurp(json_path, &len);
-  if (!text) return IPC_OK; /* no ground truth file */
+  if (access(json_path, F_OK) != 0) return IPC_OK; /* no ground truth file */
+  char *text = ipc_read_file_max(json_path, IPC_READ_MAX_MATRIX, &len, err);
+  if (!text) return IPC_ERR_INPUT;
   ipc_status st = IPC_OK;
   cJSON *root = cJSON_ParseWithLength(text, len);
   if (!root || !cJSON_IsArray(root)) {
@@ -141,8 +119,8 @@ ipc_status ipc_ccd_queries_read(const char *path, ipc_ccd_kind kind, ipc_ccd_que
                          "or edge-edge, or a file name ending in vf.csv or ee.csv",
                          path);
   size_t len = 0;
-  char *text = ccdq_slurp(path, &len);
-  if (!text) return ipc_error_set(err, IPC_ERR_INPUT, "%s: cannot read the file", path);
+  char *text = ipc_read_file_max(path, IPC_READ_MAX_MATRIX, &len, err);
+  if (!text) return IPC_ERR_INPUT;
 
   ipc_status st = IPC_OK;
   double *x = NULL;

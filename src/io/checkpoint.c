@@ -253,8 +253,8 @@ static ipc_status read_header(FILE *f, const char *path, uint64_t *blen, uint64_
 
 ipc_status ipc_checkpoint_read(const char *path, ipc_run_checkpoint *c, ipc_error *err) {
   memset(c, 0, sizeof *c);
-  FILE *f = fopen(path, "rb");
-  if (!f) return ipc_error_set(err, IPC_ERR_INPUT, "%s: no checkpoint to resume from", path);
+  FILE *f = ipc_open_input(path, IPC_READ_MAX_CHECKPOINT, NULL, err);
+  if (!f) return IPC_ERR_INPUT;
   uint64_t blen = 0, sum = 0;
   ipc_status st = read_header(f, path, &blen, &sum, err);
   if (st != IPC_OK) {

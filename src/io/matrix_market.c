@@ -150,6 +150,12 @@ static ipc_status parse_size(mm_lines *L, ipc_mm_matrix *m, long *count, ipc_err
                               : "size line: expected 'ROWS COLS ENTRIES' (integers >= 0)");
   }
   if (token(L, &s, &tb, &te)) return fail_at(L, err, "size line: unexpected extra value");
+  char msg[200];
+  if (v[0] > IPC_MM_MAX_DIM || v[1] > IPC_MM_MAX_DIM) {
+    snprintf(msg, sizeof msg, "size line: %ld x %ld matrix, expected at most %d rows and columns",
+             v[0], v[1], IPC_MM_MAX_DIM);
+    return fail_at(L, err, msg);
+  }
   m->rows = (int)v[0];
   m->cols = (int)v[1];
   if (m->symmetry != 0 && m->rows != m->cols)
@@ -164,6 +170,15 @@ static ipc_status parse_size(mm_lines *L, ipc_mm_matrix *m, long *count, ipc_err
   } else {
     if (v[2] > full) return fail_at(L, err, "size line: more entries than the matrix holds");
     *count = v[2];
+  }
+  /* each value takes at least 2 bytes ("1\n"), each entry 6 ("1 1 1\n"): a count the rest of
+     the file cannot hold is refused before anything is read into memory */
+  long long room = ((long long)(L->end - L->p) + 1) / (m->array ? 2 : 6);
+  if (*count > room) {
+    snprintf(msg, sizeof msg,
+             "size line: %ld %s announced, but the %lld bytes after it hold at most %lld",
+             *count, m->array ? "values" : "entries", (long long)(L->end - L->p), room);
+    return fail_at(L, err, msg);
   }
   return IPC_OK;
 }
@@ -260,7 +275,7 @@ ipc_status ipc_mm_parse(const char *name, const char *text, size_t len, ipc_mm_m
 ipc_status ipc_mm_read(const char *path, ipc_mm_matrix *m, ipc_error *err) {
   memset(m, 0, sizeof *m);
   size_t len = 0;
-  char *text = ipc_read_file(path, &len, err);
+  char *text = ipc_read_file_max(path, IPC_READ_MAX_MATRIX, &len, err);
   if (!text) return IPC_ERR_INPUT;
   ipc_status st = ipc_mm_parse(path, text, len, m, err);
   ipc_free(text);

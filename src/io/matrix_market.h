@@ -7,7 +7,9 @@
  * 1-based (coordinate), or the values column by column (array; for symmetric files the
  * lower triangle only, skew-symmetric the strict lower triangle). Symmetric coordinate
  * files must store the lower triangle (i >= j; i > j for skew). Duplicate coordinate
- * entries are kept (consumers sum them). Errors name the file and line and what was
+ * entries are kept (consumers sum them). Rows and columns are at most IPC_MM_MAX_DIM, and the
+ * size line's count must fit in the rest of the file, both checked before reading the
+ * entries (the caller allocates per row). Errors name the file and line and what was
  * expected.
  * Write: arrays (dense) and general coordinate files, values with 17 significant digits
  * (exact round trip), atomically (temporary file, then rename). */
@@ -17,6 +19,9 @@
 #include <stddef.h>
 
 #include "ipcc/error.h"
+
+/* largest row or column count read: 10^7 (vectors of 80 MB) */
+#define IPC_MM_MAX_DIM 10000000
 
 /* a matrix as triplets, symmetry expanded (both triangles stored) */
 typedef struct ipc_mm_matrix {

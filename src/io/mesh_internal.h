@@ -18,8 +18,8 @@ typedef struct ipc_scan {
   int hash_comments; /* 1: '#' starts a comment running to the end of the line */
 } ipc_scan;
 
-/* reads a whole file into *buf (ipc_malloc'd, '\0' appended, length in *len);
-   on failure names the file and strerror */
+/* reads a whole mesh file (at most IPC_READ_MAX_MESH bytes) into *buf (ipc_malloc'd, '\0'
+   appended, length in *len); on failure names the file and why */
 ipc_status ipc_file_slurp(const char *path, char **buf, size_t *len, ipc_error *err);
 
 /* the files ipc_mesh_read reads for path into files (ipc_free each): the .node and the .ele

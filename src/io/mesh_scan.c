@@ -1,7 +1,6 @@
 /* whole-file text scanning for the mesh readers: one read of the file, then strtod/strtol
    over the buffer with a line counter for messages */
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,39 +9,12 @@
 
 #include "core/alloc.h"
 #include "io/mesh_internal.h"
+#include "io/path.h"
 
 ipc_status ipc_file_slurp(const char *path, char **buf, size_t *len, ipc_error *err) {
-  *buf = NULL;
   *len = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f) return ipc_error_set(err, IPC_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
-  size_t cap = 1 << 16, n = 0;
-  char *b = IPC_NEW(char, cap);
-  for (;;) {
-    if (cap - n < 2) {
-      if (cap > (size_t)INT_MAX) {
-        ipc_free(b);
-        fclose(f);
-        return ipc_error_set(err, IPC_ERR_INPUT, "%s: file too large (over 2 GB)", path);
-      }
-      cap *= 2;
-      b = ipc_realloc(b, cap);
-    }
-    size_t got = fread(b + n, 1, cap - n - 1, f);
-    n += got;
-    if (got == 0) break;
-  }
-  if (ferror(f)) {
-    int e = errno;
-    ipc_free(b);
-    fclose(f);
-    return ipc_error_set(err, IPC_ERR_INPUT, "%s: cannot read: %s", path, strerror(e));
-  }
-  fclose(f);
-  b[n] = '\0';
-  *buf = b;
-  *len = n;
-  return IPC_OK;
+  *buf = ipc_read_file_max(path, IPC_READ_MAX_MESH, len, err);
+  return *buf ? IPC_OK : IPC_ERR_INPUT;
 }
 
 void ipc_scan_init(ipc_scan *s, const char *name, const char *buf, size_t len) {

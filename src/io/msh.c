@@ -157,6 +157,12 @@ static ipc_status read_element_nodes(msh_reader *r, long id, long type, int line
   int nn = nodes_of_type(type);
   long nodes[4];
   for (int k = 0; k < nn; ++k) {
+    /* an element is one line: a short one is reported there, not where the scan of the
+       next lines fails (such as the $EndElements line) */
+    if (ipc_scan_at_eol(&r->s))
+      return ipc_scan_fail_at(&r->s, line, err,
+                              "element %ld (type %ld) has %d node tags, expected %d on its line",
+                              id, type, k, nn);
     long v;
     ipc_status st = ipc_scan_long(&r->s, &v, "element node tag", err);
     if (st) return st;

@@ -3,6 +3,7 @@
    indices), 'l' polylines as segments, 'p' points, 'o'/'g' object names; texture, normal,
    material and smoothing statements are skipped. a vertex on no face or segment is an
    isolated point for the caller */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +104,9 @@ static ipc_status read_refs(obj_reader *r, int min, const char *what, ipc_error 
     const char *tok;
     size_t len = ipc_scan_peek(s, &tok);
     char *q;
+    errno = 0;
     long v = strtol(tok, &q, 10);
+    int huge = errno == ERANGE || v > (1L << 30) || v < -(1L << 30);
     /* the vertex index may be followed by /texture/normal, which are skipped */
     int ok = q > tok && (q == tok + len || *q == '/');
     if (ok && *q == '/') {
@@ -115,6 +118,9 @@ static ipc_status read_refs(obj_reader *r, int min, const char *what, ipc_error 
       ipc_scan_describe(s, found, sizeof found);
       return ipc_scan_fail(s, err, "expected a vertex index in the %s, found %s", what, found);
     }
+    if (huge) /* as written: strtol's clamped value would be misleading */
+      return ipc_scan_fail(s, err, "vertex index '%.*s' in the %s is out of range (at most 2^30)",
+                           (int)(q - tok > 40 ? 40 : q - tok), tok, what);
     if (v == 0)
       return ipc_scan_fail(s, err,
                            "vertex index 0 in the %s, expected indices from 1 (or "
@@ -127,8 +133,6 @@ static ipc_status read_refs(obj_reader *r, int min, const char *what, ipc_error 
                              "vertices are defined before it",
                              v, what, r->nverts);
       v = r->nverts + v;
-    } else if (v > (1L << 30)) {
-      return ipc_scan_fail(s, err, "vertex index %ld in the %s is too large", v, what);
     } else {
       v = v - 1;
     }

@@ -9,33 +9,87 @@
 #include "core/alloc.h"
 #include "ipcc/output.h"
 
-char *ipc_read_file(const char *path, size_t *len, ipc_error *err) {
+static const char *file_kind(mode_t m) {
+  if (S_ISDIR(m)) return "a folder";
+  if (S_ISCHR(m) || S_ISBLK(m)) return "a device";
+  if (S_ISFIFO(m)) return "a FIFO (named pipe)";
+  if (S_ISSOCK(m)) return "a socket";
+  return "not a regular file";
+}
+
+/* "64 MiB", "1 GiB": the caps are whole MiB */
+static void format_cap(char *out, size_t n, size_t max) {
+  size_t mib = max >> 20;
+  if (mib >= 1024 && mib % 1024 == 0)
+    snprintf(out, n, "%zu GiB", mib >> 10);
+  else
+    snprintf(out, n, "%zu MiB", mib);
+}
+
+static ipc_status too_large(const char *path, size_t max, ipc_error *err) {
+  char cap[32];
+  format_cap(cap, sizeof cap, max);
+  return ipc_error_set(err, IPC_ERR_INPUT, "%s: file too large, expected at most %s", path, cap);
+}
+
+FILE *ipc_open_input(const char *path, size_t max, size_t *size, ipc_error *err) {
+  /* stat before open: opening a FIFO would wait for a writer */
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    ipc_error_set(err, IPC_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
+    return NULL;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ipc_error_set(err, IPC_ERR_INPUT, "%s: is %s, expected a regular file", path,
+                  file_kind(st.st_mode));
+    return NULL;
+  }
+  if ((unsigned long long)st.st_size > max) {
+    too_large(path, max, err);
+    return NULL;
+  }
   FILE *f = fopen(path, "rb");
   if (!f) {
     ipc_error_set(err, IPC_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
     return NULL;
   }
-  size_t cap = 1 << 16, n = 0;
+  if (size) *size = (size_t)st.st_size;
+  return f;
+}
+
+char *ipc_read_file_max(const char *path, size_t max, size_t *len, ipc_error *err) {
+  size_t size = 0;
+  FILE *f = ipc_open_input(path, max, &size, err);
+  if (!f) return NULL;
+  /* read to the end rather than trust the size: files in /proc say 0, files can grow */
+  size_t cap = size + 2, n = 0;
   char *buf = IPC_NEW(char, cap);
   for (;;) {
-    if (n + 1 >= cap) {
+    if (n + 1 == cap) {
       cap *= 2;
       buf = ipc_realloc(buf, cap);
     }
     size_t got = fread(buf + n, 1, cap - n - 1, f);
     n += got;
-    if (got == 0) break;
+    if (got == 0 || n > max) break;
   }
   int bad = ferror(f);
   fclose(f);
-  if (bad) {
+  if (bad || n > max) {
     ipc_free(buf);
-    ipc_error_set(err, IPC_ERR_INPUT, "%s: read error", path);
+    if (bad)
+      ipc_error_set(err, IPC_ERR_INPUT, "%s: read error", path);
+    else
+      too_large(path, max, err);
     return NULL;
   }
   buf[n] = '\0';
   if (len) *len = n;
   return buf;
+}
+
+char *ipc_read_file(const char *path, size_t *len, ipc_error *err) {
+  return ipc_read_file_max(path, IPC_READ_MAX_SCENE, len, err);
 }
 
 static char *dup_n(const char *s, size_t n) {

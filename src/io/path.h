@@ -7,7 +7,23 @@
 
 #include "ipcc/error.h"
 
-/* whole file into a NUL-terminated buffer (ipc_free it); NULL + err naming the file */
+/* size caps of the whole-file readers, in bytes: a file over its cap is refused before
+   anything is read (`ipcc run /dev/zero` must not read for ever) */
+#define IPC_READ_MAX_SCENE ((size_t)64 << 20)       /* JSON and .txt scenes: 64 MiB */
+#define IPC_READ_MAX_MATRIX ((size_t)1 << 30)       /* Matrix Market files: 1 GiB */
+#define IPC_READ_MAX_MESH ((size_t)2047 << 20)      /* meshes (int line numbers): 2047 MiB */
+#define IPC_READ_MAX_CHECKPOINT ((size_t)16 << 30)  /* checkpoints: 16 GiB */
+
+/* opens path for reading when it is a regular file of at most max bytes (its size in *size
+   when size is not NULL); NULL + err naming the file otherwise: missing, a folder, a
+   device, a FIFO, or too large. never blocks on a FIFO */
+FILE *ipc_open_input(const char *path, size_t max, size_t *size, ipc_error *err);
+
+/* the whole regular file (at most max bytes, as ipc_open_input) in a NUL-terminated buffer
+   (ipc_free it), its length in *len when len is not NULL; NULL + err naming the file */
+char *ipc_read_file_max(const char *path, size_t max, size_t *len, ipc_error *err);
+
+/* ipc_read_file_max with the scene cap IPC_READ_MAX_SCENE */
 char *ipc_read_file(const char *path, size_t *len, ipc_error *err);
 
 /* dir/rel, or rel itself when it is absolute or dir is empty (ipc_free it) */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "io/json_read.h"
 #include "io/path.h"
 #include "io/scene_txt.h"
 #include "ipcc/output.h"
@@ -151,11 +152,11 @@ static int get_bool(reader *r, const cJSON *obj, const char *path, const char *k
 
 static int parse_vec3(reader *r, const cJSON *v, const char *kp, double out[3]) {
   if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 3) return fail(r, kp, "an array of 3 numbers");
-  for (int i = 0; i < 3; ++i) {
-    const cJSON *e = cJSON_GetArrayItem(v, i);
+  int i = 0;
+  for (const cJSON *e = v->child; e; e = e->next) {
     if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble))
       return fail(r, kp, "an array of 3 numbers");
-    out[i] = e->valuedouble;
+    out[i++] = e->valuedouble;
   }
   return 1;
 }
@@ -200,8 +201,8 @@ static int parse_region(reader *r, const cJSON *obj, const char *path, ipc_regio
     keypath(kp, sizeof kp, path, "box");
     if (!cJSON_IsArray(box) || cJSON_GetArraySize(box) != 2)
       return fail(r, kp, "[[x0, y0, z0], [x1, y1, z1]] relative to the body's bounding box");
-    if (!parse_vec3(r, cJSON_GetArrayItem(box, 0), kp, reg->box_min)) return 0;
-    if (!parse_vec3(r, cJSON_GetArrayItem(box, 1), kp, reg->box_max)) return 0;
+    if (!parse_vec3(r, box->child, kp, reg->box_min)) return 0;
+    if (!parse_vec3(r, box->child->next, kp, reg->box_max)) return 0;
     for (int i = 0; i < 3; ++i)
       if (reg->box_min[i] > reg->box_max[i]) return fail(r, kp, "min corner <= max corner");
     return 1;
@@ -212,12 +213,12 @@ static int parse_region(reader *r, const cJSON *obj, const char *path, ipc_regio
     if (!cJSON_IsArray(verts) || n == 0) return fail(r, kp, "a non-empty array of vertex indices");
     reg->verts = IPC_NEW(int, n);
     reg->nverts = n;
-    for (int i = 0; i < n; ++i) {
-      const cJSON *e = cJSON_GetArrayItem(verts, i);
+    int i = 0;
+    for (const cJSON *e = verts->child; e; e = e->next) {
       if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble != floor(e->valuedouble) ||
           e->valuedouble > 2e9)
         return fail(r, kp, "non-negative integer vertex indices (0-based, into the body's mesh)");
-      reg->verts[i] = (int)e->valuedouble;
+      reg->verts[i++] = (int)e->valuedouble;
     }
     return 1;
   }
@@ -367,10 +368,11 @@ static int parse_body(reader *r, const cJSON *obj, const char *path, const char 
     keypath(kp, sizeof kp, path, "dirichlet");
     if (!parse_list(r, dir, kp, &b->ndirichlet)) return 0;
     b->dirichlet = IPC_NEW0(ipc_dirichlet_def, b->ndirichlet);
-    for (int i = 0; i < b->ndirichlet; ++i) {
+    int i = 0;
+    for (const cJSON *e = dir->child; e; e = e->next, ++i) {
       char ep[256];
       snprintf(ep, sizeof ep, "%s[%d]", kp, i);
-      if (!parse_dirichlet(r, cJSON_GetArrayItem(dir, i), ep, &b->dirichlet[i])) return 0;
+      if (!parse_dirichlet(r, e, ep, &b->dirichlet[i])) return 0;
     }
   }
   const cJSON *neu = cJSON_GetObjectItemCaseSensitive(obj, "neumann");
@@ -378,10 +380,11 @@ static int parse_body(reader *r, const cJSON *obj, const char *path, const char 
     keypath(kp, sizeof kp, path, "neumann");
     if (!parse_list(r, neu, kp, &b->nneumann)) return 0;
     b->neumann = IPC_NEW0(ipc_neumann_def, b->nneumann);
-    for (int i = 0; i < b->nneumann; ++i) {
+    int i = 0;
+    for (const cJSON *e = neu->child; e; e = e->next, ++i) {
       char ep[256];
       snprintf(ep, sizeof ep, "%s[%d]", kp, i);
-      if (!parse_neumann(r, cJSON_GetArrayItem(neu, i), ep, &b->neumann[i])) return 0;
+      if (!parse_neumann(r, e, ep, &b->neumann[i])) return 0;
     }
   }
   return 1;
@@ -561,30 +564,24 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
   if (!parse_list(r, bodies, "bodies", &s->nbodies)) return 0;
   if (s->nbodies == 0) return fail(r, "bodies", "at least one body");
   s->bodies = IPC_NEW0(ipc_body_def, s->nbodies);
-  for (int i = 0; i < s->nbodies; ++i) {
+  int i = 0;
+  for (const cJSON *e = bodies->child; e; e = e->next, ++i) {
     char bp[64];
     snprintf(bp, sizeof bp, "bodies[%d]", i);
-    if (!parse_body(r, cJSON_GetArrayItem(bodies, i), bp, scene_dir, &s->bodies[i])) return 0;
+    if (!parse_body(r, e, bp, scene_dir, &s->bodies[i])) return 0;
   }
   const cJSON *planes = cJSON_GetObjectItemCaseSensitive(root, "planes");
   if (planes) {
     if (!parse_list(r, planes, "planes", &s->nplanes)) return 0;
     s->planes = IPC_NEW0(ipc_plane_def, s->nplanes);
-    for (int i = 0; i < s->nplanes; ++i) {
+    i = 0;
+    for (const cJSON *e = planes->child; e; e = e->next, ++i) {
       char pp[64];
       snprintf(pp, sizeof pp, "planes[%d]", i);
-      if (!parse_plane(r, cJSON_GetArrayItem(planes, i), pp, &s->planes[i])) return 0;
+      if (!parse_plane(r, e, pp, &s->planes[i])) return 0;
     }
   }
   return 1;
-}
-
-/* 1-based line of the byte offset in text */
-static int line_of(const char *text, size_t off) {
-  int line = 1;
-  for (size_t i = 0; i < off && text[i]; ++i)
-    if (text[i] == '\n') ++line;
-  return line;
 }
 
 ipc_status ipc_scene_load(const char *path, ipc_scene_def *out, ipc_error *err) {
@@ -596,12 +593,8 @@ ipc_status ipc_scene_load(const char *path, ipc_scene_def *out, ipc_error *err) 
     ipc_free(text);
     return ipc_scene_load_txt(path, 0, out, err);
   }
-  const char *end = NULL;
-  cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+  cJSON *root = ipc_json_parse_object(path, text, len, err);
   if (!root) {
-    size_t off = end ? (size_t)(end - text) : 0;
-    ipc_error_set(err, IPC_ERR_INPUT, "%s:%d: not valid JSON (near byte %zu)", path,
-                  line_of(text, off), off);
     ipc_free(text);
     return IPC_ERR_INPUT;
   }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "io/json_read.h"
 #include "io/path.h"
 #include "ipcc/lcp_world.h"
 
@@ -13,12 +14,9 @@ ipc_status ipc_lcp_scene_load(const char *path, ipc_lcp_world_def *d, int *lcp_m
   size_t len = 0;
   char *text = ipc_read_file(path, &len, err);
   if (!text) return IPC_ERR_INPUT;
-  cJSON *root = cJSON_ParseWithLength(text, len);
+  cJSON *root = ipc_json_parse_object(path, text, len, err);
   ipc_free(text);
-  if (!root || !cJSON_IsObject(root)) {
-    cJSON_Delete(root);
-    return ipc_error_set(err, IPC_ERR_INPUT, "%s: not a JSON object", path);
-  }
+  if (!root) return IPC_ERR_INPUT;
   ipc_status st = IPC_OK;
   const cJSON *mode = cJSON_GetObjectItemCaseSensitive(root, "mode");
   if (lcp_mode) *lcp_mode = 0;

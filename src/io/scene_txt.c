@@ -29,6 +29,10 @@
 
 static const double pi = 3.14159265358979323846;
 
+/* most shapes a script may create (shapes, shapeMatrix, meshCO together): each becomes a
+   body, and shapeMatrix multiplies its counts */
+#define TXT_MAX_SHAPES 100000
+
 enum { KIND_TET, KIND_TRI, KIND_SEG, KIND_PT };
 enum {
   SCRIPT_NULL,
@@ -100,6 +104,7 @@ typedef struct txt {
   char *buf;
   txt_line *lines;
   int nlines, cur;
+  int section_line; /* line of the open 'section' whose lines are read, 0 if none */
   /* collected */
   txt_shape *shapes;
   int nshapes, cap_shapes;
@@ -124,6 +129,11 @@ typedef struct txt {
   int gravity_off;
   double duration, dt;
   int friction_iterations;
+  /* finalize's scratch, here so that txt_free releases it on every error path */
+  int *order;   /* (nshapes) shapes, then meshCO obstacles */
+  int *off;     /* (shapes + 1) first vertex of each shape in X */
+  double *X;    /* (vertices x 3) world positions of the shapes */
+  double *Rb;   /* (shapes x 9) rotation of each shape */
 } txt;
 
 /* ---- messages ---- */
@@ -458,6 +468,9 @@ static int parse_shapes(txt *p, const txt_line *l) {
   if (l->n < 3 || !parse_double(l->t[2], &n) || n < 0 || n != floor(n))
     return bad(p, l->no, "keyword 'shapes': expected 'shapes input N' followed by N shape lines");
   if (!no_extra(p, l, 3)) return 0;
+  if (n > TXT_MAX_SHAPES - p->nshapes)
+    return bad(p, l->no, "keyword 'shapes': count %s is too large, expected at most %d shapes",
+               l->t[2], TXT_MAX_SHAPES);
   int want = (int)n, got = 0;
   while (got < want) {
     if (p->cur + 1 >= p->nlines)
@@ -478,6 +491,11 @@ static int parse_shape_matrix(txt *p, const txt_line *l) {
   for (int d = 0; d < 3; ++d)
     if (c[d] < 0 || c[d] != floor(c[d]) || c[d] > 1e4)
       return bad(p, l->no, "keyword 'shapeMatrix': counts must be non-negative integers");
+  if (c[0] * c[1] * c[2] > TXT_MAX_SHAPES - p->nshapes)
+    return bad(p, l->no,
+               "keyword 'shapeMatrix': %g x %g x %g shapes is too many, expected at most %d "
+               "shapes",
+               c[0], c[1], c[2], TXT_MAX_SHAPES);
   if (p->cur + 1 >= p->nlines)
     return bad(p, l->no, "keyword 'shapeMatrix': expected a shape line after it");
   const txt_line *sl = &p->lines[++p->cur];
@@ -570,12 +588,21 @@ static int following_numbers(txt *p, const txt_line *l, double *out, int n) {
   return 1;
 }
 
-/* skips lines up to and including "section end" */
-static void skip_section(txt *p) {
-  while (p->cur + 1 < p->nlines) {
-    const txt_line *l = &p->lines[++p->cur];
-    if (l->n >= 2 && !strcmp(l->t[0], "section") && !strcmp(l->t[1], "end")) return;
-  }
+static int is_section_end(const txt_line *l) {
+  return l->n >= 2 && !strcmp(l->t[0], "section") && !strcmp(l->t[1], "end");
+}
+
+static int no_section_end(txt *p, int line, const char *name) {
+  return bad(p, line, "section '%s' has no 'section end' line, expected one before the end of "
+                      "the file",
+             name);
+}
+
+/* skips the lines of the section opened at l up to and including "section end" */
+static int skip_section(txt *p, const txt_line *l) {
+  while (p->cur + 1 < p->nlines)
+    if (is_section_end(&p->lines[++p->cur])) return 1;
+  return no_section_end(p, l->no, l->t[1]);
 }
 
 static int is_one_of(const char *s, const char *const *names) {
@@ -761,12 +788,18 @@ static int parse_keyword(txt *p, const txt_line *l) {
     return bad(p, l->no, "keyword 'constraintSolver': expected interiorPoint, IP, QP or SQP");
   }
   if (!strcmp(kw, "section")) {
+    if (l->n < 2) return bad(p, l->no, "keyword 'section': expected solver names or 'end'");
+    if (is_section_end(l)) {
+      p->section_line = 0;
+      return 1;
+    }
     int match = 0;
     for (int i = 1; i < l->n && !match; ++i) {
       const char *n = !strcmp(l->t[i], "IP") ? "interiorPoint" : l->t[i];
       if (!strcmp(n, "end") || !strcmp(n, p->solver)) match = 1;
     }
-    if (!match) skip_section(p);
+    if (!match) return skip_section(p, l);
+    p->section_line = l->no; /* its lines are read; its end must follow */
     return 1;
   }
   if (!strcmp(kw, "tol")) {
@@ -906,17 +939,17 @@ static int load_mesh(txt *p, txt_shape *s) {
   ipc_error e;
   if (ipc_mesh_read(s->path, &c->m, &e) != IPC_OK)
     return bad(p, s->line, "reading the shape's mesh: %s", e.msg);
+  s->mesh = p->nmeshes++; /* from here on txt_free frees it */
+  c->path = dup_str(s->path);
+  c->codim = s->codim;
   if (s->codim) ipc_mesh_reduce_codim(&c->m, s->codim);
   if (s->kind == KIND_TET && c->m.ntets == 0)
     return bad(p, s->line, "mesh %s has no tetrahedra", s->path);
   if (c->m.nverts == 0) return bad(p, s->line, "mesh %s has no vertices", s->path);
-  c->path = dup_str(s->path);
-  c->codim = s->codim;
   c->surf = IPC_NEW0(unsigned char, (size_t)c->m.nverts);
   for (int f = 0; f < c->m.ntris; ++f)
     for (int k = 0; k < 3; ++k) c->surf[c->m.tris[3 * f + k]] = 1;
   if (c->m.ntris == 0) memset(c->surf, 1, (size_t)c->m.nverts);
-  s->mesh = p->nmeshes++;
   return 1;
 }
 
@@ -981,7 +1014,7 @@ static int finalize(txt *p, ipc_scene_def *s) {
   if (p->dt <= 0) return bad(p, 0, "time step must be positive");
 
   /* shapes first (IPC's mesh components), then meshCO obstacles */
-  int *order = IPC_NEW(int, (size_t)p->nshapes + 1);
+  int *order = p->order = IPC_NEW(int, (size_t)p->nshapes + 1);
   {
     int k = 0;
     for (int i = 0; i < p->nshapes; ++i)
@@ -990,12 +1023,12 @@ static int finalize(txt *p, ipc_scene_def *s) {
       if (p->shapes[i].co) order[k++] = i;
   }
   placed pl;
-  pl.off = IPC_NEW(int, (size_t)nsh + 1);
+  pl.off = p->off = IPC_NEW(int, (size_t)nsh + 1);
   pl.off[0] = 0;
   for (int c = 0; c < nsh; ++c)
     pl.off[c + 1] = pl.off[c] + p->meshes[p->shapes[order[c]].mesh].m.nverts;
-  pl.X = IPC_NEW(double, 3 * (size_t)pl.off[nsh] + 3);
-  double *Rb = IPC_NEW(double, 9 * (size_t)nsh + 9);
+  pl.X = p->X = IPC_NEW(double, 3 * (size_t)pl.off[nsh] + 3);
+  double *Rb = p->Rb = IPC_NEW(double, 9 * (size_t)nsh + 9);
   for (int c = 0; c < nsh; ++c) {
     const txt_shape *sh = &p->shapes[order[c]];
     const ipc_mesh *m = &p->meshes[sh->mesh].m;
@@ -1293,10 +1326,6 @@ static int finalize(txt *p, ipc_scene_def *s) {
   s->friction_iterations = p->friction_iterations;
   /* IPC: selfFric between shapes, a collision object's own coefficient against it */
   s->friction_combine = IPC_FRICTION_OBSTACLE;
-  ipc_free(order);
-  ipc_free(pl.off);
-  ipc_free(pl.X);
-  ipc_free(Rb);
   return 1;
 }
 
@@ -1318,6 +1347,10 @@ static void txt_free(txt *p) {
   ipc_free(p->lines);
   ipc_free(p->buf);
   ipc_free(p->dir);
+  ipc_free(p->order);
+  ipc_free(p->off);
+  ipc_free(p->X);
+  ipc_free(p->Rb);
 }
 
 /* a file holding one path to another .txt script (IPC's SQP benchmark aliases) */
@@ -1341,12 +1374,26 @@ static int pointer_target(const char *text, char *out, size_t n) {
   return 1;
 }
 
+/* the lines are C strings: a NUL byte would silently end the script there */
+static int nul_byte(const char *path, const char *text, size_t len, ipc_error *err) {
+  const char *z = memchr(text, '\0', len);
+  if (!z) return 0;
+  int line = 1;
+  for (const char *q = text; q < z; ++q) line += *q == '\n';
+  ipc_error_set(err, IPC_ERR_INPUT, "%s:%d: NUL byte in the script, expected text", path, line);
+  return 1;
+}
+
 static ipc_status load_txt(const char *path, unsigned flags, ipc_scene_def *out, ipc_error *err,
                            int depth) {
   *out = ipc_default_scene_def();
   size_t len = 0;
   char *text = ipc_read_file(path, &len, err);
   if (!text) return IPC_ERR_INPUT;
+  if (nul_byte(path, text, len, err)) {
+    ipc_free(text);
+    return IPC_ERR_INPUT;
+  }
   char target[1024];
   if (pointer_target(text, target, sizeof target)) {
     ipc_free(text);
@@ -1390,6 +1437,8 @@ static ipc_status load_txt(const char *path, unsigned flags, ipc_scene_def *out,
       if (!unsupported(&p, l->no, l->t[0], why)) break;
     }
   }
+  if (p.section_line)
+    no_section_end(&p, p.section_line, p.lines[p.section_line - 1].t[1]);
   int ok = !p.failed && finalize(&p, out);
   if (ok) out->path = dup_str(path);
   txt_free(&p);
@@ -1407,8 +1456,11 @@ ipc_status ipc_scene_load_txt(const char *path, unsigned flags, ipc_scene_def *o
 
 int ipc_scene_text_is_txt(const char *path, const char *text) {
   if (ends_with(path, ".txt")) return 1;
+  if (ends_with(path, ".json")) return 0;
   while (*text == ' ' || *text == '\t' || *text == '\r' || *text == '\n') ++text;
-  return *text && *text != '{' && *text != '[';
+  /* a JSON value (object, array, string, number) is JSON, so that a scene which is not an
+     object is reported as such rather than as unknown script keywords */
+  return *text && !strchr("{[\"-0123456789", *text);
 }
 
 ipc_status ipc_scene_load_any(const char *path, unsigned flags, ipc_scene_def *out,

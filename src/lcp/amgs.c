@@ -56,7 +56,7 @@ ipc_status ipc_lcp_amgs(const ipc_lcp_problem *p, const ipc_lcp_options *opt, do
   int it = 0;
   while (stop != IPC_LCP_CONVERGED && it < o.max_iter) {
     ++it;
-    double step2 = 0.0;
+    ipc_lcp_sumsq step = ipc_lcp_sumsq_start();
     for (int i = 0; i < n; ++i) {
       double d = op.diag[i];
       double off = ipc_lcp_op_row(&op, i, z) - d * z[i] + p->q[i];
@@ -67,7 +67,7 @@ ipc_status ipc_lcp_amgs(const ipc_lcp_problem *p, const ipc_lcp_options *opt, do
       if (dz != 0.0) {
         z[i] = zi;
         ipc_lcp_op_changed(&op, i, dz);
-        step2 += dz * dz;
+        ipc_lcp_sumsq_add(&step, dz);
       }
     }
     double r = ipc_lcp_op_eval(&op, z, w);
@@ -83,7 +83,7 @@ ipc_status ipc_lcp_amgs(const ipc_lcp_problem *p, const ipc_lcp_options *opt, do
       stop = IPC_LCP_CONVERGED;
       break;
     }
-    if (o.step_tol > 0.0 && sqrt(step2) <= o.step_tol) {
+    if (o.step_tol > 0.0 && ipc_lcp_sumsq_norm(&step) <= o.step_tol) {
       stop = IPC_LCP_STALLED;
       break;
     }

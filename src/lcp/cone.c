@@ -17,7 +17,10 @@
 
 /* scales (t1, t2) into the disk of radius r >= 0 */
 static void disk(double r, double *t1, double *t2) {
-  double l = sqrt(*t1 * *t1 + *t2 * *t2);
+  ipc_lcp_sumsq a = ipc_lcp_sumsq_start();
+  ipc_lcp_sumsq_add(&a, *t1);
+  ipc_lcp_sumsq_add(&a, *t2);
+  double l = ipc_lcp_sumsq_norm(&a);
   if (l > r) {
     double s = l > 0 ? r / l : 0;
     *t1 *= s;
@@ -26,16 +29,18 @@ static void disk(double r, double *t1, double *t2) {
 }
 
 double ipc_lcp_cone_residual_zw(int ncontacts, const double *mu, const double *z, const double *w) {
-  double s = 0;
+  ipc_lcp_sumsq s = ipc_lcp_sumsq_start();
   for (int c = 0; c < ncontacts; ++c) {
     const double *zc = z + 3 * c, *wc = w + 3 * c;
     double fn = zc[0] - fmax(0.0, zc[0] - wc[0]);
     double a = zc[1] - wc[1], b = zc[2] - wc[2];
     disk(mu[c] * fmax(zc[0], 0.0), &a, &b);
     double f1 = zc[1] - a, f2 = zc[2] - b;
-    s += fn * fn + f1 * f1 + f2 * f2;
+    ipc_lcp_sumsq_add(&s, fn);
+    ipc_lcp_sumsq_add(&s, f1);
+    ipc_lcp_sumsq_add(&s, f2);
   }
-  return sqrt(s);
+  return ipc_lcp_sumsq_norm(&s);
 }
 
 static void cone_project(int m, const double *mu, double *z) {
@@ -55,7 +60,7 @@ static int cone_pgs(ipc_lcp_op *op, const double *mu, const ipc_lcp_options *o, 
     return 0;
   }
   for (int it = 1; it <= o->max_iter; ++it) {
-    double step2 = 0;
+    ipc_lcp_sumsq step = ipc_lcp_sumsq_start();
     for (int c = 0; c < m; ++c) {
       double *zc = z + 3 * c;
       /* normal */
@@ -67,7 +72,7 @@ static int cone_pgs(ipc_lcp_op *op, const double *mu, const ipc_lcp_options *o, 
         if (dz != 0) {
           zc[0] = zn;
           ipc_lcp_op_changed(op, 3 * c, dz);
-          step2 += dz * dz;
+          ipc_lcp_sumsq_add(&step, dz);
         }
       }
       /* tangents: one step of the same length along both (the larger diagonal), from the
@@ -90,7 +95,8 @@ static int cone_pgs(ipc_lcp_op *op, const double *mu, const ipc_lcp_options *o, 
       if (b != old2) ipc_lcp_op_changed(op, 3 * c + 2, b - old2);
       zc[1] = a;
       zc[2] = b;
-      step2 += (a - old1) * (a - old1) + (b - old2) * (b - old2);
+      ipc_lcp_sumsq_add(&step, a - old1);
+      ipc_lcp_sumsq_add(&step, b - old2);
     }
     ipc_lcp_op_eval(op, z, w);
     double r = ipc_lcp_cone_residual_zw(m, mu, z, w);
@@ -106,7 +112,7 @@ static int cone_pgs(ipc_lcp_op *op, const double *mu, const ipc_lcp_options *o, 
       *stop = IPC_LCP_CONVERGED;
       return it;
     }
-    if (o->step_tol > 0 && sqrt(step2) <= o->step_tol) {
+    if (o->step_tol > 0 && ipc_lcp_sumsq_norm(&step) <= o->step_tol) {
       *stop = IPC_LCP_STALLED;
       return it;
     }

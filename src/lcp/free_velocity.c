@@ -19,6 +19,7 @@
 
 #include "core/alloc.h"
 #include "elastic/elasticity.h"
+#include "lcp/lcp_internal.h"
 #include "lcp/lcp_world_internal.h"
 
 /* relative residual ||b - A v*||_2 / ||b||_2 the iterations stop at */
@@ -52,7 +53,7 @@ static int pcg(ipc_lcp_world *w, const ipc_csc *A, const double *b, double *y, i
   size_t need = 4 * (size_t)n + 4;
   grow(&w->pcg_buf, &w->pcg_cap, need);
   double *r = w->pcg_buf, *z = r + n, *p = z + n, *Ap = p + n;
-  double bnorm = sqrt(dot(n, b, b));
+  double bnorm = ipc_lcp_norm2(n, b);
   if (bnorm == 0) {
     memset(y, 0, (size_t)n * sizeof(double));
     return 0;
@@ -60,7 +61,7 @@ static int pcg(ipc_lcp_world *w, const ipc_csc *A, const double *b, double *y, i
   if (ipc_cholmod_solve(w->chol, b, y) != IPC_FACTOR_OK) return -1;
   ipc_csc_mul(A, y, Ap);
   for (int i = 0; i < n; ++i) r[i] = b[i] - Ap[i];
-  double rnorm = sqrt(dot(n, r, r));
+  double rnorm = ipc_lcp_norm2(n, r);
   if (rnorm <= PCG_TOL * bnorm) return 1;
   if (ipc_cholmod_solve(w->chol, r, z) != IPC_FACTOR_OK) return -1;
   memcpy(p, z, (size_t)n * sizeof(double));
@@ -74,7 +75,7 @@ static int pcg(ipc_lcp_world *w, const ipc_csc *A, const double *b, double *y, i
       y[i] += alpha * p[i];
       r[i] -= alpha * Ap[i];
     }
-    rnorm = sqrt(dot(n, r, r));
+    rnorm = ipc_lcp_norm2(n, r);
     if (!isfinite(rnorm)) return -1;
     if (rnorm <= PCG_TOL * bnorm) return it;
     if (ipc_cholmod_solve(w->chol, r, z) != IPC_FACTOR_OK) return -1;

@@ -3,6 +3,8 @@
 #ifndef IPCC_LCP_LCP_INTERNAL_H
 #define IPCC_LCP_LCP_INTERNAL_H
 
+#include <math.h>
+
 #include "lcp/lcp.h"
 
 /* W behind one interface. For the Jacobian form, G holds the rows J_i A^-1 (the columns
@@ -46,6 +48,45 @@ static inline void ipc_lcp_op_changed(ipc_lcp_op *op, int i, double dz) {
   const ipc_lcp_csr *G = &op->G;
   for (int k = G->rowptr[i]; k < G->rowptr[i + 1]; ++k) op->u[G->col[k]] += G->val[k] * dz;
 }
+
+/* a 2-norm that does not overflow: the sum of squares is kept as ssq * scale^2 with scale a
+ * power of two above every entry so far (LAPACK dnrm2's idea; a power of two makes the
+ * scaling exact, so below 1 in magnitude, and in general up to rounding in the last place of
+ * sums that near the underflow threshold, the result is that of sqrt(sum x_i^2)). Without it
+ * entries near 1e155 make the residual inf, and inf <= tol * ||q|| = inf "converged". */
+typedef struct ipc_lcp_sumsq {
+  double ssq, scale, inv; /* inv = 1 / scale */
+} ipc_lcp_sumsq;
+
+static inline ipc_lcp_sumsq ipc_lcp_sumsq_start(void) {
+  ipc_lcp_sumsq a = {0.0, 1.0, 1.0};
+  return a;
+}
+
+static inline void ipc_lcp_sumsq_add(ipc_lcp_sumsq *a, double x) {
+  double m = fabs(x);
+  if (m >= a->scale) {
+    if (isinf(m)) {
+      a->ssq = INFINITY;
+      return;
+    }
+    int e;
+    frexp(m, &e); /* m < 2^e */
+    double scale = ldexp(1.0, e), r = a->scale / scale;
+    a->ssq *= r * r;
+    a->scale = scale;
+    a->inv = ldexp(1.0, -e);
+  }
+  double y = x * a->inv;
+  a->ssq += y * y;
+}
+
+static inline double ipc_lcp_sumsq_norm(const ipc_lcp_sumsq *a) {
+  return sqrt(a->ssq) * a->scale;
+}
+
+/* ||x||_2 of n entries without overflow */
+double ipc_lcp_norm2(int n, const double *x);
 
 /* clamps z into the box, entries without dep first, then the dependent ones */
 void ipc_lcp_project(const ipc_lcp_problem *p, double *z);

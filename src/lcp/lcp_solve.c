@@ -90,7 +90,9 @@ static void ws_reserve(region_ws *ws, size_t rows, size_t dofs, size_t nM) {
     grow_d(&ws->z, rows);
     ws->dep = ipc_realloc(ws->dep, sizeof(int) * (rows + 1));
   }
-  if (dofs > ws->cap_dof) {
+  /* allocated even for 0 free DOFs (contacts between fixed vertices only): memset(NULL, 0,
+     0) is undefined */
+  if (dofs > ws->cap_dof || !ws->col) {
     ws->cap_dof = dofs;
     grow_d(&ws->ainv, dofs);
     grow_d(&ws->col, dofs);
@@ -301,8 +303,9 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
       return ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T could not be solved", w->step + 1);
     }
   } else if (coupled) {
-    /* W = J A^-1 J^T: one solve per row */
-    for (int i = 0; i < nrows; ++i) {
+    /* W = J A^-1 J^T: one solve per row; 0 when no DOF is free (the factor is empty) */
+    if (nf == 0) memset(W, 0, sizeof(double) * (size_t)nrows * (size_t)nrows);
+    for (int i = 0; i < nrows && nf > 0; ++i) {
       memset(ws->col, 0, sizeof(double) * (size_t)nf);
       for (int k = J.rowptr[i]; k < J.rowptr[i + 1]; ++k) ws->col[J.col[k]] += J.val[k];
       if (ipc_cholmod_solve(w->chol, ws->col, ws->col) != IPC_FACTOR_OK) {
@@ -507,7 +510,7 @@ ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st
       for (int a = 0; a < cnt; ++a)
         memcpy(w->z + (size_t)idx[a] * R, zr + (size_t)a * R, sizeof(double) * (size_t)R);
     }
-    if (coupled && s == IPC_OK) {
+    if (coupled && s == IPC_OK && ipc_sparse_num_free(w->asm_) > 0) {
       if ((w->use_bf ? ipc_lcp_body_factors_solve(&w->bf, ws.jtz)
                      : ipc_cholmod_solve(w->chol, ws.jtz, ws.jtz)) != IPC_FACTOR_OK)
         s = ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T z could not be solved", w->step + 1);

@@ -29,10 +29,22 @@
 #include "core/alloc.h"
 #include "lcp/lcp_internal.h"
 
-static double dot(int n, const double *a, const double *b) {
+/* a'b t^2: the CG scalars are ratios of such products, so a power of two t that brings the
+   entries below 1 keeps them finite without changing them (ipc_lcp_sumsq) */
+static double dot(int n, const double *a, const double *b, double t) {
   double s = 0.0;
-  for (int i = 0; i < n; ++i) s += a[i] * b[i];
+  for (int i = 0; i < n; ++i) s += (a[i] * t) * (b[i] * t);
   return s;
+}
+
+/* 2^-e with 2^e above every |x_i|, or 1 when they are all below 1 */
+static double unit_scale(int n, const double *x) {
+  double m = 0.0;
+  for (int i = 0; i < n; ++i) m = fmax(m, fabs(x[i]));
+  if (!(m >= 1.0) || isinf(m)) return 1.0;
+  int e;
+  frexp(m, &e);
+  return ldexp(1.0, -e);
 }
 
 /* r = projected -(w) at z: zero where z sits at a bound and -w points outward */
@@ -83,19 +95,20 @@ ipc_status ipc_lcp_pcg_pgs(const ipc_lcp_problem *p, const ipc_lcp_options *opt,
   if (!done && best_res > cg_tol) {
     projected_residual(p, z, w, r);
     if (n > 0) memcpy(d, r, bytes);
-    double rr = dot(n, r, r);
+    const double t = unit_scale(n, r); /* r shrinks as CG proceeds: one t serves throughout */
+    double rr = dot(n, r, r, t);
     int stall = 0;
     while (cg_it < o.cg_max_iter && rr > 0.0) {
       feasible_direction(p, z, d);
-      double rd = dot(n, r, d);
+      double rd = dot(n, r, d, t);
       if (!(rd > 0.0)) {
         memcpy(d, r, bytes);
         feasible_direction(p, z, d);
-        rd = dot(n, r, d);
+        rd = dot(n, r, d, t);
         if (!(rd > 0.0)) break;
       }
       ipc_lcp_op_mul(&op, d, Wd);
-      double dWd = dot(n, d, Wd);
+      double dWd = dot(n, d, Wd, t);
       if (!(dWd > 0.0)) break; /* no curvature along d (singular W): leave it to PGS */
       double alpha = rd / dWd;
       memcpy(zold, z, bytes);
@@ -116,15 +129,16 @@ ipc_status ipc_lcp_pcg_pgs(const ipc_lcp_problem *p, const ipc_lcp_options *opt,
         stop = IPC_LCP_CONVERGED;
         break;
       }
-      double step2 = 0.0;
-      for (int i = 0; i < n; ++i) step2 += (z[i] - zold[i]) * (z[i] - zold[i]);
-      if (res_now <= cg_tol || (o.step_tol > 0.0 && sqrt(step2) <= o.step_tol)) break;
+      ipc_lcp_sumsq step = ipc_lcp_sumsq_start();
+      for (int i = 0; i < n; ++i) ipc_lcp_sumsq_add(&step, z[i] - zold[i]);
+      if (res_now <= cg_tol || (o.step_tol > 0.0 && ipc_lcp_sumsq_norm(&step) <= o.step_tol))
+        break;
       memcpy(r_old, r, bytes);
       projected_residual(p, z, w, r);
-      double rr_new = dot(n, r, r);
+      double rr_new = dot(n, r, r, t);
       double beta;
       if (o.cg_beta == IPC_LCP_POLAK_RIBIERE) {
-        beta = (rr_new - dot(n, r, r_old)) / rr;
+        beta = (rr_new - dot(n, r, r_old, t)) / rr;
         if (beta < 0.0) beta = 0.0;
       } else {
         beta = rr_new / rr;

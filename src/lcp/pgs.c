@@ -25,7 +25,7 @@ int ipc_lcp_pgs_run(ipc_lcp_op *op, const ipc_lcp_options *o, int max_iter, doub
     return 0;
   }
   for (int it = 1; it <= max_iter; ++it) {
-    double step2 = 0.0;
+    ipc_lcp_sumsq step = ipc_lcp_sumsq_start();
     for (int i = 0; i < n; ++i) {
       double lo, hi;
       ipc_lcp_bounds(p, i, z, &lo, &hi);
@@ -37,7 +37,7 @@ int ipc_lcp_pgs_run(ipc_lcp_op *op, const ipc_lcp_options *o, int max_iter, doub
       if (dz != 0.0) {
         z[i] = zi;
         ipc_lcp_op_changed(op, i, dz);
-        step2 += dz * dz;
+        ipc_lcp_sumsq_add(&step, dz);
       }
     }
     double r = ipc_lcp_op_eval(op, z, w);
@@ -53,7 +53,7 @@ int ipc_lcp_pgs_run(ipc_lcp_op *op, const ipc_lcp_options *o, int max_iter, doub
       *stop = IPC_LCP_CONVERGED;
       return it;
     }
-    if (o->step_tol > 0.0 && sqrt(step2) <= o->step_tol) {
+    if (o->step_tol > 0.0 && ipc_lcp_sumsq_norm(&step) <= o->step_tol) {
       *stop = IPC_LCP_STALLED;
       return it;
     }

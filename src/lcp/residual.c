@@ -4,7 +4,8 @@
  *
  * zero exactly at BLCP solutions (Cottle, Pang, Stone, The LCP, Sec. 1.5). For the LCP
  * (lo = 0, hi = +inf) it is z - max(0, z - w) = min(z, w). Reported as ||F(z)||_2 and as
- * ||F(z)||_2 / ||q||_2, the relative error Siconos' LCP solvers report. */
+ * ||F(z)||_2 / ||q||_2, the relative error Siconos' LCP solvers report. The norms are scaled
+ * (ipc_lcp_sumsq) so that they stay finite for entries near the overflow threshold. */
 #include <float.h>
 #include <math.h>
 
@@ -23,17 +24,22 @@ void ipc_lcp_bounds(const ipc_lcp_problem *p, int i, const double *z, double *lo
   *hi = h;
 }
 
+double ipc_lcp_norm2(int n, const double *x) {
+  ipc_lcp_sumsq a = ipc_lcp_sumsq_start();
+  for (int i = 0; i < n; ++i) ipc_lcp_sumsq_add(&a, x[i]);
+  return ipc_lcp_sumsq_norm(&a);
+}
+
 double ipc_lcp_residual_zw(const ipc_lcp_problem *p, const double *z, const double *w) {
-  double s = 0.0;
+  ipc_lcp_sumsq a = ipc_lcp_sumsq_start();
   for (int i = 0; i < p->n; ++i) {
     double lo, hi;
     ipc_lcp_bounds(p, i, z, &lo, &hi);
     double y = z[i] - w[i];
     double m = y < lo ? lo : (y > hi ? hi : y);
-    double f = z[i] - m;
-    s += f * f;
+    ipc_lcp_sumsq_add(&a, z[i] - m);
   }
-  return sqrt(s);
+  return ipc_lcp_sumsq_norm(&a);
 }
 
 double ipc_lcp_residual(const ipc_lcp_problem *p, const double *z) {
@@ -45,9 +51,7 @@ double ipc_lcp_residual(const ipc_lcp_problem *p, const double *z) {
 }
 
 static double norm_q(const ipc_lcp_problem *p) {
-  double s = 0.0;
-  for (int i = 0; i < p->n; ++i) s += p->q[i] * p->q[i];
-  return sqrt(s);
+  return ipc_lcp_norm2(p->n, p->q);
 }
 
 double ipc_lcp_relative(const ipc_lcp_problem *p, double residual) {
