@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "io/plot.h"
+#include "io/run_output.h"
 #include "ipcc/ipcc.h"
 
 static void plot_usage(FILE *f) {

@@ -15,7 +15,7 @@
 
 #include "core/alloc.h"
 #include "io/path.h"
-#include "ipcc/output.h"
+#include "io/run_output.h"
 
 #define IPC_CHECKPOINT_VERSION 1u
 

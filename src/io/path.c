@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
-#include "ipcc/output.h"
+#include "io/run_output.h"
 
 char *ipc_read_file(const char *path, size_t *len, ipc_error *err) {
   FILE *f = fopen(path, "rb");
