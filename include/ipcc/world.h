@@ -50,6 +50,10 @@ int ipc_set_threads(int n);
    The world copies what it needs: def (and every array it points to) may be freed as soon
    as this returns. */
 ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err);
+/* a scene file (JSON or IPC .txt; flags as ipc_scene_load_any) loaded and built into a
+   world in one call, for callers that need no ipc_scene_def (language bindings). NULL on
+   error (err filled; IPC_ERR_INPUT naming the file, line or key). */
+ipc_world *ipc_world_load(const char *path, unsigned flags, ipc_error *err);
 /* frees the world and everything it owns (positions, body names, ...); w may be NULL */
 void ipc_world_destroy(ipc_world *w);
 

@@ -43,3 +43,11 @@ int ipc_lcp_world_body(const ipc_lcp_world *w, int i, ipc_body_info *info) {
 const int *ipc_lcp_world_surface_triangles(const ipc_lcp_world *w, int *ntris) {
   return surface_triangles(&w->m, ntris);
 }
+
+ipc_world *ipc_world_load(const char *path, unsigned flags, ipc_error *err) {
+  ipc_scene_def def;
+  if (ipc_scene_load_any(path, flags, &def, err) != IPC_OK) return NULL;
+  ipc_world *w = ipc_world_create(&def, err);
+  ipc_scene_def_free(&def);
+  return w;
+}
