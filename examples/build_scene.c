@@ -81,8 +81,8 @@ int main(int argc, char **argv) {
       return 1;
     }
     if (s % 10 == 0)
-      printf("step %d t %.3f lowest_y %.6f newton %d contacts %d\n", s, st.time,
-             lowest_y(w, &cube), st.newton_iterations, st.contacts);
+      printf("step %d t %.3f lowest_y %.6f newton %d contacts %d\n", s, st.time, lowest_y(w, &cube),
+             st.newton_iterations, st.contacts);
   }
   char what[256];
   int ok = ipc_world_intersection_free(w, what, sizeof what);

@@ -21,8 +21,8 @@ static void print_bodies(const ipc_world *w) {
       for (int d = 0; d < 3; ++d) c[d] += x[3 * i + d] / info.vertex_count;
       lo = fmin(lo, x[3 * i + 1]);
     }
-    printf("  %-12s %-8s vertices [%d, %d) centroid (%.4f, %.4f, %.4f) lowest_y %.6f\n",
-           info.name, info.obstacle ? "obstacle" : "body", info.vertex_begin,
+    printf("  %-12s %-8s vertices [%d, %d) centroid (%.4f, %.4f, %.4f) lowest_y %.6f\n", info.name,
+           info.obstacle ? "obstacle" : "body", info.vertex_begin,
            info.vertex_begin + info.vertex_count, c[0], c[1], c[2], lo);
   }
 }
