@@ -39,7 +39,7 @@ static int make_scene(ipc_scene_def *scene, const char *mesh) {
   cube->translation[1] = 0.5;
 
   scene->nplanes = 1;
-  scene->planes[0].normal[1] = 1.0; /* unit normal: y >= 0 */
+  scene->planes[0].normal[1] = 1.0; /* the half space y >= 0 */
   return 0;
 }
 

@@ -300,8 +300,7 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
     memcpy(m->planes[p].point, def->planes[p].point, sizeof m->planes[p].point);
     if (!unit_normal(def->planes[p].normal, m->planes[p].normal)) {
       st = ipc_error_set(err, IPC_ERR_INPUT,
-                         "%s: key 'planes[%d].normal': expected a non-zero finite vector",
-                         file, p);
+                         "%s: key 'planes[%d].normal': expected a non-zero finite vector", file, p);
       goto cleanup;
     }
     m->planes[p].friction = def->planes[p].friction;
