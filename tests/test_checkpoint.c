@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "io/run_output.h"
 #include "ipcc/ipcc.h"
 #include "test.h"
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "io/plot.h"
 #include "ipcc/ipcc.h"
 #include "test.h"
 

@@ -1,8 +1,14 @@
-/* ipcc: intersection-free contact simulation (IPC) beside an LCP contact mode */
+/* ipcc: intersection-free contact simulation (IPC) beside an LCP contact mode.
+   The public API: include this one header and link with `pkg-config --libs ipcc`
+   (docs/using-ipcc-from-c.md). Every function reports failure through an ipc_status and an
+   optional ipc_error (ipcc/error.h). The library does not exit; it aborts when memory runs
+   out or an internal assertion fails, and prints only the warnings of
+   ipc_scene_load_txt's IPC_SCENE_LENIENT mode (stderr). */
 #ifndef IPCC_IPCC_H
 #define IPCC_IPCC_H
 
 #include "ipcc/error.h"
+#include "ipcc/lcp_world.h"
 #include "ipcc/mesh.h"
 #include "ipcc/output.h"
 #include "ipcc/render.h"

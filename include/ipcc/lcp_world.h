@@ -7,8 +7,8 @@
 #include <stddef.h>
 
 #include "ipcc/error.h"
-#include "ipcc/output.h"
 #include "ipcc/scene.h"
+#include "ipcc/world.h"
 
 typedef struct ipc_lcp_world ipc_lcp_world;
 
@@ -89,19 +89,31 @@ ipc_status ipc_lcp_scene_load(const char *path, ipc_lcp_world_def *d, int *lcp_m
 
 /* builds the world; checks that the friction formulation and solver fit together.
    NULL on error (err filled; IPC_ERR_INPUT). The scene's integrator is ignored: LCP mode
-   is linearly implicit Euler. */
+   is linearly implicit Euler.
+   scene and def may be freed as soon as this returns (the world copies what it needs;
+   def->dump_dir is copied too). */
 ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_world_def *def,
                                     ipc_error *err);
+/* frees the world and everything it owns; w may be NULL */
 void ipc_lcp_world_destroy(ipc_lcp_world *w);
 
-/* one time step; IPC_ERR_SIM when it failed (NaN, singular system) */
+/* one time step; IPC_ERR_SIM when it failed (NaN, singular system). st is required and
+   overwritten; err may be NULL. */
 ipc_status ipc_lcp_world_step(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err);
 
-/* current positions and velocities (nverts x 3), owned by the world */
+/* current positions and velocities (nverts x 3), owned by the world: the pointers stay the
+   same for the world's lifetime, their contents change at each step */
 const double *ipc_lcp_world_positions(const ipc_lcp_world *w);
 const double *ipc_lcp_world_velocities(const ipc_lcp_world *w);
+/* vertices of all bodies and obstacles, as ipc_world_vertex_count */
 int ipc_lcp_world_vertex_count(const ipc_lcp_world *w);
+/* simulated time in seconds */
 double ipc_lcp_world_time(const ipc_lcp_world *w);
+/* bodies and obstacles, their vertex ranges and the surface triangles, exactly as the
+   ipc_world functions of the same names (ipcc/world.h) */
+int ipc_lcp_world_body_count(const ipc_lcp_world *w);
+int ipc_lcp_world_body(const ipc_lcp_world *w, int i, ipc_body_info *info);
+const int *ipc_lcp_world_surface_triangles(const ipc_lcp_world *w, int *ntris);
 /* absolute contact gap in use */
 double ipc_lcp_world_gap(const ipc_lcp_world *w);
 
@@ -122,13 +134,6 @@ int ipc_lcp_world_scene_steps(const ipc_lcp_world *w);
 int ipc_lcp_world_intersection_free(const ipc_lcp_world *w, char *what, size_t n);
 /* the surfaces at the current state as one OBJ file (as ipc_world_write_obj) */
 ipc_status ipc_lcp_world_write_obj(const ipc_lcp_world *w, const char *path, ipc_error *err);
-
-/* writes stats.json of an LCP run: the summary keys of every mode (sum->mode "lcp",
-   min_distance negative when penetrating, lcp_iterations) plus the LCP options (def),
-   max_penetration, residuals and regions; one record per step. Atomic. */
-ipc_status ipc_write_lcp_stats_json(const char *path, const ipc_run_summary *sum,
-                                    const ipc_lcp_world_def *def, const ipc_lcp_step_stats *steps,
-                                    size_t nsteps, ipc_error *err);
 
 /* names of a friction formulation and a coupling as ipc_lcp_world_def_set spells them */
 const char *ipc_lcp_friction_name(ipc_lcp_friction f);

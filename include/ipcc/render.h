@@ -18,13 +18,6 @@ void ipc_image_destroy(ipc_image *im);
 /* writes im as an 8-bit RGB PNG, atomically (temporary file, then rename) */
 ipc_status ipc_image_write_png(const ipc_image *im, const char *path, ipc_error *err);
 
-/* text in the built-in 5x7 bitmap font (lowercase drawn as capitals), top-left corner at
-   (x, y), each font pixel scale x scale image pixels; returns the width drawn */
-int ipc_image_text(ipc_image *im, int x, int y, const char *text, const unsigned char color[3],
-                   int scale);
-/* width in pixels of text at scale */
-int ipc_text_width(const char *text, int scale);
-
 /* a pinhole camera; fov is the vertical field of view in degrees */
 typedef struct ipc_camera {
   double eye[3], target[3], up[3];
@@ -40,18 +33,5 @@ ipc_camera ipc_world_default_camera(const ipc_world *w);
    shading and a z-buffer over a sky gradient, with a checkered tile floor for each
    half-space plane of the scene; 2x2 supersampled. deterministic. */
 void ipc_render_world(ipc_image *im, const ipc_world *w, const ipc_camera *cam);
-
-/* one line of a plot: n points (x, y); non-finite y leave a gap */
-typedef struct ipc_plot_series {
-  const char *label;
-  const double *x, *y;
-  int n;
-  unsigned char color[3];
-} ipc_plot_series;
-
-/* a line plot filling im: title, axis labels, ticks with labels, a legend when there is
-   more than one series; log_y plots log10 of the positive values */
-void ipc_plot_lines(ipc_image *im, const char *title, const char *xlabel, const char *ylabel,
-                    const ipc_plot_series *series, int nseries, int log_y);
 
 #endif

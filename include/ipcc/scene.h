@@ -1,5 +1,14 @@
 /* scene definitions: what a scene file says, before anything is simulated.
-   build one with ipc_scene_load (JSON) or fill the defs by hand. */
+   build one with ipc_scene_load (JSON) or fill the defs by hand.
+
+   Ownership: an ipc_scene_def owns every pointer in it (path, bodies, planes, and in each
+   body name, mesh, dirichlet, neumann and their regions' verts); ipc_scene_def_free
+   releases them all with free(). A scene built in code therefore allocates them with
+   malloc / calloc / realloc (never string literals or stack arrays) and calls
+   ipc_scene_def_free once; or it keeps its own memory and never calls it. Start from
+   ipc_default_scene_def / ipc_default_body_def (they allocate nothing). ipc_world_create
+   and ipc_lcp_world_create copy what they need, so the definition may be freed right after
+   (examples/build_scene.c). */
 #ifndef IPCC_SCENE_H
 #define IPCC_SCENE_H
 
@@ -89,7 +98,7 @@ typedef struct ipc_body_def {
 /* an analytic half-space {x : n.(x - p) >= 0} that bodies stay in */
 typedef struct ipc_plane_def {
   double point[3];
-  double normal[3];       /* normalised on load */
+  double normal[3];       /* outward of the allowed side; any non-zero length (normalised) */
   double friction;        /* kinetic friction coefficient */
   double friction_static; /* static coefficient; below friction (e.g. 0) = same as friction */
 } ipc_plane_def;
@@ -141,7 +150,8 @@ typedef struct ipc_scene_def {
   double camera_fov; /* vertical field of view, degrees */
 } ipc_scene_def;
 
-/* defaults (IPC's where it has them) */
+/* defaults (IPC's where it has them); no pointer set, nothing to free. The scene has no
+   bodies and no planes: nbodies / bodies and nplanes / planes are the caller's to fill. */
 ipc_scene_def ipc_default_scene_def(void);
 ipc_body_def ipc_default_body_def(void);
 
@@ -162,7 +172,9 @@ ipc_status ipc_scene_load_txt(const char *path, unsigned flags, ipc_scene_def *o
    .json and the text does not start like a JSON value ({ [ " - or a digit), else JSON */
 ipc_status ipc_scene_load_any(const char *path, unsigned flags, ipc_scene_def *out, ipc_error *err);
 
-/* frees what ipc_scene_load allocated; s may be NULL */
+/* frees every pointer the scene owns (see the top of this file) with free() and zeroes *s,
+   whether a loader or the caller filled it; s may be NULL. A loader that fails leaves *s
+   holding nothing to free, so calling this after a failed load is harmless. */
 void ipc_scene_def_free(ipc_scene_def *s);
 
 #endif

@@ -46,16 +46,28 @@ int ipc_set_threads(int n);
 
 /* builds the world from a scene: reads meshes, checks the start state (rejects
    inverted tets and intersecting or touching surfaces, naming the primitives).
-   NULL on error (err filled; IPC_ERR_INPUT). */
+   NULL on error (err filled; IPC_ERR_INPUT).
+   The world copies what it needs: def (and every array it points to) may be freed as soon
+   as this returns. */
 ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err);
+/* a scene file (JSON or IPC .txt; flags as ipc_scene_load_any) loaded and built into a
+   world in one call, for callers that need no ipc_scene_def (language bindings). NULL on
+   error (err filled; IPC_ERR_INPUT naming the file, line or key). */
+ipc_world *ipc_world_load(const char *path, unsigned flags, ipc_error *err);
+/* frees the world and everything it owns (positions, body names, ...); w may be NULL */
 void ipc_world_destroy(ipc_world *w);
 
-/* one time step; IPC_ERR_SIM if the step failed (NaN, line search stalled) */
+/* one time step; IPC_ERR_SIM if the step failed (NaN, line search stalled). st is required
+   and overwritten; err may be NULL. A run should stop at the first failed step. */
 ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err);
 
-/* current positions (nverts x 3), owned by the world */
+/* current positions (ipc_world_vertex_count x 3, row-major x y z per vertex), owned by the
+   world: the pointer stays the same for the world's lifetime, its contents change at each
+   ipc_world_step and ipc_world_load_state */
 const double *ipc_world_positions(const ipc_world *w);
+/* vertices of all bodies and obstacles (bodies in scene order, each a contiguous range) */
 int ipc_world_vertex_count(const ipc_world *w);
+/* simulated time in seconds (0 at creation; + time_step per step) */
 double ipc_world_time(const ipc_world *w);
 /* absolute barrier activation distance dhat in use */
 double ipc_world_dhat(const ipc_world *w);
@@ -66,7 +78,7 @@ int ipc_world_intersection_free(const ipc_world *w, char *what, size_t n);
 /* number of steps the scene asks for (duration / time_step, rounded) */
 int ipc_world_scene_steps(const ipc_world *w);
 
-/* current velocities (nverts x 3, m/s), owned by the world */
+/* current velocities (nverts x 3, m/s), owned by the world (as ipc_world_positions) */
 const double *ipc_world_velocities(const ipc_world *w);
 /* number of tets of all deformable bodies */
 int ipc_world_tet_count(const ipc_world *w);
@@ -75,6 +87,28 @@ int ipc_world_tet_count(const ipc_world *w);
 void ipc_world_tet_energy_density(const ipc_world *w, double *psi);
 /* steps taken so far */
 int ipc_world_step_count(const ipc_world *w);
+
+/* one body or obstacle of a world, as the scene listed it */
+typedef struct ipc_body_info {
+  const char *name;   /* the scene's name, or the mesh file's; owned by the world */
+  int obstacle;       /* 1: kinematic obstacle (no mass, moves by script only) */
+  int vertex_begin;   /* its vertices are [vertex_begin, vertex_begin + vertex_count) of */
+  int vertex_count;   /*   ipc_world_positions (vertex indices, not x 3) */
+  int tet_begin;      /* its tets in the world's tet order (ipc_world_tet_energy_density); */
+  int tet_count;      /*   0 for obstacles */
+  int triangle_begin; /* its triangles are [triangle_begin, triangle_begin + triangle_count) */
+  int triangle_count; /*   of ipc_world_surface_triangles */
+} ipc_body_info;
+
+/* number of bodies and obstacles, in scene order (bodies and obstacles share one list) */
+int ipc_world_body_count(const ipc_world *w);
+/* fills *info for body i (0 <= i < ipc_world_body_count); returns 0, or -1 (info
+   untouched) when i is out of range */
+int ipc_world_body(const ipc_world *w, int i, ipc_body_info *info);
+/* the collision surface's triangles (*ntris x 3 vertex indices into ipc_world_positions,
+   outward, counter-clockwise seen from outside), body after body; owned by the world and
+   fixed for its lifetime. ntris may be NULL. */
+const int *ipc_world_surface_triangles(const ipc_world *w, int *ntris);
 
 /* the changing state (positions, velocities, time, step, barrier stiffness, scripted-region
    centers; list in src/ipc/world_state.c) as a versioned binary record on f. a world created

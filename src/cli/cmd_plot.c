@@ -9,6 +9,8 @@
 
 #include "cli/commands.h"
 #include "core/alloc.h"
+#include "io/plot.h"
+#include "io/run_output.h"
 #include "io/stats_common.h"
 #include "ipcc/ipcc.h"
 

@@ -13,6 +13,7 @@
 #include "cli/outdir.h"
 #include "cli/progress.h"
 #include "cli/run_args.h"
+#include "io/run_output.h"
 #include "ipcc/ipcc.h"
 
 static void run_usage(FILE *f) {

@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/outdir.h"
 #include "cli/run_args.h"
+#include "io/run_output.h"
 #include "ipcc/ipcc.h"
 #include "ipcc/lcp_world.h"
 

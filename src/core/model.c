@@ -104,6 +104,18 @@ static void region_center(double c[3], const int *verts, int n, const double *x)
   for (int d = 0; d < 3; ++d) c[d] = 0.5 * (lo[d] + hi[d]);
 }
 
+/* a plane normal of unit length into u; 0 when n is zero or not finite. The loaders
+   normalise already: a normal within rounding of unit length is kept bit for bit, others
+   (scenes built in code) are divided by their length, as the barrier distance n.(x - p)
+   needs a unit n. */
+static int unit_normal(const double n[3], double u[3]) {
+  double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  if (!(len > 0) || !isfinite(len)) return 0;
+  double scale = fabs(len - 1.0) <= 1e-12 ? 1.0 : len;
+  for (int d = 0; d < 3; ++d) u[d] = n[d] / scale;
+  return 1;
+}
+
 ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *err) {
   memset(m, 0, sizeof *m);
   const char *file = def->path ? def->path : "(scene)";
@@ -286,7 +298,11 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
   m->planes = IPC_NEW0(ipc_plane, def->nplanes + 1);
   for (int p = 0; p < def->nplanes; ++p) {
     memcpy(m->planes[p].point, def->planes[p].point, sizeof m->planes[p].point);
-    memcpy(m->planes[p].normal, def->planes[p].normal, sizeof m->planes[p].normal);
+    if (!unit_normal(def->planes[p].normal, m->planes[p].normal)) {
+      st = ipc_error_set(err, IPC_ERR_INPUT,
+                         "%s: key 'planes[%d].normal': expected a non-zero finite vector", file, p);
+      goto cleanup;
+    }
     m->planes[p].friction = def->planes[p].friction;
     m->planes[p].friction_static = fmax(def->planes[p].friction_static, def->planes[p].friction);
   }

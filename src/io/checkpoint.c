@@ -29,7 +29,7 @@
 #include "core/alloc.h"
 #include "io/mesh_internal.h"
 #include "io/path.h"
-#include "ipcc/output.h"
+#include "io/run_output.h"
 
 #define IPC_CHECKPOINT_VERSION 2u
 

@@ -3,7 +3,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "ipcc/render.h"
+#include "io/plot.h"
 
 typedef struct glyph {
   char c;

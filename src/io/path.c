@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
-#include "ipcc/output.h"
+#include "io/run_output.h"
 
 static const char *file_kind(mode_t m) {
   if (S_ISDIR(m)) return "a folder";

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ipcc/render.h"
+#include "io/plot.h"
 
 static const unsigned char ink[3] = {40, 40, 48}, grid[3] = {226, 228, 232},
                            axis[3] = {120, 120, 130};

@@ -7,7 +7,7 @@
 #include <cjson/cJSON.h>
 
 #include "ipcc/error.h"
-#include "ipcc/output.h"
+#include "io/run_output.h"
 
 /* adds key: v to o, or key: null when v is not finite (JSON has no infinity) */
 void ipc_stats_add_num(cJSON *o, const char *key, double v);

@@ -1,8 +1,8 @@
 /* stats.json: {"summary": {...}, "steps": [{...}, ...]} (keys in docs/stats.md) */
 #include <cjson/cJSON.h>
 
+#include "io/run_output.h"
 #include "io/stats_common.h"
-#include "ipcc/output.h"
 
 ipc_status ipc_write_stats_json(const char *path, const ipc_run_summary *sum,
                                 const ipc_step_stats *steps, size_t nsteps, ipc_error *err) {

@@ -1,0 +1,220 @@
+"""Python bindings of ipcc, the intersection-free contact simulator (IPC), over its shared
+library (ctypes; see docs/using-ipcc-from-c.md for the C API underneath).
+
+    import ipcc
+    with ipcc.load_scene("scenes/two_cubes.json") as w:
+        for _ in range(20):
+            w.step()
+        print(w.positions[:, 1].min(), w.check())
+
+The library is found through the environment variable IPCC_LIBRARY (a path to
+libipcc.so), else as the installed libipcc.so.0.
+"""
+import ctypes
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._native import BodyInfo, Error as _CError, StepStats as _CStepStats, lib as _lib
+
+__version__ = "0.1.0"
+
+__all__ = ["Body", "Error", "InputError", "SimulationError", "World", "load_scene",
+           "set_threads"]
+
+_IPC_ERR_SIM = 1
+_SCENE_LENIENT = 1
+
+
+class Error(Exception):
+    """an ipcc failure; status is the C ipc_status (1 simulation, 2 bad input)"""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+
+class InputError(Error, ValueError):
+    """bad input (IPC_ERR_INPUT): the message names the file, line or key"""
+
+
+class SimulationError(Error, RuntimeError):
+    """a failed time step (IPC_ERR_SIM): NaN, no progress"""
+
+
+def _raise(err):
+    msg = err.msg.decode("utf-8", "replace")
+    cls = SimulationError if err.status == _IPC_ERR_SIM else InputError
+    raise cls(err.status, msg)
+
+
+@dataclass(frozen=True)
+class Body:
+    """one body or obstacle: its rows of World.positions and of World.triangles"""
+
+    name: str
+    obstacle: bool
+    vertices: slice   # rows of World.positions
+    tets: range       # tet indices (empty for obstacles)
+    triangles: slice  # rows of World.triangles
+
+
+def set_threads(n):
+    """threads for ipcc's own loops (process-wide; n < 1: one per core); returns the number
+    in use. Results do not depend on it."""
+    return _lib.ipc_set_threads(int(n))
+
+
+def load_scene(path, lenient=False):
+    """loads a scene file (JSON or IPC .txt script) and builds its World. InputError names
+    the file, line or key when the scene is rejected (also an initial intersection).
+    lenient: unsupported .txt keywords are a warning on stderr instead of an error."""
+    err = _CError()
+    w = _lib.ipc_world_load(os.fsencode(path), _SCENE_LENIENT if lenient else 0,
+                            ctypes.byref(err))
+    if not w:
+        _raise(err)
+    return World(w)
+
+
+class World:
+    """a simulation in IPC mode. Create one with load_scene; close() (or a with block, or
+    garbage collection) frees it. Not safe to use from two threads at once."""
+
+    def __init__(self, handle):
+        self._w = ctypes.c_void_p(handle)
+        self._n = _lib.ipc_world_vertex_count(self._w)
+
+    def close(self):
+        """frees the C world. Arrays from positions, velocities and triangles must not be
+        used afterwards (they view its memory)."""
+        if self._w:
+            _lib.ipc_world_destroy(self._w)
+            self._w = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+    def _handle(self):
+        if not self._w:
+            raise ValueError("ipcc.World is closed")
+        return self._w
+
+    def step(self):
+        """one time step; returns its statistics as a dict (keys as stats.json's step
+        records: step, time, newton_iterations, contacts, min_distance, energy, ...).
+        raises SimulationError when the step fails."""
+        st = _CStepStats()
+        err = _CError()
+        if _lib.ipc_world_step(self._handle(), ctypes.byref(st), ctypes.byref(err)) != 0:
+            _raise(err)
+        return {name: getattr(st, name) for name, _ in _CStepStats._fields_}
+
+    def _view(self, ptr, shape, ctype, dtype):
+        # a read-only array over C memory; the ctypes buffer holds a reference to self,
+        # so the world outlives the array unless close() is called explicitly
+        count = shape[0] * shape[1]
+        address = ctypes.cast(ptr, ctypes.c_void_p).value
+        buf = (ctype * count).from_address(address) if count else (ctype * 0)()
+        buf._world = self
+        a = np.frombuffer(buf, dtype=dtype).reshape(shape)
+        a.flags.writeable = False
+        return a
+
+    @property
+    def positions(self):
+        """current positions, (vertex_count, 3) float64, a read-only view (no copy) of the
+        world's buffer: it changes in place at every step() and is valid until close().
+        Use copy_positions() for a snapshot."""
+        return self._view(_lib.ipc_world_positions(self._handle()), (self._n, 3),
+                          ctypes.c_double, np.float64)
+
+    def copy_positions(self):
+        """a copy of the current positions, (vertex_count, 3) float64"""
+        return self.positions.copy()
+
+    @property
+    def velocities(self):
+        """current velocities (m/s), a read-only view as positions"""
+        return self._view(_lib.ipc_world_velocities(self._handle()), (self._n, 3),
+                          ctypes.c_double, np.float64)
+
+    @property
+    def triangles(self):
+        """the surface triangles, (n, 3) int32 vertex indices (outward, counter-clockwise),
+        body after body; a read-only view, fixed for the world's lifetime"""
+        n = ctypes.c_int()
+        ptr = _lib.ipc_world_surface_triangles(self._handle(), ctypes.byref(n))
+        return self._view(ptr, (n.value, 3), ctypes.c_int, np.int32)
+
+    @property
+    def bodies(self):
+        """the bodies and obstacles in scene order (list of Body)"""
+        out = []
+        for i in range(_lib.ipc_world_body_count(self._handle())):
+            b = BodyInfo()
+            _lib.ipc_world_body(self._w, i, ctypes.byref(b))
+            out.append(Body(
+                name=b.name.decode("utf-8", "replace"),
+                obstacle=bool(b.obstacle),
+                vertices=slice(b.vertex_begin, b.vertex_begin + b.vertex_count),
+                tets=range(b.tet_begin, b.tet_begin + b.tet_count),
+                triangles=slice(b.triangle_begin, b.triangle_begin + b.triangle_count)))
+        return out
+
+    def body(self, name):
+        """the Body called name (KeyError if none)"""
+        for b in self.bodies:
+            if b.name == name:
+                return b
+        raise KeyError(name)
+
+    def check(self):
+        """the exact intersection check of the current state: True when no two surface
+        primitives intersect (obstacle pairs are not checked); see intersection()"""
+        return bool(_lib.ipc_world_intersection_free(self._handle(), None, 0))
+
+    def intersection(self):
+        """None when the current state is intersection-free, else a description of the
+        first intersecting pair"""
+        what = ctypes.create_string_buffer(512)
+        if _lib.ipc_world_intersection_free(self._handle(), what, len(what)):
+            return None
+        return what.value.decode("utf-8", "replace")
+
+    def write_obj(self, path):
+        """the surfaces at the current state as one OBJ file, one object per body"""
+        err = _CError()
+        if _lib.ipc_world_write_obj(self._handle(), os.fsencode(path), ctypes.byref(err)) != 0:
+            _raise(err)
+
+    @property
+    def vertex_count(self):
+        return self._n
+
+    @property
+    def time(self):
+        """simulated time (s)"""
+        return _lib.ipc_world_time(self._handle())
+
+    @property
+    def step_count(self):
+        """steps taken so far"""
+        return _lib.ipc_world_step_count(self._handle())
+
+    @property
+    def scene_steps(self):
+        """steps the scene asks for (duration / time_step)"""
+        return _lib.ipc_world_scene_steps(self._handle())
+
+    @property
+    def dhat(self):
+        """barrier activation distance in use (m)"""
+        return _lib.ipc_world_dhat(self._handle())

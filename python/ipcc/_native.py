@@ -1,0 +1,105 @@
+"""ctypes declarations of the part of ipcc's C API (include/ipcc/) this package uses.
+
+The structures mirror the C ones field for field; a change there must be made here too
+(tests/test_ipcc.py checks the step statistics end to end).
+"""
+import ctypes
+import ctypes.util
+import os
+
+SONAME = "libipcc.so.0"
+
+
+class Error(ctypes.Structure):
+    _fields_ = [("status", ctypes.c_int), ("msg", ctypes.c_char * 1024)]
+
+
+class StepStats(ctypes.Structure):
+    _fields_ = [
+        ("step", ctypes.c_int),
+        ("time", ctypes.c_double),
+        ("newton_iterations", ctypes.c_int),
+        ("newton_capped", ctypes.c_int),
+        ("line_search_steps", ctypes.c_int),
+        ("ccd_alpha_min", ctypes.c_double),
+        ("contacts", ctypes.c_int),
+        ("contacts_max", ctypes.c_int),
+        ("min_distance", ctypes.c_double),
+        ("energy", ctypes.c_double),
+        ("kappa", ctypes.c_double),
+        ("dirichlet_unmet", ctypes.c_int),
+        ("residual", ctypes.c_double),
+        ("t_assembly", ctypes.c_double),
+        ("t_factor", ctypes.c_double),
+        ("t_ccd", ctypes.c_double),
+        ("t_broad_phase", ctypes.c_double),
+        ("t_total", ctypes.c_double),
+        ("analyses", ctypes.c_int),
+        ("t_analyze", ctypes.c_double),
+        ("friction_contacts", ctypes.c_int),
+        ("friction_iterations", ctypes.c_int),
+        ("max_slip_speed", ctypes.c_double),
+        ("factor_shifts", ctypes.c_int),
+        ("newton_floor", ctypes.c_int),
+    ]
+
+
+class BodyInfo(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("obstacle", ctypes.c_int),
+        ("vertex_begin", ctypes.c_int),
+        ("vertex_count", ctypes.c_int),
+        ("tet_begin", ctypes.c_int),
+        ("tet_count", ctypes.c_int),
+        ("triangle_begin", ctypes.c_int),
+        ("triangle_count", ctypes.c_int),
+    ]
+
+
+def _find():
+    """IPCC_LIBRARY if set, else the installed soname, else what ld.so.cache knows"""
+    path = os.environ.get("IPCC_LIBRARY")
+    if path:
+        return ctypes.CDLL(path)
+    try:
+        return ctypes.CDLL(SONAME)
+    except OSError:
+        found = ctypes.util.find_library("ipcc")
+        if not found:
+            raise OSError(
+                "ipcc: cannot load %s; install the library (meson install) or set "
+                "IPCC_LIBRARY to the path of libipcc.so" % SONAME) from None
+        return ctypes.CDLL(found)
+
+
+def _declare(lib):
+    W = ctypes.c_void_p  # ipc_world *
+    E = ctypes.POINTER(Error)
+    P = ctypes.POINTER
+    protos = {
+        "ipc_world_load": (W, [ctypes.c_char_p, ctypes.c_uint, E]),
+        "ipc_world_destroy": (None, [W]),
+        "ipc_world_step": (ctypes.c_int, [W, P(StepStats), E]),
+        "ipc_world_positions": (P(ctypes.c_double), [W]),
+        "ipc_world_velocities": (P(ctypes.c_double), [W]),
+        "ipc_world_vertex_count": (ctypes.c_int, [W]),
+        "ipc_world_time": (ctypes.c_double, [W]),
+        "ipc_world_dhat": (ctypes.c_double, [W]),
+        "ipc_world_step_count": (ctypes.c_int, [W]),
+        "ipc_world_scene_steps": (ctypes.c_int, [W]),
+        "ipc_world_intersection_free": (ctypes.c_int, [W, ctypes.c_char_p, ctypes.c_size_t]),
+        "ipc_world_body_count": (ctypes.c_int, [W]),
+        "ipc_world_body": (ctypes.c_int, [W, ctypes.c_int, P(BodyInfo)]),
+        "ipc_world_surface_triangles": (P(ctypes.c_int), [W, P(ctypes.c_int)]),
+        "ipc_world_write_obj": (ctypes.c_int, [W, ctypes.c_char_p, E]),
+        "ipc_set_threads": (ctypes.c_int, [ctypes.c_int]),
+    }
+    for name, (restype, argtypes) in protos.items():
+        f = getattr(lib, name)
+        f.restype = restype
+        f.argtypes = argtypes
+    return lib
+
+
+lib = _declare(_find())

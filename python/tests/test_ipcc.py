@@ -1,0 +1,126 @@
+"""the Python package over the shared library (IPCC_LIBRARY); run from the project root:
+   IPCC_LIBRARY=build/libipcc.so python3 -m pytest python/tests"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import ipcc
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+TWO_CUBES = os.path.join(ROOT, "scenes", "two_cubes.json")
+
+
+@pytest.fixture
+def world():
+    with ipcc.load_scene(TWO_CUBES) as w:
+        yield w
+
+
+def test_bodies(world):
+    bodies = world.bodies
+    assert [b.name for b in bodies] == ["upper", "lower"]
+    assert not any(b.obstacle for b in bodies)
+    assert bodies[0].vertices == slice(0, 8) and bodies[1].vertices == slice(8, 16)
+    assert len(bodies[0].tets) == 6 and bodies[1].tets == range(6, 12)
+    assert world.vertex_count == 16
+    assert world.body("lower") == bodies[1]
+    with pytest.raises(KeyError):
+        world.body("nothing")
+
+
+def test_initial_positions(world):
+    x = world.positions
+    assert x.shape == (16, 3) and x.dtype == np.float64
+    # upper cube [0,1]^3 translated to y = 3, lower to y = 1 (scenes/two_cubes.json)
+    assert x[world.body("upper").vertices, 1].min() == 3.0
+    assert x[world.body("lower").vertices, 1].min() == 1.0
+    assert not x.flags.writeable
+
+
+def test_triangles(world):
+    t = world.triangles
+    assert t.shape == (24, 3) and t.dtype == np.int32
+    for b in world.bodies:
+        tb = t[b.triangles]
+        assert tb.shape == (12, 3)
+        assert tb.min() >= b.vertices.start and tb.max() < b.vertices.stop
+    # outward: the closed cube surface encloses a positive volume
+    x = world.positions
+    a, b, c = x[t[:12, 0]], x[t[:12, 1]], x[t[:12, 2]]
+    volume = np.einsum("ij,ij->i", a, np.cross(b, c)).sum() / 6
+    assert volume == pytest.approx(1.0)
+
+
+def test_step_and_view(world):
+    view = world.positions
+    before = world.copy_positions()
+    st = world.step()
+    assert st["step"] == 1 and st["time"] == pytest.approx(0.025)
+    assert world.time == pytest.approx(0.025) and world.step_count == 1
+    assert st["newton_iterations"] >= 1 and st["energy"] == st["energy"]
+    # the last fields of the C struct: a layout mismatch would scramble them
+    assert st["factor_shifts"] == 0 and st["newton_floor"] in (0, 1)
+    assert st["t_total"] >= st["t_factor"] >= 0
+    # the view follows the world; the copy does not
+    assert view[0, 1] < before[0, 1]
+    assert np.array_equal(view, world.positions)
+    assert not np.array_equal(view, before)
+    v = world.velocities
+    assert v[0, 1] == pytest.approx((view[0, 1] - before[0, 1]) / 0.025)
+
+
+def test_run_lands_without_intersection(world):
+    for _ in range(world.scene_steps):
+        world.step()
+    lower = world.positions[world.body("lower").vertices]
+    assert 0 < lower[:, 1].min() < world.dhat
+    assert world.check() and world.intersection() is None
+
+
+def test_view_outlives_world_reference():
+    x = ipcc.load_scene(TWO_CUBES).positions  # the World is only referenced by the view
+    assert x[:, 1].max() == 4.0
+
+
+def test_bad_scene(tmp_path):
+    with pytest.raises(ipcc.InputError) as e:
+        ipcc.load_scene(tmp_path / "missing.json")
+    assert "missing.json" in str(e.value) and e.value.status == 2
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"time_step": -1, "bodies": []}')
+    with pytest.raises(ValueError, match="time_step"):
+        ipcc.load_scene(bad)
+
+
+def test_intersecting_start_rejected(tmp_path):
+    scene = tmp_path / "overlap.json"
+    mesh = os.path.abspath(os.path.join(ROOT, "scenes", "meshes", "cube.msh"))
+    scene.write_text('{"bodies": [{"mesh": "%s"}, {"mesh": "%s", "translation": [0.5, 0.5, 0.5]}]}'
+                     % (mesh, mesh))
+    with pytest.raises(ipcc.InputError, match="intersects"):
+        ipcc.load_scene(scene)
+
+
+def test_closed(world, tmp_path):
+    world.write_obj(tmp_path / "f.obj")
+    assert (tmp_path / "f.obj").read_text().count("\no ") == 2
+    world.close()
+    with pytest.raises(ValueError, match="closed"):
+        world.step()
+    world.close()  # twice is fine
+
+
+def test_found_by_soname():
+    # without IPCC_LIBRARY the package loads libipcc.so.0 from the loader's search path
+    lib = os.environ.get("IPCC_LIBRARY")
+    if not lib:
+        pytest.skip("IPCC_LIBRARY not set")
+    env = dict(os.environ, LD_LIBRARY_PATH=os.path.dirname(os.path.abspath(lib)))
+    del env["IPCC_LIBRARY"]
+    code = "import ipcc; print(len(ipcc.load_scene(%r).bodies))" % TWO_CUBES
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "2"

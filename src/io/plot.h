@@ -1,0 +1,28 @@
+/* text and line plots drawn into an ipc_image (`ipcc plot`); internal to
+   the command line (not installed) */
+#ifndef IPCC_IO_PLOT_H
+#define IPCC_IO_PLOT_H
+
+#include "ipcc/render.h"
+
+/* text in the built-in 5x7 bitmap font (lowercase drawn as capitals), top-left corner at
+   (x, y), each font pixel scale x scale image pixels; returns the width drawn */
+int ipc_image_text(ipc_image *im, int x, int y, const char *text, const unsigned char color[3],
+                   int scale);
+/* width in pixels of text at scale */
+int ipc_text_width(const char *text, int scale);
+
+/* one line of a plot: n points (x, y); non-finite y leave a gap */
+typedef struct ipc_plot_series {
+  const char *label;
+  const double *x, *y;
+  int n;
+  unsigned char color[3];
+} ipc_plot_series;
+
+/* a line plot filling im: title, axis labels, ticks with labels, a legend when there is
+   more than one series; log_y plots log10 of the positive values */
+void ipc_plot_lines(ipc_image *im, const char *title, const char *xlabel, const char *ylabel,
+                    const ipc_plot_series *series, int nseries, int log_y);
+
+#endif

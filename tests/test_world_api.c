@@ -1,0 +1,133 @@
+/* the public accessors of a world's bodies and surface (src/ipc/world_api.c), ipc_world_load,
+   and scenes built in code (plane normals are normalised or rejected by the model builder,
+   src/core/model.c) */
+#include <math.h>
+#include <string.h>
+
+#include "ipcc/ipcc.h"
+#include "test.h"
+
+/* body i has the name, kind and ranges given */
+static void check_body(int have, const ipc_body_info *b, const char *name, int obstacle, int v0,
+                       int nv, int nt, int nf) {
+  CHECK(have == 0);
+  if (have != 0) return;
+  CHECK_MSG(strcmp(b->name, name) == 0, "body %s, expected %s", b->name, name);
+  CHECK(b->obstacle == obstacle);
+  CHECK(b->vertex_begin == v0 && b->vertex_count == nv);
+  CHECK(b->tet_count == nt);
+  CHECK(b->triangle_count == nf);
+}
+
+static void two_cubes(void) {
+  ipc_error err;
+  ipc_world *w = ipc_world_load("scenes/two_cubes.json", 0, &err);
+  CHECK_MSG(w != NULL, "%s", err.msg);
+  if (!w) return;
+  ipc_body_info b;
+  CHECK(ipc_world_body_count(w) == 2);
+  check_body(ipc_world_body(w, 0, &b), &b, "upper", 0, 0, 8, 6, 12);
+  CHECK(b.tet_begin == 0 && b.triangle_begin == 0);
+  check_body(ipc_world_body(w, 1, &b), &b, "lower", 0, 8, 8, 6, 12);
+  CHECK(b.tet_begin == 6 && b.triangle_begin == 12);
+  CHECK(ipc_world_body(w, 2, &b) == -1 && ipc_world_body(w, -1, &b) == -1);
+
+  /* triangles body after body, each inside its body's vertex range */
+  int nt = -1;
+  const int *t = ipc_world_surface_triangles(w, &nt);
+  CHECK(nt == 24 && ipc_world_surface_triangles(w, NULL) == t);
+  for (int f = 0; f < nt; ++f)
+    for (int k = 0; k < 3; ++k)
+      CHECK(t[3 * f + k] >= (f < 12 ? 0 : 8) && t[3 * f + k] < (f < 12 ? 8 : 16));
+
+  /* the positions pointer is fixed; its contents follow the steps */
+  const double *x = ipc_world_positions(w);
+  double y0 = x[1];
+  ipc_step_stats st;
+  CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+  CHECK(ipc_world_positions(w) == x && x[1] < y0);
+  ipc_world_destroy(w);
+
+  /* the LCP world answers the same */
+  ipc_scene_def def;
+  CHECK(ipc_scene_load("scenes/two_cubes.json", &def, &err) == IPC_OK);
+  ipc_lcp_world_def ld = ipc_default_lcp_world_def();
+  ipc_lcp_world *lw = ipc_lcp_world_create(&def, &ld, &err);
+  ipc_scene_def_free(&def);
+  CHECK_MSG(lw != NULL, "%s", err.msg);
+  if (!lw) return;
+  CHECK(ipc_lcp_world_body_count(lw) == 2);
+  check_body(ipc_lcp_world_body(lw, 1, &b), &b, "lower", 0, 8, 8, 6, 12);
+  CHECK(ipc_lcp_world_body(lw, 2, &b) == -1);
+  CHECK(ipc_lcp_world_surface_triangles(lw, &nt) != NULL && nt == 24);
+  ipc_lcp_world_destroy(lw);
+}
+
+static void obstacle(void) {
+  ipc_error err;
+  ipc_world *w = ipc_world_load("scenes/incline_obstacle.json", 0, &err);
+  CHECK_MSG(w != NULL, "%s", err.msg);
+  if (!w) return;
+  ipc_body_info b;
+  check_body(ipc_world_body(w, 0, &b), &b, "block", 0, 0, 8, 6, 12);
+  check_body(ipc_world_body(w, 1, &b), &b, "ramp", 1, 8, 4, 0, 2);
+  ipc_world_destroy(w);
+}
+
+static void load_errors(void) {
+  ipc_error err;
+  CHECK(ipc_world_load("tests/no_such_scene.json", 0, &err) == NULL);
+  CHECK(err.status == IPC_ERR_INPUT && strstr(err.msg, "no_such_scene.json"));
+  CHECK(ipc_world_load("tests/no_such_scene.json", 0, NULL) == NULL);
+}
+
+/* a cube at y in [0.5, 1.5] above the plane y >= 0 given by normal n, built in code (the
+   definition's memory is the caller's: ipc_scene_def_free is not called) */
+static ipc_world *cube_on_plane(const double n[3], ipc_error *err) {
+  ipc_scene_def def = ipc_default_scene_def();
+  ipc_body_def body = ipc_default_body_def();
+  ipc_plane_def plane = {{0, 0, 0}, {n[0], n[1], n[2]}, 0, 0};
+  body.mesh = (char *)"scenes/meshes/cube.msh";
+  body.translation[1] = 0.5;
+  def.bodies = &body;
+  def.nbodies = 1;
+  def.planes = &plane;
+  def.nplanes = 1;
+  def.time_step = 0.02;
+  return ipc_world_create(&def, err);
+}
+
+static void plane_normals(void) {
+  ipc_error err;
+  ipc_world *unit = cube_on_plane((const double[3]){0, 1, 0}, &err);
+  ipc_world *longer = cube_on_plane((const double[3]){0, 2, 0}, &err);
+  CHECK(unit && longer);
+  if (!unit || !longer) return;
+  /* (0, 2, 0) is taken as (0, 1, 0): the same run, bit for bit (was: the barrier saw twice
+     the distance and the cube sank to half of dhat) */
+  ipc_step_stats st;
+  for (int s = 0; s < 30; ++s) {
+    CHECK(ipc_world_step(unit, &st, &err) == IPC_OK);
+    CHECK(ipc_world_step(longer, &st, &err) == IPC_OK);
+  }
+  CHECK(memcmp(ipc_world_positions(unit), ipc_world_positions(longer),
+               3 * sizeof(double) * (size_t)ipc_world_vertex_count(unit)) == 0);
+  double lo = INFINITY;
+  for (int i = 0; i < ipc_world_vertex_count(unit); ++i)
+    lo = fmin(lo, ipc_world_positions(unit)[3 * i + 1]);
+  CHECK_MSG(lo > 0 && lo < ipc_world_dhat(unit), "lowest y %g, dhat %g", lo, ipc_world_dhat(unit));
+  ipc_world_destroy(unit);
+  ipc_world_destroy(longer);
+
+  CHECK(cube_on_plane((const double[3]){0, 0, 0}, &err) == NULL);
+  CHECK_MSG(err.status == IPC_ERR_INPUT && strstr(err.msg, "planes[0].normal"), "%s", err.msg);
+  CHECK(cube_on_plane((const double[3]){0, NAN, 0}, &err) == NULL);
+}
+
+int main(void) {
+  two_cubes();
+  obstacle();
+  load_errors();
+  plane_normals();
+  TEST_MAIN_END();
+}
