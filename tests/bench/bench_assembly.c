@@ -8,6 +8,7 @@
  *   (a') the same plus contacts whose set does not change (lookup path)
  *   (b)  assembly when part of the contact set is replaced (pattern rebuild in finish)
  *   (c)  CHOLMOD symbolic analysis, numeric factorization, solve */
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -89,8 +90,10 @@ int main(int argc, char **argv) {
     ny = atoi(argv[2]);
     nz = atoi(argv[3]);
   }
-  if (nx < 2 || ny < 2 || nz < 2) {
-    fprintf(stderr, "usage: bench_assembly [NX NY NZ], each >= 2\n");
+  /* 4 indices per tet must fit an int (the assembler's index type) */
+  if (nx < 2 || ny < 2 || nz < 2 ||
+      24 * (int64_t)(nx - 1) * (ny - 1) * (nz - 1) > INT_MAX) {
+    fprintf(stderr, "usage: bench_assembly [NX NY NZ], each >= 2, at most %d tets\n", INT_MAX / 4);
     return 2;
   }
   int nv = nx * ny * nz, ntet = 6 * (nx - 1) * (ny - 1) * (nz - 1);
@@ -98,9 +101,9 @@ int main(int argc, char **argv) {
   /* Kuhn split of each cube into 6 tets along the diagonal 0-7 (conforming) */
   static const int kuhn[6][4] = {{0, 1, 3, 7}, {0, 3, 2, 7}, {0, 2, 6, 7},
                                  {0, 6, 4, 7}, {0, 4, 5, 7}, {0, 5, 1, 7}};
-  /* corner c of a cube is at offset (c & 1, c >> 1 & 1, c >> 2 & 1); written out because
-   * GCC 12.2 at -O3 miscompiles the loop that computes these with bit operations */
-  const int off[8] = {0, 1, nx, nx + 1, nx * ny, nx * ny + 1, nx * ny + nx, nx * ny + nx + 1};
+  /* corner c of a cube is at offset (c & 1, c >> 1 & 1, c >> 2 & 1) */
+  int off[8];
+  for (int c = 0; c < 8; ++c) off[c] = (c & 1) + nx * ((c >> 1 & 1) + ny * (c >> 2 & 1));
   int e = 0;
   for (int k = 0; k + 1 < nz; ++k)
     for (int j = 0; j + 1 < ny; ++j)
@@ -109,7 +112,7 @@ int main(int argc, char **argv) {
         for (int t = 0; t < 6; ++t, ++e)
           for (int a = 0; a < 4; ++a) tets[4 * e + a] = base + off[kuhn[t][a]];
       }
-  for (int q = 0; q < ntet; ++q) /* guard against such surprises */
+  for (int q = 0; q < ntet; ++q) /* the Kuhn table and offsets must give proper tets */
     for (int a = 0; a < 4; ++a)
       for (int b = 0; b < a; ++b)
         if (tets[4 * q + a] == tets[4 * q + b]) {
@@ -145,8 +148,8 @@ int main(int argc, char **argv) {
   printf("(a)  fixed pattern:                      %8.3f ms (mean %.3f)\n", 1e3 * best,
          1e3 * sum / REPS);
 
-  /* contacts: 1% of the tet count, 4 vertices each */
-  int ncon = ntet / 100;
+  /* contacts: 1% of the tet count, 4 vertices each; at least one, since (b) replaces some */
+  int ncon = ntet / 100 > 0 ? ntet / 100 : 1;
   int *con = malloc(sizeof(int) * 4 * (size_t)ncon);
   for (int c = 0; c < ncon; ++c) make_contact(nx, ny, nz, con + 4 * c);
   assemble(s, set, ntet, mass, ncon, con, &A, &changed);
