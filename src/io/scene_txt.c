@@ -455,7 +455,7 @@ static int parse_shape_line(txt *p, const txt_line *l) {
 
 static int parse_shapes(txt *p, const txt_line *l) {
   double n;
-  if (l->n < 3 || !parse_double(l->t[2], &n) || n < 0 || n != floor(n))
+  if (l->n < 3 || !parse_double(l->t[2], &n) || n < 0 || n != floor(n) || n > INT_MAX)
     return bad(p, l->no, "keyword 'shapes': expected 'shapes input N' followed by N shape lines");
   if (!no_extra(p, l, 3)) return 0;
   int want = (int)n, got = 0;
