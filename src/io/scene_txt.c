@@ -478,7 +478,7 @@ static int parse_shape_matrix(txt *p, const txt_line *l) {
   for (int d = 0; d < 3; ++d)
     if (c[d] < 0 || c[d] != floor(c[d]) || c[d] > 1e4)
       return bad(p, l->no, "keyword 'shapeMatrix': counts must be non-negative integers");
-  if (p->cur + 1 >= p->nlines)
+  if (p->cur + 1 >= p->nlines || p->lines[p->cur + 1].n == 0)
     return bad(p, l->no, "keyword 'shapeMatrix': expected a shape line after it");
   const txt_line *sl = &p->lines[++p->cur];
   double v[9], mat[3] = {NAN, NAN, NAN};
