@@ -137,3 +137,10 @@ void fuzz_build_world(const ipc_scene_def *s) {
   }
   ipc_world_destroy(w);
 }
+
+/* known defect (issue: leaks in scene_txt.c finalize() on refused scripts), being fixed
+   apart: suppressed so that the fuzzer reaches past it; drop once fixed */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void) {
+  return "leak:finalize\n";
+}
