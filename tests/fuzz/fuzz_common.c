@@ -105,15 +105,15 @@ static void check_indices(const char *what, const int *idx, int n, int per, int 
 }
 
 void fuzz_check_mesh(const ipc_mesh *m) {
-  int ok = m->nverts >= 0 && m->ntets >= 0 && m->ntris >= 0 && m->nsegs >= 0 &&
-           m->nobjects >= 1 && m->object_tri_start && m->object_names &&
-           m->object_tri_start[0] == 0 && m->object_tri_start[m->nobjects] == m->ntris;
+  int ok = m->nverts >= 0 && m->ntets >= 0 && m->ntris >= 0 && m->nsegs >= 0 && m->nobjects >= 1 &&
+           m->object_tri_start && m->object_names && m->object_tri_start[0] == 0 &&
+           m->object_tri_start[m->nobjects] == m->ntris;
   for (int o = 0; ok && o < m->nobjects; ++o)
     ok = m->object_names[o] && m->object_tri_start[o] <= m->object_tri_start[o + 1];
   for (long i = 0; ok && i < 3L * m->nverts; ++i) ok = isfinite(m->x[i]);
   if (!ok) {
-    fprintf(stderr, "fuzz oracle: inconsistent mesh (%d verts, %d tris, %d objects)\n",
-            m->nverts, m->ntris, m->nobjects);
+    fprintf(stderr, "fuzz oracle: inconsistent mesh (%d verts, %d tris, %d objects)\n", m->nverts,
+            m->ntris, m->nobjects);
     abort();
   }
   check_indices("tet", m->tets, m->ntets, 4, m->nverts);

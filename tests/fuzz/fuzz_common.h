@@ -30,8 +30,8 @@ void fuzz_write(const char *path, const uint8_t *data, size_t n);
 char *fuzz_text(const uint8_t *data, size_t n);
 
 /* the oracles beyond the sanitizers: a reader that fails says why (a message naming
-   name or another file in the scratch folder), and a mesh it accepts is consistent (indices in range, finite positions, object
-   ranges covering the triangles); abort() otherwise */
+   name or another file in the scratch folder), and a mesh it accepts is consistent (indices in
+   range, finite positions, object ranges covering the triangles); abort() otherwise */
 void fuzz_check_error(ipc_status st, const ipc_error *err, const char *name);
 void fuzz_check_mesh(const ipc_mesh *m);
 

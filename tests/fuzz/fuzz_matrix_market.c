@@ -14,8 +14,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void check_triplets(const ipc_mm_matrix *m) {
   for (int k = 0; k < m->nnz; ++k)
     if (m->ri[k] < 0 || m->ri[k] >= m->rows || m->ci[k] < 0 || m->ci[k] >= m->cols) {
-      fprintf(stderr, "fuzz oracle: triplet %d (%d, %d) outside %d x %d\n", k, m->ri[k],
-              m->ci[k], m->rows, m->cols);
+      fprintf(stderr, "fuzz oracle: triplet %d (%d, %d) outside %d x %d\n", k, m->ri[k], m->ci[k],
+              m->rows, m->cols);
       abort();
     }
 }
