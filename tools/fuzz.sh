@@ -7,7 +7,8 @@
 #   RUNS    executions per target (default 150000: 1.2 million over the first 8 targets);
 #           fclib runs RUNS / 10 (each of its inputs is written and read as an HDF5 file)
 #   TARGET  scene_json scene_txt msh obj tetgen matrix_market checkpoint ccd_queries fclib (all)
-#   IPCC_FUZZ_SECONDS=S  optional cap on the seconds per target
+#   IPCC_FUZZ_SECONDS=S  optional cap on the seconds per target (then no restart after a
+#                        finding)
 #
 # a finding is a sanitizer report, a leak, an oracle abort (see tests/fuzz/fuzz_common.h), an
 # input running over 10 s or an allocation over 1 GB. its input is saved as
