@@ -204,6 +204,11 @@ static void write_local(const char *path, int bad) {
   if (bad == 3) mu[1] = -0.2; /* negative friction */
   if (bad == 4) q[2] = NAN;
   struct fclib_matrix W = {6, 6, 6, p, i, x, -2, NULL};
+  if (bad == 5) { /* triplets (row i, column p) with nz 6 > nzmax 3: libfclib's reader
+                     allocated x for nzmax and read 6 values into it */
+    W.nz = 6;
+    W.nzmax = 3;
+  }
   struct fclib_local lp = {&W, NULL, NULL, mu, q, NULL, 3, NULL};
   remove(path);
   CHECK(fclib_write_local(&lp, path) == 1);
@@ -222,7 +227,7 @@ static void test_broken_files(const char *dir) {
   copy_truncated(src, tmp, 0);
   expect_input_error(tmp, "empty file");
   expect_input_error("/tmp/ipcc_test_fclib_does_not_exist.hdf5", "missing file");
-  for (int bad = 1; bad <= 4; ++bad) {
+  for (int bad = 1; bad <= 5; ++bad) {
     write_local(tmp, bad);
     expect_input_error(tmp, "broken local problem");
   }

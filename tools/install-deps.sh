@@ -1,7 +1,9 @@
 #!/bin/sh
-# installs the Debian 12 packages ipcc needs, non-interactively, if any is missing
+# installs the Debian 12 packages ipcc needs, non-interactively, if any is missing.
+# --fuzz: also clang and its libFuzzer runtime, for tools/fuzz.sh only
 set -e
 pkgs="build-essential clang libomp-dev meson ninja-build pkg-config libsuitesparse-dev libopenblas-dev liblapacke-dev libgmp-dev libcjson-dev libpng-dev libfclib-dev libhdf5-dev python3-numpy python3-pytest"
+[ "${1:-}" = "--fuzz" ] && pkgs="$pkgs libclang-rt-14-dev"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -276,8 +276,53 @@ static void fc_delete_global(struct fclib_global *gp) {
   free(gp);
 }
 
-/* 1 local, 0 global, -1 neither, -2 not an HDF5 file we can open */
-static int fc_probe(const char *path) {
+/* elements of the scalar or one-dimensional dataset name in group g; -1 when it is missing
+   or has another shape */
+static long fc_extent(hid_t g, const char *name) {
+  if (H5Lexists(g, name, H5P_DEFAULT) <= 0) return -1;
+  hid_t d = H5Dopen2(g, name, H5P_DEFAULT);
+  if (d < 0) return -1;
+  hid_t sp = H5Dget_space(d);
+  int rank = sp < 0 ? -1 : H5Sget_simple_extent_ndims(sp);
+  hsize_t dim = 1;
+  if (rank == 1 && H5Sget_simple_extent_dims(sp, &dim, NULL) < 0) rank = -1;
+  if (sp >= 0) H5Sclose(sp);
+  H5Dclose(d);
+  return rank == 0 || rank == 1 ? (long)dim : -1;
+}
+
+static int fc_int(hid_t g, const char *name, int *v) {
+  if (fc_extent(g, name) != 1) return 0;
+  hid_t d = H5Dopen2(g, name, H5P_DEFAULT);
+  herr_t r = H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+  H5Dclose(d);
+  return r >= 0;
+}
+
+/* libfclib 3.1.0 allocates a matrix's arrays from its m, n, nz and nzmax and reads the
+   datasets p, i, x whole into them (its own writer stores triplet x with nz entries, its
+   reader allocates nzmax), and exits on an unknown nz. so the group name of the problem
+   group is checked first: 0 when its arrays are not the lengths its sizes give */
+static int fc_matrix_fits(hid_t problem, const char *name) {
+  if (H5Lexists(problem, name, H5P_DEFAULT) <= 0) return 1;
+  hid_t g = H5Gopen2(problem, name, H5P_DEFAULT);
+  if (g < 0) return 0;
+  int m, n, nz, nzmax;
+  int ok = fc_int(g, "m", &m) && fc_int(g, "n", &n) && fc_int(g, "nz", &nz) &&
+           fc_int(g, "nzmax", &nzmax) && m >= 0 && n >= 0 && nzmax >= 0 && nz >= -2;
+  if (ok) {
+    long np = nz >= 0 ? nz : (nz == -1 ? n : m) + 1L;
+    long ni = nz >= 0 ? nz : nzmax, nx = fc_extent(g, "x");
+    ok = fc_extent(g, "p") == np && fc_extent(g, "i") == ni && nx >= ni && nx <= nzmax;
+  }
+  H5Gclose(g);
+  return ok;
+}
+
+/* 1 local, 0 global, -1 neither, -2 not an HDF5 file we can open, -3 a matrix whose
+   arrays disagree with its sizes (its name in *bad) */
+static int fc_probe(const char *path, const char **bad) {
+  static const char *const local[] = {"W", "V", "R", NULL}, *const global[] = {"M", "H", "G", NULL};
   hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (f < 0) return -2;
   int kind = -1;
@@ -285,6 +330,15 @@ static int fc_probe(const char *path) {
     kind = 1;
   else if (H5Lexists(f, "fclib_global", H5P_DEFAULT) > 0)
     kind = 0;
+  if (kind >= 0) {
+    hid_t g = H5Gopen2(f, kind ? "fclib_local" : "fclib_global", H5P_DEFAULT);
+    for (const char *const *m = kind ? local : global; *m && kind >= 0; ++m)
+      if (g < 0 || !fc_matrix_fits(g, *m)) {
+        *bad = *m;
+        kind = -3;
+      }
+    if (g >= 0) H5Gclose(g);
+  }
   H5Fclose(f);
   return kind;
 }
@@ -297,8 +351,13 @@ ipc_status ipc_fclib_read(const char *path, ipc_fclib_problem *out, ipc_error *e
   H5Eget_auto2(H5E_DEFAULT, &old_func, &old_data);
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   ipc_status s = IPC_OK;
-  int kind = fc_probe(path);
-  if (kind == -2) {
+  const char *bad = "";
+  int kind = fc_probe(path, &bad);
+  if (kind == -3) {
+    s = ipc_error_set(err, IPC_ERR_INPUT,
+                      "%s: %s: expected arrays p, i, x of the lengths its m, n, nz, nzmax give",
+                      path, bad);
+  } else if (kind == -2) {
     s = ipc_error_set(err, IPC_ERR_INPUT, "%s: expected a readable HDF5 file (FCLIB problem)",
                       path);
   } else if (kind == -1) {

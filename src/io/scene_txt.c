@@ -496,7 +496,7 @@ static int parse_shape_matrix(txt *p, const txt_line *l) {
                "keyword 'shapeMatrix': %g x %g x %g shapes is too many, expected at most %d "
                "shapes",
                c[0], c[1], c[2], TXT_MAX_SHAPES);
-  if (p->cur + 1 >= p->nlines)
+  if (p->cur + 1 >= p->nlines || p->lines[p->cur + 1].n == 0)
     return bad(p, l->no, "keyword 'shapeMatrix': expected a shape line after it");
   const txt_line *sl = &p->lines[++p->cur];
   double v[9], mat[3] = {NAN, NAN, NAN};

@@ -1,0 +1,20 @@
+/* libFuzzer target: Gmsh .msh (2.2 and 4.1 ASCII) through the from-memory parser, then the
+   mesh oracle of fuzz_common.h */
+#include <stdlib.h>
+
+#include "fuzz_common.h"
+#include "io/mesh_internal.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  char *text = fuzz_text(data, size);
+  ipc_mesh m;
+  ipc_error err = {0};
+  ipc_status st = ipc_msh_parse("fuzz.msh", text, size, &m, &err);
+  fuzz_check_error(st, &err, "fuzz.msh");
+  if (st == IPC_OK) fuzz_check_mesh(&m);
+  ipc_mesh_free(&m);
+  free(text);
+  return 0;
+}
