@@ -28,6 +28,12 @@ otherExamples/ccd/torusCone.txt:constraintSolver
 tutorialExamples/advanced/2cubesFall_NM.txt:dampingRatio
 tutorialExamples/advanced/2cubesFall_rotateCO_meshSeq.txt:meshSeq
 "
+# scripts that need --lenient, with the message fragment of the refusal without it:
+# 2_matKnives ends its skipped 'section QP' with a bare 'section' (IPC skips to the end of
+# the file)
+LENIENT="
+paperExamples/2_matKnives.txt:has no 'section end'
+"
 # meshes `ipcc check` reports as touching (exit 1): hole.obj has a T-junction (vertex 39
 # lies on the edge 24-5 of triangle 77), which the exact check counts as contact
 TOUCHING="triMeshes/erleben/hole.obj"
@@ -115,7 +121,18 @@ ipc_scripts() {
   out=$(mktemp -d)
   for s in $(cd "$IPC_IN" && find . -name '*.txt' | sed 's#^\./##' | sort); do
     n=$((n + 1))
-    timeout "$LIMIT" "$IPCC" run "$IPC_IN/$s" --steps "$STEPS" --check --quiet -o "$out/run" >"$out/log" 2>&1
+    lenient=$(echo "$LENIENT" | awk -F: -v s="$s" '$1 == s { print $2 }')
+    if [ -n "$lenient" ]; then # refused as it is, runs with --lenient
+      "$IPCC" run "$IPC_IN/$s" --steps 1 --quiet -o "$out/run" >"$out/log" 2>&1
+      rc=$?
+      rm -rf "$out/run"
+      if [ "$rc" -ne 2 ] || ! grep -qF "$lenient" "$out/log"; then
+        echo "FAIL $s (exit $rc without --lenient, expected 2 and '$lenient')"
+        bad=$((bad + 1))
+        continue
+      fi
+    fi
+    timeout "$LIMIT" "$IPCC" run "$IPC_IN/$s" ${lenient:+--lenient} --steps "$STEPS" --check --quiet -o "$out/run" >"$out/log" 2>&1
     rc=$?
     rm -rf "$out/run"
     key=$(echo "$UNSUPPORTED" | awk -F: -v s="$s" '$1 == s { print $2 }')

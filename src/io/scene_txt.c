@@ -592,9 +592,19 @@ static int is_section_end(const txt_line *l) {
   return l->n >= 2 && !strcmp(l->t[0], "section") && !strcmp(l->t[1], "end");
 }
 
+/* a section without "section end": IPC reads or skips on to the end of the file without a
+   word (its own paperExamples/2_matKnives.txt ends a skipped section with a bare
+   "section"); ipcc refuses it, and with --lenient does what IPC does, with a warning */
 static int no_section_end(txt *p, int line, const char *name) {
+  if (p->flags & IPC_SCENE_LENIENT) {
+    fprintf(stderr,
+            "%s:%d: warning: section '%s' has no 'section end' line; it runs to the end of "
+            "the file, as in IPC\n",
+            p->file, line, name);
+    return 1;
+  }
   return bad(p, line, "section '%s' has no 'section end' line, expected one before the end of "
-                      "the file",
+                      "the file (--lenient runs the section to the end of the file, as IPC)",
              name);
 }
 
