@@ -2,6 +2,7 @@
    byte is refused (checksum); lengths that lie, even under a recomputed checksum, are
    refused before anything is allocated; an intersecting saved state is refused on restore;
    mesh and frame hashes notice changed files; stale temporary files of dead processes go */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,6 +230,37 @@ static void huge_total(void) {
   ipc_checkpoint_free(&c);
 }
 
+/* a saved state with a non-finite position (found by tools/fuzz.sh: the exact intersection
+   check asserted on it) is refused, and the world keeps its own state */
+static void nonfinite_state(const ipc_scene_def *def) {
+  ipc_error err;
+  ipc_world *w = ipc_world_create(def, &err);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  CHECK(ipc_world_save_state(w, mem, &err) == IPC_OK);
+  fclose(mem);
+  size_t off = 8 + 20; /* magic, 5 u32, then tagged fields; x has tag 5 */
+  uint32_t tag = 0;
+  uint64_t bytes = 0;
+  for (;;) {
+    memcpy(&tag, buf + off, 4);
+    memcpy(&bytes, buf + off + 4, 8);
+    off += 12;
+    if (tag == 5) break;
+    off += bytes;
+  }
+  double x0 = ipc_world_positions(w)[0], bad = NAN;
+  memcpy(buf + off, &bad, 8);
+  mem = fmemopen(buf, len, "rb");
+  CHECK(ipc_world_load_state(w, mem, &err) == IPC_ERR_INPUT);
+  CHECK_MSG(strstr(err.msg, "field 5 holds nan") != NULL, "%s", err.msg);
+  CHECK(ipc_world_positions(w)[0] == x0);
+  fclose(mem);
+  free(buf);
+  ipc_world_destroy(w);
+}
+
 /* a frame number beyond the steps done (INT_MAX: the next frame's number would overflow) */
 static void frame_beyond_steps(ipc_run_checkpoint *c, const ipc_world *w) {
   int saved = c->frame;
@@ -270,6 +302,7 @@ int main(void) {
   intersecting_state(&c, &def);
   frame_hash(&c);
   frame_beyond_steps(&c, w);
+  nonfinite_state(&def);
   stale_tmp();
   huge_total();
   free(b);

@@ -24,9 +24,11 @@
    scene show otherwise, save the block list of the sparse assembler here.
    new lagged state (friction, ...) gets a new tag; a reader rejects unknown tags, and
    fields it knows but does not find keep their values from ipc_world_create. */
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "ipc/world_internal.h"
 
 #define IPC_WORLD_STATE_VERSION 1u
@@ -102,20 +104,60 @@ ipc_status ipc_world_load_state(ipc_world *w, FILE *f, ipc_error *err) {
                          head[1], head[2], head[3], w->m.nverts, w->m.ntets, w->m.ndirichlet);
   field fs[16];
   int nf = state_fields(w, fs);
-  for (uint32_t r = 0; r < head[4]; ++r) {
+  /* read into scratch copies; the world changes only once every field has been read and
+     checked (a refused record leaves it as it was) */
+  unsigned char *tmp[16] = {NULL};
+  ipc_status st = IPC_OK;
+  for (int k = 0; k < nf; ++k) tmp[k] = ipc_malloc((size_t)fs[k].bytes + 1);
+  for (uint32_t r = 0; st == IPC_OK && r < head[4]; ++r) {
     uint32_t tag;
     uint64_t bytes;
-    if (!get(f, &tag, sizeof tag) || !get(f, &bytes, sizeof bytes))
-      return ipc_error_set(err, IPC_ERR_INPUT, "world state: truncated");
     int k = 0;
+    if (!get(f, &tag, sizeof tag) || !get(f, &bytes, sizeof bytes)) {
+      st = ipc_error_set(err, IPC_ERR_INPUT, "world state: truncated");
+      break;
+    }
     while (k < nf && fs[k].tag != tag) ++k;
-    if (k == nf) return ipc_error_set(err, IPC_ERR_INPUT, "world state: unknown field %u", tag);
-    if (bytes != fs[k].bytes)
-      return ipc_error_set(err, IPC_ERR_INPUT,
-                           "world state: field %u has %llu bytes (expected %llu)", tag,
-                           (unsigned long long)bytes, (unsigned long long)fs[k].bytes);
-    if (!get(f, fs[k].data, (size_t)bytes))
-      return ipc_error_set(err, IPC_ERR_INPUT, "world state: truncated");
+    if (k == nf)
+      st = ipc_error_set(err, IPC_ERR_INPUT, "world state: unknown field %u", tag);
+    else if (fs[k].bytes >> 63)
+      st = ipc_error_set(err, IPC_ERR_INPUT, "world state: field %u appears twice", tag);
+    else if (bytes != fs[k].bytes)
+      st = ipc_error_set(err, IPC_ERR_INPUT,
+                         "world state: field %u has %llu bytes (expected %llu)", tag,
+                         (unsigned long long)bytes, (unsigned long long)fs[k].bytes);
+    else if (!get(f, tmp[k], (size_t)bytes))
+      st = ipc_error_set(err, IPC_ERR_INPUT, "world state: truncated");
+    else
+      fs[k].bytes |= 1ull << 63; /* read */
   }
-  return IPC_OK;
+  /* every field once; positions, velocities and the rest finite (the exact predicates of
+     the intersection check need finite coordinates) */
+  for (int k = 0; st == IPC_OK && k < nf; ++k) {
+    if (!(fs[k].bytes >> 63)) {
+      st = ipc_error_set(err, IPC_ERR_INPUT, "world state: field %u is missing", fs[k].tag);
+      break;
+    }
+    fs[k].bytes &= ~(1ull << 63);
+    if (fs[k].tag == TAG_STEP) {
+      int step;
+      memcpy(&step, tmp[k], sizeof step);
+      if (step < 0) st = ipc_error_set(err, IPC_ERR_INPUT, "world state: step %d < 0", step);
+      continue;
+    }
+    size_t nd = (size_t)fs[k].bytes / sizeof(double);
+    for (size_t i = 0; i < nd; ++i) {
+      double d;
+      memcpy(&d, tmp[k] + i * sizeof d, sizeof d);
+      if (!isfinite(d) && !(fs[k].tag == TAG_MIN_D2 && d == INFINITY)) {
+        st = ipc_error_set(err, IPC_ERR_INPUT, "world state: field %u holds %g", fs[k].tag, d);
+        break;
+      }
+    }
+  }
+  for (int k = 0; k < nf; ++k) {
+    if (st == IPC_OK) memcpy(fs[k].data, tmp[k], (size_t)fs[k].bytes);
+    ipc_free(tmp[k]);
+  }
+  return st;
 }
