@@ -6,7 +6,8 @@
 #   DATA_DIR (default ../shared/data beside the project root) holds ccd-queries/,
 #   ipc-input/ and fclib/, laid out as in tests/data;
 #   BUILD=dir build folder (default build; set up with meson when it has no build.ninja);
-#   STEPS=N steps per IPC script (default 3); LIMIT=S seconds per script (default 300).
+#   STEPS=N steps per IPC script (default 3); LIMIT=S seconds per script (default 300);
+#   FUZZ_RUNS=N executions per fuzz target (default 150000, 1.2 million in all; 0: no fuzzing).
 # Logs of every stage: BUILD/validate/STAGE.log
 set -u
 if [ $# -gt 0 ]; then
@@ -17,6 +18,7 @@ DATA=${DATA:-../shared/data}
 BUILD=${BUILD:-build}
 STEPS=${STEPS:-3}
 LIMIT=${LIMIT:-300}
+FUZZ_RUNS=${FUZZ_RUNS:-150000}
 IPCC=$BUILD/src/cli/ipcc
 LOGS=$BUILD/validate
 IPC_IN=$DATA/ipc-input/input
@@ -168,7 +170,8 @@ stage ccd_cli ccd_cli
 stage check_meshes check_meshes
 stage fclib_cli fclib_cli
 stage ipc_scripts ipc_scripts
-# fuzz stage: tools/fuzz.sh (add here as: stage fuzz sh tools/fuzz.sh "$IPCC")
+# every reader under libFuzzer for FUZZ_RUNS executions each (0 skips the stage)
+[ "$FUZZ_RUNS" -gt 0 ] && stage fuzz sh tools/fuzz.sh "$FUZZ_RUNS"
 
 echo
 echo "validation on $DATA (logs in $LOGS):"
