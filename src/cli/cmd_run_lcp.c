@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "cli/run_lcp.h"
+#include "core/alloc.h"
+#include "io/path.h"
+#include "io/scene_txt.h"
 
 void ipc_run_lcp_usage(FILE *f) {
   fputs(
@@ -63,11 +66,21 @@ int ipc_run_scene_is_lcp(const char *scene) {
   return lcp;
 }
 
+/* an IPC script (ipc_scene_load_any's test): it has no "lcp" object */
+static int is_script(const char *scene) {
+  size_t len = 0;
+  ipc_error err;
+  char *text = ipc_read_file(scene, &len, &err);
+  int txt = text && ipc_scene_text_is_txt(scene, text);
+  ipc_free(text);
+  return txt;
+}
+
 int ipc_run_lcp_def(const ipc_run_lcp_opts *lo, const char *scene, ipc_lcp_world_def *ld) {
   ipc_error err;
   ipc_error_clear(&err);
   *ld = ipc_default_lcp_world_def();
-  ipc_status st = ipc_lcp_scene_load(scene, ld, NULL, &err);
+  ipc_status st = is_script(scene) ? IPC_OK : ipc_lcp_scene_load(scene, ld, NULL, &err);
   for (int k = 0; k < NVALUED && st == IPC_OK; ++k)
     if (lo->val[k]) st = ipc_lcp_world_def_set(ld, value_flags[k][1], lo->val[k], &err);
   if (st != IPC_OK) {

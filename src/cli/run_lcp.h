@@ -30,8 +30,8 @@ int ipc_run_lcp_option(ipc_run_lcp_opts *lo, int argc, char **argv, int *i);
    that do not load (the IPC loader then names the problem) */
 int ipc_run_scene_is_lcp(const char *scene);
 
-/* the run's options: the scene's "lcp" object, then the command line's; 0, or 2 with a
-   message naming the key */
+/* the run's options: the scene's "lcp" object (none in IPC scripts), then the command
+   line's; 0, or 2 with a message naming the key */
 int ipc_run_lcp_def(const ipc_run_lcp_opts *lo, const char *scene, ipc_lcp_world_def *ld);
 
 /* the world of the run (dump: --dump-lcp, prepared here, or NULL); warns about the lumped

@@ -7,11 +7,11 @@
        u64 body length       the file is exactly header + body
        u64 body checksum     64-bit FNV-1a of the body bytes
      body:
-       u32 mode (0 IPC, 1 LCP), u32 sizeof(ipc_lcp_step_stats)   the latter must match in LCP
        u32 scene path length, the path bytes, u64 scene hash
        u32 mesh file count, then one u64 hash per mesh file (ipc_checkpoint_hash_meshes)
        i64 steps_total; i32 every, formats, preview_every, check, frame; u64 frame hash
        the run summary, field by field (summary_io)
+       u32 mode (0 IPC, 1 LCP), u32 sizeof(ipc_lcp_step_stats) (must match in LCP mode)
        u64 nsteps, then nsteps raw ipc_step_stats (LCP: ipc_lcp_step_stats) records
        LCP: the options (lcp_def_io)
        u64 world state length, then the ipc_world_save_state (LCP: ipc_lcp_world_save_state)
@@ -161,8 +161,6 @@ static ipc_status save_lcp(const void *w, FILE *f, ipc_error *err) {
 
 static void write_body(stream *s, const ipc_run_checkpoint *c, state_saver save, const void *w,
                        ipc_error *err) {
-  uint32_t mode[2] = {(uint32_t)(c->lcp != 0), (uint32_t)sizeof(ipc_lcp_step_stats)};
-  put(s, mode, sizeof mode);
   uint32_t plen = (uint32_t)strlen(c->scene);
   PUT(s, plen);
   put(s, c->scene, plen);
@@ -177,6 +175,8 @@ static void write_body(stream *s, const ipc_run_checkpoint *c, state_saver save,
   PUT(s, c->frame_hash);
   ipc_run_summary sum = c->sum;
   summary_io(s, NULL, &sum);
+  uint32_t mode[2] = {(uint32_t)(c->lcp != 0), (uint32_t)sizeof(ipc_lcp_step_stats)};
+  put(s, mode, sizeof mode);
   uint64_t n = c->nsteps;
   PUT(s, n);
   if (c->lcp) {
@@ -239,11 +239,6 @@ ipc_status ipc_checkpoint_write_lcp(const char *path, const ipc_run_checkpoint *
 
 /* the body's fields into c; a damaged field sets r->bad */
 static void read_body(reader *r, ipc_run_checkpoint *c) {
-  uint32_t mode[2] = {0, 0};
-  rd(r, mode, sizeof mode, "mode");
-  if (!r->bad && mode[0] > 1) r->bad = "mode";
-  /* another build's LCP statistics would be misread */
-  if (!r->bad && mode[0] == 1 && mode[1] != sizeof(ipc_lcp_step_stats)) r->bad = "LCP step record size";
   uint32_t plen = 0;
   RD(r, plen, "scene path length");
   c->scene = rd_array(r, plen, 1, 1, "scene path length");
@@ -270,6 +265,12 @@ static void read_body(reader *r, ipc_run_checkpoint *c) {
   c->check = ints[3];
   c->frame = ints[4];
   summary_io(NULL, r, &c->sum);
+  uint32_t mode[2] = {0, 0};
+  rd(r, mode, sizeof mode, "mode");
+  if (!r->bad && mode[0] > 1) r->bad = "mode";
+  /* another build's LCP statistics would be misread */
+  if (!r->bad && mode[0] == 1 && mode[1] != sizeof(ipc_lcp_step_stats))
+    r->bad = "LCP step record size";
   uint64_t n = 0;
   RD(r, n, "step record count");
   if (!r->bad && n > (uint64_t)total) r->bad = "step record count";
