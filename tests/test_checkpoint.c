@@ -282,7 +282,8 @@ static void lcp_checkpoint(const ipc_scene_def *def) {
   ipc_lcp_step_stats s1, s2;
   size_t n3 = 3 * (size_t)ipc_lcp_world_vertex_count(w);
   for (int k = 0; k < 5; ++k) {
-    CHECK(ipc_lcp_world_step(w, &s1, &err) == IPC_OK && ipc_lcp_world_step(w2, &s2, &err) == IPC_OK);
+    CHECK(ipc_lcp_world_step(w, &s1, &err) == IPC_OK &&
+          ipc_lcp_world_step(w2, &s2, &err) == IPC_OK);
     CHECK(s1.lcp_iterations == s2.lcp_iterations && s1.contacts == s2.contacts);
   }
   CHECK(!memcmp(ipc_lcp_world_positions(w), ipc_lcp_world_positions(w2), n3 * sizeof(double)));

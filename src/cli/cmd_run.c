@@ -161,11 +161,10 @@ static int run_open_new(run *r) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
     return 2;
   }
-  if (r->o.steps < 0 && ipc_run_check_scene_steps("ipcc run", r->o.scene, &r->def) != 0)
-    return 2;
+  if (r->o.steps < 0 && ipc_run_check_scene_steps("ipcc run", r->o.scene, &r->def) != 0) return 2;
   c->steps_total = r->o.steps >= 0 ? r->o.steps
-                   : r->lw       ? ipc_lcp_world_scene_steps(r->lw)
-                                 : ipc_world_scene_steps(r->w);
+                   : r->lw         ? ipc_lcp_world_scene_steps(r->lw)
+                                   : ipc_world_scene_steps(r->w);
   c->every = r->o.every > 0 ? r->o.every : (r->def.output_every > 0 ? r->def.output_every : 1);
   c->formats = r->o.formats ? r->o.formats : r->def.output_formats;
   if (!c->formats) c->formats = IPC_FORMAT_OBJ;

@@ -22,11 +22,16 @@ void ipc_run_lcp_usage(FILE *f) {
 
 /* flags that take a value and the option name they set (ipc_lcp_world_def_set) */
 static const char *const value_flags[][2] = {
-    {"--solver", "solver"},           {"--friction", "friction"},
-    {"--directions", "directions"},   {"--coupling", "coupling"},
-    {"--gap", "gap"},                 {"--baumgarte", "baumgarte"},
-    {"--restitution", "restitution"}, {"--tol", "tolerance"},
-    {"--max-iter", "max_iterations"}, {"--omega", "omega"},
+    {"--solver", "solver"},
+    {"--friction", "friction"},
+    {"--directions", "directions"},
+    {"--coupling", "coupling"},
+    {"--gap", "gap"},
+    {"--baumgarte", "baumgarte"},
+    {"--restitution", "restitution"},
+    {"--tol", "tolerance"},
+    {"--max-iter", "max_iterations"},
+    {"--omega", "omega"},
 };
 
 enum { NVALUED = sizeof value_flags / sizeof value_flags[0] };
@@ -158,8 +163,9 @@ void ipc_run_lcp_summary(const ipc_run_checkpoint *c) {
     if (!steps++ || st->rel_residual > c->lcp_steps[worst].rel_residual) worst = k;
   }
   if (regions)
-    printf("unconverged: %ld regions in %d steps stopped above the tolerance %.3g (worst "
-           "relative residual %.3g, absolute %.3g, at step %d; unconverged in stats.json)\n",
-           regions, steps, c->lcp_def->tol, c->lcp_steps[worst].rel_residual,
-           c->lcp_steps[worst].residual, c->lcp_steps[worst].step);
+    printf(
+        "unconverged: %ld regions in %d steps stopped above the tolerance %.3g (worst "
+        "relative residual %.3g, absolute %.3g, at step %d; unconverged in stats.json)\n",
+        regions, steps, c->lcp_def->tol, c->lcp_steps[worst].rel_residual,
+        c->lcp_steps[worst].residual, c->lcp_steps[worst].step);
 }

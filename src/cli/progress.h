@@ -5,11 +5,11 @@
 
 typedef struct ipc_progress {
   int enabled;
-  long total;     /* steps of the whole run */
-  long first;     /* steps already done when this session started (resume) */
-  double t_start; /* wall clock at the start of this session, s */
-  double t_last;  /* wall clock of the last redraw, s */
-  int drawn;      /* a line is on screen */
+  long total;         /* steps of the whole run */
+  long first;         /* steps already done when this session started (resume) */
+  double t_start;     /* wall clock at the start of this session, s */
+  double t_last;      /* wall clock of the last redraw, s */
+  int drawn;          /* a line is on screen */
   const char *solver; /* what the iteration count counts: "newton" (begin), "lcp" */
 } ipc_progress;
 

@@ -88,7 +88,7 @@ static int flag(ipc_run_args *o, const char *a) {
   return 1;
 }
 
-static const char *const valued[] = {"-o",     "--out",    "--steps",  "--threads",      "--mode",
+static const char *const valued[] = {"-o",       "--out",    "--steps", "--threads",      "--mode",
                                      "--resume", "--format", "--every", "--preview-every"};
 
 /* the value val of option a (one of valued); 0 or 2 */
@@ -144,8 +144,8 @@ int ipc_run_args_finish(const ipc_run_args *o, int mode_options, int *no_scene) 
   *no_scene = 0;
   /* --check and the mode are options of the run, which a resumed run takes from its
      checkpoint */
-  if (o->resume && (o->scene || o->outdir || o->check || o->overwrite || o->run_only ||
-                    o->mode || mode_options)) {
+  if (o->resume && (o->scene || o->outdir || o->check || o->overwrite || o->run_only || o->mode ||
+                    mode_options)) {
     fprintf(stderr,
             "ipcc run: --resume OUTDIR takes the scene, mode, folder and output options from "
             "its checkpoint (only --steps, --quiet, --lenient and --threads may be given)\n");

@@ -11,10 +11,10 @@
 
 /* the LCP options of the command line, as given */
 typedef struct ipc_run_lcp_opts {
-  const char *val[10];   /* the last value of each option that sets a def key, or NULL */
-  const char *dump;      /* --dump-lcp DIR */
+  const char *val[10]; /* the last value of each option that sets a def key, or NULL */
+  const char *dump;    /* --dump-lcp DIR */
   int no_warm, no_regions;
-  const char *first;     /* the first LCP option given (messages), NULL when none */
+  const char *first; /* the first LCP option given (messages), NULL when none */
 } ipc_run_lcp_opts;
 
 /* the LCP options of the usage text */

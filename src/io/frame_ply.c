@@ -91,6 +91,6 @@ ipc_status ipc_world_write_ply(const ipc_world *w, const char *path, ipc_error *
 }
 
 ipc_status ipc_lcp_world_write_ply(const ipc_lcp_world *w, const char *path, ipc_error *err) {
-  return write_ply(ipc_lcp_world_model(w), ipc_lcp_world_positions(w), ipc_lcp_world_time(w),
-                   path, err);
+  return write_ply(ipc_lcp_world_model(w), ipc_lcp_world_positions(w), ipc_lcp_world_time(w), path,
+                   err);
 }

@@ -38,8 +38,8 @@ typedef struct frame_writers {
   ipc_status (*vtu)(const void *w, const char *path, ipc_error *err);
 } frame_writers;
 
-static ipc_status write_frame(const frame_writers *fw, const char *dir, int frame,
-                              unsigned formats, ipc_error *err) {
+static ipc_status write_frame(const frame_writers *fw, const char *dir, int frame, unsigned formats,
+                              ipc_error *err) {
   if (!formats) formats = IPC_FORMAT_OBJ;
   size_t n = strlen(dir) + 32;
   char *path = IPC_NEW(char, n);

@@ -188,9 +188,10 @@ void ipc_lcp_world_destroy(ipc_lcp_world *w) {
   ipc_candidates_free(&w->cand);
   ipc_lcp_contact_set_free(&w->contacts);
   ipc_lcp_contact_set_free(&w->prev_contacts);
-  double *arrays[] = {w->x,          w->v,     w->vstar, w->x0,     w->dv,    w->target,
-                      w->dir_center, w->DmInv, w->vol,   w->tet_g,  w->tet_H, w->grad,
-                      w->diag,       w->rhs,   w->sol,   w->prev_z, w->z,     w->pcg_buf, w->x_factor};
+  double *arrays[] = {w->x,      w->v,          w->vstar,   w->x0,      w->dv,
+                      w->target, w->dir_center, w->DmInv,   w->vol,     w->tet_g,
+                      w->tet_H,  w->grad,       w->diag,    w->rhs,     w->sol,
+                      w->prev_z, w->z,          w->pcg_buf, w->x_factor};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   ipc_free(w->fixed);
   ipc_free(w->scripted);

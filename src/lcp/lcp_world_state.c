@@ -85,8 +85,7 @@ static void *get_array(src *s, uint64_t count, size_t elem) {
 /* contacts whose vertex ids index the world (an edited record must not read out of bounds) */
 static int contacts_fit(const ipc_lcp_contact *c, uint64_t nc, const ipc_model *m) {
   for (uint64_t i = 0; i < nc; ++i) {
-    if (c[i].nv < 1 || c[i].nv > 4 || c[i].face_body < -1 || c[i].face_body >= m->nbodies)
-      return 0;
+    if (c[i].nv < 1 || c[i].nv > 4 || c[i].face_body < -1 || c[i].face_body >= m->nbodies) return 0;
     for (int k = 0; k < c[i].nv; ++k)
       if (c[i].vert[k] < 0 || c[i].vert[k] >= m->nverts) return 0;
   }
@@ -135,8 +134,7 @@ ipc_status ipc_lcp_world_load_state(ipc_lcp_world *w, FILE *f, ipc_error *err) {
     return ipc_error_set(err, IPC_ERR_INPUT,
                          "LCP world state: saved for %u vertices, %u tets, %u scripted regions, "
                          "%u rows per contact; the run has %d, %d, %d, %zu",
-                         head[1], head[2], head[3], head[4], m->nverts, m->ntets, m->ndirichlet,
-                         R);
+                         head[1], head[2], head[3], head[4], m->nverts, m->ntets, m->ndirichlet, R);
   int32_t step = 0, fs[4] = {0, 0, 0, 0};
   double time = 0;
   get(&s, &step, sizeof step);
@@ -156,9 +154,9 @@ ipc_status ipc_lcp_world_load_state(ipc_lcp_world *w, FILE *f, ipc_error *err) {
     xf = get_array(&s, n3, sizeof(double));
     mask = get_array(&s, n3, 1);
   }
-  const char *bad = !s.ok || !key || !z     ? "truncated"
-                    : s.left != 0           ? "longer than its fields"
-                    : step < 0 || fs[0] < 0 ? "negative step or factor size"
+  const char *bad = !s.ok || !key || !z       ? "truncated"
+                    : s.left != 0             ? "longer than its fields"
+                    : step < 0 || fs[0] < 0   ? "negative step or factor size"
                     : !contacts_fit(c, nc, m) ? "a contact's vertices are not the scene's"
                                               : NULL;
   for (size_t i = 0; !bad && mask && i < n3; ++i)
