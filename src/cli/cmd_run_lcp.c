@@ -40,7 +40,7 @@ int ipc_run_lcp_option(ipc_run_lcp_opts *lo, int argc, char **argv, int *i) {
   _Static_assert(NVALUED == sizeof lo->val / sizeof lo->val[0], "one value per option");
   const char *a = argv[*i];
   if (!strcmp(a, "--no-warm-start") || !strcmp(a, "--no-regions")) {
-    *(a[5] == 'w' ? &lo->no_warm : &lo->no_regions) = 1;
+    *(!strcmp(a, "--no-warm-start") ? &lo->no_warm : &lo->no_regions) = 1;
   } else {
     int k = 0;
     while (k < NVALUED && strcmp(a, value_flags[k][0]) != 0) ++k;
