@@ -1,8 +1,11 @@
 /* run checkpoints (src/io/checkpoint.c): a checkpoint reads back as written; any flipped
    byte is refused (checksum); lengths that lie, even under a recomputed checksum, are
    refused before anything is allocated; an intersecting saved state is refused on restore;
-   mesh and frame hashes notice changed files; stale temporary files of dead processes go */
+   mesh and frame hashes notice changed files; stale temporary files of dead processes go;
+   LCP-mode checkpoints keep their options, step records and world state, and a state whose
+   contacts name vertices the scene lacks is refused */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +14,8 @@
 
 #include "io/run_output.h"
 #include "ipcc/ipcc.h"
+#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world_internal.h"
 #include "test.h"
 
 static char dir[64];
@@ -273,6 +278,76 @@ static void frame_beyond_steps(ipc_run_checkpoint *c, const ipc_world *w) {
   c->frame = saved;
 }
 
+/* an LCP run of two_cubes (lumped, cone friction) checkpointed after the cubes met: options,
+   records and state read back; the loaded world steps on to the same bits; a contact vertex
+   beyond the scene's, under a recomputed checksum, is refused */
+static void lcp_checkpoint(const ipc_scene_def *def) {
+  ipc_error err;
+  ipc_lcp_world_def ld = ipc_default_lcp_world_def();
+  ld.coupling = IPC_LCP_LUMPED;
+  ld.friction = IPC_LCP_FRICTION_CONE;
+  ld.restitution = 0.25;
+  ipc_lcp_world *w = ipc_lcp_world_create(def, &ld, &err);
+  CHECK(w != NULL);
+  if (!w) return;
+  ipc_run_checkpoint c;
+  memset(&c, 0, sizeof c);
+  ipc_checkpoint_set_scene(&c, "scenes/two_cubes.json");
+  ipc_checkpoint_set_lcp(&c, &ld);
+  ipc_checkpoint_set_total(&c, 40);
+  c.every = 1;
+  c.formats = IPC_FORMAT_OBJ;
+  for (int k = 0; k < 25; ++k) {
+    CHECK(ipc_lcp_world_step(w, ipc_checkpoint_next_lcp_step(&c), &err) == IPC_OK);
+    c.nsteps++;
+  }
+  c.frame = 25;
+  CHECK(w->contacts.n > 0 && w->prev_n > 0);
+  CHECK(ipc_checkpoint_write_lcp(tmp_path("lcp.bin"), &c, w, &err) == IPC_OK);
+  ipc_run_checkpoint d;
+  CHECK(ipc_checkpoint_read(tmp_path("lcp.bin"), &d, &err) == IPC_OK);
+  CHECK(d.lcp && d.nsteps == 25 && d.steps == NULL && d.lcp_def);
+  CHECK(d.lcp_def->coupling == IPC_LCP_LUMPED && d.lcp_def->friction == IPC_LCP_FRICTION_CONE &&
+        d.lcp_def->restitution == 0.25);
+  CHECK(!memcmp(d.lcp_steps, c.lcp_steps, 25 * sizeof *d.lcp_steps));
+  ipc_lcp_world *w2 = ipc_lcp_world_create(def, d.lcp_def, &err);
+  CHECK(ipc_checkpoint_restore_lcp_world(&d, w2, &err) == IPC_OK);
+  ipc_lcp_step_stats s1, s2;
+  size_t n3 = 3 * (size_t)ipc_lcp_world_vertex_count(w);
+  for (int k = 0; k < 5; ++k) {
+    CHECK(ipc_lcp_world_step(w, &s1, &err) == IPC_OK &&
+          ipc_lcp_world_step(w2, &s2, &err) == IPC_OK);
+    CHECK(s1.lcp_iterations == s2.lcp_iterations && s1.contacts == s2.contacts);
+  }
+  CHECK(!memcmp(ipc_lcp_world_positions(w), ipc_lcp_world_positions(w2), n3 * sizeof(double)));
+  CHECK(!memcmp(ipc_lcp_world_velocities(w), ipc_lcp_world_velocities(w2), n3 * sizeof(double)));
+  /* the first contact's first vertex: after magic, 5 u32, step, time, x, v, no scripted
+     centers, the contact count */
+  unsigned char *st = d.world_state;
+  size_t off = 8 + 20 + 4 + 8 + 2 * n3 * sizeof(double) + 8 + offsetof(ipc_lcp_contact, vert);
+  int bad_vertex = ipc_lcp_world_vertex_count(w) + 7;
+  memcpy(st + off, &bad_vertex, sizeof bad_vertex);
+  CHECK(ipc_checkpoint_restore_lcp_world(&d, w2, &err) == IPC_ERR_INPUT);
+  CHECK_MSG(strstr(err.msg, "contact") != NULL, "%s", err.msg);
+  /* an IPC world's record is not an LCP one */
+  ipc_world *iw = ipc_world_create(def, &err);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  CHECK(ipc_world_save_state(iw, mem, &err) == IPC_OK);
+  fclose(mem);
+  mem = fmemopen(buf, len, "rb");
+  CHECK(ipc_lcp_world_load_state(w2, mem, &err) == IPC_ERR_INPUT);
+  fclose(mem);
+  free(buf);
+  ipc_world_destroy(iw);
+  ipc_lcp_world_destroy(w2);
+  ipc_lcp_world_destroy(w);
+  ipc_checkpoint_free(&d);
+  ipc_checkpoint_free(&c);
+  remove(tmp_path("lcp.bin"));
+}
+
 static void stale_tmp(void) {
   char own[64];
   snprintf(own, sizeof own, "b.obj.tmp.%ld", (long)getpid());
@@ -305,6 +380,7 @@ int main(void) {
   nonfinite_state(&def);
   stale_tmp();
   huge_total();
+  lcp_checkpoint(&def);
   free(b);
   remove(tmp_path("checkpoint.bin"));
   remove(tmp_path("bad.bin"));

@@ -113,6 +113,45 @@ contains "lcp.solver" "lcp: the error names lcp.solver"
 expect 2 "lcp: unknown friction flag" "$IPCC" run scenes/two_cubes.json --mode lcp --friction cones -o "$T/x"
 contains "lcp.friction" "lcp: the error names lcp.friction"
 
+# LCP mode takes the output options of IPC mode: --format, --every, --preview(-every),
+# --no-checkpoint, --lenient (IPC scripts), --check; checkpoints at each frame
+expect 0 "lcp: --format ply,vtu --every 5 --preview-every 2" "$IPCC" run scenes/two_cubes.json --mode lcp --steps 20 --format ply,vtu --every 5 --preview-every 2 -o "$T/lfmt" --quiet
+n=$(ls "$T/lfmt/frames" | grep -Ec '^[0-9]{6}\.(ply|vtu)$')
+[ "$n" -eq 10 ] && ok "lcp: 5 frames in ply and vtu" || bad "lcp: $n ply/vtu frames, expected 10"
+ls "$T/lfmt/frames" | grep -q '\.obj$' && bad "lcp: obj written without being asked" || ok "lcp: no obj frames"
+p=$(ls "$T/lfmt/preview" | grep -c '\.png$')
+[ "$p" -eq 3 ] && ok "lcp: previews of frames 0, 2, 4" || bad "lcp: $p previews, expected 3"
+head -c 3 "$T/lfmt/frames/000004.ply" | grep -q ply && grep -q 'Name="velocity"' "$T/lfmt/frames/000004.vtu" &&
+  grep -q 'Name="energy_density"' "$T/lfmt/frames/000004.vtu" && ok "lcp: ply and vtu frames" || bad "lcp: ply/vtu content"
+[ -f "$T/lfmt/checkpoint.bin" ] && ok "lcp: checkpoint written" || bad "lcp: no checkpoint"
+expect 0 "lcp: --preview" "$IPCC" run scenes/two_cubes.json --mode lcp --steps 2 --preview -o "$T/lpv" --quiet --no-checkpoint
+[ "$(ls "$T/lpv/preview" | grep -c '\.png$')" -eq 3 ] && ok "lcp: --preview: a preview per frame" || bad "lcp: --preview"
+[ ! -e "$T/lpv/checkpoint.bin" ] && ok "lcp: --no-checkpoint" || bad "lcp: checkpoint written despite --no-checkpoint"
+expect 0 "lcp: --check" "$IPCC" run scenes/two_cubes.json --mode lcp --steps 4 --check -o "$T/lck" --quiet
+expect 0 "lcp: check its frames" "$IPCC" check "$T/lck" --quiet
+printf 'time 1 0.01\nshapes input 1\n%s 0 0 0 0 0 0 1 1 1\nnonsense 3\n' "$PWD/tests/data/ipc-input/input/tetMeshes/cube.msh" >"$T/lu.txt"
+expect 2 "lcp: script with an unknown keyword" "$IPCC" run "$T/lu.txt" --mode lcp -o "$T/x"
+contains "lu.txt:4: keyword 'nonsense'" "lcp: the script's error named"
+expect 0 "lcp: --lenient script" "$IPCC" run "$T/lu.txt" --mode lcp --lenient --steps 2 -o "$T/lul" --quiet --friction box
+contains "lu.txt:4: warning: keyword 'nonsense'" "lcp: --lenient warns"
+grep -Eq '"friction":[[:space:]]*"box"' "$T/lul/stats.json" && ok "lcp: script run with the flags' options" || bad "lcp: script options"
+expect 2 "LCP option with --mode ipc" "$IPCC" run scenes/two_cubes.json --mode ipc --coupling lumped -o "$T/x"
+contains "--coupling is an option of LCP mode" "LCP option with --mode ipc named"
+expect 2 "bad --mode" "$IPCC" run scenes/two_cubes.json --mode lpc -o "$T/x"
+contains "expected ipc or lcp" "bad --mode named"
+# the summary counts the regions whose solver stopped above the tolerance
+expect 0 "lcp: few sweeps" "$IPCC" run scenes/two_cubes.json --mode lcp --steps 30 --max-iter 2 -o "$T/lun"
+contains "unconverged:" "lcp: the summary reports unconverged regions"
+contains "worst relative residual" "lcp: the summary reports the worst residual"
+grep -Eq '"unconverged_regions":[[:space:]]*[1-9]' "$T/lun/stats.json" && ok "lcp: unconverged in stats.json" || bad "lcp: unconverged_regions"
+# the LCP paper scenes declare "mode": "lcp": a plain run is an LCP run
+expect 0 "stacking_spheres: plain run is LCP" "$IPCC" run scenes/stacking_spheres.json --steps 0 -o "$T/plain" --quiet
+grep -Eq '"mode":[[:space:]]*"lcp"' "$T/plain/stats.json" && grep -Eq '"coupling":[[:space:]]*"coupled"' "$T/plain/stats.json" &&
+  ok "stacking_spheres: mode lcp, coupled" || bad "stacking_spheres: $(grep -E '"(mode|coupling)"' "$T/plain/stats.json")"
+for s in stacking_spheres pool_spheres pool2_spheres bucket_spheres skittles_balls; do
+  grep -Eq '"mode":[[:space:]]*"lcp"' "scenes/$s.json" && ok "$s declares mode lcp" || bad "$s lacks mode lcp"
+done
+
 # output formats, --every, previews, plots
 expect 0 "run --format ply,vtu --every 5 --preview-every 2" "$IPCC" run scenes/two_cubes.json --steps 20 --format ply,vtu --every 5 --preview-every 2 -o "$T/fmt" --quiet
 n=$(ls "$T/fmt/frames" | grep -Ec '^[0-9]{6}\.(ply|vtu)$')
@@ -149,6 +188,13 @@ grep -Eq '"intersection_free":[[:space:]]*(true|false)' "$T/cmp/lcp/stats.json" 
   ok "compare: lcp stats record intersection_free" || bad "compare: lcp intersection_free"
 expect 2 "compare: bad steps" "$IPCC" compare scenes/two_cubes.json --steps x -o "$T/x"
 contains "--steps" "compare: the error names --steps"
+# LCP options go to the LCP run; a bad one is refused before the IPC run starts
+expect 0 "compare --coupling lumped --friction box --solver pcg-pgs" "$IPCC" compare scenes/two_cubes.json --steps 3 -o "$T/cmpl" --coupling lumped --friction box --solver pcg-pgs
+grep -Eq '"coupling":[[:space:]]*"lumped"' "$T/cmpl/lcp/stats.json" && grep -Eq '"friction":[[:space:]]*"box"' "$T/cmpl/lcp/stats.json" &&
+  grep -Eq '"solver":[[:space:]]*"pcg-pgs"' "$T/cmpl/lcp/stats.json" && ok "compare: LCP options reach the LCP run" || bad "compare: LCP options"
+expect 2 "compare: bad coupling" "$IPCC" compare scenes/two_cubes.json --steps 3 -o "$T/cmpx" --coupling stiff
+contains "lcp.coupling" "compare: the error names lcp.coupling"
+[ ! -e "$T/cmpx" ] && ok "compare: nothing run on a bad option" || bad "compare: ran despite a bad option"
 expect 0 "compare --overwrite" "$IPCC" compare scenes/two_cubes.json --steps 2 -o "$T/cmp" --overwrite
 n=$(ls "$T/cmp/ipc/frames" "$T/cmp/lcp/frames" | grep -c '\.obj$')
 [ "$n" -eq 6 ] && ok "compare --overwrite: only the new frames" || bad "compare --overwrite: $n frames, expected 6"
@@ -167,8 +213,8 @@ expect 0 "rerun --overwrite" "$IPCC" run scenes/two_cubes.json --steps 2 -o "$T/
   ok "--overwrite: previews and plots gone, other files kept" || bad "--overwrite: $(ls "$T/fmt")"
 grep -Eq '"steps":[[:space:]]*2,' "$T/fmt/stats.json" && ok "--overwrite: new stats.json" || bad "--overwrite: stats.json"
 expect 0 "LCP rerun --overwrite" "$IPCC" run scenes/two_cubes.json --mode lcp --steps 1 -o "$T/fmt" --quiet --overwrite
-[ ! -e "$T/fmt/checkpoint.bin" ] && [ ! -e "$T/fmt/frames/000002.obj" ] &&
-  ok "LCP --overwrite: the IPC run's checkpoint and frames gone" || bad "LCP --overwrite: $(ls "$T/fmt" "$T/fmt/frames")"
+[ ! -e "$T/fmt/frames/000002.obj" ] && "$IPCC" run --resume "$T/fmt" 2>&1 | grep -q "LCP mode" &&
+  ok "LCP --overwrite: the IPC run's frames gone, the checkpoint is the LCP run's" || bad "LCP --overwrite: $(ls "$T/fmt" "$T/fmt/frames")"
 expect 2 "--resume with --overwrite" "$IPCC" run --resume "$T/fmt" --overwrite
 
 # the sphere scenes of the LCP comparison (tools/gen_sphere_scenes.py) load in LCP mode and
@@ -184,7 +230,7 @@ expect 0 "lcp: lumped stacking loads" "$IPCC" run scenes/stacking_spheres.json -
 contains "warning: lumped coupling with body" "lcp: lumped on stiff light bodies warns"
 expect 0 "lcp: coupled stacking loads" "$IPCC" run scenes/stacking_spheres.json --mode lcp --steps 0 -o "$T/lw" --quiet --overwrite
 grep -qF "warning" "$T/out" && bad "lcp: coupled stacking warns" || ok "lcp: coupled stacking does not warn"
-expect 0 "lcp: lumped two_cubes" "$IPCC" run scenes/two_cubes.json --mode lcp --steps 0 -o "$T/lw" --quiet --overwrite
+expect 0 "lcp: lumped two_cubes" "$IPCC" run scenes/two_cubes.json --mode lcp --coupling lumped --steps 0 -o "$T/lw" --quiet --overwrite
 grep -qF "warning" "$T/out" && bad "lcp: lumped two_cubes warns" || ok "lcp: lumped two_cubes does not warn"
 
 # FCLIB problems (tests/data/fclib): solved, exit 0; not converged within the sweeps, exit 1;

@@ -44,6 +44,14 @@ static ipc_scene_def scene_cubes(int nb, const double (*at)[3], double s, double
   return d;
 }
 
+/* the defaults with the lumped coupling, which these tests were written for (the default is
+   coupled) */
+static ipc_lcp_world_def lumped_def(void) {
+  ipc_lcp_world_def d = ipc_default_lcp_world_def();
+  d.coupling = IPC_LCP_LUMPED;
+  return d;
+}
+
 static void scene_free(ipc_scene_def *d) {
   free(d->bodies);
   free(d->planes);
@@ -123,7 +131,7 @@ static void run(ipc_lcp_world *w, int steps, ipc_lcp_step_stats *last) {
 /* solving each region separately gives the unsplit solution */
 static void test_split_equals_unsplit(void) {
   ipc_scene_def sc = stack_scene(0.002);
-  ipc_lcp_world_def d = ipc_default_lcp_world_def();
+  ipc_lcp_world_def d = lumped_def();
   d.tol = 1e-12;
   d.max_iter = 20000;
   d.friction = IPC_LCP_FRICTION_BOX;
@@ -161,7 +169,7 @@ static void test_solvers_agree(void) {
   char dir[] = "/tmp/ipcc_lcp_dumpXXXXXX";
   CHECK(mkdtemp(dir) != NULL);
   ipc_scene_def sc = stack_scene(0.002);
-  ipc_lcp_world_def d = ipc_default_lcp_world_def();
+  ipc_lcp_world_def d = lumped_def();
   d.tol = 1e-12;
   d.max_iter = 20000;
   ipc_error err;
@@ -250,7 +258,7 @@ static double slope(ipc_lcp_friction f, ipc_lcp_coupling cpl, double mu, double 
   ipc_scene_def sc = scene_cubes(1, at, 0.2, 1e8, mu, h);
   sc.gravity[0] = g * sin(th);
   sc.gravity[1] = -g * cos(th);
-  ipc_lcp_world_def d = ipc_default_lcp_world_def();
+  ipc_lcp_world_def d = lumped_def();
   d.friction = f;
   d.coupling = cpl;
   d.solver = f == IPC_LCP_FRICTION_PYRAMID ? IPC_LCP_LEMKE : IPC_LCP_PGS;
@@ -327,7 +335,7 @@ static void test_inclined_plane(void) {
 static void test_resting(void) {
   static const double at[1][3] = {{0, 0, 0}};
   ipc_scene_def sc = scene_cubes(1, at, 0.2, 1e6, 0.5, 0.005);
-  ipc_lcp_world_def d = ipc_default_lcp_world_def();
+  ipc_lcp_world_def d = lumped_def();
   d.friction = IPC_LCP_FRICTION_CONE;
   ipc_error err;
   ipc_lcp_world *w = ipc_lcp_world_create(&sc, &d, &err);
@@ -350,6 +358,7 @@ static void test_resting(void) {
 static void test_options(void) {
   ipc_lcp_world_def d = ipc_default_lcp_world_def();
   ipc_error err;
+  CHECK(d.coupling == IPC_LCP_COUPLED); /* the stable one on the shipped scenes */
   CHECK(ipc_lcp_world_def_set(&d, "solver", "amgs", &err) == IPC_OK && d.solver == IPC_LCP_AMGS);
   CHECK(ipc_lcp_world_def_set(&d, "friction", "pyramid", &err) == IPC_OK);
   CHECK(ipc_lcp_world_def_set(&d, "friction", "cones", &err) == IPC_ERR_INPUT &&
@@ -388,7 +397,7 @@ static void test_two_cubes(void) {
     ipc_error err;
     CHECK(ipc_scene_load("scenes/two_cubes.json", &sc, &err) == IPC_OK);
     for (int d = 0; d < 3; ++d) sc.bodies[0].translation[d] += shift[k][d];
-    ipc_lcp_world_def def = ipc_default_lcp_world_def();
+    ipc_lcp_world_def def = lumped_def();
     ipc_lcp_world *w = ipc_lcp_world_create(&sc, &def, &err);
     CHECK(w != NULL);
     if (!w) return;
@@ -438,7 +447,7 @@ static void test_factor_reuse(void) {
   sc.bodies[0].poisson = 0.3;
   sc.bodies[0].angular_velocity[1] = 0.05;
   sc.bodies[0].angular_velocity[0] = 0.02;
-  ipc_lcp_world_def d = ipc_default_lcp_world_def();
+  ipc_lcp_world_def d = lumped_def();
   ipc_error err;
   ipc_lcp_world *a = ipc_lcp_world_create(&sc, &d, &err);
   ipc_lcp_world *b = ipc_lcp_world_create(&sc, &d, &err);
@@ -628,7 +637,7 @@ static void test_paper_scenes(void) {
    naming the file instead of losing the dump silently */
 static void test_dump_errors(void) {
   ipc_scene_def sc = stack_scene(0.002);
-  ipc_lcp_world_def d = ipc_default_lcp_world_def();
+  ipc_lcp_world_def d = lumped_def();
   ipc_error err;
   ipc_lcp_world *w = ipc_lcp_world_create(&sc, &d, &err);
   CHECK(w != NULL);

@@ -80,7 +80,7 @@ G = [0, -9.80665, 0]
 write("scenes/stacking_spheres.json", {
     "description": "a column of 30 near-rigid balls (r 0.18 m, 1 kg) settling on the ground "
                    "(Stacking of Miyamoto et al., 3D)",
-    "time_step": 0.005, "duration": 2.0, "gravity": G,
+    "mode": "lcp", "time_step": 0.005, "duration": 2.0, "gravity": G,
     "lcp": {"restitution": 0.2, "coupling": "coupled"},
     "bodies": [ball("s%02d" % k, [0, 0.181 + 0.361 * k, 0], 0.18, 1.0) for k in range(30)],
     "planes": [{"point": [0, 0, 0], "normal": [0, 1, 0]}]})
@@ -104,7 +104,7 @@ def pool(path, graded):
                        "(Pool %s of Miyamoto et al., 3D)" % (
                            len(bodies), "1..3 kg rising with height" if graded else "2 kg",
                            2 * half, "2" if graded else "1"),
-        "time_step": 0.005, "duration": 3.0, "gravity": G,
+        "mode": "lcp", "time_step": 0.005, "duration": 3.0, "gravity": G,
         "lcp": {"restitution": 0.2, "coupling": "coupled"}, "bodies": bodies, "planes": box_planes(half)})
 
 
@@ -125,7 +125,7 @@ bodies.append({"name": "bucket", "mesh": "meshes/bucket.obj", "obstacle": True,
 write("scenes/bucket_spheres.json", {
     "description": "24 near-rigid balls (r 0.1 m, 0.5 kg) dropped into an open bucket "
                    "(obstacle), friction 0.3: the static scene of Lazarevych et al.",
-    "time_step": 0.005, "duration": 2.0, "gravity": G,
+    "mode": "lcp", "time_step": 0.005, "duration": 2.0, "gravity": G,
     "lcp": {"friction": "cone", "restitution": 0.2, "coupling": "coupled"},
     "bodies": bodies,
     "planes": [{"point": [0, 0, 0], "normal": [0, 1, 0], "friction": 0.3}]})
@@ -148,6 +148,6 @@ write("scenes/skittles_balls.json", {
     "description": "two near-rigid balls (r 0.15 m, 5 kg, 6 m/s) hitting 10 skittles (1 m, "
                    "1 kg) in the bowling triangle, no gravity, friction 0.2: the dynamic "
                    "scene of Lazarevych et al.",
-    "time_step": 0.005, "duration": 1.0, "gravity": [0, 0, 0],
+    "mode": "lcp", "time_step": 0.005, "duration": 1.0, "gravity": [0, 0, 0],
     "lcp": {"friction": "cone", "restitution": 0.2, "coupling": "coupled"},
     "bodies": bodies})

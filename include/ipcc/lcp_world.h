@@ -5,8 +5,10 @@
 #define IPCC_LCP_WORLD_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "ipcc/error.h"
+#include "ipcc/render.h"
 #include "ipcc/scene.h"
 #include "ipcc/world.h"
 
@@ -70,7 +72,8 @@ typedef struct ipc_lcp_world_def {
   const char *dump_dir; /* when set, each region's LCP is written there as Matrix Market */
 } ipc_lcp_world_def;
 
-/* defaults as listed above: PGS, no friction, lumped coupling */
+/* defaults as listed above: PGS, no friction, coupled (stable on stiff, light bodies; lumped
+   is the model of Lazarevych et al. and Erleben's notes: docs/lcp-mode.md) */
 ipc_lcp_world_def ipc_default_lcp_world_def(void);
 
 /* sets one option by name, as scenes and the command line spell them: "solver" (pgs,
@@ -134,6 +137,31 @@ int ipc_lcp_world_scene_steps(const ipc_lcp_world *w);
 int ipc_lcp_world_intersection_free(const ipc_lcp_world *w, char *what, size_t n);
 /* the surfaces at the current state as one OBJ file (as ipc_world_write_obj) */
 ipc_status ipc_lcp_world_write_obj(const ipc_lcp_world *w, const char *path, ipc_error *err);
+/* the same surfaces as binary PLY (as ipc_world_write_ply) */
+ipc_status ipc_lcp_world_write_ply(const ipc_lcp_world *w, const char *path, ipc_error *err);
+/* every vertex and tet as a ParaView .vtu (as ipc_world_write_vtu; an inverted tet, which LCP
+   mode can produce, has energy_density -1) */
+ipc_status ipc_lcp_world_write_vtu(const ipc_lcp_world *w, const char *path, ipc_error *err);
+/* frame number `frame` in every format of `formats` (as ipc_world_write_frame) */
+ipc_status ipc_lcp_world_write_frame(const ipc_lcp_world *w, const char *dir, int frame,
+                                     unsigned formats, ipc_error *err);
+/* the elastic energy density Psi (J/m^3) of every tet at the current positions (ntets);
+   not finite for an inverted tet */
+void ipc_lcp_world_tet_energy_density(const ipc_lcp_world *w, double *psi);
+/* the scene's camera or the default view of its initial bounding box (as
+   ipc_world_default_camera) */
+ipc_camera ipc_lcp_world_default_camera(const ipc_lcp_world *w);
+/* a preview of the current state (as ipc_render_world) */
+void ipc_render_lcp_world(ipc_image *im, const ipc_lcp_world *w, const ipc_camera *cam);
+
+/* the world's changing state (positions, velocities, time, step count, scripted centers,
+   the contacts found at the end of the last step, the warm-start impulses and what decides
+   the reuse of the factor of M + h^2 K) for checkpoints; a loaded world steps on exactly as
+   the saved one would have (the factor is rebuilt from the positions it was made at) */
+ipc_status ipc_lcp_world_save_state(const ipc_lcp_world *w, FILE *f, ipc_error *err);
+/* reads what ipc_lcp_world_save_state wrote into w, created from the same scene and options;
+   IPC_ERR_INPUT when it does not fit w (sizes, contact vertex ids, impulse rows) */
+ipc_status ipc_lcp_world_load_state(ipc_lcp_world *w, FILE *f, ipc_error *err);
 
 /* names of a friction formulation and a coupling as ipc_lcp_world_def_set spells them */
 const char *ipc_lcp_friction_name(ipc_lcp_friction f);

@@ -1,6 +1,7 @@
-/* ipcc compare SCENE [-o DIR] [--steps N]: the scene in IPC mode and in LCP mode (the same
-   steps, every frame checked exactly), then a side-by-side table of the two runs' summaries
-   and DIR/compare.json. Each run is an ordinary `ipcc run` into DIR/ipc and DIR/lcp. */
+/* ipcc compare SCENE [-o DIR] [--steps N] [LCP options]: the scene in IPC mode and in LCP
+   mode (the same steps, every frame checked exactly), then a side-by-side table of the two
+   runs' summaries and DIR/compare.json. Each run is an ordinary `ipcc run` into DIR/ipc and
+   DIR/lcp; the LCP options go to the LCP run. */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,17 +11,20 @@
 #include "cli/commands.h"
 #include "cli/outdir.h"
 #include "cli/run_args.h"
+#include "cli/run_lcp.h"
 #include "core/alloc.h"
 #include "io/path.h"
 #include "io/stats_common.h"
 
 static void compare_usage(FILE *f) {
   fputs(
-      "usage: ipcc compare SCENE [-o DIR] [--steps N] [--overwrite]\n"
+      "usage: ipcc compare SCENE [-o DIR] [--steps N] [--overwrite] [LCP options]\n"
       "  runs SCENE in IPC mode and in LCP mode (frames and stats.json under DIR/ipc and\n"
       "  DIR/lcp, every frame checked exactly) and prints a side-by-side table; the table's\n"
       "  numbers go to DIR/compare.json (default DIR: out/<scene name>-compare)\n"
-      "  --overwrite  replace an earlier comparison in DIR (else DIR must hold none)\n",
+      "  --overwrite  replace an earlier comparison in DIR (else DIR must hold none)\n"
+      "  LCP options (--coupling, --friction, --solver, ... as ipcc run takes them) set the\n"
+      "  LCP run's options over the scene's \"lcp\" object\n",
       f);
 }
 
@@ -70,9 +74,10 @@ static run_measures measures_read(const char *stats_path, int lcp) {
   return r;
 }
 
+/* the run of one mode; extra (nextra arguments) go to its command line */
 static int run_mode(const char *scene, const char *dir, const char *mode, const char *steps,
-                    int overwrite) {
-  char *argv[11];
+                    int overwrite, char **extra, int nextra) {
+  char **argv = malloc((size_t)(11 + nextra) * sizeof *argv);
   int argc = 0;
   argv[argc++] = (char *)scene;
   argv[argc++] = "-o";
@@ -86,8 +91,11 @@ static int run_mode(const char *scene, const char *dir, const char *mode, const 
     argv[argc++] = (char *)steps;
   }
   if (overwrite) argv[argc++] = "--overwrite";
+  for (int k = 0; k < nextra; ++k) argv[argc++] = extra[k];
   argv[argc] = NULL;
-  return ipc_cmd_run(argc, argv);
+  int rc = ipc_cmd_run(argc, argv);
+  free(argv);
+  return rc;
 }
 
 static cJSON *measures_json(const run_measures *r) {
@@ -133,38 +141,63 @@ static int claim(const char *dir, const char *pi, const char *pl, int overwrite)
   return ipc_outdir_remove("ipcc compare", dir, is_compare_json);
 }
 
-int ipc_cmd_compare(int argc, char **argv) {
-  const char *scene = NULL, *dir = NULL, *steps = NULL;
-  int overwrite = 0;
+/* the command line of a comparison */
+typedef struct compare_args {
+  const char *scene, *dir, *steps;
+  int overwrite;
+  char **lcp_args; /* the LCP options as given, for the LCP run (argc entries allocated) */
+  int nlcp;
+  ipc_run_lcp_opts lo;
+} compare_args;
+
+/* -1 to go on, or an exit code */
+static int parse(compare_args *o, int argc, char **argv) {
   for (int i = 0; i < argc; ++i) {
     const char *a = argv[i];
     long n;
-    if ((!strcmp(a, "-o") || !strcmp(a, "--out")) && i + 1 < argc) {
-      dir = argv[++i];
-      if (!dir[0]) { /* "" would put ipc/ and lcp/ into / */
+    int first = i, lcp = ipc_run_lcp_option(&o->lo, argc, argv, &i);
+    if (lcp == 2) return 2;
+    if (lcp) {
+      for (int k = first; k <= i; ++k) o->lcp_args[o->nlcp++] = argv[k];
+    } else if ((!strcmp(a, "-o") || !strcmp(a, "--out")) && i + 1 < argc) {
+      o->dir = argv[++i];
+      if (!o->dir[0]) { /* "" would put ipc/ and lcp/ into / */
         fprintf(stderr, "ipcc compare: %s: expected a folder, got an empty path\n", a);
         return 2;
       }
     } else if (!strcmp(a, "--steps") && i + 1 < argc) {
-      steps = argv[++i];
-      if (ipc_run_parse_steps("ipcc compare", steps, &n)) return 2;
+      o->steps = argv[++i];
+      if (ipc_run_parse_steps("ipcc compare", o->steps, &n)) return 2;
     } else if (!strcmp(a, "--overwrite")) {
-      overwrite = 1;
+      o->overwrite = 1;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       compare_usage(stdout);
       return 0;
-    } else if (a[0] == '-' || scene) {
+    } else if (a[0] == '-' || o->scene) {
       fprintf(stderr, "ipcc compare: unexpected argument '%s'\n", a);
       compare_usage(stderr);
       return 2;
     } else {
-      scene = a;
+      o->scene = a;
     }
   }
-  if (!scene) {
+  if (!o->scene) {
     compare_usage(stderr);
     return 2;
   }
+  /* bad LCP options are found before the IPC run, not after it */
+  ipc_lcp_world_def ld;
+  if (o->lo.dump) {
+    fprintf(stderr, "ipcc compare: --dump-lcp is an option of ipcc run only\n");
+    return 2;
+  }
+  return ipc_run_lcp_def(&o->lo, o->scene, &ld) ? 2 : -1;
+}
+
+/* both runs, the table and compare.json; the exit code */
+static int compare(const compare_args *o) {
+  const char *scene = o->scene, *dir = o->dir, *steps = o->steps;
+  int overwrite = o->overwrite;
   char *own = NULL;
   if (!dir) dir = own = ipc_run_default_outdir(scene, "-compare");
   size_t plen = strlen(dir) + 32;
@@ -172,9 +205,9 @@ int ipc_cmd_compare(int argc, char **argv) {
   snprintf(pi, plen, "%s/ipc", dir);
   snprintf(pl, plen, "%s/lcp", dir);
   int rc = claim(dir, pi, pl, overwrite);
-  int rc_ipc = rc ? 2 : run_mode(scene, pi, "ipc", steps, overwrite);
+  int rc_ipc = rc ? 2 : run_mode(scene, pi, "ipc", steps, overwrite, NULL, 0);
   if (rc_ipc == 2) rc = 2; /* bad input: the LCP run would say the same */
-  int rc_lcp = rc ? 2 : run_mode(scene, pl, "lcp", steps, overwrite);
+  int rc_lcp = rc ? 2 : run_mode(scene, pl, "lcp", steps, overwrite, o->lcp_args, o->nlcp);
   if (rc_lcp == 2) rc = 2;
   run_measures r[2];
   snprintf(path, plen, "%s/ipc/stats.json", dir);
@@ -231,5 +264,15 @@ int ipc_cmd_compare(int argc, char **argv) {
   free(pl);
   free(path);
   free(own);
+  return rc;
+}
+
+int ipc_cmd_compare(int argc, char **argv) {
+  compare_args o;
+  memset(&o, 0, sizeof o);
+  o.lcp_args = malloc(((size_t)argc + 1) * sizeof *o.lcp_args);
+  int rc = parse(&o, argc, argv);
+  if (rc < 0) rc = compare(&o);
+  free(o.lcp_args);
   return rc;
 }

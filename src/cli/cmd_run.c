@@ -1,7 +1,8 @@
-/* ipcc run SCENE [-o OUTDIR] [options] | ipcc run --resume OUTDIR | ipcc run SCENE --mode lcp
-   options are parsed into run_opts (one branch each in parse_args); the run itself is
-   run_open (new or resumed), run_steps (step, write frames, checkpoint), run_finish
-   (stats.json and the summary). */
+/* ipcc run SCENE [-o OUTDIR] [options] | ipcc run --resume OUTDIR, in IPC or LCP mode.
+   options are parsed by run_args.c (both modes) and cmd_run_lcp.c (LCP mode); the run
+   itself is the same in both modes: run_open (new or resumed), run_steps (step, write
+   frames and previews, checkpoint), run_finish (stats.json and the summary). The world is
+   an ipc_world or an ipc_lcp_world (r->lw); the few calls that differ dispatch on it. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,18 +14,20 @@
 #include "cli/outdir.h"
 #include "cli/progress.h"
 #include "cli/run_args.h"
+#include "cli/run_lcp.h"
 #include "io/run_output.h"
 #include "ipcc/ipcc.h"
 
 static void run_usage(FILE *f) {
   fputs(
-      "usage: ipcc run SCENE [-o OUTDIR] [--mode ipc] [--steps N] [--format LIST] [--every N]\n"
-      "                [--preview] [--preview-every N] [--check] [--no-checkpoint] [--quiet]\n"
-      "                [--lenient] [--threads N] [--overwrite]\n"
+      "usage: ipcc run SCENE [-o OUTDIR] [--mode ipc|lcp] [--steps N] [--format LIST]\n"
+      "                [--every N] [--preview] [--preview-every N] [--check] [--no-checkpoint]\n"
+      "                [--quiet] [--lenient] [--threads N] [--overwrite] [LCP options]\n"
       "       ipcc run --resume OUTDIR [--steps N] [--quiet] [--lenient] [--threads N]\n"
-      "       ipcc run SCENE --mode lcp [LCP options]   (docs/lcp-mode.md)\n"
       "  SCENE            a JSON scene (docs/scene-format.md) or an IPC .txt script (README.md)\n"
-      "  -o OUTDIR        output folder (default: out/<scene name>); frames go to OUTDIR/frames\n"
+      "  -o OUTDIR        output folder (default: out/<scene name>, in LCP mode\n"
+      "                   out/<scene name>_lcp); frames go to OUTDIR/frames\n"
+      "  --mode ipc|lcp   the contact model (default: the scene's \"mode\", else ipc)\n"
       "  --overwrite      replace the earlier run in OUTDIR (its frames, previews, plots,\n"
       "                   stats.json, checkpoint); without it OUTDIR must hold no run\n"
       "  --steps N        simulate N steps instead of the scene's duration / time_step\n"
@@ -34,91 +37,45 @@ static void run_usage(FILE *f) {
       "  --every N        write a frame every Nth step (default: the scene's output.every)\n"
       "  --preview        PNG previews of the frames in OUTDIR/preview (or output.preview)\n"
       "  --preview-every N  a preview of every Nth frame and the last (implies --preview)\n"
-      "  --check          exact intersection check of every frame (sets intersection_free)\n"
+      "  --check          exact intersection check of every frame (sets intersection_free;\n"
+      "                   an intersection fails an IPC run, an LCP run only records it)\n"
       "  --no-checkpoint  do not write OUTDIR/checkpoint.bin at each frame\n"
-      "  --resume OUTDIR  continue the interrupted run in OUTDIR from its last checkpoint\n"
+      "  --resume OUTDIR  continue the interrupted run in OUTDIR (either mode) from its last\n"
+      "                   checkpoint\n"
       "  --quiet          no progress bar and no summary\n"
       "  --lenient        IPC scripts: unsupported keywords are warnings, not errors\n"
       "  --threads N      threads for ipcc's own loops (default 1); results do not\n"
       "                   depend on it\n",
       f);
+  ipc_run_lcp_usage(f);
 }
 
-typedef struct run_opts {
-  ipc_run_args base; /* scene, -o, --steps, --quiet, --check (run_args.h) */
-  const char *mode, *resume;
-  unsigned formats;  /* 0: the scene's */
-  int every;         /* 0: the scene's */
-  int preview_every; /* 0: the scene's */
-  int checkpoint, lenient;
-  int run_only_options; /* options that a resumed run takes from its checkpoint */
-} run_opts;
-
-/* returns -1 to go on, or an exit code */
-static int parse_args(run_opts *o, int argc, char **argv) {
-  memset(o, 0, sizeof *o);
-  ipc_run_args_init(&o->base);
-  o->mode = "ipc";
-  o->checkpoint = 1;
+/* the command line into o (both modes) and lo (LCP mode); -1 to go on, or an exit code */
+static int parse_args(ipc_run_args *o, ipc_run_lcp_opts *lo, int argc, char **argv) {
+  ipc_run_args_init(o);
+  memset(lo, 0, sizeof *lo);
   for (int i = 0; i < argc; ++i) {
     const char *a = argv[i];
-    const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-    long n = 0;
-    int common = ipc_run_args_common(&o->base, argc, argv, &i);
-    if (common == 2) return 2;
-    if (common) continue;
-    if (!strcmp(a, "--every") && val) {
-      if (ipc_run_parse_count(a, argv[++i], &n)) return 2;
-      o->every = (int)n;
-      o->run_only_options = 1;
-    } else if (!strcmp(a, "--preview")) {
-      if (!o->preview_every) o->preview_every = 1;
-      o->run_only_options = 1;
-    } else if (!strcmp(a, "--preview-every") && val) {
-      if (ipc_run_parse_count(a, argv[++i], &n)) return 2;
-      o->preview_every = (int)n;
-      o->run_only_options = 1;
-    } else if (!strcmp(a, "--format") && val) {
-      if (ipc_output_formats_parse(argv[++i], &o->formats) != 0) {
-        fprintf(stderr, "ipcc run: --format: expected obj, ply, vtu or a comma list, got '%s'\n",
-                argv[i]);
-        return 2;
-      }
-      o->run_only_options = 1;
-    } else if (!strcmp(a, "--mode") && val) {
-      o->mode = argv[++i];
-      if (strcmp(o->mode, "ipc") != 0) {
-        fprintf(stderr, "ipcc run: --mode: '%s' is not available (expected: ipc)\n", o->mode);
-        return 2;
-      }
-    } else if (!strcmp(a, "--resume") && val) {
-      o->resume = argv[++i];
-      if (!o->resume[0]) {
-        fprintf(stderr, "ipcc run: --resume: expected a run's folder, got an empty path\n");
-        return 2;
-      }
-    } else if (!strcmp(a, "--lenient")) {
-      o->lenient = 1;
-    } else if (!strcmp(a, "--no-checkpoint")) {
-      o->checkpoint = 0;
-    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+    int taken = ipc_run_args_common(o, argc, argv, &i);
+    if (!taken) taken = ipc_run_lcp_option(lo, argc, argv, &i);
+    if (taken == 2) return 2;
+    if (taken) continue;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       run_usage(stdout);
       return 0;
-    } else if (ipc_run_args_positional(&o->base, argc, argv, i)) {
+    }
+    if (ipc_run_args_positional(o, argc, argv, i)) {
       run_usage(stderr);
       return 2;
     }
   }
-  /* --check is an option of the run, which a resumed run takes from its checkpoint */
-  if (o->resume && (o->base.scene || o->base.outdir || o->base.check || o->base.overwrite ||
-                    o->run_only_options)) {
-    fprintf(stderr,
-            "ipcc run: --resume OUTDIR takes the scene, folder and output options from "
-            "its checkpoint (only --steps, --quiet, --lenient and --threads may be given)\n");
+  int no_scene = 0;
+  if (ipc_run_args_finish(o, lo->first != NULL, &no_scene)) {
+    if (no_scene) run_usage(stderr);
     return 2;
   }
-  if (!o->base.scene && !o->resume) {
-    run_usage(stderr);
+  if (lo->first && o->mode && !strcmp(o->mode, "ipc")) {
+    fprintf(stderr, "ipcc run: %s is an option of LCP mode (--mode ipc was given)\n", lo->first);
     return 2;
   }
   return -1;
@@ -126,9 +83,11 @@ static int parse_args(run_opts *o, int argc, char **argv) {
 
 /* a run in progress */
 typedef struct run {
-  run_opts o;
+  ipc_run_args o;
+  ipc_run_lcp_opts lo;
   ipc_scene_def def;
-  ipc_world *w;
+  ipc_world *w;      /* IPC mode */
+  ipc_lcp_world *lw; /* LCP mode (r->ck.lcp) */
   char *outdir;
   char *frames_dir;
   char *ckpt_path;
@@ -149,8 +108,9 @@ static char *str_printf(const char *fmt, const char *a, const char *b) {
   return s;
 }
 
-/* loads the scene and creates the world; 0 or an exit code. a resumed run (ck: its
-   checkpoint) first makes sure the mesh files are still those the run read. */
+/* loads the scene and creates the world of the run's mode (r->ck.lcp; LCP options in
+   r->ck.lcp_def); 0 or an exit code. a resumed run (ck: its checkpoint) first makes sure the
+   mesh files are still those the run read. */
 static int open_world(run *r, const char *scene, const ipc_run_checkpoint *ck) {
   ipc_error err;
   ipc_error_clear(&err);
@@ -162,6 +122,10 @@ static int open_world(run *r, const char *scene, const ipc_run_checkpoint *ck) {
     fprintf(stderr, "ipcc run: --resume: %s (scene %s); start the run anew\n", err.msg, scene);
     return 2;
   }
+  if (r->ck.lcp) {
+    r->lw = ipc_run_lcp_world(&r->def, r->ck.lcp_def, ck ? NULL : r->lo.dump);
+    return r->lw ? 0 : 2;
+  }
   r->w = ipc_world_create(&r->def, &err);
   if (!r->w) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
@@ -172,46 +136,54 @@ static int open_world(run *r, const char *scene, const ipc_run_checkpoint *ck) {
 
 /* a new run: options from the command line over the scene's; 0 or an exit code */
 static int run_open_new(run *r) {
-  int rc = open_world(r, r->o.base.scene, NULL);
+  ipc_run_checkpoint *c = &r->ck;
+  const char *scene = r->o.scene;
+  int lcp = r->o.mode ? !strcmp(r->o.mode, "lcp") : r->lo.first || ipc_run_scene_is_lcp(scene);
+  if (lcp) {
+    ipc_lcp_world_def ld;
+    if (ipc_run_lcp_def(&r->lo, scene, &ld)) return 2;
+    ipc_checkpoint_set_lcp(c, &ld);
+  }
+  int rc = open_world(r, scene, NULL);
   if (rc) return rc;
   ipc_error err;
   ipc_error_clear(&err);
-  ipc_run_checkpoint *c = &r->ck;
   /* absolute, so that --resume works from any folder */
   char cwd[4096];
-  if (r->o.base.scene[0] != '/' && getcwd(cwd, sizeof cwd)) {
-    char *abs = str_printf("%s/%s", cwd, r->o.base.scene);
+  if (r->o.scene[0] != '/' && getcwd(cwd, sizeof cwd)) {
+    char *abs = str_printf("%s/%s", cwd, r->o.scene);
     ipc_checkpoint_set_scene(c, abs);
     free(abs);
   } else {
-    ipc_checkpoint_set_scene(c, r->o.base.scene);
+    ipc_checkpoint_set_scene(c, r->o.scene);
   }
   if (ipc_file_hash(c->scene, &c->scene_hash, &err) != IPC_OK ||
       ipc_checkpoint_hash_meshes(c, &r->def, &err) != IPC_OK) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
     return 2;
   }
-  if (r->o.base.steps < 0 && ipc_run_check_scene_steps("ipcc run", r->o.base.scene, &r->def) != 0)
-    return 2;
-  c->steps_total = r->o.base.steps >= 0 ? r->o.base.steps : ipc_world_scene_steps(r->w);
+  if (r->o.steps < 0 && ipc_run_check_scene_steps("ipcc run", r->o.scene, &r->def) != 0) return 2;
+  c->steps_total = r->o.steps >= 0 ? r->o.steps
+                   : r->lw         ? ipc_lcp_world_scene_steps(r->lw)
+                                   : ipc_world_scene_steps(r->w);
   c->every = r->o.every > 0 ? r->o.every : (r->def.output_every > 0 ? r->def.output_every : 1);
   c->formats = r->o.formats ? r->o.formats : r->def.output_formats;
   if (!c->formats) c->formats = IPC_FORMAT_OBJ;
   c->preview_every = r->o.preview_every ? r->o.preview_every : r->def.preview_every;
-  c->check = r->o.base.check;
+  c->check = r->o.check;
   c->frame = -1;
   c->sum.min_distance = INFINITY;
   c->sum.intersection_free = 1;
   c->sum.intersection_checked = c->check;
-  c->sum.dhat = ipc_world_dhat(r->w);
-  r->outdir = r->o.base.outdir ? str_printf("%s%s", r->o.base.outdir, NULL)
-                               : ipc_run_default_outdir(r->o.base.scene, "");
+  c->sum.dhat = r->lw ? ipc_lcp_world_gap(r->lw) : ipc_world_dhat(r->w);
+  r->outdir = r->o.outdir ? str_printf("%s%s", r->o.outdir, NULL)
+                          : ipc_run_default_outdir(scene, lcp ? "_lcp" : "");
   return 0;
 }
 
 /* a resumed run, its world created from the checkpoint's (unchanged) scene and meshes: the
-   folder's last frame must be the one the checkpoint recorded, the saved state must load and
-   be intersection-free; then the temporary files of the killed run go. 0 or 2 */
+   folder's last frame must be the one the checkpoint recorded, the saved state must load (and
+   in IPC mode be intersection-free); then the temporary files of the killed run go. 0 or 2 */
 static int resume_checks(run *r) {
   ipc_error err;
   ipc_error_clear(&err);
@@ -219,7 +191,8 @@ static int resume_checks(run *r) {
   char *frames = str_printf("%s/frames", r->outdir, NULL);
   int rc = 0;
   if (ipc_checkpoint_check_frame(c, frames, &err) != IPC_OK ||
-      ipc_checkpoint_restore_world(c, r->w, &err) != IPC_OK) {
+      (r->lw ? ipc_checkpoint_restore_lcp_world(c, r->lw, &err)
+             : ipc_checkpoint_restore_world(c, r->w, &err)) != IPC_OK) {
     fprintf(stderr, "ipcc run: --resume: %s/checkpoint.bin: %s\n", r->outdir, err.msg);
     rc = 2;
   } else {
@@ -257,13 +230,13 @@ static int run_open_resume(run *r) {
             c->scene);
     return 2;
   }
-  if (r->o.base.steps >= 0) {
-    if (r->o.base.steps < (long)c->nsteps) {
+  if (r->o.steps >= 0) {
+    if (r->o.steps < (long)c->nsteps) {
       fprintf(stderr, "ipcc run: --steps %ld: the run in %s has already done %zu steps\n",
-              r->o.base.steps, r->outdir, c->nsteps);
+              r->o.steps, r->outdir, c->nsteps);
       return 2;
     }
-    ipc_checkpoint_set_total(c, r->o.base.steps);
+    ipc_checkpoint_set_total(c, r->o.steps);
   } else if (c->steps_total > IPC_RUN_MAX_STEPS) {
     fprintf(stderr, "ipcc run: --resume: %s/checkpoint.bin: %ld steps, at most %ld\n", r->outdir,
             c->steps_total, IPC_RUN_MAX_STEPS);
@@ -274,9 +247,9 @@ static int run_open_resume(run *r) {
   rc = resume_checks(r);
   if (rc) return rc;
   r->wall_before = c->sum.wall_seconds;
-  if (!r->o.base.quiet)
-    fprintf(stderr, "resuming %s at step %zu of %ld (frame %d)\n", c->scene, c->nsteps,
-            c->steps_total, c->frame);
+  if (!r->o.quiet)
+    fprintf(stderr, "resuming %s (%s mode) at step %zu of %ld (frame %d)\n", c->scene,
+            c->lcp ? "LCP" : "IPC", c->nsteps, c->steps_total, c->frame);
   return 0;
 }
 
@@ -292,7 +265,8 @@ static int write_frame(run *r) {
   }
   int frame = c->frame + 1;
   double t0 = ipc_progress_now();
-  ipc_status st = ipc_world_write_frame(r->w, r->frames_dir, frame, c->formats, &err);
+  ipc_status st = r->lw ? ipc_lcp_world_write_frame(r->lw, r->frames_dir, frame, c->formats, &err)
+                        : ipc_world_write_frame(r->w, r->frames_dir, frame, c->formats, &err);
   if (st != IPC_OK) {
     ipc_progress_break(&r->bar);
     fprintf(stderr, "ipcc run: %s\n", err.msg);
@@ -301,11 +275,14 @@ static int write_frame(run *r) {
   if (c->check) {
     char what[256];
     c->sum.frames_checked++;
-    if (!ipc_world_intersection_free(r->w, what, sizeof what)) {
-      c->sum.intersection_free = 0;
+    int apart = r->lw ? ipc_lcp_world_intersection_free(r->lw, what, sizeof what)
+                      : ipc_world_intersection_free(r->w, what, sizeof what);
+    /* LCP mode allows small penetrations: only its first intersecting frame is reported */
+    if (!apart && (!r->lw || c->sum.intersection_free)) {
       ipc_progress_break(&r->bar);
       fprintf(stderr, "ipcc run: frame %d intersects: %s\n", frame, what);
     }
+    if (!apart) c->sum.intersection_free = 0;
   }
   int last = (long)c->nsteps == c->steps_total;
   if (c->preview_every > 0 && (frame % c->preview_every == 0 || last)) {
@@ -313,7 +290,10 @@ static int write_frame(run *r) {
     sprintf(png, "%s/%06d.png", r->preview_dir, frame);
     static const unsigned char white[3] = {255, 255, 255};
     ipc_image *im = ipc_image_create(640, 480, white);
-    ipc_render_world(im, r->w, &r->camera);
+    if (r->lw)
+      ipc_render_lcp_world(im, r->lw, &r->camera);
+    else
+      ipc_render_world(im, r->w, &r->camera);
     st = ipc_image_write_png(im, png, &err);
     ipc_image_destroy(im);
     free(png);
@@ -329,7 +309,9 @@ static int write_frame(run *r) {
     t0 = ipc_progress_now();
     c->sum.wall_seconds = r->wall_before + t0 - r->bar.t_start;
     st = ipc_checkpoint_hash_frame(c, r->frames_dir, &err);
-    if (st == IPC_OK) st = ipc_checkpoint_write(r->ckpt_path, c, r->w, &err);
+    if (st == IPC_OK)
+      st = r->lw ? ipc_checkpoint_write_lcp(r->ckpt_path, c, r->lw, &err)
+                 : ipc_checkpoint_write(r->ckpt_path, c, r->w, &err);
     r->t_checkpoint += ipc_progress_now() - t0;
     r->checkpoints++;
     if (st != IPC_OK) {
@@ -341,10 +323,39 @@ static int write_frame(run *r) {
   return 0;
 }
 
+/* one IPC step: its record appended to c and summed into c->sum; 0, 1 when the step failed,
+   2 when memory ran out (err says which) */
+static int step_ipc(run *r, long *iterations, int *contacts, ipc_error *err) {
+  ipc_run_checkpoint *c = &r->ck;
+  ipc_run_summary *sum = &c->sum;
+  long k = (long)c->nsteps;
+  /* the records grow as steps run; out of memory is a clean error, not an abort */
+  ipc_step_stats *st = ipc_checkpoint_next_step(c);
+  if (!st) {
+    ipc_error_set(err, IPC_ERR_INPUT, "out of memory for the statistics of step %ld", k + 1);
+    return 2;
+  }
+  ipc_status s = ipc_world_step(r->w, st, err);
+  c->nsteps++;
+  sum->steps = (int)c->nsteps;
+  sum->newton_iterations += st->newton_iterations;
+  sum->newton_capped_steps += st->newton_capped;
+  if (st->contacts_max > sum->contacts_max) sum->contacts_max = st->contacts_max;
+  if (st->dirichlet_unmet) sum->dirichlet_unmet_steps++;
+  if (st->min_distance < sum->min_distance) sum->min_distance = st->min_distance;
+  if (s == IPC_OK && !isfinite(st->energy))
+    s = ipc_error_set(err, IPC_ERR_SIM,
+                      "step %ld: the energy is not finite (%g): the simulation diverged "
+                      "(gravity, loads or material out of range?)",
+                      k + 1, st->energy);
+  *iterations = st->newton_iterations;
+  *contacts = st->contacts;
+  return s == IPC_OK ? 0 : 1;
+}
+
 /* steps until the total; 0, or 1 when a step failed, 2 when output failed */
 static int run_steps(run *r) {
   ipc_run_checkpoint *c = &r->ck;
-  ipc_run_summary *sum = &c->sum;
   if (c->frame < 0) { /* frame 0: the initial state */
     int rc = write_frame(r);
     if (rc) return rc;
@@ -352,37 +363,21 @@ static int run_steps(run *r) {
   while ((long)c->nsteps < c->steps_total) {
     ipc_error err;
     ipc_error_clear(&err);
-    long k = (long)c->nsteps;
-    /* the records grow as steps run; out of memory is a clean error, not an abort */
-    ipc_step_stats *st = ipc_checkpoint_next_step(c);
-    if (!st) {
-      ipc_progress_break(&r->bar);
-      fprintf(stderr, "ipcc run: out of memory for the statistics of step %ld\n", k + 1);
-      return 2;
-    }
-    ipc_status s = ipc_world_step(r->w, st, &err);
-    c->nsteps++;
-    sum->steps = (int)c->nsteps;
-    sum->newton_iterations += st->newton_iterations;
-    sum->newton_capped_steps += st->newton_capped;
-    if (st->contacts_max > sum->contacts_max) sum->contacts_max = st->contacts_max;
-    if (st->dirichlet_unmet) sum->dirichlet_unmet_steps++;
-    if (st->min_distance < sum->min_distance) sum->min_distance = st->min_distance;
-    if (s == IPC_OK && !isfinite(st->energy))
-      s = ipc_error_set(&err, IPC_ERR_SIM,
-                        "step %ld: the energy is not finite (%g): the simulation diverged "
-                        "(gravity, loads or material out of range?)",
-                        k + 1, st->energy);
-    if (s != IPC_OK) {
+    long k = (long)c->nsteps, iterations = 0;
+    int contacts = 0;
+    int rc = r->lw ? ipc_run_lcp_step(r->lw, c, &iterations, &contacts, &err)
+                   : step_ipc(r, &iterations, &contacts, &err);
+    if (rc) {
       ipc_progress_break(&r->bar);
       fprintf(stderr, "ipcc run: %s\n", err.msg);
-      return 1;
+      return rc;
     }
     if ((k + 1) % c->every == 0 || k + 1 == c->steps_total) {
-      int rc = write_frame(r);
+      rc = write_frame(r);
       if (rc) return rc;
     }
-    ipc_progress_update(&r->bar, k + 1, st->time, st->newton_iterations, st->contacts);
+    double t = r->lw ? ipc_lcp_world_time(r->lw) : ipc_world_time(r->w);
+    ipc_progress_update(&r->bar, k + 1, t, iterations, contacts);
   }
   return 0;
 }
@@ -393,34 +388,45 @@ static const char *format_names(unsigned f, char *buf, size_t n) {
   return buf[0] ? buf + 1 : buf;
 }
 
+/* the summary's first lines in IPC mode */
+static void ipc_summary(const ipc_run_checkpoint *c) {
+  const ipc_run_summary *sum = &c->sum;
+  int n = sum->steps;
+  printf("%d steps in %.2f s (%.3f s/step, %.2f Newton iterations/step), min distance %.3g", n,
+         sum->wall_seconds, n ? sum->wall_seconds / n : 0.0,
+         n ? (double)sum->newton_iterations / n : 0.0, sum->min_distance);
+  if (c->check) printf(", %s", sum->intersection_free ? "intersection-free" : "INTERSECTING");
+  if (sum->dirichlet_unmet_steps)
+    printf(
+        "\nscript not followed in %d steps: scripted vertices stopped short of their targets "
+        "(dirichlet_unmet in stats.json)",
+        sum->dirichlet_unmet_steps);
+  printf("\n");
+}
+
 /* stats.json and the closing summary; returns rc, or 2 if stats.json failed */
 static int run_finish(run *r, int rc) {
   ipc_run_checkpoint *c = &r->ck;
   ipc_run_summary *sum = &c->sum;
-  sum->mode = r->o.mode;
+  sum->mode = c->lcp ? "lcp" : "ipc";
   sum->scene = c->scene;
   sum->wall_seconds = r->wall_before + ipc_progress_now() - r->bar.t_start;
   ipc_progress_break(&r->bar);
   char *stats = str_printf("%s/stats.json", r->outdir, NULL);
   ipc_error err;
   ipc_error_clear(&err);
-  if (ipc_write_stats_json(stats, sum, c->steps, c->nsteps, &err) != IPC_OK) {
+  if ((c->lcp ? ipc_run_lcp_stats(stats, c, &err)
+              : ipc_write_stats_json(stats, sum, c->steps, c->nsteps, &err)) != IPC_OK) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
     if (!rc) rc = 2;
   }
-  if (!r->o.base.quiet) {
-    int n = sum->steps;
+  if (!r->o.quiet) {
     char fmts[32];
-    printf("%d steps in %.2f s (%.3f s/step, %.2f Newton iterations/step), min distance %.3g", n,
-           sum->wall_seconds, n ? sum->wall_seconds / n : 0.0,
-           n ? (double)sum->newton_iterations / n : 0.0, sum->min_distance);
-    if (c->check) printf(", %s", sum->intersection_free ? "intersection-free" : "INTERSECTING");
-    if (sum->dirichlet_unmet_steps)
-      printf(
-          "\nscript not followed in %d steps: scripted vertices stopped short of their targets "
-          "(dirichlet_unmet in stats.json)",
-          sum->dirichlet_unmet_steps);
-    printf("\nframes: %s/NNNNNN.{%s} (%d), statistics: %s\n", r->frames_dir,
+    if (c->lcp)
+      ipc_run_lcp_summary(c);
+    else
+      ipc_summary(c);
+    printf("frames: %s/NNNNNN.{%s} (%d), statistics: %s\n", r->frames_dir,
            format_names(c->formats, fmts, sizeof fmts), c->frame + 1, stats);
     if (c->preview_every > 0) printf("previews: %s/NNNNNN.png\n", r->preview_dir);
     printf("writing: frames %.2f s", r->t_output);
@@ -431,26 +437,26 @@ static int run_finish(run *r, int rc) {
     if (r->o.checkpoint && rc) printf("continue with: ipcc run --resume %s\n", r->outdir);
   }
   free(stats);
-  if (c->check && !sum->intersection_free && !rc) rc = 1;
+  /* LCP mode allows small penetrations: --check records them without failing the run */
+  if (c->check && !sum->intersection_free && !rc && !c->lcp) rc = 1;
   return rc;
 }
 
 int ipc_cmd_run(int argc, char **argv) {
-  if (ipc_run_wants_lcp(argc, argv)) return ipc_cmd_run_lcp(argc, argv);
   run r;
   memset(&r, 0, sizeof r);
-  int rc = parse_args(&r.o, argc, argv);
+  int rc = parse_args(&r.o, &r.lo, argc, argv);
   if (rc >= 0) return rc;
   rc = r.o.resume ? run_open_resume(&r) : run_open_new(&r);
   /* after the scene loaded: bad input never clears an earlier run */
-  if (rc == 0 && !r.o.resume) rc = ipc_outdir_claim("ipcc run", r.outdir, r.o.base.overwrite);
+  if (rc == 0 && !r.o.resume) rc = ipc_outdir_claim("ipcc run", r.outdir, r.o.overwrite);
   if (rc == 0) {
     ipc_error err;
     ipc_error_clear(&err);
     r.frames_dir = str_printf("%s/frames", r.outdir, NULL);
     r.ckpt_path = str_printf("%s/checkpoint.bin", r.outdir, NULL);
     r.preview_dir = str_printf("%s/preview", r.outdir, NULL);
-    r.camera = ipc_world_default_camera(r.w);
+    r.camera = r.lw ? ipc_lcp_world_default_camera(r.lw) : ipc_world_default_camera(r.w);
     if (ipc_output_prepare(r.frames_dir, &err) != IPC_OK ||
         (r.ck.preview_every > 0 && ipc_output_prepare(r.preview_dir, &err) != IPC_OK)) {
       fprintf(stderr, "ipcc run: %s\n", err.msg);
@@ -458,8 +464,9 @@ int ipc_cmd_run(int argc, char **argv) {
     }
   }
   if (rc == 0) {
-    ipc_progress_begin(&r.bar, !r.o.base.quiet && isatty(fileno(stderr)), (long)r.ck.nsteps,
+    ipc_progress_begin(&r.bar, !r.o.quiet && isatty(fileno(stderr)), (long)r.ck.nsteps,
                        r.ck.steps_total);
+    if (r.lw) r.bar.solver = "lcp";
     rc = run_steps(&r);
     rc = run_finish(&r, rc);
   }
@@ -469,6 +476,7 @@ int ipc_cmd_run(int argc, char **argv) {
   free(r.ckpt_path);
   free(r.preview_dir);
   ipc_world_destroy(r.w);
+  ipc_lcp_world_destroy(r.lw);
   ipc_scene_def_free(&r.def);
   return rc;
 }

@@ -10,9 +10,6 @@ int ipc_cmd_lcp(int argc, char **argv);
 /* ipcc compare SCENE [-o DIR] [--steps N] [--overwrite]: both modes, side-by-side table; exit code
  * as run */
 int ipc_cmd_compare(int argc, char **argv);
-/* ipcc run in LCP mode (cmd_run_lcp.c), and whether run's arguments or scene ask for it */
-int ipc_cmd_run_lcp(int argc, char **argv);
-int ipc_run_wants_lcp(int argc, char **argv);
 int ipc_cmd_plot(int argc, char **argv);
 /* whether name is one of the PNG files ipc_cmd_plot writes into OUTDIR/plots */
 int ipc_plot_is_output(const char *name);

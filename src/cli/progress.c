@@ -16,6 +16,7 @@ void ipc_progress_begin(ipc_progress *p, int enabled, long first, long total) {
   p->t_start = ipc_progress_now();
   p->t_last = -1.0;
   p->drawn = 0;
+  p->solver = "newton";
 }
 
 /* h:mm:ss, or m:ss below an hour */
@@ -31,7 +32,7 @@ static void format_duration(char *out, size_t n, double s) {
     snprintf(out, n, "%ld:%02ld", t / 60, t % 60);
 }
 
-void ipc_progress_update(ipc_progress *p, long done, double t, int newton, int contacts) {
+void ipc_progress_update(ipc_progress *p, long done, double t, long iterations, int contacts) {
   if (!p->enabled) return;
   double now = ipc_progress_now();
   if (done < p->total && p->t_last >= 0 && now - p->t_last < 0.1) return;
@@ -45,8 +46,8 @@ void ipc_progress_update(ipc_progress *p, long done, double t, int newton, int c
   double eta = session > 0 ? (now - p->t_start) / (double)session * (double)(p->total - done) : -1;
   char eta_s[32];
   format_duration(eta_s, sizeof eta_s, eta);
-  fprintf(stderr, "\r[%s] %ld/%ld  t=%.4g s  ETA %s  newton %d  contacts %d\033[K", bar, done,
-          p->total, t, eta_s, newton, contacts);
+  fprintf(stderr, "\r[%s] %ld/%ld  t=%.4g s  ETA %s  %s %ld  contacts %d\033[K", bar, done,
+          p->total, t, eta_s, p->solver, iterations, contacts);
   fflush(stderr);
   p->drawn = 1;
 }

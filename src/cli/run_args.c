@@ -12,6 +12,7 @@
 void ipc_run_args_init(ipc_run_args *o) {
   memset(o, 0, sizeof *o);
   o->steps = -1;
+  o->checkpoint = 1;
 }
 
 int ipc_run_parse_count(const char *opt, const char *val, long *out) {
@@ -66,42 +67,95 @@ int ipc_run_stats_room(void **buf, size_t *cap, size_t n, size_t elem) {
   return 0;
 }
 
-int ipc_run_args_common(ipc_run_args *o, int argc, char **argv, int *i) {
-  const char *a = argv[*i];
+/* the options without a value; 1 when argv's a is one of them */
+static int flag(ipc_run_args *o, const char *a) {
   if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
     o->quiet = 1;
-    return 1;
-  }
-  if (!strcmp(a, "--check")) {
+  } else if (!strcmp(a, "--check")) {
     o->check = 1;
-    return 1;
-  }
-  if (!strcmp(a, "--overwrite")) {
+  } else if (!strcmp(a, "--overwrite")) {
     o->overwrite = 1;
-    return 1;
+  } else if (!strcmp(a, "--lenient")) {
+    o->lenient = 1;
+  } else if (!strcmp(a, "--no-checkpoint")) {
+    o->checkpoint = 0;
+  } else if (!strcmp(a, "--preview")) {
+    if (!o->preview_every) o->preview_every = 1;
+    o->run_only = 1;
+  } else {
+    return 0;
   }
-  int out = !strcmp(a, "-o") || !strcmp(a, "--out");
-  int steps = !strcmp(a, "--steps"), threads = !strcmp(a, "--threads");
-  if (!out && !steps && !threads) return 0;
-  if (*i + 1 >= argc) {
-    fprintf(stderr, "ipcc run: %s: expected a value\n", a);
-    return 2;
-  }
-  const char *val = argv[++*i];
-  if (out) {
+  return 1;
+}
+
+static const char *const valued[] = {"-o",       "--out",    "--steps", "--threads",      "--mode",
+                                     "--resume", "--format", "--every", "--preview-every"};
+
+/* the value val of option a (one of valued); 0 or 2 */
+static int value(ipc_run_args *o, const char *a, const char *val) {
+  long n = 0;
+  if (!strcmp(a, "-o") || !strcmp(a, "--out") || !strcmp(a, "--resume")) {
     if (!val[0]) { /* "" would put frames/ and stats.json into / */
       fprintf(stderr, "ipcc run: %s: expected a folder, got an empty path\n", a);
       return 2;
     }
-    o->outdir = val;
-  } else if (steps) {
-    if (ipc_run_parse_steps("ipcc run", val, &o->steps)) return 2;
+    *(a[2] == 'r' ? &o->resume : &o->outdir) = val;
+  } else if (!strcmp(a, "--steps")) {
+    return ipc_run_parse_steps("ipcc run", val, &o->steps);
+  } else if (!strcmp(a, "--mode")) {
+    if (strcmp(val, "ipc") != 0 && strcmp(val, "lcp") != 0) {
+      fprintf(stderr, "ipcc run: --mode: expected ipc or lcp, got '%s'\n", val);
+      return 2;
+    }
+    o->mode = val;
+  } else if (!strcmp(a, "--format")) {
+    o->run_only = 1;
+    if (ipc_output_formats_parse(val, &o->formats) != 0) {
+      fprintf(stderr, "ipcc run: --format: expected obj, ply, vtu or a comma list, got '%s'\n",
+              val);
+      return 2;
+    }
   } else {
-    long n = 0;
     if (ipc_run_parse_count(a, val, &n)) return 2;
-    ipc_set_threads((int)n);
+    if (!strcmp(a, "--threads")) {
+      ipc_set_threads((int)n);
+    } else {
+      *(!strcmp(a, "--every") ? &o->every : &o->preview_every) = (int)n;
+      o->run_only = 1;
+    }
   }
-  return 1;
+  return 0;
+}
+
+int ipc_run_args_common(ipc_run_args *o, int argc, char **argv, int *i) {
+  const char *a = argv[*i];
+  if (flag(o, a)) return 1;
+  size_t k = 0;
+  while (k < sizeof valued / sizeof valued[0] && strcmp(a, valued[k]) != 0) ++k;
+  if (k == sizeof valued / sizeof valued[0]) return 0;
+  if (*i + 1 >= argc) {
+    fprintf(stderr, "ipcc run: %s: expected a value\n", a);
+    return 2;
+  }
+  return value(o, a, argv[++*i]) ? 2 : 1;
+}
+
+int ipc_run_args_finish(const ipc_run_args *o, int mode_options, int *no_scene) {
+  *no_scene = 0;
+  /* --check and the mode are options of the run, which a resumed run takes from its
+     checkpoint */
+  if (o->resume && (o->scene || o->outdir || o->check || o->overwrite || o->run_only || o->mode ||
+                    mode_options)) {
+    fprintf(stderr,
+            "ipcc run: --resume OUTDIR takes the scene, mode, folder and output options from "
+            "its checkpoint (only --steps, --quiet, --lenient and --threads may be given)\n");
+    return 2;
+  }
+  if (!o->scene && !o->resume) {
+    *no_scene = 1;
+    return 2;
+  }
+  return 0;
 }
 
 int ipc_run_args_positional(ipc_run_args *o, int argc, char **argv, int i) {

@@ -11,13 +11,16 @@
        u32 mesh file count, then one u64 hash per mesh file (ipc_checkpoint_hash_meshes)
        i64 steps_total; i32 every, formats, preview_every, check, frame; u64 frame hash
        the run summary, field by field (summary_io)
-       u64 nsteps, then nsteps raw ipc_step_stats records
-       u64 world state length, then the ipc_world_save_state record
+       u32 mode (0 IPC, 1 LCP), u32 sizeof(ipc_lcp_step_stats) (must match in LCP mode)
+       u64 nsteps, then nsteps raw ipc_step_stats (LCP: ipc_lcp_step_stats) records
+       LCP: the options (lcp_def_io)
+       u64 world state length, then the ipc_world_save_state (LCP: ipc_lcp_world_save_state)
+       record
    the hashes (ipc_file_hash, FNV-1a too) tie the checkpoint to the bytes of the scene, of
    every mesh file and of the last frame it recorded; the checksum catches any damage of the
    file itself (FNV-1a changes with every single-byte change). a new summary field or step
    statistic bumps the version (old checkpoints are then refused with a message, never
-   misread). */
+   misread). version 3 added the mode and the LCP fields. */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -30,8 +33,9 @@
 #include "io/mesh_internal.h"
 #include "io/path.h"
 #include "io/run_output.h"
+#include "ipcc/lcp_world.h"
 
-#define IPC_CHECKPOINT_VERSION 2u
+#define IPC_CHECKPOINT_VERSION 3u
 
 static const char ckpt_magic[8] = {'I', 'P', 'C', 'C', 'K', 'P', 'T', '\0'};
 
@@ -114,7 +118,49 @@ static void summary_io(stream *s, reader *r, ipc_run_summary *sum) {
 #undef io
 }
 
-static void write_body(stream *s, const ipc_run_checkpoint *c, const ipc_world *w, ipc_error *err) {
+/* the LCP options (not dump_dir) */
+static void lcp_def_io(stream *s, reader *r, ipc_lcp_world_def *d) {
+#define io(v) (s ? put(s, &(v), sizeof(v)) : rd(r, &(v), sizeof(v), "LCP options"))
+  int32_t ints[7] = {d->solver,   (int32_t)d->friction, d->pyramid_directions, (int32_t)d->coupling,
+                     d->max_iter, d->warm_start,        d->split_regions};
+  io(ints);
+  io(d->contact_gap);
+  io(d->baumgarte);
+  io(d->restitution);
+  io(d->tol);
+  io(d->omega);
+#undef io
+  d->solver = ints[0];
+  d->friction = (ipc_lcp_friction)ints[1];
+  d->pyramid_directions = ints[2];
+  d->coupling = (ipc_lcp_coupling)ints[3];
+  d->max_iter = ints[4];
+  d->warm_start = ints[5];
+  d->split_regions = ints[6];
+}
+
+/* the ranges ipc_lcp_world_def_set accepts (the world checks the combinations) */
+static int lcp_def_ok(const ipc_lcp_world_def *d) {
+  return d->solver >= 0 && d->solver <= 3 && (int)d->friction >= 0 && (int)d->friction <= 3 &&
+         d->pyramid_directions >= 3 && d->pyramid_directions <= 64 && (int)d->coupling >= 0 &&
+         (int)d->coupling <= 1 && d->max_iter >= 1 && (d->warm_start & ~1) == 0 &&
+         (d->split_regions & ~1) == 0 && d->contact_gap >= 0 && d->contact_gap <= 1e6 &&
+         d->baumgarte >= 0 && d->baumgarte <= 1 && d->restitution >= 0 && d->restitution <= 1 &&
+         d->tol >= 0 && d->tol <= 1 && d->omega > 0 && d->omega < 2;
+}
+
+/* the world's state record, from ipc_world_save_state or ipc_lcp_world_save_state */
+typedef ipc_status (*state_saver)(const void *w, FILE *f, ipc_error *err);
+
+static ipc_status save_ipc(const void *w, FILE *f, ipc_error *err) {
+  return ipc_world_save_state(w, f, err);
+}
+static ipc_status save_lcp(const void *w, FILE *f, ipc_error *err) {
+  return ipc_lcp_world_save_state(w, f, err);
+}
+
+static void write_body(stream *s, const ipc_run_checkpoint *c, state_saver save, const void *w,
+                       ipc_error *err) {
   uint32_t plen = (uint32_t)strlen(c->scene);
   PUT(s, plen);
   put(s, c->scene, plen);
@@ -129,14 +175,22 @@ static void write_body(stream *s, const ipc_run_checkpoint *c, const ipc_world *
   PUT(s, c->frame_hash);
   ipc_run_summary sum = c->sum;
   summary_io(s, NULL, &sum);
+  uint32_t mode[2] = {(uint32_t)(c->lcp != 0), (uint32_t)sizeof(ipc_lcp_step_stats)};
+  put(s, mode, sizeof mode);
   uint64_t n = c->nsteps;
   PUT(s, n);
-  put(s, c->steps, c->nsteps * sizeof(ipc_step_stats));
+  if (c->lcp) {
+    put(s, c->lcp_steps, c->nsteps * sizeof(ipc_lcp_step_stats));
+    ipc_lcp_world_def d = *c->lcp_def;
+    lcp_def_io(s, NULL, &d);
+  } else {
+    put(s, c->steps, c->nsteps * sizeof(ipc_step_stats));
+  }
   /* the world state, behind its length */
   char *buf = NULL;
   size_t len = 0;
   FILE *mem = open_memstream(&buf, &len);
-  if (!mem || ipc_world_save_state(w, mem, err) != IPC_OK) s->ok = 0;
+  if (!mem || save(w, mem, err) != IPC_OK) s->ok = 0;
   if (mem) fclose(mem);
   uint64_t wl = len;
   PUT(s, wl);
@@ -144,14 +198,14 @@ static void write_body(stream *s, const ipc_run_checkpoint *c, const ipc_world *
   free(buf); /* open_memstream allocates with malloc */
 }
 
-ipc_status ipc_checkpoint_write(const char *path, const ipc_run_checkpoint *c, const ipc_world *w,
-                                ipc_error *err) {
+static ipc_status write_file(const char *path, const ipc_run_checkpoint *c, state_saver save,
+                             const void *w, ipc_error *err) {
   char *body = NULL;
   size_t len = 0;
   FILE *mem = open_memstream(&body, &len);
   stream s = {mem, mem != NULL};
   if (mem) {
-    write_body(&s, c, w, err);
+    write_body(&s, c, save, w, err);
     fclose(mem);
   }
   ipc_atomic_file af;
@@ -171,6 +225,16 @@ ipc_status ipc_checkpoint_write(const char *path, const ipc_run_checkpoint *c, c
     free(body);
   }
   return ipc_error_set(err, IPC_ERR_INPUT, "%s: checkpoint write failed", path);
+}
+
+ipc_status ipc_checkpoint_write(const char *path, const ipc_run_checkpoint *c, const ipc_world *w,
+                                ipc_error *err) {
+  return write_file(path, c, save_ipc, w, err);
+}
+
+ipc_status ipc_checkpoint_write_lcp(const char *path, const ipc_run_checkpoint *c,
+                                    const ipc_lcp_world *w, ipc_error *err) {
+  return write_file(path, c, save_lcp, w, err);
 }
 
 /* the body's fields into c; a damaged field sets r->bad */
@@ -201,14 +265,30 @@ static void read_body(reader *r, ipc_run_checkpoint *c) {
   c->check = ints[3];
   c->frame = ints[4];
   summary_io(NULL, r, &c->sum);
+  uint32_t mode[2] = {0, 0};
+  rd(r, mode, sizeof mode, "mode");
+  if (!r->bad && mode[0] > 1) r->bad = "mode";
+  /* another build's LCP statistics would be misread */
+  if (!r->bad && mode[0] == 1 && mode[1] != sizeof(ipc_lcp_step_stats))
+    r->bad = "LCP step record size";
   uint64_t n = 0;
   RD(r, n, "step record count");
   if (!r->bad && n > (uint64_t)total) r->bad = "step record count";
   /* one frame at most per step done, plus frame 0: a larger number would overflow the
      frame counter long before the run ends */
   if (!r->bad && (uint64_t)c->frame > n) r->bad = "run options";
-  c->steps = rd_array(r, n, sizeof(ipc_step_stats), 0, "step record count");
-  c->nsteps = c->steps ? (size_t)n : 0;
+  if (mode[0] == 1) {
+    c->lcp = 1;
+    c->lcp_steps = rd_array(r, n, sizeof(ipc_lcp_step_stats), 0, "step record count");
+    c->nsteps = c->lcp_steps ? (size_t)n : 0;
+    c->lcp_def = IPC_NEW(ipc_lcp_world_def, 1);
+    *c->lcp_def = ipc_default_lcp_world_def();
+    lcp_def_io(NULL, r, c->lcp_def);
+    if (!r->bad && !lcp_def_ok(c->lcp_def)) r->bad = "LCP options";
+  } else {
+    c->steps = rd_array(r, n, sizeof(ipc_step_stats), 0, "step record count");
+    c->nsteps = c->steps ? (size_t)n : 0;
+  }
   c->steps_cap = c->nsteps;
   uint64_t wl = 0;
   RD(r, wl, "world state length");
@@ -415,6 +495,15 @@ ipc_status ipc_checkpoint_restore_world(const ipc_run_checkpoint *c, ipc_world *
   return st;
 }
 
+ipc_status ipc_checkpoint_restore_lcp_world(const ipc_run_checkpoint *c, ipc_lcp_world *w,
+                                            ipc_error *err) {
+  FILE *mem = fmemopen(c->world_state, c->world_state_len, "rb");
+  if (!mem) return ipc_error_set(err, IPC_ERR_INPUT, "checkpoint: cannot read the world state");
+  ipc_status st = ipc_lcp_world_load_state(w, mem, err);
+  fclose(mem);
+  return st;
+}
+
 void ipc_checkpoint_set_scene(ipc_run_checkpoint *c, const char *scene) {
   size_t n = strlen(scene) + 1;
   ipc_free(c->scene);
@@ -426,17 +515,34 @@ void ipc_checkpoint_set_total(ipc_run_checkpoint *c, long total) {
   c->steps_total = total;
 }
 
-ipc_step_stats *ipc_checkpoint_next_step(ipc_run_checkpoint *c) {
+void ipc_checkpoint_set_lcp(ipc_run_checkpoint *c, const ipc_lcp_world_def *def) {
+  c->lcp = 1;
+  if (!c->lcp_def) c->lcp_def = IPC_NEW(ipc_lcp_world_def, 1);
+  *c->lcp_def = *def;
+  c->lcp_def->dump_dir = NULL;
+}
+
+/* room for record c->nsteps in *steps (elem bytes each), zeroed; NULL when out of memory */
+static void *next_record(ipc_run_checkpoint *c, void **steps, size_t elem) {
   if (c->nsteps >= c->steps_cap) {
     /* plain realloc, not ipc_reserve: running out of memory is the caller's clean error */
     size_t cap = c->steps_cap < 64 ? 64 : 2 * c->steps_cap;
-    ipc_step_stats *p = realloc(c->steps, cap * sizeof *p);
+    void *p = realloc(*steps, cap * elem);
     if (!p) return NULL;
-    c->steps = p;
+    *steps = p;
     c->steps_cap = cap;
   }
-  memset(&c->steps[c->nsteps], 0, sizeof *c->steps);
-  return &c->steps[c->nsteps];
+  char *rec = (char *)*steps + c->nsteps * elem;
+  memset(rec, 0, elem);
+  return rec;
+}
+
+ipc_step_stats *ipc_checkpoint_next_step(ipc_run_checkpoint *c) {
+  return next_record(c, (void **)&c->steps, sizeof *c->steps);
+}
+
+ipc_lcp_step_stats *ipc_checkpoint_next_lcp_step(ipc_run_checkpoint *c) {
+  return next_record(c, (void **)&c->lcp_steps, sizeof *c->lcp_steps);
 }
 
 void ipc_checkpoint_free(ipc_run_checkpoint *c) {
@@ -444,6 +550,8 @@ void ipc_checkpoint_free(ipc_run_checkpoint *c) {
   ipc_free(c->scene);
   ipc_free(c->mesh_hashes);
   ipc_free(c->steps);
+  ipc_free(c->lcp_steps);
+  ipc_free(c->lcp_def);
   ipc_free(c->world_state);
   memset(c, 0, sizeof *c);
 }

@@ -6,7 +6,9 @@
 #include "core/alloc.h"
 #include "io/path.h"
 #include "ipc/world_internal.h"
+#include "ipcc/lcp_world.h"
 #include "ipcc/output.h"
+#include "lcp/lcp_world_internal.h"
 
 /* little-endian bytes whatever the host order */
 static void put_u32(FILE *f, uint32_t u) {
@@ -23,8 +25,9 @@ static void put_f64(FILE *f, double d) {
   fwrite(b, 1, 8, f);
 }
 
-ipc_status ipc_world_write_ply(const ipc_world *w, const char *path, ipc_error *err) {
-  const ipc_model *m = &w->m;
+/* the frame of model m at positions xs (nverts x 3) and time t */
+static ipc_status write_ply(const ipc_model *m, const double *xs, double time, const char *path,
+                            ipc_error *err) {
   const ipc_surface *s = &m->surface;
   /* file index of every written vertex (-1: not on any surface) */
   int *local = IPC_NEW(int, (size_t)m->nverts + 1);
@@ -51,7 +54,7 @@ ipc_status ipc_world_write_ply(const ipc_world *w, const char *path, ipc_error *
     return IPC_ERR_INPUT;
   }
   FILE *f = af.f;
-  fprintf(f, "ply\nformat binary_little_endian 1.0\ncomment ipcc frame: t = %.17g s\n", w->time);
+  fprintf(f, "ply\nformat binary_little_endian 1.0\ncomment ipcc frame: t = %.17g s\n", time);
   for (int b = 0; b < m->nbodies; ++b) fprintf(f, "comment object %d %s\n", b, m->bodies[b].name);
   fprintf(f,
           "element vertex %d\nproperty double x\nproperty double y\nproperty double z\n"
@@ -63,7 +66,7 @@ ipc_status ipc_world_write_ply(const ipc_world *w, const char *path, ipc_error *
     const ipc_body *bd = &m->bodies[b];
     for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) {
       if (local[i] < 0) continue;
-      for (int d = 0; d < 3; ++d) put_f64(f, w->x[3 * (size_t)i + d]);
+      for (int d = 0; d < 3; ++d) put_f64(f, xs[3 * (size_t)i + d]);
       put_u32(f, (uint32_t)b);
     }
   }
@@ -81,4 +84,13 @@ ipc_status ipc_world_write_ply(const ipc_world *w, const char *path, ipc_error *
   }
   ipc_free(local);
   return ipc_atomic_commit(&af, err) == 0 ? IPC_OK : IPC_ERR_INPUT;
+}
+
+ipc_status ipc_world_write_ply(const ipc_world *w, const char *path, ipc_error *err) {
+  return write_ply(&w->m, w->x, w->time, path, err);
+}
+
+ipc_status ipc_lcp_world_write_ply(const ipc_lcp_world *w, const char *path, ipc_error *err) {
+  return write_ply(ipc_lcp_world_model(w), ipc_lcp_world_positions(w), ipc_lcp_world_time(w), path,
+                   err);
 }

@@ -8,7 +8,9 @@
 #include "core/alloc.h"
 #include "io/path.h"
 #include "ipc/world_internal.h"
+#include "ipcc/lcp_world.h"
 #include "ipcc/output.h"
+#include "lcp/lcp_world_internal.h"
 
 enum { VTK_VERTEX = 1, VTK_LINE = 3, VTK_TRIANGLE = 5, VTK_TETRA = 10 };
 
@@ -81,16 +83,15 @@ static void put_doubles(FILE *f, const double *a, size_t n, int per_line) {
     fprintf(f, "%.17g%c", a[i], (int)((i + 1) % (size_t)per_line) == 0 ? '\n' : ' ');
 }
 
-ipc_status ipc_world_write_vtu(const ipc_world *w, const char *path, ipc_error *err) {
-  const ipc_model *m = &w->m;
+/* the frame of model m at positions xs, velocities vs and time t; psi (ntets) the energy
+   density of every tet at xs */
+static ipc_status write_vtu(const ipc_model *m, const double *xs, const double *vs, double time,
+                            const double *psi, const char *path, ipc_error *err) {
   cell_list c;
   cells_build(&c, m);
-  double *psi = IPC_NEW(double, (size_t)m->ntets + 1);
-  ipc_world_tet_energy_density(w, psi);
   ipc_atomic_file af;
   if (ipc_atomic_open(&af, path, err) != 0) {
     cells_free(&c);
-    ipc_free(psi);
     return IPC_ERR_INPUT;
   }
   FILE *f = af.f;
@@ -100,14 +101,14 @@ ipc_status ipc_world_write_vtu(const ipc_world *w, const char *path, ipc_error *
       "header_type=\"UInt64\">\n<UnstructuredGrid>\n<FieldData>\n"
       "<DataArray type=\"Float64\" Name=\"TimeValue\" NumberOfTuples=\"1\" format=\"ascii\">\n",
       f);
-  fprintf(f, "%.17g\n</DataArray>\n</FieldData>\n", w->time);
+  fprintf(f, "%.17g\n</DataArray>\n</FieldData>\n", time);
   fprintf(f, "<Piece NumberOfPoints=\"%d\" NumberOfCells=\"%d\">\n", m->nverts, c.n);
   fputs(
       "<PointData Vectors=\"velocity\" Scalars=\"object_id\">\n"
       "<DataArray type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\" "
       "format=\"ascii\">\n",
       f);
-  put_doubles(f, w->v, 3 * (size_t)m->nverts, 3);
+  put_doubles(f, vs, 3 * (size_t)m->nverts, 3);
   fputs("</DataArray>\n<DataArray type=\"Int32\" Name=\"object_id\" format=\"ascii\">\n", f);
   for (int i = 0; i < m->nverts; ++i) fprintf(f, "%d\n", m->surface.vert_body[i]);
   fputs(
@@ -119,7 +120,7 @@ ipc_status ipc_world_write_vtu(const ipc_world *w, const char *path, ipc_error *
     double e = 0.0;
     if (c.type[k] == VTK_TETRA) {
       e = psi[t++];
-      if (!isfinite(e)) e = -1.0; /* inverted tet: never in an IPC frame */
+      if (!isfinite(e)) e = -1.0; /* inverted tet: never in an IPC frame, possible in LCP */
     }
     fprintf(f, "%.17g\n", e);
   }
@@ -129,7 +130,7 @@ ipc_status ipc_world_write_vtu(const ipc_world *w, const char *path, ipc_error *
       "</DataArray>\n</CellData>\n<Points>\n"
       "<DataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\" format=\"ascii\">\n",
       f);
-  put_doubles(f, w->x, 3 * (size_t)m->nverts, 3);
+  put_doubles(f, xs, 3 * (size_t)m->nverts, 3);
   fputs(
       "</DataArray>\n</Points>\n<Cells>\n"
       "<DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n",
@@ -143,6 +144,23 @@ ipc_status ipc_world_write_vtu(const ipc_world *w, const char *path, ipc_error *
   for (int k = 0; k < c.n; ++k) fprintf(f, "%d\n", c.type[k]);
   fputs("</DataArray>\n</Cells>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n", f);
   cells_free(&c);
-  ipc_free(psi);
   return ipc_atomic_commit(&af, err) == 0 ? IPC_OK : IPC_ERR_INPUT;
+}
+
+ipc_status ipc_world_write_vtu(const ipc_world *w, const char *path, ipc_error *err) {
+  double *psi = IPC_NEW(double, (size_t)w->m.ntets + 1);
+  ipc_world_tet_energy_density(w, psi);
+  ipc_status st = write_vtu(&w->m, w->x, w->v, w->time, psi, path, err);
+  ipc_free(psi);
+  return st;
+}
+
+ipc_status ipc_lcp_world_write_vtu(const ipc_lcp_world *w, const char *path, ipc_error *err) {
+  const ipc_model *m = ipc_lcp_world_model(w);
+  double *psi = IPC_NEW(double, (size_t)m->ntets + 1);
+  ipc_lcp_world_tet_energy_density(w, psi);
+  ipc_status st = write_vtu(m, ipc_lcp_world_positions(w), ipc_lcp_world_velocities(w),
+                            ipc_lcp_world_time(w), psi, path, err);
+  ipc_free(psi);
+  return st;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "ipcc/lcp_world.h"
 #include "ipcc/output.h"
 
 static const struct {
@@ -29,24 +30,63 @@ int ipc_output_formats_parse(const char *list, unsigned *formats) {
   return 0;
 }
 
-ipc_status ipc_world_write_frame(const ipc_world *w, const char *dir, int frame, unsigned formats,
-                                 ipc_error *err) {
+/* the writers of one world, for write_frame */
+typedef struct frame_writers {
+  const void *w;
+  ipc_status (*obj)(const void *w, const char *path, ipc_error *err);
+  ipc_status (*ply)(const void *w, const char *path, ipc_error *err);
+  ipc_status (*vtu)(const void *w, const char *path, ipc_error *err);
+} frame_writers;
+
+static ipc_status write_frame(const frame_writers *fw, const char *dir, int frame, unsigned formats,
+                              ipc_error *err) {
   if (!formats) formats = IPC_FORMAT_OBJ;
   size_t n = strlen(dir) + 32;
   char *path = IPC_NEW(char, n);
   ipc_status st = IPC_OK;
   if (st == IPC_OK && (formats & IPC_FORMAT_OBJ)) {
     snprintf(path, n, "%s/%06d.obj", dir, frame);
-    st = ipc_world_write_obj(w, path, err);
+    st = fw->obj(fw->w, path, err);
   }
   if (st == IPC_OK && (formats & IPC_FORMAT_PLY)) {
     snprintf(path, n, "%s/%06d.ply", dir, frame);
-    st = ipc_world_write_ply(w, path, err);
+    st = fw->ply(fw->w, path, err);
   }
   if (st == IPC_OK && (formats & IPC_FORMAT_VTU)) {
     snprintf(path, n, "%s/%06d.vtu", dir, frame);
-    st = ipc_world_write_vtu(w, path, err);
+    st = fw->vtu(fw->w, path, err);
   }
   ipc_free(path);
   return st;
+}
+
+static ipc_status ipc_obj(const void *w, const char *path, ipc_error *err) {
+  return ipc_world_write_obj(w, path, err);
+}
+static ipc_status ipc_ply(const void *w, const char *path, ipc_error *err) {
+  return ipc_world_write_ply(w, path, err);
+}
+static ipc_status ipc_vtu(const void *w, const char *path, ipc_error *err) {
+  return ipc_world_write_vtu(w, path, err);
+}
+static ipc_status lcp_obj(const void *w, const char *path, ipc_error *err) {
+  return ipc_lcp_world_write_obj(w, path, err);
+}
+static ipc_status lcp_ply(const void *w, const char *path, ipc_error *err) {
+  return ipc_lcp_world_write_ply(w, path, err);
+}
+static ipc_status lcp_vtu(const void *w, const char *path, ipc_error *err) {
+  return ipc_lcp_world_write_vtu(w, path, err);
+}
+
+ipc_status ipc_world_write_frame(const ipc_world *w, const char *dir, int frame, unsigned formats,
+                                 ipc_error *err) {
+  frame_writers fw = {w, ipc_obj, ipc_ply, ipc_vtu};
+  return write_frame(&fw, dir, frame, formats, err);
+}
+
+ipc_status ipc_lcp_world_write_frame(const ipc_lcp_world *w, const char *dir, int frame,
+                                     unsigned formats, ipc_error *err) {
+  frame_writers fw = {w, lcp_obj, lcp_ply, lcp_vtu};
+  return write_frame(&fw, dir, frame, formats, err);
 }

@@ -8,7 +8,9 @@
 
 #include "core/alloc.h"
 #include "ipc/world_internal.h"
+#include "ipcc/lcp_world.h"
 #include "ipcc/render.h"
+#include "lcp/lcp_world_internal.h"
 
 enum { SS = 2 }; /* supersampling factor per axis */
 static const double deg = 3.14159265358979323846 / 180.0;
@@ -46,8 +48,8 @@ static void up_of(const ipc_model *m, double up[3]) {
   }
 }
 
-ipc_camera ipc_world_default_camera(const ipc_world *w) {
-  const ipc_model *m = &w->m;
+/* the camera of model m (ipc_world_default_camera) */
+static ipc_camera model_camera(const ipc_model *m) {
   ipc_camera c;
   up_of(m, c.up);
   c.fov = m->params.camera_fov > 0 ? m->params.camera_fov : 35.0;
@@ -202,10 +204,8 @@ static const double obstacle_color[3] = {0.62, 0.63, 0.67};
 /* surfaces of all bodies. the normal at a face corner averages (area-weighted) the faces
    around the vertex that bend less than the crease angle from this face, so smooth
    surfaces are smooth and the edges of a cube stay sharp. */
-static void draw_bodies(view *v, const ipc_world *w) {
-  const ipc_model *m = &w->m;
+static void draw_bodies(view *v, const ipc_model *m, const double *x) {
   const ipc_surface *s = &m->surface;
-  const double *x = w->x;
   const double crease_cos = 0.75; /* about 40 degrees */
   int nf = s->nfaces, nv = m->nverts;
   double *fn = IPC_NEW(double, 3 * (size_t)nf + 1); /* area-weighted face normals */
@@ -252,8 +252,7 @@ static void draw_bodies(view *v, const ipc_world *w) {
 }
 
 /* a checkered square of tiles on each plane, centered below the scene */
-static void draw_planes(view *v, const ipc_world *w) {
-  const ipc_model *m = &w->m;
+static void draw_planes(view *v, const ipc_model *m) {
   enum { tiles = 16 };
   double half = 1.25 * (m->bbox_diag > 0 ? m->bbox_diag : 1.0);
   double cb[3];
@@ -290,7 +289,9 @@ static void draw_planes(view *v, const ipc_world *w) {
   }
 }
 
-void ipc_render_world(ipc_image *im, const ipc_world *w, const ipc_camera *cam) {
+/* model m at positions pos (ipc_render_world) */
+static void render_model(ipc_image *im, const ipc_model *m, const double *pos,
+                         const ipc_camera *cam) {
   view v;
   view_init(&v, cam, SS * im->width, SS * im->height);
   size_t np = (size_t)v.w * (size_t)v.h;
@@ -301,8 +302,8 @@ void ipc_render_world(ipc_image *im, const ipc_world *w, const ipc_camera *cam) 
     double sky[3] = {0.60 + 0.35 * t, 0.70 + 0.26 * t, 0.84 + 0.13 * t};
     for (int x = 0; x < v.w; ++x) memcpy(v.color + 3 * ((size_t)y * v.w + x), sky, sizeof sky);
   }
-  draw_planes(&v, w);
-  draw_bodies(&v, w);
+  draw_planes(&v, m);
+  draw_bodies(&v, m, pos);
   for (int y = 0; y < im->height; ++y)
     for (int x = 0; x < im->width; ++x)
       for (int d = 0; d < 3; ++d) {
@@ -316,4 +317,20 @@ void ipc_render_world(ipc_image *im, const ipc_world *w, const ipc_camera *cam) 
       }
   ipc_free(v.color);
   ipc_free(v.iz);
+}
+
+ipc_camera ipc_world_default_camera(const ipc_world *w) {
+  return model_camera(&w->m);
+}
+
+ipc_camera ipc_lcp_world_default_camera(const ipc_lcp_world *w) {
+  return model_camera(ipc_lcp_world_model(w));
+}
+
+void ipc_render_world(ipc_image *im, const ipc_world *w, const ipc_camera *cam) {
+  render_model(im, &w->m, w->x, cam);
+}
+
+void ipc_render_lcp_world(ipc_image *im, const ipc_lcp_world *w, const ipc_camera *cam) {
+  render_model(im, ipc_lcp_world_model(w), ipc_lcp_world_positions(w), cam);
 }

@@ -36,8 +36,13 @@ typedef struct ipc_run_summary {
 ipc_status ipc_write_stats_json(const char *path, const ipc_run_summary *sum,
                                 const ipc_step_stats *steps, size_t nsteps, ipc_error *err);
 
+/* the LCP mode's world, step statistics and options (lcp_world.h) */
+struct ipc_lcp_world;
+struct ipc_lcp_step_stats;
+struct ipc_lcp_world_def;
+
 /* what `ipcc run` needs to continue an interrupted run (OUTDIR/checkpoint.bin): the run's
-   options, its progress, the per-step statistics so far and the world's state */
+   mode and options, its progress, the per-step statistics so far and the world's state */
 typedef struct ipc_run_checkpoint {
   char *scene;           /* scene file the run reads (ipc_checkpoint_free frees it) */
   uint64_t scene_hash;   /* ipc_file_hash of the scene file when the run started */
@@ -53,7 +58,11 @@ typedef struct ipc_run_checkpoint {
   ipc_run_summary sum;   /* accumulated so far (mode and scene are not stored) */
   size_t nsteps;         /* completed steps: statistics in steps (nsteps) */
   ipc_step_stats *steps;
-  size_t steps_cap;           /* records allocated in steps */
+  size_t steps_cap; /* records allocated in steps (lcp_steps in LCP mode) */
+  int lcp;          /* an LCP-mode run (ipc_checkpoint_set_lcp): its statistics are in
+                       lcp_steps, steps stays NULL */
+  struct ipc_lcp_step_stats *lcp_steps;
+  struct ipc_lcp_world_def *lcp_def; /* LCP mode: the run's options (dump_dir NULL) */
   unsigned char *world_state; /* ipc_world_save_state record, filled by ipc_checkpoint_read */
   size_t world_state_len;
 } ipc_run_checkpoint;
@@ -66,9 +75,17 @@ void ipc_checkpoint_set_total(ipc_run_checkpoint *c, long total);
 /* the zeroed record for the next step, c->steps[c->nsteps] (c->steps grows by doubling);
    NULL when out of memory (c unchanged) */
 ipc_step_stats *ipc_checkpoint_next_step(ipc_run_checkpoint *c);
+/* makes c the checkpoint of an LCP-mode run with options def (copied, without dump_dir) */
+void ipc_checkpoint_set_lcp(ipc_run_checkpoint *c, const struct ipc_lcp_world_def *def);
+/* LCP mode: the zeroed record for the next step, c->lcp_steps[c->nsteps]; NULL when out of
+   memory */
+struct ipc_lcp_step_stats *ipc_checkpoint_next_lcp_step(ipc_run_checkpoint *c);
 /* writes c (its world_state fields ignored) and the state of w to path, atomically */
 ipc_status ipc_checkpoint_write(const char *path, const ipc_run_checkpoint *c, const ipc_world *w,
                                 ipc_error *err);
+/* the same for an LCP-mode run (c->lcp) and its world */
+ipc_status ipc_checkpoint_write_lcp(const char *path, const ipc_run_checkpoint *c,
+                                    const struct ipc_lcp_world *w, ipc_error *err);
 /* reads a checkpoint into c (owned arrays; free with ipc_checkpoint_free); IPC_ERR_INPUT
    naming the file when it is missing, truncated, corrupted (checksum, lengths) or from
    another ipcc version. every length is checked against what is left of the file before
@@ -94,6 +111,12 @@ int ipc_remove_stale_tmp(const char *dir);
    IPC_ERR_INPUT when it does not fit w or its positions intersect (the exact check of
    ipc_world_intersection_free) */
 ipc_status ipc_checkpoint_restore_world(const ipc_run_checkpoint *c, ipc_world *w, ipc_error *err);
+/* the same for an LCP-mode run, into w created from the checkpoint's scene and c->lcp_def;
+   IPC_ERR_INPUT when the state does not fit w (sizes, contact vertices, the rebuilt factor).
+   no intersection check: LCP mode allows small penetrations, so a saved state may
+   intersect */
+ipc_status ipc_checkpoint_restore_lcp_world(const ipc_run_checkpoint *c, struct ipc_lcp_world *w,
+                                            ipc_error *err);
 /* frees what ipc_checkpoint_read allocated; c may be NULL */
 void ipc_checkpoint_free(ipc_run_checkpoint *c);
 /* 64-bit FNV-1a hash of a file's bytes into *hash; IPC_ERR_INPUT if it cannot be read */

@@ -133,10 +133,12 @@ static int pcg_budget(const ipc_lcp_world *w) {
   return ratio > PCG_MAX_BUDGET ? PCG_MAX_BUDGET : (int)ratio;
 }
 
-ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err) {
+/* A = M + h^2 K(w->x0) over the DOFs of the vertices not in w->fixed, and the elastic
+   gradient at w->x0 into w->grad; *changed when the pattern changed since the last
+   assembly. 0 when a tet is inverted (err set) */
+static int assemble(ipc_lcp_world *w, ipc_csc *A, bool *changed, ipc_error *err) {
   const ipc_model *m = &w->m;
   int n = m->nverts;
-  double h = w->h;
   for (int i = 0; i < n; ++i)
     for (int d = 0; d < 3; ++d) w->dof_fixed[3 * i + d] = w->fixed[i];
   if (!w->have_mask || memcmp(w->dof_fixed, w->dof_fixed_prev, 3 * (size_t)n)) {
@@ -152,9 +154,40 @@ ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st,
     for (int d = 0; d < 3; ++d) w->diag[3 * i + d] = w->fixed[i] ? 0 : m->mass[i];
   ipc_sparse_add_diagonal(w->asm_, w->diag);
   int ok = add_elasticity(w, err);
+  *changed = ipc_sparse_finish(w->asm_, A);
+  return ok;
+}
+
+/* factors A into w->chol and keeps the positions it was assembled at (w->x_factor), so that a
+   checkpoint can rebuild the same factor; 0 when it failed */
+static int factor(ipc_lcp_world *w, const ipc_csc *A, bool analyze) {
+  if (ipc_cholmod_factor(w->chol, A, analyze, 0.0) != IPC_FACTOR_OK) return 0;
+  memcpy(w->x_factor, w->x0, 3 * (size_t)w->m.nverts * sizeof(double));
+  return 1;
+}
+
+ipc_status ipc_lcp_world_rebuild_factor(ipc_lcp_world *w, ipc_error *err) {
+  const ipc_model *m = &w->m;
+  for (int i = 0; i < m->nverts; ++i) w->fixed[i] = w->dof_fixed_prev[3 * i];
+  memcpy(w->x0, w->x_factor, 3 * (size_t)m->nverts * sizeof(double));
+  w->have_mask = 0;
   ipc_csc A;
-  bool changed = ipc_sparse_finish(w->asm_, &A);
-  if (!ok) return IPC_ERR_SIM;
+  bool changed;
+  if (!assemble(w, &A, &changed, err)) return IPC_ERR_INPUT;
+  if (ipc_sparse_num_free(w->asm_) != w->factor_n || !factor(w, &A, true))
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "the saved factor state does not fit the scene (%d free DOFs, saved %d)",
+                         ipc_sparse_num_free(w->asm_), w->factor_n);
+  return IPC_OK;
+}
+
+ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err) {
+  const ipc_model *m = &w->m;
+  int n = m->nverts;
+  double h = w->h;
+  ipc_csc A;
+  bool changed;
+  if (!assemble(w, &A, &changed, err)) return IPC_ERR_SIM;
   /* right-hand side in the full layout, then gathered */
   const double *g = m->params.gravity;
   for (int i = 0; i < n; ++i)
@@ -197,7 +230,7 @@ ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st,
       }
     }
     if (it < 0) {
-      if (ipc_cholmod_factor(w->chol, &A, changed || w->factor_n != nf, 0.0) != IPC_FACTOR_OK ||
+      if (!factor(w, &A, changed || w->factor_n != nf) ||
           ipc_cholmod_solve(w->chol, w->rhs, w->sol) != IPC_FACTOR_OK) {
         w->factor_n = 0;
         return ipc_error_set(err, IPC_ERR_SIM, "step %d: M + h^2 K could not be factored",

@@ -31,7 +31,7 @@ ipc_lcp_world_def ipc_default_lcp_world_def(void) {
   d.solver = IPC_LCP_PGS;
   d.friction = IPC_LCP_FRICTION_NONE;
   d.pyramid_directions = 4;
-  d.coupling = IPC_LCP_LUMPED;
+  d.coupling = IPC_LCP_COUPLED;
   d.contact_gap = 0;
   d.baumgarte = 0.2;
   d.restitution = 0;
@@ -188,9 +188,10 @@ void ipc_lcp_world_destroy(ipc_lcp_world *w) {
   ipc_candidates_free(&w->cand);
   ipc_lcp_contact_set_free(&w->contacts);
   ipc_lcp_contact_set_free(&w->prev_contacts);
-  double *arrays[] = {w->x,          w->v,     w->vstar, w->x0,     w->dv,    w->target,
-                      w->dir_center, w->DmInv, w->vol,   w->tet_g,  w->tet_H, w->grad,
-                      w->diag,       w->rhs,   w->sol,   w->prev_z, w->z,     w->pcg_buf};
+  double *arrays[] = {w->x,      w->v,          w->vstar,   w->x0,      w->dv,
+                      w->target, w->dir_center, w->DmInv,   w->vol,     w->tet_g,
+                      w->tet_H,  w->grad,       w->diag,    w->rhs,     w->sol,
+                      w->prev_z, w->z,          w->pcg_buf, w->x_factor};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   ipc_free(w->fixed);
   ipc_free(w->scripted);
@@ -284,6 +285,7 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
   w->diag = IPC_NEW0(double, n3);
   w->rhs = IPC_NEW0(double, n3);
   w->sol = IPC_NEW0(double, n3);
+  w->x_factor = IPC_NEW0(double, n3);
   w->fixed = IPC_NEW0(unsigned char, n + 1);
   w->scripted = IPC_NEW0(unsigned char, n + 1);
   w->dof_fixed = IPC_NEW0(unsigned char, n3);
@@ -374,6 +376,18 @@ const ipc_model *ipc_lcp_world_model(const ipc_lcp_world *w) {
 }
 int ipc_lcp_world_scene_steps(const ipc_lcp_world *w) {
   return (int)floor(w->m.params.duration / w->m.params.time_step + 0.5);
+}
+
+void ipc_lcp_world_tet_energy_density(const ipc_lcp_world *w, double *psi) {
+  const ipc_model *m = &w->m;
+  for (int t = 0; t < m->ntets; ++t) {
+    const ipc_body *bd = &m->bodies[m->tet_body[t]];
+    double X[12], F[9];
+    for (int k = 0; k < 4; ++k) memcpy(X + 3 * k, w->x + 3 * (size_t)m->tets[4 * t + k], 24);
+    ipc_tet_deformation(X, w->DmInv + 9 * (size_t)t, F);
+    psi[t] = ipc_elastic_density((ipc_material_model)w->tet_model[t], bd->mu, bd->lambda, F, NULL,
+                                 NULL, IPC_PROJECT_NONE);
+  }
 }
 
 int ipc_lcp_world_intersection_free(const ipc_lcp_world *w, char *what, size_t n) {

@@ -54,6 +54,7 @@ struct ipc_lcp_world {
   int *loc; /* (nverts) local index of a vertex in the current region, -1 */
   /* reuse of the factor of A across steps (free_velocity.c) */
   int factor_n;      /* size of the system the factor holds, 0 when none */
+  double *x_factor;  /* (nverts x 3) the x0 the factor was assembled at (checkpoints) */
   int refactor_next; /* the last solve iterated too long: refactor at the next step */
   int always_factor; /* factor A every step (tests compare against it) */
   int pcg_budget;    /* iterations allowed with an old factor; 0: from the factor's cost */
@@ -78,6 +79,11 @@ struct ipc_lcp_world {
    implicit Euler, free_velocity.c); fills st->velocity_iterations and st->refactored.
    IPC_ERR_SIM when a tet is inverted or A cannot be factored. */
 ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err);
+
+/* factors A at w->x_factor with the mask w->dof_fixed_prev again, as the factor w->factor_n
+   says the world held (a loaded checkpoint: the next steps reuse it as the saved world
+   would have). IPC_ERR_INPUT when it does not fit (free DOF count) or a tet is inverted */
+ipc_status ipc_lcp_world_rebuild_factor(ipc_lcp_world *w, ipc_error *err);
 
 /* the default contact gap as a fraction of the mean surface edge length */
 #define IPC_LCP_GAP_EDGE_FRACTION 0.1

@@ -1,0 +1,55 @@
+/* LCP mode of `ipcc run` (cmd_run_lcp.c): its options, its world and its step; the run
+   itself (frames, previews, checkpoints, --resume, stats.json) is cmd_run.c's, shared with
+   IPC mode */
+#ifndef IPCC_CLI_RUN_LCP_H
+#define IPCC_CLI_RUN_LCP_H
+
+#include <stdio.h>
+
+#include "ipcc/ipcc.h"
+#include "io/run_output.h"
+#include "ipcc/lcp_world.h"
+
+/* the LCP options of the command line, as given */
+typedef struct ipc_run_lcp_opts {
+  const char *val[10]; /* the last value of each option that sets a def key, or NULL */
+  const char *dump;    /* --dump-lcp DIR */
+  int no_warm, no_regions;
+  const char *first; /* the first LCP option given (messages), NULL when none */
+} ipc_run_lcp_opts;
+
+/* the LCP options of the usage text */
+void ipc_run_lcp_usage(FILE *f);
+
+/* if argv[*i] is an LCP option (--solver S, --friction F, --directions K, --coupling C, --gap D,
+   --baumgarte B, --restitution E, --tol T, --max-iter N, --omega W, --no-warm-start,
+   --no-regions, --dump-lcp DIR), records it and moves *i past its value: 1; 0 when it is none,
+   2 when its value is missing (message on stderr; values are checked by ipc_run_lcp_def) */
+int ipc_run_lcp_option(ipc_run_lcp_opts *lo, int argc, char **argv, int *i);
+
+/* whether the scene file asks for LCP mode ("mode": "lcp"); 0 for IPC scripts and files
+   that do not load (the IPC loader then names the problem) */
+int ipc_run_scene_is_lcp(const char *scene);
+
+/* the run's options: the scene's "lcp" object (none in IPC scripts), then the command
+   line's; 0, or 2 with a message naming the key */
+int ipc_run_lcp_def(const ipc_run_lcp_opts *lo, const char *scene, ipc_lcp_world_def *ld);
+
+/* the world of the run (dump: --dump-lcp, prepared here, or NULL); warns about the lumped
+   coupling on bodies too stiff and light for the step. NULL with a message on stderr */
+ipc_lcp_world *ipc_run_lcp_world(const ipc_scene_def *def, const ipc_lcp_world_def *ld,
+                                 const char *dump);
+
+/* one step: its record appended to c and summed into c->sum; *iterations and *contacts for
+   the progress bar. 0, 1 when the step failed, 2 when memory ran out (err says which) */
+int ipc_run_lcp_step(ipc_lcp_world *w, ipc_run_checkpoint *c, long *iterations, int *contacts,
+                     ipc_error *err);
+
+/* stats.json of the run */
+ipc_status ipc_run_lcp_stats(const char *path, const ipc_run_checkpoint *c, ipc_error *err);
+
+/* the summary's first lines: steps, time, LCP iterations, min distance, the exact check,
+   and the unconverged regions (count and the worst relative residual) */
+void ipc_run_lcp_summary(const ipc_run_checkpoint *c);
+
+#endif
