@@ -140,7 +140,7 @@ int ipc_cmd_compare(int argc, char **argv) {
     const char *a = argv[i];
     long n;
     if ((!strcmp(a, "-o") || !strcmp(a, "--out")) && i + 1 < argc) {
-      dir = argv[++i];
+      dir = ipc_path_trim(argv[++i]);
       if (!dir[0]) { /* "" would put ipc/ and lcp/ into / */
         fprintf(stderr, "ipcc compare: %s: expected a folder, got an empty path\n", a);
         return 2;

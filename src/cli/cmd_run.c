@@ -91,7 +91,7 @@ static int parse_args(run_opts *o, int argc, char **argv) {
         return 2;
       }
     } else if (!strcmp(a, "--resume") && val) {
-      o->resume = argv[++i];
+      o->resume = ipc_path_trim(argv[++i]);
       if (!o->resume[0]) {
         fprintf(stderr, "ipcc run: --resume: expected a run's folder, got an empty path\n");
         return 2;

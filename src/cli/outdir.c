@@ -130,3 +130,9 @@ int ipc_outdir_claim(const char *cmd, const char *dir, int overwrite) {
   }
   return rc;
 }
+
+char *ipc_path_trim(char *dir) {
+  size_t n = strlen(dir);
+  while (n > 1 && dir[n - 1] == '/') dir[--n] = '\0';
+  return dir;
+}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/outdir.h"
 #include "ipcc/ipcc.h"
 
 void ipc_run_args_init(ipc_run_args *o) {
@@ -87,13 +88,13 @@ int ipc_run_args_common(ipc_run_args *o, int argc, char **argv, int *i) {
     fprintf(stderr, "ipcc run: %s: expected a value\n", a);
     return 2;
   }
-  const char *val = argv[++*i];
+  char *val = argv[++*i];
   if (out) {
     if (!val[0]) { /* "" would put frames/ and stats.json into / */
       fprintf(stderr, "ipcc run: %s: expected a folder, got an empty path\n", a);
       return 2;
     }
-    o->outdir = val;
+    o->outdir = ipc_path_trim(val);
   } else if (steps) {
     if (ipc_run_parse_steps("ipcc run", val, &o->steps)) return 2;
   } else {

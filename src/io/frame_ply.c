@@ -1,5 +1,6 @@
 /* binary little-endian PLY frame writer: the surfaces of all bodies and obstacles in one
-   file, vertices numbered per file, each tagged with its object (body index) */
+   file, vertices numbered per file, each tagged with its object (body index); header
+   comments name the objects and mark the kinematic obstacles */
 #include <stdint.h>
 #include <string.h>
 
@@ -53,6 +54,9 @@ ipc_status ipc_world_write_ply(const ipc_world *w, const char *path, ipc_error *
   FILE *f = af.f;
   fprintf(f, "ply\nformat binary_little_endian 1.0\ncomment ipcc frame: t = %.17g s\n", w->time);
   for (int b = 0; b < m->nbodies; ++b) fprintf(f, "comment object %d %s\n", b, m->bodies[b].name);
+  /* kinematic obstacles, so that `ipcc check` skips obstacle-obstacle pairs (ply.c) */
+  for (int b = 0; b < m->nbodies; ++b)
+    if (m->bodies[b].obstacle) fprintf(f, "comment obstacle %d\n", b);
   fprintf(f,
           "element vertex %d\nproperty double x\nproperty double y\nproperty double z\n"
           "property int object_id\nelement face %d\nproperty list uchar int vertex_indices\n",
