@@ -47,9 +47,9 @@ for f in "$T"/ref/frames/*; do
   n=$((n + 1))
   if ! cmp -s "$f" "$T/cut/frames/$b"; then diff=$((diff + 1)); echo "differs: $b"; fi
 done
-[ "$n" -eq 48 ] && ok "48 reference frame files" || bad "$n reference frame files, expected 48"
+[ "$n" -eq 49 ] && ok "48 reference frame files and frames.pvd" || bad "$n reference frame files, expected 49"
 [ "$diff" -eq 0 ] && ok "resumed frames identical to the uninterrupted run" || bad "$diff frame files differ"
-nres=$(ls "$T/cut/frames" | grep -Ec '^[0-9]{6}\.(obj|ply|vtu)$')
+nres=$(ls "$T/cut/frames" | grep -Ec '^([0-9]{6}\.(obj|ply|vtu)|frames\.pvd)$')
 [ "$nres" -eq "$n" ] && ok "no extra frames" || bad "$nres frame files after resume, expected $n"
 steps=$(grep -c '"step":' "$T/cut/stats.json")
 [ "$steps" -eq 30 ] && ok "stats.json has 30 steps" || bad "stats.json has $steps step records"

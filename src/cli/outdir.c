@@ -38,6 +38,7 @@ static const char *after_frame_number(const char *name) {
 static int is_frame(const char *name) {
   const char *ext = after_frame_number(name);
   unsigned formats;
+  if (!strcmp(name, "frames.pvd")) return 1; /* the VTU frames' ParaView collection */
   return ext && !strchr(ext, ',') && ipc_output_formats_parse(ext, &formats) == 0;
 }
 

@@ -219,11 +219,13 @@ static ipc_status read_array(vtu_reader *r, const tag *t, long want, array *a, i
     if (p >= e) break;
     char *q;
     double v = strtod(p, &q);
-    if (q == p || q > e || (q < e && !is_space(*q)) || !isfinite(v))
+    if (q == p || q > e || (q < e && !is_space(*q)) || !isfinite(v)) {
+      const char *w = p;
+      while (w < e && !is_space(*w) && w - p < 20) ++w;
       return fail_at(r, line_of(r, p), err,
-                     "DataArray '%.*s': expected a finite number, found "
-                     "'%.*s'",
-                     (int)nl, name, (int)(e - p > 20 ? 20 : e - p), p);
+                     "DataArray '%.*s': expected a finite number, found '%.*s'", (int)nl, name,
+                     (int)(w - p), p);
+    }
     a->v[a->n++] = v;
     p = q;
   }
