@@ -19,8 +19,9 @@ static void run_usage(FILE *f) {
   fputs(
       "usage: ipcc run SCENE [-o OUTDIR] [--mode ipc] [--steps N] [--format LIST] [--every N]\n"
       "                [--preview] [--preview-every N] [--check] [--no-checkpoint] [--quiet]\n"
-      "                [--lenient] [--threads N] [--overwrite]\n"
+      "                [--checkpoint-every N] [--lenient] [--threads N] [--overwrite]\n"
       "       ipcc run --resume OUTDIR [--steps N] [--quiet] [--lenient] [--threads N]\n"
+      "                [--checkpoint-every N]\n"
       "       ipcc run SCENE --mode lcp [LCP options]   (docs/lcp-mode.md)\n"
       "  SCENE            a JSON scene (docs/scene-format.md) or an IPC .txt script (README.md)\n"
       "  -o OUTDIR        output folder (default: out/<scene name>); frames go to OUTDIR/frames\n"
@@ -34,7 +35,10 @@ static void run_usage(FILE *f) {
       "  --preview        PNG previews of the frames in OUTDIR/preview (or output.preview)\n"
       "  --preview-every N  a preview of every Nth frame and the last (implies --preview)\n"
       "  --check          exact intersection check of every frame (sets intersection_free)\n"
-      "  --no-checkpoint  do not write OUTDIR/checkpoint.bin at each frame\n"
+      "  --no-checkpoint  do not write OUTDIR/checkpoint.bin\n"
+      "  --checkpoint-every N  a checkpoint at every Nth frame and the last (default: at a\n"
+      "                   frame once 1 s, and 20 times the last checkpoint's write time,\n"
+      "                   have passed since the last one, and at the last frame)\n"
       "  --resume OUTDIR  continue the interrupted run in OUTDIR from its last checkpoint\n"
       "  --quiet          no progress bar and no summary\n"
       "  --lenient        IPC scripts: unsupported keywords are warnings, not errors\n"
@@ -50,6 +54,7 @@ typedef struct run_opts {
   int every;         /* 0: the scene's */
   int preview_every; /* 0: the scene's */
   int checkpoint, lenient;
+  int checkpoint_every; /* 0: by wall time (checkpoint_due) */
   int run_only_options; /* options that a resumed run takes from its checkpoint */
 } run_opts;
 
@@ -100,6 +105,9 @@ static int parse_args(run_opts *o, int argc, char **argv) {
       o->lenient = 1;
     } else if (!strcmp(a, "--no-checkpoint")) {
       o->checkpoint = 0;
+    } else if (!strcmp(a, "--checkpoint-every") && val) {
+      if (ipc_run_parse_count(a, argv[++i], &n)) return 2;
+      o->checkpoint_every = (int)n;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       run_usage(stdout);
       return 0;
@@ -113,7 +121,8 @@ static int parse_args(run_opts *o, int argc, char **argv) {
                     o->run_only_options)) {
     fprintf(stderr,
             "ipcc run: --resume OUTDIR takes the scene, folder and output options from "
-            "its checkpoint (only --steps, --quiet, --lenient and --threads may be given)\n");
+            "its checkpoint (only --steps, --quiet, --lenient, --threads and --checkpoint-every "
+            "may be given)\n");
     return 2;
   }
   if (!o->base.scene && !o->resume) {
@@ -132,12 +141,14 @@ typedef struct run {
   char *frames_dir;
   char *ckpt_path;
   char *preview_dir;
-  ipc_camera camera;     /* fixed for the run */
-  ipc_run_checkpoint ck; /* options, progress, accumulated statistics */
-  double wall_before;    /* wall seconds of earlier sessions (resume) */
-  double t_output;       /* wall seconds spent writing frames (this session) */
-  double t_checkpoint;   /* wall seconds spent writing checkpoints (this session) */
-  int checkpoints;       /* checkpoints written (this session) */
+  ipc_camera camera;      /* fixed for the run */
+  ipc_run_checkpoint ck;  /* options, progress, accumulated statistics */
+  double wall_before;     /* wall seconds of earlier sessions (resume) */
+  double t_output;        /* wall seconds spent writing frames (this session) */
+  double t_checkpoint;    /* wall seconds spent writing checkpoints (this session) */
+  int checkpoints;        /* checkpoints written (this session) */
+  double last_checkpoint; /* wall clock when the last checkpoint (or this session) began */
+  double checkpoint_cost; /* wall seconds the last checkpoint took */
   ipc_progress bar;
 } run;
 
@@ -209,7 +220,8 @@ static int run_open_new(run *r) {
 }
 
 /* a resumed run, its world created from the checkpoint's (unchanged) scene and meshes: the
-   folder's last frame must be the one the checkpoint recorded, the saved state must load and
+   checkpoint's frame must be the one it recorded (later frames of the killed run are written
+   again), the saved state must load and
    be intersection-free; then the temporary files of the killed run go. 0 or 2 */
 static int resume_checks(run *r) {
   ipc_error err;
@@ -279,7 +291,24 @@ static int run_open_resume(run *r) {
   return 0;
 }
 
-/* frame files (and the intersection check) of the current state, then the checkpoint */
+/* the wall clock interval between checkpoints by default: at least this long, and at least
+   CHECKPOINT_SHARE times what the last one took, so writing them costs at most about 5% of
+   a run on any disk (a killed run then recomputes at most that much) */
+#define CHECKPOINT_INTERVAL 1.0
+#define CHECKPOINT_SHARE 20.0
+
+/* whether the frame just written (the run's last when last) gets a checkpoint. resuming is
+   exact either way: the frames after the checkpoint are computed again, the same bytes */
+static int checkpoint_due(const run *r, int last) {
+  if (!r->o.checkpoint) return 0;
+  if (last) return 1; /* a resumed finished run has nothing left to do */
+  if (r->o.checkpoint_every > 0) return r->ck.frame % r->o.checkpoint_every == 0;
+  double since = ipc_progress_now() - r->last_checkpoint;
+  return since >= CHECKPOINT_INTERVAL && since >= CHECKPOINT_SHARE * r->checkpoint_cost;
+}
+
+/* frame files (and the intersection check) of the current state, then the checkpoint when
+   one is due */
 static int write_frame(run *r) {
   ipc_error err;
   ipc_error_clear(&err);
@@ -324,12 +353,15 @@ static int write_frame(run *r) {
   }
   r->t_output += ipc_progress_now() - t0;
   c->frame = frame;
-  if (r->o.checkpoint) {
+  if (checkpoint_due(r, last)) {
     t0 = ipc_progress_now();
     c->sum.wall_seconds = r->wall_before + t0 - r->bar.t_start;
+    /* the checkpoint records the hash of this frame, the one it was written with */
     st = ipc_checkpoint_hash_frame(c, r->frames_dir, &err);
     if (st == IPC_OK) st = ipc_checkpoint_write(r->ckpt_path, c, r->w, &err);
-    r->t_checkpoint += ipc_progress_now() - t0;
+    r->checkpoint_cost = ipc_progress_now() - t0;
+    r->last_checkpoint = t0;
+    r->t_checkpoint += r->checkpoint_cost;
     r->checkpoints++;
     if (st != IPC_OK) {
       ipc_progress_break(&r->bar);
@@ -424,10 +456,12 @@ static int run_finish(run *r, int rc) {
     if (c->preview_every > 0) printf("previews: %s/NNNNNN.png\n", r->preview_dir);
     printf("writing: frames %.2f s", r->t_output);
     if (r->checkpoints)
-      printf(", %d checkpoints %.2f s (%.1f ms each)", r->checkpoints, r->t_checkpoint,
+      printf(", %d checkpoint%s %.2f s (%.1f ms each)", r->checkpoints,
+             r->checkpoints == 1 ? "" : "s", r->t_checkpoint,
              1e3 * r->t_checkpoint / r->checkpoints);
     printf("\n");
-    if (r->o.checkpoint && rc) printf("continue with: ipcc run --resume %s\n", r->outdir);
+    if (rc && (r->checkpoints > 0 || r->o.resume))
+      printf("continue with: ipcc run --resume %s\n", r->outdir);
   }
   free(stats);
   if (c->check && !sum->intersection_free && !rc) rc = 1;
@@ -459,6 +493,7 @@ int ipc_cmd_run(int argc, char **argv) {
   if (rc == 0) {
     ipc_progress_begin(&r.bar, !r.o.base.quiet && isatty(fileno(stderr)), (long)r.ck.nsteps,
                        r.ck.steps_total);
+    r.last_checkpoint = r.bar.t_start;
     rc = run_steps(&r);
     rc = run_finish(&r, rc);
   }
