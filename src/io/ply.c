@@ -488,13 +488,20 @@ static ipc_status read_body(ply_reader *r, ipc_error *err) {
   return IPC_OK;
 }
 
+static int cmp_long(const void *a, const void *b) {
+  long x = *(const long *)a, y = *(const long *)b;
+  return (x > y) - (x < y);
+}
+
 /* the vertices of the objects the header marks as obstacles; NULL when it marks none */
-static unsigned char *obstacle_vertices(const ply_reader *r) {
+static unsigned char *obstacle_vertices(ply_reader *r) {
   if (r->nobstacles == 0) return NULL;
+  qsort(r->obstacles, (size_t)r->nobstacles, sizeof *r->obstacles, cmp_long);
   unsigned char *vo = IPC_NEW0(unsigned char, (size_t)r->nverts + 1);
-  for (int i = 0; i < r->nverts; ++i)
-    for (int k = 0; k < r->nobstacles; ++k)
-      if (r->vobj[i] == r->obstacles[k]) vo[i] = 1;
+  for (int i = 0; i < r->nverts; ++i) {
+    long id = r->vobj[i];
+    vo[i] = bsearch(&id, r->obstacles, (size_t)r->nobstacles, sizeof id, cmp_long) != NULL;
+  }
   return vo;
 }
 

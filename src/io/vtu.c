@@ -252,34 +252,35 @@ static ipc_status data_array(vtu_reader *r, const tag *t, ipc_error *err) {
   return IPC_OK;
 }
 
-/* the element tag t opens or closes */
+/* the element tag t opens or closes (lines are counted only for messages: counting them
+   at every tag would take quadratic time) */
 static ipc_status element(vtu_reader *r, const tag *t, ipc_error *err) {
-  int line = line_of(r, t->at);
   if (t->closing) {
     if (r->depth == 0 || r->open_len[r->depth - 1] != t->name_len ||
         memcmp(r->open[r->depth - 1], t->name, t->name_len) != 0)
-      return fail_at(r, line, err, "</%.*s> closes no open <%.*s>", (int)t->name_len, t->name,
-                     (int)t->name_len, t->name);
+      return fail_at(r, line_of(r, t->at), err, "</%.*s> closes no open <%.*s>", (int)t->name_len,
+                     t->name, (int)t->name_len, t->name);
     r->depth--;
     return IPC_OK;
   }
   if (r->depth == 0 && !tag_is(t, "VTKFile"))
-    return fail_at(r, line, err, "expected <VTKFile>, found <%.*s>", (int)t->name_len, t->name);
+    return fail_at(r, line_of(r, t->at), err, "expected <VTKFile>, found <%.*s>", (int)t->name_len,
+                   t->name);
   if (tag_is(t, "VTKFile") && !attr_is(t, "type", "UnstructuredGrid"))
-    return fail_at(r, line, err, "expected <VTKFile type=\"UnstructuredGrid\">");
+    return fail_at(r, line_of(r, t->at), err, "expected <VTKFile type=\"UnstructuredGrid\">");
   ipc_status st = IPC_OK;
   if (tag_is(t, "Piece")) {
     if (++r->pieces > 1)
-      return fail_at(r, line, err, "a second <Piece>; only one Piece is read (first on line %d)",
-                     r->piece_line);
-    r->piece_line = line;
+      return fail_at(r, line_of(r, t->at), err,
+                     "a second <Piece>; only one Piece is read (first on line %d)", r->piece_line);
+    r->piece_line = line_of(r, t->at);
     st = attr_count(r, t, "NumberOfPoints", &r->npoints, err);
     if (!st) st = attr_count(r, t, "NumberOfCells", &r->ncells, err);
   } else if (tag_is(t, "DataArray") && r->depth > 0) {
     st = data_array(r, t, err);
   }
   if (st || t->empty) return st;
-  if (r->depth == MAX_DEPTH) return fail_at(r, line, err, "elements nested too deep");
+  if (r->depth == MAX_DEPTH) return fail_at(r, line_of(r, t->at), err, "elements nested too deep");
   r->open[r->depth] = t->name;
   r->open_len[r->depth++] = t->name_len;
   return IPC_OK;
