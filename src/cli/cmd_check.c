@@ -119,6 +119,8 @@ int ipc_cmd_check(int argc, char **argv) {
       puts(
           "usage: ipcc check PATH [--quiet]\n"
           "  PATH: a run's output folder, a folder of mesh files, or one mesh file\n"
+          "        (.obj, .ply, .vtu, .msh, .ele); a frame in several formats is checked\n"
+          "        once: its .obj, else its .ply, else its .vtu\n"
           "  exit 0 if no frame intersects, 1 if one does, 2 on bad input");
       return 0;
     } else if (argv[i][0] == '-' || path) {

@@ -30,7 +30,7 @@ static void run_usage(FILE *f) {
       "  --steps N        simulate N steps instead of the scene's duration / time_step\n"
       "                   (at most 1000000000, as duration / time_step)\n"
       "  --format LIST    frame formats, comma separated: obj, ply, vtu (default: the scene's\n"
-      "                   output.format, else obj)\n"
+      "                   output.format, else obj); vtu adds frames/frames.pvd (ParaView)\n"
       "  --every N        write a frame every Nth step (default: the scene's output.every)\n"
       "  --preview        PNG previews of the frames in OUTDIR/preview (or output.preview)\n"
       "  --preview-every N  a preview of every Nth frame and the last (implies --preview)\n"
