@@ -37,7 +37,68 @@ static void project(const ipc_camera *c, const double p[3], int w, int h, int *x
   *y = (int)(0.5 * h - foc * (q[0] * u[0] + q[1] * u[1] + q[2] * u[2]) / z);
 }
 
+/* a small box on an infinite floor behind a 200 m obstacle wall: the default camera frames
+   the box, not the wall or the floor, and the box shows through the wall */
+static void test_framing(void) {
+  char cwd[1024], path[128];
+  CHECK(getcwd(cwd, sizeof cwd) != NULL);
+  snprintf(path, sizeof path, "/tmp/ipcc_test_render_wall_%d.json", (int)getpid());
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (!f) return;
+  fprintf(
+      f,
+      "{\"time_step\": 0.01, \"duration\": 0.1, \"gravity\": [0, -9.8, 0], \"bodies\": [\n"
+      " {\"mesh\": \"%s/scenes/meshes/cube.msh\", \"scale\": 0.3, \"translation\": [0, 0.5, 0]},\n"
+      " {\"mesh\": \"%s/scenes/meshes/plane.obj\", \"obstacle\": true, \"scale\": [200, 1, 200],\n"
+      "  \"rotation\": [-90, 0, 0], \"translation\": [-100, 0.01, 1]}],\n"
+      " \"planes\": [{\"point\": [0, 0, 0], \"normal\": [0, 1, 0]}]}\n",
+      cwd, cwd);
+  fclose(f);
+  ipc_scene_def def;
+  ipc_error err;
+  ipc_status st = ipc_scene_load(path, &def, &err);
+  remove(path);
+  CHECK_MSG(st == IPC_OK, "%s", err.msg);
+  if (st != IPC_OK) return;
+  ipc_world *w = ipc_world_create(&def, &err);
+  CHECK_MSG(w != NULL, "%s", err.msg);
+  if (!w) {
+    ipc_scene_def_free(&def);
+    return;
+  }
+  ipc_camera cam = ipc_world_default_camera(w);
+  CHECK_MSG(cam.eye[2] > 1.0, "the wall (z = 1) lies between the eye and the box");
+  int W = 320, H = 240;
+  ipc_image *im = ipc_image_create(W, H, white);
+  ipc_render_world(im, w, &cam);
+  /* the box: every vertex but the wall's 4 */
+  const double *x = ipc_world_positions(w);
+  int n = ipc_world_vertex_count(w) - 4;
+  int u0 = W, u1 = -1, v0 = H, v1 = -1;
+  double c[3] = {0, 0, 0};
+  for (int i = 0; i < n; ++i) {
+    int u, v;
+    project(&cam, x + 3 * i, W, H, &u, &v);
+    u0 = u < u0 ? u : u0, u1 = u > u1 ? u : u1, v0 = v < v0 ? v : v0, v1 = v > v1 ? v : v1;
+    for (int d = 0; d < 3; ++d) c[d] += x[3 * i + d] / n;
+  }
+  double share = (double)(u1 - u0) * (v1 - v0) / ((double)W * H);
+  CHECK_MSG(u0 >= 0 && u1 < W && v0 >= 0 && v1 < H, "box inside the picture: [%d, %d] x [%d, %d]",
+            u0, u1, v0, v1);
+  CHECK_MSG(share > 0.04 && share < 0.6, "box covers %.1f%% of the picture", 100 * share);
+  int u, v;
+  project(&cam, c, W, H, &u, &v);
+  const unsigned char *p = px(im, u, v);
+  CHECK_MSG(p[0] > p[2] + 30, "box orange through the wall at (%d, %d): %d %d %d", u, v, p[0], p[1],
+            p[2]);
+  ipc_image_destroy(im);
+  ipc_world_destroy(w);
+  ipc_scene_def_free(&def);
+}
+
 int main(void) {
+  test_framing();
   ipc_scene_def def;
   ipc_error err;
   CHECK(ipc_scene_load("scenes/two_cubes.json", &def, &err) == IPC_OK);

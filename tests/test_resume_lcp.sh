@@ -26,13 +26,13 @@ same_files() {
 }
 
 # 1. SIGKILL midway (default coupled coupling) after the cubes met, frames in every format
-# and previews
+# and previews (a checkpoint at every frame, so the kill lands after several)
 SCENE=scenes/two_cubes.json
 ARGS="--mode lcp --steps 600 --every 2 --format obj,ply,vtu --preview-every 10 --quiet"
 # shellcheck disable=SC2086
 "$IPCC" run "$SCENE" -o "$T/ref" $ARGS || bad "uninterrupted run"
 # shellcheck disable=SC2086
-"$IPCC" run "$SCENE" -o "$T/cut" $ARGS &
+"$IPCC" run "$SCENE" -o "$T/cut" $ARGS --checkpoint-every 1 &
 pid=$!
 i=0
 while [ ! -f "$T/cut/frames/000015.vtu" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done

@@ -17,9 +17,10 @@ typedef struct ipc_mesh {
   int nobjects;          /* named objects (OBJ 'o'/'g'); at least 1 when ntris > 0 */
   char **object_names;   /* (nobjects) */
   int *object_tri_start; /* (nobjects + 1) triangle ranges per object */
-  unsigned char *vert_obstacle; /* (nverts) 1 for the vertices of objects an ipcc OBJ frame
-                                   marks as kinematic obstacles ("# ipcc obstacle" after
-                                   their 'o' line); NULL when the file marks none */
+  unsigned char *vert_obstacle; /* (nverts) 1 for the vertices of objects an ipcc frame
+                                   marks as kinematic obstacles (OBJ: "# ipcc obstacle" after
+                                   their 'o' line; PLY: "comment obstacle K" for object_id K;
+                                   VTU: point data 'obstacle'); NULL when the file marks none */
 } ipc_mesh;
 
 /* reads .msh (Gmsh 2.2/4.1 ASCII), .obj, .seg, .node/.ele (TetGen) by extension;
@@ -38,6 +39,11 @@ typedef struct ipc_mesh {
      only checked; other statements are skipped. a vertex on no triangle or segment is an
      isolated point.
    - .seg (IPC): the OBJ syntax with 's i j' a segment.
+   - .ply: ascii or binary_little_endian; vertex x, y, z (any numeric type), face
+     vertex_indices (fan-triangulated), edge vertex1/vertex2 as segments; other elements
+     and properties skipped.
+   - .vtu: VTK XML UnstructuredGrid, one Piece, ascii arrays; cells vertex, line, polyline,
+     triangle, polygon, quad, tetra (tets as for .msh, their boundary first in tris).
    - every mesh has nobjects >= 1; without names the one object is named after the file.
    on failure *out is zeroed. */
 ipc_status ipc_mesh_read(const char *path, ipc_mesh *out, ipc_error *err);

@@ -25,8 +25,15 @@ ipc_status ipc_world_write_vtu(const ipc_world *w, const char *path, ipc_error *
 int ipc_output_formats_parse(const char *list, unsigned *formats);
 
 /* writes the current state as frame number `frame` in every format of `formats`
-   (0 = OBJ) to dir/NNNNNN.obj, .ply, .vtu (six digits) */
+   (0 = OBJ) to dir/NNNNNN.obj, .ply, .vtu (six digits); with VTU also dir/frames.pvd
+   (ipc_frames_pvd_add) */
 ipc_status ipc_world_write_frame(const ipc_world *w, const char *dir, int frame, unsigned formats,
                                  ipc_error *err);
+
+/* the ParaView collection dir/frames.pvd of the VTU frames in dir: its entries for frames
+   before `frame` are kept (a resumed run rewrites the frames after its checkpoint), then
+   dir/NNNNNN.vtu at simulated time `time` is added; written atomically, so ParaView opens
+   the frames written so far as one animation at any moment */
+ipc_status ipc_frames_pvd_add(const char *dir, int frame, double time, ipc_error *err);
 
 #endif

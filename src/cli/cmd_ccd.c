@@ -158,7 +158,23 @@ static void print_counts(const char *label, const ccd_counts *c) {
       label, c->queries, c->tp, c->fn, c->fp, ns_per_query(c));
 }
 
+static void ccd_usage(FILE *f) {
+  fputs(
+      "usage: ipcc ccd PATH... [--json]\n"
+      "  PATH    a CCD benchmark query file (*.csv: queries and their ground truth) or a\n"
+      "          folder of them (searched recursively)\n"
+      "  --json  only the totals, as one JSON object\n"
+      "  prints per file and in total the queries, true positives, false negatives, false\n"
+      "  positives and the time per query; exit 1 on a false negative, 2 on bad input\n",
+      f);
+}
+
 int ipc_cmd_ccd(int argc, char **argv) {
+  for (int i = 0; i < argc; ++i)
+    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      ccd_usage(stdout);
+      return 0;
+    }
   int json = 0;
   ccd_files files = {NULL, 0, 0};
   int status = 0;
@@ -194,7 +210,7 @@ int ipc_cmd_ccd(int argc, char **argv) {
     }
   }
   if (status == 0 && files.n == 0) {
-    fputs("usage: ipcc ccd PATH... [--json]\n", stderr);
+    ccd_usage(stderr);
     status = 2;
   }
 

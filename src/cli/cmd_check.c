@@ -1,6 +1,7 @@
 /* ipcc check PATH: exact intersection check of every frame. PATH is a run's
    output folder (its frames/), a folder of mesh files (one frame each), or one
-   mesh file. exit 0 only if no frame intersects; 1 if one does; 2 on bad input. */
+   mesh file (OBJ, PLY, VTU, Gmsh, TetGen); a frame written in several formats is checked
+   once. exit 0 only if no frame intersects; 1 if one does; 2 on bad input. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "cli/commands.h"
+#include "cli/outdir.h"
 #include "core/surface.h"
 #include "geometry/intersect_surface.h"
 #include "ipcc/ipcc.h"
@@ -17,10 +19,46 @@ static int is_dir(const char *p) {
   return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int mesh_ext(const char *name) {
+/* 0: not a mesh; 1, 2, 3: a frame format in the order of preference (OBJ, PLY, VTU) when
+   a frame is written in several; 4: another mesh format */
+static int mesh_rank(const char *name) {
   const char *dot = strrchr(name, '.');
   if (!dot) return 0;
-  return !strcmp(dot, ".obj") || !strcmp(dot, ".msh") || !strcmp(dot, ".ele");
+  static const char *const exts[] = {".obj", ".ply", ".vtu", ".msh", ".ele"};
+  for (int k = 0; k < 5; ++k)
+    if (!strcmp(dot, exts[k])) return k < 3 ? k + 1 : 4;
+  return 0;
+}
+
+/* length of name without its extension */
+static size_t stem_len(const char *name) {
+  const char *dot = strrchr(name, '.');
+  return dot ? (size_t)(dot - name) : strlen(name);
+}
+
+/* one file per frame: where names (sorted) hold a frame in several formats, the OBJ, else
+   the PLY, else the VTU is kept (the others are freed); counts the dropped ones per format.
+   returns the new count */
+static size_t one_format_per_frame(char **names, size_t n, size_t dropped[4]) {
+  size_t kept = 0;
+  for (size_t i = 0; i < n;) {
+    size_t j = i + 1, len = stem_len(names[i]);
+    while (j < n && stem_len(names[j]) == len && !strncmp(names[i], names[j], len)) ++j;
+    int best = 4;
+    for (size_t k = i; k < j; ++k)
+      if (mesh_rank(names[k]) < best) best = mesh_rank(names[k]);
+    for (size_t k = i; k < j; ++k) {
+      int rank = mesh_rank(names[k]);
+      if (rank <= 3 && rank > best) {
+        dropped[rank]++;
+        free(names[k]);
+      } else {
+        names[kept++] = names[k];
+      }
+    }
+    i = j;
+  }
+  return kept;
 }
 
 static int cmp_str(const void *a, const void *b) {
@@ -81,13 +119,15 @@ int ipc_cmd_check(int argc, char **argv) {
       puts(
           "usage: ipcc check PATH [--quiet]\n"
           "  PATH: a run's output folder, a folder of mesh files, or one mesh file\n"
+          "        (.obj, .ply, .vtu, .msh, .ele); a frame in several formats is checked\n"
+          "        once: its .obj, else its .ply, else its .vtu\n"
           "  exit 0 if no frame intersects, 1 if one does, 2 on bad input");
       return 0;
     } else if (argv[i][0] == '-' || path) {
       fprintf(stderr, "ipcc check: unexpected argument '%s'\n", argv[i]);
       return 2;
     } else {
-      path = argv[i];
+      path = ipc_path_trim(argv[i]);
     }
   }
   if (!path) {
@@ -114,7 +154,7 @@ int ipc_cmd_check(int argc, char **argv) {
   char **names = malloc(cap * sizeof *names);
   struct dirent *de;
   while ((de = readdir(d))) {
-    if (de->d_name[0] == '.' || !mesh_ext(de->d_name) || strstr(de->d_name, ".tmp.")) continue;
+    if (de->d_name[0] == '.' || !mesh_rank(de->d_name) || strstr(de->d_name, ".tmp.")) continue;
     if (n == cap) names = realloc(names, (cap *= 2) * sizeof *names);
     size_t len = strlen(dir) + strlen(de->d_name) + 2;
     names[n] = malloc(len);
@@ -123,6 +163,12 @@ int ipc_cmd_check(int argc, char **argv) {
   }
   closedir(d);
   qsort(names, n, sizeof *names, cmp_str);
+  size_t dropped[4] = {0, 0, 0, 0};
+  n = one_format_per_frame(names, n, dropped);
+  if (dropped[2] + dropped[3] > 0 && !quiet)
+    printf("frames in several formats: checking one file per frame (.obj, else .ply, else "
+           ".vtu); %zu .ply and %zu .vtu files not checked\n",
+           dropped[2], dropped[3]);
   int bad = 0, input = 0;
   for (size_t i = 0; i < n; ++i) {
     int r = check_file(names[i], !quiet);
@@ -132,7 +178,7 @@ int ipc_cmd_check(int argc, char **argv) {
   }
   free(names);
   if (n == 0) {
-    fprintf(stderr, "ipcc check: %s: no mesh files (.obj, .msh, .ele) found\n", dir);
+    fprintf(stderr, "ipcc check: %s: no mesh files (.obj, .ply, .vtu, .msh, .ele) found\n", dir);
     return 2;
   }
   printf("%zu frames checked: %d intersecting, %d unreadable\n", n, bad, input);

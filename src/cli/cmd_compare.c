@@ -160,7 +160,7 @@ static int parse(compare_args *o, int argc, char **argv) {
     if (lcp) {
       for (int k = first; k <= i; ++k) o->lcp_args[o->nlcp++] = argv[k];
     } else if ((!strcmp(a, "-o") || !strcmp(a, "--out")) && i + 1 < argc) {
-      o->dir = argv[++i];
+      o->dir = ipc_path_trim(argv[++i]);
       if (!o->dir[0]) { /* "" would put ipc/ and lcp/ into / */
         fprintf(stderr, "ipcc compare: %s: expected a folder, got an empty path\n", a);
         return 2;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/outdir.h"
 #include "core/alloc.h"
 #include "io/plot.h"
 #include "io/run_output.h"
@@ -91,7 +92,7 @@ int ipc_cmd_plot(int argc, char **argv) {
     plot_usage(stderr);
     return 2;
   }
-  const char *dir = argv[0];
+  const char *dir = ipc_path_trim(argv[0]);
   size_t plen = strlen(dir) + 64;
   char *path = malloc(plen);
   snprintf(path, plen, "%s/stats.json", dir);

@@ -22,8 +22,10 @@ static void run_usage(FILE *f) {
   fputs(
       "usage: ipcc run SCENE [-o OUTDIR] [--mode ipc|lcp] [--steps N] [--format LIST]\n"
       "                [--every N] [--preview] [--preview-every N] [--check] [--no-checkpoint]\n"
-      "                [--quiet] [--lenient] [--threads N] [--overwrite] [LCP options]\n"
+      "                [--checkpoint-every N] [--quiet] [--lenient] [--threads N] [--overwrite]\n"
+      "                [LCP options]\n"
       "       ipcc run --resume OUTDIR [--steps N] [--quiet] [--lenient] [--threads N]\n"
+      "                [--checkpoint-every N]\n"
       "  SCENE            a JSON scene (docs/scene-format.md) or an IPC .txt script (README.md)\n"
       "  -o OUTDIR        output folder (default: out/<scene name>, in LCP mode\n"
       "                   out/<scene name>_lcp); frames go to OUTDIR/frames\n"
@@ -33,13 +35,16 @@ static void run_usage(FILE *f) {
       "  --steps N        simulate N steps instead of the scene's duration / time_step\n"
       "                   (at most 1000000000, as duration / time_step)\n"
       "  --format LIST    frame formats, comma separated: obj, ply, vtu (default: the scene's\n"
-      "                   output.format, else obj)\n"
+      "                   output.format, else obj); vtu adds frames/frames.pvd (ParaView)\n"
       "  --every N        write a frame every Nth step (default: the scene's output.every)\n"
       "  --preview        PNG previews of the frames in OUTDIR/preview (or output.preview)\n"
       "  --preview-every N  a preview of every Nth frame and the last (implies --preview)\n"
       "  --check          exact intersection check of every frame (sets intersection_free;\n"
       "                   an intersection fails an IPC run, an LCP run only records it)\n"
-      "  --no-checkpoint  do not write OUTDIR/checkpoint.bin at each frame\n"
+      "  --no-checkpoint  do not write OUTDIR/checkpoint.bin\n"
+      "  --checkpoint-every N  a checkpoint at every Nth frame and the last (default: at a\n"
+      "                   frame once 1 s, and 20 times the last checkpoint's write time,\n"
+      "                   have passed since the last one, and at the last frame)\n"
       "  --resume OUTDIR  continue the interrupted run in OUTDIR (either mode) from its last\n"
       "                   checkpoint\n"
       "  --quiet          no progress bar and no summary\n"
@@ -98,6 +103,8 @@ typedef struct run {
   double t_output;       /* wall seconds spent writing frames (this session) */
   double t_checkpoint;   /* wall seconds spent writing checkpoints (this session) */
   int checkpoints;       /* checkpoints written (this session) */
+  double last_checkpoint; /* wall clock when the last checkpoint (or this session) began */
+  double checkpoint_cost; /* wall seconds the last checkpoint took */
   ipc_progress bar;
 } run;
 
@@ -253,7 +260,24 @@ static int run_open_resume(run *r) {
   return 0;
 }
 
-/* frame files (and the intersection check) of the current state, then the checkpoint */
+/* the wall clock interval between checkpoints by default: at least this long, and at least
+   CHECKPOINT_SHARE times what the last one took, so writing them costs at most about 5% of
+   a run on any disk (a killed run then recomputes at most that much) */
+#define CHECKPOINT_INTERVAL 1.0
+#define CHECKPOINT_SHARE 20.0
+
+/* whether the frame just written (the run's last when last) gets a checkpoint. resuming is
+   exact either way: the frames after the checkpoint are computed again, the same bytes */
+static int checkpoint_due(const run *r, int last) {
+  if (!r->o.checkpoint) return 0;
+  if (last) return 1; /* a resumed finished run has nothing left to do */
+  if (r->o.checkpoint_every > 0) return r->ck.frame % r->o.checkpoint_every == 0;
+  double since = ipc_progress_now() - r->last_checkpoint;
+  return since >= CHECKPOINT_INTERVAL && since >= CHECKPOINT_SHARE * r->checkpoint_cost;
+}
+
+/* frame files (and the intersection check) of the current state, then the checkpoint when
+   one is due */
 static int write_frame(run *r) {
   ipc_error err;
   ipc_error_clear(&err);
@@ -305,14 +329,17 @@ static int write_frame(run *r) {
   }
   r->t_output += ipc_progress_now() - t0;
   c->frame = frame;
-  if (r->o.checkpoint) {
+  if (checkpoint_due(r, last)) {
     t0 = ipc_progress_now();
     c->sum.wall_seconds = r->wall_before + t0 - r->bar.t_start;
+    /* the checkpoint records the hash of this frame, the one it was written with */
     st = ipc_checkpoint_hash_frame(c, r->frames_dir, &err);
     if (st == IPC_OK)
       st = r->lw ? ipc_checkpoint_write_lcp(r->ckpt_path, c, r->lw, &err)
                  : ipc_checkpoint_write(r->ckpt_path, c, r->w, &err);
-    r->t_checkpoint += ipc_progress_now() - t0;
+    r->checkpoint_cost = ipc_progress_now() - t0;
+    r->last_checkpoint = t0;
+    r->t_checkpoint += r->checkpoint_cost;
     r->checkpoints++;
     if (st != IPC_OK) {
       ipc_progress_break(&r->bar);
@@ -431,10 +458,12 @@ static int run_finish(run *r, int rc) {
     if (c->preview_every > 0) printf("previews: %s/NNNNNN.png\n", r->preview_dir);
     printf("writing: frames %.2f s", r->t_output);
     if (r->checkpoints)
-      printf(", %d checkpoints %.2f s (%.1f ms each)", r->checkpoints, r->t_checkpoint,
+      printf(", %d checkpoint%s %.2f s (%.1f ms each)", r->checkpoints,
+             r->checkpoints == 1 ? "" : "s", r->t_checkpoint,
              1e3 * r->t_checkpoint / r->checkpoints);
     printf("\n");
-    if (r->o.checkpoint && rc) printf("continue with: ipcc run --resume %s\n", r->outdir);
+    if (rc && (r->checkpoints > 0 || r->o.resume))
+      printf("continue with: ipcc run --resume %s\n", r->outdir);
   }
   free(stats);
   /* LCP mode allows small penetrations: --check records them without failing the run */
@@ -466,6 +495,7 @@ int ipc_cmd_run(int argc, char **argv) {
   if (rc == 0) {
     ipc_progress_begin(&r.bar, !r.o.quiet && isatty(fileno(stderr)), (long)r.ck.nsteps,
                        r.ck.steps_total);
+    r.last_checkpoint = r.bar.t_start;
     if (r.lw) r.bar.solver = "lcp";
     rc = run_steps(&r);
     rc = run_finish(&r, rc);

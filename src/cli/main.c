@@ -10,11 +10,16 @@ static void usage(FILE *f) {
       "usage: ipcc COMMAND [ARGS]\n"
       "\n"
       "commands:\n"
-      "  run SCENE [-o OUTDIR] [--steps N] [--check] [--quiet] [--overwrite]\n"
-      "                         simulate a JSON scene; frames in OUTDIR/frames, stats.json\n"
-      "                         (OUTDIR must hold no earlier run, unless --overwrite)\n"
+      "  run SCENE [-o OUTDIR] [--steps N] [--mode ipc|lcp] [--format obj,ply,vtu]\n"
+      "            [--preview] [--check] [--quiet] [--overwrite] ...\n"
+      "                         simulate a JSON scene or an IPC .txt script; frames in\n"
+      "                         OUTDIR/frames, PNG previews in OUTDIR/preview, stats.json\n"
+      "                         (OUTDIR must hold no earlier run, unless --overwrite;\n"
+      "                         ipcc run -h for every option)\n"
+      "  run --resume OUTDIR    continue an interrupted run from its checkpoint\n"
       "  check PATH             exact intersection check of every frame (run folder,\n"
-      "                         folder of meshes, or one mesh); exit 0 only if none intersect\n"
+      "                         folder of meshes, or one mesh: .obj, .ply, .vtu, .msh, .ele);\n"
+      "                         exit 0 only if none intersect\n"
       "  compare SCENE [-o DIR] [--steps N] [--overwrite]\n"
       "                         the scene in IPC and LCP mode; side-by-side table\n"
       "  ccd PATH... [--json]   run CCD on benchmark query files or folders\n"
@@ -22,8 +27,9 @@ static void usage(FILE *f) {
       "  fclib FILE.hdf5 [--tol T] [--max-iter N]  solve an FCLIB frictional-contact problem\n"
       "  plot OUTDIR            PNG plots of a run's stats.json into OUTDIR/plots\n"
       "  version                print the version\n"
+      "  help                   this text; ipcc COMMAND -h for a command's options\n"
       "\n"
-      "exit codes: 0 success, 1 simulation failed, 2 bad input\n",
+      "exit codes: 0 success, 1 simulation failed (check: an intersection), 2 bad input\n",
       f);
 }
 

@@ -38,6 +38,7 @@ static const char *after_frame_number(const char *name) {
 static int is_frame(const char *name) {
   const char *ext = after_frame_number(name);
   unsigned formats;
+  if (!strcmp(name, "frames.pvd")) return 1; /* the VTU frames' ParaView collection */
   return ext && !strchr(ext, ',') && ipc_output_formats_parse(ext, &formats) == 0;
 }
 
@@ -129,4 +130,10 @@ int ipc_outdir_claim(const char *cmd, const char *dir, int overwrite) {
     ipc_free(d);
   }
   return rc;
+}
+
+char *ipc_path_trim(char *dir) {
+  size_t n = strlen(dir);
+  while (n > 1 && dir[n - 1] == '/') dir[--n] = '\0';
+  return dir;
 }

@@ -29,4 +29,8 @@ int ipc_outdir_refuse(const char *cmd, const char *dir, char *found);
    plots/ if left empty) and returns 0, or 2 naming a file that could not be removed */
 int ipc_outdir_claim(const char *cmd, const char *dir, int overwrite);
 
+/* removes the trailing slashes of a folder given on the command line ("out/" -> "out", "/"
+   stays), so that the paths ipcc prints and builds ("out/frames") never double them */
+char *ipc_path_trim(char *dir);
+
 #endif

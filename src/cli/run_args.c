@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/outdir.h"
 #include "ipcc/ipcc.h"
 
 void ipc_run_args_init(ipc_run_args *o) {
@@ -88,18 +89,19 @@ static int flag(ipc_run_args *o, const char *a) {
   return 1;
 }
 
-static const char *const valued[] = {"-o",       "--out",    "--steps", "--threads",      "--mode",
-                                     "--resume", "--format", "--every", "--preview-every"};
+static const char *const valued[] = {
+    "-o",     "--out",   "--steps",         "--threads",          "--mode", "--resume",
+    "--format", "--every", "--preview-every", "--checkpoint-every"};
 
 /* the value val of option a (one of valued); 0 or 2 */
-static int value(ipc_run_args *o, const char *a, const char *val) {
+static int value(ipc_run_args *o, const char *a, char *val) {
   long n = 0;
   if (!strcmp(a, "-o") || !strcmp(a, "--out") || !strcmp(a, "--resume")) {
     if (!val[0]) { /* "" would put frames/ and stats.json into / */
       fprintf(stderr, "ipcc run: %s: expected a folder, got an empty path\n", a);
       return 2;
     }
-    *(a[2] == 'r' ? &o->resume : &o->outdir) = val;
+    *(a[2] == 'r' ? &o->resume : &o->outdir) = ipc_path_trim(val);
   } else if (!strcmp(a, "--steps")) {
     return ipc_run_parse_steps("ipcc run", val, &o->steps);
   } else if (!strcmp(a, "--mode")) {
@@ -119,6 +121,8 @@ static int value(ipc_run_args *o, const char *a, const char *val) {
     if (ipc_run_parse_count(a, val, &n)) return 2;
     if (!strcmp(a, "--threads")) {
       ipc_set_threads((int)n);
+    } else if (!strcmp(a, "--checkpoint-every")) {
+      o->checkpoint_every = (int)n;
     } else {
       *(!strcmp(a, "--every") ? &o->every : &o->preview_every) = (int)n;
       o->run_only = 1;
@@ -148,7 +152,8 @@ int ipc_run_args_finish(const ipc_run_args *o, int mode_options, int *no_scene) 
                     mode_options)) {
     fprintf(stderr,
             "ipcc run: --resume OUTDIR takes the scene, mode, folder and output options from "
-            "its checkpoint (only --steps, --quiet, --lenient and --threads may be given)\n");
+            "its checkpoint (only --steps, --quiet, --lenient, --threads and --checkpoint-every "
+            "may be given)\n");
     return 2;
   }
   if (!o->scene && !o->resume) {

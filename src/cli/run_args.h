@@ -24,6 +24,7 @@ typedef struct ipc_run_args {
   int every;          /* --every N; 0: the scene's */
   int preview_every;  /* --preview (1) / --preview-every N; 0: the scene's */
   int checkpoint;     /* 0 with --no-checkpoint */
+  int checkpoint_every; /* --checkpoint-every N; 0: by wall time (a resumed run may set it) */
   int lenient;        /* --lenient */
   int run_only;       /* an option that a resumed run takes from its checkpoint was given */
 } ipc_run_args;
@@ -34,11 +35,12 @@ void ipc_run_args_init(ipc_run_args *o);
 /* if argv[*i] is one of the options both modes take (-o/--out DIR, --steps N, --threads N
    (applied at once with ipc_set_threads), --quiet/-q, --check, --overwrite, --mode M,
    --resume DIR, --format LIST, --every N, --preview, --preview-every N, --no-checkpoint,
-   --lenient), records it in o and moves *i past its value: returns 1. returns 0 when argv[*i]
+   --checkpoint-every N, --lenient; trailing slashes of folders are dropped), records it in o and moves *i past its value: returns 1. returns 0 when argv[*i]
    is none of these, 2 when its value is missing or bad (message on stderr). */
 int ipc_run_args_common(ipc_run_args *o, int argc, char **argv, int *i);
 
-/* after all arguments: with --resume, only --steps, --quiet, --lenient and --threads may
+/* after all arguments: with --resume, only --steps, --quiet, --lenient, --threads and
+   --checkpoint-every may
    have been given (mode_options: options of a mode were given too); without, SCENE must
    have been. 0, or 2 with a message on stderr (no_scene: 1 when SCENE is what is missing,
    for the caller's usage) */

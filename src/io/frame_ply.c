@@ -1,5 +1,6 @@
 /* binary little-endian PLY frame writer: the surfaces of all bodies and obstacles in one
-   file, vertices numbered per file, each tagged with its object (body index) */
+   file, vertices numbered per file, each tagged with its object (body index); header
+   comments name the objects and mark the kinematic obstacles */
 #include <stdint.h>
 #include <string.h>
 
@@ -56,6 +57,9 @@ static ipc_status write_ply(const ipc_model *m, const double *xs, double time, c
   FILE *f = af.f;
   fprintf(f, "ply\nformat binary_little_endian 1.0\ncomment ipcc frame: t = %.17g s\n", time);
   for (int b = 0; b < m->nbodies; ++b) fprintf(f, "comment object %d %s\n", b, m->bodies[b].name);
+  /* kinematic obstacles, so that `ipcc check` skips obstacle-obstacle pairs (ply.c) */
+  for (int b = 0; b < m->nbodies; ++b)
+    if (m->bodies[b].obstacle) fprintf(f, "comment obstacle %d\n", b);
   fprintf(f,
           "element vertex %d\nproperty double x\nproperty double y\nproperty double z\n"
           "property int object_id\nelement face %d\nproperty list uchar int vertex_indices\n",

@@ -1,7 +1,7 @@
 /* ParaView XML UnstructuredGrid (.vtu, ascii) frame writer: every vertex of the world
    as points, tets of deformable bodies and the surface (triangles, lines, vertex cells) of
-   bodies without tets as cells; velocity and object id per point, elastic energy density
-   and object id per cell, the simulated time as FieldData TimeValue */
+   bodies without tets as cells; velocity, object id and obstacle flag per point, elastic
+   energy density and object id per cell, the simulated time as FieldData TimeValue */
 #include <math.h>
 #include <string.h>
 
@@ -111,6 +111,9 @@ static ipc_status write_vtu(const ipc_model *m, const double *xs, const double *
   put_doubles(f, vs, 3 * (size_t)m->nverts, 3);
   fputs("</DataArray>\n<DataArray type=\"Int32\" Name=\"object_id\" format=\"ascii\">\n", f);
   for (int i = 0; i < m->nverts; ++i) fprintf(f, "%d\n", m->surface.vert_body[i]);
+  /* kinematic obstacles, so that `ipcc check` skips obstacle-obstacle pairs (vtu.c) */
+  fputs("</DataArray>\n<DataArray type=\"UInt8\" Name=\"obstacle\" format=\"ascii\">\n", f);
+  for (int i = 0; i < m->nverts; ++i) fprintf(f, "%d\n", m->surface.vert_obstacle[i]);
   fputs(
       "</DataArray>\n</PointData>\n<CellData Scalars=\"energy_density\">\n"
       "<DataArray type=\"Float64\" Name=\"energy_density\" format=\"ascii\">\n",

@@ -1,10 +1,14 @@
-/* frame sequences: format names and one frame in every chosen format */
+/* frame sequences: format names, one frame in every chosen format, and the ParaView
+   collection (.pvd) of the VTU frames */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "ipcc/lcp_world.h"
+#include "io/path.h"
 #include "ipcc/output.h"
+#include "ipcc/world.h"
 
 static const struct {
   const char *name;
@@ -33,6 +37,7 @@ int ipc_output_formats_parse(const char *list, unsigned *formats) {
 /* the writers of one world, for write_frame */
 typedef struct frame_writers {
   const void *w;
+  double time; /* simulated time of the frame, for frames.pvd */
   ipc_status (*obj)(const void *w, const char *path, ipc_error *err);
   ipc_status (*ply)(const void *w, const char *path, ipc_error *err);
   ipc_status (*vtu)(const void *w, const char *path, ipc_error *err);
@@ -55,6 +60,7 @@ static ipc_status write_frame(const frame_writers *fw, const char *dir, int fram
   if (st == IPC_OK && (formats & IPC_FORMAT_VTU)) {
     snprintf(path, n, "%s/%06d.vtu", dir, frame);
     st = fw->vtu(fw->w, path, err);
+    if (st == IPC_OK) st = ipc_frames_pvd_add(dir, frame, fw->time, err);
   }
   ipc_free(path);
   return st;
@@ -81,12 +87,56 @@ static ipc_status lcp_vtu(const void *w, const char *path, ipc_error *err) {
 
 ipc_status ipc_world_write_frame(const ipc_world *w, const char *dir, int frame, unsigned formats,
                                  ipc_error *err) {
-  frame_writers fw = {w, ipc_obj, ipc_ply, ipc_vtu};
+  frame_writers fw = {w, ipc_world_time(w), ipc_obj, ipc_ply, ipc_vtu};
   return write_frame(&fw, dir, frame, formats, err);
 }
 
 ipc_status ipc_lcp_world_write_frame(const ipc_lcp_world *w, const char *dir, int frame,
                                      unsigned formats, ipc_error *err) {
-  frame_writers fw = {w, lcp_obj, lcp_ply, lcp_vtu};
+  frame_writers fw = {w, ipc_lcp_world_time(w), lcp_obj, lcp_ply, lcp_vtu};
   return write_frame(&fw, dir, frame, formats, err);
+}
+
+/* one DataSet line of the collection */
+static void pvd_entry(FILE *f, int frame, double time) {
+  fprintf(f, "    <DataSet timestep=\"%.17g\" part=\"0\" file=\"%06d.vtu\"/>\n", time, frame);
+}
+
+/* the entries of the collection text (as pvd_entry writes them) for frames before `before`,
+   in order, into f */
+static void pvd_copy_entries(FILE *f, const char *text, int before) {
+  static const char key[] = "<DataSet timestep=\"";
+  for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
+    char *end;
+    double t = strtod(p + sizeof key - 1, &end);
+    const char *file = strstr(end, "file=\"");
+    const char *close = strchr(end, '>');
+    if (!file || !close || file > close) continue;
+    long k = strtol(file + 6, &end, 10);
+    if (end == file + 6 || strncmp(end, ".vtu\"", 5) != 0 || k < 0 || k >= before) continue;
+    pvd_entry(f, (int)k, t);
+  }
+}
+
+ipc_status ipc_frames_pvd_add(const char *dir, int frame, double time, ipc_error *err) {
+  char *path = ipc_path_join(dir, "frames.pvd");
+  ipc_error ignored;
+  /* no collection yet (the first frame), or one that is not ours: start afresh */
+  char *old = ipc_read_file_max(path, IPC_READ_MAX_SCENE, NULL, &ignored);
+  ipc_atomic_file af;
+  ipc_status st = IPC_OK;
+  if (ipc_atomic_open(&af, path, err) != 0) {
+    st = IPC_ERR_INPUT;
+  } else {
+    fputs("<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n"
+          "  <Collection>\n",
+          af.f);
+    if (old) pvd_copy_entries(af.f, old, frame);
+    pvd_entry(af.f, frame, time);
+    fputs("  </Collection>\n</VTKFile>\n", af.f);
+    if (ipc_atomic_commit(&af, err) != 0) st = IPC_ERR_INPUT;
+  }
+  ipc_free(old);
+  ipc_free(path);
+  return st;
 }

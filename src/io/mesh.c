@@ -271,9 +271,12 @@ ipc_status ipc_mesh_parse(const char *name, const char *buf, size_t len, ipc_mes
   if (ext_is(ext, "msh")) return ipc_msh_parse(name, buf, len, out, err);
   if (ext_is(ext, "obj")) return ipc_obj_parse(name, buf, len, 0, out, err);
   if (ext_is(ext, "seg")) return ipc_obj_parse(name, buf, len, 1, out, err);
+  if (ext_is(ext, "ply")) return ipc_ply_parse(name, buf, len, out, err);
+  if (ext_is(ext, "vtu")) return ipc_vtu_parse(name, buf, len, out, err);
   memset(out, 0, sizeof *out);
   return ipc_error_set(err, IPC_ERR_INPUT,
-                       "%s: unknown mesh format '.%s', expected .msh, .obj, .seg, .node or .ele",
+                       "%s: unknown mesh format '.%s', expected .msh, .obj, .seg, .ply, .vtu, "
+                       ".node or .ele",
                        name, ext);
 }
 
@@ -325,10 +328,11 @@ ipc_status ipc_mesh_read(const char *path, ipc_mesh *out, ipc_error *err) {
     ipc_free(node_path);
     if (is_tetgen) return read_tetgen(path, out, err);
   }
-  if (!ext_is(ext, "msh") && !ext_is(ext, "obj") && !ext_is(ext, "seg"))
+  if (!ext_is(ext, "msh") && !ext_is(ext, "obj") && !ext_is(ext, "seg") && !ext_is(ext, "ply") &&
+      !ext_is(ext, "vtu"))
     return ipc_error_set(err, IPC_ERR_INPUT,
                          "%s: unknown mesh format, expected the extension .msh, .obj, .seg, "
-                         ".node or .ele",
+                         ".ply, .vtu, .node or .ele",
                          path);
   char *buf = NULL;
   size_t len = 0;

@@ -117,6 +117,12 @@ ipc_status ipc_msh_parse(const char *name, const char *buf, size_t len, ipc_mesh
                          ipc_error *err);
 ipc_status ipc_obj_parse(const char *name, const char *buf, size_t len, int seg, ipc_mesh *out,
                          ipc_error *err);
+/* ipcc's frames and general PLY / VTU files (ply.c, vtu.c): surfaces, tets (VTU) and the
+   obstacle marks of ipcc's frames; see ipc_mesh_read */
+ipc_status ipc_ply_parse(const char *name, const char *buf, size_t len, ipc_mesh *out,
+                         ipc_error *err);
+ipc_status ipc_vtu_parse(const char *name, const char *buf, size_t len, ipc_mesh *out,
+                         ipc_error *err);
 ipc_status ipc_tetgen_parse(const char *node_name, const char *node_buf, size_t node_len,
                             const char *ele_name, const char *ele_buf, size_t ele_len,
                             ipc_mesh *out, ipc_error *err);

@@ -1,8 +1,9 @@
 /* frame previews: a small software rasterizer (pinhole camera, z-buffer on 1/z, Gouraud
-   Lambert shading with a key and a fill light, 2x2 supersampling). bodies get a color
-   each, kinematic obstacles grey; every half-space plane is drawn as a checkered floor
-   around the scene. pure double arithmetic in a fixed order, so the same frame gives the
-   same picture. */
+   Lambert shading with a key and a fill light, 2x2 supersampling). the default camera
+   frames the dynamic bodies; they get a color each and show through the kinematic
+   obstacles (grey) in front of them; every half-space plane seen from its open side is a
+   checkered patch around the bodies. pure double arithmetic in a fixed order, so the same
+   frame gives the same picture. */
 #include <math.h>
 #include <string.h>
 
@@ -48,6 +49,104 @@ static void up_of(const ipc_model *m, double up[3]) {
   }
 }
 
+/* the points a preview frames: the initial vertices of the dynamic bodies (of all bodies
+   when every one is an obstacle) and their feet on each floor (a plane facing up, not far
+   below them). huge obstacles and the planes elsewhere are only context. *n gets the
+   count; ipc_free the array */
+static double *frame_points(const ipc_model *m, const double up[3], int *n) {
+  int ndyn = 0;
+  for (int b = 0; b < m->nbodies; ++b) ndyn += m->bodies[b].obstacle ? 0 : m->bodies[b].nv;
+  int nfloors = 0;
+  for (int ip = 0; ip < m->nplanes; ++ip) nfloors += dot3(m->planes[ip].normal, up) >= 0.5;
+  double *p = IPC_NEW(double, 3 * (size_t)(1 + nfloors) * (size_t)m->nverts + 3);
+  *n = 0;
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (int i = 0; i < m->nverts; ++i) {
+    if (ndyn > 0 && m->bodies[m->surface.vert_body[i]].obstacle) continue;
+    const double *x = m->x0 + 3 * (size_t)i;
+    memcpy(p + 3 * (size_t)(*n)++, x, 3 * sizeof *x);
+    for (int d = 0; d < 3; ++d) {
+      lo[d] = fmin(lo[d], x[d]);
+      hi[d] = fmax(hi[d], x[d]);
+    }
+  }
+  double diag = 0;
+  for (int d = 0; d < 3 && *n > 0; ++d) diag += (hi[d] - lo[d]) * (hi[d] - lo[d]);
+  diag = sqrt(diag) > 0 ? sqrt(diag) : 1.0;
+  int nb = *n;
+  for (int ip = 0; ip < m->nplanes; ++ip) {
+    const ipc_plane *pl = &m->planes[ip];
+    if (dot3(pl->normal, up) < 0.5) continue; /* walls and ceilings */
+    for (int i = 0; i < nb; ++i) {
+      const double *x = p + 3 * (size_t)i;
+      double h = dot3(pl->normal, x) - dot3(pl->normal, pl->point);
+      if (!(h >= 0 && h < 2 * diag)) continue;
+      double *q = p + 3 * (size_t)(*n)++;
+      for (int d = 0; d < 3; ++d) q[d] = x[d] - h * pl->normal[d];
+    }
+  }
+  if (*n == 0) { /* no vertices at all: the origin */
+    p[0] = p[1] = p[2] = 0;
+    *n = 1;
+  }
+  return p;
+}
+
+/* the distance from c along dir at which the points fill the picture (4:3, as the
+   previews) with a margin, but no less than 0.6 diag / tan(fov / 2); and the sideways shift
+   of c (right r, up u: shift[0], shift[1]) that centers their picture */
+static double fit_points(const double *p, int n, double diag, const double c[3],
+                         const double dir[3], const double r[3], const double u[3], double fov,
+                         double shift[2]) {
+  double f[3] = {-dir[0], -dir[1], -dir[2]};
+  double ty = 0.75 * tan(0.5 * fov * deg), tx = ty * 4.0 / 3.0, dist = 0, zmin = 0;
+  for (int i = 0; i < n; ++i) {
+    double q[3] = {p[3 * i] - c[0], p[3 * i + 1] - c[1], p[3 * i + 2] - c[2]};
+    double x = dot3(q, r), y = dot3(q, u), z = dot3(q, f);
+    dist = fmax(dist, fmax(fabs(x) / tx, fabs(y) / ty) - z);
+    zmin = fmin(zmin, z);
+  }
+  /* every point well in front of the eye (a flat set seen edge-on has no extent) */
+  dist = fmax(dist, fmax(-2 * zmin, 1e-9));
+  /* a lone small body: far enough back to show what it is on (its diagonal then spans at
+     most 5/6 of the picture's height) */
+  dist = fmax(dist, 0.6 * diag / tan(0.5 * fov * deg));
+  double sx[2] = {INFINITY, -INFINITY}, sy[2] = {INFINITY, -INFINITY};
+  for (int i = 0; i < n; ++i) {
+    double q[3] = {p[3 * i] - c[0], p[3 * i + 1] - c[1], p[3 * i + 2] - c[2]};
+    double z = dist + dot3(q, f);
+    sx[0] = fmin(sx[0], dot3(q, r) / z);
+    sx[1] = fmax(sx[1], dot3(q, r) / z);
+    sy[0] = fmin(sy[0], dot3(q, u) / z);
+    sy[1] = fmax(sy[1], dot3(q, u) / z);
+  }
+  shift[0] = 0.5 * (sx[0] + sx[1]) * dist;
+  shift[1] = 0.5 * (sy[0] + sy[1]) * dist;
+  return dist;
+}
+
+/* the box of the framed points */
+static void frame_box(const ipc_model *m, const double up[3], double lo[3], double hi[3]) {
+  int n = 0;
+  double *p = frame_points(m, up, &n);
+  for (int d = 0; d < 3; ++d) {
+    lo[d] = INFINITY;
+    hi[d] = -INFINITY;
+  }
+  for (int i = 0; i < n; ++i)
+    for (int d = 0; d < 3; ++d) {
+      lo[d] = fmin(lo[d], p[3 * i + d]);
+      hi[d] = fmax(hi[d], p[3 * i + d]);
+    }
+  ipc_free(p);
+}
+
+static double box_diag(const double lo[3], const double hi[3]) {
+  double d2 = 0;
+  for (int d = 0; d < 3; ++d) d2 += (hi[d] - lo[d]) * (hi[d] - lo[d]);
+  return sqrt(d2) > 0 ? sqrt(d2) : 1.0;
+}
+
 /* the camera of model m (ipc_world_default_camera) */
 static ipc_camera model_camera(const ipc_model *m) {
   ipc_camera c;
@@ -73,33 +172,23 @@ static ipc_camera model_camera(const ipc_model *m) {
   double dir[3];
   for (int d = 0; d < 3; ++d)
     dir[d] = cos(el) * (cos(az) * a[d] + sin(az) * b[d]) + sin(el) * c.up[d];
-  /* frame the bounding box together with its shadow on each plane (the floor under it) */
-  double lo[3], hi[3];
-  memcpy(lo, m->bbox_min, sizeof lo);
-  memcpy(hi, m->bbox_max, sizeof hi);
-  for (int ip = 0; ip < m->nplanes; ++ip) {
-    const ipc_plane *pl = &m->planes[ip];
-    for (int corner = 0; corner < 8; ++corner) {
-      double p[3];
-      for (int d = 0; d < 3; ++d) p[d] = (corner >> d & 1) ? m->bbox_max[d] : m->bbox_min[d];
-      double h = dot3(pl->normal, p) - dot3(pl->normal, pl->point);
-      if (!(h >= 0 && h < 2 * m->bbox_diag)) continue;
-      for (int d = 0; d < 3; ++d) {
-        double q = p[d] - h * pl->normal[d];
-        lo[d] = fmin(lo[d], q);
-        hi[d] = fmax(hi[d], q);
-      }
+  double lo[3], hi[3], shift[2], r[3], u[3], f[3] = {-dir[0], -dir[1], -dir[2]};
+  frame_box(m, c.up, lo, hi);
+  for (int d = 0; d < 3; ++d) c.target[d] = 0.5 * (lo[d] + hi[d]);
+  cross3(r, f, c.up);
+  normalize3(r);
+  cross3(u, r, f);
+  int n = 0;
+  double *p = frame_points(m, c.up, &n);
+  /* twice: the distance changes a little once the picture is centered */
+  for (int pass = 0; pass < 2; ++pass) {
+    double dist = fit_points(p, n, box_diag(lo, hi), c.target, dir, r, u, c.fov, shift);
+    for (int d = 0; d < 3; ++d) {
+      c.target[d] += shift[0] * r[d] + shift[1] * u[d];
+      c.eye[d] = c.target[d] + dist * dir[d];
     }
   }
-  double diag2 = 0;
-  for (int d = 0; d < 3; ++d) diag2 += (hi[d] - lo[d]) * (hi[d] - lo[d]);
-  double radius = 0.5 * sqrt(diag2);
-  if (!(radius > 0)) radius = 1;
-  double dist = 1.05 * radius / sin(0.5 * c.fov * deg);
-  for (int d = 0; d < 3; ++d) {
-    c.target[d] = 0.5 * (lo[d] + hi[d]);
-    c.eye[d] = c.target[d] + dist * dir[d];
-  }
+  ipc_free(p);
   return c;
 }
 
@@ -186,25 +275,68 @@ static void raster(view *v, const double s[9], const double c[9]) {
   }
 }
 
-/* a triangle in world space with per-vertex normals (9) and one base color */
+/* a triangle in front of the near plane: corners p (3 x 3), normals n (3 x 3) */
+static void draw_front_tri(view *v, const double p[3][3], const double n[3][3],
+                           const double base[3]) {
+  double s[9], c[9];
+  for (int k = 0; k < 3; ++k) {
+    if (!project(v, p[k], s + 3 * k)) return;
+    shade(v, p[k], n[k], base, c + 3 * k);
+  }
+  raster(v, s, c);
+}
+
+/* a triangle in world space with per-vertex normals (9) and one base color. the part
+   behind the eye is clipped off (just in front of the near plane), so a floor or an
+   obstacle reaching behind the camera still shows its visible part */
 static void draw_tri(view *v, const double *p0, const double *p1, const double *p2,
                      const double n[9], const double base[3]) {
-  double s[9], c[9];
-  if (!project(v, p0, s) || !project(v, p1, s + 3) || !project(v, p2, s + 6)) return;
-  shade(v, p0, n, base, c);
-  shade(v, p1, n + 3, base, c + 3);
-  shade(v, p2, n + 6, base, c + 6);
-  raster(v, s, c);
+  const double *p[3] = {p0, p1, p2};
+  double z[3];
+  int front = 0;
+  for (int k = 0; k < 3; ++k) {
+    double q[3] = {p[k][0] - v->eye[0], p[k][1] - v->eye[1], p[k][2] - v->eye[2]};
+    z[k] = dot3(q, v->f) - 2 * v->near;
+    front += z[k] >= 0;
+  }
+  if (front == 0) return;
+  double cp[4][3], cn[4][3]; /* the clipped polygon: 3 or 4 corners */
+  int nc = 0;
+  for (int k = 0; k < 3; ++k) {
+    int j = (k + 1) % 3;
+    if (z[k] >= 0) {
+      memcpy(cp[nc], p[k], sizeof cp[nc]);
+      memcpy(cn[nc++], n + 3 * k, sizeof cn[0]);
+    }
+    if ((z[k] >= 0) != (z[j] >= 0)) {
+      double t = z[k] / (z[k] - z[j]);
+      for (int d = 0; d < 3; ++d) {
+        cp[nc][d] = p[k][d] + t * (p[j][d] - p[k][d]);
+        cn[nc][d] = n[3 * k + d] + t * (n[3 * j + d] - n[3 * k + d]);
+      }
+      normalize3(cn[nc++]);
+    }
+  }
+  for (int k = 1; k + 1 < nc; ++k) {
+    const double tp[3][3] = {{cp[0][0], cp[0][1], cp[0][2]},
+                             {cp[k][0], cp[k][1], cp[k][2]},
+                             {cp[k + 1][0], cp[k + 1][1], cp[k + 1][2]}};
+    const double tn[3][3] = {{cn[0][0], cn[0][1], cn[0][2]},
+                             {cn[k][0], cn[k][1], cn[k][2]},
+                             {cn[k + 1][0], cn[k + 1][1], cn[k + 1][2]}};
+    draw_front_tri(v, tp, tn, base);
+  }
 }
 
 static const double palette[][3] = {{0.91, 0.47, 0.20}, {0.20, 0.58, 0.78}, {0.86, 0.26, 0.36},
                                     {0.36, 0.70, 0.36}, {0.60, 0.42, 0.80}, {0.95, 0.76, 0.26}};
 static const double obstacle_color[3] = {0.62, 0.63, 0.67};
 
-/* surfaces of all bodies. the normal at a face corner averages (area-weighted) the faces
-   around the vertex that bend less than the crease angle from this face, so smooth
-   surfaces are smooth and the edges of a cube stay sharp. */
-static void draw_bodies(view *v, const ipc_model *m, const double *x) {
+/* surfaces of the obstacles (obstacles != 0) or of the dynamic bodies. the normal at a face
+   corner averages (area-weighted) the faces around the vertex that bend less than the
+   crease angle from this face, so smooth surfaces are smooth and the edges of a cube stay
+   sharp. */
+static void draw_bodies(view *v, const ipc_model *m, const double *x, int obstacles) {
   const ipc_surface *s = &m->surface;
   const double crease_cos = 0.75; /* about 40 degrees */
   int nf = s->nfaces, nv = m->nverts;
@@ -228,6 +360,7 @@ static void draw_bodies(view *v, const ipc_model *m, const double *x) {
     const ipc_body *bd = &m->bodies[b];
     const double *base =
         bd->obstacle ? obstacle_color : palette[color_index++ % (sizeof palette / sizeof *palette)];
+    if (!bd->obstacle != !obstacles) continue;
     for (int k = bd->f0; k < bd->f0 + bd->nf; ++k) {
       const int *f = s->faces + 3 * (size_t)k;
       double n[9], own[3] = {fn[3 * k], fn[3 * k + 1], fn[3 * k + 2]};
@@ -251,15 +384,20 @@ static void draw_bodies(view *v, const ipc_model *m, const double *x) {
   ipc_free(adj);
 }
 
-/* a checkered square of tiles on each plane, centered below the scene */
+/* a checkered square of tiles on each plane the eye looks at from its open side, centered
+   at the foot of the framed bodies; a plane seen from behind (a wall of a box of planes,
+   between the eye and the bodies) is left out */
 static void draw_planes(view *v, const ipc_model *m) {
   enum { tiles = 16 };
-  double half = 1.25 * (m->bbox_diag > 0 ? m->bbox_diag : 1.0);
-  double cb[3];
-  for (int d = 0; d < 3; ++d) cb[d] = 0.5 * (m->bbox_min[d] + m->bbox_max[d]);
+  double up[3], lo[3], hi[3], cb[3];
+  up_of(m, up);
+  frame_box(m, up, lo, hi);
+  double half = 1.25 * box_diag(lo, hi);
+  for (int d = 0; d < 3; ++d) cb[d] = 0.5 * (lo[d] + hi[d]);
   for (int k = 0; k < m->nplanes; ++k) {
     const ipc_plane *pl = &m->planes[k];
     double n[3] = {pl->normal[0], pl->normal[1], pl->normal[2]};
+    if (dot3(n, v->eye) < dot3(n, pl->point)) continue;
     double t[3] = {1, 0, 0}, bvec[3];
     if (fabs(n[0]) > 0.9) {
       t[0] = 0;
@@ -289,21 +427,38 @@ static void draw_planes(view *v, const ipc_model *m) {
   }
 }
 
+/* the dynamic bodies (layer b) over the scene (layer v: sky, planes, obstacles): where an
+   obstacle hides a body, the body shows through it */
+static void composite(view *v, const view *b) {
+  size_t np = (size_t)v->w * (size_t)v->h;
+  for (size_t k = 0; k < np; ++k) {
+    if (!(b->iz[k] > 0)) continue;
+    double a = b->iz[k] >= v->iz[k] ? 1.0 : 0.6;
+    for (int d = 0; d < 3; ++d)
+      v->color[3 * k + d] = a * b->color[3 * k + d] + (1 - a) * v->color[3 * k + d];
+  }
+}
+
 /* model m at positions pos (ipc_render_world) */
 static void render_model(ipc_image *im, const ipc_model *m, const double *pos,
                          const ipc_camera *cam) {
-  view v;
+  view v, b;
   view_init(&v, cam, SS * im->width, SS * im->height);
   size_t np = (size_t)v.w * (size_t)v.h;
   v.color = IPC_NEW(double, 3 * np);
   v.iz = IPC_NEW0(double, np);
+  b = v;
+  b.color = IPC_NEW0(double, 3 * np);
+  b.iz = IPC_NEW0(double, np);
   for (int y = 0; y < v.h; ++y) { /* sky: blue-grey at the top to white at the bottom */
     double t = (double)y / (v.h - 1 > 0 ? v.h - 1 : 1);
     double sky[3] = {0.60 + 0.35 * t, 0.70 + 0.26 * t, 0.84 + 0.13 * t};
     for (int x = 0; x < v.w; ++x) memcpy(v.color + 3 * ((size_t)y * v.w + x), sky, sizeof sky);
   }
   draw_planes(&v, m);
-  draw_bodies(&v, m, pos);
+  draw_bodies(&v, m, pos, 1);
+  draw_bodies(&b, m, pos, 0);
+  composite(&v, &b);
   for (int y = 0; y < im->height; ++y)
     for (int x = 0; x < im->width; ++x)
       for (int d = 0; d < 3; ++d) {
@@ -317,6 +472,8 @@ static void render_model(ipc_image *im, const ipc_model *m, const double *pos,
       }
   ipc_free(v.color);
   ipc_free(v.iz);
+  ipc_free(b.color);
+  ipc_free(b.iz);
 }
 
 ipc_camera ipc_world_default_camera(const ipc_world *w) {

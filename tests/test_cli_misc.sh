@@ -1,0 +1,60 @@
+#!/bin/sh
+# small command-line promises: every command answers -h/--help with its usage and exit 0
+# (ipcc ccd --help did not); the top-level usage names .txt scripts, --mode, --format,
+# previews, --resume and --overwrite; a folder given with a trailing slash is never printed
+# with a doubled one ("-o out/" prints out/frames/...).
+# usage: test_cli_misc.sh path/to/ipcc   (run from the project root)
+set -u
+IPCC=$1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+ok() { echo "ok: $1"; }
+bad() { echo "FAIL: $1"; fails=$((fails + 1)); }
+expect() { # expect CODE DESCRIPTION CMD... ; stdout+stderr in $T/out
+  code=$1; what=$2; shift 2
+  "$@" >"$T/out" 2>&1
+  rc=$?
+  if [ "$rc" -eq "$code" ]; then ok "$what"; else bad "$what (exit $rc, expected $code)"; cat "$T/out"; fi
+}
+contains() { # contains TEXT DESCRIPTION
+  if grep -qF -- "$1" "$T/out"; then ok "$2"; else bad "$2: output lacks '$1'"; cat "$T/out"; fi
+}
+lacks() { # lacks TEXT DESCRIPTION
+  if grep -qF -- "$1" "$T/out"; then bad "$2: output has '$1'"; cat "$T/out"; else ok "$2"; fi
+}
+
+for c in run check compare ccd lcp fclib plot; do
+  for h in -h --help; do
+    expect 0 "ipcc $c $h" "$IPCC" $c $h
+    contains "usage: ipcc $c" "ipcc $c $h prints its usage"
+  done
+done
+expect 2 "ipcc ccd without a path" "$IPCC" ccd
+contains "usage: ipcc ccd PATH" "ipcc ccd without a path prints its usage"
+
+expect 0 "ipcc help" "$IPCC" help
+for w in ".txt script" "--mode ipc|lcp" "--format obj,ply,vtu" "--preview" "--overwrite" "--resume" ".ply, .vtu"; do
+  contains "$w" "usage names $w"
+done
+expect 2 "ipcc without a command" "$IPCC"
+contains "--format" "usage on stderr too"
+
+# trailing slashes: printed paths never double them
+expect 0 "run -o DIR/" "$IPCC" run scenes/two_cubes.json --steps 2 --preview -o "$T/a/" --no-checkpoint
+contains "frames: $T/a/frames/NNNNNN" "frames path printed once-slashed"
+contains "previews: $T/a/preview/NNNNNN.png" "preview path printed once-slashed"
+contains "statistics: $T/a/stats.json" "stats path printed once-slashed"
+lacks "//" "no doubled slash in run's output"
+expect 0 "run -o DIR// with a checkpoint" "$IPCC" run scenes/two_cubes.json --steps 2 -o "$T/b//"
+lacks "//" "no doubled slash with two trailing slashes"
+expect 0 "resume DIR/" "$IPCC" run --resume "$T/b/" --steps 3
+lacks "//" "no doubled slash in --resume's output"
+expect 0 "check DIR/" "$IPCC" check "$T/a/"
+contains "$T/a/frames/000000.obj: ok" "check prints frame paths once-slashed"
+lacks "//" "no doubled slash in check's output"
+expect 0 "plot DIR/" "$IPCC" plot "$T/a/"
+lacks "//" "no doubled slash in plot's output"
+
+echo "$fails failed"
+[ "$fails" -eq 0 ]
