@@ -303,6 +303,7 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
 
   st = ipc_surface_build(&m->surface, nverts, faces, nfaces, m->segs, nsegs, points, npoints,
                          vert_body, vert_obs, err);
+  m->surface.body_contact = def->body_contact;
 
   m->params = *def;
   m->params.bodies = NULL;

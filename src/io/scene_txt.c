@@ -127,6 +127,8 @@ typedef struct txt {
   ipc_time_integrator integrator;
   ipc_warm_start warm_start;
   int gravity_off;
+  double damping_stiff, damping_ratio; /* IPC's dampingStiff k, dampingRatio r */
+  int self_collision_off; /* line of selfCollisionOff (the last of On/Off wins), 0 if none */
   double duration, dt;
   int friction_iterations;
   /* finalize's scratch, here so that txt_free releases it on every error path */
@@ -710,8 +712,12 @@ static int parse_keyword(txt *p, const txt_line *l) {
   if (!strcmp(kw, "dampingStiff") || !strcmp(kw, "dampingRatio")) {
     double d;
     if (!numbers(p, l, 1, 1, &d, "a number") || !no_extra(p, l, 2)) return 0;
-    if (d <= 0) return 1; /* IPC clamps to 0: no damping */
-    return unsupported(p, l->no, kw, "ipcc has no Rayleigh damping; only 0 is accepted");
+    /* clamped as IPC clamps them; converted in finalize, once dt is known */
+    if (!strcmp(kw, "dampingStiff"))
+      p->damping_stiff = fmax(d, 0.0);
+    else
+      p->damping_ratio = fmin(fmax(d, 0.0), 1.0);
+    return 1;
   }
   if (!strcmp(kw, "script")) {
     if (l->n < 2) return bad(p, l->no, "keyword 'script': expected a scenario name");
@@ -766,9 +772,10 @@ static int parse_keyword(txt *p, const txt_line *l) {
     add_plane(p, v, v + 3, v[7]);
     return 1;
   }
-  if (!strcmp(kw, "selfCollisionOn")) return no_extra(p, l, 1);
-  if (!strcmp(kw, "selfCollisionOff"))
-    return unsupported(p, l->no, kw, "ipcc always handles contact between the shapes");
+  if (!strcmp(kw, "selfCollisionOn") || !strcmp(kw, "selfCollisionOff")) {
+    p->self_collision_off = strcmp(kw, "selfCollisionOff") ? 0 : l->no;
+    return no_extra(p, l, 1);
+  }
   if (!strcmp(kw, "selfFric")) {
     if (!numbers(p, l, 1, 1, v, "a friction coefficient") || !no_extra(p, l, 2)) return 0;
     p->self_fric = v[0] > 0 ? v[0] : 0.0;
@@ -1198,6 +1205,19 @@ static int finalize(txt *p, ipc_scene_def *s) {
     }
   }
 
+  /* IPC's selfCollisionOff: the shapes touch only meshCO, ground and halfSpace; its
+     kinematic shapes then touch nothing, which obstacles_only cannot say */
+  if (p->self_collision_off) {
+    int kinematic = 0;
+    for (int c = 0; c < nsh; ++c) kinematic |= s->bodies[c].obstacle;
+    if (!kinematic)
+      s->body_contact = IPC_BODY_CONTACT_OBSTACLES_ONLY;
+    else if (!unsupported(p, p->self_collision_off, "selfCollisionOff",
+                          "with kinematic shapes: in IPC they then touch nothing, in ipcc every "
+                          "obstacle touches the bodies"))
+      return 0;
+  }
+
   /* built-in scenarios, on the shapes' final positions */
   double dt = p->dt;
   int sl = p->script_line;
@@ -1317,6 +1337,12 @@ static int finalize(txt *p, ipc_scene_def *s) {
   if (p->gravity_off) s->gravity[1] = 0.0;
   s->integrator = p->integrator;
   s->warm_start = p->warm_start;
+  /* IPC damps with C = (k / h) K; a ratio r > 0 sets k = 3/4 r h^3 (Config.cpp). ipcc's
+     C = beta h K, so beta = k / h^2 */
+  if (p->damping_ratio > 0)
+    s->damping_stiffness = 0.75 * p->damping_ratio * p->dt;
+  else
+    s->damping_stiffness = p->damping_stiff / (p->dt * p->dt);
   s->bbox_diag = diag;
   s->kappa = p->tuning[0];
   s->dhat = p->use_abs ? p->tuning[1] / diag : p->tuning[1];
