@@ -159,6 +159,38 @@ static void test_size_fall_meshco(void) {
   ipc_scene_def_free(&s);
 }
 
+/* dampingStiff k and dampingRatio r become beta = k / h^2, or 3/4 r h when r > 0 (IPC:
+   k = 3/4 r h^3 overrides dampingStiff), with the script's final time step;
+   selfCollisionOff: contact with collision objects only, refused with kinematic shapes */
+static void test_damping_self_collision(void) {
+  char text[1024];
+  ipc_scene_def s;
+  snprintf(text, sizeof text, "dampingStiff 2e-4\nshapes input 1\n%s 0 0 0 0 0 0 1 1 1\n"
+           "time 1 0.01\n", cube);
+  if (load(text, 0, &s)) {
+    CHECK_NEAR(s.damping_stiffness, 2e-4 / 1e-4, 1e-14);
+    CHECK(s.body_contact == IPC_BODY_CONTACT_ALL);
+    ipc_scene_def_free(&s);
+  }
+  snprintf(text, sizeof text, "dampingStiff 2e-4\ndampingRatio 3\ntime 1 0.02\n"
+           "shapes input 1\n%s 0 0 0 0 0 0 1 1 1\nselfCollisionOff\nground 0 -1\n", cube);
+  if (load(text, 0, &s)) {
+    CHECK_NEAR(s.damping_stiffness, 0.75 * 1.0 * 0.02, 1e-15); /* ratio clamped to 1 */
+    CHECK(s.body_contact == IPC_BODY_CONTACT_OBSTACLES_ONLY);
+    ipc_scene_def_free(&s);
+  }
+  snprintf(text, sizeof text, "dampingRatio -1\nselfCollisionOff\nselfCollisionOn\n"
+           "shapes input 1\n%s 0 0 0 0 0 0 1 1 1\n", cube);
+  if (load(text, 0, &s)) {
+    CHECK(s.damping_stiffness == 0 && s.body_contact == IPC_BODY_CONTACT_ALL);
+    ipc_scene_def_free(&s);
+  }
+  snprintf(text, sizeof text, "selfCollisionOff\nshapes input 2\n%s 0 0 0 0 0 0 1 1 1\n"
+           "input/meshes/tri.obj 0 3 0 0 0 0 1 1 1\n", cube);
+  expect_error(0, text, "s.txt:1: keyword 'selfCollisionOff' is not supported",
+               "kinematic shapes");
+}
+
 /* rotateModel turns every shape about IPC's pivot (max - min) / 2; folded into the body */
 static void test_rotate_model(void) {
   char text[1024];
@@ -178,8 +210,7 @@ static void test_errors(void) {
   expect_error(0, "time 1 0.01\nfrobnicate 3\n", "s.txt:2: keyword 'frobnicate' is not supported",
                NULL);
   expect_error(0, "time 1 x\n", "s.txt:1: keyword 'time'", "x");
-  expect_error(0, "\n\ndampingRatio 0.5\n", "s.txt:3: keyword 'dampingRatio' is not supported",
-               NULL);
+  expect_error(0, "\n\ndampingRatio x\n", "s.txt:3: keyword 'dampingRatio'", "x");
   expect_error(0, "constraintSolver SQP\n", ":1: keyword 'constraintSolver' is not supported",
                NULL);
   expect_error(0, "script DCOHammerWalnut\n", ":1: keyword 'script' is not supported",
@@ -317,6 +348,7 @@ int main(void) {
   test_keywords();
   test_size_fall_meshco();
   test_rotate_model();
+  test_damping_self_collision();
   test_errors();
   test_paths();
   test_ipc_scripts();
