@@ -328,6 +328,58 @@ static void test_push_physics(void) {
   ipc_world_destroy(w);
 }
 
+/* meshSeq: a triangle (.obj shape) follows input/seq/N.obj, the step with index k ending at
+   frame k (meshSeqFromFile: frame k + 1); frames are world coordinates, read per step; a
+   missing frame stops the run naming the file */
+static void test_mesh_seq(void) {
+  char p[600], text[1024];
+  snprintf(p, sizeof p, "%s/input/seq", dir);
+  mkdir(p, 0755);
+  for (int f = 0; f < 4; ++f) { /* the triangle (2 wide at y = 3) moving up 0.1 per frame */
+    char frame[256];
+    snprintf(p, sizeof p, "%s/input/seq/%d.obj", dir, f);
+    snprintf(frame, sizeof frame, "v 0 %g 0\nv 2 %g 0\nv 0 %g 2\nf 1 2 3\n", 3 + 0.1 * f,
+             3 + 0.1 * f, 3 + 0.1 * f);
+    write_file(p, frame);
+  }
+  snprintf(text, sizeof text, "shapes input 2\n%s 0 0 0 0 0 0 1 1 1\n"
+           "input/meshes/tri.obj 0 3 0 0 0 0 1 1 1 meshSeq input/seq\nturnOffGravity\n", cube);
+  ipc_scene_def s;
+  if (load(text, 0, &s)) {
+    const ipc_body_def *b = &s.bodies[1];
+    CHECK(b->mesh_sequence && strstr(b->mesh_sequence, "input/seq") &&
+          b->mesh_sequence_start == 0 && !strcmp(b->mesh_sequence_ext, ".obj"));
+    ipc_error err;
+    ipc_world *w = ipc_world_create(&s, &err);
+    CHECK_MSG(w != NULL, "%s", err.msg);
+    for (int step = 0; w && step < 4; ++step) {
+      ipc_step_stats st;
+      CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+      const double *x = ipc_world_positions(w) + 3 * 8; /* after the cube's 8 vertices */
+      CHECK_NEAR(x[1], 3 + 0.1 * step, 1e-15);
+      CHECK_NEAR(x[3], 2, 1e-15);
+    }
+    if (w) {
+      ipc_step_stats st;
+      CHECK(ipc_world_step(w, &st, &err) == IPC_ERR_INPUT && strstr(err.msg, "seq/4.obj"));
+    }
+    ipc_world_destroy(w);
+    ipc_scene_def_free(&s);
+  }
+  snprintf(text, sizeof text, "shapes input 2\n%s 0 0 0 0 0 0 1 1 1\n"
+           "input/meshes/tri.obj 0 3 0 0 0 0 1 1 1\nscript meshSeqFromFile input/seq\n", cube);
+  if (load(text, 0, &s)) {
+    CHECK(s.bodies[1].mesh_sequence && s.bodies[1].mesh_sequence_start == 1);
+    ipc_scene_def_free(&s);
+  }
+  snprintf(text, sizeof text, "shapes input 1\n%s 0 0 0 0 0 0 1 1 1 meshSeq input/seq\n", cube);
+  expect_error(0, text, "s.txt:2: keyword 'meshSeq' is not supported", "tet-mesh");
+  expect_error(0, "shapes input 1\ninput/meshes/tri.obj 0 0 0 0 0 0 1 1 1 meshSeq nowhere\n",
+               "s.txt:2: meshSeq: 'nowhere/0.obj' not found", NULL);
+  expect_error(0, "shapes input 1\ninput/meshes/tri.obj 0 0 0 0 0 0 1 1 1 meshSeq input/seq\n"
+               "script fall\n", "s.txt:2: keyword 'shapes' is not supported", "meshSeq");
+}
+
 /* rotateModel turns every shape about IPC's pivot (max - min) / 2; folded into the body */
 static void test_rotate_model(void) {
   char text[1024];
@@ -486,6 +538,7 @@ int main(void) {
   test_damping_self_collision();
   test_scenarios();
   test_push_physics();
+  test_mesh_seq();
   test_errors();
   test_paths();
   test_ipc_scripts();

@@ -25,8 +25,6 @@ IPC_IN=$DATA/ipc-input/input
 UNSUPPORTED="
 otherExamples/ccd/somethingPlane.txt:constraintSolver
 otherExamples/ccd/torusCone.txt:constraintSolver
-tutorialExamples/advanced/2cubesFall_NM.txt:dampingRatio
-tutorialExamples/advanced/2cubesFall_rotateCO_meshSeq.txt:meshSeq
 "
 # meshes `ipcc check` reports as touching (exit 1): hole.obj has a T-junction (vertex 39
 # lies on the edge 24-5 of triangle 77), which the exact check counts as contact

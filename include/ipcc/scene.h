@@ -95,6 +95,13 @@ typedef struct ipc_body_def {
   ipc_neumann_def *neumann;
   double friction_static; /* static coefficient; below friction (e.g. 0) = same as friction */
   int codim; /* obstacles: 0 as read; 1 keep only the triangles' edges; 2 only the vertices */
+  /* obstacles moved through a sequence of meshes (IPC's meshSeq): the step with index k
+     (0 = the first) ends with the vertices where file mesh_sequence/N + mesh_sequence_ext
+     has them, N = k + mesh_sequence_start, in world coordinates (the body's transform is not
+     applied), read when the step starts. NULL: none */
+  char *mesh_sequence;
+  int mesh_sequence_start;
+  char mesh_sequence_ext[8]; /* ".obj", ".seg" */
 } ipc_body_def;
 
 /* an analytic half-space {x : n.(x - p) >= 0} that bodies stay in */

@@ -59,6 +59,7 @@ void ipc_scene_def_free(ipc_scene_def *s) {
     ipc_body_def *b = &s->bodies[i];
     ipc_free(b->name);
     ipc_free(b->mesh);
+    ipc_free(b->mesh_sequence);
     for (int k = 0; k < b->ndirichlet; ++k) region_free(&b->dirichlet[k].region);
     for (int k = 0; k < b->nneumann; ++k) region_free(&b->neumann[k].region);
     ipc_free(b->dirichlet);

@@ -91,6 +91,7 @@ enum {
   SCRIPT_DCO_HAMMER_WALNUT,
   SCRIPT_DCO_CUT,
   SCRIPT_UTOPIA,
+  SCRIPT_MESH_SEQ_FROM_FILE,
 };
 static const char *const script_names[] = {
     "null",           "fall",           "fallNoShift",      "dragright",
@@ -106,7 +107,7 @@ static const char *const script_names[] = {
     "curtain",        "fixRightMost1",  "pushRightMost1",   "NMFixBottomDragLeft",
     "NMFixBottomDragForward", "MCOSquash", "MCORotSquash",  "MCORotCylinders",
     "DCOSquash",      "DCOBallHitWall", "DCOSqueezeOut",    "DCOVerschoorRoller",
-    "DCOHammerWalnut", "DCOCut",        "utopiaComparison", NULL};
+    "DCOHammerWalnut", "DCOCut",        "utopiaComparison", "meshSeqFromFile", NULL};
 
 /* IPC's scenarios that ipcc cannot express, and why */
 static const char *const script_rejected[][2] = {
@@ -120,7 +121,6 @@ static const char *const script_rejected[][2] = {
     {"ACOSquash", "it moves ground / halfSpace planes; ipcc's planes are fixed"},
     {"ACOSquash6", "it moves ground / halfSpace planes; ipcc's planes are fixed"},
     {"ACOSquashShear", "it moves ground / halfSpace planes; ipcc's planes are fixed"},
-    {"meshSeqFromFile", "meshes read per step from a folder"},
 };
 
 typedef struct txt_bc {
@@ -145,6 +145,8 @@ typedef struct txt_shape {
   int co;        /* meshCO obstacle */
   double co_friction;
   int mesh; /* index into the mesh cache */
+  char *seq;    /* meshSeq folder as written, or NULL */
+  int seq_line; /* its line */
 } txt_shape;
 
 typedef struct txt_line {
@@ -183,6 +185,7 @@ typedef struct txt {
   double size, rot_axis[3], rot_deg;
   int script, script_line;
   double script_param; /* the first scenario parameter, NAN if none */
+  char *seq_folder;    /* meshSeqFromFile's folder, or NULL */
   double handle_ratio;
   double dbc_range[2], nbc_range[2];
   double tuning[6];
@@ -519,8 +522,11 @@ static int parse_shape_line(txt *p, const txt_line *l) {
       if (extra_optional(&x, &bc.t0)) extra_optional(&x, &bc.t1);
       add_bc(p, s, dbc ? 0 : 1, &bc);
     } else if (!strcmp(kw, "meshSeq")) {
-      if (!unsupported(p, ln, "meshSeq", "meshes read per step from a folder")) return 0;
-      extra_next(&x);
+      const char *folder = extra_next(&x);
+      if (!folder) return bad(p, ln, "shape extra 'meshSeq': expected a folder of meshes");
+      ipc_free(s->seq);
+      s->seq = dup_str(folder);
+      s->seq_line = ln;
     } else {
       return bad(p, ln,
                  "shape '%s': unknown extra '%s' (expected material, initVel, "
@@ -693,16 +699,17 @@ static int unsupported_script(txt *p, const txt_line *l) {
   return bad(p, l->no, "keyword 'script': scenario '%s' is not supported (%s)", l->t[1], why);
 }
 
-/* 'script NAME [N p1 .. pN]': IPC reads N parameters; only DCOBallHitWall uses one (its
-   speed), the others ignore them */
-static int script_params(txt *p, const txt_line *l) {
+/* 'script NAME [N p1 .. pN]' (N at token i): IPC reads N parameters; only DCOBallHitWall
+   uses one (its speed), the others ignore them */
+static int script_params(txt *p, const txt_line *l, int i) {
   double n;
-  if (l->n <= 2 || l->t[2][0] == '#') return 1;
-  if (!parse_double(l->t[2], &n) || n < 0 || n != floor(n) || n > 16)
+  if (l->n <= i || l->t[i][0] == '#') return 1;
+  if (!parse_double(l->t[i], &n) || n < 0 || n != floor(n) || n > 16)
     return bad(p, l->no, "keyword 'script': expected 'script NAME [N p1 .. pN]', got '%s'",
-               l->t[2]);
+               l->t[i]);
   double v[16];
-  if (!numbers(p, l, 3, (int)n, v, "N scenario parameters") || !no_extra(p, l, 3 + (int)n))
+  if (!numbers(p, l, i + 1, (int)n, v, "N scenario parameters") ||
+      !no_extra(p, l, i + 1 + (int)n))
     return 0;
   p->script_param = n > 0 ? v[0] : NAN;
   return 1;
@@ -821,7 +828,12 @@ static int parse_keyword(txt *p, const txt_line *l) {
     if (!script_names[k]) return unsupported_script(p, l);
     p->script = k;
     p->script_line = l->no;
-    return script_params(p, l);
+    if (k != SCRIPT_MESH_SEQ_FROM_FILE) return script_params(p, l, 2);
+    if (l->n < 3 || l->t[2][0] == '#')
+      return bad(p, l->no, "keyword 'script': expected 'script meshSeqFromFile FOLDER'");
+    ipc_free(p->seq_folder);
+    p->seq_folder = dup_str(l->t[2]);
+    return script_params(p, l, 3);
   }
   if (!strcmp(kw, "DBCTimeRange") || !strcmp(kw, "NBCTimeRange")) {
     if (!numbers(p, l, 1, 2, v, "'t_begin t_end' (s)") || !no_extra(p, l, 3)) return 0;
@@ -1675,6 +1687,32 @@ static int more_scenarios(txt *p, ipc_scene_def *s, const placed *pl, int nsh, i
   return ok && !p->failed;
 }
 
+/* body b (shape sh) moved through the meshes folder/N.ext from N = start: folder resolves
+   like mesh paths; ext is .obj, or for segment shapes .seg if that exists (IPC's order) */
+static int mesh_sequence(txt *p, ipc_body_def *b, const txt_shape *sh, const char *folder,
+                         int line, int start) {
+  if (sh->kind == KIND_TET)
+    return unsupported(p, line, "meshSeq",
+                       "on a tet-mesh shape: ipcc moves only kinematic shapes (.obj, .seg, .pt) "
+                       "through a mesh sequence");
+  static const char *const exts[] = {".seg", ".obj"};
+  for (int e = sh->kind == KIND_SEG ? 0 : 1; e < 2; ++e) {
+    size_t n = strlen(folder) + 32;
+    char *rel = IPC_NEW(char, n);
+    snprintf(rel, n, "%s/%d%s", folder, start, exts[e]);
+    char *found = find_up(p->dir, rel);
+    ipc_free(rel);
+    if (!found) continue;
+    b->mesh_sequence = ipc_path_dirname(found);
+    ipc_free(found);
+    b->mesh_sequence_start = start;
+    snprintf(b->mesh_sequence_ext, sizeof b->mesh_sequence_ext, "%s", exts[e]);
+    return 1;
+  }
+  return bad(p, line, "meshSeq: '%s/%d%s' not found (looked in %s and its parent folders)", folder,
+             start, sh->kind == KIND_SEG ? ".seg or .obj" : ".obj", p->dir[0] ? p->dir : ".");
+}
+
 static int finalize(txt *p, ipc_scene_def *s) {
   int nsh = 0;
   for (int i = 0; i < p->nshapes; ++i) {
@@ -1824,12 +1862,13 @@ static int finalize(txt *p, ipc_scene_def *s) {
       b->young = sh->mat[1];
       b->poisson = sh->mat[2];
     }
-    if (!null_script && (kinematic || sh->has_init_vel || sh->nbc[0] || sh->nbc[1]) &&
+    if (!null_script && (kinematic || sh->has_init_vel || sh->nbc[0] || sh->nbc[1] || sh->seq) &&
         !unsupported(p, sh->line, "shapes",
-                     "IPC applies the extras DBC, NBC, initVel, linearVelocity and "
-                     "angularVelocity only with script null"))
+                     "IPC applies the extras DBC, NBC, initVel, linearVelocity, "
+                     "angularVelocity and meshSeq only with script null"))
       return 0;
     if (!null_script) continue;
+    if (sh->seq && !mesh_sequence(p, b, sh, sh->seq, sh->seq_line, 0)) return 0;
     if (kinematic) {
       if (sh->has_lin_vel) memcpy(b->velocity, sh->lin_vel, sizeof b->velocity);
       if (sh->has_ang_vel) memcpy(b->angular_velocity, sh->ang_vel, sizeof b->velocity);
@@ -1990,6 +2029,14 @@ static int finalize(txt *p, ipc_scene_def *s) {
       int nv = pl.off[c + 1] - pl.off[c];
       add_dirichlet(b, all_verts(nv), nv, 0.0, t_stop)->velocity[1] = -1.0;
     }
+  } else if (p->script == SCRIPT_MESH_SEQ_FROM_FILE) {
+    /* the first kinematic shape follows FOLDER/1.obj, 2.obj, ... (step k reads k.obj) */
+    for (int c = 0; c < nsh; ++c) {
+      const txt_shape *sh = &p->shapes[order[c]];
+      if (sh->kind == KIND_TET) continue;
+      if (!mesh_sequence(p, &s->bodies[c], sh, p->seq_folder, sl, 1)) return 0;
+      break;
+    }
   } else if (p->script >= SCRIPT_HANG && !more_scenarios(p, s, &pl, nsh, nX)) {
     return 0;
   }
@@ -2025,6 +2072,7 @@ static int finalize(txt *p, ipc_scene_def *s) {
 static void txt_free(txt *p) {
   for (int i = 0; i < p->nshapes; ++i) {
     ipc_free(p->shapes[i].path);
+    ipc_free(p->shapes[i].seq);
     ipc_free(p->shapes[i].bc[0]);
     ipc_free(p->shapes[i].bc[1]);
   }
@@ -2040,6 +2088,7 @@ static void txt_free(txt *p) {
   ipc_free(p->lines);
   ipc_free(p->buf);
   ipc_free(p->dir);
+  ipc_free(p->seq_folder);
   ipc_free(p->order);
   ipc_free(p->off);
   ipc_free(p->X);
