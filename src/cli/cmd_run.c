@@ -375,7 +375,7 @@ static int run_steps(run *r) {
     if (s != IPC_OK) {
       ipc_progress_break(&r->bar);
       fprintf(stderr, "ipcc run: %s\n", err.msg);
-      return 1;
+      return s == IPC_ERR_INPUT ? 2 : 1; /* input read per step (a mesh sequence's frame) */
     }
     if ((k + 1) % c->every == 0 || k + 1 == c->steps_total) {
       int rc = write_frame(r);
