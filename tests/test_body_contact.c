@@ -76,8 +76,8 @@ static void ipc_mode(void) {
   CHECK_MSG(low[0] > 0 && low[0] < 0.01, "lower cube bottom %g", low[0]);
   run_ipc(IPC_BODY_CONTACT_ALL, up, low);
   /* resting on the lower cube (whose top deforms a little under it) */
-  CHECK_MSG(up[0] > 0.95 && up[0] > low[1] - 0.05, "upper cube bottom %g, lower cube top %g",
-            up[0], low[1]);
+  CHECK_MSG(up[0] > 0.95 && up[0] > low[1] - 0.05, "upper cube bottom %g, lower cube top %g", up[0],
+            low[1]);
   CHECK_MSG(low[0] > 0 && low[0] < 0.01, "lower cube bottom %g", low[0]);
 }
 

@@ -140,7 +140,8 @@ static void rigid_translation(void) {
   }
   const double *v = ipc_world_velocities(w);
   double worst = 0;
-  for (int i = 0; i < n; ++i) worst = fmax(worst, fmax(fabs(v[3 * i] - 0.7), fabs(v[3 * i + 1] + 0.4)));
+  for (int i = 0; i < n; ++i)
+    worst = fmax(worst, fmax(fabs(v[3 * i] - 0.7), fabs(v[3 * i + 1] + 0.4)));
   CHECK_MSG(worst < 1e-9, "velocity change %g", worst);
   ipc_world_destroy(w);
 }

@@ -173,8 +173,8 @@ int main(void) {
       "contact.friction_combine", "geometric_mean");
   /* strict JSON: nothing after the object, each key once, a clear word on deep nesting,
      the scene an object */
-  expect_error("{\"bodies\": [{\"mesh\": \"a.msh\"}]}\n\n garbage\n", ":3:",
-               "after the JSON object");
+  expect_error("{\"bodies\": [{\"mesh\": \"a.msh\"}]}\n\n garbage\n",
+               ":3:", "after the JSON object");
   expect_error("{\"bodies\": [{\"mesh\": \"a.msh\"}]} {}", ":1:", "after the JSON object");
   expect_error("{\"bodies\": [{\"mesh\": \"a.msh\", \"name\": \"x\", \"mesh\": \"b.msh\"}]}",
                "key 'bodies[0].mesh'", "twice");

@@ -166,30 +166,37 @@ static void test_size_fall_meshco(void) {
 static void test_damping_self_collision(void) {
   char text[1024];
   ipc_scene_def s;
-  snprintf(text, sizeof text, "dampingStiff 2e-4\nshapes input 1\n%s 0 0 0 0 0 0 1 1 1\n"
-           "time 1 0.01\n", cube);
+  snprintf(text, sizeof text,
+           "dampingStiff 2e-4\nshapes input 1\n%s 0 0 0 0 0 0 1 1 1\n"
+           "time 1 0.01\n",
+           cube);
   if (load(text, 0, &s)) {
     CHECK_NEAR(s.damping_stiffness, 2e-4 / 1e-4, 1e-14);
     CHECK(s.body_contact == IPC_BODY_CONTACT_ALL);
     ipc_scene_def_free(&s);
   }
-  snprintf(text, sizeof text, "dampingStiff 2e-4\ndampingRatio 3\ntime 1 0.02\n"
-           "shapes input 1\n%s 0 0 0 0 0 0 1 1 1\nselfCollisionOff\nground 0 -1\n", cube);
+  snprintf(text, sizeof text,
+           "dampingStiff 2e-4\ndampingRatio 3\ntime 1 0.02\n"
+           "shapes input 1\n%s 0 0 0 0 0 0 1 1 1\nselfCollisionOff\nground 0 -1\n",
+           cube);
   if (load(text, 0, &s)) {
     CHECK_NEAR(s.damping_stiffness, 0.75 * 1.0 * 0.02, 1e-15); /* ratio clamped to 1 */
     CHECK(s.body_contact == IPC_BODY_CONTACT_OBSTACLES_ONLY);
     ipc_scene_def_free(&s);
   }
-  snprintf(text, sizeof text, "dampingRatio -1\nselfCollisionOff\nselfCollisionOn\n"
-           "shapes input 1\n%s 0 0 0 0 0 0 1 1 1\n", cube);
+  snprintf(text, sizeof text,
+           "dampingRatio -1\nselfCollisionOff\nselfCollisionOn\n"
+           "shapes input 1\n%s 0 0 0 0 0 0 1 1 1\n",
+           cube);
   if (load(text, 0, &s)) {
     CHECK(s.damping_stiffness == 0 && s.body_contact == IPC_BODY_CONTACT_ALL);
     ipc_scene_def_free(&s);
   }
-  snprintf(text, sizeof text, "selfCollisionOff\nshapes input 2\n%s 0 0 0 0 0 0 1 1 1\n"
-           "input/meshes/tri.obj 0 3 0 0 0 0 1 1 1\n", cube);
-  expect_error(0, text, "s.txt:1: keyword 'selfCollisionOff' is not supported",
-               "kinematic shapes");
+  snprintf(text, sizeof text,
+           "selfCollisionOff\nshapes input 2\n%s 0 0 0 0 0 0 1 1 1\n"
+           "input/meshes/tri.obj 0 3 0 0 0 0 1 1 1\n",
+           cube);
+  expect_error(0, text, "s.txt:1: keyword 'selfCollisionOff' is not supported", "kinematic shapes");
 }
 
 /* loads "script NAME" (+ extra lines) on one cube [0,1]^3, or NULL-safe failure */
@@ -268,15 +275,19 @@ static void test_scenarios(void) {
     ipc_scene_def_free(&s);
   }
   char text[2048];
-  snprintf(text, sizeof text, "shapes input 2\n%s 0 0 0 0 0 0 1 1 1\n%s 3 0 0 0 0 0 1 1 1\n"
-           "script leftHitRight\n", cube, cube);
+  snprintf(text, sizeof text,
+           "shapes input 2\n%s 0 0 0 0 0 0 1 1 1\n%s 3 0 0 0 0 0 1 1 1\n"
+           "script leftHitRight\n",
+           cube, cube);
   if (load(text, 0, &s)) {
     CHECK(s.bodies[0].velocity[0] == 1 && s.bodies[1].velocity[0] == 0);
     ipc_scene_def_free(&s);
   }
-  snprintf(text, sizeof text, "shapes input 1\n%s 0 0 0 0 0 0 1 1 1\n"
+  snprintf(text, sizeof text,
+           "shapes input 1\n%s 0 0 0 0 0 0 1 1 1\n"
            "meshCO input/meshes/tri.obj 0 -1 0 1 0 0\nmeshCO input/meshes/tri.obj 0 3 0 1 0 0\n"
-           "script MCORotSquash\n", cube);
+           "script MCORotSquash\n",
+           cube);
   if (load(text, 0, &s)) { /* each meshCO turns at pi about z through origin +- scale/2 y */
     CHECK(s.nbodies == 3 && s.bodies[1].ndirichlet == 1 && s.bodies[2].ndirichlet == 1);
     if (s.nbodies == 3 && s.bodies[2].ndirichlet == 1) {
@@ -287,8 +298,8 @@ static void test_scenarios(void) {
     ipc_scene_def_free(&s);
   }
   /* rejected with IPC's reason, or needing more than the script has */
-  expect_error(0, "script scaleF\n", "s.txt:1: keyword 'script': scenario 'scaleF' is not supported",
-               "rest shape");
+  expect_error(0, "script scaleF\n",
+               "s.txt:1: keyword 'script': scenario 'scaleF' is not supported", "rest shape");
   expect_error(0, "script ACOSquash\n", "scenario 'ACOSquash' is not supported", "planes");
   expect_error(0, "script frob\n", "scenario 'frob' is not supported", "not a scenario of IPC");
   expect_error(0, "script hang x\n", "s.txt:1: keyword 'script'", "N p1");
@@ -296,8 +307,7 @@ static void test_scenarios(void) {
            cube);
   expect_error(0, text, "s.txt:3: keyword 'script': scenario 'MCORotCylinders' needs",
                "four meshCO");
-  snprintf(text, sizeof text, "shapes input 1\n%s 0 0 0 0 0 0 3 1 1\nscript leftHitRight\n",
-           cube);
+  snprintf(text, sizeof text, "shapes input 1\n%s 0 0 0 0 0 0 3 1 1\nscript leftHitRight\n", cube);
   expect_error(0, text, "scenario 'leftHitRight' is not supported", "straddles");
 }
 
@@ -342,8 +352,10 @@ static void test_mesh_seq(void) {
              3 + 0.1 * f, 3 + 0.1 * f);
     write_file(p, frame);
   }
-  snprintf(text, sizeof text, "shapes input 2\n%s 0 0 0 0 0 0 1 1 1\n"
-           "input/meshes/tri.obj 0 3 0 0 0 0 1 1 1 meshSeq input/seq\nturnOffGravity\n", cube);
+  snprintf(text, sizeof text,
+           "shapes input 2\n%s 0 0 0 0 0 0 1 1 1\n"
+           "input/meshes/tri.obj 0 3 0 0 0 0 1 1 1 meshSeq input/seq\nturnOffGravity\n",
+           cube);
   ipc_scene_def s;
   if (load(text, 0, &s)) {
     const ipc_body_def *b = &s.bodies[1];
@@ -366,8 +378,10 @@ static void test_mesh_seq(void) {
     ipc_world_destroy(w);
     ipc_scene_def_free(&s);
   }
-  snprintf(text, sizeof text, "shapes input 2\n%s 0 0 0 0 0 0 1 1 1\n"
-           "input/meshes/tri.obj 0 3 0 0 0 0 1 1 1\nscript meshSeqFromFile input/seq\n", cube);
+  snprintf(text, sizeof text,
+           "shapes input 2\n%s 0 0 0 0 0 0 1 1 1\n"
+           "input/meshes/tri.obj 0 3 0 0 0 0 1 1 1\nscript meshSeqFromFile input/seq\n",
+           cube);
   if (load(text, 0, &s)) {
     CHECK(s.bodies[1].mesh_sequence && s.bodies[1].mesh_sequence_start == 1);
     ipc_scene_def_free(&s);
@@ -376,8 +390,10 @@ static void test_mesh_seq(void) {
   expect_error(0, text, "s.txt:2: keyword 'meshSeq' is not supported", "tet-mesh");
   expect_error(0, "shapes input 1\ninput/meshes/tri.obj 0 0 0 0 0 0 1 1 1 meshSeq nowhere\n",
                "s.txt:2: meshSeq: 'nowhere/0.obj' not found", NULL);
-  expect_error(0, "shapes input 1\ninput/meshes/tri.obj 0 0 0 0 0 0 1 1 1 meshSeq input/seq\n"
-               "script fall\n", "s.txt:2: keyword 'shapes' is not supported", "meshSeq");
+  expect_error(0,
+               "shapes input 1\ninput/meshes/tri.obj 0 0 0 0 0 0 1 1 1 meshSeq input/seq\n"
+               "script fall\n",
+               "s.txt:2: keyword 'shapes' is not supported", "meshSeq");
 }
 
 /* rotateModel turns every shape about IPC's pivot (max - min) / 2; folded into the body */
@@ -416,7 +432,8 @@ static void test_errors(void) {
   /* absurd counts are bad counts naming file:line */
   expect_error(0, "shapes input 1e300\ninput/meshes/tri.obj 0 0 0 0 0 0 1 1 1\n",
                "s.txt:1: keyword 'shapes': count 1e300 is too large", NULL);
-  expect_error(0, "time 1 0.1\nshapeMatrix input 10000 10000 10000\n"
+  expect_error(0,
+               "time 1 0.1\nshapeMatrix input 10000 10000 10000\n"
                "input/meshes/tri.obj 1 1 1 0 0 0 1 1 1\n",
                "s.txt:2: keyword 'shapeMatrix'", "too many");
   /* a section needs its end, whether its lines are skipped or read */

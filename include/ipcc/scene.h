@@ -128,9 +128,9 @@ typedef struct ipc_scene_def {
   /* contact */
   double dhat; /* barrier activation distance; relative to the bbox diagonal unless dhat_absolute */
   int dhat_absolute;
-  double kappa;       /* barrier stiffness; 0 = adaptive (IPC's rule) */
+  double kappa;                  /* barrier stiffness; 0 = adaptive (IPC's rule) */
   ipc_body_contact body_contact; /* which surface pairs touch (IPC_BODY_CONTACT_ALL) */
-  double ccd_scale;   /* line search starts at ccd_scale * time of impact (0.8) */
+  double ccd_scale;              /* line search starts at ccd_scale * time of impact (0.8) */
   /* newton */
   double newton_tol; /* stop when ||p||_inf / h < newton_tol * bbox diagonal (1e-2) */
   int newton_max_iterations;

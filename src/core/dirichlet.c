@@ -53,8 +53,8 @@ ipc_status ipc_mesh_seq_targets(const ipc_model *m, int step, double *target,
     ipc_status st = ipc_mesh_read(path, &me, err);
     if (st == IPC_OK && me.nverts != q->nv)
       st = ipc_error_set(err, IPC_ERR_INPUT,
-                         "%s: %d vertices, expected %d (the mesh sequence's body)", path,
-                         me.nverts, q->nv);
+                         "%s: %d vertices, expected %d (the mesh sequence's body)", path, me.nverts,
+                         q->nv);
     if (st == IPC_OK) {
       memcpy(target + 3 * (size_t)q->v0, me.x, 3 * (size_t)q->nv * sizeof(double));
       memset(scripted + q->v0, 1, (size_t)q->nv);

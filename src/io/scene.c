@@ -501,8 +501,7 @@ static int parse_damping(reader *r, const cJSON *root, ipc_scene_def *s) {
 static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_scene_def *s) {
   static const char *const keys[] = {"time_step", "duration",    "gravity", "integrator",
                                      "contact",   "newton",      "output",  "bodies",
-                                     "planes",    "description", "mode",
-                                     "damping",
+                                     "planes",    "description", "mode",    "damping",
                                      "lcp", /* read by scene_lcp.c */
                                      NULL};
   if (!check_keys(r, root, "", keys)) return 0;

@@ -93,31 +93,75 @@ enum {
   SCRIPT_UTOPIA,
   SCRIPT_MESH_SEQ_FROM_FILE,
 };
-static const char *const script_names[] = {
-    "null",           "fall",           "fallNoShift",      "dragright",
-    "twist",          "stretchAndPause", "DCOFix",          "DCORotCylinders",
-    "DCOSegBedSquash", "DCOSquash6",    "hang",             "hang2",
-    "hangTopLeft",    "hangLeft",       "swing",            "stamp",
-    "stampTopLeft",   "stampBoth",      "undstamp",         "stand",
-    "topbottomfix",   "fixLowerHalf",   "corner",           "push",
-    "tear",           "upndown",        "stretch",          "squash",
-    "stretchnsquash", "bend",           "twistnstretch",    "twistnsns",
-    "twistnsns_old",  "rubberBandPull", "fourLegPull",      "headTailPull",
-    "dragdown",       "toggleTop",      "leftHitRight",     "drop",
-    "curtain",        "fixRightMost1",  "pushRightMost1",   "NMFixBottomDragLeft",
-    "NMFixBottomDragForward", "MCOSquash", "MCORotSquash",  "MCORotCylinders",
-    "DCOSquash",      "DCOBallHitWall", "DCOSqueezeOut",    "DCOVerschoorRoller",
-    "DCOHammerWalnut", "DCOCut",        "utopiaComparison", "meshSeqFromFile", NULL};
+static const char *const script_names[] = {"null",
+                                           "fall",
+                                           "fallNoShift",
+                                           "dragright",
+                                           "twist",
+                                           "stretchAndPause",
+                                           "DCOFix",
+                                           "DCORotCylinders",
+                                           "DCOSegBedSquash",
+                                           "DCOSquash6",
+                                           "hang",
+                                           "hang2",
+                                           "hangTopLeft",
+                                           "hangLeft",
+                                           "swing",
+                                           "stamp",
+                                           "stampTopLeft",
+                                           "stampBoth",
+                                           "undstamp",
+                                           "stand",
+                                           "topbottomfix",
+                                           "fixLowerHalf",
+                                           "corner",
+                                           "push",
+                                           "tear",
+                                           "upndown",
+                                           "stretch",
+                                           "squash",
+                                           "stretchnsquash",
+                                           "bend",
+                                           "twistnstretch",
+                                           "twistnsns",
+                                           "twistnsns_old",
+                                           "rubberBandPull",
+                                           "fourLegPull",
+                                           "headTailPull",
+                                           "dragdown",
+                                           "toggleTop",
+                                           "leftHitRight",
+                                           "drop",
+                                           "curtain",
+                                           "fixRightMost1",
+                                           "pushRightMost1",
+                                           "NMFixBottomDragLeft",
+                                           "NMFixBottomDragForward",
+                                           "MCOSquash",
+                                           "MCORotSquash",
+                                           "MCORotCylinders",
+                                           "DCOSquash",
+                                           "DCOBallHitWall",
+                                           "DCOSqueezeOut",
+                                           "DCOVerschoorRoller",
+                                           "DCOHammerWalnut",
+                                           "DCOCut",
+                                           "utopiaComparison",
+                                           "meshSeqFromFile",
+                                           NULL};
 
 /* IPC's scenarios that ipcc cannot express, and why */
 static const char *const script_rejected[][2] = {
-    {"scaleF", "it starts the shapes scaled by 1.5 away from their rest shape; ipcc starts at rest"},
+    {"scaleF",
+     "it starts the shapes scaled by 1.5 away from their rest shape; ipcc starts at rest"},
     {"stampInv", "it starts the shapes mirrored (inverted elements) away from their rest shape"},
     {"standInv", "it starts the shapes mirrored (inverted elements) away from their rest shape"},
     {"onepoint", "it starts every vertex at one point, away from the rest shape"},
     {"random", "it starts the vertices at random positions, away from the rest shape"},
-    {"XYRotate", "per-vertex initial velocities (top and bottom rows opposite); ipcc's initial "
-                 "velocities are per shape"},
+    {"XYRotate",
+     "per-vertex initial velocities (top and bottom rows opposite); ipcc's initial "
+     "velocities are per shape"},
     {"ACOSquash", "it moves ground / halfSpace planes; ipcc's planes are fixed"},
     {"ACOSquash6", "it moves ground / halfSpace planes; ipcc's planes are fixed"},
     {"ACOSquashShear", "it moves ground / halfSpace planes; ipcc's planes are fixed"},
@@ -144,7 +188,7 @@ typedef struct txt_shape {
   txt_bc *bc[2]; /* [0] DBC, [1] NBC */
   int co;        /* meshCO obstacle */
   double co_friction;
-  int mesh; /* index into the mesh cache */
+  int mesh;     /* index into the mesh cache */
   char *seq;    /* meshSeq folder as written, or NULL */
   int seq_line; /* its line */
 } txt_shape;
@@ -201,10 +245,10 @@ typedef struct txt {
   double duration, dt;
   int friction_iterations;
   /* finalize's scratch, here so that txt_free releases it on every error path */
-  int *order;   /* (nshapes) shapes, then meshCO obstacles */
-  int *off;     /* (shapes + 1) first vertex of each shape in X */
-  double *X;    /* (vertices x 3) world positions of the shapes */
-  double *Rb;   /* (shapes x 9) rotation of each shape */
+  int *order; /* (nshapes) shapes, then meshCO obstacles */
+  int *off;   /* (shapes + 1) first vertex of each shape in X */
+  double *X;  /* (vertices x 3) world positions of the shapes */
+  double *Rb; /* (shapes x 9) rotation of each shape */
 } txt;
 
 /* ---- messages ---- */
@@ -667,8 +711,9 @@ static int is_section_end(const txt_line *l) {
 }
 
 static int no_section_end(txt *p, int line, const char *name) {
-  return bad(p, line, "section '%s' has no 'section end' line, expected one before the end of "
-                      "the file",
+  return bad(p, line,
+             "section '%s' has no 'section end' line, expected one before the end of "
+             "the file",
              name);
 }
 
@@ -692,8 +737,10 @@ static int unsupported_script(txt *p, const txt_line *l) {
   for (size_t i = 0; i < sizeof script_rejected / sizeof script_rejected[0]; ++i)
     if (!strcmp(script_rejected[i][0], l->t[1])) why = script_rejected[i][1];
   if (p->flags & IPC_SCENE_LENIENT) {
-    fprintf(stderr, "%s:%d: warning: keyword 'script': scenario '%s' is not supported (%s); "
-            "running script null\n", p->file, l->no, l->t[1], why);
+    fprintf(stderr,
+            "%s:%d: warning: keyword 'script': scenario '%s' is not supported (%s); "
+            "running script null\n",
+            p->file, l->no, l->t[1], why);
     return 1;
   }
   return bad(p, l->no, "keyword 'script': scenario '%s' is not supported (%s)", l->t[1], why);
@@ -708,8 +755,7 @@ static int script_params(txt *p, const txt_line *l, int i) {
     return bad(p, l->no, "keyword 'script': expected 'script NAME [N p1 .. pN]', got '%s'",
                l->t[i]);
   double v[16];
-  if (!numbers(p, l, i + 1, (int)n, v, "N scenario parameters") ||
-      !no_extra(p, l, i + 1 + (int)n))
+  if (!numbers(p, l, i + 1, (int)n, v, "N scenario parameters") || !no_extra(p, l, i + 1 + (int)n))
     return 0;
   p->script_param = n > 0 ? v[0] : NAN;
   return 1;
@@ -737,8 +783,8 @@ static int parse_keyword(txt *p, const txt_line *l) {
       "useActiveSetConvergence", "noActiveSetConvergence", NULL};
   /* solver choices that do not change the problem solved: ipcc uses its own CCD and
      CHOLMOD */
-  static const char *const algo[] = {"CCDMethod", "CCDTolerance", "exactCCD", "linSysSolver",
-                                     "linearSolver", NULL};
+  static const char *const algo[] = {"CCDMethod",    "CCDTolerance", "exactCCD",
+                                     "linSysSolver", "linearSolver", NULL};
   if (is_one_of(kw, viewer) || is_one_of(kw, qp_only) || is_one_of(kw, algo)) return 1;
   if (!strcmp(kw, "shapes")) return parse_shapes(p, l);
   if (!strcmp(kw, "shape")) {
@@ -1219,8 +1265,8 @@ static void add_load(scen *k, int g, const double a[3]) {
 /* IPC's turning points: a coordinate starting at x and moving by speed v is tested at the
    start of each of the scene's steps; outside (lo, hi) the motion reverses (once: only the
    first time). writes the switch steps to ks; returns their count, -1 beyond cap */
-static int turning_steps(const scen *k, double x, double v, double lo, double hi, int once,
-                         int *ks, int cap) {
+static int turning_steps(const scen *k, double x, double v, double lo, double hi, int once, int *ks,
+                         int cap) {
   int n = 0;
   for (int step = 0; step < k->nsteps; ++step) {
     if (x <= lo || x >= hi) {
@@ -1290,19 +1336,36 @@ static int held_tags(scen *k) {
   for (int i = 0; i < k->nX; ++i) {
     int b = border(k, i), t = 0;
     switch (sc) {
-      case SCRIPT_HANG2: t = above(k, i, 1, 0.01); break;
+      case SCRIPT_HANG2:
+        t = above(k, i, 1, 0.01);
+        break;
       case SCRIPT_HANG_TOP_LEFT:
         t = b == 1 && above(k, i, 1, 0.01) && (above(k, i, 2, 0.01) || below(k, i, 2, 0.01));
         break;
       case SCRIPT_HANG_LEFT:
-      case SCRIPT_STAMP: t = b == 1; break;
-      case SCRIPT_SWING: t = below(k, i, 0, 0.05); break;
-      case SCRIPT_STAMP_TOP_LEFT: t = b == 1 && above(k, i, 1, 0.01); break;
-      case SCRIPT_STAMP_BOTH: t = b != 0; break;
-      case SCRIPT_STAND: t = below(k, i, 1, 0.01); break;
-      case SCRIPT_TOP_BOTTOM_FIX: t = below(k, i, 1, 0.02) || above(k, i, 1, 0.02); break;
-      case SCRIPT_FIX_LOWER_HALF: t = below(k, i, 1, 0.5); break;
-      case SCRIPT_CORNER: t = below(k, i, 0, 0.01) || below(k, i, 1, 0.01) || below(k, i, 2, 0.01);
+      case SCRIPT_STAMP:
+        t = b == 1;
+        break;
+      case SCRIPT_SWING:
+        t = below(k, i, 0, 0.05);
+        break;
+      case SCRIPT_STAMP_TOP_LEFT:
+        t = b == 1 && above(k, i, 1, 0.01);
+        break;
+      case SCRIPT_STAMP_BOTH:
+        t = b != 0;
+        break;
+      case SCRIPT_STAND:
+        t = below(k, i, 1, 0.01);
+        break;
+      case SCRIPT_TOP_BOTTOM_FIX:
+        t = below(k, i, 1, 0.02) || above(k, i, 1, 0.02);
+        break;
+      case SCRIPT_FIX_LOWER_HALF:
+        t = below(k, i, 1, 0.5);
+        break;
+      case SCRIPT_CORNER:
+        t = below(k, i, 0, 0.01) || below(k, i, 1, 0.01) || below(k, i, 2, 0.01);
         break;
       case SCRIPT_HANG: /* the last vertex of each border */
         if (b == 1) g1 = i;
@@ -1311,7 +1374,8 @@ static int held_tags(scen *k) {
       case SCRIPT_FIX_RIGHTMOST1: /* the first vertex right of hi - 1e-3 r */
         if (g1 < 0 && above(k, i, 0, 1e-3)) g1 = i;
         break;
-      default: return 0;
+      default:
+        return 0;
     }
     k->tag[i] = (unsigned char)t;
   }
@@ -1331,8 +1395,12 @@ static int handle_scenarios(scen *k) {
     int b = border(k, i), t = 0;
     switch (sc) {
       case SCRIPT_PUSH:
-      case SCRIPT_TEAR: t = below(k, i, 1, 0.01) ? 1 : above(k, i, 1, 0.01) ? 2 : 0; break;
-      case SCRIPT_UNDSTAMP: t = b == 1; break;
+      case SCRIPT_TEAR:
+        t = below(k, i, 1, 0.01) ? 1 : above(k, i, 1, 0.01) ? 2 : 0;
+        break;
+      case SCRIPT_UNDSTAMP:
+        t = b == 1;
+        break;
       case SCRIPT_UPNDOWN:
       case SCRIPT_STRETCH:
       case SCRIPT_SQUASH:
@@ -1340,19 +1408,21 @@ static int handle_scenarios(scen *k) {
       case SCRIPT_TWIST_STRETCH:
       case SCRIPT_TWIST_SNS:
       case SCRIPT_TWIST_SNS_OLD:
-      case SCRIPT_BEND: t = b; break;
+      case SCRIPT_BEND:
+        t = b;
+        break;
       case SCRIPT_RUBBER_BAND_PULL:
-        t = below(k, i, 1, 0.02)        ? 1
-            : above(k, i, 1, 0.02)      ? 2
+        t = below(k, i, 1, 0.02)          ? 1
+            : above(k, i, 1, 0.02)        ? 2
             : inside(k, i, 1, 0.48, 0.48) ? 3
-                                        : 0;
+                                          : 0;
         break;
       case SCRIPT_FOUR_LEG_PULL:
-        t = above(k, i, 1, 0.129) && below(k, i, 0, 0.16)   ? 1
-            : above(k, i, 1, 0.16) && above(k, i, 0, 0.16)  ? 2
-            : below(k, i, 1, 0.02) && above(k, i, 0, 0.25)  ? 3
-            : below(k, i, 1, 0.02) && below(k, i, 0, 0.25)  ? 4
-                                                            : 0;
+        t = above(k, i, 1, 0.129) && below(k, i, 0, 0.16)  ? 1
+            : above(k, i, 1, 0.16) && above(k, i, 0, 0.16) ? 2
+            : below(k, i, 1, 0.02) && above(k, i, 0, 0.25) ? 3
+            : below(k, i, 1, 0.02) && below(k, i, 0, 0.25) ? 4
+                                                           : 0;
         break;
       case SCRIPT_HEAD_TAIL_PULL:
         t = below(k, i, 2, 0.02)          ? 1
@@ -1360,8 +1430,12 @@ static int handle_scenarios(scen *k) {
             : inside(k, i, 2, 0.46, 0.46) ? 3
                                           : 0;
         break;
-      case SCRIPT_DRAGDOWN: t = below(k, i, 1, 0.1) && inside(k, i, 0, 0.42, 0.48); break;
-      case SCRIPT_TOGGLE_TOP: t = above(k, i, 1, 0.02); break;
+      case SCRIPT_DRAGDOWN:
+        t = below(k, i, 1, 0.1) && inside(k, i, 0, 0.42, 0.48);
+        break;
+      case SCRIPT_TOGGLE_TOP:
+        t = above(k, i, 1, 0.02);
+        break;
       case SCRIPT_CURTAIN: /* eight pins along the top edge */
         for (int pin = 0; pin < 8 && !t; ++pin) {
           double x = vert(k, i)[0], px = k->lo[0] + k->r[0] / 7.0 * pin;
@@ -1373,7 +1447,8 @@ static int handle_scenarios(scen *k) {
         t = rightmost < 0 && above(k, i, 0, 1e-3);
         if (t) rightmost = i;
         break;
-      default: return 0;
+      default:
+        return 0;
     }
     k->tag[i] = (unsigned char)t;
   }
@@ -1412,7 +1487,8 @@ static int handle_scenarios(scen *k) {
     case SCRIPT_TWIST_SNS:
     case SCRIPT_TWIST_SNS_OLD: { /* x velocity reversing at (x0 - a, x0 + 0.4) of border 0 */
       double v = sc == SCRIPT_TWIST_SNS ? -1.2 : -0.9;
-      double a = sc == SCRIPT_TWIST_SNS ? 1.2 : 0.8, w = sc == SCRIPT_STRETCH_SQUASH ? 0 : -0.4 * pi_;
+      double a = sc == SCRIPT_TWIST_SNS ? 1.2 : 0.8,
+             w = sc == SCRIPT_STRETCH_SQUASH ? 0 : -0.4 * pi_;
       int turn = first_of(k, 1);
       if (turn < 0) return 1;
       return add_flipping(k, 1, turn, 0, (const double[3]){v, 0, 0}, v, a, 0.4,
@@ -1482,7 +1558,8 @@ static int handle_scenarios(scen *k) {
     case SCRIPT_PUSH_RIGHTMOST1:
       add_group(k, 1, 0, inf, (const double[3]){-0.15, 0, 0}, NULL, NULL);
       return 1;
-    default: return 0;
+    default:
+      return 0;
   }
 }
 
@@ -1556,7 +1633,8 @@ static int other_scenarios(scen *k) {
     case SCRIPT_MCO_SQUASH: { /* meshCO 0 and 1 move together along x at 1 m/s; reversing
                                  whenever their origins are less than 1.5 apart */
       if (!need(k, mesh_co_count(k) >= 2, "two meshCO obstacles")) return 0;
-      const txt_shape *a = &k->p->shapes[k->p->order[nsh]], *b = &k->p->shapes[k->p->order[nsh + 1]];
+      const txt_shape *a = &k->p->shapes[k->p->order[nsh]],
+                      *b = &k->p->shapes[k->p->order[nsh + 1]];
       int *ks = IPC_NEW(int, MAX_FLIPS);
       int n = turning_steps(k, b->t[0] - a->t[0], -2.0, 1.5, inf, 0, ks, MAX_FLIPS);
       double v = 1.0, t0 = 0.0;
@@ -1661,7 +1739,8 @@ static int other_scenarios(scen *k) {
       if (t1 > 0) whole(k, 0, 0, t1)->velocity[1] = -0.3;
       return 1;
     }
-    default: return 0;
+    default:
+      return 0;
   }
 }
 
@@ -1689,8 +1768,8 @@ static int more_scenarios(txt *p, ipc_scene_def *s, const placed *pl, int nsh, i
 
 /* body b (shape sh) moved through the meshes folder/N.ext from N = start: folder resolves
    like mesh paths; ext is .obj, or for segment shapes .seg if that exists (IPC's order) */
-static int mesh_sequence(txt *p, ipc_body_def *b, const txt_shape *sh, const char *folder,
-                         int line, int start) {
+static int mesh_sequence(txt *p, ipc_body_def *b, const txt_shape *sh, const char *folder, int line,
+                         int start) {
   if (sh->kind == KIND_TET)
     return unsupported(p, line, "meshSeq",
                        "on a tet-mesh shape: ipcc moves only kinematic shapes (.obj, .seg, .pt) "
@@ -2180,8 +2259,7 @@ static ipc_status load_txt(const char *path, unsigned flags, ipc_scene_def *out,
       if (!unsupported(&p, l->no, l->t[0], why)) break;
     }
   }
-  if (p.section_line)
-    no_section_end(&p, p.section_line, p.lines[p.section_line - 1].t[1]);
+  if (p.section_line) no_section_end(&p, p.section_line, p.lines[p.section_line - 1].t[1]);
   int ok = !p.failed && finalize(&p, out);
   if (ok) out->path = dup_str(path);
   txt_free(&p);

@@ -18,8 +18,8 @@
 #include "core/timer.h"
 #include "elastic/elasticity.h"
 #include "elastic/model_rest.h"
-#include "ipc/damping.h"
 #include "geometry/intersect_surface.h"
+#include "ipc/damping.h"
 #include "ipc/kappa.h"
 
 static const double newmark_beta = 0.25, newmark_gamma = 0.5;
@@ -148,10 +148,9 @@ void ipc_world_destroy(ipc_world *w) {
   ipc_contact_set_free(&w->contacts);
   ipc_contact_model_free(&w->cm);
   ipc_friction_free(&w->fric);
-  double *arrays[] = {w->x,          w->v,     w->a,   w->xn,     w->xt,
-                      w->xe,         w->p,     w->g,   w->target, w->penalty,
-                      w->dir_center, w->DmInv, w->vol, w->tet_g,  w->tet_H,
-                      w->damp_H};
+  double *arrays[] = {w->x,   w->v,     w->a,      w->xn,      w->xt,         w->xe,
+                      w->p,   w->g,     w->target, w->penalty, w->dir_center, w->DmInv,
+                      w->vol, w->tet_g, w->tet_H,  w->damp_H};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   ipc_free(w->fixed);
   ipc_free(w->scripted);

@@ -265,8 +265,10 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
   }
   ipc_model *m = &w->m;
   if (m->nseq > 0) { /* read per step by the IPC world only */
-    ipc_error_set(err, IPC_ERR_INPUT, "%s: mesh sequences (meshSeq) move obstacles in IPC mode "
-                  "only, not in LCP mode", scene->path ? scene->path : "(scene)");
+    ipc_error_set(err, IPC_ERR_INPUT,
+                  "%s: mesh sequences (meshSeq) move obstacles in IPC mode "
+                  "only, not in LCP mode",
+                  scene->path ? scene->path : "(scene)");
     ipc_model_free(m);
     ipc_free(w);
     return NULL;
