@@ -162,7 +162,7 @@ int main(void) {
   model.nplanes = 1;
   ipc_plane plane = {{0, -0.2, 0}, {0, 0.6, 0.8}, 0, 0};
   model.planes = &plane;
-  model.params.self_collision = 1;
+  model.params.body_contact = IPC_BODY_CONTACT_ALL;
   double dhat = 0.5, kappa = 3.0, eps = 0.01;
   ipc_contact_model_init(&cm, &model, dhat);
 

@@ -24,6 +24,7 @@ contains() { # contains TEXT DESCRIPTION
 
 i=0
 for s in tutorialExamples/2cubesFall.txt:20 tutorialExamples/BC/2cubesFall_DBC.txt:10 \
+         tutorialExamples/advanced/2cubesFall_NM.txt:10 \
          tutorialExamples/MCO/2cubesFall_rotateCO_edges.txt:10 \
          paperExamples/11_erleben/spikeCrackCO.txt:10 \
          paperExamples/supplementB/SQPBenchmark/03_edgeEdgeCO.txt:10 \
@@ -41,8 +42,9 @@ sed -i "s#input/#$PWD/$D/#" "$T/nameless"
 expect 0 "script without .txt" "$IPCC" run "$T/nameless" --steps 2 -o "$T/n" --quiet
 
 # unsupported and malformed keywords: exit 2 with file:line: keyword
-expect 2 "unsupported keyword" "$IPCC" run "$D/tutorialExamples/advanced/2cubesFall_NM.txt" -o "$T/x"
-contains "2cubesFall_NM.txt:12: keyword 'dampingRatio' is not supported" "keyword and line named"
+printf 'time 1 0.01\nshapes input 1\n%s 0 0 0 0 0 0 1 1 1\nscript scaleF\n' "$PWD/$D/tetMeshes/cube.msh" >"$T/c.txt"
+expect 2 "unsupported scenario" "$IPCC" run "$T/c.txt" -o "$T/x"
+contains "c.txt:4: keyword 'script': scenario 'scaleF' is not supported (" "scenario and line named"
 printf 'time 1 0.01\nshapes input 1\n%s 0 0 0 0 0 0 1 1 1\nnonsense 3\n' "$PWD/$D/tetMeshes/cube.msh" >"$T/u.txt"
 expect 2 "unknown keyword" "$IPCC" run "$T/u.txt" -o "$T/x"
 contains "u.txt:4: keyword 'nonsense' is not supported" "unknown keyword named"

@@ -50,6 +50,44 @@ int main(void) {
       ipc_scene_def_free(&s);
     }
   }
+  /* contact.body_contact and its older form self_collision; damping */
+  {
+#define BODY "{\"bodies\": [{\"mesh\": \"a.msh\"}], "
+    static const struct {
+      const char *json;
+      ipc_body_contact mode;
+      double beta;
+    } ok[] = {
+        {BODY "\"contact\": {\"self_collision\": false}}", IPC_BODY_CONTACT_BETWEEN_BODIES, 0},
+        {BODY "\"contact\": {\"body_contact\": \"obstacles_only\"}}",
+         IPC_BODY_CONTACT_OBSTACLES_ONLY, 0},
+        {BODY "\"contact\": {\"body_contact\": \"all\"}, \"damping\": {\"stiffness\": 0.5}}",
+         IPC_BODY_CONTACT_ALL, 0.5},
+        {BODY "\"time_step\": 0.02, \"damping\": {\"ratio\": 0.5}}", IPC_BODY_CONTACT_ALL,
+         0.75 * 0.5 * 0.02},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; ++i) {
+      ipc_scene_def s;
+      ipc_error err;
+      const char *path = write_tmp(ok[i].json);
+      ipc_status st = ipc_scene_load(path, &s, &err);
+      CHECK_MSG(st == IPC_OK, "%s: %s", ok[i].json, err.msg);
+      if (st == IPC_OK) {
+        CHECK(s.body_contact == ok[i].mode);
+        CHECK_NEAR(s.damping_stiffness, ok[i].beta, 1e-15);
+        ipc_scene_def_free(&s);
+      }
+      remove(path);
+    }
+    expect_error("{\"contact\": {\"body_contact\": \"none\"}}", "contact.body_contact",
+                 "obstacles_only");
+    expect_error("{\"contact\": {\"body_contact\": \"all\", \"self_collision\": true}}",
+                 "contact.self_collision", "older form");
+    expect_error("{\"damping\": {\"ratio\": 2}}", "damping.ratio", "[0, 1]");
+    expect_error("{\"damping\": {\"ratio\": 0.1, \"stiffness\": 1}}", "damping.ratio", NULL);
+    expect_error("{\"damping\": {\"mass\": 1}}", "damping.mass", NULL);
+#undef BODY
+  }
   /* values parsed as written */
   {
     ipc_scene_def s;
@@ -135,8 +173,8 @@ int main(void) {
       "contact.friction_combine", "geometric_mean");
   /* strict JSON: nothing after the object, each key once, a clear word on deep nesting,
      the scene an object */
-  expect_error("{\"bodies\": [{\"mesh\": \"a.msh\"}]}\n\n garbage\n", ":3:",
-               "after the JSON object");
+  expect_error("{\"bodies\": [{\"mesh\": \"a.msh\"}]}\n\n garbage\n",
+               ":3:", "after the JSON object");
   expect_error("{\"bodies\": [{\"mesh\": \"a.msh\"}]} {}", ":1:", "after the JSON object");
   expect_error("{\"bodies\": [{\"mesh\": \"a.msh\", \"name\": \"x\", \"mesh\": \"b.msh\"}]}",
                "key 'bodies[0].mesh'", "twice");

@@ -27,8 +27,6 @@ IPC_IN=$DATA/ipc-input/input
 UNSUPPORTED="
 otherExamples/ccd/somethingPlane.txt:constraintSolver
 otherExamples/ccd/torusCone.txt:constraintSolver
-tutorialExamples/advanced/2cubesFall_NM.txt:dampingRatio
-tutorialExamples/advanced/2cubesFall_rotateCO_meshSeq.txt:meshSeq
 "
 # scripts that need --lenient, with the message fragment of the refusal without it:
 # 2_matKnives ends its skipped 'section QP' with a bare 'section' (IPC skips to the end of

@@ -32,6 +32,17 @@ typedef enum ipc_friction_combine {
   IPC_FRICTION_OBSTACLE = 4,
 } ipc_friction_combine;
 
+/* which surfaces may touch: every pair (the default), only surfaces of different bodies
+   (contact.self_collision false), or only a body against an obstacle (a kinematic body,
+   a collision mesh, a plane): the bodies pass through each other (IPC's selfCollisionOff).
+   pairs without contact get no barrier, no friction, no CCD bound and no intersection
+   check: the filter sits in the broad phase (ipc_surface.body_contact) */
+typedef enum ipc_body_contact {
+  IPC_BODY_CONTACT_ALL = 0,
+  IPC_BODY_CONTACT_BETWEEN_BODIES = 1,
+  IPC_BODY_CONTACT_OBSTACLES_ONLY = 2,
+} ipc_body_contact;
+
 typedef enum ipc_time_integrator {
   IPC_IMPLICIT_EULER = 0,
   IPC_NEWMARK = 1, /* average acceleration (beta 1/4, gamma 1/2) */
@@ -93,6 +104,13 @@ typedef struct ipc_body_def {
   ipc_neumann_def *neumann;
   double friction_static; /* static coefficient; below friction (e.g. 0) = same as friction */
   int codim; /* obstacles: 0 as read; 1 keep only the triangles' edges; 2 only the vertices */
+  /* obstacles moved through a sequence of meshes (IPC's meshSeq): the step with index k
+     (0 = the first) ends with the vertices where file mesh_sequence/N + mesh_sequence_ext
+     has them, N = k + mesh_sequence_start, in world coordinates (the body's transform is not
+     applied), read when the step starts. NULL: none */
+  char *mesh_sequence;
+  int mesh_sequence_start;
+  char mesh_sequence_ext[8]; /* ".obj", ".seg" */
 } ipc_body_def;
 
 /* an analytic half-space {x : n.(x - p) >= 0} that bodies stay in */
@@ -112,12 +130,16 @@ typedef struct ipc_scene_def {
   double duration;   /* s */
   double gravity[3]; /* m/s^2 */
   ipc_time_integrator integrator;
+  /* Rayleigh stiffness damping (IPC's dampingStiff / dampingRatio): the damping force is
+     -damping_stiffness K v with K the (PSD-projected) elasticity Hessian at the start of
+     each step; 0 = none. s */
+  double damping_stiffness;
   /* contact */
   double dhat; /* barrier activation distance; relative to the bbox diagonal unless dhat_absolute */
   int dhat_absolute;
-  double kappa;       /* barrier stiffness; 0 = adaptive (IPC's rule) */
-  int self_collision; /* contact within one body and between bodies */
-  double ccd_scale;   /* line search starts at ccd_scale * time of impact (0.8) */
+  double kappa;                  /* barrier stiffness; 0 = adaptive (IPC's rule) */
+  ipc_body_contact body_contact; /* which surface pairs touch (IPC_BODY_CONTACT_ALL) */
+  double ccd_scale;              /* line search starts at ccd_scale * time of impact (0.8) */
   /* newton */
   double newton_tol; /* stop when ||p||_inf / h < newton_tol * bbox diagonal (1e-2) */
   int newton_max_iterations;

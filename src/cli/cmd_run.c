@@ -351,7 +351,7 @@ static int write_frame(run *r) {
 }
 
 /* one IPC step: its record appended to c and summed into c->sum; 0, 1 when the step failed,
-   2 when memory ran out (err says which) */
+   2 when memory ran out or input read during the step was bad (err says which) */
 static int step_ipc(run *r, long *iterations, int *contacts, ipc_error *err) {
   ipc_run_checkpoint *c = &r->ck;
   ipc_run_summary *sum = &c->sum;
@@ -377,7 +377,8 @@ static int step_ipc(run *r, long *iterations, int *contacts, ipc_error *err) {
                       k + 1, st->energy);
   *iterations = st->newton_iterations;
   *contacts = st->contacts;
-  return s == IPC_OK ? 0 : 1;
+  /* a step failing on input read per step (a mesh sequence's frame) is bad input */
+  return s == IPC_OK ? 0 : s == IPC_ERR_INPUT ? 2 : 1;
 }
 
 /* steps until the total; 0, or 1 when a step failed, 2 when output failed */

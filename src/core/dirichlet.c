@@ -2,7 +2,10 @@
 #include "core/dirichlet.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "core/alloc.h"
 
 /* Rodrigues rotation of r by angle |omega| h about omega */
 static void rotate(double out[3], const double omega[3], double h, const double r[3]) {
@@ -37,6 +40,30 @@ void ipc_dirichlet_targets(const ipc_model *m, const double *center, double h, d
       scripted[v] = 1;
     }
   }
+}
+
+ipc_status ipc_mesh_seq_targets(const ipc_model *m, int step, double *target,
+                                unsigned char *scripted, ipc_error *err) {
+  for (int k = 0; k < m->nseq; ++k) {
+    const ipc_mesh_seq *q = &m->seq[k];
+    size_t n = strlen(q->folder) + strlen(q->ext) + 32;
+    char *path = ipc_malloc(n);
+    snprintf(path, n, "%s/%lld%s", q->folder, (long long)step + q->start, q->ext);
+    ipc_mesh me;
+    ipc_status st = ipc_mesh_read(path, &me, err);
+    if (st == IPC_OK && me.nverts != q->nv)
+      st = ipc_error_set(err, IPC_ERR_INPUT,
+                         "%s: %d vertices, expected %d (the mesh sequence's body)", path, me.nverts,
+                         q->nv);
+    if (st == IPC_OK) {
+      memcpy(target + 3 * (size_t)q->v0, me.x, 3 * (size_t)q->nv * sizeof(double));
+      memset(scripted + q->v0, 1, (size_t)q->nv);
+    }
+    ipc_mesh_free(&me); /* zeroed on failure */
+    ipc_free(path);
+    if (st != IPC_OK) return st;
+  }
+  return IPC_OK;
 }
 
 void ipc_dirichlet_advance_centers(const ipc_model *m, double *center, double h, double t) {

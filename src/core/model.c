@@ -116,6 +116,32 @@ static int unit_normal(const double n[3], double u[3]) {
   return 1;
 }
 
+/* the bodies moved through mesh sequences: obstacles only (a deformable body's vertices
+   are not all scripted) */
+static ipc_status mesh_sequences(ipc_model *m, const ipc_scene_def *def, const char *file,
+                                 ipc_error *err) {
+  for (int b = 0; b < def->nbodies; ++b) m->nseq += def->bodies[b].mesh_sequence != NULL;
+  m->seq = IPC_NEW0(ipc_mesh_seq, (size_t)m->nseq + 1);
+  for (int b = 0, k = 0; b < def->nbodies; ++b) {
+    const ipc_body_def *bd = &def->bodies[b];
+    if (!bd->mesh_sequence) continue;
+    if (!bd->obstacle)
+      return ipc_error_set(err, IPC_ERR_INPUT,
+                           "%s: body %d: a mesh sequence moves obstacles only, expected an "
+                           "obstacle",
+                           file, b);
+    ipc_mesh_seq *q = &m->seq[k++];
+    q->v0 = m->bodies[b].v0;
+    q->nv = m->bodies[b].nv;
+    q->folder = IPC_NEW(char, strlen(bd->mesh_sequence) + 1);
+    strcpy(q->folder, bd->mesh_sequence);
+    q->start = bd->mesh_sequence_start;
+    memcpy(q->ext, bd->mesh_sequence_ext, sizeof q->ext);
+    q->ext[sizeof q->ext - 1] = '\0';
+  }
+  return IPC_OK;
+}
+
 ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *err) {
   memset(m, 0, sizeof *m);
   const char *file = def->path ? def->path : "(scene)";
@@ -319,6 +345,8 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
 
   st = ipc_surface_build(&m->surface, nverts, faces, nfaces, m->segs, nsegs, points, npoints,
                          vert_body, vert_obs, err);
+  m->surface.body_contact = def->body_contact;
+  if (st == IPC_OK) st = mesh_sequences(m, def, file, err);
 
   m->params = *def;
   m->params.bodies = NULL;
@@ -354,6 +382,8 @@ void ipc_model_free(ipc_model *m) {
   ipc_free(m->dirichlet);
   ipc_free(m->neumann);
   ipc_free(m->planes);
+  for (int i = 0; i < m->nseq; ++i) ipc_free(m->seq[i].folder);
+  ipc_free(m->seq);
   memset(m, 0, sizeof *m);
 }
 

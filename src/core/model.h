@@ -39,6 +39,14 @@ typedef struct ipc_neumann {
   double t_begin, t_end;
 } ipc_neumann;
 
+/* a body moved through a sequence of meshes (ipc_body_def.mesh_sequence) */
+typedef struct ipc_mesh_seq {
+  int v0, nv;   /* global vertex range of the body */
+  char *folder; /* the step with index k reads folder/(k + start) ext */
+  int start;
+  char ext[8];
+} ipc_mesh_seq;
+
 typedef struct ipc_plane {
   double point[3], normal[3];
   double friction;
@@ -64,6 +72,8 @@ typedef struct ipc_model {
   ipc_neumann *neumann;
   int nplanes;
   ipc_plane *planes;
+  int nseq;
+  ipc_mesh_seq *seq;
   double bbox_min[3], bbox_max[3];
   double bbox_diag;     /* of the initial bodies and obstacles */
   ipc_scene_def params; /* copy of the scalar parameters (bodies/planes pointers cleared) */

@@ -4,6 +4,7 @@
 #define IPCC_CORE_SURFACE_H
 
 #include "ipcc/error.h"
+#include "ipcc/scene.h"
 
 typedef struct ipc_surface {
   int nverts; /* length of the global vertex array */
@@ -13,12 +14,26 @@ typedef struct ipc_surface {
   int *edges; /* (nedges x 2) unique, edges[2e] < edges[2e+1]; face edges and segments */
   int nsv;
   int *sv; /* (nsv) ascending: vertices that lie on a face or edge, or are isolated points */
-  int *face_edges;              /* (nfaces x 3) edge of face f between corners k and k+1 (mod 3) */
-  unsigned char *edge_codim;    /* (nedges) 1 when the edge lies on no face */
-  unsigned char *vert_point;    /* (nverts) 1 when the vertex is an isolated point (on no edge) */
-  int *vert_body;               /* (nverts) id of the body or obstacle owning the vertex */
-  unsigned char *vert_obstacle; /* (nverts) 1 for kinematic obstacle vertices */
+  int *face_edges;               /* (nfaces x 3) edge of face f between corners k and k+1 (mod 3) */
+  unsigned char *edge_codim;     /* (nedges) 1 when the edge lies on no face */
+  unsigned char *vert_point;     /* (nverts) 1 when the vertex is an isolated point (on no edge) */
+  int *vert_body;                /* (nverts) id of the body or obstacle owning the vertex */
+  unsigned char *vert_obstacle;  /* (nverts) 1 for kinematic obstacle vertices */
+  ipc_body_contact body_contact; /* which pairs touch; ALL after ipc_surface_build */
 } ipc_surface;
+
+/* 1 when the primitive holding vertex a may touch the one holding vertex b under
+   s->body_contact (each primitive lies in one body, so one vertex of each decides) */
+static inline int ipc_surface_pair_touches(const ipc_surface *s, int a, int b) {
+  switch (s->body_contact) {
+    case IPC_BODY_CONTACT_BETWEEN_BODIES:
+      return s->vert_body[a] != s->vert_body[b];
+    case IPC_BODY_CONTACT_OBSTACLES_ONLY:
+      return s->vert_obstacle[a] || s->vert_obstacle[b];
+    default:
+      return 1;
+  }
+}
 
 /* builds s from triangles, segments and isolated points over nverts vertices;
    vert_body / vert_obstacle may be NULL (all 0). arrays are copied. */

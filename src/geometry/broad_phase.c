@@ -35,20 +35,30 @@ struct ipc_broad_phase_ws {
   size_t nrun, cap_run, cap_merged;
 };
 
+/* the pair filters drop adjacent pairs and pairs that the scene's body_contact rule
+   keeps apart: the one place where that rule applies, so the barrier, friction, CCD
+   and the line search all see the same pairs */
 static int keep_vf(int v, int f, void *ctx) {
-  const int *t = ((const ipc_surface *)ctx)->faces + 3 * (size_t)f;
-  return v != t[0] && v != t[1] && v != t[2];
+  const ipc_surface *s = ctx;
+  const int *t = s->faces + 3 * (size_t)f;
+  return v != t[0] && v != t[1] && v != t[2] && ipc_surface_pair_touches(s, v, t[0]);
 }
 
 static int keep_ee(int a, int b, void *ctx) {
-  const int *edges = ((const ipc_surface *)ctx)->edges;
-  const int *ea = edges + 2 * (size_t)a, *eb = edges + 2 * (size_t)b;
-  return ea[0] != eb[0] && ea[0] != eb[1] && ea[1] != eb[0] && ea[1] != eb[1];
+  const ipc_surface *s = ctx;
+  const int *ea = s->edges + 2 * (size_t)a, *eb = s->edges + 2 * (size_t)b;
+  return ea[0] != eb[0] && ea[0] != eb[1] && ea[1] != eb[0] && ea[1] != eb[1] &&
+         ipc_surface_pair_touches(s, ea[0], eb[0]);
 }
 
 static int keep_ve(int v, int e, void *ctx) {
-  const int *ed = ((const ipc_surface *)ctx)->edges + 2 * (size_t)e;
-  return v != ed[0] && v != ed[1];
+  const ipc_surface *s = ctx;
+  const int *ed = s->edges + 2 * (size_t)e;
+  return v != ed[0] && v != ed[1] && ipc_surface_pair_touches(s, v, ed[0]);
+}
+
+static int keep_vv(int a, int b, void *ctx) {
+  return ipc_surface_pair_touches(ctx, a, b);
 }
 
 /* points already met every edge in the first ve run */
@@ -167,7 +177,7 @@ void ipc_broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, 
   if (npoints > 0) {
     ipc_box_tree_build(w->tpoint, w->bw, w->vbox, s->nverts, w->points, npoints, obs);
     ipc_box_tree_pairs(w->bw, &c->ve, &c->nve, &c->cap_ve, w->tpoint, w->tedge, keep_ve, ctx);
-    ipc_box_tree_pairs(w->bw, &c->vv, &c->nvv, &c->cap_vv, w->tpoint, NULL, NULL, NULL);
+    ipc_box_tree_pairs(w->bw, &c->vv, &c->nvv, &c->cap_vv, w->tpoint, NULL, keep_vv, ctx);
   }
   if (ncodim > 0) {
     ipc_box_tree_build(w->tcodim, w->bw, w->ebox, s->nedges, w->codim, ncodim, epass);

@@ -31,8 +31,9 @@ typedef struct ipc_candidates {
    x1 != NULL (linear motion x0 -> x1); two closed boxes overlap when
    lo_a <= hi_b and lo_b <= hi_a on all three axes. so every pair whose distance
    (at some time of the motion) is at most `inflation` (a distance, >= 0) is
-   reported. pairs sharing a vertex, and pairs whose vertices are all
-   kinematic-obstacle vertices (s->vert_obstacle), are left out. x0, x1 are
+   reported. pairs sharing a vertex, pairs whose vertices are all
+   kinematic-obstacle vertices (s->vert_obstacle), and pairs that s->body_contact
+   keeps apart (ipc_surface_pair_touches) are left out. x0, x1 are
    (s->nverts x 3), finite (a NaN may drop pairs). no allocation once warm. */
 void ipc_broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, const double *x1,
                      double inflation);

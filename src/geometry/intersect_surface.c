@@ -34,7 +34,10 @@ typedef struct check_ctx {
   size_t max, count;
 } check_ctx;
 
-static int obstacle_only(const check_ctx *c, const int *v, int nv, const int *w, int nw) {
+/* 1 for a pair that is not checked: two primitives the scene's body_contact keeps apart
+   (they may pass through each other), or, with skip_obstacle, two obstacle primitives */
+static int skipped_pair(const check_ctx *c, const int *v, int nv, const int *w, int nw) {
+  if (!ipc_surface_pair_touches(c->s, v[0], w[0])) return 1;
   if (!c->skip_obstacle) return 0;
   for (int k = 0; k < nv; ++k)
     if (!c->s->vert_obstacle[v[k]]) return 0;
@@ -56,7 +59,7 @@ static void record(check_ctx *c, ipc_isect_kind kind, int a, int b) {
 static int edge_face_filter(int i, int j, void *vctx) {
   check_ctx *c = vctx;
   const int *e = c->s->edges + 2 * (size_t)i, *f = c->s->faces + 3 * (size_t)j;
-  if (!obstacle_only(c, e, 2, f, 3) && ipc_edge_face_intersects(e, f, c->x))
+  if (!skipped_pair(c, e, 2, f, 3) && ipc_edge_face_intersects(e, f, c->x))
     record(c, IPC_ISECT_EDGE_FACE, i, j);
   return 0;
 }
@@ -65,7 +68,7 @@ static int edge_edge_filter(int i, int j, void *vctx) {
   check_ctx *c = vctx;
   int a = c->cod[i], b = c->cod[j];
   const int *e0 = c->s->edges + 2 * (size_t)a, *e1 = c->s->edges + 2 * (size_t)b;
-  if (!obstacle_only(c, e0, 2, e1, 2) && ipc_edge_edge_intersects(e0, e1, c->x))
+  if (!skipped_pair(c, e0, 2, e1, 2) && ipc_edge_edge_intersects(e0, e1, c->x))
     record(c, IPC_ISECT_EDGE_EDGE, a, b);
   return 0;
 }
@@ -74,7 +77,7 @@ static int point_face_filter(int i, int j, void *vctx) {
   check_ctx *c = vctx;
   int v = c->pts[i];
   const int *f = c->s->faces + 3 * (size_t)j;
-  if (!obstacle_only(c, &v, 1, f, 3) && ipc_point_face_intersects(v, f, c->x))
+  if (!skipped_pair(c, &v, 1, f, 3) && ipc_point_face_intersects(v, f, c->x))
     record(c, IPC_ISECT_POINT_FACE, v, j);
   return 0;
 }
@@ -83,7 +86,7 @@ static int point_edge_filter(int i, int j, void *vctx) {
   check_ctx *c = vctx;
   int v = c->pts[i], e = c->cod[j];
   const int *ev = c->s->edges + 2 * (size_t)e;
-  if (!obstacle_only(c, &v, 1, ev, 2) && ipc_point_edge_intersects(v, ev, c->x))
+  if (!skipped_pair(c, &v, 1, ev, 2) && ipc_point_edge_intersects(v, ev, c->x))
     record(c, IPC_ISECT_POINT_EDGE, v, e);
   return 0;
 }
@@ -91,7 +94,7 @@ static int point_edge_filter(int i, int j, void *vctx) {
 static int point_point_filter(int i, int j, void *vctx) {
   check_ctx *c = vctx;
   int a = c->pts[i], b = c->pts[j];
-  if (!obstacle_only(c, &a, 1, &b, 1) && ipc_point_point_intersects(a, b, c->x))
+  if (!skipped_pair(c, &a, 1, &b, 1) && ipc_point_point_intersects(a, b, c->x))
     record(c, IPC_ISECT_POINT_POINT, a, b);
   return 0;
 }

@@ -11,7 +11,8 @@
 /* every intersecting pair of surface primitives at x (nverts x 3): edges against faces,
    codimensional segments against each other, isolated points against faces, segments and
    points. pairs whose vertices all belong to kinematic obstacles (s->vert_obstacle) are
-   skipped when skip_obstacle_pairs != 0. writes up to max hits into hits (may be NULL)
+   skipped when skip_obstacle_pairs != 0, and pairs without contact under s->body_contact
+   (ipc_surface_pair_touches) always. writes up to max hits into hits (may be NULL)
    and returns the total count. */
 size_t ipc_surface_intersections(const ipc_surface *s, const double *x, int skip_obstacle_pairs,
                                  ipc_intersection *hits, size_t max);

@@ -24,7 +24,6 @@ ipc_scene_def ipc_default_scene_def(void) {
   s.integrator = IPC_IMPLICIT_EULER;
   s.dhat = 1e-3;
   s.kappa = 0.0;
-  s.self_collision = 1;
   s.ccd_scale = 0.8;
   s.newton_tol = 1e-2;
   s.newton_max_iterations = 200;
@@ -60,6 +59,7 @@ void ipc_scene_def_free(ipc_scene_def *s) {
     ipc_body_def *b = &s->bodies[i];
     ipc_free(b->name);
     ipc_free(b->mesh);
+    ipc_free(b->mesh_sequence);
     for (int k = 0; k < b->ndirichlet; ++k) region_free(&b->dirichlet[k].region);
     for (int k = 0; k < b->nneumann; ++k) region_free(&b->neumann[k].region);
     ipc_free(b->dirichlet);
@@ -178,6 +178,27 @@ static int get_string(reader *r, const cJSON *obj, const char *path, const char 
   if (!cJSON_IsString(v) || !v->valuestring[0]) return fail(r, kp, "a non-empty string");
   *out = v->valuestring;
   return 1;
+}
+
+/* contact.body_contact, or its older form contact.self_collision (false = between_bodies) */
+static int parse_body_contact(reader *r, const cJSON *contact, ipc_scene_def *s) {
+  const char *bc = NULL;
+  int self = 1;
+  if (!get_string(r, contact, "contact", "body_contact", &bc) ||
+      !get_bool(r, contact, "contact", "self_collision", &self))
+    return 0;
+  if (bc && cJSON_GetObjectItemCaseSensitive(contact, "self_collision"))
+    return fail(r, "contact.self_collision",
+                "no value next to contact.body_contact (it is the older form of it)");
+  s->body_contact = self ? IPC_BODY_CONTACT_ALL : IPC_BODY_CONTACT_BETWEEN_BODIES;
+  if (!bc) return 1;
+  static const char *const modes[] = {"all", "between_bodies", "obstacles_only"};
+  for (int i = 0; i < 3; ++i)
+    if (!strcmp(bc, modes[i])) {
+      s->body_contact = (ipc_body_contact)i;
+      return 1;
+    }
+  return fail(r, "contact.body_contact", "\"all\", \"between_bodies\" or \"obstacles_only\"");
 }
 
 static char *dup_string(const char *s) {
@@ -460,10 +481,27 @@ static int parse_output_extras(reader *r, const cJSON *output, ipc_scene_def *s)
   return 1;
 }
 
+/* damping: {"stiffness": beta} (s), or {"ratio": r}, IPC's dampingRatio: beta = 3/4 r h */
+static int parse_damping(reader *r, const cJSON *root, ipc_scene_def *s) {
+  static const char *const keys[] = {"stiffness", "ratio", NULL};
+  const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "damping");
+  double ratio = -1;
+  if (!d) return 1;
+  if (!check_keys(r, d, "damping", keys) ||
+      !get_number(r, d, "damping", "stiffness", &s->damping_stiffness, 0, 1e300,
+                  "a Rayleigh stiffness coefficient >= 0 (s)") ||
+      !get_number(r, d, "damping", "ratio", &ratio, 0, 1, "a damping ratio in [0, 1]"))
+    return 0;
+  if (ratio >= 0 && cJSON_GetObjectItemCaseSensitive(d, "stiffness"))
+    return fail(r, "damping.ratio", "no value next to damping.stiffness (give one of them)");
+  if (ratio >= 0) s->damping_stiffness = 0.75 * ratio * s->time_step;
+  return 1;
+}
+
 static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_scene_def *s) {
   static const char *const keys[] = {"time_step", "duration",    "gravity", "integrator",
                                      "contact",   "newton",      "output",  "bodies",
-                                     "planes",    "description", "mode",
+                                     "planes",    "description", "mode",    "damping",
                                      "lcp", /* read by scene_lcp.c */
                                      NULL};
   if (!check_keys(r, root, "", keys)) return 0;
@@ -482,12 +520,14 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
     else
       return fail(r, "integrator", "\"implicit_euler\" or \"newmark\"");
   }
+  if (!parse_damping(r, root, s)) return 0;
   const cJSON *contact = cJSON_GetObjectItemCaseSensitive(root, "contact");
   if (contact) {
     static const char *const ckeys[] = {"dhat",
                                         "dhat_absolute",
                                         "kappa",
                                         "self_collision",
+                                        "body_contact",
                                         "ccd_scale",
                                         "epsv",
                                         "epsv_absolute",
@@ -499,7 +539,6 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
         !get_number(r, contact, "contact", "dhat", &s->dhat, 1e-15, 1e6,
                     "a positive barrier distance dhat") ||
         !get_bool(r, contact, "contact", "dhat_absolute", &s->dhat_absolute) ||
-        !get_bool(r, contact, "contact", "self_collision", &s->self_collision) ||
         !get_number(r, contact, "contact", "ccd_scale", &s->ccd_scale, 0.01, 0.99,
                     "a line-search CCD scale in [0.01, 0.99]") ||
         !get_number(r, contact, "contact", "epsv", &s->epsv, 1e-300, 1e300,
@@ -510,6 +549,7 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
         !get_number(r, contact, "contact", "friction_tolerance", &s->friction_tolerance, 0, 1e300,
                     "a friction tolerance >= 0 (relative to the bbox diagonal, per second)"))
       return 0;
+    if (!parse_body_contact(r, contact, s)) return 0;
     const char *comb = NULL;
     if (!get_string(r, contact, "contact", "friction_combine", &comb)) return 0;
     if (comb) {

@@ -84,11 +84,6 @@ static double contact_d2(ipc_contact *c, const ipc_contact_model *cm, const doub
   }
 }
 
-static int same_body_skip(const ipc_contact_model *cm, int a, int b) {
-  return !cm->model->params.self_collision &&
-         cm->model->surface.vert_body[a] == cm->model->surface.vert_body[b];
-}
-
 size_t ipc_contacts_count(const ipc_contact_model *cm, const ipc_candidates *cand) {
   return cand->nvf + cand->nee + cand->nve + cand->nvv +
          (size_t)cm->model->nplanes * (size_t)cm->nplane_verts;
@@ -103,7 +98,6 @@ void ipc_contacts_visit_range(const ipc_contact_model *cm, const ipc_candidates 
   if (ipc_subrange(s0, cand->nvf, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
       int v = cand->vf[2 * i], f = cand->vf[2 * i + 1];
-      if (same_body_skip(cm, v, s->faces[3 * f])) continue;
       c.kind = IPC_CONTACT_PT;
       c.v[0] = v;
       c.v[1] = s->faces[3 * f];
@@ -116,7 +110,6 @@ void ipc_contacts_visit_range(const ipc_contact_model *cm, const ipc_candidates 
   if (ipc_subrange(s0, cand->nee, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
       int ea = cand->ee[2 * i], eb = cand->ee[2 * i + 1];
-      if (same_body_skip(cm, s->edges[2 * ea], s->edges[2 * eb])) continue;
       c.kind = IPC_CONTACT_EE;
       c.v[0] = s->edges[2 * ea];
       c.v[1] = s->edges[2 * ea + 1];
@@ -130,7 +123,6 @@ void ipc_contacts_visit_range(const ipc_contact_model *cm, const ipc_candidates 
   if (ipc_subrange(s0, cand->nve, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
       int v = cand->ve[2 * i], e = cand->ve[2 * i + 1];
-      if (same_body_skip(cm, v, s->edges[2 * e])) continue;
       c.kind = IPC_CONTACT_PE;
       c.v[0] = v;
       c.v[1] = s->edges[2 * e];
@@ -142,7 +134,6 @@ void ipc_contacts_visit_range(const ipc_contact_model *cm, const ipc_candidates 
   if (ipc_subrange(s0, cand->nvv, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
       int a = cand->vv[2 * i], b = cand->vv[2 * i + 1];
-      if (same_body_skip(cm, a, b)) continue;
       c.kind = IPC_CONTACT_PP;
       c.v[0] = a;
       c.v[1] = b;

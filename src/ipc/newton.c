@@ -25,6 +25,7 @@
 #include "core/parallel.h"
 #include "core/timer.h"
 #include "elastic/elasticity.h"
+#include "ipc/damping.h"
 #include "ipc/kappa.h"
 #include "ipc/line_search.h"
 #include "ipc/world_internal.h"
@@ -147,7 +148,7 @@ static double potential_collect(ipc_world *w, const double *x, double *min_d2,
   }
   double el = ipc_elastic_energy(w, x);
   if (!isfinite(el)) return INFINITY;
-  e += h2 * el;
+  e += h2 * el + ipc_damping_energy(w, x);
   double kb = ipc_barrier_energy_collect(&w->cm, &w->cand, x, w->kappa, min_d2, next);
   return e + kb + ipc_friction_energy(&w->fric, x, w->xn);
 }
@@ -202,8 +203,12 @@ static void assemble(ipc_world *w, ipc_step_stats *st) {
     for (int k = 0; k < 4; ++k)
       for (int d = 0; d < 3; ++d) w->g[3 * tt[k] + d] += h2 * gt[3 * k + d];
     for (int k = 0; k < 144; ++k) Hs[k] = h2 * Ht[k];
+    /* Rayleigh damping: its constant Hessian C shares the tet's blocks (damping.h) */
+    if (w->damp_H)
+      for (int k = 0; k < 144; ++k) Hs[k] += w->damp_H[144 * (size_t)t + k];
     ipc_sparse_add_element(s->asm_, s->tet_set, t, Hs);
   }
+  ipc_damping_gradient(w, w->x, w->g);
   /* contacts: local gradients and projected Hessians in parallel, then added in order */
   contact_derivatives(w);
   for (size_t k = 0; k < w->contacts.n; ++k) {

@@ -1,5 +1,6 @@
 /* the IPC time step (Li et al. 2020): each step minimises the incremental potential
      E(x) = 1/2 |x - xt|_M^2 + c h^2 Psi(x) + B(x) + D(x) [+ 1/2 sum_k w_k |x_k - xhat_k|^2]
+            [+ 1/2 (x - xn)^T C (x - xn), Rayleigh damping (damping.h)]
    with xt the inertial prediction, c = 1 (implicit Euler) or beta (Newmark), Psi the
    elastic energy, B the barrier (contacts.c) and the bracket the penalty that pulls
    scripted vertices to their targets when they cannot be placed there directly, plus the
@@ -18,6 +19,7 @@
 #include "elastic/elasticity.h"
 #include "elastic/model_rest.h"
 #include "geometry/intersect_surface.h"
+#include "ipc/damping.h"
 #include "ipc/kappa.h"
 
 static const double newmark_beta = 0.25, newmark_gamma = 0.5;
@@ -100,6 +102,7 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   w->tet_g = IPC_NEW(double, 12 * (size_t)m->ntets + 1);
   w->tet_H = IPC_NEW(double, 144 * (size_t)m->ntets + 1);
   w->tet_model = IPC_NEW(int, (size_t)m->ntets + 1);
+  if (def->damping_stiffness > 0) w->damp_H = IPC_NEW(double, 144 * (size_t)m->ntets + 1);
   if (ipc_model_tet_rest(m, def->path, w->DmInv, w->vol, w->tet_model, err) != IPC_OK) {
     ipc_world_destroy(w);
     return NULL;
@@ -145,9 +148,9 @@ void ipc_world_destroy(ipc_world *w) {
   ipc_contact_set_free(&w->contacts);
   ipc_contact_model_free(&w->cm);
   ipc_friction_free(&w->fric);
-  double *arrays[] = {w->x,          w->v,     w->a,   w->xn,     w->xt,
-                      w->xe,         w->p,     w->g,   w->target, w->penalty,
-                      w->dir_center, w->DmInv, w->vol, w->tet_g,  w->tet_H};
+  double *arrays[] = {w->x,   w->v,     w->a,      w->xn,      w->xt,         w->xe,
+                      w->p,   w->g,     w->target, w->penalty, w->dir_center, w->DmInv,
+                      w->vol, w->tet_g, w->tet_H,  w->damp_H};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   ipc_free(w->fixed);
   ipc_free(w->scripted);
@@ -269,7 +272,9 @@ ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   memcpy(w->xn, w->x, 3 * (size_t)n * sizeof(double));
   memset(w->scripted, 0, (size_t)n);
   ipc_dirichlet_targets(m, w->dir_center, w->h, w->time, w->x, w->target, w->scripted);
+  if (ipc_mesh_seq_targets(m, w->step, w->target, w->scripted, err) != IPC_OK) return IPC_ERR_INPUT;
   predict(w, w->time);
+  ipc_damping_update(w);
 
   ipc_status status = friction_solves(w, st, err);
 

@@ -33,6 +33,7 @@ struct ipc_world {
   double *DmInv, *vol;   /* (ntets x 9), (ntets) */
   int *tet_model;        /* (ntets) ipc_material_model */
   double *tet_g, *tet_H; /* (ntets x 12), (ntets x 144) per-iteration scratch */
+  double *damp_H;        /* (ntets x 144) Rayleigh damping blocks of the step (damping.h) */
   /* contact */
   ipc_candidates cand; /* valid for every point of the last swept segment */
   ipc_contact_set contacts;

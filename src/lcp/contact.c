@@ -144,15 +144,10 @@ static ipc_lcp_contact *emit(builder *b, int kind, int np, const int *ids, const
   return &b->out->c[b->out->n - 1];
 }
 
-static int skip_pair(const ipc_model *m, int a, int bv) {
-  return !m->params.self_collision && m->surface.vert_body[a] == m->surface.vert_body[bv];
-}
-
 static void vertex_face(builder *b, int p, int f) {
   const ipc_model *m = b->m;
   const double *x = b->x;
   const int *F = m->surface.faces + 3 * (size_t)f;
-  if (skip_pair(m, p, F[0])) return;
   ipc_pt_type type = ipc_pt_classify(X(p), X(F[0]), X(F[1]), X(F[2]));
   if (!m->surface.vert_obstacle[F[0]]) {
     double fn[3], e1[3], e2[3], r[3];
@@ -245,7 +240,6 @@ static void vertex_face(builder *b, int p, int f) {
 static void edge_edge(builder *b, int a0, int a1, int b0, int b1) {
   const ipc_model *m = b->m;
   const double *x = b->x;
-  if (skip_pair(m, a0, b0)) return;
   ipc_ee_type type = ipc_ee_classify(X(a0), X(a1), X(b0), X(b1));
   double s = 0, t = 0;
   switch (type) {
@@ -301,7 +295,6 @@ static void edge_edge(builder *b, int a0, int a1, int b0, int b1) {
 static void vertex_edge(builder *b, int p, int e0, int e1) {
   const ipc_model *m = b->m;
   const double *x = b->x;
-  if (skip_pair(m, p, e0)) return;
   double s = seg_param(X(p), X(e0), X(e1));
   int ids[3] = {p, e0, e1};
   double w[3] = {1, -(1 - s), -s}, n[3];
@@ -315,7 +308,6 @@ static void vertex_edge(builder *b, int p, int e0, int e1) {
 static void vertex_vertex(builder *b, int p, int q) {
   const ipc_model *m = b->m;
   const double *x = b->x;
-  if (skip_pair(m, p, q)) return;
   int ids[2] = {p, q};
   double w[2] = {1, -1}, n[3];
   for (int d = 0; d < 3; ++d) n[d] = X(p)[d] - X(q)[d];

@@ -265,6 +265,15 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
     return NULL;
   }
   ipc_model *m = &w->m;
+  if (m->nseq > 0) { /* read per step by the IPC world only */
+    ipc_error_set(err, IPC_ERR_INPUT,
+                  "%s: mesh sequences (meshSeq) move obstacles in IPC mode "
+                  "only, not in LCP mode",
+                  scene->path ? scene->path : "(scene)");
+    ipc_model_free(m);
+    ipc_free(w);
+    return NULL;
+  }
   int n = m->nverts;
   size_t n3 = 3 * (size_t)n + 1;
   w->def = d;
