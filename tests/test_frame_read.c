@@ -20,10 +20,8 @@ static char dir[256];
 
 static char *slurp(const char *path, size_t *len) {
   ipc_error err;
-  char *b = NULL;
   *len = 0;
-  if (ipc_file_slurp(path, &b, len, &err) != IPC_OK) return NULL;
-  return b;
+  return ipc_read_file_max(path, IPC_READ_MAX_MESH, len, &err);
 }
 
 /* writes frame 0 of scene in OBJ, PLY and VTU into dir */
