@@ -21,7 +21,7 @@ from ._native import BodyInfo, Error as _CError, StepStats as _CStepStats, lib a
 __version__ = "0.1.0"
 
 __all__ = ["Body", "Error", "InputError", "SimulationError", "World", "load_scene",
-           "set_threads"]
+           "scene_from_dict", "set_threads"]
 
 _IPC_ERR_SIM = 1
 _SCENE_LENIENT = 1
@@ -76,6 +76,31 @@ def load_scene(path, lenient=False):
     if not w:
         _raise(err)
     return World(w)
+
+
+def scene_from_dict(scene, base_dir=".", lenient=False):
+    """builds the World of a scene given in code: a dict in the JSON scene format
+    (docs/scene-format.md), e.g.
+
+        {"time_step": 0.01, "bodies": [{"mesh": "scenes/meshes/cube.msh",
+                                         "translation": [0, 0.5, 0]}],
+         "planes": [{"point": [0, 0, 0], "normal": [0, 1, 0]}]}
+
+    Relative mesh paths are taken relative to base_dir. The scene is checked exactly as a
+    file would be: InputError names the key that is wrong."""
+    import json
+    import tempfile
+
+    s = json.loads(json.dumps(scene))  # a deep copy; also refuses what JSON cannot hold
+    for body in s.get("bodies", []) if isinstance(s, dict) else []:
+        mesh = body.get("mesh") if isinstance(body, dict) else None
+        if isinstance(mesh, str) and not os.path.isabs(mesh):
+            body["mesh"] = os.path.abspath(os.path.join(base_dir, mesh))
+    with tempfile.TemporaryDirectory(prefix="ipcc-scene-") as d:
+        path = os.path.join(d, "scene.json")
+        with open(path, "w") as f:
+            json.dump(s, f)
+        return load_scene(path, lenient)
 
 
 class World:

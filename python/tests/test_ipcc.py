@@ -124,3 +124,21 @@ def test_found_by_soname():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "2"
+
+
+def test_scene_built_in_code():
+    """the example: a dict scene, stepped to rest on the ground, positions read"""
+    example = os.path.join(ROOT, "python", "examples", "drop_cube.py")
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    out = subprocess.run([sys.executable, example], env=env, capture_output=True, text=True,
+                         check=True).stdout
+    lowest = float(out.split("lowest y ")[1].split()[0])
+    assert 0 < lowest < 0.01  # resting on the ground, above it
+    assert "intersection-free: True" in out
+
+
+def test_scene_from_dict_bad_key():
+    with pytest.raises(ipcc.InputError) as e:
+        ipcc.scene_from_dict({"bodies": [{"mesh": "scenes/meshes/cube.msh", "colour": 1}]},
+                             base_dir=ROOT)
+    assert "bodies[0].colour" in str(e.value)
