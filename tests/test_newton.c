@@ -102,7 +102,8 @@ int main(void) {
         floors += sa.newton_floor;
         double dmax = 0;
         const double *xa = ipc_world_positions(wa), *xb = ipc_world_positions(wb);
-        for (int i = 0; i < 3 * ipc_world_vertex_count(wa); ++i) dmax = fmax(dmax, fabs(xa[i] - xb[i]));
+        for (int i = 0; i < 3 * ipc_world_vertex_count(wa); ++i)
+          dmax = fmax(dmax, fabs(xa[i] - xb[i]));
         CHECK_MSG(dmax <= 1e-9 * wa->m.bbox_diag * 0.02, "step %d: answers %.3g apart", s, dmax);
       }
       CHECK_MSG(floors == 3, "only %d of 3 steps reported the rounding floor", floors);
@@ -215,8 +216,9 @@ int main(void) {
     CHECK_MSG(total[1] > 0 && total[2] > 0 && total[0] > 0, "iterations: %d %d %d", total[0],
               total[1], total[2]);
     /* an unknown start is an error naming the key */
-    const char *path = write_scene("{\"newton\": {\"warm_start\": \"guess\"}, \"bodies\": ["
-                                   " {\"mesh\": \"../../scenes/meshes/cube.msh\"}]}");
+    const char *path = write_scene(
+        "{\"newton\": {\"warm_start\": \"guess\"}, \"bodies\": ["
+        " {\"mesh\": \"../../scenes/meshes/cube.msh\"}]}");
     ipc_scene_def def;
     ipc_error err;
     CHECK(ipc_scene_load(path, &def, &err) == IPC_ERR_INPUT);

@@ -13,10 +13,10 @@ typedef struct ipc_mesh {
   int ntris;
   int *tris; /* (ntris x 3) triangles, outward counter-clockwise */
   int nsegs;
-  int *segs;             /* (nsegs x 2) line segments not on triangles (OBJ 'l') */
-  int nobjects;          /* named objects (OBJ 'o'/'g'); at least 1 when ntris > 0 */
-  char **object_names;   /* (nobjects) */
-  int *object_tri_start; /* (nobjects + 1) triangle ranges per object */
+  int *segs;                    /* (nsegs x 2) line segments not on triangles (OBJ 'l') */
+  int nobjects;                 /* named objects (OBJ 'o'/'g'); at least 1 when ntris > 0 */
+  char **object_names;          /* (nobjects) */
+  int *object_tri_start;        /* (nobjects + 1) triangle ranges per object */
   unsigned char *vert_obstacle; /* (nverts) 1 for the vertices of objects an ipcc frame
                                    marks as kinematic obstacles (OBJ: "# ipcc obstacle" after
                                    their 'o' line; PLY: "comment obstacle K" for object_id K;

@@ -27,21 +27,22 @@ typedef struct ipc_step_stats {
   int dirichlet_unmet;   /* scripted vertices that could not reach their target */
   double residual;       /* final ||p||_inf / h */
   double t_assembly, t_factor, t_ccd, t_broad_phase, t_total;
-  int analyses;     /* symbolic analyses (new sparsity pattern) during the step */
-  double t_analyze; /* their time, part of t_factor */
+  int analyses;            /* symbolic analyses (new sparsity pattern) during the step */
+  double t_analyze;        /* their time, part of t_factor */
   int friction_contacts;   /* contacts with friction in the last lagged set */
   int friction_iterations; /* Newton solves with updated lagged friction (0 without friction) */
   double max_slip_speed;   /* largest tangential slip speed over the step, m/s */
   int factor_shifts;       /* factorizations retried with a diagonal shift (not positive
                               definite in floating point) */
-  int newton_floor; /* 1 when Newton stopped above its tolerance because the energy can no
-                       longer resolve the step: the predicted decrease -g.p was within the
-                       rounding error of the potential (the tolerance is below what double
-                       precision can certify for this state) */
+  int newton_floor;        /* 1 when Newton stopped above its tolerance because the energy can no
+                              longer resolve the step: the predicted decrease -g.p was within the
+                              rounding error of the potential (the tolerance is below what double
+                              precision can certify for this state) */
 } ipc_step_stats;
 
 /* number of threads for ipcc's own loops (default 1; n < 1: one per core; returns the
-   number in use). Results do not depend on it: work is split in chunks fixed by the problem size. */
+   number in use). Results do not depend on it: work is split in chunks fixed by the problem size.
+ */
 int ipc_set_threads(int n);
 
 /* builds the world from a scene: reads meshes, checks the start state (rejects

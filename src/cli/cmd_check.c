@@ -166,9 +166,10 @@ int ipc_cmd_check(int argc, char **argv) {
   size_t dropped[4] = {0, 0, 0, 0};
   n = one_format_per_frame(names, n, dropped);
   if (dropped[2] + dropped[3] > 0 && !quiet)
-    printf("frames in several formats: checking one file per frame (.obj, else .ply, else "
-           ".vtu); %zu .ply and %zu .vtu files not checked\n",
-           dropped[2], dropped[3]);
+    printf(
+        "frames in several formats: checking one file per frame (.obj, else .ply, else "
+        ".vtu); %zu .ply and %zu .vtu files not checked\n",
+        dropped[2], dropped[3]);
   int bad = 0, input = 0;
   for (size_t i = 0; i < n; ++i) {
     int r = check_file(names[i], !quiet);

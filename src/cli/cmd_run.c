@@ -97,12 +97,12 @@ typedef struct run {
   char *frames_dir;
   char *ckpt_path;
   char *preview_dir;
-  ipc_camera camera;     /* fixed for the run */
-  ipc_run_checkpoint ck; /* options, progress, accumulated statistics */
-  double wall_before;    /* wall seconds of earlier sessions (resume) */
-  double t_output;       /* wall seconds spent writing frames (this session) */
-  double t_checkpoint;   /* wall seconds spent writing checkpoints (this session) */
-  int checkpoints;       /* checkpoints written (this session) */
+  ipc_camera camera;      /* fixed for the run */
+  ipc_run_checkpoint ck;  /* options, progress, accumulated statistics */
+  double wall_before;     /* wall seconds of earlier sessions (resume) */
+  double t_output;        /* wall seconds spent writing frames (this session) */
+  double t_checkpoint;    /* wall seconds spent writing checkpoints (this session) */
+  int checkpoints;        /* checkpoints written (this session) */
   double last_checkpoint; /* wall clock when the last checkpoint (or this session) began */
   double checkpoint_cost; /* wall seconds the last checkpoint took */
   ipc_progress bar;

@@ -90,8 +90,8 @@ static int flag(ipc_run_args *o, const char *a) {
 }
 
 static const char *const valued[] = {
-    "-o",     "--out",   "--steps",         "--threads",          "--mode", "--resume",
-    "--format", "--every", "--preview-every", "--checkpoint-every"};
+    "-o",       "--out",    "--steps", "--threads",       "--mode",
+    "--resume", "--format", "--every", "--preview-every", "--checkpoint-every"};
 
 /* the value val of option a (one of valued); 0 or 2 */
 static int value(ipc_run_args *o, const char *a, char *val) {

@@ -12,21 +12,21 @@
 #define IPC_RUN_MAX_STEPS 1000000000L
 
 typedef struct ipc_run_args {
-  const char *scene;  /* the positional SCENE; NULL until given */
-  const char *outdir; /* -o / --out DIR; NULL: ipc_run_default_outdir */
-  const char *mode;   /* --mode ipc|lcp; NULL: the scene's "mode" */
-  const char *resume; /* --resume OUTDIR; NULL: a new run */
-  long steps;         /* --steps N; -1: the scene's duration / time_step */
-  int quiet;          /* --quiet / -q */
-  int check;          /* --check */
-  int overwrite;      /* --overwrite: replace an earlier run in outdir */
-  unsigned formats;   /* --format LIST (IPC_FORMAT_* bits); 0: the scene's */
-  int every;          /* --every N; 0: the scene's */
-  int preview_every;  /* --preview (1) / --preview-every N; 0: the scene's */
-  int checkpoint;     /* 0 with --no-checkpoint */
+  const char *scene;    /* the positional SCENE; NULL until given */
+  const char *outdir;   /* -o / --out DIR; NULL: ipc_run_default_outdir */
+  const char *mode;     /* --mode ipc|lcp; NULL: the scene's "mode" */
+  const char *resume;   /* --resume OUTDIR; NULL: a new run */
+  long steps;           /* --steps N; -1: the scene's duration / time_step */
+  int quiet;            /* --quiet / -q */
+  int check;            /* --check */
+  int overwrite;        /* --overwrite: replace an earlier run in outdir */
+  unsigned formats;     /* --format LIST (IPC_FORMAT_* bits); 0: the scene's */
+  int every;            /* --every N; 0: the scene's */
+  int preview_every;    /* --preview (1) / --preview-every N; 0: the scene's */
+  int checkpoint;       /* 0 with --no-checkpoint */
   int checkpoint_every; /* --checkpoint-every N; 0: by wall time (a resumed run may set it) */
-  int lenient;        /* --lenient */
-  int run_only;       /* an option that a resumed run takes from its checkpoint was given */
+  int lenient;          /* --lenient */
+  int run_only;         /* an option that a resumed run takes from its checkpoint was given */
 } ipc_run_args;
 
 /* no scene, no folder, the scene's step count and output options, checkpoints */
@@ -35,8 +35,9 @@ void ipc_run_args_init(ipc_run_args *o);
 /* if argv[*i] is one of the options both modes take (-o/--out DIR, --steps N, --threads N
    (applied at once with ipc_set_threads), --quiet/-q, --check, --overwrite, --mode M,
    --resume DIR, --format LIST, --every N, --preview, --preview-every N, --no-checkpoint,
-   --checkpoint-every N, --lenient; trailing slashes of folders are dropped), records it in o and moves *i past its value: returns 1. returns 0 when argv[*i]
-   is none of these, 2 when its value is missing or bad (message on stderr). */
+   --checkpoint-every N, --lenient; trailing slashes of folders are dropped), records it in o and
+   moves *i past its value: returns 1. returns 0 when argv[*i] is none of these, 2 when its value is
+   missing or bad (message on stderr). */
 int ipc_run_args_common(ipc_run_args *o, int argc, char **argv, int *i);
 
 /* after all arguments: with --resume, only --steps, --quiet, --lenient, --threads and

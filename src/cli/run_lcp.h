@@ -6,8 +6,8 @@
 
 #include <stdio.h>
 
-#include "ipcc/ipcc.h"
 #include "io/run_output.h"
+#include "ipcc/ipcc.h"
 #include "ipcc/lcp_world.h"
 
 /* the LCP options of the command line, as given */

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "ipcc/lcp_world.h"
 #include "io/path.h"
+#include "ipcc/lcp_world.h"
 #include "ipcc/output.h"
 #include "ipcc/world.h"
 
@@ -128,9 +128,10 @@ ipc_status ipc_frames_pvd_add(const char *dir, int frame, double time, ipc_error
   if (ipc_atomic_open(&af, path, err) != 0) {
     st = IPC_ERR_INPUT;
   } else {
-    fputs("<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n"
-          "  <Collection>\n",
-          af.f);
+    fputs(
+        "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n"
+        "  <Collection>\n",
+        af.f);
     if (old) pvd_copy_entries(af.f, old, frame);
     pvd_entry(af.f, frame, time);
     fputs("  </Collection>\n</VTKFile>\n", af.f);

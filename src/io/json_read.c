@@ -120,8 +120,8 @@ cJSON *ipc_json_parse_object(const char *path, const char *text, size_t len, ipc
     return NULL;
   }
   if (!cJSON_IsObject(root)) {
-    ipc_error_set(err, IPC_ERR_INPUT, "%s: the scene must be a JSON object ({...}), found %s",
-                  path, kind_of(root));
+    ipc_error_set(err, IPC_ERR_INPUT, "%s: the scene must be a JSON object ({...}), found %s", path,
+                  kind_of(root));
     cJSON_Delete(root);
     return NULL;
   }

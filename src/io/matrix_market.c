@@ -176,8 +176,8 @@ static ipc_status parse_size(mm_lines *L, ipc_mm_matrix *m, long *count, ipc_err
   long long room = ((long long)(L->end - L->p) + 1) / (m->array ? 2 : 6);
   if (*count > room) {
     snprintf(msg, sizeof msg,
-             "size line: %ld %s announced, but the %lld bytes after it hold at most %lld",
-             *count, m->array ? "values" : "entries", (long long)(L->end - L->p), room);
+             "size line: %ld %s announced, but the %lld bytes after it hold at most %lld", *count,
+             m->array ? "values" : "entries", (long long)(L->end - L->p), room);
     return fail_at(L, err, msg);
   }
   return IPC_OK;

@@ -9,10 +9,10 @@
 
 /* size caps of the whole-file readers, in bytes: a file over its cap is refused before
    anything is read (`ipcc run /dev/zero` must not read for ever) */
-#define IPC_READ_MAX_SCENE ((size_t)64 << 20)       /* JSON and .txt scenes: 64 MiB */
-#define IPC_READ_MAX_MATRIX ((size_t)1 << 30)       /* Matrix Market files: 1 GiB */
-#define IPC_READ_MAX_MESH ((size_t)2047 << 20)      /* meshes (int line numbers): 2047 MiB */
-#define IPC_READ_MAX_CHECKPOINT ((size_t)16 << 30)  /* checkpoints: 16 GiB */
+#define IPC_READ_MAX_SCENE ((size_t)64 << 20)      /* JSON and .txt scenes: 64 MiB */
+#define IPC_READ_MAX_MATRIX ((size_t)1 << 30)      /* Matrix Market files: 1 GiB */
+#define IPC_READ_MAX_MESH ((size_t)2047 << 20)     /* meshes (int line numbers): 2047 MiB */
+#define IPC_READ_MAX_CHECKPOINT ((size_t)16 << 30) /* checkpoints: 16 GiB */
 
 /* opens path for reading when it is a regular file of at most max bytes (its size in *size
    when size is not NULL); NULL + err naming the file otherwise: missing, a folder, a

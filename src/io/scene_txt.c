@@ -721,8 +721,9 @@ static int no_section_end(txt *p, int line, const char *name) {
             p->file, line, name);
     return 1;
   }
-  return bad(p, line, "section '%s' has no 'section end' line, expected one before the end of "
-                      "the file (--lenient runs the section to the end of the file, as IPC)",
+  return bad(p, line,
+             "section '%s' has no 'section end' line, expected one before the end of "
+             "the file (--lenient runs the section to the end of the file, as IPC)",
              name);
 }
 

@@ -6,8 +6,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "ipcc/error.h"
 #include "io/run_output.h"
+#include "ipcc/error.h"
 
 /* adds key: v to o, or key: null when v is not finite (JSON has no infinity) */
 void ipc_stats_add_num(cJSON *o, const char *key, double v);

@@ -276,8 +276,8 @@ typedef struct energy_job {
 
 static double energy_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   energy_job *j = vjob;
-  energy_ctx k = {j->cm, j->x, j->cm->dhat * j->cm->dhat, 0.0, INFINITY,
-                  j->part ? &j->part[chunk] : NULL};
+  energy_ctx k = {j->cm, j->x,     j->cm->dhat * j->cm->dhat,
+                  0.0,   INFINITY, j->part ? &j->part[chunk] : NULL};
   ipc_contacts_visit_range(j->cm, j->cand, begin, end, energy_visit, &k);
   j->min_d2[chunk] = k.min_d2;
   return k.sum;

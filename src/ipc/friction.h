@@ -79,7 +79,6 @@ double ipc_friction_contact_local(const ipc_friction_contact *fc, const double *
 void ipc_friction_init(ipc_friction *f, double eps_v, double h);
 void ipc_friction_free(ipc_friction *f);
 
-
 /* rebuilds the lagged set from the contacts within dhat at x_lag (own broad phase) with the
    barrier stiffness kappa; contacts with zero coefficient or zero force are dropped */
 void ipc_friction_update(ipc_friction *f, const ipc_contact_model *cm, const double *x_lag,

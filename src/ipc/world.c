@@ -62,8 +62,7 @@ static void newmark_initial_acceleration(ipc_world *w) {
   }
   for (int i = 0; i < n; ++i)
     for (int d = 0; d < 3; ++d)
-      w->a[3 * i + d] =
-          m->mass[i] > 0 ? m->params.gravity[d] + f[3 * i + d] / m->mass[i] : 0.0;
+      w->a[3 * i + d] = m->mass[i] > 0 ? m->params.gravity[d] + f[3 * i + d] / m->mass[i] : 0.0;
   ipc_free(f);
 }
 

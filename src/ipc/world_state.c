@@ -123,9 +123,8 @@ ipc_status ipc_world_load_state(ipc_world *w, FILE *f, ipc_error *err) {
     else if (fs[k].bytes >> 63)
       st = ipc_error_set(err, IPC_ERR_INPUT, "world state: field %u appears twice", tag);
     else if (bytes != fs[k].bytes)
-      st = ipc_error_set(err, IPC_ERR_INPUT,
-                         "world state: field %u has %llu bytes (expected %llu)", tag,
-                         (unsigned long long)bytes, (unsigned long long)fs[k].bytes);
+      st = ipc_error_set(err, IPC_ERR_INPUT, "world state: field %u has %llu bytes (expected %llu)",
+                         tag, (unsigned long long)bytes, (unsigned long long)fs[k].bytes);
     else if (!get(f, tmp[k], (size_t)bytes))
       st = ipc_error_set(err, IPC_ERR_INPUT, "world state: truncated");
     else

@@ -131,8 +131,7 @@ ipc_status ipc_lcp_pcg_pgs(const ipc_lcp_problem *p, const ipc_lcp_options *opt,
       }
       ipc_lcp_sumsq step = ipc_lcp_sumsq_start();
       for (int i = 0; i < n; ++i) ipc_lcp_sumsq_add(&step, z[i] - zold[i]);
-      if (res_now <= cg_tol || (o.step_tol > 0.0 && ipc_lcp_sumsq_norm(&step) <= o.step_tol))
-        break;
+      if (res_now <= cg_tol || (o.step_tol > 0.0 && ipc_lcp_sumsq_norm(&step) <= o.step_tol)) break;
       memcpy(r_old, r, bytes);
       projected_residual(p, z, w, r);
       double rr_new = dot(n, r, r, t);

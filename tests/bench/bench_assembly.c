@@ -91,8 +91,7 @@ int main(int argc, char **argv) {
     nz = atoi(argv[3]);
   }
   /* 4 indices per tet must fit an int (the assembler's index type) */
-  if (nx < 2 || ny < 2 || nz < 2 ||
-      24 * (int64_t)(nx - 1) * (ny - 1) * (nz - 1) > INT_MAX) {
+  if (nx < 2 || ny < 2 || nz < 2 || 24 * (int64_t)(nx - 1) * (ny - 1) * (nz - 1) > INT_MAX) {
     fprintf(stderr, "usage: bench_assembly [NX NY NZ], each >= 2, at most %d tets\n", INT_MAX / 4);
     return 2;
   }

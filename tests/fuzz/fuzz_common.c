@@ -137,4 +137,3 @@ void fuzz_build_world(const ipc_scene_def *s) {
   }
   ipc_world_destroy(w);
 }
-
