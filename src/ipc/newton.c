@@ -390,9 +390,9 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
     /* converged: the step left is below the tolerance. IPC takes this last direction (its
        solveSub_IP tests the direction of the previous iteration) and then stops; ipcc stops
        without it. Both answers are within the tolerance of each other; taking it costs one
-       more broad phase, CCD and line search per solve (+7% on the mat40x40 twist, same
-       Newton counts within 3%) and did not change the slope scripts' outcome at IPC's
-       tolerance (README, IPC scripts) */
+       more broad phase, CCD and line search per solve (+16% on the mat40x40 twist, 3% more
+       Newton iterations) and did not change the slope scripts' outcome at IPC's tolerance
+       (README, IPC scripts) */
     if (pmax <= tol) return 0;
 
     /* swept candidates and CCD bound */
