@@ -28,7 +28,7 @@ failing_logs() { # $1 testlog.txt
       next
     }
     inblk && /^test:/ { name = $2 }
-    inblk && /^result:/ { sub(/^result: */, ""); res = $0 }
+    inblk && /^result:/ { r = $0; sub(/^result: */, "", r); res = r }
     inblk { buf[++n] = $0 }
   ' "$1"
 }
