@@ -557,10 +557,17 @@ void ipc_checkpoint_free(ipc_run_checkpoint *c) {
 }
 
 ipc_status ipc_file_hash(const char *path, uint64_t *hash, ipc_error *err) {
-  size_t len = 0;
-  char *text = ipc_read_file(path, &len, err);
-  if (!text) return IPC_ERR_INPUT;
-  *hash = fnv1a(FNV_OFFSET, text, len);
-  ipc_free(text);
+  /* streamed in blocks: frames and meshes can be far larger than any scene cap, and a
+     hash needs no more than a block in memory (a regular file only, as every reader) */
+  FILE *f = ipc_open_input(path, (size_t)-1, NULL, err);
+  if (!f) return IPC_ERR_INPUT;
+  unsigned char buf[1 << 16];
+  uint64_t h = FNV_OFFSET;
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) h = fnv1a(h, buf, n);
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) return ipc_error_set(err, IPC_ERR_INPUT, "%s: read error", path);
+  *hash = h;
   return IPC_OK;
 }
