@@ -1,0 +1,115 @@
+/* numerical kernels of affine bodies (Affine Body Dynamics, Lan et al. 2022; the first-order
+   global deformations of Baraff and Witkin 1992): a body's state is q = (p, A), 12 DOFs, and
+   each of its vertices moves as x = A xbar + p = J(xbar) q with xbar its rest position.
+
+   GROUNDWORK ONLY (issue 13): nothing here is wired into the world, the scenes or the Newton
+   solver yet; a later step builds bodies from these kernels.
+
+   ordering of q (12 doubles): q = (p, A e1, A e2, A e3), the translation then the COLUMNS of
+   A, so q[3 + 3 j + i] = A[i][j] and
+     J(xbar) = [ I3 | xbar1 I3 | xbar2 I3 | xbar3 I3 ]   (3 x 12),
+   and with w = (1, xbar1, xbar2, xbar3) every 12-vector splits into four 3-blocks weighted by
+   w: (J^T g)[3a + i] = w_a g_i. The mass matrix is then M = M4 (x) I3, with the 4x4
+     M4 = rho * integral over the rest body of w w^T = [ m  c^T ; c  S ],
+   m = rho V, c = rho integral xbar, S = rho integral xbar xbar^T (the volume moments below).
+   Matrices are row-major. */
+#ifndef IPCC_AFFINE_AFFINE_H
+#define IPCC_AFFINE_AFFINE_H
+
+#include "ipcc/error.h"
+
+/* volume moments of a rest body of uniform density rho */
+typedef struct ipc_affine_moments {
+  double volume;    /* V (length^3) */
+  double mass;      /* m = rho V */
+  double first[3];  /* c = rho integral xbar dV */
+  double second[9]; /* S = rho integral xbar xbar^T dV (3 x 3, symmetric) */
+} ipc_affine_moments;
+
+/* --- rest-shape moments and the mass matrix --- */
+
+/* exact moments of the linear tet mesh x (nverts x 3), tets (ntets x 4, positive orientation)
+   with density rho > 0. IPC_ERR_INPUT (message names the tet or the value) when rho is not
+   positive and finite, an index is out of range, a tet has volume <= 0 or ntets = 0. */
+ipc_status ipc_affine_moments_tets(int nverts, const double *x, int ntets, const int *tets,
+                                   double rho, ipc_affine_moments *out, ipc_error *err);
+
+/* the same moments from a closed, outward-oriented triangle surface x (nverts x 3), tris
+   (ntris x 3), by the divergence theorem. IPC_ERR_INPUT when rho is not positive and finite,
+   an index is out of range, the surface is not closed and consistently oriented (a directed
+   edge without exactly one opposite, named in the message), or the enclosed volume is <= 0
+   (inward orientation). */
+ipc_status ipc_affine_moments_surface(int nverts, const double *x, int ntris, const int *tris,
+                                      double rho, ipc_affine_moments *out, ipc_error *err);
+
+/* moments of the body mapped by x' = A x + p (same density; det A > 0, asserted) */
+void ipc_affine_moments_transform(const ipc_affine_moments *in, const double A[9],
+                                  const double p[3], ipc_affine_moments *out);
+
+/* the 4x4 M4 = [m c^T; c S] of the header comment */
+void ipc_affine_mass4(const ipc_affine_moments *mom, double M4[16]);
+
+/* the 12x12 mass matrix M = M4 (x) I3 (symmetric positive definite when V > 0) */
+void ipc_affine_mass_matrix(const ipc_affine_moments *mom, double M[144]);
+
+/* out = M v (12); out may alias v */
+void ipc_affine_mass_mul(const ipc_affine_moments *mom, const double v[12], double out[12]);
+
+/* out = M^-1 f (12) by a Cholesky factorisation of M4; out may alias f. Returns 0, or 1 when
+   M4 is not numerically positive definite (out then undefined). */
+int ipc_affine_mass_solve(const ipc_affine_moments *mom, const double f[12], double out[12]);
+
+/* --- kinematics --- */
+
+/* x = A xbar + p (3) for the state q */
+void ipc_affine_position(const double q[12], const double xbar[3], double x[3]);
+
+/* the dense 3x12 J(xbar) of the header comment (for tests and assembly by hand) */
+void ipc_affine_jacobian(const double xbar[3], double J[36]);
+
+/* --- orthogonality potential (Lan et al. 2022, eq. 5): E = kappa V ||A A^T - I||_F^2 ---
+   kappa (stiffness, energy / length^3) > 0, V the rest volume; only the A part of q enters,
+   the p parts of the gradient and Hessian are zero. */
+double ipc_affine_orth_energy(const double q[12], double kappa, double volume);
+
+/* gradient (12) */
+void ipc_affine_orth_gradient(const double q[12], double kappa, double volume, double g[12]);
+
+/* Hessian (12 x 12, symmetric) */
+void ipc_affine_orth_hessian(const double q[12], double kappa, double volume, double H[144]);
+
+/* Hessian projected onto the positive semi-definite cone (its 9x9 A block by
+   ipc_psd_project_small). Returns 0, or the eigen-solver's nonzero status with H the
+   unprojected Hessian. */
+int ipc_affine_orth_hessian_psd(const double q[12], double kappa, double volume, double H[144]);
+
+/* --- contact derivatives pulled back to q ---
+   k vertices with rest positions xbar (k x 3) carry a local gradient g (3k) and Hessian H
+   (3k x 3k); x_v = J(xbar_v) q_{body(v)}. One body: out = J^T g (12), J^T H J (12 x 12).
+   Two bodies (a contact between body a and body b): body[v] is 0 for a vertex of a, 1 for
+   one of b, and the outputs cover the 24 DOFs (q_a, q_b): J^T g (24), J^T H J (24 x 24).
+   J^T H J is PSD when H is, so project H before pulling it back. No allocation. */
+void ipc_affine_pull_gradient(int k, const double *xbar, const double *g, double out[12]);
+void ipc_affine_pull_hessian(int k, const double *xbar, const double *H, double out[144]);
+void ipc_affine_pull_gradient2(int k, const double *xbar, const int *body, const double *g,
+                               double out[24]);
+void ipc_affine_pull_hessian2(int k, const double *xbar, const int *body, const double *H,
+                              double out[576]);
+
+/* --- inertia (implicit Euler, as IPC's incremental potential) --- */
+
+/* predicted state qtilde = q_n + h qdot_n + h^2 M^-1 f_ext (12); f_ext (generalized, 12) may
+   be NULL for none. Returns ipc_affine_mass_solve's status. */
+int ipc_affine_predict(const ipc_affine_moments *mom, const double qn[12], const double qdotn[12],
+                       double h, const double *f_ext, double qtilde[12]);
+
+/* inertial energy 1/2 (q - qtilde)^T M (q - qtilde); its gradient M (q - qtilde) into g (12,
+   may be NULL); its Hessian is the constant ipc_affine_mass_matrix */
+double ipc_affine_inertia(const ipc_affine_moments *mom, const double q[12],
+                          const double qtilde[12], double *g);
+
+/* generalized force of the uniform acceleration field gvec (e.g. gravity): the integral over
+   the body of rho J^T gvec = (m gvec, c1 gvec, c2 gvec, c3 gvec) = M (gvec, 0, 0, 0) */
+void ipc_affine_uniform_force(const ipc_affine_moments *mom, const double gvec[3], double f[12]);
+
+#endif
