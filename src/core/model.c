@@ -202,6 +202,8 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
     else
       base_name(body->name, sizeof body->name, bd->mesh);
     body->obstacle = bd->obstacle;
+    body->affine = bd->affine;
+    body->affine_stiffness = bd->affine_stiffness > 0 ? bd->affine_stiffness : 1e3 * bd->young;
     body->v0 = vo;
     body->nv = me->nverts;
     body->t0 = to;

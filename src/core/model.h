@@ -19,6 +19,8 @@ typedef struct ipc_body {
   double mu, lambda, density;
   double friction;
   double friction_static; /* static coefficient (>= friction) */
+  int affine;              /* affine body (ipc_body_def.affine): 12 DOFs, no tet elasticity */
+  double affine_stiffness; /* orthogonality stiffness kappa_A (Pa), resolved default */
 } ipc_body;
 
 /* scripted motion of a vertex set (Dirichlet); obstacles carry one covering all

@@ -348,7 +348,8 @@ static int parse_body(reader *r, const cJSON *obj, const char *path, const char 
                       ipc_body_def *b) {
   static const char *const keys[] = {
       "name",     "mesh",     "translation",      "rotation",  "scale",   "obstacle", "material",
-      "friction", "velocity", "angular_velocity", "dirichlet", "neumann", NULL};
+      "friction", "velocity", "angular_velocity", "dirichlet", "neumann", "affine",
+      "affine_stiffness", NULL};
   *b = ipc_default_body_def();
   if (!check_keys(r, obj, path, keys)) return 0;
   const char *mesh = NULL, *name = NULL;
@@ -377,8 +378,15 @@ static int parse_body(reader *r, const cJSON *obj, const char *path, const char 
       !get_bool(r, obj, path, "obstacle", &b->obstacle) ||
       !get_friction(r, obj, path, &b->friction, &b->friction_static) ||
       !get_vec3(r, obj, path, "velocity", b->velocity) ||
-      !get_vec3(r, obj, path, "angular_velocity", b->angular_velocity))
+      !get_vec3(r, obj, path, "angular_velocity", b->angular_velocity) ||
+      !get_bool(r, obj, path, "affine", &b->affine) ||
+      !get_number(r, obj, path, "affine_stiffness", &b->affine_stiffness, 1e-300, 1e300,
+                  "a positive stiffness (Pa)"))
     return 0;
+  if (b->affine && b->obstacle) {
+    keypath(kp, sizeof kp, path, "affine");
+    return fail(r, kp, "false on an obstacle (a kinematic body has no affine DOFs)");
+  }
   const cJSON *mat = cJSON_GetObjectItemCaseSensitive(obj, "material");
   if (mat) {
     keypath(kp, sizeof kp, path, "material");

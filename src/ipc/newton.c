@@ -43,6 +43,7 @@ struct ipc_newton_solver {
   ipc_sparse *asm_;
   ipc_cholmod *chol;
   int tet_set;
+  int aff_set; /* the affine bodies' 4-pseudo-vertex elements, -1 until registered */
   unsigned char *dof_fixed; /* (nverts x 3) */
   double *rhs, *sol;        /* reduced vectors */
   double *diag;             /* (nverts x 3) */
@@ -67,6 +68,7 @@ ipc_newton_solver *ipc_newton_solver_create(int nverts) {
   s->gB = IPC_NEW(double, 3 * (size_t)nverts + 1);
   s->gE = IPC_NEW(double, 3 * (size_t)nverts + 1);
   s->tet_set = -1;
+  s->aff_set = -1;
   return s;
 }
 
@@ -111,7 +113,7 @@ static double elastic_range(void *vctx, size_t chunk, size_t begin, size_t end) 
 static double elastic_sum(const ipc_world *w, const double *x, int derivs) {
   double e = 0;
   for (int b = 0; b < w->m.nbodies; ++b) {
-    if (w->m.bodies[b].nt == 0) continue;
+    if (w->m.bodies[b].nt == 0 || w->m.bodies[b].affine) continue;
     elastic_job j = {w, x, b, derivs};
     e += ipc_parallel_sum((size_t)w->m.bodies[b].nt, 256, elastic_range, &j);
   }
@@ -128,8 +130,10 @@ static double elastic_derivatives(ipc_world *w, const double *x) {
 }
 
 /* the incremental potential at x, barrier over the candidate pairs; with next, the
-   contact set at x too (ipc_barrier_energy_collect) */
-static double potential_collect(ipc_world *w, const double *x, double *min_d2,
+   contact set at x too (ipc_barrier_energy_collect). q: the affine bodies' state that x
+   belongs to (their inertia and orthogonality terms; the real vertices of an affine body
+   are fixed, so the vertex inertia below skips them) */
+static double potential_collect(ipc_world *w, const double *x, const double *q, double *min_d2,
                                 ipc_contact_set *next) {
   const ipc_model *m = &w->m;
   double h2 = w->c_elastic * w->h * w->h;
@@ -149,12 +153,13 @@ static double potential_collect(ipc_world *w, const double *x, double *min_d2,
   double el = ipc_elastic_energy(w, x);
   if (!isfinite(el)) return INFINITY;
   e += h2 * el + ipc_damping_energy(w, x);
+  if (w->naff > 0) e += ipc_affine_world_energy(w, q);
   double kb = ipc_barrier_energy_collect(&w->cm, &w->cand, x, w->kappa, min_d2, next);
   return e + kb + ipc_friction_energy(&w->fric, x, w->xn);
 }
 
-static double potential(ipc_world *w, const double *x, double *min_d2) {
-  return potential_collect(w, x, min_d2, NULL);
+static double potential(ipc_world *w, const double *x, const double *q, double *min_d2) {
+  return potential_collect(w, x, q, min_d2, NULL);
 }
 
 static double contact_range(void *vw, size_t chunk, size_t begin, size_t end) {
@@ -174,6 +179,19 @@ static void contact_derivatives(ipc_world *w) {
   ipc_parallel_sum(w->contacts.n, 64, contact_range, w);
 }
 
+/* friction's gradient (real vertices, into w->g) and its projected Hessians with the
+   affine vertices mapped to their pseudo-vertices */
+static void friction_add_mapped(ipc_world *w) {
+  const ipc_friction *f = &w->fric;
+  double eps = f->eps_v * f->h, Hl[144];
+  ipc_friction_add(f, w->x, w->xn, w->g, NULL);
+  for (size_t k = 0; k < f->n; ++k) {
+    const ipc_friction_contact *fc = &f->c[k];
+    ipc_friction_contact_local(fc, w->x, w->xn, eps, 1, NULL, Hl);
+    ipc_affine_world_sparse_add(w, w->solver->asm_, fc->nv, fc->v, Hl);
+  }
+}
+
 /* gradient (full layout, into w->g) and the assembled, projected Hessian */
 static void assemble(ipc_world *w, ipc_step_stats *st) {
   const ipc_model *m = &w->m;
@@ -184,7 +202,9 @@ static void assemble(ipc_world *w, ipc_step_stats *st) {
   ipc_dense_threads(1);
   elastic_derivatives(w, w->x);
   ipc_sparse_begin(s->asm_);
-  memset(w->g, 0, 3 * (size_t)n * sizeof(double));
+  memset(w->g, 0, 3 * (size_t)w->nsys * sizeof(double));
+  /* the pseudo-vertices' inertia is in their elements (ipc_affine_world_add) */
+  memset(s->diag + 3 * (size_t)n, 0, 3 * (size_t)(w->nsys - n) * sizeof(double));
   for (int i = 0; i < n; ++i) {
     double dm = (w->fixed[i] ? 0 : m->mass[i]) + w->penalty[i];
     for (int d = 0; d < 3; ++d) {
@@ -216,9 +236,16 @@ static void assemble(ipc_world *w, ipc_step_stats *st) {
     if (cl->nv == 0) continue;
     for (int a = 0; a < cl->nv; ++a)
       for (int d = 0; d < 3; ++d) w->g[3 * cl->verts[a] + d] += cl->g[3 * a + d];
-    ipc_sparse_add(s->asm_, cl->nv, cl->verts, cl->H);
+    ipc_affine_world_sparse_add(w, s->asm_, cl->nv, cl->verts, cl->H);
   }
-  ipc_friction_add(&w->fric, w->x, w->xn, w->g, s->asm_);
+  if (w->naff == 0) {
+    ipc_friction_add(&w->fric, w->x, w->xn, w->g, s->asm_);
+  } else {
+    friction_add_mapped(w);
+    /* every gradient over real vertices is in: move the affine ones to their bodies */
+    ipc_affine_world_pull(w, w->g);
+    ipc_affine_world_add(w, w->g, s->asm_, s->aff_set);
+  }
   ipc_dense_threads(0);
   st->t_assembly += ipc_now() - t0;
 }
@@ -232,6 +259,8 @@ static void update_mask(ipc_world *w) {
   ipc_sparse_set_mask(s->asm_, s->dof_fixed);
   if (s->tet_set < 0 && w->m.ntets > 0)
     s->tet_set = ipc_sparse_add_element_set(s->asm_, w->m.ntets, 4, w->m.tets);
+  if (s->aff_set < 0 && w->naff > 0)
+    s->aff_set = ipc_sparse_add_element_set(s->asm_, w->naff, 4, w->aff_pv);
 }
 
 /* initial kappa: balance barrier and incremental-potential gradients at x */
@@ -240,8 +269,9 @@ static void init_kappa(ipc_world *w) {
   const ipc_model *m = &w->m;
   int n = m->nverts;
   double h2 = w->c_elastic * w->h * w->h;
-  memset(s->gB, 0, 3 * (size_t)n * sizeof(double));
-  memset(s->gE, 0, 3 * (size_t)n * sizeof(double));
+  size_t n3 = 3 * (size_t)w->nsys;
+  memset(s->gB, 0, n3 * sizeof(double));
+  memset(s->gE, 0, n3 * sizeof(double));
   for (size_t k = 0; k < w->contacts.n; ++k) {
     int nv, verts[4];
     double gl[12], Hl[144];
@@ -254,6 +284,8 @@ static void init_kappa(ipc_world *w) {
     for (int k = 0; k < 4; ++k)
       for (int d = 0; d < 3; ++d)
         s->gE[3 * m->tets[4 * t + k] + d] += h2 * w->tet_g[12 * (size_t)t + 3 * k + d];
+  ipc_affine_world_pull(w, s->gB);
+  ipc_affine_world_add(w, s->gE, NULL, -1);
   for (int i = 0; i < n; ++i) {
     for (int d = 0; d < 3; ++d) {
       if (w->fixed[i]) {
@@ -263,7 +295,7 @@ static void init_kappa(ipc_world *w) {
       }
     }
   }
-  w->kappa = ipc_kappa_initial(s->gB, s->gE, 3 * (size_t)n, w->kappa_min, w->kappa_max);
+  w->kappa = ipc_kappa_initial(s->gB, s->gE, n3, w->kappa_min, w->kappa_max);
 }
 
 /* candidates within dhat at x into w->cand, timed into st */
@@ -294,7 +326,7 @@ static double swept_max_step(ipc_world *w, ipc_step_stats *st, double inflation)
    kernel that produced p; a tighter tolerance is not reachable from this state. */
 static int at_rounding_floor(const ipc_world *w, double e0) {
   double dec = 0;
-  for (int i = 0; i < 3 * w->m.nverts; ++i) dec -= w->g[i] * w->p[i];
+  for (int i = 0; i < 3 * w->nsys; ++i) dec -= w->g[i] * w->p[i];
   return dec <= 4096 * DBL_EPSILON * fabs(e0);
 }
 
@@ -372,17 +404,18 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
       return 1;
     }
     ipc_sparse_scatter(s->asm_, s->sol, w->p);
-    double pmax = 0;
-    for (int i = 0; i < 3 * n; ++i) {
+    for (int i = 0; i < 3 * w->nsys; ++i)
       if (!isfinite(w->p[i])) {
         ipc_error_set(err, IPC_ERR_SIM, "step %d: the Newton direction is not finite", w->step + 1);
         return 1;
       }
-      pmax = fmax(pmax, fabs(w->p[i]));
-    }
+    /* affine vertices move by J_i dq: the step and its size are judged in vertex space */
+    ipc_affine_world_direction(w, w->p);
+    double pmax = 0;
+    for (int i = 0; i < 3 * n; ++i) pmax = fmax(pmax, fabs(w->p[i]));
     st->residual = pmax / w->h;
     if (w->trace_n < w->trace_cap) {
-      w->trace_energy[w->trace_n] = potential(w, w->x, NULL);
+      w->trace_energy[w->trace_n] = potential(w, w->x, w->aq, NULL);
       w->trace_step[w->trace_n++] = pmax;
     }
     ++st->newton_iterations;
@@ -403,7 +436,7 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
 
     /* the energy at x: the accepted value of the last line search while kappa holds */
     if (!(e0_kappa == w->kappa)) {
-      e0 = potential(w, w->x, NULL);
+      e0 = potential(w, w->x, w->aq, NULL);
       e0_kappa = w->kappa;
       if (!isfinite(e0)) {
         ipc_error_set(err, IPC_ERR_SIM,
@@ -423,8 +456,11 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
     double e1 = INFINITY, min_d2 = INFINITY;
     for (;;) {
       for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + alpha * w->p[i];
+      /* the trial q, and its vertices exactly as x will be recomputed on acceptance */
+      for (int k = 0; k < 12 * w->naff; ++k) w->aqe[k] = w->aq[k] + alpha * w->adq[k];
+      ipc_affine_world_positions(w, w->aqe, w->xe);
       ++st->line_search_steps;
-      e1 = potential_collect(w, w->xe, &min_d2, &s->next);
+      e1 = potential_collect(w, w->xe, w->aqe, &min_d2, &s->next);
       if (e1 <= e0) break;
       alpha *= 0.5;
       if (alpha * pmax < 1e-3 * tol || alpha < 1e-20) break;
@@ -436,6 +472,7 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
       return pmax <= 10 * tol ? 0 : 2;
     }
     memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
+    if (w->naff > 0) memcpy(w->aq, w->aqe, 12 * (size_t)w->naff * sizeof(double));
     e0 = e1;
     s->next_valid = 1;
     s->next_min_d2 = min_d2;
@@ -493,6 +530,8 @@ static int warm_start(ipc_world *w, ipc_step_stats *st) {
       if (pi != 0.0) any = 1;
     }
   if (!any) return 0;
+  /* affine bodies are not warm-started: they are fixed here and keep their q */
+  if (w->naff > 0) memcpy(w->aqe, w->aq, 12 * (size_t)w->naff * sizeof(double));
   double toi = swept_max_step(w, st, w->dhat);
   double alpha = toi < 1.0 ? m->params.ccd_scale * toi : 1.0;
   if (!(alpha > 0)) return 0;
@@ -500,18 +539,33 @@ static int warm_start(ipc_world *w, ipc_step_stats *st) {
      with the smallest barrier stiffness, so it cannot run into a near-contact for free */
   double kappa = w->kappa;
   if (w->kappa == 0) w->kappa = w->kappa_min;
-  double e0 = potential(w, w->x, NULL);
+  double e0 = potential(w, w->x, w->aq, NULL);
   int moved = 0;
   for (int k = 0; k < 2 && !moved; ++k, alpha *= 0.5) {
     for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + alpha * w->p[i];
     ++st->line_search_steps;
-    if (potential(w, w->xe, NULL) < e0) {
+    if (potential(w, w->xe, w->aqe, NULL) < e0) {
       memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
       moved = 1;
     }
   }
   w->kappa = kappa;
   return moved;
+}
+
+double ipc_newton_potential_gradient(ipc_world *w) {
+  ipc_step_stats st;
+  memset(&st, 0, sizeof st);
+  for (int i = 0; i < w->m.nverts; ++i)
+    w->fixed[i] = (w->naff > 0 && w->vert_aff[i] >= 0) || w->m.mass[i] == 0;
+  update_mask(w);
+  static_candidates(w, &st);
+  ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->x);
+  w->solver->fresh = 1;
+  assemble(w, &st);
+  ipc_csc A; /* closes the assembly cycle */
+  ipc_sparse_finish(w->solver->asm_, &A);
+  return potential(w, w->x, w->aq, NULL);
 }
 
 ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
@@ -522,6 +576,8 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   w->solver->fresh = 1;
   memset(w->fixed, 0, (size_t)n);
   memset(w->penalty, 0, (size_t)n * sizeof(double));
+  /* the real vertices of affine bodies carry no unknowns: their pseudo-vertices do */
+  for (int i = 0; i < n && w->naff > 0; ++i) w->fixed[i] = w->vert_aff[i] >= 0;
   /* obstacle vertices without a script this step stay where they are, and so do scripted
      vertices already on their targets */
   int pending = 0;

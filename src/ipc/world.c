@@ -83,8 +83,6 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   w->xn = IPC_NEW(double, 3 * (size_t)n);
   w->xt = IPC_NEW(double, 3 * (size_t)n);
   w->xe = IPC_NEW(double, 3 * (size_t)n);
-  w->p = IPC_NEW0(double, 3 * (size_t)n);
-  w->g = IPC_NEW0(double, 3 * (size_t)n);
   w->target = IPC_NEW0(double, 3 * (size_t)n);
   w->penalty = IPC_NEW0(double, n);
   w->fixed = IPC_NEW0(unsigned char, n);
@@ -102,10 +100,14 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   w->tet_H = IPC_NEW(double, 144 * (size_t)m->ntets + 1);
   w->tet_model = IPC_NEW(int, (size_t)m->ntets + 1);
   if (def->damping_stiffness > 0) w->damp_H = IPC_NEW(double, 144 * (size_t)m->ntets + 1);
-  if (ipc_model_tet_rest(m, def->path, w->DmInv, w->vol, w->tet_model, err) != IPC_OK) {
+  if (ipc_model_tet_rest(m, def->path, w->DmInv, w->vol, w->tet_model, err) != IPC_OK ||
+      ipc_affine_world_init(w, def, err) != IPC_OK) {
     ipc_world_destroy(w);
     return NULL;
   }
+  /* Newton direction and gradient over the system's vertices (pseudo-vertices included) */
+  w->p = IPC_NEW0(double, 3 * (size_t)w->nsys);
+  w->g = IPC_NEW0(double, 3 * (size_t)w->nsys);
 
   ipc_contact_model_init(&w->cm, m, w->dhat);
   if (def->integrator == IPC_NEWMARK) newmark_initial_acceleration(w);
@@ -135,7 +137,7 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   w->mean_mass = mean_mass(m);
   ipc_kappa_bounds(&w->kappa_min, &w->kappa_max, m->bbox_diag, w->dhat, w->mean_mass);
   w->kappa = def->kappa > 0 ? def->kappa : 0.0; /* 0: set on the first step */
-  w->solver = ipc_newton_solver_create(n);
+  w->solver = ipc_newton_solver_create(w->nsys);
   ipc_friction_init(&w->fric, def->epsv_absolute ? def->epsv : def->epsv * m->bbox_diag, w->h);
   return w;
 }
@@ -154,6 +156,7 @@ void ipc_world_destroy(ipc_world *w) {
   ipc_free(w->fixed);
   ipc_free(w->scripted);
   ipc_free(w->tet_model);
+  ipc_affine_world_free(w);
   ipc_model_free(&w->m);
   ipc_free(w);
 }
@@ -273,6 +276,7 @@ ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   ipc_dirichlet_targets(m, w->dir_center, w->h, w->time, w->x, w->target, w->scripted);
   if (ipc_mesh_seq_targets(m, w->step, w->target, w->scripted, err) != IPC_OK) return IPC_ERR_INPUT;
   predict(w, w->time);
+  ipc_affine_world_predict(w);
   ipc_damping_update(w);
 
   ipc_status status = friction_solves(w, st, err);
@@ -288,6 +292,7 @@ ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
     }
   } else {
     for (int i = 0; i < 3 * n; ++i) w->v[i] = (w->x[i] - w->xn[i]) / h;
+    ipc_affine_world_velocities(w); /* J_i qdot on affine vertices */
   }
   ipc_dirichlet_advance_centers(m, w->dir_center, w->h, w->time);
   w->time += h;

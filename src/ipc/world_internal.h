@@ -2,6 +2,7 @@
 #ifndef IPCC_IPC_WORLD_INTERNAL_H
 #define IPCC_IPC_WORLD_INTERNAL_H
 
+#include "affine/affine.h"
 #include "core/model.h"
 #include "geometry/broad_phase.h"
 #include "ipc/contacts.h"
@@ -45,6 +46,18 @@ struct ipc_world {
   int trace_n, trace_cap;
   /* lagged friction (friction.c): potential relative to xn */
   ipc_friction fric;
+  /* affine bodies (affine_world.c, docs/affine-integration.md): naff bodies of 12 DOFs q
+     each; body a owns the pseudo-vertices nverts + 4a .. nverts + 4a + 3 of the Newton
+     system (its DOF blocks p, A e1, A e2, A e3), its real vertices are fixed there and
+     recomputed as x_i = J_i q */
+  int naff;
+  int nsys;                 /* vertices of the Newton system: nverts + 4 naff */
+  int *aff_body;            /* (naff) body index */
+  int *aff_pv;              /* (naff x 4) pseudo-vertex ids */
+  int *vert_aff;            /* (nverts) affine body of a vertex or -1; NULL when naff == 0 */
+  ipc_affine_moments *aff_mom;
+  double *aq, *aqn, *aqd;   /* (naff x 12) q, q at the start of the step, qdot */
+  double *aqt, *aqe, *adq;  /* (naff x 12) prediction, trial q, Newton direction */
 };
 
 /* elastic energy sum_t vol_t Psi(F_t(x)) (+INFINITY when undefined) */
@@ -53,7 +66,48 @@ double ipc_elastic_energy(const ipc_world *w, const double *x);
 /* runs the Newton solve of one step (scripted targets and prediction set) */
 ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err);
 
+/* for tests: the incremental potential of the last step's setting (prediction, lagged
+   friction, kappa) at the current x and q, and its gradient into w->g (nsys x 3) as a Newton
+   iteration assembles it */
+double ipc_newton_potential_gradient(ipc_world *w);
+
 ipc_newton_solver *ipc_newton_solver_create(int nverts);
+
+/* ---- affine bodies (affine_world.c); every function is a no-op when naff == 0 ---- */
+
+/* finds the affine bodies of the model, refuses what this step does not support yet
+   (IPC_ERR_INPUT naming the key), builds their mass properties, q = identity and qdot
+   fitted to the initial vertex velocities; sets nsys. Call once x, v, tet_g, tet_H exist. */
+ipc_status ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def, ipc_error *err);
+void ipc_affine_world_free(ipc_world *w);
+
+/* x_i = J_i q for the vertices of every affine body (q: naff x 12) */
+void ipc_affine_world_positions(const ipc_world *w, const double *q, double *x);
+
+/* start of a step: qn = q, qtilde = qn + h qdot + h^2 M^-1 f_gravity */
+void ipc_affine_world_predict(ipc_world *w);
+
+/* end of a step: qdot = (q - qn) / h, v_i = J_i qdot */
+void ipc_affine_world_velocities(ipc_world *w);
+
+/* inertia 1/2 |q - qtilde|_M^2 plus c h^2 times the orthogonality energy, at q */
+double ipc_affine_world_energy(const ipc_world *w, const double *q);
+
+/* moves a gradient (nsys x 3) of the real affine vertices onto their pseudo-vertices:
+   g_P += J_i^T g_i, then g_i = 0 */
+void ipc_affine_world_pull(const ipc_world *w, double *g);
+
+/* gradients (into g, nsys x 3, may be NULL) and, with A, the Hessians M + c h^2 H_orth
+   (PSD-projected) of the bodies as elements of set `set` */
+void ipc_affine_world_add(const ipc_world *w, double *g, ipc_sparse *A, int set);
+
+/* ipc_sparse_add of a local Hessian over real vertices, with every affine vertex replaced
+   by its body's pseudo-vertices (J^T H J); unchanged when none is affine */
+void ipc_affine_world_sparse_add(const ipc_world *w, ipc_sparse *A, int nv, const int *verts,
+                                 const double *H);
+
+/* from a Newton solution p (nsys x 3): adq = the pseudo-vertex blocks, p_i = J_i dq */
+void ipc_affine_world_direction(ipc_world *w, double *p);
 void ipc_newton_solver_destroy(ipc_newton_solver *s);
 
 #endif

@@ -13,6 +13,9 @@
      min_d2                         smallest squared distance at the end of the last step
      x, v, a                        (nverts x 3) positions, velocities, Newmark accelerations
      dir_center                     (ndirichlet x 3) centers of the scripted regions
+     affine_q, affine_qdot          (naff x 12) state and velocity of the affine bodies;
+                                    present only when the scene has affine bodies, so the
+                                    record of a deformable-only scene is unchanged
    everything else in the world is either fixed by the scene (model, rest shapes, kappa
    bounds) or recomputed at the start of each step (candidates, contacts, targets, masks).
    not saved: the Newton solver's sparse pattern. a running world keeps the off-diagonal
@@ -44,6 +47,8 @@ enum {
   TAG_V = 6,
   TAG_A = 7,
   TAG_DIR_CENTER = 8,
+  TAG_AFFINE_Q = 9,
+  TAG_AFFINE_QDOT = 10,
 };
 
 typedef struct field {
@@ -64,6 +69,11 @@ static int state_fields(ipc_world *w, field *f) {
   f[k++] = (field){TAG_V, w->v, n3};
   f[k++] = (field){TAG_A, w->a, n3};
   f[k++] = (field){TAG_DIR_CENTER, w->dir_center, 3 * (size_t)w->m.ndirichlet * sizeof(double)};
+  if (w->naff > 0) {
+    size_t n12 = 12 * (size_t)w->naff * sizeof(double);
+    f[k++] = (field){TAG_AFFINE_Q, w->aq, n12};
+    f[k++] = (field){TAG_AFFINE_QDOT, w->aqd, n12};
+  }
   return k;
 }
 

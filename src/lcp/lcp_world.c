@@ -259,6 +259,14 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
                                     ipc_error *err) {
   ipc_lcp_world_def d = def ? *def : ipc_default_lcp_world_def();
   if (check_def(&d, err) != IPC_OK) return NULL;
+  for (int b = 0; b < scene->nbodies; ++b)
+    if (scene->bodies[b].affine) {
+      ipc_error_set(err, IPC_ERR_INPUT,
+                    "%s: bodies[%d].affine: affine bodies are simulated in IPC mode only, not "
+                    "in LCP mode (yet)",
+                    scene->path ? scene->path : "(scene)", b);
+      return NULL;
+    }
   ipc_lcp_world *w = IPC_NEW0(ipc_lcp_world, 1);
   if (ipc_model_build(&w->m, scene, err) != IPC_OK) {
     ipc_free(w);

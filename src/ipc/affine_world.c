@@ -1,0 +1,248 @@
+/* affine bodies in the IPC world (docs/affine-integration.md): body a has the state
+   q_a = (p, A e1, A e2, A e3) and its vertices move as x_i = J_i q_a = sum_k w_ik q_a,k with
+   w_i = (1, xbar_i) and xbar_i the vertex's initial position (the model's x0). The Newton
+   system gets four pseudo-vertices per body, one per 3-block of q, so every Hessian block
+   stays a 3x3 block; the real vertices are fixed in it and follow q. */
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "ipc/world_internal.h"
+
+/* the weights w_i = (1, xbar_i) of vertex i */
+static void weights(const ipc_world *w, int i, double wt[4]) {
+  wt[0] = 1.0;
+  for (int d = 0; d < 3; ++d) wt[1 + d] = w->m.x0[3 * (size_t)i + d];
+}
+
+/* out_i = J_i q_a over the vertices of every affine body a (q: naff x 12) */
+static void map_vertices(const ipc_world *w, const double *q, double *out) {
+  for (int i = 0; i < w->m.nverts; ++i) {
+    int a = w->vert_aff[i];
+    if (a < 0) continue;
+    const double *qa = q + 12 * (size_t)a;
+    double wt[4];
+    weights(w, i, wt);
+    for (int d = 0; d < 3; ++d)
+      out[3 * (size_t)i + d] = qa[d] + wt[1] * qa[3 + d] + wt[2] * qa[6 + d] + wt[3] * qa[9 + d];
+  }
+}
+
+/* refuses what the first wiring step leaves out: scripts, Neumann forces, Newmark, damping */
+static ipc_status check_supported(const ipc_world *w, const ipc_scene_def *def, int b,
+                                  ipc_error *err) {
+  const char *path = def->path ? def->path : "(scene)";
+  const ipc_body_def *bd = &def->bodies[b];
+  const char *key = bd->ndirichlet > 0 ? "dirichlet" : bd->nneumann > 0 ? "neumann" : NULL;
+  if (key)
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "%s: bodies[%d].%s: not supported on an affine body yet "
+                         "(bodies[%d].affine is true)",
+                         path, b, key, b);
+  if (def->integrator == IPC_NEWMARK)
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "%s: integrator: affine bodies (bodies[%d].affine) need "
+                         "\"implicit_euler\" for now",
+                         path, b);
+  if (def->damping_stiffness > 0)
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "%s: damping: not supported with affine bodies (bodies[%d].affine) yet",
+                         path, b);
+  if (w->m.bodies[b].nt == 0)
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "%s: bodies[%d].affine: the body has no tets (a tet mesh is needed "
+                         "for its mass properties)",
+                         path, b);
+  return IPC_OK;
+}
+
+/* qdot fitted to the vertex velocities v in the lumped-mass least-squares sense: solves
+   (sum m_i w_i w_i^T) (x) I3 qdot = sum m_i J_i^T v_i, exact when v is an affine field
+   (a translation plus a rotation is) */
+static void fit_velocity(const ipc_world *w, const ipc_body *bd, double qd[12]) {
+  ipc_affine_moments lm;
+  memset(&lm, 0, sizeof lm);
+  double f[12] = {0};
+  for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) {
+    double mi = w->m.mass[i], wt[4];
+    weights(w, i, wt);
+    lm.mass += mi;
+    for (int r = 0; r < 3; ++r) {
+      lm.first[r] += mi * wt[1 + r];
+      for (int c = 0; c < 3; ++c) lm.second[3 * r + c] += mi * wt[1 + r] * wt[1 + c];
+    }
+    for (int k = 0; k < 4; ++k)
+      for (int d = 0; d < 3; ++d) f[3 * k + d] += mi * wt[k] * w->v[3 * (size_t)i + d];
+  }
+  if (ipc_affine_mass_solve(&lm, f, qd) != 0) memset(qd, 0, 12 * sizeof(double));
+}
+
+ipc_status ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def, ipc_error *err) {
+  const ipc_model *m = &w->m;
+  w->nsys = m->nverts;
+  for (int b = 0; b < m->nbodies; ++b) w->naff += m->bodies[b].affine != 0;
+  if (w->naff == 0) return IPC_OK;
+  int na = w->naff;
+  w->aff_body = IPC_NEW(int, na);
+  w->aff_pv = IPC_NEW(int, 4 * (size_t)na);
+  w->vert_aff = IPC_NEW(int, m->nverts);
+  w->aff_mom = IPC_NEW0(ipc_affine_moments, na);
+  double **arrays[] = {&w->aq, &w->aqn, &w->aqd, &w->aqt, &w->aqe, &w->adq};
+  for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k)
+    *arrays[k] = IPC_NEW0(double, 12 * (size_t)na);
+  for (int i = 0; i < m->nverts; ++i) w->vert_aff[i] = -1;
+  w->nsys = m->nverts + 4 * na;
+  int a = 0;
+  for (int b = 0; b < m->nbodies; ++b) {
+    const ipc_body *bd = &m->bodies[b];
+    if (!bd->affine) continue;
+    if (check_supported(w, def, b, err) != IPC_OK) return IPC_ERR_INPUT;
+    if (ipc_affine_moments_tets(m->nverts, m->x0, bd->nt, m->tets + 4 * (size_t)bd->t0,
+                                bd->density, &w->aff_mom[a], err) != IPC_OK)
+      return IPC_ERR_INPUT;
+    w->aff_body[a] = b;
+    for (int k = 0; k < 4; ++k) w->aff_pv[4 * a + k] = m->nverts + 4 * a + k;
+    for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) w->vert_aff[i] = a;
+    /* x0 is the rest shape: q = (0, I) */
+    double *q = w->aq + 12 * (size_t)a;
+    q[3] = q[7] = q[11] = 1.0;
+    fit_velocity(w, bd, w->aqd + 12 * (size_t)a);
+    /* no tet elasticity: the per-tet derivatives the assembly adds stay zero */
+    memset(w->tet_g + 12 * (size_t)bd->t0, 0, 12 * (size_t)bd->nt * sizeof(double));
+    memset(w->tet_H + 144 * (size_t)bd->t0, 0, 144 * (size_t)bd->nt * sizeof(double));
+    ++a;
+  }
+  map_vertices(w, w->aq, w->x);
+  map_vertices(w, w->aqd, w->v);
+  return IPC_OK;
+}
+
+void ipc_affine_world_free(ipc_world *w) {
+  ipc_free(w->aff_body);
+  ipc_free(w->aff_pv);
+  ipc_free(w->vert_aff);
+  ipc_free(w->aff_mom);
+  double *arrays[] = {w->aq, w->aqn, w->aqd, w->aqt, w->aqe, w->adq};
+  for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) ipc_free(arrays[k]);
+}
+
+void ipc_affine_world_positions(const ipc_world *w, const double *q, double *x) {
+  if (w->naff > 0) map_vertices(w, q, x);
+}
+
+void ipc_affine_world_predict(ipc_world *w) {
+  for (int a = 0; a < w->naff; ++a) {
+    const ipc_affine_moments *mom = &w->aff_mom[a];
+    double f[12], *q = w->aq + 12 * (size_t)a;
+    memcpy(w->aqn + 12 * (size_t)a, q, 12 * sizeof(double));
+    /* c h^2 M^-1 f: ipc_affine_predict scales by h^2; c = 1 (implicit Euler only) */
+    ipc_affine_uniform_force(mom, w->m.params.gravity, f);
+    ipc_affine_predict(mom, q, w->aqd + 12 * (size_t)a, w->h, f, w->aqt + 12 * (size_t)a);
+  }
+}
+
+void ipc_affine_world_velocities(ipc_world *w) {
+  if (w->naff == 0) return;
+  for (int k = 0; k < 12 * w->naff; ++k) w->aqd[k] = (w->aq[k] - w->aqn[k]) / w->h;
+  map_vertices(w, w->aqd, w->v);
+}
+
+double ipc_affine_world_energy(const ipc_world *w, const double *q) {
+  double h2 = w->c_elastic * w->h * w->h, e = 0;
+  for (int a = 0; a < w->naff; ++a) {
+    const ipc_body *bd = &w->m.bodies[w->aff_body[a]];
+    const double *qa = q + 12 * (size_t)a;
+    e += ipc_affine_inertia(&w->aff_mom[a], qa, w->aqt + 12 * (size_t)a, NULL);
+    e += h2 * ipc_affine_orth_energy(qa, bd->affine_stiffness, w->aff_mom[a].volume);
+  }
+  return e;
+}
+
+void ipc_affine_world_pull(const ipc_world *w, double *g) {
+  for (int i = 0; i < w->m.nverts && w->naff > 0; ++i) {
+    int a = w->vert_aff[i];
+    if (a < 0) continue;
+    double wt[4], *gi = g + 3 * (size_t)i;
+    weights(w, i, wt);
+    for (int k = 0; k < 4; ++k)
+      for (int d = 0; d < 3; ++d) g[3 * (size_t)w->aff_pv[4 * a + k] + d] += wt[k] * gi[d];
+    gi[0] = gi[1] = gi[2] = 0.0;
+  }
+}
+
+void ipc_affine_world_add(const ipc_world *w, double *g, ipc_sparse *A, int set) {
+  double h2 = w->c_elastic * w->h * w->h;
+  for (int a = 0; a < w->naff; ++a) {
+    const ipc_body *bd = &w->m.bodies[w->aff_body[a]];
+    const ipc_affine_moments *mom = &w->aff_mom[a];
+    const double *qa = w->aq + 12 * (size_t)a;
+    double ka = bd->affine_stiffness, gi[12], go[12], H[144], M[144];
+    ipc_affine_inertia(mom, qa, w->aqt + 12 * (size_t)a, gi);
+    ipc_affine_orth_gradient(qa, ka, mom->volume, go);
+    /* the pseudo-vertices of a body are consecutive from aff_pv[4a] */
+    double *gp = g ? g + 3 * (size_t)w->aff_pv[4 * a] : NULL;
+    for (int k = 0; k < 12 && gp; ++k) gp[k] += gi[k] + h2 * go[k];
+    if (!A) continue;
+    ipc_affine_orth_hessian_psd(qa, ka, mom->volume, H);
+    ipc_affine_mass_matrix(mom, M);
+    for (int k = 0; k < 144; ++k) H[k] = M[k] + h2 * H[k];
+    ipc_sparse_add_element(A, set, a, H);
+  }
+}
+
+/* slot of vertex id in ids (n of them), appended when new */
+static int slot(int *ids, int *n, int id) {
+  for (int k = 0; k < *n; ++k)
+    if (ids[k] == id) return k;
+  ids[*n] = id;
+  return (*n)++;
+}
+
+void ipc_affine_world_sparse_add(const ipc_world *w, ipc_sparse *A, int nv, const int *verts,
+                                 const double *H) {
+  int any = 0;
+  for (int k = 0; k < nv && w->naff > 0; ++k) any |= w->vert_aff[verts[k]] >= 0;
+  if (!any) {
+    ipc_sparse_add(A, nv, verts, H);
+    return;
+  }
+  /* x_local = T y with y over the unique targets (real or pseudo): T[k][u] scalar weights */
+  enum { MAXV = 4, MAXU = 16 };
+  int ids[MAXU], nu = 0;
+  double T[MAXV][MAXU];
+  memset(T, 0, sizeof T);
+  for (int k = 0; k < nv; ++k) {
+    int a = w->vert_aff[verts[k]];
+    if (a < 0) {
+      T[k][slot(ids, &nu, verts[k])] += 1.0;
+      continue;
+    }
+    double wt[4];
+    weights(w, verts[k], wt);
+    for (int j = 0; j < 4; ++j) T[k][slot(ids, &nu, w->aff_pv[4 * a + j])] += wt[j];
+  }
+  /* T^T H T, block by block (each block of T is a scalar times I3) */
+  double Hm[(3 * MAXU) * (3 * MAXU)];
+  int n3 = 3 * nu, k3 = 3 * nv;
+  memset(Hm, 0, (size_t)n3 * (size_t)n3 * sizeof(double));
+  for (int k = 0; k < nv; ++k)
+    for (int l = 0; l < nv; ++l)
+      for (int u = 0; u < nu; ++u) {
+        if (T[k][u] == 0.0) continue;
+        for (int v = 0; v < nu; ++v) {
+          double t = T[k][u] * T[l][v];
+          if (t == 0.0) continue;
+          for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j)
+              Hm[(3 * u + i) * n3 + 3 * v + j] += t * H[(3 * k + i) * k3 + 3 * l + j];
+        }
+      }
+  ipc_sparse_add(A, nu, ids, Hm);
+}
+
+void ipc_affine_world_direction(ipc_world *w, double *p) {
+  if (w->naff == 0) return;
+  for (int a = 0; a < w->naff; ++a)
+    memcpy(w->adq + 12 * (size_t)a, p + 3 * (size_t)w->aff_pv[4 * a], 12 * sizeof(double));
+  map_vertices(w, w->adq, p);
+}
