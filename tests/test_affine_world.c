@@ -250,10 +250,11 @@ static void expect_refused(const char *json, const char *key) {
 }
 
 static void test_refused(void) {
-  expect_refused("{\"time_step\": 0.01, \"duration\": 1, \"bodies\": [{\"mesh\": \"@CUBE@\","
-                 " \"affine\": true,"
-                 " \"dirichlet\": [{\"box\": [[0, 0, 0], [1, 0.1, 1]]}]}]}",
-                 "bodies[0].dirichlet");
+  expect_refused(
+      "{\"time_step\": 0.01, \"duration\": 1, \"bodies\": [{\"mesh\": \"@CUBE@\","
+      " \"affine\": true,"
+      " \"dirichlet\": [{\"box\": [[0, 0, 0], [1, 0.1, 1]]}]}]}",
+      "bodies[0].dirichlet");
 }
 
 int main(void) {

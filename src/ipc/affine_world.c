@@ -97,8 +97,8 @@ ipc_status ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def, ipc_err
     const ipc_body *bd = &m->bodies[b];
     if (!bd->affine) continue;
     if (check_supported(w, def, b, err) != IPC_OK) return IPC_ERR_INPUT;
-    if (ipc_affine_moments_tets(m->nverts, m->x0, bd->nt, m->tets + 4 * (size_t)bd->t0,
-                                bd->density, &w->aff_mom[a], err) != IPC_OK)
+    if (ipc_affine_moments_tets(m->nverts, m->x0, bd->nt, m->tets + 4 * (size_t)bd->t0, bd->density,
+                                &w->aff_mom[a], err) != IPC_OK)
       return IPC_ERR_INPUT;
     w->aff_body[a] = b;
     for (int k = 0; k < 4; ++k) w->aff_pv[4 * a + k] = m->nverts + 4 * a + k;
