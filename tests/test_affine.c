@@ -289,6 +289,34 @@ static double min_eig_rel(const double H[144]) {
   return w[0] / fmax(fmax(fabs(w[0]), fabs(w[11])), DBL_MIN);
 }
 
+/* ipc_affine_polar: A = R0 S with S symmetric positive definite (near I, and stretched by
+   a factor of 100 between its axes) gives back R0; det A <= 0 is refused */
+static void test_polar(void) {
+  for (int trial = 0; trial < 20; ++trial) {
+    double R0[9], S[9], A[9], R[9], B[9];
+    random_rotation(R0);
+    for (int i = 0; i < 3; ++i)
+      for (int j = i; j < 3; ++j) S[3 * i + j] = S[3 * j + i] = (i == j) + 0.1 * urand();
+    if (trial % 2) {
+      static const double scale[3] = {0.1, 1.0, 10.0};
+      for (int k = 0; k < 9; ++k) S[k] *= sqrt(scale[k / 3] * scale[k % 3]);
+    }
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        A[3 * i + j] = 0;
+        for (int k = 0; k < 3; ++k) A[3 * i + j] += R0[3 * i + k] * S[3 * k + j];
+      }
+    CHECK(ipc_affine_polar(A, R) == 0);
+    CHECK_MSG(rel_diff(9, R, R0) <= 1e-13, "trial %d: %g", trial, rel_diff(9, R, R0));
+    /* a rotation is its own polar factor */
+    CHECK(ipc_affine_polar(R0, B) == 0);
+    CHECK(rel_diff(9, B, R0) <= 1e-15);
+  }
+  double flip[9] = {-1, 0, 0, 0, 1, 0, 0, 0, 1}, singular[9] = {1, 0, 0, 0, 1, 0, 0, 0, 0}, R[9];
+  CHECK(ipc_affine_polar(flip, R) == 1);
+  CHECK(ipc_affine_polar(singular, R) == 1);
+}
+
 static void test_orthogonality(void) {
   const double kappa = 1e5, vol = 0.7;
   for (int trial = 0; trial < 20; ++trial) {
@@ -543,6 +571,7 @@ int main(void) {
   test_transform(&cube);
   test_bad_bodies();
   test_mass_matrix(&cube);
+  test_polar();
   test_orthogonality();
   test_pull_dense();
   test_pull_fd();

@@ -23,6 +23,7 @@
 #include "affine/affine.h"
 
 #include <assert.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -454,3 +455,33 @@ void ipc_affine_uniform_force(const ipc_affine_moments *mom, const double gvec[3
     for (int a = 0; a < 3; ++a) f[3 + 3 * a + i] = mom->first[a] * gvec[i];
   }
 }
+
+/* cofactor matrix of A (row-major): cof(A) = det(A) A^-T */
+static void cofactor3(const double A[9], double C[9]) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+      C[3 * i + j] = A[3 * i1 + j1] * A[3 * i2 + j2] - A[3 * i1 + j2] * A[3 * i2 + j1];
+    }
+}
+
+/* Newton's iteration R <- (R + R^-T) / 2 converges quadratically to the polar factor from
+   any nonsingular start (Higham 1986); near a rotation a handful of iterations reach the
+   rounding level */
+int ipc_affine_polar(const double A[9], double R[9]) {
+  memcpy(R, A, 9 * sizeof(double));
+  for (int it = 0; it < 100; ++it) {
+    double d = det3(R), C[9], change = 0, size = 0;
+    if (!(d > 0) || !isfinite(d)) return 1;
+    cofactor3(R, C);
+    for (int k = 0; k < 9; ++k) {
+      double r = 0.5 * (R[k] + C[k] / d);
+      change = fmax(change, fabs(r - R[k]));
+      size = fmax(size, fabs(r));
+      R[k] = r;
+    }
+    if (change <= 4 * DBL_EPSILON * size) return 0;
+  }
+  return 0;
+}
+

@@ -67,6 +67,12 @@ void ipc_affine_position(const double q[12], const double xbar[3], double x[3]);
 /* the dense 3x12 J(xbar) of the header comment (for tests and assembly by hand) */
 void ipc_affine_jacobian(const double xbar[3], double J[36]);
 
+/* the rotation R nearest to A in the Frobenius norm (the orthogonal polar factor, A = R S
+   with S symmetric positive definite), by Newton's iteration; row- or column-major alike
+   (the factor of A^T is R^T). Returns 0, or 1 when det A <= 0 or is not finite (R then
+   undefined). */
+int ipc_affine_polar(const double A[9], double R[9]);
+
 /* --- orthogonality potential (Lan et al. 2022, eq. 5): E = kappa V ||A A^T - I||_F^2 ---
    kappa (stiffness, energy / length^3) > 0, V the rest volume; only the A part of q enters,
    the p parts of the gradient and Hessian are zero. */

@@ -147,6 +147,14 @@ void ipc_affine_world_velocities(ipc_world *w) {
   map_vertices(w, w->aqd, w->v);
 }
 
+void ipc_affine_world_rotated_prediction(const ipc_world *w, double *q) {
+  memcpy(q, w->aqt, 12 * (size_t)w->naff * sizeof(double));
+  for (int a = 0; a < w->naff; ++a) {
+    double R[9], *A = q + 12 * (size_t)a + 3;
+    if (ipc_affine_polar(A, R) == 0) memcpy(A, R, sizeof R);
+  }
+}
+
 double ipc_affine_world_energy(const ipc_world *w, const double *q) {
   double h2 = w->c_elastic * w->h * w->h, e = 0;
   for (int a = 0; a < w->naff; ++a) {

@@ -553,6 +553,30 @@ static int warm_start(ipc_world *w, ipc_step_stats *st) {
   return moved;
 }
 
+/* moves the affine bodies to their inertial prediction with A projected onto the rotations
+   (issue 13). The prediction q_n + h qdot_n is linear in A and leaves the rotations by
+   O(h^2 omega^2); the stiff orthogonality potential makes that start (and q_n) a poor
+   quadratic model, and Newton crept towards the manifold in small steps. Taken, whatever
+   the warm-start setting of the vertices, only if the move is collision-free by CCD and
+   lowers the incremental potential (judged as warm_start does). returns 1 if moved */
+static int affine_start(ipc_world *w, ipc_step_stats *st) {
+  int n = w->m.nverts;
+  memcpy(w->xe, w->x, 3 * (size_t)n * sizeof(double));
+  ipc_affine_world_rotated_prediction(w, w->aqe);
+  ipc_affine_world_positions(w, w->aqe, w->xe);
+  if (swept_max_step(w, st, w->dhat) < 1.0) return 0;
+  double kappa = w->kappa;
+  if (w->kappa == 0) w->kappa = w->kappa_min;
+  ++st->line_search_steps;
+  int moved = potential(w, w->xe, w->aqe, NULL) < potential(w, w->x, w->aq, NULL);
+  w->kappa = kappa;
+  if (moved) {
+    memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
+    memcpy(w->aq, w->aqe, 12 * (size_t)w->naff * sizeof(double));
+  }
+  return moved;
+}
+
 double ipc_newton_potential_gradient(ipc_world *w) {
   ipc_step_stats st;
   memset(&st, 0, sizeof st);
@@ -600,6 +624,7 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
     for (int i = 0; i < n; ++i)
       if (w->scripted[i] && !w->fixed[i]) pending = 1;
   }
+  if (w->naff > 0) affine_start(w, st);
   if (m->params.warm_start != IPC_WARM_PREVIOUS) warm_start(w, st);
   double weight = 1e6;
   int rc = 0;

@@ -90,6 +90,10 @@ void ipc_affine_world_predict(ipc_world *w);
 /* end of a step: qdot = (q - qn) / h, v_i = J_i qdot */
 void ipc_affine_world_velocities(ipc_world *w);
 
+/* q: every affine body's prediction aqt with A projected onto the rotations (its polar
+   factor; the prediction itself when that fails), the start the Newton solve tries first */
+void ipc_affine_world_rotated_prediction(const ipc_world *w, double *q);
+
 /* inertia 1/2 |q - qtilde|_M^2 plus c h^2 times the orthogonality energy, at q */
 double ipc_affine_world_energy(const ipc_world *w, const double *q);
 
