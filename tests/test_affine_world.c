@@ -191,8 +191,8 @@ static double spin_iterations(double kappa, double *seconds) {
 static void test_spin_iterations(void) {
   double t12, t10;
   double n12 = spin_iterations(1e12, &t12), n10 = spin_iterations(1e10, &t10);
-  fprintf(stderr, "spin iterations: %.2f per step (kappa 1e12, %.3f s), %.2f (1e10, %.3f s)\n",
-          n12, t12, n10, t10);
+  fprintf(stderr, "spin iterations: %.2f per step (kappa 1e12, %.3f s), %.2f (1e10, %.3f s)\n", n12,
+          t12, n10, t10);
   CHECK(n12 <= 3.0);
   CHECK(n10 <= 3.0);
 }

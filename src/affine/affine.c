@@ -484,4 +484,3 @@ int ipc_affine_polar(const double A[9], double R[9]) {
   }
   return 0;
 }
-
