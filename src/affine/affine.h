@@ -2,8 +2,8 @@
    global deformations of Baraff and Witkin 1992): a body's state is q = (p, A), 12 DOFs, and
    each of its vertices moves as x = A xbar + p = J(xbar) q with xbar its rest position.
 
-   GROUNDWORK ONLY (issue 13): nothing here is wired into the world, the scenes or the Newton
-   solver yet; a later step builds bodies from these kernels.
+   used by the IPC world for bodies with `affine: true` (src/ipc/affine_world.c, the plan in
+   docs/affine-integration.md); LCP mode does not use them yet.
 
    ordering of q (12 doubles): q = (p, A e1, A e2, A e3), the translation then the COLUMNS of
    A, so q[3 + 3 j + i] = A[i][j] and
