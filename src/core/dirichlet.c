@@ -7,8 +7,7 @@
 
 #include "core/alloc.h"
 
-/* Rodrigues rotation of r by angle |omega| h about omega */
-static void rotate(double out[3], const double omega[3], double h, const double r[3]) {
+void ipc_dirichlet_rotate(double out[3], const double omega[3], double h, const double r[3]) {
   double th = sqrt(omega[0] * omega[0] + omega[1] * omega[1] + omega[2] * omega[2]) * h;
   if (th == 0) {
     memcpy(out, r, 3 * sizeof(double));
@@ -21,7 +20,7 @@ static void rotate(double out[3], const double omega[3], double h, const double 
   for (int d = 0; d < 3; ++d) out[d] = r[d] * c + kxr[d] * s + k[d] * kr * (1 - c);
 }
 
-static int active(const ipc_dirichlet *d, double t) {
+int ipc_dirichlet_active(const ipc_dirichlet *d, double t) {
   return t >= d->t_begin && t < d->t_end;
 }
 
@@ -29,13 +28,13 @@ void ipc_dirichlet_targets(const ipc_model *m, const double *center, double h, d
                            const double *x, double *target, unsigned char *scripted) {
   for (int k = 0; k < m->ndirichlet; ++k) {
     const ipc_dirichlet *d = &m->dirichlet[k];
-    if (!active(d, t)) continue;
+    if (!ipc_dirichlet_active(d, t)) continue;
     const double *c = center + 3 * k;
     for (int i = 0; i < d->nverts; ++i) {
       int v = d->verts[i];
       double r[3], rr[3];
       for (int j = 0; j < 3; ++j) r[j] = x[3 * v + j] - c[j];
-      rotate(rr, d->angular_velocity, h, r);
+      ipc_dirichlet_rotate(rr, d->angular_velocity, h, r);
       for (int j = 0; j < 3; ++j) target[3 * v + j] = c[j] + rr[j] + d->velocity[j] * h;
       scripted[v] = 1;
     }
@@ -69,7 +68,7 @@ ipc_status ipc_mesh_seq_targets(const ipc_model *m, int step, double *target,
 void ipc_dirichlet_advance_centers(const ipc_model *m, double *center, double h, double t) {
   for (int k = 0; k < m->ndirichlet; ++k) {
     const ipc_dirichlet *d = &m->dirichlet[k];
-    if (!active(d, t)) continue;
+    if (!ipc_dirichlet_active(d, t)) continue;
     for (int j = 0; j < 3; ++j) center[3 * k + j] += d->velocity[j] * h;
   }
 }

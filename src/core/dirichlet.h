@@ -6,6 +6,12 @@
 
 #include "core/model.h"
 
+/* out = r rotated by the angle |omega| h about omega (Rodrigues) */
+void ipc_dirichlet_rotate(double out[3], const double omega[3], double h, const double r[3]);
+
+/* 1 when the region's script applies to the step starting at time t */
+int ipc_dirichlet_active(const ipc_dirichlet *d, double t);
+
 /* targets at the end of the step starting at time t for the vertices of every region active
    at t: target (nverts x 3) from the positions x and the region centres center
    (ndirichlet x 3); sets scripted[v] = 1 for each of them (other entries untouched) */

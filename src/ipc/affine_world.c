@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/dirichlet.h"
 #include "ipc/world_internal.h"
 
 /* the weights w_i = (1, xbar_i) of vertex i */
@@ -28,17 +29,26 @@ static void map_vertices(const ipc_world *w, const double *q, double *out) {
   }
 }
 
-/* refuses what the first wiring step leaves out: scripts, Neumann forces, Newmark, damping */
-static ipc_status check_supported(const ipc_world *w, const ipc_scene_def *def, int b,
+/* refuses what affine bodies do not support: partial scripts, Neumann forces, Newmark,
+   damping */
+static ipc_status check_supported(const ipc_world *w, const ipc_scene_def *def, int b, int d0,
                                   ipc_error *err) {
   const char *path = def->path ? def->path : "(scene)";
   const ipc_body_def *bd = &def->bodies[b];
-  const char *key = bd->ndirichlet > 0 ? "dirichlet" : bd->nneumann > 0 ? "neumann" : NULL;
-  if (key)
+  for (int k = 0; k < bd->ndirichlet; ++k) {
+    const ipc_dirichlet *d = &w->m.dirichlet[d0 + k];
+    if (d->nverts != w->m.bodies[b].nv)
+      return ipc_error_set(err, IPC_ERR_INPUT,
+                           "%s: bodies[%d].dirichlet[%d]: selects %d of the body's %d vertices; "
+                           "an affine body moves as a whole, so its script must select all of "
+                           "them (bodies[%d].affine is true)",
+                           path, b, k, d->nverts, w->m.bodies[b].nv, b);
+  }
+  if (bd->nneumann > 0)
     return ipc_error_set(err, IPC_ERR_INPUT,
-                         "%s: bodies[%d].%s: not supported on an affine body yet "
+                         "%s: bodies[%d].neumann: not supported on an affine body yet "
                          "(bodies[%d].affine is true)",
-                         path, b, key, b);
+                         path, b, b);
   if (def->integrator == IPC_NEWMARK)
     return ipc_error_set(err, IPC_ERR_INPUT,
                          "%s: integrator: affine bodies (bodies[%d].affine) need "
@@ -87,16 +97,25 @@ ipc_status ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def, ipc_err
   w->aff_pv = IPC_NEW(int, 4 * (size_t)na);
   w->vert_aff = IPC_NEW(int, m->nverts);
   w->aff_mom = IPC_NEW0(ipc_affine_moments, na);
-  double **arrays[] = {&w->aq, &w->aqn, &w->aqd, &w->aqt, &w->aqe, &w->adq};
+  w->aff_dir0 = IPC_NEW(int, na);
+  w->aff_ndir = IPC_NEW(int, na);
+  w->aff_scripted = IPC_NEW0(unsigned char, na);
+  w->aff_fixed = IPC_NEW0(unsigned char, na);
+  w->aff_penalty = IPC_NEW0(double, na);
+  double **arrays[] = {&w->aq, &w->aqn, &w->aqd, &w->aqt, &w->aqe, &w->adq, &w->aqs};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k)
     *arrays[k] = IPC_NEW0(double, 12 * (size_t)na);
   for (int i = 0; i < m->nverts; ++i) w->vert_aff[i] = -1;
   w->nsys = m->nverts + 4 * na;
-  int a = 0;
+  int a = 0, dnext = 0; /* the model's dirichlet list: per body, obstacle entry, then its own */
   for (int b = 0; b < m->nbodies; ++b) {
     const ipc_body *bd = &m->bodies[b];
+    int d0 = dnext + bd->obstacle;
+    dnext = d0 + def->bodies[b].ndirichlet;
     if (!bd->affine) continue;
-    if (check_supported(w, def, b, err) != IPC_OK) return IPC_ERR_INPUT;
+    if (check_supported(w, def, b, d0, err) != IPC_OK) return IPC_ERR_INPUT;
+    w->aff_dir0[a] = d0;
+    w->aff_ndir[a] = def->bodies[b].ndirichlet;
     if (ipc_affine_moments_tets(m->nverts, m->x0, bd->nt, m->tets + 4 * (size_t)bd->t0, bd->density,
                                 &w->aff_mom[a], err) != IPC_OK)
       return IPC_ERR_INPUT;
@@ -122,8 +141,47 @@ void ipc_affine_world_free(ipc_world *w) {
   ipc_free(w->aff_pv);
   ipc_free(w->vert_aff);
   ipc_free(w->aff_mom);
-  double *arrays[] = {w->aq, w->aqn, w->aqd, w->aqt, w->aqe, w->adq};
+  ipc_free(w->aff_dir0);
+  ipc_free(w->aff_ndir);
+  ipc_free(w->aff_scripted);
+  ipc_free(w->aff_fixed);
+  ipc_free(w->aff_penalty);
+  double *arrays[] = {w->aq, w->aqn, w->aqd, w->aqt, w->aqe, w->adq, w->aqs};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) ipc_free(arrays[k]);
+}
+
+/* qs: the script d's rigid motion over the step of q about the centre c: p' = c + R (p - c)
+   + v h and A' = R A, so J_i q' is the script's motion of x_i = J_i q */
+static void script_q(const ipc_dirichlet *d, const double c[3], double h, const double *q,
+                     double *qs) {
+  double r[3];
+  for (int j = 0; j < 3; ++j) r[j] = q[j] - c[j];
+  ipc_dirichlet_rotate(qs, d->angular_velocity, h, r);
+  for (int j = 0; j < 3; ++j) qs[j] += c[j] + d->velocity[j] * h;
+  for (int k = 1; k < 4; ++k) ipc_dirichlet_rotate(qs + 3 * k, d->angular_velocity, h, q + 3 * k);
+}
+
+void ipc_affine_world_script(ipc_world *w) {
+  for (int a = 0; a < w->naff; ++a) {
+    w->aff_scripted[a] = 0;
+    /* the last active entry wins, as it does for the vertex targets */
+    for (int k = w->aff_dir0[a]; k < w->aff_dir0[a] + w->aff_ndir[a]; ++k) {
+      if (!ipc_dirichlet_active(&w->m.dirichlet[k], w->time)) continue;
+      script_q(&w->m.dirichlet[k], w->dir_center + 3 * (size_t)k, w->h, w->aq + 12 * (size_t)a,
+               w->aqs + 12 * (size_t)a);
+      w->aff_scripted[a] = 1;
+    }
+  }
+  for (int i = 0; i < w->m.nverts && w->naff > 0; ++i) {
+    int a = w->vert_aff[i];
+    if (a < 0 || !w->aff_scripted[a]) continue;
+    const double *qa = w->aqs + 12 * (size_t)a;
+    double wt[4];
+    weights(w, i, wt);
+    for (int d = 0; d < 3; ++d)
+      w->target[3 * (size_t)i + d] =
+          qa[d] + wt[1] * qa[3 + d] + wt[2] * qa[6 + d] + wt[3] * qa[9 + d];
+  }
 }
 
 void ipc_affine_world_positions(const ipc_world *w, const double *q, double *x) {
@@ -151,6 +209,10 @@ void ipc_affine_world_rotated_prediction(const ipc_world *w, double *q) {
   memcpy(q, w->aqt, 12 * (size_t)w->naff * sizeof(double));
   for (int a = 0; a < w->naff; ++a) {
     double R[9], *A = q + 12 * (size_t)a + 3;
+    if (w->aff_scripted[a]) { /* a kinematic mover stays where its script put it */
+      memcpy(q + 12 * (size_t)a, w->aq + 12 * (size_t)a, 12 * sizeof(double));
+      continue;
+    }
     if (ipc_affine_polar(A, R) == 0) memcpy(A, R, sizeof R);
   }
 }
@@ -162,6 +224,9 @@ double ipc_affine_world_energy(const ipc_world *w, const double *q) {
     const double *qa = q + 12 * (size_t)a;
     e += ipc_affine_inertia(&w->aff_mom[a], qa, w->aqt + 12 * (size_t)a, NULL);
     e += h2 * ipc_affine_orth_energy(qa, bd->affine_stiffness, w->aff_mom[a].volume);
+    if (w->aff_penalty[a] > 0)
+      e +=
+          w->aff_penalty[a] * ipc_affine_inertia(&w->aff_mom[a], qa, w->aqs + 12 * (size_t)a, NULL);
   }
   return e;
 }
@@ -184,16 +249,18 @@ void ipc_affine_world_add(const ipc_world *w, double *g, ipc_sparse *A, int set)
     const ipc_body *bd = &w->m.bodies[w->aff_body[a]];
     const ipc_affine_moments *mom = &w->aff_mom[a];
     const double *qa = w->aq + 12 * (size_t)a;
-    double ka = bd->affine_stiffness, gi[12], go[12], H[144], M[144];
+    double ka = bd->affine_stiffness, gi[12], go[12], gs[12] = {0}, H[144], M[144];
+    double pen = w->aff_penalty[a];
     ipc_affine_inertia(mom, qa, w->aqt + 12 * (size_t)a, gi);
     ipc_affine_orth_gradient(qa, ka, mom->volume, go);
+    if (pen > 0) ipc_affine_inertia(mom, qa, w->aqs + 12 * (size_t)a, gs);
     /* the pseudo-vertices of a body are consecutive from aff_pv[4a] */
     double *gp = g ? g + 3 * (size_t)w->aff_pv[4 * a] : NULL;
-    for (int k = 0; k < 12 && gp; ++k) gp[k] += gi[k] + h2 * go[k];
+    for (int k = 0; k < 12 && gp; ++k) gp[k] += gi[k] + h2 * go[k] + pen * gs[k];
     if (!A) continue;
     ipc_affine_orth_hessian_psd(qa, ka, mom->volume, H);
     ipc_affine_mass_matrix(mom, M);
-    for (int k = 0; k < 144; ++k) H[k] = M[k] + h2 * H[k];
+    for (int k = 0; k < 144; ++k) H[k] = (1.0 + pen) * M[k] + h2 * H[k];
     ipc_sparse_add_element(A, set, a, H);
   }
 }

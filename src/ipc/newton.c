@@ -43,7 +43,7 @@ struct ipc_newton_solver {
   ipc_sparse *asm_;
   ipc_cholmod *chol;
   int tet_set;
-  int aff_set; /* the affine bodies' 4-pseudo-vertex elements, -1 until registered */
+  int aff_set;              /* the affine bodies' 4-pseudo-vertex elements, -1 until registered */
   unsigned char *dof_fixed; /* (nverts x 3) */
   double *rhs, *sol;        /* reduced vectors */
   double *diag;             /* (nverts x 3) */
@@ -256,6 +256,9 @@ static void update_mask(ipc_world *w) {
   int n = w->m.nverts;
   for (int i = 0; i < n; ++i)
     for (int d = 0; d < 3; ++d) s->dof_fixed[3 * i + d] = w->fixed[i];
+  /* a scripted affine body is kinematic: its pseudo-vertices are fixed too */
+  for (int a = 0; a < w->naff; ++a)
+    memset(s->dof_fixed + 3 * (size_t)w->aff_pv[4 * a], w->aff_fixed[a], 12);
   ipc_sparse_set_mask(s->asm_, s->dof_fixed);
   if (s->tet_set < 0 && w->m.ntets > 0)
     s->tet_set = ipc_sparse_add_element_set(s->asm_, w->m.ntets, 4, w->m.tets);
@@ -483,10 +486,19 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
   }
 }
 
+/* 1 when the move x -> xe is collision-free, ends at least 1e-4 dhat from every other
+   primitive (closer, the barrier's curvature would swamp the Newton system) and keeps every
+   tet valid */
+static int placement_ok(ipc_world *w, ipc_step_stats *st) {
+  if (swept_max_step(w, st, 0.0) < 1.0) return 0;
+  if (!isfinite(ipc_elastic_energy(w, w->xe))) return 0;
+  ipc_broad_phase(&w->cand, &w->m.surface, w->xe, NULL, 1e-4 * w->dhat);
+  double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->xe);
+  return d2 >= 1e-8 * w->dhat * w->dhat;
+}
+
 /* places the scripted vertices that are not fixed yet (obstacles_only: those of kinematic
-   obstacles, mass 0) on their targets if that move is collision-free, ends at least
-   1e-4 dhat from every other primitive (closer, the barrier's curvature would
-   swamp the Newton system) and keeps every tet valid; then fixes them. returns 1 on
+   obstacles, mass 0) on their targets if placement_ok; then fixes them. returns 1 on
    success (also when nothing had to move). */
 static int place_scripted(ipc_world *w, ipc_step_stats *st, int obstacles_only) {
   const ipc_model *m = &w->m;
@@ -498,12 +510,7 @@ static int place_scripted(ipc_world *w, ipc_step_stats *st, int obstacles_only) 
     any = 1;
   }
   if (any) {
-    double toi = swept_max_step(w, st, 0.0);
-    if (toi < 1.0) return 0;
-    if (!isfinite(ipc_elastic_energy(w, w->xe))) return 0;
-    ipc_broad_phase(&w->cand, &m->surface, w->xe, NULL, 1e-4 * w->dhat);
-    double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->xe);
-    if (d2 < 1e-8 * w->dhat * w->dhat) return 0;
+    if (!placement_ok(w, st)) return 0;
     memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
   }
   for (int i = 0; i < n; ++i)
@@ -512,6 +519,38 @@ static int place_scripted(ipc_world *w, ipc_step_stats *st, int obstacles_only) 
       w->penalty[i] = 0;
     }
   return 1;
+}
+
+/* places each scripted affine body not fixed yet on its script's q (its vertices on J_i q,
+   exactly their targets) when placement_ok, one body at a time; then fixes it. returns 1
+   when every such body is placed */
+static int place_affine_scripted(ipc_world *w, ipc_step_stats *st) {
+  int n = w->m.nverts, all = 1;
+  for (int a = 0; a < w->naff; ++a) {
+    if (!w->aff_scripted[a] || w->aff_fixed[a]) continue;
+    double *q = w->aq + 12 * (size_t)a, *qs = w->aqs + 12 * (size_t)a;
+    memcpy(w->xe, w->x, 3 * (size_t)n * sizeof(double));
+    memcpy(w->aqe, w->aq, 12 * (size_t)w->naff * sizeof(double));
+    memcpy(w->aqe + 12 * (size_t)a, qs, 12 * sizeof(double));
+    ipc_affine_world_positions(w, w->aqe, w->xe);
+    if (memcmp(q, qs, 12 * sizeof(double)) != 0 && !placement_ok(w, st)) {
+      all = 0;
+      continue;
+    }
+    memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
+    memcpy(q, qs, 12 * sizeof(double));
+    w->aff_fixed[a] = 1;
+    w->aff_penalty[a] = 0;
+  }
+  return all;
+}
+
+/* 1 when vertex i has a script it does not follow yet: a scripted vertex not fixed, or a
+   vertex of a scripted affine body not placed */
+static int unplaced(const ipc_world *w, int i) {
+  if (!w->scripted[i]) return 0;
+  int a = w->naff > 0 ? w->vert_aff[i] : -1;
+  return a < 0 ? !w->fixed[i] : !w->aff_fixed[a];
 }
 
 /* moves the free vertices from x towards x + h v (IPC_WARM_VELOCITY) or the inertial
@@ -602,10 +641,17 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   memset(w->penalty, 0, (size_t)n * sizeof(double));
   /* the real vertices of affine bodies carry no unknowns: their pseudo-vertices do */
   for (int i = 0; i < n && w->naff > 0; ++i) w->fixed[i] = w->vert_aff[i] >= 0;
+  /* scripted affine bodies are kinematic rigid movers: placed on their script's q directly
+     when they can be, like obstacles */
+  if (w->naff > 0) {
+    memset(w->aff_fixed, 0, (size_t)w->naff);
+    memset(w->aff_penalty, 0, (size_t)w->naff * sizeof(double));
+  }
+  int pending = !place_affine_scripted(w, st);
   /* obstacle vertices without a script this step stay where they are, and so do scripted
      vertices already on their targets */
-  int pending = 0;
   for (int i = 0; i < n; ++i) {
+    if (w->scripted[i] && w->naff > 0 && w->vert_aff[i] >= 0) continue; /* placed above */
     if (w->scripted[i]) {
       const double *x = w->x + 3 * i, *t = w->target + 3 * i;
       if (x[0] == t[0] && x[1] == t[1] && x[2] == t[2])
@@ -621,26 +667,30 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   if (pending) {
     place_scripted(w, st, 1);
     pending = 0;
-    for (int i = 0; i < n; ++i)
-      if (w->scripted[i] && !w->fixed[i]) pending = 1;
+    for (int i = 0; i < n; ++i) pending |= unplaced(w, i);
   }
   if (w->naff > 0) affine_start(w, st);
   if (m->params.warm_start != IPC_WARM_PREVIOUS) warm_start(w, st);
   double weight = 1e6;
   int rc = 0;
   for (int round = 0;; ++round) {
-    if (pending)
+    if (pending) {
       for (int i = 0; i < n; ++i)
         if (w->scripted[i] && !w->fixed[i])
           w->penalty[i] = weight * (m->mass[i] > 0 ? m->mass[i] : w->mean_mass);
+      for (int a = 0; a < w->naff; ++a)
+        if (w->aff_scripted[a] && !w->aff_fixed[a]) w->aff_penalty[a] = weight;
+    }
     rc = newton_solve(w, st, &iters_left, err);
     if (rc == 1) return IPC_ERR_SIM;
     if (!pending) break;
     double gap = 0;
     for (int i = 0; i < n; ++i)
-      if (w->scripted[i] && !w->fixed[i])
+      if (unplaced(w, i))
         for (int d = 0; d < 3; ++d) gap = fmax(gap, fabs(w->x[3 * i + d] - w->target[3 * i + d]));
-    if (place_scripted(w, st, 0)) {
+    /* affine bodies first: the deformable placement fixes its vertices even when a later
+       placement fails */
+    if (place_affine_scripted(w, st) && place_scripted(w, st, 0)) {
       pending = 0;
       memset(w->penalty, 0, (size_t)n * sizeof(double));
       if (rc == 0 && gap <= 1e-2 * tol) {
@@ -657,8 +707,7 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
     if (weight > 1e12 || iters_left <= 0) break;
   }
   if (pending)
-    for (int i = 0; i < n; ++i)
-      if (w->scripted[i] && !w->fixed[i]) st->dirichlet_unmet++;
+    for (int i = 0; i < n; ++i) st->dirichlet_unmet += unplaced(w, i);
   if (rc == 2) st->newton_capped = 1;
   return IPC_OK;
 }

@@ -274,6 +274,7 @@ ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   memcpy(w->xn, w->x, 3 * (size_t)n * sizeof(double));
   memset(w->scripted, 0, (size_t)n);
   ipc_dirichlet_targets(m, w->dir_center, w->h, w->time, w->x, w->target, w->scripted);
+  ipc_affine_world_script(w);
   if (ipc_mesh_seq_targets(m, w->step, w->target, w->scripted, err) != IPC_OK) return IPC_ERR_INPUT;
   predict(w, w->time);
   ipc_affine_world_predict(w);

@@ -51,13 +51,23 @@ struct ipc_world {
      system (its DOF blocks p, A e1, A e2, A e3), its real vertices are fixed there and
      recomputed as x_i = J_i q */
   int naff;
-  int nsys;                 /* vertices of the Newton system: nverts + 4 naff */
-  int *aff_body;            /* (naff) body index */
-  int *aff_pv;              /* (naff x 4) pseudo-vertex ids */
-  int *vert_aff;            /* (nverts) affine body of a vertex or -1; NULL when naff == 0 */
+  int nsys;      /* vertices of the Newton system: nverts + 4 naff */
+  int *aff_body; /* (naff) body index */
+  int *aff_pv;   /* (naff x 4) pseudo-vertex ids */
+  int *vert_aff; /* (nverts) affine body of a vertex or -1; NULL when naff == 0 */
   ipc_affine_moments *aff_mom;
-  double *aq, *aqn, *aqd;   /* (naff x 12) q, q at the start of the step, qdot */
-  double *aqt, *aqe, *adq;  /* (naff x 12) prediction, trial q, Newton direction */
+  double *aq, *aqn, *aqd;  /* (naff x 12) q, q at the start of the step, qdot */
+  double *aqt, *aqe, *adq; /* (naff x 12) prediction, trial q, Newton direction */
+  /* scripted affine bodies move as kinematic rigid movers: body a's scripts are the model's
+     dirichlet entries aff_dir0[a] .. + aff_ndir[a] - 1 (each selects the whole body); when
+     one is active, aqs holds the step's target q and aff_scripted[a] is 1. Like scripted
+     vertices, such a body is placed on its target and fixed (aff_fixed, its pseudo-vertices
+     leave the Newton system) or, when that move is refused, pulled there by the penalty
+     1/2 aff_penalty (q - qs)^T M (q - qs) first */
+  int *aff_dir0, *aff_ndir;
+  double *aqs, *aff_penalty;   /* (naff x 12), (naff) */
+  unsigned char *aff_scripted; /* (naff) */
+  unsigned char *aff_fixed;    /* (naff) */
 };
 
 /* elastic energy sum_t vol_t Psi(F_t(x)) (+INFINITY when undefined) */
@@ -80,6 +90,11 @@ ipc_newton_solver *ipc_newton_solver_create(int nverts);
    fitted to the initial vertex velocities; sets nsys. Call once x, v, tet_g, tet_H exist. */
 ipc_status ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def, ipc_error *err);
 void ipc_affine_world_free(ipc_world *w);
+
+/* after the step's Dirichlet targets: the target q of every affine body with an active
+   script (the script's rigid motion of its current q about the region's centre), with
+   its vertices' targets set to J_i q exactly */
+void ipc_affine_world_script(ipc_world *w);
 
 /* x_i = J_i q for the vertices of every affine body (q: naff x 12) */
 void ipc_affine_world_positions(const ipc_world *w, const double *q, double *x);
