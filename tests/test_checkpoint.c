@@ -169,6 +169,21 @@ static void lying_lengths(const unsigned char *b, size_t n, const ipc_run_checkp
   }
 }
 
+/* the offset of the positions (the field with tag 5) in a world state record: magic, 5 u32,
+   then fields of (u32 tag, u64 bytes, data) */
+static size_t positions_offset(const char *buf) {
+  size_t off = 8 + 20;
+  for (;;) {
+    uint32_t tag;
+    uint64_t bytes;
+    memcpy(&tag, buf + off, 4);
+    memcpy(&bytes, buf + off + 4, 8);
+    off += 12;
+    if (tag == 5) return off;
+    off += bytes;
+  }
+}
+
 /* a saved state whose positions intersect (the upper cube moved into the lower one) */
 static void intersecting_state(ipc_run_checkpoint *c, const ipc_scene_def *def) {
   ipc_error err;
@@ -178,17 +193,7 @@ static void intersecting_state(ipc_run_checkpoint *c, const ipc_scene_def *def) 
   FILE *mem = open_memstream(&buf, &len);
   CHECK(ipc_world_save_state(w, mem, &err) == IPC_OK);
   fclose(mem);
-  /* the record: magic, 5 u32, then tagged fields; x is the one with tag 5 */
-  size_t off = 8 + 20;
-  uint32_t tag = 0;
-  uint64_t bytes = 0;
-  for (;;) {
-    memcpy(&tag, buf + off, 4);
-    memcpy(&bytes, buf + off + 4, 8);
-    off += 12;
-    if (tag == 5) break;
-    off += bytes;
-  }
+  size_t off = positions_offset(buf);
   int n = ipc_world_vertex_count(w);
   for (int i = 0; i < n / 2; ++i) { /* the upper cube's vertices come first */
     double y;
@@ -245,16 +250,7 @@ static void nonfinite_state(const ipc_scene_def *def) {
   FILE *mem = open_memstream(&buf, &len);
   CHECK(ipc_world_save_state(w, mem, &err) == IPC_OK);
   fclose(mem);
-  size_t off = 8 + 20; /* magic, 5 u32, then tagged fields; x has tag 5 */
-  uint32_t tag = 0;
-  uint64_t bytes = 0;
-  for (;;) {
-    memcpy(&tag, buf + off, 4);
-    memcpy(&bytes, buf + off + 4, 8);
-    off += 12;
-    if (tag == 5) break;
-    off += bytes;
-  }
+  size_t off = positions_offset(buf);
   double x0 = ipc_world_positions(w)[0], bad = NAN;
   memcpy(buf + off, &bad, 8);
   mem = fmemopen(buf, len, "rb");

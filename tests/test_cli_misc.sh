@@ -6,20 +6,7 @@
 # usage: test_cli_misc.sh path/to/ipcc   (run from the project root)
 set -u
 IPCC=$1
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-ok() { echo "ok: $1"; }
-bad() { echo "FAIL: $1"; fails=$((fails + 1)); }
-expect() { # expect CODE DESCRIPTION CMD... ; stdout+stderr in $T/out
-  code=$1; what=$2; shift 2
-  "$@" >"$T/out" 2>&1
-  rc=$?
-  if [ "$rc" -eq "$code" ]; then ok "$what"; else bad "$what (exit $rc, expected $code)"; cat "$T/out"; fi
-}
-contains() { # contains TEXT DESCRIPTION
-  if grep -qF -- "$1" "$T/out"; then ok "$2"; else bad "$2: output lacks '$1'"; cat "$T/out"; fi
-}
+. "$(dirname "$0")/lib.sh"
 lacks() { # lacks TEXT DESCRIPTION
   if grep -qF -- "$1" "$T/out"; then bad "$2: output has '$1'"; cat "$T/out"; else ok "$2"; fi
 }

@@ -5,11 +5,7 @@
 # usage: test_examples.sh MESON BUILD_DIR PREFIX LIBDIR CC [EXTRA_CFLAGS]   (from the project root)
 set -u
 MESON=$1 BUILD=$2 PREFIX=$3 LIBDIR=$4 CC=$5 EXTRA=${6:-}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-ok() { echo "ok: $1"; }
-bad() { echo "FAIL: $1"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
 
 # LIBDIR is relative to PREFIX unless absolute
 case $LIBDIR in /*) ;; *) LIBDIR=$PREFIX/$LIBDIR ;; esac

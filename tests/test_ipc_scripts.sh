@@ -7,20 +7,7 @@
 set -u
 IPCC=$1
 D=tests/data/ipc-input/input
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-ok() { echo "ok: $1"; }
-bad() { echo "FAIL: $1"; fails=$((fails + 1)); }
-expect() { # expect CODE DESCRIPTION CMD... ; stdout+stderr in $T/out
-  code=$1; what=$2; shift 2
-  "$@" >"$T/out" 2>&1
-  rc=$?
-  if [ "$rc" -eq "$code" ]; then ok "$what"; else bad "$what (exit $rc, expected $code)"; cat "$T/out"; fi
-}
-contains() { # contains TEXT DESCRIPTION
-  if grep -qF -- "$1" "$T/out"; then ok "$2"; else bad "$2: output lacks '$1'"; cat "$T/out"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 i=0
 for s in tutorialExamples/2cubesFall.txt:20 tutorialExamples/BC/2cubesFall_DBC.txt:10 \

@@ -7,11 +7,7 @@
 # usage: test_resume.sh path/to/ipcc   (run from the project root)
 set -u
 IPCC=$1
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-ok() { echo "ok: $1"; }
-bad() { echo "FAIL: $1"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
 
 SCENE=scenes/torus_stack.json
 ARGS="--steps 30 --every 2 --format obj,ply,vtu --quiet"

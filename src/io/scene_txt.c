@@ -1222,6 +1222,20 @@ static int last_of(const scen *k, int g) {
   return -1;
 }
 
+/* the vertices of shape c in group g (shape-local ids, n of them), or NULL when none */
+static int *group_verts(const scen *k, int c, int g, int *n) {
+  int o = k->pl->off[c], nv = k->pl->off[c + 1] - o;
+  int *verts = IPC_NEW(int, (size_t)nv + 1);
+  *n = 0;
+  for (int i = 0; i < nv; ++i)
+    if (k->tag[o + i] == g) verts[(*n)++] = i;
+  if (*n == 0) {
+    ipc_free(verts);
+    return NULL;
+  }
+  return verts;
+}
+
 /* window [t0, t1) moving group g of every deformable shape by velocity v and angular
    velocity w (about center, or NULL: the region's own centre); v, w NULL: held */
 static void add_group(scen *k, int g, double t0, double t1, const double v[3], const double w[3],
@@ -1229,15 +1243,9 @@ static void add_group(scen *k, int g, double t0, double t1, const double v[3], c
   if (!(t0 < t1)) return;
   for (int c = 0; c < k->nsh; ++c) {
     ipc_body_def *b = &k->s->bodies[c];
-    int o = k->pl->off[c], nv = k->pl->off[c + 1] - o, n = 0;
-    if (b->obstacle) continue;
-    int *verts = IPC_NEW(int, (size_t)nv);
-    for (int i = 0; i < nv; ++i)
-      if (k->tag[o + i] == g) verts[n++] = i;
-    if (n == 0) {
-      ipc_free(verts);
-      continue;
-    }
+    int n = 0;
+    int *verts = b->obstacle ? NULL : group_verts(k, c, g, &n);
+    if (!verts) continue;
     ipc_dirichlet_def *d = add_dirichlet(b, verts, n, t0, t1);
     if (v) memcpy(d->velocity, v, sizeof d->velocity);
     if (w) memcpy(d->angular_velocity, w, sizeof d->angular_velocity);
@@ -1252,15 +1260,9 @@ static void add_group(scen *k, int g, double t0, double t1, const double v[3], c
 static void add_load(scen *k, int g, const double a[3]) {
   for (int c = 0; c < k->nsh; ++c) {
     ipc_body_def *b = &k->s->bodies[c];
-    int o = k->pl->off[c], nv = k->pl->off[c + 1] - o, n = 0;
-    if (b->obstacle) continue;
-    int *verts = IPC_NEW(int, (size_t)nv);
-    for (int i = 0; i < nv; ++i)
-      if (k->tag[o + i] == g) verts[n++] = i;
-    if (n == 0) {
-      ipc_free(verts);
-      continue;
-    }
+    int n = 0;
+    int *verts = b->obstacle ? NULL : group_verts(k, c, g, &n);
+    if (!verts) continue;
     b->neumann = ipc_realloc(b->neumann, (size_t)(b->nneumann + 1) * sizeof(ipc_neumann_def));
     ipc_neumann_def *nd = &b->neumann[b->nneumann++];
     memset(nd, 0, sizeof *nd);
