@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fit_accel.h"
 #include "ipc/world_internal.h"
 #include "ipcc/ipcc.h"
 #include "test.h"
@@ -58,30 +59,6 @@ static int step(ipc_world *w, ipc_step_stats *st) {
   int ok = ipc_world_intersection_free(w, what, sizeof what);
   CHECK_MSG(ok, "intersecting state: %s", what);
   return ok;
-}
-
-/* least-squares a + b t + c t^2 through (t, s); returns the acceleration 2c */
-static double fit_accel(const double *t, const double *s, int n) {
-  double S[3][4] = {{0}};
-  for (int k = 0; k < n; ++k) {
-    double f[3] = {1, t[k], t[k] * t[k]};
-    for (int i = 0; i < 3; ++i) {
-      for (int j = 0; j < 3; ++j) S[i][j] += f[i] * f[j];
-      S[i][3] += f[i] * s[k];
-    }
-  }
-  for (int i = 0; i < 3; ++i)
-    for (int j = i + 1; j < 3; ++j) {
-      double r = S[j][i] / S[i][i];
-      for (int k = 0; k < 4; ++k) S[j][k] -= r * S[i][k];
-    }
-  double x[3];
-  for (int i = 2; i >= 0; --i) {
-    x[i] = S[i][3];
-    for (int k = i + 1; k < 3; ++k) x[i] -= S[i][k] * x[k];
-    x[i] /= S[i][i];
-  }
-  return 2 * x[2];
 }
 
 /* scenes/incline_plane.json with its block affine on a slope of theta degrees for 1 s: the

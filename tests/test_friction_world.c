@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "fit_accel.h"
 #include "ipc/world_internal.h"
 #include "ipcc/ipcc.h"
 #include "test.h"
@@ -34,30 +35,6 @@ static int load(const char *path, ipc_scene_def *def) {
   int ok = ipc_scene_load(path, def, &err) == IPC_OK;
   CHECK_MSG(ok, "%s", err.msg);
   return ok;
-}
-
-/* least-squares a + b t + c t^2 through (t, s); returns the acceleration 2c */
-static double fit_accel(const double *t, const double *s, int n) {
-  double S[3][4] = {{0}};
-  for (int k = 0; k < n; ++k) {
-    double f[3] = {1, t[k], t[k] * t[k]};
-    for (int i = 0; i < 3; ++i) {
-      for (int j = 0; j < 3; ++j) S[i][j] += f[i] * f[j];
-      S[i][3] += f[i] * s[k];
-    }
-  }
-  for (int i = 0; i < 3; ++i)
-    for (int j = i + 1; j < 3; ++j) {
-      double r = S[j][i] / S[i][i];
-      for (int k = 0; k < 4; ++k) S[j][k] -= r * S[i][k];
-    }
-  double x[3];
-  for (int i = 2; i >= 0; --i) {
-    x[i] = S[i][3];
-    for (int k = i + 1; k < 3; ++k) x[i] -= S[i][k] * x[k];
-    x[i] /= S[i][i];
-  }
-  return 2 * x[2];
 }
 
 /* the block of scenes/incline_*.json on a slope of theta degrees for one second: returns the
