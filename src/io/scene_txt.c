@@ -18,138 +18,76 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "core/alloc.h"
 #include "core/codim.h"
 #include "io/path.h"
 #include "io/scene_txt.h"
+#include "io/scene_txt_internal.h"
 #include "ipcc/mesh.h"
 #include "ipcc/scene.h"
-
-static const double pi = 3.14159265358979323846;
 
 /* most shapes a script may create (shapes, shapeMatrix, meshCO together): each becomes a
    body, and shapeMatrix multiplies its counts */
 #define TXT_MAX_SHAPES 100000
 
-enum { KIND_TET, KIND_TRI, KIND_SEG, KIND_PT };
-enum {
-  SCRIPT_NULL,
-  SCRIPT_FALL,
-  SCRIPT_FALL_NOSHIFT,
-  SCRIPT_DRAGRIGHT,
-  SCRIPT_TWIST,
-  SCRIPT_STRETCH_PAUSE,
-  SCRIPT_DCO_FIX,
-  SCRIPT_DCO_ROT_CYLINDERS,
-  SCRIPT_DCO_SEGBED_SQUASH,
-  SCRIPT_DCO_SQUASH6,
-  /* the others of IPC's AnimScripter, mapped in more_scenarios */
-  SCRIPT_HANG,
-  SCRIPT_HANG2,
-  SCRIPT_HANG_TOP_LEFT,
-  SCRIPT_HANG_LEFT,
-  SCRIPT_SWING,
-  SCRIPT_STAMP,
-  SCRIPT_STAMP_TOP_LEFT,
-  SCRIPT_STAMP_BOTH,
-  SCRIPT_UNDSTAMP,
-  SCRIPT_STAND,
-  SCRIPT_TOP_BOTTOM_FIX,
-  SCRIPT_FIX_LOWER_HALF,
-  SCRIPT_CORNER,
-  SCRIPT_PUSH,
-  SCRIPT_TEAR,
-  SCRIPT_UPNDOWN,
-  SCRIPT_STRETCH,
-  SCRIPT_SQUASH,
-  SCRIPT_STRETCH_SQUASH,
-  SCRIPT_BEND,
-  SCRIPT_TWIST_STRETCH,
-  SCRIPT_TWIST_SNS,
-  SCRIPT_TWIST_SNS_OLD,
-  SCRIPT_RUBBER_BAND_PULL,
-  SCRIPT_FOUR_LEG_PULL,
-  SCRIPT_HEAD_TAIL_PULL,
-  SCRIPT_DRAGDOWN,
-  SCRIPT_TOGGLE_TOP,
-  SCRIPT_LEFT_HIT_RIGHT,
-  SCRIPT_DROP,
-  SCRIPT_CURTAIN,
-  SCRIPT_FIX_RIGHTMOST1,
-  SCRIPT_PUSH_RIGHTMOST1,
-  SCRIPT_NM_DRAG_LEFT,
-  SCRIPT_NM_DRAG_FORWARD,
-  SCRIPT_MCO_SQUASH,
-  SCRIPT_MCO_ROT_SQUASH,
-  SCRIPT_MCO_ROT_CYLINDERS,
-  SCRIPT_DCO_SQUASH,
-  SCRIPT_DCO_BALL_HIT_WALL,
-  SCRIPT_DCO_SQUEEZE_OUT,
-  SCRIPT_DCO_VERSCHOOR_ROLLER,
-  SCRIPT_DCO_HAMMER_WALNUT,
-  SCRIPT_DCO_CUT,
-  SCRIPT_UTOPIA,
-  SCRIPT_MESH_SEQ_FROM_FILE,
-};
-static const char *const script_names[] = {"null",
-                                           "fall",
-                                           "fallNoShift",
-                                           "dragright",
-                                           "twist",
-                                           "stretchAndPause",
-                                           "DCOFix",
-                                           "DCORotCylinders",
-                                           "DCOSegBedSquash",
-                                           "DCOSquash6",
-                                           "hang",
-                                           "hang2",
-                                           "hangTopLeft",
-                                           "hangLeft",
-                                           "swing",
-                                           "stamp",
-                                           "stampTopLeft",
-                                           "stampBoth",
-                                           "undstamp",
-                                           "stand",
-                                           "topbottomfix",
-                                           "fixLowerHalf",
-                                           "corner",
-                                           "push",
-                                           "tear",
-                                           "upndown",
-                                           "stretch",
-                                           "squash",
-                                           "stretchnsquash",
-                                           "bend",
-                                           "twistnstretch",
-                                           "twistnsns",
-                                           "twistnsns_old",
-                                           "rubberBandPull",
-                                           "fourLegPull",
-                                           "headTailPull",
-                                           "dragdown",
-                                           "toggleTop",
-                                           "leftHitRight",
-                                           "drop",
-                                           "curtain",
-                                           "fixRightMost1",
-                                           "pushRightMost1",
-                                           "NMFixBottomDragLeft",
-                                           "NMFixBottomDragForward",
-                                           "MCOSquash",
-                                           "MCORotSquash",
-                                           "MCORotCylinders",
-                                           "DCOSquash",
-                                           "DCOBallHitWall",
-                                           "DCOSqueezeOut",
-                                           "DCOVerschoorRoller",
-                                           "DCOHammerWalnut",
-                                           "DCOCut",
-                                           "utopiaComparison",
-                                           "meshSeqFromFile",
-                                           NULL};
+const char *const ipc_txt_script_names[] = {"null",
+                                            "fall",
+                                            "fallNoShift",
+                                            "dragright",
+                                            "twist",
+                                            "stretchAndPause",
+                                            "DCOFix",
+                                            "DCORotCylinders",
+                                            "DCOSegBedSquash",
+                                            "DCOSquash6",
+                                            "hang",
+                                            "hang2",
+                                            "hangTopLeft",
+                                            "hangLeft",
+                                            "swing",
+                                            "stamp",
+                                            "stampTopLeft",
+                                            "stampBoth",
+                                            "undstamp",
+                                            "stand",
+                                            "topbottomfix",
+                                            "fixLowerHalf",
+                                            "corner",
+                                            "push",
+                                            "tear",
+                                            "upndown",
+                                            "stretch",
+                                            "squash",
+                                            "stretchnsquash",
+                                            "bend",
+                                            "twistnstretch",
+                                            "twistnsns",
+                                            "twistnsns_old",
+                                            "rubberBandPull",
+                                            "fourLegPull",
+                                            "headTailPull",
+                                            "dragdown",
+                                            "toggleTop",
+                                            "leftHitRight",
+                                            "drop",
+                                            "curtain",
+                                            "fixRightMost1",
+                                            "pushRightMost1",
+                                            "NMFixBottomDragLeft",
+                                            "NMFixBottomDragForward",
+                                            "MCOSquash",
+                                            "MCORotSquash",
+                                            "MCORotCylinders",
+                                            "DCOSquash",
+                                            "DCOBallHitWall",
+                                            "DCOSqueezeOut",
+                                            "DCOVerschoorRoller",
+                                            "DCOHammerWalnut",
+                                            "DCOCut",
+                                            "utopiaComparison",
+                                            "meshSeqFromFile",
+                                            NULL};
 
 /* IPC's scenarios that ipcc cannot express, and why */
 static const char *const script_rejected[][2] = {
@@ -167,94 +105,9 @@ static const char *const script_rejected[][2] = {
     {"ACOSquashShear", "it moves ground / halfSpace planes; ipcc's planes are fixed"},
 };
 
-typedef struct txt_bc {
-  int line;
-  double lo[3], hi[3]; /* relative box */
-  double v[3], w[3];   /* DBC: m/s, rad/s; NBC: v is the acceleration */
-  double t0, t1;
-} txt_bc;
-
-typedef struct txt_shape {
-  int line;
-  char *path; /* resolved file that is read */
-  int kind, codim;
-  double t[3], r[3], s[3]; /* translation, rotation (degrees), scale */
-  double mat[3];           /* density, E, nu; NAN unless given */
-  double lin_vel[3], ang_vel[3];
-  int has_lin_vel, has_ang_vel;
-  double init_v[3], init_w[3];
-  int has_init_vel;
-  int nbc[2];
-  txt_bc *bc[2]; /* [0] DBC, [1] NBC */
-  int co;        /* meshCO obstacle */
-  double co_friction;
-  int mesh;     /* index into the mesh cache */
-  char *seq;    /* meshSeq folder as written, or NULL */
-  int seq_line; /* its line */
-} txt_shape;
-
-typedef struct txt_line {
-  int no;
-  int n;
-  char **t;
-} txt_line;
-
-typedef struct cached_mesh {
-  char *path;
-  int codim;
-  ipc_mesh m;
-  unsigned char *surf; /* (nverts) on the boundary (all vertices when there is no triangle) */
-} cached_mesh;
-
-typedef struct txt {
-  const char *file;
-  ipc_error *err;
-  unsigned flags;
-  int failed;
-  char *dir;
-  char *buf;
-  txt_line *lines;
-  int nlines, cur;
-  int section_line; /* line of the open 'section' whose lines are read, 0 if none */
-  /* collected */
-  txt_shape *shapes;
-  int nshapes, cap_shapes;
-  ipc_plane_def *planes;
-  int nplanes, cap_planes;
-  cached_mesh *meshes;
-  int nmeshes, cap_meshes;
-  /* settings */
-  ipc_material_kind energy;
-  double density, young, poisson;
-  double size, rot_axis[3], rot_deg;
-  int script, script_line;
-  double script_param; /* the first scenario parameter, NAN if none */
-  char *seq_folder;    /* meshSeqFromFile's folder, or NULL */
-  double handle_ratio;
-  double dbc_range[2], nbc_range[2];
-  double tuning[6];
-  double tol;
-  int use_abs;
-  double self_fric;
-  const char *solver;
-  ipc_time_integrator integrator;
-  ipc_warm_start warm_start;
-  int gravity_off;
-  double damping_stiff, damping_ratio; /* IPC's dampingStiff k, dampingRatio r */
-  int self_collision_off; /* line of selfCollisionOff (the last of On/Off wins), 0 if none */
-  double duration, dt;
-  int friction_iterations;
-  /* finalize's scratch, here so that txt_free releases it on every error path */
-  int *order; /* (nshapes) shapes, then meshCO obstacles */
-  int *off;   /* (shapes + 1) first vertex of each shape in X */
-  double *X;  /* (vertices x 3) world positions of the shapes */
-  double *Rb; /* (shapes x 9) rotation of each shape */
-} txt;
-
 /* ---- messages ---- */
 
-static int bad(txt *p, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bad(txt *p, int line, const char *fmt, ...) {
+int ipc_txt_bad(txt *p, int line, const char *fmt, ...) {
   if (p->failed) return 0;
   char msg[768];
   va_list ap;
@@ -270,13 +123,13 @@ static int bad(txt *p, int line, const char *fmt, ...) {
 }
 
 /* an IPC keyword ipcc does not implement: error, or a warning with --lenient */
-static int unsupported(txt *p, int line, const char *kw, const char *why) {
+int ipc_txt_unsupported(txt *p, int line, const char *kw, const char *why) {
   if (p->flags & IPC_SCENE_LENIENT) {
     fprintf(stderr, "%s:%d: warning: keyword '%s' is not supported (%s); ignored\n", p->file, line,
             kw, why);
     return 1;
   }
-  return bad(p, line, "keyword '%s' is not supported (%s)", kw, why);
+  return ipc_txt_bad(p, line, "keyword '%s' is not supported (%s)", kw, why);
 }
 
 static int parse_double(const char *s, double *out) {
@@ -291,125 +144,23 @@ static int parse_double(const char *s, double *out) {
 static int numbers(txt *p, const txt_line *l, int first, int n, double *out, const char *what) {
   for (int i = 0; i < n; ++i)
     if (first + i >= l->n || !parse_double(l->t[first + i], &out[i]))
-      return bad(p, l->no, "keyword '%s': expected %s%s%s", l->t[0], what,
-                 first + i < l->n ? ", got " : "", first + i < l->n ? l->t[first + i] : "");
+      return ipc_txt_bad(p, l->no, "keyword '%s': expected %s%s%s", l->t[0], what,
+                         first + i < l->n ? ", got " : "", first + i < l->n ? l->t[first + i] : "");
   return 1;
 }
 
 /* nothing after token k except a '#' comment */
 static int no_extra(txt *p, const txt_line *l, int k) {
   if (k < l->n && l->t[k][0] != '#')
-    return bad(p, l->no, "keyword '%s': unexpected argument '%s'", l->t[0], l->t[k]);
+    return ipc_txt_bad(p, l->no, "keyword '%s': unexpected argument '%s'", l->t[0], l->t[k]);
   return 1;
 }
 
-static char *dup_str(const char *s) {
+char *ipc_txt_dup_str(const char *s) {
   size_t n = strlen(s) + 1;
   char *d = IPC_NEW(char, n);
   memcpy(d, s, n);
   return d;
-}
-
-/* ---- paths ---- */
-
-static int file_exists(const char *path) {
-  struct stat st;
-  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static int ends_with(const char *s, const char *suffix) {
-  size_t a = strlen(s), b = strlen(suffix);
-  return a >= b && !strcmp(s + a - b, suffix);
-}
-
-/* dir/rel if it exists, walking dir up to the root (IPC resolves against the folder that
-   holds input/); NULL if not found anywhere */
-static char *find_up(const char *dir, const char *rel) {
-  if (rel[0] == '/') return file_exists(rel) ? dup_str(rel) : NULL;
-  char *d = dup_str(dir);
-  for (int pass = 0; pass < 2; ++pass) {
-    for (;;) {
-      char *c = ipc_path_join(d, rel);
-      if (file_exists(c)) {
-        ipc_free(d);
-        return c;
-      }
-      ipc_free(c);
-      const char *base = strrchr(d, '/');
-      base = base ? base + 1 : d;
-      if (!d[0] || !strcmp(d, "/") || !strcmp(base, "..") || !strcmp(base, ".")) break;
-      char *up = ipc_path_dirname(d);
-      ipc_free(d);
-      d = up;
-      if (!d[0] && pass == 1) break;
-    }
-    if (pass == 0) { /* lexical walk stopped at "..": continue from the real path */
-      char real[PATH_MAX];
-      ipc_free(d);
-      if (!realpath(dir[0] ? dir : ".", real)) return NULL;
-      d = dup_str(real);
-    }
-  }
-  ipc_free(d);
-  return NULL;
-}
-
-/* with its extension replaced (ext includes the dot) */
-static char *swap_ext(const char *path, const char *ext) {
-  const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-  size_t n = dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
-  char *o = IPC_NEW(char, n + strlen(ext) + 1);
-  memcpy(o, path, n);
-  strcpy(o + n, ext);
-  return o;
-}
-
-/* resolves a shape's mesh path: kind by extension, IPC's .seg/.pt fallbacks to the .obj */
-static int resolve_mesh(txt *p, int line, const char *kw, const char *rel, txt_shape *s) {
-  s->codim = 0;
-  const char *dot = strrchr(rel, '.'), *slash = strrchr(rel, '/');
-  const char *ext = dot && (!slash || dot > slash) ? dot : "";
-  char *want = dup_str(rel);
-  if (!strcmp(ext, ".msh") || !strcmp(ext, ".ele")) {
-    s->kind = KIND_TET;
-  } else if (!ext[0] || !strcmp(ext, ".node")) {
-    s->kind = KIND_TET;
-    ipc_free(want);
-    want = ext[0] ? dup_str(rel) : swap_ext(rel, ".node");
-  } else if (!strcmp(ext, ".obj")) {
-    s->kind = KIND_TRI;
-  } else if (!strcmp(ext, ".seg")) {
-    s->kind = KIND_SEG;
-  } else if (!strcmp(ext, ".pt")) {
-    s->kind = KIND_PT;
-  } else {
-    ipc_free(want);
-    return bad(p, line,
-               "keyword '%s': mesh '%s': unknown format '%s' (expected .msh, .ele, "
-               ".obj, .seg or .pt)",
-               kw, rel, ext);
-  }
-  char *found = find_up(p->dir, want);
-  if (!found && (s->kind == KIND_SEG || s->kind == KIND_PT)) {
-    /* IPC: a missing .seg/.pt is read from the .obj of the same name */
-    char *obj = swap_ext(rel, ".obj");
-    found = find_up(p->dir, obj);
-    ipc_free(obj);
-    if (found) s->codim = s->kind == KIND_SEG ? 1 : 2;
-  } else if (found && s->kind == KIND_PT) {
-    ipc_free(found);
-    ipc_free(want);
-    return bad(p, line,
-               "keyword '%s': reading point files (%s) is not supported; IPC's "
-               "fallback is the .obj of the same name",
-               kw, rel);
-  }
-  ipc_free(want);
-  if (!found)
-    return bad(p, line, "keyword '%s': mesh '%s' not found (looked in %s and its parent folders)",
-               kw, rel, p->dir[0] ? p->dir : ".");
-  s->path = found;
-  return 1;
 }
 
 /* ---- lines ---- */
@@ -481,8 +232,8 @@ static const char *extra_next(extras *x) {
 static int extra_numbers(extras *x, const char *kw, int n, double *out) {
   for (int i = 0; i < n; ++i)
     if (x->i >= x->l->n || !parse_double(x->l->t[x->i], &out[i]))
-      return bad(x->p, x->l->no, "shape extra '%s': expected %d numbers%s%s", kw, n,
-                 x->i < x->l->n ? ", got " : "", x->i < x->l->n ? x->l->t[x->i] : "");
+      return ipc_txt_bad(x->p, x->l->no, "shape extra '%s': expected %d numbers%s%s", kw, n,
+                         x->i < x->l->n ? ", got " : "", x->i < x->l->n ? x->l->t[x->i] : "");
     else
       x->i++;
   return 1;
@@ -521,12 +272,12 @@ static int parse_shape_line(txt *p, const txt_line *l) {
   double v[9];
   if (!numbers(p, l, 1, 9, v, "a shape line 'path tx ty tz rx ry rz sx sy sz [extras]'")) return 0;
   txt_shape *s = new_shape(p, l->no);
-  if (!resolve_mesh(p, l->no, "shapes", l->t[0], s)) return 0;
+  if (!ipc_txt_resolve_mesh(p, l->no, "shapes", l->t[0], s)) return 0;
   memcpy(s->t, v, sizeof s->t);
   memcpy(s->r, v + 3, sizeof s->r);
   memcpy(s->s, v + 6, sizeof s->s);
   for (int d = 0; d < 3; ++d)
-    if (!(s->s[d] > 0)) return bad(p, l->no, "shape '%s': scale must be positive", l->t[0]);
+    if (!(s->s[d] > 0)) return ipc_txt_bad(p, l->no, "shape '%s': scale must be positive", l->t[0]);
   extras x = {p, l, 10};
   const char *kw;
   while ((kw = extra_next(&x))) {
@@ -567,15 +318,15 @@ static int parse_shape_line(txt *p, const txt_line *l) {
       add_bc(p, s, dbc ? 0 : 1, &bc);
     } else if (!strcmp(kw, "meshSeq")) {
       const char *folder = extra_next(&x);
-      if (!folder) return bad(p, ln, "shape extra 'meshSeq': expected a folder of meshes");
+      if (!folder) return ipc_txt_bad(p, ln, "shape extra 'meshSeq': expected a folder of meshes");
       ipc_free(s->seq);
-      s->seq = dup_str(folder);
+      s->seq = ipc_txt_dup_str(folder);
       s->seq_line = ln;
     } else {
-      return bad(p, ln,
-                 "shape '%s': unknown extra '%s' (expected material, initVel, "
-                 "linearVelocity, angularVelocity, DBC, NBC or meshSeq)",
-                 l->t[0], kw);
+      return ipc_txt_bad(p, ln,
+                         "shape '%s': unknown extra '%s' (expected material, initVel, "
+                         "linearVelocity, angularVelocity, DBC, NBC or meshSeq)",
+                         l->t[0], kw);
     }
   }
   return 1;
@@ -584,15 +335,18 @@ static int parse_shape_line(txt *p, const txt_line *l) {
 static int parse_shapes(txt *p, const txt_line *l) {
   double n;
   if (l->n < 3 || !parse_double(l->t[2], &n) || n < 0 || n != floor(n))
-    return bad(p, l->no, "keyword 'shapes': expected 'shapes input N' followed by N shape lines");
+    return ipc_txt_bad(p, l->no,
+                       "keyword 'shapes': expected 'shapes input N' followed by N shape lines");
   if (!no_extra(p, l, 3)) return 0;
   if (n > TXT_MAX_SHAPES - p->nshapes)
-    return bad(p, l->no, "keyword 'shapes': count %s is too large, expected at most %d shapes",
-               l->t[2], TXT_MAX_SHAPES);
+    return ipc_txt_bad(p, l->no,
+                       "keyword 'shapes': count %s is too large, expected at most %d shapes",
+                       l->t[2], TXT_MAX_SHAPES);
   int want = (int)n, got = 0;
   while (got < want) {
     if (p->cur + 1 >= p->nlines)
-      return bad(p, l->no, "keyword 'shapes': expected %d shape lines, found %d", want, got);
+      return ipc_txt_bad(p, l->no, "keyword 'shapes': expected %d shape lines, found %d", want,
+                         got);
     const txt_line *sl = &p->lines[++p->cur];
     if (blank_or_comment(sl)) continue;
     if (!parse_shape_line(p, sl)) return 0;
@@ -608,14 +362,15 @@ static int parse_shape_matrix(txt *p, const txt_line *l) {
   if (!no_extra(p, l, l->n > 5 ? 8 : 5)) return 0;
   for (int d = 0; d < 3; ++d)
     if (c[d] < 0 || c[d] != floor(c[d]) || c[d] > 1e4)
-      return bad(p, l->no, "keyword 'shapeMatrix': counts must be non-negative integers");
+      return ipc_txt_bad(p, l->no, "keyword 'shapeMatrix': counts must be non-negative integers");
   if (c[0] * c[1] * c[2] > TXT_MAX_SHAPES - p->nshapes)
-    return bad(p, l->no,
-               "keyword 'shapeMatrix': %g x %g x %g shapes is too many, expected at most %d "
-               "shapes",
-               c[0], c[1], c[2], TXT_MAX_SHAPES);
+    return ipc_txt_bad(
+        p, l->no,
+        "keyword 'shapeMatrix': %g x %g x %g shapes is too many, expected at most %d "
+        "shapes",
+        c[0], c[1], c[2], TXT_MAX_SHAPES);
   if (p->cur + 1 >= p->nlines || p->lines[p->cur + 1].n == 0)
-    return bad(p, l->no, "keyword 'shapeMatrix': expected a shape line after it");
+    return ipc_txt_bad(p, l->no, "keyword 'shapeMatrix': expected a shape line after it");
   const txt_line *sl = &p->lines[++p->cur];
   double v[9], mat[3] = {NAN, NAN, NAN};
   if (!numbers(p, sl, 1, 9, v, "a line 'path dx dy dz rx ry rz sx sy sz [material rho E nu]'"))
@@ -628,12 +383,12 @@ static int parse_shape_matrix(txt *p, const txt_line *l) {
   if (!no_extra(p, sl, k)) return 0;
   txt_shape proto;
   memset(&proto, 0, sizeof proto);
-  if (!resolve_mesh(p, sl->no, "shapeMatrix", sl->t[0], &proto)) return 0;
+  if (!ipc_txt_resolve_mesh(p, sl->no, "shapeMatrix", sl->t[0], &proto)) return 0;
   for (int i = 0; i < (int)c[0]; ++i)
     for (int j = 0; j < (int)c[1]; ++j)
       for (int q = 0; q < (int)c[2]; ++q) {
         txt_shape *s = new_shape(p, sl->no);
-        s->path = dup_str(proto.path);
+        s->path = ipc_txt_dup_str(proto.path);
         s->kind = proto.kind;
         s->codim = proto.codim;
         s->t[0] = o[0] + v[0] * i;
@@ -650,9 +405,9 @@ static int parse_shape_matrix(txt *p, const txt_line *l) {
 static int parse_mesh_co(txt *p, const txt_line *l) {
   double v[6], rot[3] = {0, 0, 0};
   if (l->n < 2)
-    return bad(p, l->no,
-               "keyword 'meshCO': expected 'meshCO path x y z scale k mu [rotate rx "
-               "ry rz]'");
+    return ipc_txt_bad(p, l->no,
+                       "keyword 'meshCO': expected 'meshCO path x y z scale k mu [rotate rx "
+                       "ry rz]'");
   if (!numbers(p, l, 2, 6, v, "'meshCO path x y z scale k mu [rotate rx ry rz]'")) return 0;
   int k = 8;
   if (k < l->n && !strcmp(l->t[k], "rotate")) {
@@ -660,12 +415,13 @@ static int parse_mesh_co(txt *p, const txt_line *l) {
     k += 4;
   }
   if (!no_extra(p, l, k)) return 0;
-  if (!(v[3] > 0)) return bad(p, l->no, "keyword 'meshCO': the scale must be positive");
-  if (v[5] < 0) return bad(p, l->no, "keyword 'meshCO': the friction must be >= 0");
+  if (!(v[3] > 0)) return ipc_txt_bad(p, l->no, "keyword 'meshCO': the scale must be positive");
+  if (v[5] < 0) return ipc_txt_bad(p, l->no, "keyword 'meshCO': the friction must be >= 0");
   txt_shape *s = new_shape(p, l->no);
-  if (!resolve_mesh(p, l->no, "meshCO", l->t[1], s)) return 0;
+  if (!ipc_txt_resolve_mesh(p, l->no, "meshCO", l->t[1], s)) return 0;
   if (s->kind != KIND_TRI)
-    return bad(p, l->no, "keyword 'meshCO': expected a triangle mesh (.obj), got '%s'", l->t[1]);
+    return ipc_txt_bad(p, l->no, "keyword 'meshCO': expected a triangle mesh (.obj), got '%s'",
+                       l->t[1]);
   s->co = 1;
   memcpy(s->t, v, sizeof s->t); /* position of the mean */
   s->s[0] = s->s[1] = s->s[2] = v[3];
@@ -693,13 +449,15 @@ static int following_numbers(txt *p, const txt_line *l, double *out, int n) {
   int got = 0;
   while (got < n) {
     if (p->cur + 1 >= p->nlines)
-      return bad(p, l->no, "keyword '%s': expected %d numbers on the following lines, found %d",
-                 l->t[0], n, got);
+      return ipc_txt_bad(p, l->no,
+                         "keyword '%s': expected %d numbers on the following lines, found %d",
+                         l->t[0], n, got);
     const txt_line *nl = &p->lines[++p->cur];
     for (int i = 0; i < nl->n && got < n; ++i) {
       if (nl->t[i][0] == '#') break;
       if (!parse_double(nl->t[i], &out[got]))
-        return bad(p, nl->no, "keyword '%s': expected a number, got '%s'", l->t[0], nl->t[i]);
+        return ipc_txt_bad(p, nl->no, "keyword '%s': expected a number, got '%s'", l->t[0],
+                           nl->t[i]);
       ++got;
     }
   }
@@ -721,10 +479,10 @@ static int no_section_end(txt *p, int line, const char *name) {
             p->file, line, name);
     return 1;
   }
-  return bad(p, line,
-             "section '%s' has no 'section end' line, expected one before the end of "
-             "the file (--lenient runs the section to the end of the file, as IPC)",
-             name);
+  return ipc_txt_bad(p, line,
+                     "section '%s' has no 'section end' line, expected one before the end of "
+                     "the file (--lenient runs the section to the end of the file, as IPC)",
+                     name);
 }
 
 /* skips the lines of the section opened at l up to and including "section end" */
@@ -753,7 +511,8 @@ static int unsupported_script(txt *p, const txt_line *l) {
             p->file, l->no, l->t[1], why);
     return 1;
   }
-  return bad(p, l->no, "keyword 'script': scenario '%s' is not supported (%s)", l->t[1], why);
+  return ipc_txt_bad(p, l->no, "keyword 'script': scenario '%s' is not supported (%s)", l->t[1],
+                     why);
 }
 
 /* 'script NAME [N p1 .. pN]' (N at token i): IPC reads N parameters; only DCOBallHitWall
@@ -762,8 +521,8 @@ static int script_params(txt *p, const txt_line *l, int i) {
   double n;
   if (l->n <= i || l->t[i][0] == '#') return 1;
   if (!parse_double(l->t[i], &n) || n < 0 || n != floor(n) || n > 16)
-    return bad(p, l->no, "keyword 'script': expected 'script NAME [N p1 .. pN]', got '%s'",
-               l->t[i]);
+    return ipc_txt_bad(p, l->no, "keyword 'script': expected 'script NAME [N p1 .. pN]', got '%s'",
+                       l->t[i]);
   double v[16];
   if (!numbers(p, l, i + 1, (int)n, v, "N scenario parameters") || !no_extra(p, l, i + 1 + (int)n))
     return 0;
@@ -776,7 +535,7 @@ static int script_params(txt *p, const txt_line *l, int i) {
 static int set_number(txt *p, const txt_line *l, double *out, double lo, const char *what) {
   double v;
   if (!numbers(p, l, 1, 1, &v, what) || !no_extra(p, l, 2)) return 0;
-  if (!(v >= lo)) return bad(p, l->no, "keyword '%s': expected %s", l->t[0], what);
+  if (!(v >= lo)) return ipc_txt_bad(p, l->no, "keyword '%s': expected %s", l->t[0], what);
   *out = v;
   return 1;
 }
@@ -798,25 +557,25 @@ static int parse_keyword(txt *p, const txt_line *l) {
   if (is_one_of(kw, viewer) || is_one_of(kw, qp_only) || is_one_of(kw, algo)) return 1;
   if (!strcmp(kw, "shapes")) return parse_shapes(p, l);
   if (!strcmp(kw, "shape")) {
-    if (l->n < 3) return bad(p, l->no, "keyword 'shape': expected 'shape input path'");
+    if (l->n < 3) return ipc_txt_bad(p, l->no, "keyword 'shape': expected 'shape input path'");
     if (!no_extra(p, l, 3)) return 0;
     txt_shape *s = new_shape(p, l->no);
-    return resolve_mesh(p, l->no, "shape", l->t[2], s);
+    return ipc_txt_resolve_mesh(p, l->no, "shape", l->t[2], s);
   }
   if (!strcmp(kw, "shapeMatrix")) return parse_shape_matrix(p, l);
   if (!strcmp(kw, "meshCO")) return parse_mesh_co(p, l);
   if (!strcmp(kw, "energy")) {
-    if (l->n < 2) return bad(p, l->no, "keyword 'energy': expected NH or FCR");
+    if (l->n < 2) return ipc_txt_bad(p, l->no, "keyword 'energy': expected NH or FCR");
     if (!strcmp(l->t[1], "NH"))
       p->energy = IPC_MAT_NEO_HOOKEAN;
     else if (!strcmp(l->t[1], "FCR"))
       p->energy = IPC_MAT_FIXED_COROTATED;
     else
-      return bad(p, l->no, "keyword 'energy': expected NH or FCR, got '%s'", l->t[1]);
+      return ipc_txt_bad(p, l->no, "keyword 'energy': expected NH or FCR, got '%s'", l->t[1]);
     return no_extra(p, l, 2);
   }
   if (!strcmp(kw, "timeIntegration")) {
-    if (l->n < 2) return bad(p, l->no, "keyword 'timeIntegration': expected BE or NM");
+    if (l->n < 2) return ipc_txt_bad(p, l->no, "keyword 'timeIntegration': expected BE or NM");
     if (!strcmp(l->t[1], "BE")) {
       p->integrator = IPC_IMPLICIT_EULER;
       return no_extra(p, l, 2);
@@ -826,11 +585,11 @@ static int parse_keyword(txt *p, const txt_line *l) {
       if (l->n > 2 && !numbers(p, l, 2, 2, bg, "'NM beta gamma'")) return 0;
       if (!no_extra(p, l, l->n > 2 ? 4 : 2)) return 0;
       if (bg[0] != 0.25 || bg[1] != 0.5)
-        return unsupported(p, l->no, kw, "Newmark with beta 1/4 and gamma 1/2 only");
+        return ipc_txt_unsupported(p, l->no, kw, "Newmark with beta 1/4 and gamma 1/2 only");
       p->integrator = IPC_NEWMARK;
       return 1;
     }
-    return bad(p, l->no, "keyword 'timeIntegration': expected BE or NM, got '%s'", l->t[1]);
+    return ipc_txt_bad(p, l->no, "keyword 'timeIntegration': expected BE or NM, got '%s'", l->t[1]);
   }
   if (!strcmp(kw, "warmStart")) {
     if (!numbers(p, l, 1, 1, v, "'warmStart k'") || !no_extra(p, l, 2)) return 0;
@@ -838,12 +597,12 @@ static int parse_keyword(txt *p, const txt_line *l) {
       p->warm_start = (ipc_warm_start)(int)v[0];
       return 1;
     }
-    return unsupported(p, l->no, kw, "0 (previous positions), 1 (x + h v) or 2 (x tilde)");
+    return ipc_txt_unsupported(p, l->no, kw, "0 (previous positions), 1 (x + h v) or 2 (x tilde)");
   }
   if (!strcmp(kw, "time")) {
     if (!numbers(p, l, 1, 2, v, "'time duration dt' (s)") || !no_extra(p, l, 3)) return 0;
     if (!(v[0] >= 0) || !(v[1] > 0))
-      return bad(p, l->no, "keyword 'time': expected a duration >= 0 and a time step > 0");
+      return ipc_txt_bad(p, l->no, "keyword 'time': expected a duration >= 0 and a time step > 0");
     p->duration = v[0];
     p->dt = v[1];
     return 1;
@@ -858,7 +617,7 @@ static int parse_keyword(txt *p, const txt_line *l) {
   if (!strcmp(kw, "stiffness")) {
     if (!numbers(p, l, 1, 2, v, "'stiffness E nu'") || !no_extra(p, l, 3)) return 0;
     if (!(v[0] > 0) || !(v[1] >= 0 && v[1] < 0.5))
-      return bad(p, l->no, "keyword 'stiffness': expected E > 0 and 0 <= nu < 0.5");
+      return ipc_txt_bad(p, l->no, "keyword 'stiffness': expected E > 0 and 0 <= nu < 0.5");
     p->young = v[0];
     p->poisson = v[1];
     return 1;
@@ -878,17 +637,17 @@ static int parse_keyword(txt *p, const txt_line *l) {
     return 1;
   }
   if (!strcmp(kw, "script")) {
-    if (l->n < 2) return bad(p, l->no, "keyword 'script': expected a scenario name");
+    if (l->n < 2) return ipc_txt_bad(p, l->no, "keyword 'script': expected a scenario name");
     int k = 0;
-    while (script_names[k] && strcmp(script_names[k], l->t[1])) ++k;
-    if (!script_names[k]) return unsupported_script(p, l);
+    while (ipc_txt_script_names[k] && strcmp(ipc_txt_script_names[k], l->t[1])) ++k;
+    if (!ipc_txt_script_names[k]) return unsupported_script(p, l);
     p->script = k;
     p->script_line = l->no;
     if (k != SCRIPT_MESH_SEQ_FROM_FILE) return script_params(p, l, 2);
     if (l->n < 3 || l->t[2][0] == '#')
-      return bad(p, l->no, "keyword 'script': expected 'script meshSeqFromFile FOLDER'");
+      return ipc_txt_bad(p, l->no, "keyword 'script': expected 'script meshSeqFromFile FOLDER'");
     ipc_free(p->seq_folder);
-    p->seq_folder = dup_str(l->t[2]);
+    p->seq_folder = ipc_txt_dup_str(l->t[2]);
     return script_params(p, l, 3);
   }
   if (!strcmp(kw, "DBCTimeRange") || !strcmp(kw, "NBCTimeRange")) {
@@ -901,21 +660,22 @@ static int parse_keyword(txt *p, const txt_line *l) {
   if (!strcmp(kw, "rotateModel")) {
     if (!numbers(p, l, 1, 4, v, "'rotateModel ax ay az degrees'") || !no_extra(p, l, 5)) return 0;
     if (v[3] != 0 && !(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > 0))
-      return bad(p, l->no, "keyword 'rotateModel': the axis must be non-zero");
+      return ipc_txt_bad(p, l->no, "keyword 'rotateModel': the axis must be non-zero");
     memcpy(p->rot_axis, v, sizeof p->rot_axis);
     p->rot_deg = v[3];
     return 1;
   }
   if (!strcmp(kw, "handleRatio")) {
     if (!numbers(p, l, 1, 1, v, "a ratio in (0, 0.5)") || !no_extra(p, l, 2)) return 0;
-    if (!(v[0] > 0 && v[0] < 0.5)) return bad(p, l->no, "keyword 'handleRatio': expected (0, 0.5)");
+    if (!(v[0] > 0 && v[0] < 0.5))
+      return ipc_txt_bad(p, l->no, "keyword 'handleRatio': expected (0, 0.5)");
     p->handle_ratio = v[0];
     return 1;
   }
   if (!strcmp(kw, "ground")) {
     if (!numbers(p, l, 1, 2, v, "'ground friction y'") || !no_extra(p, l, l->n > 3 ? 4 : 3))
       return 0;
-    if (v[0] < 0) return bad(p, l->no, "keyword 'ground': the friction must be >= 0");
+    if (v[0] < 0) return ipc_txt_bad(p, l->no, "keyword 'ground': the friction must be >= 0");
     double o[3] = {0, v[1], 0}, n[3] = {0, 1, 0};
     add_plane(p, o, n, v[0]);
     return 1;
@@ -925,7 +685,8 @@ static int parse_keyword(txt *p, const txt_line *l) {
         !no_extra(p, l, 9))
       return 0;
     if (!(v[3] * v[3] + v[4] * v[4] + v[5] * v[5] > 0) || v[7] < 0)
-      return bad(p, l->no, "keyword 'halfSpace': expected a non-zero normal and friction >= 0");
+      return ipc_txt_bad(p, l->no,
+                         "keyword 'halfSpace': expected a non-zero normal and friction >= 0");
     add_plane(p, v, v + 3, v[7]);
     return 1;
   }
@@ -939,7 +700,8 @@ static int parse_keyword(txt *p, const txt_line *l) {
     return 1;
   }
   if (!strcmp(kw, "constraintSolver")) {
-    if (l->n < 2) return bad(p, l->no, "keyword 'constraintSolver': expected interiorPoint");
+    if (l->n < 2)
+      return ipc_txt_bad(p, l->no, "keyword 'constraintSolver': expected interiorPoint");
     const char *t = l->t[1];
     if (!strcmp(t, "interiorPoint") || !strcmp(t, "IP")) {
       p->solver = "interiorPoint";
@@ -947,12 +709,14 @@ static int parse_keyword(txt *p, const txt_line *l) {
     }
     if (!strcmp(t, "QP") || !strcmp(t, "SQP")) {
       p->solver = !strcmp(t, "QP") ? "QP" : "SQP";
-      return unsupported(p, l->no, kw, "only the interior-point (barrier) solver is implemented");
+      return ipc_txt_unsupported(p, l->no, kw,
+                                 "only the interior-point (barrier) solver is implemented");
     }
-    return bad(p, l->no, "keyword 'constraintSolver': expected interiorPoint, IP, QP or SQP");
+    return ipc_txt_bad(p, l->no,
+                       "keyword 'constraintSolver': expected interiorPoint, IP, QP or SQP");
   }
   if (!strcmp(kw, "section")) {
-    if (l->n < 2) return bad(p, l->no, "keyword 'section': expected solver names or 'end'");
+    if (l->n < 2) return ipc_txt_bad(p, l->no, "keyword 'section': expected solver names or 'end'");
     if (is_section_end(l)) {
       p->section_line = 0;
       return 1;
@@ -969,17 +733,18 @@ static int parse_keyword(txt *p, const txt_line *l) {
   if (!strcmp(kw, "tol")) {
     double n;
     if (l->n < 2 || !parse_double(l->t[1], &n) || n < 0 || n != floor(n) || n > 1e6)
-      return bad(p, l->no, "keyword 'tol': expected 'tol N' and N numbers on the next lines");
+      return ipc_txt_bad(p, l->no,
+                         "keyword 'tol': expected 'tol N' and N numbers on the next lines");
     if (!no_extra(p, l, 2)) return 0;
     double *t = IPC_NEW(double, (size_t)n + 1);
     int ok = following_numbers(p, l, t, (int)n);
     for (int i = 1; ok && i < (int)n; ++i)
       if (t[i] != t[0]) {
         ipc_free(t);
-        return unsupported(p, l->no, kw, "one tolerance for every time step only");
+        return ipc_txt_unsupported(p, l->no, kw, "one tolerance for every time step only");
       }
     for (int i = 0; ok && i < (int)n; ++i)
-      if (!(t[i] > 0)) ok = bad(p, l->no, "keyword 'tol': tolerances must be positive");
+      if (!(t[i] > 0)) ok = ipc_txt_bad(p, l->no, "keyword 'tol': tolerances must be positive");
     if (ok && n > 0) p->tol = t[0];
     ipc_free(t);
     return ok;
@@ -987,9 +752,9 @@ static int parse_keyword(txt *p, const txt_line *l) {
   if (!strcmp(kw, "tuning")) {
     double n;
     if (l->n < 2 || !parse_double(l->t[1], &n) || n < 0 || n != floor(n) || n > 6)
-      return bad(p, l->no,
-                 "keyword 'tuning': expected 'tuning N' (N <= 6) and N numbers on the "
-                 "next lines");
+      return ipc_txt_bad(p, l->no,
+                         "keyword 'tuning': expected 'tuning N' (N <= 6) and N numbers on the "
+                         "next lines");
     if (!no_extra(p, l, 2)) return 0;
     double t[6];
     if (!following_numbers(p, l, t, (int)n)) return 0;
@@ -997,12 +762,12 @@ static int parse_keyword(txt *p, const txt_line *l) {
     double def[6] = {0, 1e-3, 1e-3, 1e-9, 1e-3, 1e-3};
     for (int i = 0; i < 6; ++i) p->tuning[i] = i < (int)n ? t[i] : def[i];
     if (p->tuning[0] < 0 || !(p->tuning[1] > 0) || !(p->tuning[4] > 0))
-      return bad(p, l->no, "keyword 'tuning': expected kappa >= 0, dHat > 0, epsv > 0");
+      return ipc_txt_bad(p, l->no, "keyword 'tuning': expected kappa >= 0, dHat > 0, epsv > 0");
     return 1;
   }
   if (!strcmp(kw, "dHat") || !strcmp(kw, "epsv")) {
     if (!numbers(p, l, 1, 1, v, "a positive number") || !no_extra(p, l, 2)) return 0;
-    if (!(v[0] > 0)) return bad(p, l->no, "keyword '%s': expected a positive number", kw);
+    if (!(v[0] > 0)) return ipc_txt_bad(p, l->no, "keyword '%s': expected a positive number", kw);
     int i = kw[0] == 'd' ? 1 : 4;
     p->tuning[i] = p->tuning[i + 1] = v[0];
     return 1;
@@ -1010,7 +775,7 @@ static int parse_keyword(txt *p, const txt_line *l) {
   if (!strcmp(kw, "fricIterAmt")) {
     if (!numbers(p, l, 1, 1, v, "an integer") || !no_extra(p, l, 2)) return 0;
     if (v[0] != floor(v[0]) || fabs(v[0]) > 1e6)
-      return bad(p, l->no, "keyword 'fricIterAmt': expected an integer");
+      return ipc_txt_bad(p, l->no, "keyword 'fricIterAmt': expected an integer");
     p->friction_iterations = (int)v[0];
     return 1;
   }
@@ -1021,9 +786,11 @@ static int parse_keyword(txt *p, const txt_line *l) {
   if (!strcmp(kw, "kappaMinMultiplier") || !strcmp(kw, "minBarrierStiffnessScale")) {
     if (!numbers(p, l, 1, 1, v, "a positive number") || !no_extra(p, l, 2)) return 0;
     if (v[0] == 1e11) return 1;
-    return unsupported(p, l->no, kw, "ipcc's minimum barrier stiffness uses IPC's default 1e11");
+    return ipc_txt_unsupported(p, l->no, kw,
+                               "ipcc's minimum barrier stiffness uses IPC's default 1e11");
   }
-  if (!strcmp(kw, "restart")) return unsupported(p, l->no, kw, "restarting from a status file");
+  if (!strcmp(kw, "restart"))
+    return ipc_txt_unsupported(p, l->no, kw, "restarting from a status file");
   return -1;
 }
 
@@ -1081,7 +848,7 @@ static void matvec(double y[3], const double A[9], const double x[3]) {
   for (int i = 0; i < 3; ++i) y[i] = A[3 * i] * x[0] + A[3 * i + 1] * x[1] + A[3 * i + 2] * x[2];
 }
 
-static void bbox_grow(double lo[3], double hi[3], const double *x, int n) {
+void ipc_txt_bbox_grow(double lo[3], double hi[3], const double *x, int n) {
   for (int i = 0; i < n; ++i)
     for (int d = 0; d < 3; ++d) {
       lo[d] = fmin(lo[d], x[3 * i + d]);
@@ -1102,14 +869,14 @@ static int load_mesh(txt *p, txt_shape *s) {
   memset(c, 0, sizeof *c);
   ipc_error e;
   if (ipc_mesh_read(s->path, &c->m, &e) != IPC_OK)
-    return bad(p, s->line, "reading the shape's mesh: %s", e.msg);
+    return ipc_txt_bad(p, s->line, "reading the shape's mesh: %s", e.msg);
   s->mesh = p->nmeshes++; /* from here on txt_free frees it */
-  c->path = dup_str(s->path);
+  c->path = ipc_txt_dup_str(s->path);
   c->codim = s->codim;
   if (s->codim) ipc_mesh_reduce_codim(&c->m, s->codim);
   if (s->kind == KIND_TET && c->m.ntets == 0)
-    return bad(p, s->line, "mesh %s has no tetrahedra", s->path);
-  if (c->m.nverts == 0) return bad(p, s->line, "mesh %s has no vertices", s->path);
+    return ipc_txt_bad(p, s->line, "mesh %s has no tetrahedra", s->path);
+  if (c->m.nverts == 0) return ipc_txt_bad(p, s->line, "mesh %s has no vertices", s->path);
   c->surf = IPC_NEW0(unsigned char, (size_t)c->m.nverts);
   for (int f = 0; f < c->m.ntris; ++f)
     for (int k = 0; k < 3; ++k) c->surf[c->m.tris[3 * f + k]] = 1;
@@ -1121,7 +888,7 @@ static int load_mesh(txt *p, txt_shape *s) {
    boundary vertices only); returns the count, *out owned by the caller */
 static int select_box(int **out, const cached_mesh *c, const double lo[3], const double hi[3]) {
   double blo[3] = {INFINITY, INFINITY, INFINITY}, bhi[3] = {-INFINITY, -INFINITY, -INFINITY};
-  bbox_grow(blo, bhi, c->m.x, c->m.nverts);
+  ipc_txt_bbox_grow(blo, bhi, c->m.x, c->m.nverts);
   *out = IPC_NEW(int, (size_t)c->m.nverts);
   int n = 0;
   for (int i = 0; i < c->m.nverts; ++i) {
@@ -1138,7 +905,7 @@ static int select_box(int **out, const cached_mesh *c, const double lo[3], const
 }
 
 /* appends a Dirichlet entry with an explicit vertex list (body-local ids; takes verts) */
-static ipc_dirichlet_def *add_dirichlet(ipc_body_def *b, int *verts, int n, double t0, double t1) {
+ipc_dirichlet_def *ipc_txt_add_dirichlet(ipc_body_def *b, int *verts, int n, double t0, double t1) {
   b->dirichlet = ipc_realloc(b->dirichlet, (size_t)(b->ndirichlet + 1) * sizeof(ipc_dirichlet_def));
   ipc_dirichlet_def *d = &b->dirichlet[b->ndirichlet++];
   memset(d, 0, sizeof *d);
@@ -1149,7 +916,7 @@ static ipc_dirichlet_def *add_dirichlet(ipc_body_def *b, int *verts, int n, doub
   return d;
 }
 
-static int *all_verts(int n) {
+int *ipc_txt_all_verts(int n) {
   int *v = IPC_NEW(int, (size_t)n);
   for (int i = 0; i < n; ++i) v[i] = i;
   return v;
@@ -1157,651 +924,8 @@ static int *all_verts(int n) {
 
 /* the first step index k >= 0 at which the scenario's condition stops holding, as a time
    between steps (so that step start times compare robustly) */
-static double switch_time(int k, double dt) {
+double ipc_txt_switch_time(int k, double dt) {
   return k <= 0 ? 0.0 : (k - 0.5) * dt;
-}
-
-/* world positions of the shapes (not meshCO), index of shape -> offset into X */
-typedef struct placed {
-  double *X; /* (total x 3) */
-  int *off;  /* (nshapes + 1) */
-  double lo[3], hi[3];
-} placed;
-
-/* ---- IPC's other scenarios (AnimScripter.cpp: initAnimScript / stepAnimScript) ----
-   each becomes Dirichlet windows (and Neumann loads or initial velocities) computed here:
-   IPC's turning points (a handle stops, reverses or is released when one of its vertices
-   passes a position, tested at the start of each step) become switch times, exact while
-   the handles follow their script. selections are over IPC's mesh.V, every shape's
-   vertices; handles on kinematic shapes are left to those shapes' own scripts. */
-
-/* the placed shapes, seen by a scenario */
-typedef struct scen {
-  txt *p;
-  ipc_scene_def *s;
-  const placed *pl;
-  int nsh, nX, nsteps;
-  double dt, lo[3], hi[3], r[3]; /* bounding box of all shapes, its extent */
-  unsigned char *tag;            /* (nX) group of each vertex, 0 for none */
-} scen;
-
-static const double *vert(const scen *k, int i) {
-  return k->pl->X + 3 * (size_t)i;
-}
-
-/* x_d below lo + f r (f < 0.5) or above hi - f r (f > 0): IPC's relative bands */
-static int below(const scen *k, int i, int d, double f) {
-  return vert(k, i)[d] < k->lo[d] + f * k->r[d];
-}
-static int above(const scen *k, int i, int d, double f) {
-  return vert(k, i)[d] > k->hi[d] - f * k->r[d];
-}
-
-/* lo + a r < x_d < hi - b r, strictly */
-static int inside(const scen *k, int i, int d, double a, double b) {
-  double x = vert(k, i)[d];
-  return x > k->lo[d] + a * k->r[d] && x < k->hi[d] - b * k->r[d];
-}
-
-/* IPC's borderVerts_primitive (IglUtils::findBorderVerts): 1 left of lo + handleRatio r in
-   x, else 2 right of hi - handleRatio r, else 0 */
-static int border(const scen *k, int i) {
-  double f = k->p->handle_ratio;
-  return below(k, i, 0, f) ? 1 : above(k, i, 0, f) ? 2 : 0;
-}
-
-/* first (last) vertex of group g, -1 if none */
-static int first_of(const scen *k, int g) {
-  for (int i = 0; i < k->nX; ++i)
-    if (k->tag[i] == g) return i;
-  return -1;
-}
-static int last_of(const scen *k, int g) {
-  for (int i = k->nX - 1; i >= 0; --i)
-    if (k->tag[i] == g) return i;
-  return -1;
-}
-
-/* the vertices of shape c in group g (shape-local ids, n of them), or NULL when none */
-static int *group_verts(const scen *k, int c, int g, int *n) {
-  int o = k->pl->off[c], nv = k->pl->off[c + 1] - o;
-  int *verts = IPC_NEW(int, (size_t)nv + 1);
-  *n = 0;
-  for (int i = 0; i < nv; ++i)
-    if (k->tag[o + i] == g) verts[(*n)++] = i;
-  if (*n == 0) {
-    ipc_free(verts);
-    return NULL;
-  }
-  return verts;
-}
-
-/* window [t0, t1) moving group g of every deformable shape by velocity v and angular
-   velocity w (about center, or NULL: the region's own centre); v, w NULL: held */
-static void add_group(scen *k, int g, double t0, double t1, const double v[3], const double w[3],
-                      const double *center) {
-  if (!(t0 < t1)) return;
-  for (int c = 0; c < k->nsh; ++c) {
-    ipc_body_def *b = &k->s->bodies[c];
-    int n = 0;
-    int *verts = b->obstacle ? NULL : group_verts(k, c, g, &n);
-    if (!verts) continue;
-    ipc_dirichlet_def *d = add_dirichlet(b, verts, n, t0, t1);
-    if (v) memcpy(d->velocity, v, sizeof d->velocity);
-    if (w) memcpy(d->angular_velocity, w, sizeof d->angular_velocity);
-    if (center) {
-      d->has_center = 1;
-      memcpy(d->center, center, sizeof d->center);
-    }
-  }
-}
-
-/* Neumann acceleration a on group g of every deformable shape over the NBCTimeRange */
-static void add_load(scen *k, int g, const double a[3]) {
-  for (int c = 0; c < k->nsh; ++c) {
-    ipc_body_def *b = &k->s->bodies[c];
-    int n = 0;
-    int *verts = b->obstacle ? NULL : group_verts(k, c, g, &n);
-    if (!verts) continue;
-    b->neumann = ipc_realloc(b->neumann, (size_t)(b->nneumann + 1) * sizeof(ipc_neumann_def));
-    ipc_neumann_def *nd = &b->neumann[b->nneumann++];
-    memset(nd, 0, sizeof *nd);
-    nd->region.verts = verts;
-    nd->region.nverts = n;
-    memcpy(nd->acceleration, a, sizeof nd->acceleration);
-    nd->t_begin = fmax(0.0, k->p->nbc_range[0]);
-    nd->t_end = k->p->nbc_range[1];
-  }
-}
-
-/* IPC's turning points: a coordinate starting at x and moving by speed v is tested at the
-   start of each of the scene's steps; outside (lo, hi) the motion reverses (once: only the
-   first time). writes the switch steps to ks; returns their count, -1 beyond cap */
-static int turning_steps(const scen *k, double x, double v, double lo, double hi, int once, int *ks,
-                         int cap) {
-  int n = 0;
-  for (int step = 0; step < k->nsteps; ++step) {
-    if (x <= lo || x >= hi) {
-      if (n == cap) return -1;
-      ks[n++] = step;
-      v = -v;
-      if (once) break;
-    }
-    x += v * k->dt;
-  }
-  return n;
-}
-
-/* the time of the first turning step, INFINITY if none */
-static double first_turn(const scen *k, double x, double v, double lo, double hi) {
-  int ks[1];
-  return turning_steps(k, x, v, lo, hi, 1, ks, 1) == 1 ? switch_time(ks[0], k->dt) : INFINITY;
-}
-
-#define MAX_FLIPS 10000
-
-/* group g moves at v (rotating at w about center, constant), v reversing at each turning
-   step of the coordinate d of vertex `turn` within (x0 - below, x0 + above) */
-static int add_flipping(scen *k, int g, int turn, int d, const double v[3], double vd,
-                        double below_, double above_, const double w[3], const double *center) {
-  int *ks = IPC_NEW(int, MAX_FLIPS);
-  double x0 = vert(k, turn)[d];
-  int n = turning_steps(k, x0, vd, x0 - below_, x0 + above_, 0, ks, MAX_FLIPS);
-  if (n < 0) {
-    ipc_free(ks);
-    return bad(k->p, k->p->script_line,
-               "keyword 'script': scenario '%s' reverses more than %d times over the scene's "
-               "duration",
-               script_names[k->p->script], MAX_FLIPS);
-  }
-  double vv[3] = {v[0], v[1], v[2]}, t0 = 0.0;
-  for (int i = 0; i <= n; ++i) {
-    double t1 = i < n ? switch_time(ks[i], k->dt) : INFINITY;
-    add_group(k, g, t0, t1, vv, w, center);
-    for (int q = 0; q < 3; ++q) vv[q] = -vv[q];
-    t0 = t1;
-  }
-  ipc_free(ks);
-  return 1;
-}
-
-/* the meshCO obstacles (bodies after the shapes) */
-static int mesh_co_count(const scen *k) {
-  return k->s->nbodies - k->nsh;
-}
-
-static int need(scen *k, int ok, const char *what) {
-  if (ok) return 1;
-  return bad(k->p, k->p->script_line, "keyword 'script': scenario '%s' needs %s",
-             script_names[k->p->script], what);
-}
-
-/* body c (a shape or a meshCO) scripted whole over [t0, t1) */
-static ipc_dirichlet_def *whole(scen *k, int c, double t0, double t1) {
-  int nv = k->p->meshes[k->p->shapes[k->p->order[c]].mesh].m.nverts;
-  return add_dirichlet(&k->s->bodies[c], all_verts(nv), nv, t0, t1);
-}
-
-/* tags of the static scenarios: which vertices are held; returns 1 if the scenario is one */
-static int held_tags(scen *k) {
-  int sc = k->p->script, g1 = -1, g2 = -1;
-  for (int i = 0; i < k->nX; ++i) {
-    int b = border(k, i), t = 0;
-    switch (sc) {
-      case SCRIPT_HANG2:
-        t = above(k, i, 1, 0.01);
-        break;
-      case SCRIPT_HANG_TOP_LEFT:
-        t = b == 1 && above(k, i, 1, 0.01) && (above(k, i, 2, 0.01) || below(k, i, 2, 0.01));
-        break;
-      case SCRIPT_HANG_LEFT:
-      case SCRIPT_STAMP:
-        t = b == 1;
-        break;
-      case SCRIPT_SWING:
-        t = below(k, i, 0, 0.05);
-        break;
-      case SCRIPT_STAMP_TOP_LEFT:
-        t = b == 1 && above(k, i, 1, 0.01);
-        break;
-      case SCRIPT_STAMP_BOTH:
-        t = b != 0;
-        break;
-      case SCRIPT_STAND:
-        t = below(k, i, 1, 0.01);
-        break;
-      case SCRIPT_TOP_BOTTOM_FIX:
-        t = below(k, i, 1, 0.02) || above(k, i, 1, 0.02);
-        break;
-      case SCRIPT_FIX_LOWER_HALF:
-        t = below(k, i, 1, 0.5);
-        break;
-      case SCRIPT_CORNER:
-        t = below(k, i, 0, 0.01) || below(k, i, 1, 0.01) || below(k, i, 2, 0.01);
-        break;
-      case SCRIPT_HANG: /* the last vertex of each border */
-        if (b == 1) g1 = i;
-        if (b == 2) g2 = i;
-        break;
-      case SCRIPT_FIX_RIGHTMOST1: /* the first vertex right of hi - 1e-3 r */
-        if (g1 < 0 && above(k, i, 0, 1e-3)) g1 = i;
-        break;
-      default:
-        return 0;
-    }
-    k->tag[i] = (unsigned char)t;
-  }
-  if (g1 >= 0) k->tag[g1] = 1;
-  if (g2 >= 0) k->tag[g2] = 1;
-  add_group(k, 1, 0.0, INFINITY, NULL, NULL, NULL);
-  return 1;
-}
-
-/* the scenarios that move deformable shapes' handles */
-static int handle_scenarios(scen *k) {
-  const double pi_ = pi;
-  int sc = k->p->script, rightmost = -1;
-  double ctr[3];
-  for (int d = 0; d < 3; ++d) ctr[d] = 0.5 * (k->lo[d] + k->hi[d]);
-  for (int i = 0; i < k->nX; ++i) {
-    int b = border(k, i), t = 0;
-    switch (sc) {
-      case SCRIPT_PUSH:
-      case SCRIPT_TEAR:
-        t = below(k, i, 1, 0.01) ? 1 : above(k, i, 1, 0.01) ? 2 : 0;
-        break;
-      case SCRIPT_UNDSTAMP:
-        t = b == 1;
-        break;
-      case SCRIPT_UPNDOWN:
-      case SCRIPT_STRETCH:
-      case SCRIPT_SQUASH:
-      case SCRIPT_STRETCH_SQUASH:
-      case SCRIPT_TWIST_STRETCH:
-      case SCRIPT_TWIST_SNS:
-      case SCRIPT_TWIST_SNS_OLD:
-      case SCRIPT_BEND:
-        t = b;
-        break;
-      case SCRIPT_RUBBER_BAND_PULL:
-        t = below(k, i, 1, 0.02)          ? 1
-            : above(k, i, 1, 0.02)        ? 2
-            : inside(k, i, 1, 0.48, 0.48) ? 3
-                                          : 0;
-        break;
-      case SCRIPT_FOUR_LEG_PULL:
-        t = above(k, i, 1, 0.129) && below(k, i, 0, 0.16)  ? 1
-            : above(k, i, 1, 0.16) && above(k, i, 0, 0.16) ? 2
-            : below(k, i, 1, 0.02) && above(k, i, 0, 0.25) ? 3
-            : below(k, i, 1, 0.02) && below(k, i, 0, 0.25) ? 4
-                                                           : 0;
-        break;
-      case SCRIPT_HEAD_TAIL_PULL:
-        t = below(k, i, 2, 0.02)          ? 1
-            : above(k, i, 2, 0.02)        ? 2
-            : inside(k, i, 2, 0.46, 0.46) ? 3
-                                          : 0;
-        break;
-      case SCRIPT_DRAGDOWN:
-        t = below(k, i, 1, 0.1) && inside(k, i, 0, 0.42, 0.48);
-        break;
-      case SCRIPT_TOGGLE_TOP:
-        t = above(k, i, 1, 0.02);
-        break;
-      case SCRIPT_CURTAIN: /* eight pins along the top edge */
-        for (int pin = 0; pin < 8 && !t; ++pin) {
-          double x = vert(k, i)[0], px = k->lo[0] + k->r[0] / 7.0 * pin;
-          if (x > px - 0.0025 * k->r[0] && x < px + 0.0025 * k->r[0] && above(k, i, 1, 0.005))
-            t = pin + 1;
-        }
-        break;
-      case SCRIPT_PUSH_RIGHTMOST1: /* the first vertex right of hi - 1e-3 r */
-        t = rightmost < 0 && above(k, i, 0, 1e-3);
-        if (t) rightmost = i;
-        break;
-      default:
-        return 0;
-    }
-    k->tag[i] = (unsigned char)t;
-  }
-  const double inf = INFINITY;
-  switch (sc) {
-    case SCRIPT_PUSH:
-    case SCRIPT_TEAR: { /* bottom held; top pushed down 0.5 and held / dragged -x 4 and back */
-      int turn = first_of(k, 2);
-      add_group(k, 1, 0, inf, NULL, NULL, NULL);
-      if (turn < 0) return 1;
-      if (sc == SCRIPT_PUSH) {
-        double y0 = vert(k, turn)[1], t1 = first_turn(k, y0, -1.0, y0 - 0.5, inf);
-        add_group(k, 2, 0, t1, (const double[3]){0, -1, 0}, NULL, NULL);
-        add_group(k, 2, t1, inf, NULL, NULL, NULL);
-        return 1;
-      }
-      return add_flipping(k, 2, turn, 0, (const double[3]){-5, 0, 0}, -5, 4.0, inf, NULL, NULL);
-    }
-    case SCRIPT_UNDSTAMP:
-    case SCRIPT_UPNDOWN: { /* up and down 1.8 m/s, reversing 0.6 from the start */
-      int turn = first_of(k, 1);
-      if (turn < 0) return 1;
-      if (!add_flipping(k, 1, turn, 1, (const double[3]){0, 1.8, 0}, 1.8, 0.6, 0.6, NULL, NULL))
-        return 0;
-      return sc == SCRIPT_UNDSTAMP ||
-             add_flipping(k, 2, turn, 1, (const double[3]){0, -1.8, 0}, 1.8, 0.6, 0.6, NULL, NULL);
-    }
-    case SCRIPT_STRETCH:
-    case SCRIPT_SQUASH: {
-      double v = sc == SCRIPT_STRETCH ? -0.1 : 0.03;
-      add_group(k, 1, 0, inf, (const double[3]){v, 0, 0}, NULL, NULL);
-      add_group(k, 2, 0, inf, (const double[3]){-v, 0, 0}, NULL, NULL);
-      return 1;
-    }
-    case SCRIPT_STRETCH_SQUASH:
-    case SCRIPT_TWIST_SNS:
-    case SCRIPT_TWIST_SNS_OLD: { /* x velocity reversing at (x0 - a, x0 + 0.4) of border 0 */
-      double v = sc == SCRIPT_TWIST_SNS ? -1.2 : -0.9;
-      double a = sc == SCRIPT_TWIST_SNS ? 1.2 : 0.8,
-             w = sc == SCRIPT_STRETCH_SQUASH ? 0 : -0.4 * pi_;
-      int turn = first_of(k, 1);
-      if (turn < 0) return 1;
-      return add_flipping(k, 1, turn, 0, (const double[3]){v, 0, 0}, v, a, 0.4,
-                          (const double[3]){w, 0, 0}, w != 0 ? ctr : NULL) &&
-             add_flipping(k, 2, turn, 0, (const double[3]){-v, 0, 0}, v, a, 0.4,
-                          (const double[3]){-w, 0, 0}, w != 0 ? ctr : NULL);
-    }
-    case SCRIPT_TWIST_STRETCH: /* rotating about x through the centre while moving along x:
-                                  the same whether the centre moves along x or not */
-      add_group(k, 1, 0, inf, (const double[3]){-0.1, 0, 0}, (const double[3]){-0.1 * pi_, 0, 0},
-                ctr);
-      add_group(k, 2, 0, inf, (const double[3]){0.1, 0, 0}, (const double[3]){0.1 * pi_, 0, 0},
-                ctr);
-      return 1;
-    case SCRIPT_BEND: /* each border but its last vertex turns about z through that vertex */
-      for (int g = 1; g <= 2; ++g) {
-        int last = last_of(k, g);
-        if (last < 0) continue;
-        double c[3];
-        memcpy(c, vert(k, last), sizeof c);
-        k->tag[last] = 3;
-        add_group(k, g, 0, inf, NULL, (const double[3]){0, 0, (g == 1 ? -0.05 : 0.05) * pi_}, c);
-        add_group(k, 3, 0, inf, NULL, NULL, NULL);
-        k->tag[last] = 0;
-      }
-      return 1;
-    case SCRIPT_RUBBER_BAND_PULL:
-    case SCRIPT_FOUR_LEG_PULL:
-    case SCRIPT_HEAD_TAIL_PULL: { /* handles pulled until one has gone 5 (4.5): then the
-                                     pulled ones are released, the others held */
-      static const double vel[3][5][3] = {
-          {{0}, {0, -0.2, 0}, {0, 0.2, 0}, {-2.5, 0, 0}, {0}},
-          {{0}, {0, 0, 0}, {2.5, 0, 0}, {2.5, -3.5, 0}, {0, -3.5, 0}},
-          {{0}, {3.5, 0, 0}, {3.5, 0, 0}, {0, 0, 0}, {0}}};
-      static const int released[3][5] = {{0, 0, 0, 1, 0}, {0, 0, 1, 1, 1}, {0, 1, 1, 0, 0}};
-      int which = sc - SCRIPT_RUBBER_BAND_PULL;
-      int tg = which == 0 ? 3 : which == 1 ? 4 : 1, d = which == 1 ? 1 : 0;
-      double sign = which == 2 ? 1 : -1, reach = which == 2 ? 4.5 : 5.0;
-      int turn = first_of(k, tg);
-      double t1 = inf;
-      if (turn >= 0) {
-        double x0 = vert(k, turn)[d];
-        t1 = first_turn(k, x0, vel[which][tg][d], sign < 0 ? x0 - reach : -inf,
-                        sign > 0 ? x0 + reach : inf);
-      }
-      for (int g = 1; g <= 4; ++g) {
-        add_group(k, g, 0, t1, vel[which][g], NULL, NULL);
-        if (!released[which][g]) add_group(k, g, t1, inf, NULL, NULL, NULL);
-      }
-      return 1;
-    }
-    case SCRIPT_DRAGDOWN:
-      add_group(k, 1, 0, inf, (const double[3]){0, -1.5, 0}, NULL, NULL);
-      return 1;
-    case SCRIPT_TOGGLE_TOP: { /* the top dragged -x until it has gone 0.1, then released */
-      int turn = first_of(k, 1);
-      if (turn < 0) return 1;
-      double x0 = vert(k, turn)[0];
-      add_group(k, 1, 0, first_turn(k, x0, -0.5, x0 - 0.1, inf), (const double[3]){-0.5, 0, 0},
-                NULL, NULL);
-      return 1;
-    }
-    case SCRIPT_CURTAIN:
-      for (int pin = 0; pin < 8; ++pin)
-        add_group(k, pin + 1, 0, inf, (const double[3]){0.04 * (7 - pin) / 7.0, 0, 0}, NULL, NULL);
-      return 1;
-    case SCRIPT_PUSH_RIGHTMOST1:
-      add_group(k, 1, 0, inf, (const double[3]){-0.15, 0, 0}, NULL, NULL);
-      return 1;
-    default:
-      return 0;
-  }
-}
-
-/* the center of body c's vertices' bounding box, and the box */
-static void shape_box(const scen *k, int c, double lo[3], double hi[3]) {
-  for (int d = 0; d < 3; ++d) {
-    lo[d] = INFINITY;
-    hi[d] = -INFINITY;
-  }
-  int o = k->pl->off[c];
-  bbox_grow(lo, hi, k->pl->X + 3 * (size_t)o, k->pl->off[c + 1] - o);
-}
-
-/* the step at which shape c, turning at w (rad/s about z through ctr) from its placed
-   position, first has its lowest y at or below y_stop (IPC's DCOHammerWalnut stop),
-   as a time; INFINITY if not within the scene */
-static double rotation_stop(const scen *k, int c, double w, const double ctr[3], double y_stop) {
-  for (int step = 0; step < k->nsteps; ++step) {
-    double a = w * k->dt * step, ymin = INFINITY;
-    for (int i = k->pl->off[c]; i < k->pl->off[c + 1]; ++i) {
-      const double *x = vert(k, i);
-      ymin = fmin(ymin, ctr[1] + sin(a) * (x[0] - ctr[0]) + cos(a) * (x[1] - ctr[1]));
-    }
-    if (ymin <= y_stop) return switch_time(step, k->dt);
-  }
-  return INFINITY;
-}
-
-/* scenarios acting on whole shapes, meshCO obstacles, loads and initial velocities */
-static int other_scenarios(scen *k) {
-  const double inf = INFINITY, pi_ = pi;
-  int sc = k->p->script, nsh = k->nsh;
-  switch (sc) {
-    case SCRIPT_LEFT_HIT_RIGHT:
-    case SCRIPT_DROP:
-    case SCRIPT_DCO_BALL_HIT_WALL: /* initial velocities of the deformable shapes */
-      for (int c = 0; c < nsh; ++c) {
-        ipc_body_def *b = &k->s->bodies[c];
-        if (b->obstacle) continue;
-        if (sc == SCRIPT_DROP) {
-          b->velocity[1] = -1.0;
-        } else if (sc == SCRIPT_DCO_BALL_HIT_WALL) {
-          b->velocity[0] = isnan(k->p->script_param) ? 1000.0 : k->p->script_param;
-        } else { /* 1 m/s in x for the vertices left of the middle: whole shapes only */
-          int left = 0, nv = k->pl->off[c + 1] - k->pl->off[c];
-          for (int i = k->pl->off[c]; i < k->pl->off[c + 1]; ++i) left += below(k, i, 0, 0.5);
-          if (left != 0 && left != nv)
-            return bad(k->p, k->p->script_line,
-                       "keyword 'script': scenario 'leftHitRight' is not supported (shape %d "
-                       "straddles the middle: IPC gives only its left vertices a velocity, "
-                       "ipcc's initial velocities are per shape)",
-                       c);
-          b->velocity[0] = left ? 1.0 : 0.0;
-        }
-      }
-      return 1;
-    case SCRIPT_NM_DRAG_LEFT:
-    case SCRIPT_NM_DRAG_FORWARD:
-    case SCRIPT_UTOPIA: { /* bottom held, top loaded (over the NBCTimeRange) */
-      double f = sc == SCRIPT_UTOPIA ? 1e-4 * k->r[0] / k->r[1] : 0.05;
-      for (int i = 0; i < k->nX; ++i) {
-        int top = sc == SCRIPT_UTOPIA ? above(k, i, 1, f) : 0, bot = below(k, i, 1, f);
-        if (sc != SCRIPT_UTOPIA) top = !bot && above(k, i, 1, f);
-        k->tag[i] = top ? 2 : bot ? 1 : 0;
-      }
-      static const double load[3][3] = {{-600, 0, 0}, {0, 0, 600}, {0, -1.5, 0}};
-      add_group(k, 1, 0, inf, NULL, NULL, NULL);
-      add_load(k, 2, load[sc == SCRIPT_UTOPIA ? 2 : sc - SCRIPT_NM_DRAG_LEFT]);
-      return 1;
-    }
-    case SCRIPT_MCO_SQUASH: { /* meshCO 0 and 1 move together along x at 1 m/s; reversing
-                                 whenever their origins are less than 1.5 apart */
-      if (!need(k, mesh_co_count(k) >= 2, "two meshCO obstacles")) return 0;
-      const txt_shape *a = &k->p->shapes[k->p->order[nsh]],
-                      *b = &k->p->shapes[k->p->order[nsh + 1]];
-      int *ks = IPC_NEW(int, MAX_FLIPS);
-      int n = turning_steps(k, b->t[0] - a->t[0], -2.0, 1.5, inf, 0, ks, MAX_FLIPS);
-      double v = 1.0, t0 = 0.0;
-      for (int i = 0; n >= 0 && i <= n; ++i) {
-        double t1 = i < n ? switch_time(ks[i], k->dt) : inf;
-        if (t0 < t1) {
-          whole(k, nsh, t0, t1)->velocity[0] = v;
-          whole(k, nsh + 1, t0, t1)->velocity[0] = -v;
-        }
-        v = -v;
-        t0 = t1;
-      }
-      ipc_free(ks);
-      return need(k, n >= 0, "fewer reversals over the scene's duration");
-    }
-    case SCRIPT_MCO_ROT_SQUASH:
-    case SCRIPT_MCO_ROT_CYLINDERS: { /* meshCO obstacles turning about fixed centres */
-      static const double w[2][4][3] = {{{0, 0, 1}, {0, 0, 1}},
-                                        {{0.5, 0, 0}, {-0.5, 0, 0}, {0, 0, -0.5}, {0, 0, 0.5}}};
-      int rot = sc == SCRIPT_MCO_ROT_CYLINDERS, m = rot ? 4 : 2;
-      if (!need(k, mesh_co_count(k) == m,
-                rot ? "exactly four meshCO obstacles (IPC turns each by its own of four "
-                      "angular velocities)"
-                    : "exactly two meshCO obstacles (IPC turns each by its own of two "
-                      "angular velocities)"))
-        return 0;
-      for (int j = 0; j < m; ++j) {
-        const txt_shape *co = &k->p->shapes[k->p->order[nsh + j]];
-        ipc_dirichlet_def *d = whole(k, nsh + j, 0, inf);
-        memcpy(d->center, co->t, sizeof d->center);
-        if (!rot) d->center[1] += (j == 0 ? 0.5 : -0.5) * co->s[0];
-        d->has_center = 1;
-        for (int q = 0; q < 3; ++q) d->angular_velocity[q] = w[rot][j][q] * pi_;
-      }
-      return 1;
-    }
-    case SCRIPT_DCO_SQUASH: { /* shapes 0 and 1 move together along x at 1 m/s, reversing
-                                 whenever they are less than 0.1 apart */
-      if (!need(k, nsh >= 3, "at least three shapes")) return 0;
-      double lo0[3], hi0[3], lo1[3], hi1[3];
-      shape_box(k, 0, lo0, hi0);
-      shape_box(k, 1, lo1, hi1);
-      int *ks = IPC_NEW(int, MAX_FLIPS);
-      int n = turning_steps(k, lo1[0] - hi0[0], -2.0, 0.1, inf, 0, ks, MAX_FLIPS);
-      double v = 1.0, t0 = 0.0;
-      for (int c = 0; c < 2; ++c) k->s->bodies[c].obstacle = 1;
-      for (int i = 0; n >= 0 && i <= n; ++i) {
-        double t1 = i < n ? switch_time(ks[i], k->dt) : inf;
-        if (t0 < t1) {
-          whole(k, 0, t0, t1)->velocity[0] = v;
-          whole(k, 1, t0, t1)->velocity[0] = -v;
-        }
-        v = -v;
-        t0 = t1;
-      }
-      ipc_free(ks);
-      return need(k, n >= 0, "fewer reversals over the scene's duration");
-    }
-    case SCRIPT_DCO_VERSCHOOR_ROLLER: { /* shapes 0-5 spin about their centres */
-      static const double w[6][3] = {{0, 0, -4}, {0, 0, -2}, {0, 0, 2},
-                                     {0, 0, 4},  {2, 0, 0},  {-2, 0, 0}};
-      if (!need(k, nsh >= 7, "at least seven shapes")) return 0;
-      for (int c = 0; c < 6; ++c) {
-        k->s->bodies[c].obstacle = 1;
-        memcpy(k->s->bodies[c].angular_velocity, w[c], sizeof w[c]);
-      }
-      return 1;
-    }
-    case SCRIPT_DCO_HAMMER_WALNUT:
-    case SCRIPT_DCO_CUT: { /* shape 1 turns about z (hammer) or moves along (0,-1,-1) (cut)
-                              until its lowest point reaches y = 0.05 (0.001); held after */
-      if (!need(k, nsh >= 2, "at least two shapes")) return 0;
-      double lo1[3], hi1[3], t1;
-      shape_box(k, 1, lo1, hi1);
-      double c[3] = {hi1[0], lo1[1], 0.5 * (lo1[2] + hi1[2])};
-      if (sc == SCRIPT_DCO_CUT)
-        t1 = first_turn(k, lo1[1], -1.0, 0.001, inf);
-      else
-        t1 = rotation_stop(k, 1, pi_ / 6, c, 0.05);
-      if (t1 > 0) {
-        ipc_dirichlet_def *d = whole(k, 1, 0, t1);
-        if (sc == SCRIPT_DCO_CUT) {
-          d->velocity[1] = d->velocity[2] = -1.0;
-        } else {
-          d->has_center = 1;
-          memcpy(d->center, c, sizeof c);
-          d->angular_velocity[2] = pi_ / 6;
-        }
-      }
-      if (!k->s->bodies[1].obstacle && t1 < inf) whole(k, 1, t1, inf); /* IPC keeps it fixed */
-      return 1;
-    }
-    case SCRIPT_DCO_SQUEEZE_OUT: { /* kinematic shape 0 moves down at 0.3 m/s until its top is
-                                      within 0.9/3.8 of kinematic shape 1's height */
-      if (!need(k, nsh >= 2 && k->s->bodies[0].obstacle && k->s->bodies[1].obstacle,
-                "kinematic shapes 0 and 1 (.obj, .seg or .pt)"))
-        return 0;
-      double lo0[3], hi0[3], lo1[3], hi1[3];
-      shape_box(k, 0, lo0, hi0);
-      shape_box(k, 1, lo1, hi1);
-      double t1 = first_turn(k, hi0[1], -0.3, lo1[1] + (hi1[1] - lo1[1]) / 3.8 * 0.9, inf);
-      if (t1 > 0) whole(k, 0, 0, t1)->velocity[1] = -0.3;
-      return 1;
-    }
-    default:
-      return 0;
-  }
-}
-
-/* every scenario not handled in finalize itself; 0 on error */
-static int more_scenarios(txt *p, ipc_scene_def *s, const placed *pl, int nsh, int nX) {
-  scen k;
-  memset(&k, 0, sizeof k);
-  k.p = p;
-  k.s = s;
-  k.pl = pl;
-  k.nsh = nsh;
-  k.nX = nX;
-  k.dt = p->dt;
-  double n = ceil(p->duration / p->dt); /* IPC's frameAmt */
-  k.nsteps = n < 1e8 ? (int)n : 100000000;
-  memcpy(k.lo, pl->lo, sizeof k.lo);
-  memcpy(k.hi, pl->hi, sizeof k.hi);
-  for (int d = 0; d < 3; ++d) k.r[d] = pl->hi[d] - pl->lo[d];
-  k.tag = IPC_NEW0(unsigned char, (size_t)nX + 1);
-  int ok = 1;
-  if (!held_tags(&k) && !handle_scenarios(&k)) ok = other_scenarios(&k);
-  ipc_free(k.tag);
-  return ok && !p->failed;
-}
-
-/* body b (shape sh) moved through the meshes folder/N.ext from N = start: folder resolves
-   like mesh paths; ext is .obj, or for segment shapes .seg if that exists (IPC's order) */
-static int mesh_sequence(txt *p, ipc_body_def *b, const txt_shape *sh, const char *folder, int line,
-                         int start) {
-  if (sh->kind == KIND_TET)
-    return unsupported(p, line, "meshSeq",
-                       "on a tet-mesh shape: ipcc moves only kinematic shapes (.obj, .seg, .pt) "
-                       "through a mesh sequence");
-  static const char *const exts[] = {".seg", ".obj"};
-  for (int e = sh->kind == KIND_SEG ? 0 : 1; e < 2; ++e) {
-    size_t n = strlen(folder) + 32;
-    char *rel = IPC_NEW(char, n);
-    snprintf(rel, n, "%s/%d%s", folder, start, exts[e]);
-    char *found = find_up(p->dir, rel);
-    ipc_free(rel);
-    if (!found) continue;
-    b->mesh_sequence = ipc_path_dirname(found);
-    ipc_free(found);
-    b->mesh_sequence_start = start;
-    snprintf(b->mesh_sequence_ext, sizeof b->mesh_sequence_ext, "%s", exts[e]);
-    return 1;
-  }
-  return bad(p, line, "meshSeq: '%s/%d%s' not found (looked in %s and its parent folders)", folder,
-             start, sh->kind == KIND_SEG ? ".seg or .obj" : ".obj", p->dir[0] ? p->dir : ".");
 }
 
 static int finalize(txt *p, ipc_scene_def *s) {
@@ -1810,8 +934,8 @@ static int finalize(txt *p, ipc_scene_def *s) {
     if (!load_mesh(p, &p->shapes[i])) return 0;
     if (!p->shapes[i].co) ++nsh;
   }
-  if (nsh == 0) return bad(p, 0, "no shapes (expected 'shapes input N' and N shape lines)");
-  if (p->dt <= 0) return bad(p, 0, "time step must be positive");
+  if (nsh == 0) return ipc_txt_bad(p, 0, "no shapes (expected 'shapes input N' and N shape lines)");
+  if (p->dt <= 0) return ipc_txt_bad(p, 0, "time step must be positive");
 
   /* shapes first (IPC's mesh components), then meshCO obstacles */
   int *order = p->order = IPC_NEW(int, (size_t)p->nshapes + 1);
@@ -1850,7 +974,7 @@ static int finalize(txt *p, ipc_scene_def *s) {
     pl.lo[d] = INFINITY;
     pl.hi[d] = -INFINITY;
   }
-  bbox_grow(pl.lo, pl.hi, pl.X, nX);
+  ipc_txt_bbox_grow(pl.lo, pl.hi, pl.X, nX);
   if (rotated) {
     axis_angle(Rm, p->rot_axis, p->rot_deg);
     for (int d = 0; d < 3; ++d) piv[d] = 0.5 * (pl.hi[d] - pl.lo[d]);
@@ -1864,11 +988,11 @@ static int finalize(txt *p, ipc_scene_def *s) {
       pl.lo[d] = INFINITY;
       pl.hi[d] = -INFINITY;
     }
-    bbox_grow(pl.lo, pl.hi, pl.X, nX);
+    ipc_txt_bbox_grow(pl.lo, pl.hi, pl.X, nX);
   }
   if (p->size > 0) {
     double ext = fmax(pl.hi[0] - pl.lo[0], fmax(pl.hi[1] - pl.lo[1], pl.hi[2] - pl.lo[2]));
-    if (!(ext > 0)) return bad(p, 0, "keyword 'size': the shapes have zero extent");
+    if (!(ext > 0)) return ipc_txt_bad(p, 0, "keyword 'size': the shapes have zero extent");
     k = p->size / ext;
     for (int d = 0; d < 3; ++d) mn[d] = k * pl.lo[d];
     for (int i = 0; i < nX; ++i)
@@ -1878,7 +1002,7 @@ static int finalize(txt *p, ipc_scene_def *s) {
     pl.lo[d] = INFINITY;
     pl.hi[d] = -INFINITY;
   }
-  bbox_grow(pl.lo, pl.hi, pl.X, nX);
+  ipc_txt_bbox_grow(pl.lo, pl.hi, pl.X, nX);
   double ext[3] = {pl.hi[0] - pl.lo[0], pl.hi[1] - pl.lo[1], pl.hi[2] - pl.lo[2]};
   double diag = sqrt(ext[0] * ext[0] + ext[1] * ext[1] + ext[2] * ext[2]);
   if (p->script == SCRIPT_FALL || p->script == SCRIPT_DRAGRIGHT || p->script == SCRIPT_DRAGDOWN ||
@@ -1888,7 +1012,7 @@ static int finalize(txt *p, ipc_scene_def *s) {
     pl.lo[1] += lift;
     pl.hi[1] += lift;
   }
-  if (!(diag > 0)) return bad(p, 0, "the shapes have zero extent");
+  if (!(diag > 0)) return ipc_txt_bad(p, 0, "the shapes have zero extent");
 
   /* bodies */
   s->nbodies = p->nshapes;
@@ -1899,7 +1023,7 @@ static int finalize(txt *p, ipc_scene_def *s) {
     const cached_mesh *cm = &p->meshes[sh->mesh];
     ipc_body_def *b = &s->bodies[c];
     *b = ipc_default_body_def();
-    b->mesh = dup_str(sh->path);
+    b->mesh = ipc_txt_dup_str(sh->path);
     b->codim = sh->codim;
     b->material = p->energy;
     b->density = p->density;
@@ -1911,9 +1035,9 @@ static int finalize(txt *p, ipc_scene_def *s) {
       double hi[3] = {-INFINITY, -INFINITY, -INFINITY}, R[9], Rmean[3];
       for (int i = 0; i < cm->m.nverts; ++i)
         for (int d = 0; d < 3; ++d) mean[d] += cm->m.x[3 * i + d] / cm->m.nverts;
-      bbox_grow(lo, hi, cm->m.x, cm->m.nverts);
+      ipc_txt_bbox_grow(lo, hi, cm->m.x, cm->m.nverts);
       double cur = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
-      if (!(cur > 0)) return bad(p, sh->line, "keyword 'meshCO': the mesh has zero extent");
+      if (!(cur > 0)) return ipc_txt_bad(p, sh->line, "keyword 'meshCO': the mesh has zero extent");
       double kc = sh->s[0] / cur;
       rot_xyz(R, sh->r);
       matvec(Rmean, R, mean);
@@ -1948,18 +1072,18 @@ static int finalize(txt *p, ipc_scene_def *s) {
     if (sh->kind == KIND_TET && isfinite(sh->mat[0]) && isfinite(sh->mat[1]) &&
         isfinite(sh->mat[2]) && sh->mat[0] > 0 && sh->mat[1] > 0) {
       if (!(sh->mat[2] >= 0 && sh->mat[2] < 0.5))
-        return bad(p, sh->line, "shape extra 'material': expected 0 <= nu < 0.5");
+        return ipc_txt_bad(p, sh->line, "shape extra 'material': expected 0 <= nu < 0.5");
       b->density = sh->mat[0];
       b->young = sh->mat[1];
       b->poisson = sh->mat[2];
     }
     if (!null_script && (kinematic || sh->has_init_vel || sh->nbc[0] || sh->nbc[1] || sh->seq) &&
-        !unsupported(p, sh->line, "shapes",
-                     "IPC applies the extras DBC, NBC, initVel, linearVelocity, "
-                     "angularVelocity and meshSeq only with script null"))
+        !ipc_txt_unsupported(p, sh->line, "shapes",
+                             "IPC applies the extras DBC, NBC, initVel, linearVelocity, "
+                             "angularVelocity and meshSeq only with script null"))
       return 0;
     if (!null_script) continue;
-    if (sh->seq && !mesh_sequence(p, b, sh, sh->seq, sh->seq_line, 0)) return 0;
+    if (sh->seq && !ipc_txt_mesh_sequence(p, b, sh, sh->seq, sh->seq_line, 0)) return 0;
     if (kinematic) {
       if (sh->has_lin_vel) memcpy(b->velocity, sh->lin_vel, sizeof b->velocity);
       if (sh->has_ang_vel) memcpy(b->angular_velocity, sh->ang_vel, sizeof b->velocity);
@@ -1976,7 +1100,7 @@ static int finalize(txt *p, ipc_scene_def *s) {
         ipc_free(verts);
         continue;
       }
-      ipc_dirichlet_def *d = add_dirichlet(b, verts, n, t0, t1);
+      ipc_dirichlet_def *d = ipc_txt_add_dirichlet(b, verts, n, t0, t1);
       memcpy(d->velocity, bc->v, sizeof d->velocity);
       memcpy(d->angular_velocity, bc->w, sizeof d->angular_velocity);
     }
@@ -2007,9 +1131,10 @@ static int finalize(txt *p, ipc_scene_def *s) {
     for (int c = 0; c < nsh; ++c) kinematic |= s->bodies[c].obstacle;
     if (!kinematic)
       s->body_contact = IPC_BODY_CONTACT_OBSTACLES_ONLY;
-    else if (!unsupported(p, p->self_collision_off, "selfCollisionOff",
-                          "with kinematic shapes: in IPC they then touch nothing, in ipcc every "
-                          "obstacle touches the bodies"))
+    else if (!ipc_txt_unsupported(
+                 p, p->self_collision_off, "selfCollisionOff",
+                 "with kinematic shapes: in IPC they then touch nothing, in ipcc every "
+                 "obstacle touches the bodies"))
       return 0;
   }
 
@@ -2031,7 +1156,7 @@ static int finalize(txt *p, ipc_scene_def *s) {
         if (pl.X[3 * (size_t)i] < left) x0 = pl.X[3 * (size_t)i];
       int kk = 0;
       while (!isnan(x0) && x0 - kk * dt >= -0.28 && kk < 100000000) ++kk;
-      t_stop = switch_time(kk, dt);
+      t_stop = ipc_txt_switch_time(kk, dt);
     }
     for (int c = 0; c < nsh; ++c) {
       ipc_body_def *b = &s->bodies[c];
@@ -2052,14 +1177,14 @@ static int finalize(txt *p, ipc_scene_def *s) {
           int *hold = IPC_NEW(int, (size_t)n);
           memcpy(hold, verts, (size_t)n * sizeof(int));
           if (t_stop > 0)
-            add_dirichlet(b, verts, n, 0.0, t_stop)->velocity[0] = side ? 1.0 : -1.0;
+            ipc_txt_add_dirichlet(b, verts, n, 0.0, t_stop)->velocity[0] = side ? 1.0 : -1.0;
           else
             ipc_free(verts);
-          add_dirichlet(b, hold, n, t_stop, INFINITY);
+          ipc_txt_add_dirichlet(b, hold, n, t_stop, INFINITY);
         } else if (p->script == SCRIPT_DRAGRIGHT) {
-          add_dirichlet(b, verts, n, 0.0, INFINITY)->velocity[0] = 0.5;
+          ipc_txt_add_dirichlet(b, verts, n, 0.0, INFINITY)->velocity[0] = 0.5;
         } else {
-          ipc_dirichlet_def *d = add_dirichlet(b, verts, n, 0.0, INFINITY);
+          ipc_dirichlet_def *d = ipc_txt_add_dirichlet(b, verts, n, 0.0, INFINITY);
           d->angular_velocity[0] = (side ? 1.0 : -1.0) * 0.4 * pi;
           d->has_center = 1;
           memcpy(d->center, center, sizeof d->center);
@@ -2069,8 +1194,8 @@ static int finalize(txt *p, ipc_scene_def *s) {
   } else if (p->script == SCRIPT_DCO_ROT_CYLINDERS || p->script == SCRIPT_DCO_SQUASH6) {
     int need = p->script == SCRIPT_DCO_SQUASH6 ? 6 : 4;
     if (nsh < need + 1)
-      return bad(p, sl, "script '%s' moves the first %d shapes; the script has %d",
-                 script_names[p->script], need, nsh);
+      return ipc_txt_bad(p, sl, "script '%s' moves the first %d shapes; the script has %d",
+                         ipc_txt_script_names[p->script], need, nsh);
     static const double w[4][3] = {{0.5, 0, 0}, {-0.5, 0, 0}, {0, 0, -0.5}, {0, 0, 0.5}};
     static const double v[6][3] = {{1, 0, 0},  {-1, 0, 0}, {0, 1, 0},
                                    {0, -1, 0}, {0, 0, 1},  {0, 0, -1}};
@@ -2081,7 +1206,7 @@ static int finalize(txt *p, ipc_scene_def *s) {
       for (int i = pl.off[1]; i < pl.off[2]; ++i) l1 = fmin(l1, pl.X[3 * (size_t)i]);
       int kk = 0;
       while (l1 - r0 - 2.0 * kk * dt >= 0.1 && kk < 100000000) ++kk;
-      t_flip = switch_time(kk, dt);
+      t_flip = ipc_txt_switch_time(kk, dt);
     }
     for (int c = 0; c < need; ++c) {
       ipc_body_def *b = &s->bodies[c];
@@ -2091,8 +1216,10 @@ static int finalize(txt *p, ipc_scene_def *s) {
         for (int d = 0; d < 3; ++d) b->angular_velocity[d] = w[c][d] * pi;
       } else {
         if (t_flip > 0)
-          memcpy(add_dirichlet(b, all_verts(nv), nv, 0.0, t_flip)->velocity, v[c], 24);
-        ipc_dirichlet_def *d = add_dirichlet(b, all_verts(nv), nv, t_flip, INFINITY);
+          memcpy(ipc_txt_add_dirichlet(b, ipc_txt_all_verts(nv), nv, 0.0, t_flip)->velocity, v[c],
+                 24);
+        ipc_dirichlet_def *d =
+            ipc_txt_add_dirichlet(b, ipc_txt_all_verts(nv), nv, t_flip, INFINITY);
         for (int q = 0; q < 3; ++q) d->velocity[q] = -v[c][q];
       }
     }
@@ -2113,22 +1240,22 @@ static int finalize(txt *p, ipc_scene_def *s) {
     }
     int kk = 0;
     while (top - bottom - kk * dt > 0.1 && kk < 100000000) ++kk;
-    double t_stop = switch_time(kk, dt);
+    double t_stop = ipc_txt_switch_time(kk, dt);
     for (int c = half; c < nsh && t_stop > 0; ++c) {
       ipc_body_def *b = &s->bodies[c];
       if (!b->obstacle) continue;
       int nv = pl.off[c + 1] - pl.off[c];
-      add_dirichlet(b, all_verts(nv), nv, 0.0, t_stop)->velocity[1] = -1.0;
+      ipc_txt_add_dirichlet(b, ipc_txt_all_verts(nv), nv, 0.0, t_stop)->velocity[1] = -1.0;
     }
   } else if (p->script == SCRIPT_MESH_SEQ_FROM_FILE) {
     /* the first kinematic shape follows FOLDER/1.obj, 2.obj, ... (step k reads k.obj) */
     for (int c = 0; c < nsh; ++c) {
       const txt_shape *sh = &p->shapes[order[c]];
       if (sh->kind == KIND_TET) continue;
-      if (!mesh_sequence(p, &s->bodies[c], sh, p->seq_folder, sl, 1)) return 0;
+      if (!ipc_txt_mesh_sequence(p, &s->bodies[c], sh, p->seq_folder, sl, 1)) return 0;
       break;
     }
-  } else if (p->script >= SCRIPT_HANG && !more_scenarios(p, s, &pl, nsh, nX)) {
+  } else if (p->script >= SCRIPT_HANG && !ipc_txt_more_scenarios(p, s, &pl, nsh, nX)) {
     return 0;
   }
 
@@ -2202,7 +1329,7 @@ static int pointer_target(const char *text, char *out, size_t n) {
     if (k < 2) tok[k][m] = '\0';
     if (++k > 1) return 0;
   }
-  if (k != 1 || !ends_with(tok[0], ".txt")) return 0;
+  if (k != 1 || !ipc_txt_ends_with(tok[0], ".txt")) return 0;
   snprintf(out, n, "%s", tok[0]);
   return 1;
 }
@@ -2268,12 +1395,12 @@ static ipc_status load_txt(const char *path, unsigned flags, ipc_scene_def *out,
     if (r < 0) {
       char why[64];
       snprintf(why, sizeof why, "unknown keyword");
-      if (!unsupported(&p, l->no, l->t[0], why)) break;
+      if (!ipc_txt_unsupported(&p, l->no, l->t[0], why)) break;
     }
   }
   if (p.section_line) no_section_end(&p, p.section_line, p.lines[p.section_line - 1].t[1]);
   int ok = !p.failed && finalize(&p, out);
-  if (ok) out->path = dup_str(path);
+  if (ok) out->path = ipc_txt_dup_str(path);
   txt_free(&p);
   if (!ok) {
     ipc_scene_def_free(out);
@@ -2288,8 +1415,8 @@ ipc_status ipc_scene_load_txt(const char *path, unsigned flags, ipc_scene_def *o
 }
 
 int ipc_scene_text_is_txt(const char *path, const char *text) {
-  if (ends_with(path, ".txt")) return 1;
-  if (ends_with(path, ".json")) return 0;
+  if (ipc_txt_ends_with(path, ".txt")) return 1;
+  if (ipc_txt_ends_with(path, ".json")) return 0;
   while (*text == ' ' || *text == '\t' || *text == '\r' || *text == '\n') ++text;
   /* a JSON value (object, array, string, number) is JSON, so that a scene which is not an
      object is reported as such rather than as unknown script keywords */
@@ -2298,7 +1425,7 @@ int ipc_scene_text_is_txt(const char *path, const char *text) {
 
 ipc_status ipc_scene_load_any(const char *path, unsigned flags, ipc_scene_def *out,
                               ipc_error *err) {
-  if (ends_with(path, ".txt")) return ipc_scene_load_txt(path, flags, out, err);
+  if (ipc_txt_ends_with(path, ".txt")) return ipc_scene_load_txt(path, flags, out, err);
   size_t len;
   char *text = ipc_read_file(path, &len, err);
   if (!text) {
