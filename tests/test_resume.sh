@@ -17,17 +17,7 @@ ARGS="--steps 30 --every 2 --format obj,ply,vtu --quiet"
 # interrupted: wait for frame 5, then SIGKILL. a checkpoint at every 3rd frame: the frames
 # after the last one are computed again on resume, the same bytes
 # shellcheck disable=SC2086
-"$IPCC" run "$SCENE" -o "$T/cut" $ARGS --checkpoint-every 3 &
-pid=$!
-i=0
-while [ ! -f "$T/cut/frames/000005.vtu" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
-kill -9 "$pid" 2>/dev/null
-wait "$pid" 2>/dev/null
-if [ -f "$T/cut/frames/000015.obj" ]; then
-  bad "the run finished before it was killed (machine too fast for this test?)"
-else
-  ok "killed midway ($(ls "$T/cut/frames" | grep -c '\.obj$') frames written)"
-fi
+kill_midway "$T/cut/frames/000005.vtu" "$T/cut/frames/000015.obj" "$IPCC" run "$SCENE" -o "$T/cut" $ARGS --checkpoint-every 3
 [ -f "$T/cut/checkpoint.bin" ] && ok "checkpoint exists" || bad "no checkpoint after the kill"
 
 # temporary files of a dead writer, as a kill between write and rename leaves them

@@ -28,17 +28,7 @@ ARGS="--mode lcp --steps 600 --every 2 --format obj,ply,vtu --preview-every 10 -
 # shellcheck disable=SC2086
 "$IPCC" run "$SCENE" -o "$T/ref" $ARGS || bad "uninterrupted run"
 # shellcheck disable=SC2086
-"$IPCC" run "$SCENE" -o "$T/cut" $ARGS --checkpoint-every 1 &
-pid=$!
-i=0
-while [ ! -f "$T/cut/frames/000015.vtu" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
-kill -9 "$pid" 2>/dev/null
-wait "$pid" 2>/dev/null
-if [ -f "$T/cut/frames/000300.obj" ]; then
-  bad "the run finished before it was killed (machine too fast for this test?)"
-else
-  ok "killed midway ($(ls "$T/cut/frames" | grep -c '\.obj$') frames written)"
-fi
+kill_midway "$T/cut/frames/000015.vtu" "$T/cut/frames/000300.obj" "$IPCC" run "$SCENE" -o "$T/cut" $ARGS --checkpoint-every 1
 "$IPCC" run --resume "$T/cut" >"$T/out" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] && ok "resume exits 0" || { bad "resume exit $rc"; cat "$T/out"; }
