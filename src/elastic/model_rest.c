@@ -29,3 +29,15 @@ ipc_status ipc_model_tet_rest(const ipc_model *m, const char *scene_path, double
   }
   return IPC_OK;
 }
+
+void ipc_model_tet_energy_density(const ipc_model *m, const double *DmInv, const int *material,
+                                  const double *x, double *psi) {
+  for (int t = 0; t < m->ntets; ++t) {
+    const ipc_body *bd = &m->bodies[m->tet_body[t]];
+    double X[12], F[9];
+    for (int k = 0; k < 4; ++k) memcpy(X + 3 * k, x + 3 * (size_t)m->tets[4 * t + k], 24);
+    ipc_tet_deformation(X, DmInv + 9 * (size_t)t, F);
+    psi[t] = ipc_elastic_density((ipc_material_model)material[t], bd->mu, bd->lambda, F, NULL,
+                                 NULL, IPC_PROJECT_NONE);
+  }
+}

@@ -11,4 +11,9 @@
 ipc_status ipc_model_tet_rest(const ipc_model *m, const char *scene_path, double *DmInv,
                               double *vol, int *material, ipc_error *err);
 
+/* the elastic energy density Psi (J/m^3) of every tet of m at positions x (ntets), from the
+   rest data ipc_model_tet_rest made; not finite for an inverted tet */
+void ipc_model_tet_energy_density(const ipc_model *m, const double *DmInv, const int *material,
+                                  const double *x, double *psi);
+
 #endif

@@ -185,15 +185,7 @@ int ipc_world_step_count(const ipc_world *w) {
 }
 
 void ipc_world_tet_energy_density(const ipc_world *w, double *psi) {
-  const ipc_model *m = &w->m;
-  for (int t = 0; t < m->ntets; ++t) {
-    const ipc_body *bd = &m->bodies[m->tet_body[t]];
-    double X[12], F[9];
-    for (int k = 0; k < 4; ++k) memcpy(X + 3 * k, w->x + 3 * (size_t)m->tets[4 * t + k], 24);
-    ipc_tet_deformation(X, w->DmInv + 9 * (size_t)t, F);
-    psi[t] = ipc_elastic_density((ipc_material_model)w->tet_model[t], bd->mu, bd->lambda, F, NULL,
-                                 NULL, IPC_PROJECT_NONE);
-  }
+  ipc_model_tet_energy_density(&w->m, w->DmInv, w->tet_model, w->x, psi);
 }
 
 int ipc_world_intersection_free(const ipc_world *w, char *what, size_t n) {
