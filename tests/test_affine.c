@@ -564,6 +564,79 @@ static void test_free_fall(const ipc_mesh *cube) {
   }
 }
 
+/* the line search's curved trial: first order equal to q + alpha dq (a finite-difference
+   check of its alpha-derivative at 0), exact rigid motion for a rigid twist, the screw axis
+   fixed, and the straight step when det A <= 0 */
+static void test_curved_step(void) {
+  for (int trial = 0; trial < 20; ++trial) {
+    double R0[9], A[9], p[3], q[12], dq[12];
+    random_rotation(R0);
+    for (int k = 0; k < 9; ++k) A[k] = R0[k] + 0.05 * urand(); /* a slightly strained body */
+    for (int d = 0; d < 3; ++d) p[d] = urand();
+    make_q(A, p, q);
+    for (int k = 0; k < 12; ++k) dq[k] = urand();
+    /* d/dalpha at 0 by central differences: error O(h^2) */
+    double hh = 1e-5, qp[12], qm[12], err = 0, size = 0;
+    ipc_affine_curved_step(q, dq, hh, qp);
+    ipc_affine_curved_step(q, dq, -hh, qm);
+    for (int k = 0; k < 12; ++k) {
+      err = fmax(err, fabs((qp[k] - qm[k]) / (2 * hh) - dq[k]));
+      size = fmax(size, fabs(dq[k]));
+    }
+    CHECK_MSG(err <= 1e-7 * size, "trial %d: d/dalpha %g off dq", trial, err / size);
+    double q0[12];
+    ipc_affine_curved_step(q, dq, 0.0, q0);
+    for (int k = 0; k < 12; ++k) CHECK(fabs(q0[k] - q[k]) <= 1e-15 * (1 + fabs(q[k])));
+
+    /* a rigid twist about the axis through c along omega (|omega| up to 1.7 rad): dA = W A,
+       dp = W (p - c), so dx = W (x - c) vanishes on the axis */
+    double om[3] = {urand(), urand(), urand()}, c[3] = {urand(), urand(), urand()};
+    double W[9] = {0, -om[2], om[1], om[2], 0, -om[0], -om[1], om[0], 0}, dA[9], dp[3];
+    make_q(R0, p, q);
+    for (int i = 0; i < 3; ++i) {
+      dp[i] = 0;
+      for (int j = 0; j < 3; ++j) {
+        dA[3 * i + j] = 0;
+        for (int k = 0; k < 3; ++k) dA[3 * i + j] += W[3 * i + k] * R0[3 * k + j];
+        dp[i] += W[3 * i + j] * (p[j] - c[j]);
+      }
+    }
+    make_q(dA, dp, dq);
+    double out[12], A1[9], orth = 0;
+    ipc_affine_curved_step(q, dq, 1.0, out);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) A1[3 * i + j] = out[3 + 3 * j + i];
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        double s = -(i == j);
+        for (int k = 0; k < 3; ++k) s += A1[3 * i + k] * A1[3 * j + k];
+        orth = fmax(orth, fabs(s));
+      }
+    CHECK_MSG(orth <= 1e-14, "trial %d: |AA^T - I| %g after a rigid twist", trial, orth);
+    /* the point of the body at c (rest position A^-1 (c - p)) and one further along the axis
+       stay where they are */
+    for (int s = 0; s < 2; ++s) {
+      double xw[3], xbar[3], x1[3], Rt[9];
+      for (int d = 0; d < 3; ++d) xw[d] = c[d] + s * 0.7 * om[d];
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) Rt[3 * i + j] = R0[3 * j + i]; /* R0^-1 */
+      for (int i = 0; i < 3; ++i) {
+        xbar[i] = 0;
+        for (int j = 0; j < 3; ++j) xbar[i] += Rt[3 * i + j] * (xw[j] - p[j]);
+      }
+      ipc_affine_position(out, xbar, x1);
+      double dev = 0;
+      for (int d = 0; d < 3; ++d) dev = fmax(dev, fabs(x1[d] - xw[d]));
+      CHECK_MSG(dev <= 1e-13, "trial %d: a point on the screw axis moved %g", trial, dev);
+    }
+  }
+  /* det A <= 0: the straight step */
+  double q[12] = {1, 2, 3, 0, 0, 0, 0, 1, 0, 0, 0, 1}, dq[12], out[12];
+  for (int k = 0; k < 12; ++k) dq[k] = 0.1 * k;
+  ipc_affine_curved_step(q, dq, 0.5, out);
+  for (int k = 0; k < 12; ++k) CHECK(out[k] == q[k] + 0.5 * dq[k]);
+}
+
 int main(void) {
   ipc_mesh cube;
   test_boxes();
@@ -577,6 +650,7 @@ int main(void) {
   test_pull_fd();
   test_inertia(&cube);
   test_free_fall(&cube);
+  test_curved_step();
   ipc_mesh_free(&cube);
   fprintf(stderr,
           "worst relative errors: moments %.2e, transform %.2e, orth gradient %.2e, orth Hessian "

@@ -484,3 +484,71 @@ int ipc_affine_polar(const double A[9], double R[9]) {
   }
   return 0;
 }
+
+/* the Newton step as a displacement field of space: x = A xbar + p moves by
+   dx = dA xbar + dp = G x + u, G = dA A^-1, u = dp - G p. G's skew part W with u is a twist
+   (a screw motion's rate) and its symmetric part E a strain rate; the trial is
+   x' = exp(alpha (W, u)) (I + alpha E) x, the screw motion's exponential (Rodrigues for the
+   rotation R, V u for the translation) after the strain. It agrees with x + alpha dx to first
+   order, keeps a rotation a rotation, and fixes the points the twist does not move (the
+   screw axis), so a body pivoting on a contact keeps the contact point in place */
+void ipc_affine_curved_step(const double q[12], const double dq[12], double alpha, double out[12]) {
+  double A[9], dA[9];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      A[3 * i + j] = q[3 + 3 * j + i];
+      dA[3 * i + j] = dq[3 + 3 * j + i];
+    }
+  double d = det3(A), C[9];
+  if (!(d > 0) || !isfinite(d)) { /* no rotation to follow: the straight step */
+    for (int k = 0; k < 12; ++k) out[k] = q[k] + alpha * dq[k];
+    return;
+  }
+  cofactor3(A, C);
+  double G[9]; /* dA A^-1, A^-1 = C^T / d */
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      double s = 0;
+      for (int k = 0; k < 3; ++k) s += dA[3 * i + k] * C[3 * j + k];
+      G[3 * i + j] = s / d;
+    }
+  double u[3]; /* alpha (dp - G p) */
+  for (int i = 0; i < 3; ++i)
+    u[i] = alpha * (dq[i] - G[3 * i] * q[0] - G[3 * i + 1] * q[1] - G[3 * i + 2] * q[2]);
+  /* rotation vector of alpha W, W v = w x v */
+  double w[3] = {0.5 * alpha * (G[7] - G[5]), 0.5 * alpha * (G[2] - G[6]),
+                 0.5 * alpha * (G[3] - G[1])};
+  double th2 = w[0] * w[0] + w[1] * w[1] + w[2] * w[2], th = sqrt(th2);
+  /* R = I + a K + b K^2 and V = I + b K + c K^2, K = [w]x; series below 1e-3 rad (error
+     below 1e-16) */
+  double a = th < 1e-3 ? 1.0 - th2 / 6.0 : sin(th) / th;
+  double b = th < 1e-3 ? 0.5 - th2 / 24.0 : (1.0 - cos(th)) / th2;
+  double c = th < 1e-3 ? 1.0 / 6.0 - th2 / 120.0 : (th - sin(th)) / (th2 * th);
+  double K[9] = {0, -w[2], w[1], w[2], 0, -w[0], -w[1], w[0], 0}, R[9], t[3];
+  for (int i = 0; i < 3; ++i) {
+    t[i] = u[i];
+    for (int j = 0; j < 3; ++j) {
+      double k2 = 0;
+      for (int k = 0; k < 3; ++k) k2 += K[3 * i + k] * K[3 * k + j];
+      R[3 * i + j] = (i == j ? 1.0 : 0.0) + a * K[3 * i + j] + b * k2;
+      t[i] += (b * K[3 * i + j] + c * k2) * u[j];
+    }
+  }
+  /* M = R (I + alpha E): A' = M A, p' = M p + t */
+  double M[9];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      double s = 0;
+      for (int k = 0; k < 3; ++k)
+        s += R[3 * i + k] * ((k == j ? 1.0 : 0.0) + 0.5 * alpha * (G[3 * k + j] + G[3 * j + k]));
+      M[3 * i + j] = s;
+    }
+  for (int i = 0; i < 3; ++i) {
+    out[i] = t[i] + M[3 * i] * q[0] + M[3 * i + 1] * q[1] + M[3 * i + 2] * q[2];
+    for (int j = 0; j < 3; ++j) {
+      double s = 0;
+      for (int k = 0; k < 3; ++k) s += M[3 * i + k] * A[3 * k + j];
+      out[3 + 3 * j + i] = s;
+    }
+  }
+}

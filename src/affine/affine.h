@@ -73,6 +73,14 @@ void ipc_affine_jacobian(const double xbar[3], double J[36]);
    undefined). */
 int ipc_affine_polar(const double A[9], double R[9]);
 
+/* the line search's trial state along the Newton direction dq: p + alpha dp, and
+   A(alpha) = exp(alpha W) (I + alpha E) A with W and E the skew and symmetric parts of
+   dA A^-1. Equal to q + alpha dq to first order in alpha, but a rotation part moves A as an
+   exact rotation, so the stiff orthogonality potential does not cut the step short (the
+   straight step leaves the rotations by O(alpha^2 |W|^2)). The straight step when det A <= 0.
+   out must not alias q or dq. */
+void ipc_affine_curved_step(const double q[12], const double dq[12], double alpha, double out[12]);
+
 /* --- orthogonality potential (Lan et al. 2022, eq. 5): E = kappa V ||A A^T - I||_F^2 ---
    kappa (stiffness, energy / length^3) > 0, V the rest volume; only the A part of q enters,
    the p parts of the gradient and Hessian are zero. */

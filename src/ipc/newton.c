@@ -431,11 +431,15 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
        (README, IPC scripts) */
     if (pmax <= tol) return 0;
 
-    /* swept candidates and CCD bound */
-    for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + w->p[i];
-    double toi = swept_max_step(w, st, w->dhat);
-    if (toi < st->ccd_alpha_min) st->ccd_alpha_min = toi;
-    double alpha = toi < 1.0 ? m->params.ccd_scale * toi : 1.0;
+    /* swept candidates and CCD bound. With affine bodies the trial points leave the line
+       (ipc_affine_curved_step), so each trial's chord x -> xe is checked on its own below */
+    double alpha = 1.0;
+    if (w->naff == 0) {
+      for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + w->p[i];
+      double toi = swept_max_step(w, st, w->dhat);
+      if (toi < st->ccd_alpha_min) st->ccd_alpha_min = toi;
+      alpha = toi < 1.0 ? m->params.ccd_scale * toi : 1.0;
+    }
 
     /* the energy at x: the accepted value of the last line search while kappa holds */
     if (!(e0_kappa == w->kappa)) {
@@ -459,9 +463,21 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
     double e1 = INFINITY, min_d2 = INFINITY;
     for (;;) {
       for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + alpha * w->p[i];
-      /* the trial q, and its vertices exactly as x will be recomputed on acceptance */
-      for (int k = 0; k < 12 * w->naff; ++k) w->aqe[k] = w->aq[k] + alpha * w->adq[k];
-      ipc_affine_world_positions(w, w->aqe, w->xe);
+      if (w->naff > 0) {
+        /* the trial q, and its vertices exactly as x will be recomputed on acceptance; the
+           move x -> xe is linear in time whatever q's path, so CCD on it stays exact */
+        for (int a = 0; a < w->naff; ++a)
+          ipc_affine_curved_step(w->aq + 12 * (size_t)a, w->adq + 12 * (size_t)a, alpha,
+                                 w->aqe + 12 * (size_t)a);
+        ipc_affine_world_positions(w, w->aqe, w->xe);
+        double toi = swept_max_step(w, st, w->dhat);
+        if (alpha * toi < st->ccd_alpha_min) st->ccd_alpha_min = alpha * toi;
+        if (toi < 1.0) {
+          alpha *= m->params.ccd_scale * toi;
+          if (alpha * pmax < 1e-3 * tol || alpha < 1e-20) break;
+          continue;
+        }
+      }
       ++st->line_search_steps;
       e1 = potential_collect(w, w->xe, w->aqe, &min_d2, &s->next);
       if (e1 <= e0) break;
