@@ -637,6 +637,44 @@ static void test_curved_step(void) {
   for (int k = 0; k < 12; ++k) CHECK(out[k] == q[k] + 0.5 * dq[k]);
 }
 
+/* ipc_affine_curved_sag: every trial point x(alpha'), alpha' in [0, alpha], lies within the
+   box of x(0) and x(alpha) grown by the bound (so one broad phase covers the line search) */
+static void test_curved_sag(void) {
+  double worst_use = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    double R0[9], A[9], p[3], q[12], dq[12], xbar[8 * 3], x[8 * 3];
+    random_rotation(R0);
+    for (int k = 0; k < 9; ++k) A[k] = R0[k] + (trial % 2 ? 0.1 : 0.0) * urand();
+    for (int d = 0; d < 3; ++d) p[d] = 2 * urand();
+    make_q(A, p, q);
+    for (int k = 0; k < 12; ++k) dq[k] = (trial % 3 + 1) * urand();
+    for (int k = 0; k < 24; ++k) xbar[k] = urand();
+    for (int v = 0; v < 8; ++v) ipc_affine_position(q, xbar + 3 * v, x + 3 * v);
+    double alpha = 0.25 + 0.75 * fabs(urand());
+    double sag = ipc_affine_curved_sag(q, dq, alpha, 8, x), qa[12], qb[12];
+    ipc_affine_curved_step(q, dq, alpha, qa);
+    for (int v = 0; v < 8; ++v) {
+      double xa[3];
+      ipc_affine_position(qa, xbar + 3 * v, xa);
+      for (int s = 1; s < 64; ++s) {
+        ipc_affine_curved_step(q, dq, alpha * s / 64.0, qb);
+        double xb[3];
+        ipc_affine_position(qb, xbar + 3 * v, xb);
+        for (int d = 0; d < 3; ++d) {
+          double lo = fmin(x[3 * v + d], xa[d]), hi = fmax(x[3 * v + d], xa[d]);
+          double out = fmax(lo - xb[d], xb[d] - hi);
+          CHECK_MSG(out <= sag * (1 + 1e-12) + 1e-14, "trial %d: %g outside the box, bound %g",
+                    trial, out, sag);
+          if (sag > 0) worst_use = fmax(worst_use, out / sag);
+        }
+      }
+    }
+  }
+  /* the bound is not vacuous: some trial comes within a factor 10 of it */
+  CHECK_MSG(worst_use > 0.1, "largest excursion / bound %g", worst_use);
+  fprintf(stderr, "curved trials: largest excursion from the box / bound %.3f\n", worst_use);
+}
+
 int main(void) {
   ipc_mesh cube;
   test_boxes();
@@ -651,6 +689,7 @@ int main(void) {
   test_inertia(&cube);
   test_free_fall(&cube);
   test_curved_step();
+  test_curved_sag();
   ipc_mesh_free(&cube);
   fprintf(stderr,
           "worst relative errors: moments %.2e, transform %.2e, orth gradient %.2e, orth Hessian "

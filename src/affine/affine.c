@@ -487,23 +487,18 @@ int ipc_affine_polar(const double A[9], double R[9]) {
 
 /* the Newton step as a displacement field of space: x = A xbar + p moves by
    dx = dA xbar + dp = G x + u, G = dA A^-1, u = dp - G p. G's skew part W with u is a twist
-   (a screw motion's rate) and its symmetric part E a strain rate; the trial is
-   x' = exp(alpha (W, u)) (I + alpha E) x, the screw motion's exponential (Rodrigues for the
-   rotation R, V u for the translation) after the strain. It agrees with x + alpha dx to first
-   order, keeps a rotation a rotation, and fixes the points the twist does not move (the
-   screw axis), so a body pivoting on a contact keeps the contact point in place */
-void ipc_affine_curved_step(const double q[12], const double dq[12], double alpha, double out[12]) {
-  double A[9], dA[9];
+   (a screw motion's rate) and its symmetric part E a strain rate. out: alpha-scaled rotation
+   vector wv (W v = wv x v / alpha), alpha u, alpha E. Returns 1 when det A <= 0. */
+static int step_twist(const double q[12], const double dq[12], double alpha, double wv[3],
+                      double u[3], double E[9], double A[9]) {
+  double dA[9];
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
       A[3 * i + j] = q[3 + 3 * j + i];
       dA[3 * i + j] = dq[3 + 3 * j + i];
     }
   double d = det3(A), C[9];
-  if (!(d > 0) || !isfinite(d)) { /* no rotation to follow: the straight step */
-    for (int k = 0; k < 12; ++k) out[k] = q[k] + alpha * dq[k];
-    return;
-  }
+  if (!(d > 0) || !isfinite(d)) return 1;
   cofactor3(A, C);
   double G[9]; /* dA A^-1, A^-1 = C^T / d */
   for (int i = 0; i < 3; ++i)
@@ -512,12 +507,27 @@ void ipc_affine_curved_step(const double q[12], const double dq[12], double alph
       for (int k = 0; k < 3; ++k) s += dA[3 * i + k] * C[3 * j + k];
       G[3 * i + j] = s / d;
     }
-  double u[3]; /* alpha (dp - G p) */
   for (int i = 0; i < 3; ++i)
     u[i] = alpha * (dq[i] - G[3 * i] * q[0] - G[3 * i + 1] * q[1] - G[3 * i + 2] * q[2]);
-  /* rotation vector of alpha W, W v = w x v */
-  double w[3] = {0.5 * alpha * (G[7] - G[5]), 0.5 * alpha * (G[2] - G[6]),
-                 0.5 * alpha * (G[3] - G[1])};
+  wv[0] = 0.5 * alpha * (G[7] - G[5]);
+  wv[1] = 0.5 * alpha * (G[2] - G[6]);
+  wv[2] = 0.5 * alpha * (G[3] - G[1]);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) E[3 * i + j] = 0.5 * alpha * (G[3 * i + j] + G[3 * j + i]);
+  return 0;
+}
+
+/* the trial x' = exp(alpha (W, u)) (I + alpha E) x: the screw motion's exponential
+   (Rodrigues for the rotation R, V u for the translation) after the strain. It agrees with
+   x + alpha dx to first order, keeps a rotation a rotation, and fixes the points the twist
+   does not move (the screw axis), so a body pivoting on a contact keeps the contact point in
+   place */
+void ipc_affine_curved_step(const double q[12], const double dq[12], double alpha, double out[12]) {
+  double w[3], u[3], E[9], A[9];
+  if (step_twist(q, dq, alpha, w, u, E, A)) { /* no rotation to follow: the straight step */
+    for (int k = 0; k < 12; ++k) out[k] = q[k] + alpha * dq[k];
+    return;
+  }
   double th2 = w[0] * w[0] + w[1] * w[1] + w[2] * w[2], th = sqrt(th2);
   /* R = I + a K + b K^2 and V = I + b K + c K^2, K = [w]x; series below 1e-3 rad (error
      below 1e-16) */
@@ -539,8 +549,7 @@ void ipc_affine_curved_step(const double q[12], const double dq[12], double alph
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
       double s = 0;
-      for (int k = 0; k < 3; ++k)
-        s += R[3 * i + k] * ((k == j ? 1.0 : 0.0) + 0.5 * alpha * (G[3 * k + j] + G[3 * j + k]));
+      for (int k = 0; k < 3; ++k) s += R[3 * i + k] * ((k == j ? 1.0 : 0.0) + E[3 * k + j]);
       M[3 * i + j] = s;
     }
   for (int i = 0; i < 3; ++i) {
@@ -551,4 +560,35 @@ void ipc_affine_curved_step(const double q[12], const double dq[12], double alph
       out[3 + 3 * j + i] = s;
     }
   }
+}
+
+/* x(t), t in [0, 1], the trial path of a point for step alpha t: the screw part moves on a
+   helix, |d2/dt2| = r phi^2 (r its distance to the axis, phi = |w|); the strain part
+   e(t) = R_t t alpha E x has |e''| <= (phi^2 + 2 phi) |alpha E x|. Linear interpolation
+   leaves at most max |x''| / 8 */
+double ipc_affine_curved_sag(const double q[12], const double dq[12], double alpha, int n,
+                             const double *x) {
+  double w[3], u[3], E[9], A[9];
+  if (n <= 0 || step_twist(q, dq, alpha, w, u, E, A)) return 0.0;
+  double phi2 = w[0] * w[0] + w[1] * w[1] + w[2] * w[2], phi = sqrt(phi2);
+  /* r phi^2 = |(x - c) x w| |w| with c on the axis, and c x w = u - w (w.u) / phi^2 */
+  double up[3] = {u[0], u[1], u[2]};
+  if (phi2 > 0) {
+    double wu = (w[0] * u[0] + w[1] * u[1] + w[2] * u[2]) / phi2;
+    for (int d = 0; d < 3; ++d) up[d] -= wu * w[d];
+  }
+  double worst = 0;
+  for (int i = 0; i < n; ++i) {
+    const double *p = x + 3 * (size_t)i;
+    double cx[3] = {p[1] * w[2] - p[2] * w[1] - up[0], p[2] * w[0] - p[0] * w[2] - up[1],
+                    p[0] * w[1] - p[1] * w[0] - up[2]};
+    double rphi2 = phi2 > 0 ? sqrt(cx[0] * cx[0] + cx[1] * cx[1] + cx[2] * cx[2]) * phi : 0.0;
+    double ex2 = 0;
+    for (int r = 0; r < 3; ++r) {
+      double s = E[3 * r] * p[0] + E[3 * r + 1] * p[1] + E[3 * r + 2] * p[2];
+      ex2 += s * s;
+    }
+    worst = fmax(worst, rphi2 + (phi2 + 2 * phi) * sqrt(ex2));
+  }
+  return worst / 8.0;
 }

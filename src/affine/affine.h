@@ -81,6 +81,14 @@ int ipc_affine_polar(const double A[9], double R[9]);
    out must not alias q or dq. */
 void ipc_affine_curved_step(const double q[12], const double dq[12], double alpha, double out[12]);
 
+/* a bound on how far the trial points of the n points x (n x 3, positions of the body at q)
+   stray from the straight segments between their positions at 0 and at alpha, over every
+   trial alpha' in [0, alpha]: every such segment lies within the box of the points at 0 and
+   alpha grown by this much (so one broad phase serves all trials up to alpha). 0 for the
+   straight step (det A <= 0). */
+double ipc_affine_curved_sag(const double q[12], const double dq[12], double alpha, int n,
+                             const double *x);
+
 /* --- orthogonality potential (Lan et al. 2022, eq. 5): E = kappa V ||A A^T - I||_F^2 ---
    kappa (stiffness, energy / length^3) > 0, V the rest volume; only the A part of q enters,
    the p parts of the gradient and Hessian are zero. */

@@ -321,3 +321,13 @@ void ipc_affine_world_direction(ipc_world *w, double *p) {
     memcpy(w->adq + 12 * (size_t)a, p + 3 * (size_t)w->aff_pv[4 * a], 12 * sizeof(double));
   map_vertices(w, w->adq, p);
 }
+
+double ipc_affine_world_sag(const ipc_world *w, double alpha) {
+  double s = 0;
+  for (int a = 0; a < w->naff; ++a) {
+    const ipc_body *b = &w->m.bodies[w->aff_body[a]];
+    s = fmax(s, ipc_affine_curved_sag(w->aq + 12 * (size_t)a, w->adq + 12 * (size_t)a, alpha, b->nv,
+                                      w->x + 3 * (size_t)b->v0));
+  }
+  return s;
+}

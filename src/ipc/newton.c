@@ -460,7 +460,7 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
       return 0;
     }
 
-    double e1 = INFINITY, min_d2 = INFINITY;
+    double e1 = INFINITY, min_d2 = INFINITY, alpha_cand = 0;
     for (;;) {
       for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + alpha * w->p[i];
       if (w->naff > 0) {
@@ -470,7 +470,18 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
           ipc_affine_curved_step(w->aq + 12 * (size_t)a, w->adq + 12 * (size_t)a, alpha,
                                  w->aqe + 12 * (size_t)a);
         ipc_affine_world_positions(w, w->aqe, w->xe);
-        double toi = swept_max_step(w, st, w->dhat);
+        /* one broad phase serves every trial up to alpha_cand: its boxes hold the chords of
+           all of them when grown by the curved trials' sag */
+        if (!(alpha <= alpha_cand)) {
+          double tb = ipc_now();
+          ipc_broad_phase(&w->cand, &w->m.surface, w->x, w->xe,
+                          w->dhat + 1.01 * ipc_affine_world_sag(w, alpha));
+          st->t_broad_phase += ipc_now() - tb;
+          alpha_cand = alpha;
+        }
+        double tc = ipc_now();
+        double toi = ipc_ccd_max_step(&w->cm, &w->cand, w->x, w->xe);
+        st->t_ccd += ipc_now() - tc;
         if (alpha * toi < st->ccd_alpha_min) st->ccd_alpha_min = alpha * toi;
         if (toi < 1.0) {
           alpha *= m->params.ccd_scale * toi;

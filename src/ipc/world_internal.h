@@ -96,6 +96,11 @@ void ipc_affine_world_free(ipc_world *w);
    its vertices' targets set to J_i q exactly */
 void ipc_affine_world_script(ipc_world *w);
 
+/* how far the line search's curved trials (ipc_affine_curved_step of aq along adq, any step
+   up to alpha) stray from the straight segments x -> xe(alpha) of the affine vertices, at
+   most (ipc_affine_curved_sag over the bodies) */
+double ipc_affine_world_sag(const ipc_world *w, double alpha);
+
 /* x_i = J_i q for the vertices of every affine body (q: naff x 12) */
 void ipc_affine_world_positions(const ipc_world *w, const double *q, double *x);
 
