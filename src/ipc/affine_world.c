@@ -296,22 +296,30 @@ void ipc_affine_world_sparse_add(const ipc_world *w, ipc_sparse *A, int nv, cons
     weights(w, verts[k], wt);
     for (int j = 0; j < 4; ++j) T[k][slot(ids, &nu, w->aff_pv[4 * a + j])] += wt[j];
   }
-  /* T^T H T, block by block (each block of T is a scalar times I3) */
-  double Hm[(3 * MAXU) * (3 * MAXU)];
+  /* T^T H T, block by block (each block of T is a scalar times I3), in two passes:
+     L = T^T H (nu x nv blocks), then L T */
+  double L[(3 * MAXU) * (3 * MAXV)], Hm[(3 * MAXU) * (3 * MAXU)];
   int n3 = 3 * nu, k3 = 3 * nv;
+  memset(L, 0, (size_t)n3 * (size_t)k3 * sizeof(double));
   memset(Hm, 0, (size_t)n3 * (size_t)n3 * sizeof(double));
   for (int k = 0; k < nv; ++k)
-    for (int l = 0; l < nv; ++l)
-      for (int u = 0; u < nu; ++u) {
-        if (T[k][u] == 0.0) continue;
-        for (int v = 0; v < nu; ++v) {
-          double t = T[k][u] * T[l][v];
-          if (t == 0.0) continue;
-          for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j)
-              Hm[(3 * u + i) * n3 + 3 * v + j] += t * H[(3 * k + i) * k3 + 3 * l + j];
-        }
+    for (int u = 0; u < nu; ++u) {
+      double t = T[k][u];
+      if (t == 0.0) continue;
+      for (int i = 0; i < 3; ++i) {
+        const double *hr = H + (size_t)(3 * k + i) * k3;
+        double *lr = L + (size_t)(3 * u + i) * k3;
+        for (int c = 0; c < k3; ++c) lr[c] += t * hr[c];
       }
+    }
+  for (int l = 0; l < nv; ++l)
+    for (int v = 0; v < nu; ++v) {
+      double t = T[l][v];
+      if (t == 0.0) continue;
+      for (int r = 0; r < n3; ++r)
+        for (int j = 0; j < 3; ++j)
+          Hm[(size_t)r * n3 + 3 * v + j] += t * L[(size_t)r * k3 + 3 * l + j];
+    }
   ipc_sparse_add(A, nu, ids, Hm);
 }
 
