@@ -1,6 +1,7 @@
 /* broad phase and box-pair search against brute force: identical pair lists
    (box-overlap semantics, adjacency and obstacle exclusions), and no pair
    closer than the inflation distance missed */
+#include "geometry/box_tree.h"
 #include "geometry/broad_phase.h"
 
 #include <stdint.h>
@@ -667,6 +668,56 @@ static void test_box_pairs(void) {
   ipc_box_ws_free(NULL);
 }
 
+/* grouped trees (ipc_box_tree_build's group: the primitives of one rigid body) report
+   exactly the overlapping pairs of different groups or of no group, whether the boxes of a
+   group lie together (bodies) or are scattered */
+static void test_box_groups(void) {
+  rng_state = 4242;
+  ipc_box_ws *ws = ipc_box_ws_new();
+  ipc_box_tree *ta = ipc_box_tree_new(), *tb = ipc_box_tree_new();
+  for (int trial = 0; trial < 6; ++trial) {
+    int na = trial < 3 ? 3000 : 400, nb = trial < 3 ? 700 : 50;
+    double *a = malloc(sizeof(double) * 6 * (size_t)na),
+           *b = malloc(sizeof(double) * 6 * (size_t)nb);
+    int *ga = malloc(sizeof(int) * (size_t)na), *gb = malloc(sizeof(int) * (size_t)nb);
+    random_boxes(a, na, trial % 2);
+    random_boxes(b, nb, 0);
+    /* clustered groups: by position along x (bodies); scattered: by index */
+    for (int i = 0; i < na; ++i)
+      ga[i] =
+          trial % 3 == 2 ? (i % 7 == 0 ? -1 : i % 11) : (int)(8 * a[6 * i]) - (i % 9 == 0) * 100;
+    for (int i = 0; i < nb; ++i) gb[i] = trial % 3 == 2 ? i % 11 : (int)(8 * b[6 * i]);
+    for (int i = 0; i < na; ++i) ga[i] = ga[i] < 0 ? -1 : ga[i];
+    for (int self = 0; self < 2; ++self) {
+      plist want = {0};
+      for (int i = 0; i < na; ++i)
+        for (int j = self ? i + 1 : 0; j < (self ? na : nb); ++j) {
+          const double *bj = self ? a + 6 * j : b + 6 * j;
+          int gj = self ? ga[j] : gb[j];
+          if (box_ov(a + 6 * i, bj) && (ga[i] < 0 || ga[i] != gj)) plist_push(&want, i, j);
+        }
+      ipc_box_tree_build(ta, ws, a, na, NULL, 0, NULL, ga);
+      if (!self) ipc_box_tree_build(tb, ws, b, nb, NULL, 0, NULL, gb);
+      int *p = NULL;
+      size_t n = 0, cap = 0;
+      ipc_box_tree_pairs(ws, &p, &n, &cap, ta, self ? NULL : tb, NULL, NULL);
+      char what[64];
+      snprintf(what, sizeof what, "grouped boxes trial %d self %d", trial, self);
+      CHECK_MSG(pairs_equal(what, p, n, want.p, want.n), "%s", what);
+      CHECK_MSG(want.n > 0, "%s: no pairs to find", what);
+      free(p);
+      free(want.p);
+    }
+    free(a);
+    free(b);
+    free(ga);
+    free(gb);
+  }
+  ipc_box_tree_free(ta);
+  ipc_box_tree_free(tb);
+  ipc_box_ws_free(ws);
+}
+
 int main(void) {
   for (int seed = 0; seed < 6; ++seed) test_soup(seed);
   test_grid();
@@ -674,5 +725,6 @@ int main(void) {
   test_codim_only();
   test_reuse();
   test_box_pairs();
+  test_box_groups();
   TEST_MAIN_END();
 }

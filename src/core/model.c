@@ -348,6 +348,11 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
   st = ipc_surface_build(&m->surface, nverts, faces, nfaces, m->segs, nsegs, points, npoints,
                          vert_body, vert_obs, err);
   m->surface.body_contact = def->body_contact;
+  for (int b = 0; b < nb && st == IPC_OK; ++b) {
+    if (!m->bodies[b].affine) continue;
+    if (!m->surface.vert_rigid) m->surface.vert_rigid = IPC_NEW0(unsigned char, (size_t)nverts);
+    memset(m->surface.vert_rigid + m->bodies[b].v0, 1, (size_t)m->bodies[b].nv);
+  }
   if (st == IPC_OK) st = mesh_sequences(m, def, file, err);
 
   m->params = *def;

@@ -20,11 +20,18 @@ typedef struct ipc_surface {
   int *vert_body;                /* (nverts) id of the body or obstacle owning the vertex */
   unsigned char *vert_obstacle;  /* (nverts) 1 for kinematic obstacle vertices */
   ipc_body_contact body_contact; /* which pairs touch; ALL after ipc_surface_build */
+  /* (nverts) 1 for the vertices of rigid-shaped (affine) bodies, or NULL: two primitives of
+     one such body never touch. x = A xbar + p with det A > 0 is one-to-one, so its surface
+     cannot cross itself when its rest shape does not, and its own distances barely change:
+     no barrier, CCD or check is needed between them (the world checks the rest shape and
+     det A instead). Set by the model build, freed with the surface */
+  unsigned char *vert_rigid;
 } ipc_surface;
 
 /* 1 when the primitive holding vertex a may touch the one holding vertex b under
    s->body_contact (each primitive lies in one body, so one vertex of each decides) */
 static inline int ipc_surface_pair_touches(const ipc_surface *s, int a, int b) {
+  if (s->vert_rigid && s->vert_rigid[a] && s->vert_body[a] == s->vert_body[b]) return 0;
   switch (s->body_contact) {
     case IPC_BODY_CONTACT_BETWEEN_BODIES:
       return s->vert_body[a] != s->vert_body[b];

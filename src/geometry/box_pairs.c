@@ -53,9 +53,10 @@ enum { LEAF_MAX = 8, NPART = 4, SAMPLE_MAX = 255, MORTON_BITS = 11, ID_BITS = 31
    final test of every pair is on the exact double boxes */
 typedef struct bvh_node {
   float box[6];
-  int lo;   /* first box of the subtree in tree order */
-  int info; /* internal: escape (next node after the subtree, pre-order);
-               leaf: -(number of boxes) */
+  int lo;    /* first box of the subtree in tree order */
+  int info;  /* internal: escape (next node after the subtree, pre-order);
+                leaf: -(number of boxes) */
+  int group; /* the group every box of the subtree is in, or -1 (mixed or none) */
 } bvh_node;
 
 /* one tree over one class of boxes (bulk/outlier x active/passive) */
@@ -64,9 +65,10 @@ typedef struct bvh {
   int passive;
   double *box;    /* (n x 6) in tree order */
   int *id;        /* (n) caller's id of each box in tree order */
+  int *grp;       /* (n) group of each box in tree order (-1: none) */
   bvh_node *node; /* (nnode) pre-order */
   int nnode;
-  size_t cap_box, cap_id, cap_node;
+  size_t cap_box, cap_id, cap_grp, cap_node;
 } bvh;
 
 struct ipc_box_tree {
@@ -83,9 +85,9 @@ typedef struct pair_list {
 struct ipc_box_ws {
   ipc_box_tree *ta, *tb; /* trees of ipc_box_pairs_ws */
   pair_list part[IPC_MAX_CHUNKS];
-  float *cent;           /* (m x 4) centre and largest side of each box */
-  uint64_t *key, *key2;  /* Morton code << ID_BITS | id, and radix scratch */
-  int *idx;              /* box positions grouped by class */
+  float *cent;          /* (m x 4) centre and largest side of each box */
+  uint64_t *key, *key2; /* Morton code << ID_BITS | id, and radix scratch */
+  int *idx;             /* box positions grouped by class */
   size_t cap_cent, cap_key, cap_key2, cap_idx;
   int *raw; /* (nraw x 2) pairs before sorting */
   size_t nraw, cap_raw;
@@ -207,16 +209,20 @@ static int split_at(const uint64_t *key, int lo, int hi) {
   return r;
 }
 
-static void build_node(bvh *t, const double *boxes, const uint64_t *key, int lo, int hi) {
+static void build_node(bvh *t, const double *boxes, const int *group, const uint64_t *key, int lo,
+                       int hi) {
   int me = t->nnode++;
   if (hi - lo <= LEAF_MAX) {
     /* the leaf's boxes are copied here, in tree order; NaN entries are
        skipped in the union: a box with a NaN overlaps nothing */
     double u[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    int g = -2;
     for (int i = lo; i < hi; ++i) {
       int id = (int)(key[i] & (((uint64_t)1 << ID_BITS) - 1));
       const double *b = boxes + 6 * (size_t)id;
       t->id[i] = id;
+      t->grp[i] = group && group[id] >= 0 ? group[id] : -1;
+      g = g == -2 || g == t->grp[i] ? t->grp[i] : -1;
       memcpy(t->box + 6 * i, b, 6 * sizeof(double));
       for (int k = 0; k < 3; ++k) {
         u[k] = b[k] < u[k] ? b[k] : u[k];
@@ -230,28 +236,31 @@ static void build_node(bvh *t, const double *boxes, const uint64_t *key, int lo,
     }
     nd->lo = lo;
     nd->info = -(hi - lo);
+    nd->group = g;
     return;
   }
   int mid = split_at(key, lo, hi);
-  build_node(t, boxes, key, lo, mid);
+  build_node(t, boxes, group, key, lo, mid);
   int right = t->nnode;
-  build_node(t, boxes, key, mid, hi);
+  build_node(t, boxes, group, key, mid, hi);
   bvh_node *nd = &t->node[me];
   memcpy(nd->box, t->node[me + 1].box, sizeof nd->box);
   box_grow_f(nd->box, t->node[right].box);
   nd->lo = lo;
   nd->info = t->nnode;
+  nd->group = t->node[me + 1].group == t->node[right].group ? t->node[right].group : -1;
 }
 
 /* builds t over the boxes at positions list[0..m) (ids: subset[pos] or pos),
    using the centres in ws->cent */
-static void bvh_build(bvh *t, ipc_box_ws *ws, const double *boxes, const int *subset,
-                      const int *list, int m) {
+static void bvh_build(bvh *t, ipc_box_ws *ws, const double *boxes, const int *group,
+                      const int *subset, const int *list, int m) {
   t->n = m;
   t->nnode = 0;
   if (m == 0) return;
   ipc_reserve((void **)&t->box, &t->cap_box, (size_t)m * 6, sizeof(double));
   ipc_reserve((void **)&t->id, &t->cap_id, (size_t)m, sizeof(int));
+  ipc_reserve((void **)&t->grp, &t->cap_grp, (size_t)m, sizeof(int));
   ipc_reserve((void **)&t->node, &t->cap_node, (size_t)m * 2, sizeof(bvh_node));
 
   float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -279,7 +288,7 @@ static void bvh_build(bvh *t, ipc_box_ws *ws, const double *boxes, const int *su
     ws->key[i] = code << ID_BITS | id;
   }
   sort_keys(ws->key, ws->key2, m);
-  build_node(t, boxes, ws->key, 0, m);
+  build_node(t, boxes, group, ws->key, 0, m);
 }
 
 ipc_box_tree *ipc_box_tree_new(void) {
@@ -291,6 +300,7 @@ void ipc_box_tree_free(ipc_box_tree *t) {
   for (int p = 0; p < NPART; ++p) {
     ipc_free(t->part[p].box);
     ipc_free(t->part[p].id);
+    ipc_free(t->part[p].grp);
     ipc_free(t->part[p].node);
   }
   ipc_free(t);
@@ -351,7 +361,8 @@ static int outlier(const outlier_rule *o, const float *c) {
 }
 
 void ipc_box_tree_build(ipc_box_tree *t, ipc_box_ws *ws, const double *boxes, int n,
-                        const int *subset, int nsubset, const unsigned char *passive) {
+                        const int *subset, int nsubset, const unsigned char *passive,
+                        const int *group) {
   int m = subset ? nsubset : n;
   t->range = n;
   ipc_reserve((void **)&ws->cent, &ws->cap_cent, (size_t)m * 4, sizeof(float));
@@ -391,7 +402,7 @@ void ipc_box_tree_build(ipc_box_tree *t, ipc_box_ws *ws, const double *boxes, in
   }
   for (int p = 0; p < NPART; ++p) {
     t->part[p].passive = p & 1;
-    bvh_build(&t->part[p], ws, boxes, subset, cnt[p] ? ws->idx + (start[p] - cnt[p]) : NULL,
+    bvh_build(&t->part[p], ws, boxes, group, subset, cnt[p] ? ws->idx + (start[p] - cnt[p]) : NULL,
               cnt[p]);
   }
 }
@@ -416,7 +427,8 @@ static void part_pairs(pair_list *out, const bvh *q, const bvh *t, int self, int
     while (k < t->nnode) {
       const bvh_node *tn = &t->node[k];
       int next = tn->info < 0 ? k + 1 : tn->info;
-      if (!box_overlap_f(qn->box, tn->box)) {
+      /* a subtree wholly in the query leaf's group holds no pair to report */
+      if (!box_overlap_f(qn->box, tn->box) || (qn->group >= 0 && tn->group == qn->group)) {
         k = next;
         continue;
       }
@@ -428,11 +440,12 @@ static void part_pairs(pair_list *out, const bvh *q, const bvh *t, int self, int
       for (int p = qlo; p < qhi; ++p) {
         const double *pb = q->box + 6 * p;
         if (!box_overlap_df(pb, tn->box)) continue;
-        int ip = q->id[p];
+        int ip = q->id[p], gp = q->grp[p];
         int r0 = k == ql && self ? p + 1 : tlo;
         unsigned mask = 0;
         for (int r = r0; r < thi; ++r)
-          mask |= (unsigned)box_overlap(pb, t->box + 6 * r) << (r - r0);
+          mask |= (unsigned)(box_overlap(pb, t->box + 6 * r) & (gp < 0 || t->grp[r] != gp))
+                  << (r - r0);
         while (mask) {
           int r = r0 + __builtin_ctz(mask);
           mask &= mask - 1;
@@ -556,13 +569,13 @@ void ipc_box_ws_free(ipc_box_ws *ws) {
 void ipc_box_pairs_ws(ipc_box_ws *ws, int **pairs, size_t *npairs, size_t *cap, const double *a,
                       int na, const double *b, int nb, ipc_pair_filter filter, void *ctx) {
   if (!ws->ta) ws->ta = ipc_box_tree_new();
-  ipc_box_tree_build(ws->ta, ws, a, na, NULL, 0, NULL);
+  ipc_box_tree_build(ws->ta, ws, a, na, NULL, 0, NULL, NULL);
   if (!b) {
     ipc_box_tree_pairs(ws, pairs, npairs, cap, ws->ta, NULL, filter, ctx);
     return;
   }
   if (!ws->tb) ws->tb = ipc_box_tree_new();
-  ipc_box_tree_build(ws->tb, ws, b, nb, NULL, 0, NULL);
+  ipc_box_tree_build(ws->tb, ws, b, nb, NULL, 0, NULL, NULL);
   ipc_box_tree_pairs(ws, pairs, npairs, cap, ws->ta, ws->tb, filter, ctx);
 }
 

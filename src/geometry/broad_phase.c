@@ -29,6 +29,8 @@ struct ipc_broad_phase_ws {
   size_t cap_vbox, cap_ebox, cap_fbox;
   unsigned char *epass, *fpass; /* obstacle edges, faces */
   size_t cap_epass, cap_fpass;
+  int *vgrp, *egrp, *fgrp; /* rigid body of each vertex, edge, face (-1: none) */
+  size_t cap_vgrp, cap_egrp, cap_fgrp;
   int *points, *codim; /* isolated points (vertex ids), codimensional edges */
   size_t cap_points, cap_codim;
   int *run, *merged; /* second run of ve pairs, merge buffer */
@@ -169,18 +171,32 @@ void ipc_broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, 
     for (int e = 0; e < s->nedges; ++e)
       if (s->edge_codim[e]) w->codim[ncodim++] = e;
 
-  ipc_box_tree_build(w->tvert, w->bw, w->vbox, s->nverts, s->sv, s->nsv, obs);
-  ipc_box_tree_build(w->tface, w->bw, w->fbox, s->nfaces, NULL, 0, fpass);
-  ipc_box_tree_build(w->tedge, w->bw, w->ebox, s->nedges, NULL, 0, epass);
+  /* the primitives of one rigid-shaped body never touch (ipc_surface_pair_touches): grouped
+     by body, the trees skip them without visiting their pairs */
+  const int *vg = NULL, *eg = NULL, *fg = NULL;
+  if (s->vert_rigid) {
+    ipc_reserve((void **)&w->vgrp, &w->cap_vgrp, (size_t)s->nverts, sizeof(int));
+    ipc_reserve((void **)&w->egrp, &w->cap_egrp, (size_t)s->nedges, sizeof(int));
+    ipc_reserve((void **)&w->fgrp, &w->cap_fgrp, (size_t)s->nfaces, sizeof(int));
+    for (int v = 0; v < s->nverts; ++v) w->vgrp[v] = s->vert_rigid[v] ? s->vert_body[v] : -1;
+    for (int e = 0; e < s->nedges; ++e) w->egrp[e] = w->vgrp[s->edges[2 * (size_t)e]];
+    for (int f = 0; f < s->nfaces; ++f) w->fgrp[f] = w->vgrp[s->faces[3 * (size_t)f]];
+    vg = w->vgrp;
+    eg = w->egrp;
+    fg = w->fgrp;
+  }
+  ipc_box_tree_build(w->tvert, w->bw, w->vbox, s->nverts, s->sv, s->nsv, obs, vg);
+  ipc_box_tree_build(w->tface, w->bw, w->fbox, s->nfaces, NULL, 0, fpass, fg);
+  ipc_box_tree_build(w->tedge, w->bw, w->ebox, s->nedges, NULL, 0, epass, eg);
   ipc_box_tree_pairs(w->bw, &c->vf, &c->nvf, &c->cap_vf, w->tvert, w->tface, keep_vf, ctx);
   ipc_box_tree_pairs(w->bw, &c->ee, &c->nee, &c->cap_ee, w->tedge, NULL, keep_ee, ctx);
   if (npoints > 0) {
-    ipc_box_tree_build(w->tpoint, w->bw, w->vbox, s->nverts, w->points, npoints, obs);
+    ipc_box_tree_build(w->tpoint, w->bw, w->vbox, s->nverts, w->points, npoints, obs, vg);
     ipc_box_tree_pairs(w->bw, &c->ve, &c->nve, &c->cap_ve, w->tpoint, w->tedge, keep_ve, ctx);
     ipc_box_tree_pairs(w->bw, &c->vv, &c->nvv, &c->cap_vv, w->tpoint, NULL, keep_vv, ctx);
   }
   if (ncodim > 0) {
-    ipc_box_tree_build(w->tcodim, w->bw, w->ebox, s->nedges, w->codim, ncodim, epass);
+    ipc_box_tree_build(w->tcodim, w->bw, w->ebox, s->nedges, w->codim, ncodim, epass, eg);
     w->nrun = 0;
     ipc_box_tree_pairs(w->bw, &w->run, &w->nrun, &w->cap_run, w->tvert, w->tcodim, keep_ve_surface,
                        ctx);
@@ -217,6 +233,9 @@ void ipc_candidates_free(ipc_candidates *c) {
     ipc_free(w->fbox);
     ipc_free(w->epass);
     ipc_free(w->fpass);
+    ipc_free(w->vgrp);
+    ipc_free(w->egrp);
+    ipc_free(w->fgrp);
     ipc_free(w->points);
     ipc_free(w->codim);
     ipc_free(w->run);

@@ -112,9 +112,14 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   ipc_contact_model_init(&w->cm, m, w->dhat);
   if (def->integrator == IPC_NEWMARK) newmark_initial_acceleration(w);
 
-  /* the start state must be intersection-free and not touching */
+  /* the start state must be intersection-free and not touching; the rest shapes of affine
+     bodies too (checked here only: their maps keep them so while det A > 0) */
   ipc_intersection hit;
-  if (ipc_surface_first_intersection(&m->surface, w->x, &hit)) {
+  unsigned char *rigid = w->m.surface.vert_rigid;
+  w->m.surface.vert_rigid = NULL;
+  int hits = ipc_surface_first_intersection(&m->surface, w->x, &hit);
+  w->m.surface.vert_rigid = rigid;
+  if (hits) {
     char what[256];
     ipc_intersection_describe(what, sizeof what, &m->surface, &hit);
     ipc_error_set(err, IPC_ERR_INPUT, "%s: the initial state intersects: %s",
@@ -189,6 +194,18 @@ void ipc_world_tet_energy_density(const ipc_world *w, double *psi) {
 }
 
 int ipc_world_intersection_free(const ipc_world *w, char *what, size_t n) {
+  /* an affine body's own surface stays intersection-free while its map is one-to-one */
+  for (int a = 0; a < w->naff; ++a) {
+    const double *q = w->aq + 12 * (size_t)a; /* A's columns at q + 3, + 6, + 9 */
+    double det = q[3] * (q[7] * q[11] - q[10] * q[8]) - q[6] * (q[4] * q[11] - q[10] * q[5]) +
+                 q[9] * (q[4] * q[8] - q[7] * q[5]);
+    if (!(det > 0)) {
+      if (what)
+        snprintf(what, n, "affine body '%s' is inverted or flat (det A = %g)",
+                 w->m.bodies[w->aff_body[a]].name, det);
+      return 0;
+    }
+  }
   ipc_intersection hit;
   if (!ipc_surface_first_intersection(&w->m.surface, w->x, &hit)) return 1;
   if (what) ipc_intersection_describe(what, n, &w->m.surface, &hit);
