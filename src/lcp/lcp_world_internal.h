@@ -82,6 +82,7 @@ struct ipc_lcp_world {
   double *aqs;                 /* (naff x 12) a scripted body's q at the end of the step */
   double *aqd_star, *adqd;     /* (naff x 12) unconstrained qdot, change by the impulses */
   double *aL;                  /* (naff x 144) lower Cholesky factor of M + h^2 K_orth */
+  double *aff_origin;          /* (naff x 3) the initial centre of mass: xbar_i = x0_i - it */
 };
 
 /* tets whose elastic derivatives are computed at once (the tet_g/tet_H buffers) */
@@ -124,7 +125,7 @@ ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st
 ipc_status ipc_lcp_affine_init(ipc_lcp_world *w, const ipc_scene_def *def, ipc_error *err);
 void ipc_lcp_affine_free(ipc_lcp_world *w);
 
-/* the weights w_i = (1, xbar_i) of vertex i */
+/* the weights w_i = (1, xbar_i) of affine vertex i (xbar_i about its body's origin) */
 void ipc_lcp_affine_weights(const ipc_lcp_world *w, int i, double wt[4]);
 
 /* x_i = J_i q and v_i = J_i qdot for every affine vertex */
