@@ -303,7 +303,16 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
   const ipc_model *m = &w->m;
   const int R = ipc_lcp_world_rows(w);
   const int nrows = nc * R;
-  const int coupled = w->def.coupling == IPC_LCP_COUPLED;
+  /* a region of affine bodies alone (and prescribed vertices) has W = J' J'^T in either
+     coupling (lcp_affine.c): it keeps the Jacobian form instead of the dense coupled W
+     (10,118 rows of affine balls: 0.8 GB and most of a step's time) */
+  int ndef = 0;
+  for (int a = 0; a < nc && !ndef; ++a) {
+    const ipc_lcp_contact *c = &w->contacts.c[idx[a]];
+    for (int k = 0; k < c->nv; ++k)
+      ndef |= !w->fixed[c->vert[k]] && !(w->vert_aff && w->vert_aff[c->vert[k]] >= 0);
+  }
+  const int coupled = w->def.coupling == IPC_LCP_COUPLED && ndef;
   const int *dofmap = coupled ? ipc_sparse_dof_map(w->asm_) : NULL;
   int nf = coupled ? ipc_sparse_num_free(w->asm_) : 0;
   /* local DOFs (lumped): free vertices in order of appearance; affine bodies (both
