@@ -185,6 +185,22 @@ contains "lcp.coupling" "compare: the error names lcp.coupling"
 expect 0 "compare --overwrite" "$IPCC" compare scenes/two_cubes.json --steps 2 -o "$T/cmp" --overwrite
 n=$(ls "$T/cmp/ipc/frames" "$T/cmp/lcp/frames" | grep -c '\.obj$')
 [ "$n" -eq 6 ] && ok "compare --overwrite: only the new frames" || bad "compare --overwrite: $n frames, expected 6"
+# compare on affine bodies (an affine cube dropped onto a deformable one): both modes run,
+# every frame intersection-free in both, and the table reports both
+cat >"$T/affine.json" <<EOF
+{"time_step": 0.01, "duration": 0.2, "gravity": [0, -9.80665, 0],
+ "bodies": [{"mesh": "$PWD/scenes/meshes/cube.msh", "translation": [0, 0.001, 0], "friction": 0.5,
+   "material": {"density": 1000, "young": 1e5, "poisson": 0.3}},
+  {"mesh": "$PWD/scenes/meshes/cube.msh", "translation": [0.2, 1.05, 0.1], "affine": true,
+   "friction": 0.5}],
+ "planes": [{"point": [0, 0, 0], "normal": [0, 1, 0], "friction": 0.5}]}
+EOF
+expect 0 "compare an affine scene" "$IPCC" compare "$T/affine.json" --steps 20 -o "$T/cmpa"
+grep -Eq '^completed +yes +yes' "$T/out" && ok "compare affine: both runs completed" || { bad "compare affine: completed row"; cat "$T/out"; }
+grep -Eq '^intersection-free \(frames\) +yes \(21\) +yes \(21\)' "$T/out" &&
+  ok "compare affine: both intersection-free" || { bad "compare affine: intersection-free row"; cat "$T/out"; }
+grep -Eq '"ipc":' "$T/cmpa/compare.json" && grep -Eq '"lcp":' "$T/cmpa/compare.json" &&
+  ok "compare affine: compare.json has both" || bad "compare affine: compare.json"
 
 # a run into the folder of an earlier one: refused; --overwrite clears ipcc's files (frames,
 # previews, plots, stats.json, checkpoint) and nothing else; bad input clears nothing

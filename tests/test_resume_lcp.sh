@@ -3,7 +3,8 @@
 # frames and previews, byte for byte, as an uninterrupted run; runs cut at a chosen step and
 # extended with --resume --steps match too, in lumped coupling while the old factor of
 # M + h^2 K is being reused (the factor is rebuilt from the checkpoint), with scripted
-# rotation and cone friction (the options come from the checkpoint, not the defaults).
+# rotation and cone friction (the options come from the checkpoint, not the defaults), and
+# with affine bodies (free and scripted) in both couplings.
 # usage: test_resume_lcp.sh path/to/ipcc   (run from the project root)
 set -u
 IPCC=$1
@@ -74,6 +75,22 @@ grep -Eq '"friction":[[:space:]]*"cone"' "$T/twist/stats.json" && ok "twist: opt
 
 # 4. command-line options are the checkpoint's: restitution and box friction
 cut_and_resume flags scenes/two_cubes.json 12 30 --mode lcp --friction box --restitution 0.5 --tol 1e-6
+
+# 5. affine bodies (q and qdot are in the record; x = J q): an affine cube dropped spinning
+# onto a deformable one, beside a scripted affine cube (a kinematic mover), in both couplings
+cat >"$T/affine.json" <<EOF
+{"time_step": 0.01, "duration": 0.3, "mode": "lcp", "lcp": {"friction": "cone"},
+ "bodies": [{"mesh": "$PWD/scenes/meshes/cube.msh", "translation": [0, 0.001, 0], "friction": 0.5,
+   "material": {"density": 1000, "young": 1e5, "poisson": 0.3}},
+  {"mesh": "$PWD/scenes/meshes/cube.msh", "translation": [0.2, 1.05, 0.1], "affine": true,
+   "angular_velocity": [0, 2, 0], "friction": 0.5},
+  {"mesh": "$PWD/scenes/meshes/cube.msh", "translation": [3, 0.001, 0], "affine": true,
+   "dirichlet": [{"box": [[-0.1, -0.1, -0.1], [1.1, 1.1, 1.1]], "velocity": [0.3, 0, 0],
+     "angular_velocity": [0, 3, 0]}]}],
+ "planes": [{"point": [0, 0, 0], "normal": [0, 1, 0], "friction": 0.5}]}
+EOF
+cut_and_resume affine "$T/affine.json" 13 30
+cut_and_resume affine-lumped "$T/affine.json" 9 30 --coupling lumped
 
 # bad input: exit 2 and a message
 "$IPCC" run --resume "$T/flags" --coupling lumped >"$T/out" 2>&1

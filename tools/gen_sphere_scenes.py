@@ -17,9 +17,19 @@ h = 0.005 s (E h^2 / (rho l^2) >> 1 for an element of size l), where the lumped 
 energy into the contact vertices and inverts tets within 20-30 steps (docs/lcp-mode.md,
 Lumped or coupled). Restitution 0.2 as the paper; no friction in the AMGS scenes (the paper's Table 1
 sets it to 0 too; AMGS solves the frictionless LCP), friction 0.3 (cone) in the region
-scenes."""
+scenes.
+
+--affine: writes the Stacking and Pool scenes with every ball an affine body (12 DOFs, its
+tets only give its mass properties; docs/affine-integration.md) instead, as
+scenes/stacking_spheres_affine.json, pool_spheres_affine.json, pool2_spheres_affine.json:
+rigid-like bodies with one small block each in W, the footing of Miyamoto et al.'s 2D rigid
+circles (README, PGS vs AMGS)."""
 import json
 import math
+import sys
+
+AFFINE = "--affine" in sys.argv[1:]
+SUFFIX = "_affine" if AFFINE else ""
 
 
 def mesh_volume(path):
@@ -53,6 +63,8 @@ def ball(name, at, radius, mass, velocity=None, friction=0.0):
     b = {"name": name, "mesh": BALL, "scale": scale, "translation": at,
          "material": {"model": "neo_hookean", "density": mass / (BALL_VOLUME * scale ** 3),
                       "young": 1e8, "poisson": 0.3}}
+    if AFFINE:
+        b["affine"] = True
     if velocity:
         b["velocity"] = velocity
     if friction:
@@ -77,8 +89,9 @@ def write(path, scene):
 G = [0, -9.80665, 0]
 
 # Stacking: a column of 30 balls (r 0.18 m, 1 kg), each 1 mm above the one below
-write("scenes/stacking_spheres.json", {
-    "description": "a column of 30 near-rigid balls (r 0.18 m, 1 kg) settling on the ground "
+write("scenes/stacking_spheres%s.json" % SUFFIX, {
+    "description": "a column of 30 %s balls (r 0.18 m, 1 kg) settling on the ground "
+                   % ("affine" if AFFINE else "near-rigid") +
                    "(Stacking of Miyamoto et al., 3D)",
     "mode": "lcp", "time_step": 0.005, "duration": 2.0, "gravity": G,
     "lcp": {"restitution": 0.2, "coupling": "coupled"},
@@ -100,16 +113,19 @@ def pool(path, graded):
                 mass = 1.0 + 2.0 * j / (layers - 1) if graded else 2.0
                 bodies.append(ball("s%d_%d_%d" % (j, i, k), at, r, mass))
     write(path, {
-        "description": "%d near-rigid balls (r 0.21 m, %s) dropped into a %.1f m box of planes "
+        "description": "%d %s balls (r 0.21 m, %s) dropped into a %.1f m box of planes "
                        "(Pool %s of Miyamoto et al., 3D)" % (
-                           len(bodies), "1..3 kg rising with height" if graded else "2 kg",
+                           len(bodies), "affine" if AFFINE else "near-rigid",
+                           "1..3 kg rising with height" if graded else "2 kg",
                            2 * half, "2" if graded else "1"),
         "mode": "lcp", "time_step": 0.005, "duration": 3.0, "gravity": G,
         "lcp": {"restitution": 0.2, "coupling": "coupled"}, "bodies": bodies, "planes": box_planes(half)})
 
 
-pool("scenes/pool_spheres.json", False)
-pool("scenes/pool2_spheres.json", True)
+pool("scenes/pool_spheres%s.json" % SUFFIX, False)
+pool("scenes/pool2_spheres%s.json" % SUFFIX, True)
+if AFFINE:
+    sys.exit(0)
 
 # balls stacking in a bucket: 24 balls (r 0.1 m, 0.5 kg) in three rings of 8 above an open
 # bucket (bottom radius 0.5 m, rim 0.6 m, 0.6 m tall) standing on the ground

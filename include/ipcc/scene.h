@@ -111,7 +111,7 @@ typedef struct ipc_body_def {
   char *mesh_sequence;
   int mesh_sequence_start;
   char mesh_sequence_ext[8]; /* ".obj", ".seg" */
-  /* affine body (Affine Body Dynamics, Lan et al. 2022; IPC mode only): the body moves as
+  /* affine body (Affine Body Dynamics, Lan et al. 2022; IPC and LCP mode): the body moves as
      x = A xbar + p (12 DOFs), its tets give only the mass properties, and the orthogonality
      potential affine_stiffness V |A A^T - I|^2 keeps A near a rotation. affine_stiffness
      (Pa) <= 0: 1e3 x young */

@@ -256,6 +256,25 @@ void ipc_affine_mass_mul(const ipc_affine_moments *mom, const double v[12], doub
   memcpy(out, r, sizeof r);
 }
 
+void ipc_affine_fit_velocity(int nv, const double *xbar, const double *mass, const double *v,
+                             double qdot[12]) {
+  ipc_affine_moments lm;
+  memset(&lm, 0, sizeof lm);
+  double f[12] = {0};
+  for (int i = 0; i < nv; ++i) {
+    const double *xb = xbar + 3 * (size_t)i, *vi = v + 3 * (size_t)i;
+    double mi = mass[i], wt[4] = {1.0, xb[0], xb[1], xb[2]};
+    lm.mass += mi;
+    for (int r = 0; r < 3; ++r) {
+      lm.first[r] += mi * wt[1 + r];
+      for (int c = 0; c < 3; ++c) lm.second[3 * r + c] += mi * wt[1 + r] * wt[1 + c];
+    }
+    for (int k = 0; k < 4; ++k)
+      for (int d = 0; d < 3; ++d) f[3 * k + d] += mi * wt[k] * vi[d];
+  }
+  if (ipc_affine_mass_solve(&lm, f, qdot) != 0) memset(qdot, 0, 12 * sizeof(double));
+}
+
 int ipc_affine_mass_solve(const ipc_affine_moments *mom, const double f[12], double out[12]) {
   double L[16];
   ipc_affine_mass4(mom, L);

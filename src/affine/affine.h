@@ -2,8 +2,8 @@
    global deformations of Baraff and Witkin 1992): a body's state is q = (p, A), 12 DOFs, and
    each of its vertices moves as x = A xbar + p = J(xbar) q with xbar its rest position.
 
-   used by the IPC world for bodies with `affine: true` (src/ipc/affine_world.c, the plan in
-   docs/affine-integration.md); LCP mode does not use them yet.
+   used by the IPC world (src/ipc/affine_world.c) and the LCP world (src/lcp/lcp_affine.c)
+   for bodies with `affine: true` (docs/affine-integration.md).
 
    ordering of q (12 doubles): q = (p, A e1, A e2, A e3), the translation then the COLUMNS of
    A, so q[3 + 3 j + i] = A[i][j] and
@@ -58,6 +58,13 @@ void ipc_affine_mass_mul(const ipc_affine_moments *mom, const double v[12], doub
 /* out = M^-1 f (12) by a Cholesky factorisation of M4; out may alias f. Returns 0, or 1 when
    M4 is not numerically positive definite (out then undefined). */
 int ipc_affine_mass_solve(const ipc_affine_moments *mom, const double f[12], double out[12]);
+
+/* qdot (12) fitted to the velocities v (nv x 3) of nv vertices with rest positions xbar
+   (nv x 3) and lumped masses mass (nv) in the mass-weighted least-squares sense:
+   (sum m_i w_i w_i^T) (x) I3 qdot = sum m_i J_i^T v_i, exact when v is an affine field (a
+   translation plus a rotation is); qdot = 0 when the lumped M4 is singular */
+void ipc_affine_fit_velocity(int nv, const double *xbar, const double *mass, const double *v,
+                             double qdot[12]);
 
 /* --- kinematics --- */
 

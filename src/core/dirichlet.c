@@ -72,3 +72,12 @@ void ipc_dirichlet_advance_centers(const ipc_model *m, double *center, double h,
     for (int j = 0; j < 3; ++j) center[3 * k + j] += d->velocity[j] * h;
   }
 }
+
+void ipc_dirichlet_affine_target(const ipc_dirichlet *d, const double c[3], double h,
+                                 const double q[12], double qs[12]) {
+  double r[3];
+  for (int j = 0; j < 3; ++j) r[j] = q[j] - c[j];
+  ipc_dirichlet_rotate(qs, d->angular_velocity, h, r);
+  for (int j = 0; j < 3; ++j) qs[j] += c[j] + d->velocity[j] * h;
+  for (int k = 1; k < 4; ++k) ipc_dirichlet_rotate(qs + 3 * k, d->angular_velocity, h, q + 3 * k);
+}

@@ -9,6 +9,12 @@
 /* out = r rotated by the angle |omega| h about omega (Rodrigues) */
 void ipc_dirichlet_rotate(double out[3], const double omega[3], double h, const double r[3]);
 
+/* the script d's rigid motion over a step of h applied to an affine state q (12, as
+   affine/affine.h orders it) about the region centre c: p' = c + R (p - c) + v h and
+   A' = R A (R the step's rotation), so J_i qs is the script's motion of x_i = J_i q */
+void ipc_dirichlet_affine_target(const ipc_dirichlet *d, const double c[3], double h,
+                                 const double q[12], double qs[12]);
+
 /* 1 when the region's script applies to the step starting at time t */
 int ipc_dirichlet_active(const ipc_dirichlet *d, double t);
 

@@ -66,27 +66,6 @@ static ipc_status check_supported(const ipc_world *w, const ipc_scene_def *def, 
   return IPC_OK;
 }
 
-/* qdot fitted to the vertex velocities v in the lumped-mass least-squares sense: solves
-   (sum m_i w_i w_i^T) (x) I3 qdot = sum m_i J_i^T v_i, exact when v is an affine field
-   (a translation plus a rotation is) */
-static void fit_velocity(const ipc_world *w, const ipc_body *bd, double qd[12]) {
-  ipc_affine_moments lm;
-  memset(&lm, 0, sizeof lm);
-  double f[12] = {0};
-  for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) {
-    double mi = w->m.mass[i], wt[4];
-    weights(w, i, wt);
-    lm.mass += mi;
-    for (int r = 0; r < 3; ++r) {
-      lm.first[r] += mi * wt[1 + r];
-      for (int c = 0; c < 3; ++c) lm.second[3 * r + c] += mi * wt[1 + r] * wt[1 + c];
-    }
-    for (int k = 0; k < 4; ++k)
-      for (int d = 0; d < 3; ++d) f[3 * k + d] += mi * wt[k] * w->v[3 * (size_t)i + d];
-  }
-  if (ipc_affine_mass_solve(&lm, f, qd) != 0) memset(qd, 0, 12 * sizeof(double));
-}
-
 ipc_status ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def, ipc_error *err) {
   const ipc_model *m = &w->m;
   w->nsys = m->nverts;
@@ -125,7 +104,8 @@ ipc_status ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def, ipc_err
     /* x0 is the rest shape: q = (0, I) */
     double *q = w->aq + 12 * (size_t)a;
     q[3] = q[7] = q[11] = 1.0;
-    fit_velocity(w, bd, w->aqd + 12 * (size_t)a);
+    ipc_affine_fit_velocity(bd->nv, m->x0 + 3 * (size_t)bd->v0, m->mass + bd->v0,
+                            w->v + 3 * (size_t)bd->v0, w->aqd + 12 * (size_t)a);
     /* no tet elasticity: the per-tet derivatives the assembly adds stay zero */
     memset(w->tet_g + 12 * (size_t)bd->t0, 0, 12 * (size_t)bd->nt * sizeof(double));
     memset(w->tet_H + 144 * (size_t)bd->t0, 0, 144 * (size_t)bd->nt * sizeof(double));
@@ -150,25 +130,14 @@ void ipc_affine_world_free(ipc_world *w) {
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) ipc_free(arrays[k]);
 }
 
-/* qs: the script d's rigid motion over the step of q about the centre c: p' = c + R (p - c)
-   + v h and A' = R A, so J_i q' is the script's motion of x_i = J_i q */
-static void script_q(const ipc_dirichlet *d, const double c[3], double h, const double *q,
-                     double *qs) {
-  double r[3];
-  for (int j = 0; j < 3; ++j) r[j] = q[j] - c[j];
-  ipc_dirichlet_rotate(qs, d->angular_velocity, h, r);
-  for (int j = 0; j < 3; ++j) qs[j] += c[j] + d->velocity[j] * h;
-  for (int k = 1; k < 4; ++k) ipc_dirichlet_rotate(qs + 3 * k, d->angular_velocity, h, q + 3 * k);
-}
-
 void ipc_affine_world_script(ipc_world *w) {
   for (int a = 0; a < w->naff; ++a) {
     w->aff_scripted[a] = 0;
     /* the last active entry wins, as it does for the vertex targets */
     for (int k = w->aff_dir0[a]; k < w->aff_dir0[a] + w->aff_ndir[a]; ++k) {
       if (!ipc_dirichlet_active(&w->m.dirichlet[k], w->time)) continue;
-      script_q(&w->m.dirichlet[k], w->dir_center + 3 * (size_t)k, w->h, w->aq + 12 * (size_t)a,
-               w->aqs + 12 * (size_t)a);
+      ipc_dirichlet_affine_target(&w->m.dirichlet[k], w->dir_center + 3 * (size_t)k, w->h,
+                                  w->aq + 12 * (size_t)a, w->aqs + 12 * (size_t)a);
       w->aff_scripted[a] = 1;
     }
   }

@@ -95,6 +95,7 @@ static int add_elasticity(ipc_lcp_world *w, ipc_error *err) {
   double *g = w->tet_g, *H = w->tet_H;
   for (int b = 0; b < m->nbodies; ++b) {
     const ipc_body *bd = &m->bodies[b];
+    if (bd->affine) continue; /* rigid-like: its DOFs are q (lcp_affine.c) */
     for (int t0 = bd->t0; t0 < bd->t0 + bd->nt; t0 += IPC_LCP_TET_CHUNK) {
       int nt = bd->t0 + bd->nt - t0 < IPC_LCP_TET_CHUNK ? bd->t0 + bd->nt - t0 : IPC_LCP_TET_CHUNK;
       const int *tets = m->tets + 4 * (size_t)t0;
@@ -139,8 +140,9 @@ static int pcg_budget(const ipc_lcp_world *w) {
 static int assemble(ipc_lcp_world *w, ipc_csc *A, bool *changed, ipc_error *err) {
   const ipc_model *m = &w->m;
   int n = m->nverts;
-  for (int i = 0; i < n; ++i)
-    for (int d = 0; d < 3; ++d) w->dof_fixed[3 * i + d] = w->fixed[i];
+  for (int i = 0; i < n; ++i) /* an affine body's vertices follow q (lcp_affine.c) */
+    for (int d = 0; d < 3; ++d)
+      w->dof_fixed[3 * i + d] = w->fixed[i] || (w->vert_aff && w->vert_aff[i] >= 0);
   if (!w->have_mask || memcmp(w->dof_fixed, w->dof_fixed_prev, 3 * (size_t)n)) {
     ipc_sparse_set_mask(w->asm_, w->dof_fixed);
     memcpy(w->dof_fixed_prev, w->dof_fixed, 3 * (size_t)n);

@@ -73,6 +73,11 @@ typedef struct region_ws {
   size_t tri_cap;
   double *q, *lo, *hi, *mu, *ainv, *z, *Wd, *M, *qM, *zM, *col, *jtz;
   int *dep;
+  /* affine bodies: those of the region (aff_list), the transposed affine part of J in
+     coupled mode (12 rows per body of the region) and its J^T z (acol) */
+  int *aff_list, *at_r, *at_c;
+  double *at_v, *acol;
+  size_t at_cap;
   size_t cap, capM, cap_dof;
 } region_ws;
 
@@ -110,24 +115,82 @@ static void ws_free(region_ws *ws) {
   ipc_free(ws->tri_r);
   ipc_free(ws->tri_c);
   ipc_free(ws->tri_v);
-  double *a[] = {ws->q,  ws->lo, ws->hi, ws->mu, ws->ainv, ws->z,
-                 ws->Wd, ws->M,  ws->qM, ws->zM, ws->col,  ws->jtz};
+  double *a[] = {ws->q, ws->lo, ws->hi, ws->mu,  ws->ainv, ws->z,    ws->Wd,
+                 ws->M, ws->qM, ws->zM, ws->col, ws->jtz,  ws->at_v, ws->acol};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; ++i) ipc_free(a[i]);
   ipc_free(ws->dep);
+  ipc_free(ws->aff_list);
+  ipc_free(ws->at_r);
+  ipc_free(ws->at_c);
+}
+
+/* appends (r, c, v) to the triplet arrays (*tr, *tc, *tv) of capacity *cap holding *nt */
+static void push_triplet(int **tr, int **tc, double **tv, size_t *cap, size_t *nt, int r, int c,
+                         double v) {
+  if (*nt + 1 > *cap) {
+    *cap = *cap ? 2 * *cap : 256;
+    *tr = ipc_realloc(*tr, sizeof(int) * *cap);
+    *tc = ipc_realloc(*tc, sizeof(int) * *cap);
+    *tv = ipc_realloc(*tv, sizeof(double) * *cap);
+  }
+  (*tr)[*nt] = r;
+  (*tc)[*nt] = c;
+  (*tv)[*nt] = v;
+  ++*nt;
 }
 
 static void add_triplet(region_ws *ws, size_t *nt, int r, int c, double v) {
-  if (*nt + 1 > ws->tri_cap) {
-    size_t cap = ws->tri_cap ? 2 * ws->tri_cap : 256;
-    ws->tri_r = ipc_realloc(ws->tri_r, sizeof(int) * cap);
-    ws->tri_c = ipc_realloc(ws->tri_c, sizeof(int) * cap);
-    ws->tri_v = ipc_realloc(ws->tri_v, sizeof(double) * cap);
-    ws->tri_cap = cap;
+  push_triplet(&ws->tri_r, &ws->tri_c, &ws->tri_v, &ws->tri_cap, nt, r, c, v);
+}
+
+/* the affine columns of row `row` of one contact: d the row's direction, the contact's
+   vertices on free affine bodies accumulated per body into g = sum w_k (w_i (x) d), mapped
+   by L^-1 (lcp_affine.c) and added as 12 columns per body: in the local columns
+   off + 12 aff_loc (lumped) or, transposed, into the coupled affine part (at_*) */
+static void affine_row(const ipc_lcp_world *w, region_ws *ws, const ipc_lcp_contact *c, int row,
+                       const double d[3], int coupled, int off, size_t *nt, size_t *nat) {
+  int body[4], nb = 0;
+  double g[4][12];
+  for (int k = 0; k < c->nv; ++k) {
+    int v = c->vert[k], a = w->vert_aff ? w->vert_aff[v] : -1;
+    if (a < 0 || w->fixed[v]) continue;
+    int s = 0;
+    while (s < nb && body[s] != a) ++s;
+    if (s == nb) {
+      body[nb++] = a;
+      memset(g[s], 0, sizeof g[s]);
+    }
+    double wt[4];
+    ipc_lcp_affine_weights(w, v, wt);
+    for (int j = 0; j < 4; ++j)
+      for (int e = 0; e < 3; ++e) g[s][3 * j + e] += c->w[k] * wt[j] * d[e];
   }
-  ws->tri_r[*nt] = r;
-  ws->tri_c[*nt] = c;
-  ws->tri_v[*nt] = v;
-  ++*nt;
+  for (int s = 0; s < nb; ++s) {
+    ipc_lcp_affine_forward(w, body[s], g[s]);
+    int base = 12 * w->aff_loc[body[s]];
+    for (int r = 0; r < 12; ++r) {
+      if (g[s][r] == 0) continue;
+      if (coupled)
+        push_triplet(&ws->at_r, &ws->at_c, &ws->at_v, &ws->at_cap, nat, base + r, row, g[s][r]);
+      else
+        add_triplet(ws, nt, row, off + base + r, g[s][r]);
+    }
+  }
+}
+
+/* the region's affine bodies get their local index -1 back */
+static void affine_release(ipc_lcp_world *w, const region_ws *ws, int naloc) {
+  for (int al = 0; al < naloc; ++al) w->aff_loc[ws->aff_list[al]] = -1;
+}
+
+/* W += Ja Ja^T from the transposed affine part JaT (rows: affine columns) */
+static void add_affine_w(const ipc_lcp_csr *JaT, int n, double *W) {
+  for (int c = 0; c < JaT->nrows; ++c)
+    for (int p = JaT->rowptr[c]; p < JaT->rowptr[c + 1]; ++p) {
+      double vp = JaT->val[p];
+      double *Wr = W + (size_t)JaT->col[p] * n;
+      for (int q = JaT->rowptr[c]; q < JaT->rowptr[c + 1]; ++q) Wr[JaT->col[q]] += vp * JaT->val[q];
+    }
 }
 
 /* writes the region's LCP (W, q) into the dump folder; IPC_ERR_INPUT naming the file when
@@ -240,24 +303,42 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
   const ipc_model *m = &w->m;
   const int R = ipc_lcp_world_rows(w);
   const int nrows = nc * R;
-  const int coupled = w->def.coupling == IPC_LCP_COUPLED;
+  /* a region of affine bodies alone (and prescribed vertices) has W = J' J'^T in either
+     coupling (lcp_affine.c): it keeps the Jacobian form instead of the dense coupled W
+     (10,118 rows of affine balls: 0.8 GB and most of a step's time) */
+  int ndef = 0;
+  for (int a = 0; a < nc && !ndef; ++a) {
+    const ipc_lcp_contact *c = &w->contacts.c[idx[a]];
+    for (int k = 0; k < c->nv; ++k)
+      ndef |= !w->fixed[c->vert[k]] && !(w->vert_aff && w->vert_aff[c->vert[k]] >= 0);
+  }
+  const int coupled = w->def.coupling == IPC_LCP_COUPLED && ndef;
   const int *dofmap = coupled ? ipc_sparse_dof_map(w->asm_) : NULL;
   int nf = coupled ? ipc_sparse_num_free(w->asm_) : 0;
-  /* local DOFs (lumped): free vertices in order of appearance */
-  int nloc = 0;
-  for (int a = 0; a < nc && !coupled; ++a) {
+  /* local DOFs (lumped): free vertices in order of appearance; affine bodies (both
+     couplings): 12 columns each after them, in order of appearance */
+  int nloc = 0, naloc = 0;
+  for (int a = 0; a < nc; ++a) {
     const ipc_lcp_contact *c = &w->contacts.c[idx[a]];
     for (int k = 0; k < c->nv; ++k) {
-      int v = c->vert[k];
-      if (!w->fixed[v] && w->loc[v] < 0) w->loc[v] = nloc++;
+      int v = c->vert[k], af = w->vert_aff ? w->vert_aff[v] : -1;
+      if (w->fixed[v]) continue;
+      if (af >= 0) {
+        if (w->aff_loc[af] < 0) {
+          w->aff_loc[af] = naloc;
+          ws->aff_list[naloc++] = af;
+        }
+      } else if (!coupled && w->loc[v] < 0) {
+        w->loc[v] = nloc++;
+      }
     }
   }
-  int ncols = coupled ? nf : 3 * nloc;
+  int ncols = coupled ? nf : 3 * nloc + 12 * naloc;
   int nM = w->def.friction == IPC_LCP_FRICTION_PYRAMID ? nc * (R + 1) : nrows;
   ws_reserve(
       ws, (size_t)nrows, (size_t)ncols,
       (coupled || w->def.dump_dir || w->def.friction == IPC_LCP_FRICTION_PYRAMID) ? (size_t)nM : 0);
-  size_t nt = 0;
+  size_t nt = 0, nat = 0;
   for (int a = 0; a < nc; ++a) {
     const ipc_lcp_contact *c = &w->contacts.c[idx[a]];
     double rn = required_normal_velocity(w, c);
@@ -267,14 +348,16 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
       row_dir(w, c, j, d);
       for (int k = 0; k < c->nv; ++k) {
         int v = c->vert[k];
+        int af = w->vert_aff ? w->vert_aff[v] : -1;
         for (int e = 0; e < 3; ++e) {
           double coef = c->w[k] * d[e];
           qi += coef * w->vstar[3 * v + e];
-          if (w->fixed[v] || coef == 0) continue;
+          if (w->fixed[v] || coef == 0 || af >= 0) continue;
           int col = coupled ? dofmap[3 * v + e] : 3 * w->loc[v] + e;
           if (col >= 0) add_triplet(ws, &nt, row, col, coef);
         }
       }
+      if (naloc > 0) affine_row(w, ws, c, row, d, coupled, 3 * nloc, &nt, &nat);
       ws->q[row] = j == 0 ? qi - rn : qi;
       ws->lo[row] = j == 0 ? 0 : -c->mu;
       ws->hi[row] = j == 0 ? INFINITY : c->mu;
@@ -290,6 +373,11 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
         for (int e = 0; e < 3; ++e) ws->ainv[3 * w->loc[v] + e] = 1.0 / m->mass[v];
     }
   }
+  for (int k = 3 * nloc; k < ncols && !coupled; ++k) ws->ainv[k] = 1.0; /* affine: L^-1 in J */
+  ipc_lcp_csr JaT = {0}; /* coupled: the affine part of J, transposed */
+  if (coupled && naloc > 0)
+    ipc_lcp_csr_from_triplets(&JaT, 12 * naloc, nrows, (int)nat, ws->at_r, ws->at_c, ws->at_v,
+                              NULL);
   ipc_lcp_csr J = {0}, Mx = {0};
   ipc_lcp_csr_from_triplets(&J, nrows, ncols, (int)nt, ws->tri_r, ws->tri_c, ws->tri_v, NULL);
   ipc_lcp_problem p;
@@ -300,6 +388,8 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
   if (coupled && w->use_bf) {
     if (!coupled_w_blocks(w, ws, &J, nrows, W)) {
       ipc_lcp_csr_free(&J);
+      ipc_lcp_csr_free(&JaT);
+      affine_release(w, ws, naloc);
       return ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T could not be solved", w->step + 1);
     }
   } else if (coupled) {
@@ -310,6 +400,8 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
       for (int k = J.rowptr[i]; k < J.rowptr[i + 1]; ++k) ws->col[J.col[k]] += J.val[k];
       if (ipc_cholmod_solve(w->chol, ws->col, ws->col) != IPC_FACTOR_OK) {
         ipc_lcp_csr_free(&J);
+        ipc_lcp_csr_free(&JaT);
+        affine_release(w, ws, naloc);
         return ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T could not be solved",
                              w->step + 1);
       }
@@ -321,6 +413,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
     }
   }
   if (coupled) {
+    add_affine_w(&JaT, nrows, W);
     for (int r = 0; r < nrows; ++r) /* symmetrise round-off */
       for (int i = r + 1; i < nrows; ++i) {
         double s = 0.5 * (W[(size_t)r * nrows + i] + W[(size_t)i * nrows + r]);
@@ -394,6 +487,8 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
   }
   if (s == IPC_ERR_INPUT) {
     ipc_lcp_csr_free(&J);
+    ipc_lcp_csr_free(&JaT);
+    affine_release(w, ws, naloc);
     ipc_lcp_csr_free(&Mx);
     return s;
   }
@@ -402,10 +497,20 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
   for (int i = 0; i < nrows; ++i)
     if (!isfinite(z[i])) {
       ipc_lcp_csr_free(&J);
+      ipc_lcp_csr_free(&JaT);
+      affine_release(w, ws, naloc);
       ipc_lcp_csr_free(&Mx);
       return ipc_error_set(err, IPC_ERR_SIM, "step %d: contact impulses are not finite",
                            w->step + 1);
     }
+  /* affine bodies: qdot += L^-T (L^-1 J_a^T) z */
+  if (coupled)
+    for (int r = 0; r < JaT.nrows; ++r) {
+      double sum = 0;
+      for (int k = JaT.rowptr[r]; k < JaT.rowptr[r + 1]; ++k) sum += JaT.val[k] * z[JaT.col[k]];
+      ws->acol[r] = sum;
+    }
+  ipc_lcp_csr_free(&JaT);
   /* impulses into velocity changes: dv += M^-1 J^T z, or collect J^T z for A^-1 */
   if (!coupled) memset(ws->col, 0, sizeof(double) * (size_t)ncols);
   for (int i = 0; i < nrows; ++i) {
@@ -433,6 +538,13 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
       }
     }
   }
+  for (int al = 0; al < naloc; ++al) {
+    int af = ws->aff_list[al];
+    double *y = coupled ? ws->acol + 12 * al : ws->col + 3 * nloc + 12 * al;
+    ipc_lcp_affine_backward(w, af, y);
+    for (int r = 0; r < 12; ++r) w->adqd[12 * (size_t)af + r] += y[r];
+    w->aff_loc[af] = -1;
+  }
   ipc_lcp_csr_free(&J);
   ipc_lcp_csr_free(&Mx);
   return IPC_OK;
@@ -459,6 +571,7 @@ ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st
   const ipc_model *m = &w->m;
   const int nc = (int)w->contacts.n, R = ipc_lcp_world_rows(w);
   const int coupled = w->def.coupling == IPC_LCP_COUPLED;
+  if (w->naff > 0) memset(w->adqd, 0, 12 * (size_t)w->naff * sizeof(double));
   ipc_reserve((void **)&w->z, &w->z_cap, (size_t)nc * R + 1, sizeof(double));
   memset(w->z, 0, sizeof(double) * ((size_t)nc * R + 1));
   /* warm start: merge with the previous step's contacts (both sorted by key) */
@@ -484,7 +597,12 @@ ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st
       int base = kptr[c];
       for (int k = 0; k < ct->nv; ++k) {
         int v = ct->vert[k];
-        keys[base + k] = w->fixed[v] ? -1 : coupled ? m->surface.vert_body[v] : v;
+        /* lumped: an affine body's vertices share one key, its first vertex */
+        int af = w->vert_aff ? w->vert_aff[v] : -1;
+        keys[base + k] = w->fixed[v] ? -1
+                         : coupled   ? m->surface.vert_body[v]
+                         : af >= 0   ? m->bodies[w->aff_body[af]].v0
+                                     : v;
       }
       kptr[c + 1] = base + ct->nv;
     }
@@ -500,6 +618,8 @@ ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st
     region_ws ws;
     memset(&ws, 0, sizeof ws);
     if (coupled) ws.jtz = IPC_NEW0(double, ipc_sparse_num_free(w->asm_) + 1);
+    ws.aff_list = IPC_NEW(int, w->naff + 1);
+    ws.acol = IPC_NEW(double, 12 * (size_t)w->naff + 1);
     double *zr = IPC_NEW(double, (size_t)nc *R + 1);
     for (int r = 0; r < nreg && s == IPC_OK; ++r) {
       int cnt = start[r + 1] - start[r];

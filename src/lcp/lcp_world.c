@@ -201,6 +201,7 @@ void ipc_lcp_world_destroy(ipc_lcp_world *w) {
   ipc_free(w->prev_key);
   ipc_free(w->loc);
   ipc_free(w->dump_dir);
+  ipc_lcp_affine_free(w);
   ipc_model_free(&w->m);
   ipc_free(w);
 }
@@ -259,14 +260,6 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
                                     ipc_error *err) {
   ipc_lcp_world_def d = def ? *def : ipc_default_lcp_world_def();
   if (check_def(&d, err) != IPC_OK) return NULL;
-  for (int b = 0; b < scene->nbodies; ++b)
-    if (scene->bodies[b].affine) {
-      ipc_error_set(err, IPC_ERR_INPUT,
-                    "%s: bodies[%d].affine: affine bodies are simulated in IPC mode only, not "
-                    "in LCP mode (yet)",
-                    scene->path ? scene->path : "(scene)", b);
-      return NULL;
-    }
   ipc_lcp_world *w = IPC_NEW0(ipc_lcp_world, 1);
   if (ipc_model_build(&w->m, scene, err) != IPC_OK) {
     ipc_free(w);
@@ -323,6 +316,10 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
     ipc_lcp_world_destroy(w);
     return NULL;
   }
+  if (ipc_lcp_affine_init(w, scene, err) != IPC_OK) {
+    ipc_lcp_world_destroy(w);
+    return NULL;
+  }
   w->asm_ = ipc_sparse_create(n);
   w->chol = ipc_cholmod_create();
   w->tet_set = -1;
@@ -375,7 +372,7 @@ double ipc_lcp_world_stiffness_ratio(const ipc_lcp_world *w, const char **body) 
   if (body) *body = "";
   for (int b = 0; b < m->nbodies; ++b) {
     const ipc_body *bd = &m->bodies[b];
-    if (bd->obstacle || bd->nt == 0 || !(bd->density > 0) || cnt[b] == 0) continue;
+    if (bd->obstacle || bd->affine || bd->nt == 0 || !(bd->density > 0) || cnt[b] == 0) continue;
     double l = sum[b] / cnt[b];
     double young = bd->mu * (3 * bd->lambda + 2 * bd->mu) / (bd->lambda + bd->mu);
     double r = young * w->h * w->h / (bd->density * l * l);
@@ -417,6 +414,7 @@ static void prescribe(ipc_lcp_world *w, double t) {
     if (w->fixed[i]) memset(w->v + 3 * i, 0, 3 * sizeof(double));
   }
   ipc_dirichlet_targets(m, w->dir_center, w->h, t, w->x, w->target, w->scripted);
+  ipc_lcp_affine_script(w);
   for (int v = 0; v < n; ++v) {
     if (!w->scripted[v]) continue;
     for (int j = 0; j < 3; ++j) {
@@ -431,8 +429,9 @@ static void prescribe(ipc_lcp_world *w, double t) {
 
 static double total_energy(const ipc_lcp_world *w) {
   const ipc_model *m = &w->m;
-  double e = 0;
+  double e = ipc_lcp_affine_energy(w);
   for (int i = 0; i < m->nverts; ++i) {
+    if (w->vert_aff && w->vert_aff[i] >= 0) continue;
     const double *v = w->v + 3 * i, *x = w->x + 3 * i;
     e += 0.5 * m->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     e -= m->mass[i] *
@@ -440,7 +439,7 @@ static double total_energy(const ipc_lcp_world *w) {
   }
   for (int b = 0; b < m->nbodies; ++b) {
     const ipc_body *bd = &m->bodies[b];
-    if (bd->nt == 0) continue;
+    if (bd->nt == 0 || bd->affine) continue;
     e += ipc_tets_energy((ipc_material_model)w->tet_model[bd->t0], bd->mu, bd->lambda, bd->nt,
                          m->tets + 4 * (size_t)bd->t0, w->DmInv + 9 * (size_t)bd->t0,
                          w->vol + bd->t0, w->x);
@@ -455,6 +454,7 @@ ipc_status ipc_lcp_world_step(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_erro
   memset(st, 0, sizeof *st);
   prescribe(w, w->time);
   ipc_status s = ipc_lcp_world_free_velocity(w, st, err);
+  if (s == IPC_OK) s = ipc_lcp_affine_free_velocity(w, err);
   if (s != IPC_OK) return s;
   double t1 = ipc_now();
   st->t_velocity = t1 - t0;
@@ -470,6 +470,7 @@ ipc_status ipc_lcp_world_step(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_erro
       return ipc_error_set(err, IPC_ERR_SIM, "step %d: velocity is not finite", w->step + 1);
     w->x[i] += w->h * w->v[i];
   }
+  ipc_lcp_affine_advance(w); /* x = J q on the affine bodies, not advanced on its own */
   w->time += w->h;
   w->step++;
   double t3 = ipc_now();

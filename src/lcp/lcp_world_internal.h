@@ -2,6 +2,7 @@
 #ifndef IPCC_LCP_LCP_WORLD_INTERNAL_H
 #define IPCC_LCP_LCP_WORLD_INTERNAL_H
 
+#include "affine/affine.h"
 #include "core/model.h"
 #include "geometry/broad_phase.h"
 #include "ipcc/lcp_world.h"
@@ -67,6 +68,21 @@ struct ipc_lcp_world {
   ipc_lcp_body_factors bf;
   int use_bf;
   int whole_factor; /* coupled mode factors A whole (tests compare against it) */
+  /* affine bodies (lcp_affine.c): naff bodies of 12 DOFs q = (p, A e1, A e2, A e3); their
+     vertices are x_i = J_i q (recomputed, never advanced on their own) and have no DOF in
+     the sparse system */
+  int naff;
+  int *aff_body;               /* (naff) model body */
+  int *aff_dir0, *aff_ndir;    /* (naff) the body's scripts in the model's dirichlet list */
+  int *aff_loc;                /* (naff) local index in the region being solved, -1 */
+  unsigned char *aff_scripted; /* (naff) moved by a whole-body script this step */
+  ipc_affine_moments *aff_mom; /* (naff) */
+  int *vert_aff;               /* (nverts) affine body of a vertex or -1; NULL when naff = 0 */
+  double *aq, *aqd;            /* (naff x 12) state q and qdot */
+  double *aqs;                 /* (naff x 12) a scripted body's q at the end of the step */
+  double *aqd_star, *adqd;     /* (naff x 12) unconstrained qdot, change by the impulses */
+  double *aL;                  /* (naff x 144) lower Cholesky factor of M + h^2 K_orth */
+  double *aff_origin;          /* (naff x 3) the initial centre of mass: xbar_i = x0_i - it */
 };
 
 /* tets whose elastic derivatives are computed at once (the tet_g/tet_H buffers) */
@@ -100,6 +116,40 @@ int ipc_lcp_world_rows(const ipc_lcp_world *w);
    velocity change) and the solver fields of st. IPC_ERR_SIM if a solve failed badly (not
    finite). */
 ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err);
+
+/* ---- affine bodies (lcp_affine.c); every function is a no-op when naff == 0 ---- */
+
+/* finds the affine bodies of the model (q = (0, I), qdot fitted to the initial vertex
+   velocities, x and v mapped from them); IPC_ERR_INPUT naming the scene key for what they
+   do not support (a script on part of the body, Neumann forces, no tets) */
+ipc_status ipc_lcp_affine_init(ipc_lcp_world *w, const ipc_scene_def *def, ipc_error *err);
+void ipc_lcp_affine_free(ipc_lcp_world *w);
+
+/* the weights w_i = (1, xbar_i) of affine vertex i (xbar_i about its body's origin) */
+void ipc_lcp_affine_weights(const ipc_lcp_world *w, int i, double wt[4]);
+
+/* x_i = J_i q and v_i = J_i qdot for every affine vertex */
+void ipc_lcp_affine_map(ipc_lcp_world *w);
+
+/* after the step's Dirichlet targets, before the centres advance: the end-of-step q of every
+   affine body with an active script (aqs, the last active script winning) and its vertices'
+   targets J_i aqs */
+void ipc_lcp_affine_script(ipc_lcp_world *w);
+
+/* the unconstrained qdot* of every affine body (factoring A_a into aL) and w->vstar of its
+   vertices; a scripted body moves with its script. IPC_ERR_SIM when A_a cannot be factored */
+ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err);
+
+/* g <- L_a^-1 g and y <- L_a^-T y with body a's factor of A_a */
+void ipc_lcp_affine_forward(const ipc_lcp_world *w, int a, double g[12]);
+void ipc_lcp_affine_backward(const ipc_lcp_world *w, int a, double y[12]);
+
+/* the end of the step: qdot = qdot* + adqd, q += h qdot (a scripted body: q = aqs), and x, v
+   of the affine vertices from them */
+void ipc_lcp_affine_advance(ipc_lcp_world *w);
+
+/* kinetic, gravitational and orthogonality energy of the affine bodies */
+double ipc_lcp_affine_energy(const ipc_lcp_world *w);
 
 /* the model (for writers) */
 const ipc_model *ipc_lcp_world_model(const ipc_lcp_world *w);

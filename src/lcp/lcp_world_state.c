@@ -4,9 +4,11 @@
    record layout (host byte order; a checkpoint is read back by the same build):
      "IPCLSTAT"               8 bytes magic
      u32 version              IPC_LCP_STATE_VERSION
-     u32 nverts, ntets, ndirichlet, rows per contact   must match the world it is loaded into
+     u32 nverts, ntets, ndirichlet, rows per contact, affine bodies
+                              must match the world it is loaded into
      i32 step; f64 time
      x, v                     (nverts x 3) positions, velocities
+     q, qdot                  (affine bodies x 12) their states (version 2; x = J q)
      dir_center               (ndirichlet x 3) centers of the scripted regions
      u64 contact count, the contacts (raw ipc_lcp_contact records): those found at x at the
                               end of the last step, which the next step solves and whose
@@ -26,7 +28,7 @@
 #include "core/alloc.h"
 #include "lcp/lcp_world_internal.h"
 
-#define IPC_LCP_STATE_VERSION 1u
+#define IPC_LCP_STATE_VERSION 2u
 
 static const char state_magic[8] = {'I', 'P', 'C', 'L', 'S', 'T', 'A', 'T'};
 
@@ -37,14 +39,16 @@ static int put(FILE *f, const void *p, size_t n) {
 ipc_status ipc_lcp_world_save_state(const ipc_lcp_world *w, FILE *f, ipc_error *err) {
   const ipc_model *m = &w->m;
   size_t n3 = 3 * (size_t)m->nverts, R = (size_t)ipc_lcp_world_rows(w);
-  uint32_t head[5] = {IPC_LCP_STATE_VERSION, (uint32_t)m->nverts, (uint32_t)m->ntets,
-                      (uint32_t)m->ndirichlet, (uint32_t)R};
+  uint32_t head[6] = {IPC_LCP_STATE_VERSION,   (uint32_t)m->nverts, (uint32_t)m->ntets,
+                      (uint32_t)m->ndirichlet, (uint32_t)R,         (uint32_t)w->naff};
+  size_t na = 12 * (size_t)w->naff;
   int32_t step = w->step;
   uint64_t nc = w->contacts.n, np = w->prev_n;
   int32_t fs[4] = {w->factor_n, w->refactor_next, w->reuse_skip, w->backoff};
   int ok = put(f, state_magic, sizeof state_magic) && put(f, head, sizeof head) &&
            put(f, &step, sizeof step) && put(f, &w->time, sizeof w->time) &&
            put(f, w->x, n3 * sizeof(double)) && put(f, w->v, n3 * sizeof(double)) &&
+           put(f, w->aq, na * sizeof(double)) && put(f, w->aqd, na * sizeof(double)) &&
            put(f, w->dir_center, 3 * (size_t)m->ndirichlet * sizeof(double)) &&
            put(f, &nc, sizeof nc) && put(f, w->contacts.c, nc * sizeof *w->contacts.c) &&
            put(f, &np, sizeof np) && put(f, w->prev_key, 3 * np * sizeof *w->prev_key) &&
@@ -118,10 +122,11 @@ static void take_contacts(ipc_lcp_world *w, ipc_lcp_contact *c, uint64_t nc,
 ipc_status ipc_lcp_world_load_state(ipc_lcp_world *w, FILE *f, ipc_error *err) {
   const ipc_model *m = &w->m;
   size_t n3 = 3 * (size_t)m->nverts, R = (size_t)ipc_lcp_world_rows(w);
+  size_t na = 12 * (size_t)w->naff;
   src s = {f, bytes_left(f), 1};
   s.ok = s.left >= 0;
   char magic[8];
-  uint32_t head[5];
+  uint32_t head[6];
   get(&s, magic, sizeof magic);
   get(&s, head, sizeof head);
   if (!s.ok || memcmp(magic, state_magic, sizeof magic) != 0)
@@ -130,16 +135,18 @@ ipc_status ipc_lcp_world_load_state(ipc_lcp_world *w, FILE *f, ipc_error *err) {
     return ipc_error_set(err, IPC_ERR_INPUT, "LCP world state: version %u (expected %u)", head[0],
                          IPC_LCP_STATE_VERSION);
   if (head[1] != (uint32_t)m->nverts || head[2] != (uint32_t)m->ntets ||
-      head[3] != (uint32_t)m->ndirichlet || head[4] != (uint32_t)R)
+      head[3] != (uint32_t)m->ndirichlet || head[4] != (uint32_t)R || head[5] != (uint32_t)w->naff)
     return ipc_error_set(err, IPC_ERR_INPUT,
                          "LCP world state: saved for %u vertices, %u tets, %u scripted regions, "
-                         "%u rows per contact; the run has %d, %d, %d, %zu",
-                         head[1], head[2], head[3], head[4], m->nverts, m->ntets, m->ndirichlet, R);
+                         "%u rows per contact, %u affine bodies; the run has %d, %d, %d, %zu, %d",
+                         head[1], head[2], head[3], head[4], head[5], m->nverts, m->ntets,
+                         m->ndirichlet, R, w->naff);
   int32_t step = 0, fs[4] = {0, 0, 0, 0};
   double time = 0;
   get(&s, &step, sizeof step);
   get(&s, &time, sizeof time);
   double *x = get_array(&s, n3, sizeof(double)), *v = get_array(&s, n3, sizeof(double));
+  double *aq = get_array(&s, na, sizeof(double)), *aqd = get_array(&s, na, sizeof(double));
   double *dc = get_array(&s, 3 * (uint64_t)m->ndirichlet, sizeof(double));
   uint64_t nc = 0, np = 0;
   get(&s, &nc, sizeof nc);
@@ -162,7 +169,7 @@ ipc_status ipc_lcp_world_load_state(ipc_lcp_world *w, FILE *f, ipc_error *err) {
   for (size_t i = 0; !bad && mask && i < n3; ++i)
     if (mask[i] > 1) bad = "DOF mask";
   if (bad) {
-    void *all[] = {x, v, dc, c, key, z, xf, mask};
+    void *all[] = {x, v, aq, aqd, dc, c, key, z, xf, mask};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) ipc_free(all[i]);
     return ipc_error_set(err, IPC_ERR_INPUT, "LCP world state: %s", bad);
   }
@@ -170,6 +177,10 @@ ipc_status ipc_lcp_world_load_state(ipc_lcp_world *w, FILE *f, ipc_error *err) {
   w->time = time;
   memcpy(w->x, x, n3 * sizeof(double));
   memcpy(w->v, v, n3 * sizeof(double));
+  if (na > 0) {
+    memcpy(w->aq, aq, na * sizeof(double));
+    memcpy(w->aqd, aqd, na * sizeof(double));
+  }
   memcpy(w->dir_center, dc, 3 * (size_t)m->ndirichlet * sizeof(double));
   take_contacts(w, c, nc, key, z, np);
   w->refactor_next = fs[1];
@@ -183,7 +194,7 @@ ipc_status ipc_lcp_world_load_state(ipc_lcp_world *w, FILE *f, ipc_error *err) {
     memcpy(w->dof_fixed_prev, mask, n3);
     st = ipc_lcp_world_rebuild_factor(w, err);
   }
-  void *tmp[] = {x, v, dc, xf, mask};
+  void *tmp[] = {x, v, aq, aqd, dc, xf, mask};
   for (size_t i = 0; i < sizeof tmp / sizeof tmp[0]; ++i) ipc_free(tmp[i]);
   return st;
 }

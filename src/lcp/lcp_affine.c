@@ -1,0 +1,292 @@
+/* affine bodies in the LCP step (docs/affine-integration.md, docs/lcp-mode.md): body a has
+   the state q_a = (p, A e1, A e2, A e3) (affine/affine.h) and its vertices move as
+   x_i = J_i q_a, J_i = w_i^T (x) I3 with w_i = (1, xbar_i), xbar_i the vertex's initial
+   position relative to the body's initial centre of mass (so q starts at (centre, I)). Its
+   velocity state is qdot_a; the vertices carry no DOF of the sparse system.
+   Rest coordinates about the centre keep M4 = [m c^T; c S] well conditioned: about the
+   world origin a ball of r 0.18 m standing 10 m up has S ~ m 100 m^2 against its own
+   m r^2 / 5 ~ m 0.0065 m^2, and with kappa h^2 on top the 12x12 system lost enough digits
+   that a 30-ball column pumped energy into the stretch of A (kinetic energy 9 -> 20 J,
+   orthogonality energy alternating 1 J / 2e4 J in steps 23-34).
+
+   Unconstrained velocity, linearly implicit like the deformable bodies: one Newton step of
+   the incremental potential 1/2 |q - qt|_M^2 + h^2 E_orth(q), qt = q + h qdot + h^2 M^-1 f,
+     A_a (q* - q0) = -(M (q0 - qt) + h^2 grad E_orth(q0)),   A_a = M + h^2 K_orth(q0),
+     qdot* = (q* - q) / h,
+   M = M4 (x) I3 the exact mass matrix, f the generalized gravity, K_orth the PSD-projected
+   Hessian of the orthogonality potential kappa V ||A A^T - I||_F^2 (keeps A near a rotation).
+   The step starts from q0 = qt with A replaced by its nearest rotation (as IPC mode's Newton
+   start, docs/affine-integration.md), not from q: q + h qdot leaves the rotations by
+   O(h^2 omega^2), and the stiff potential linearised there has a tangential stiffness
+   (its gradient over the radius) that stopped a spinning body within a few steps (measured:
+   kinetic energy 71 -> 10 J in 2 steps at 3 rad/s, h 0.01, kappa 1e8). From the rotation
+   the gradient vanishes and K has no stiffness along rotations; the spin then loses only
+   implicit Euler's O(h omega^2) per unit time.
+   A_a = L L^T (dense 12x12 Cholesky). A contact row r touching the body has the 12-vector
+   g = sum_i w_ri (w_i (x) d_r) over its vertices i on the body; with g' = L^-1 g the body's
+   part of W = J A^-1 J^T is g'_r . g'_s, so the contact solve sees 12 columns per body with
+   unit inverse mass (lcp_solve.c), and an impulse y' = sum_r g'_r z_r changes the velocity
+   by qdot += L^-T y'. Then q += h qdot, A is put back on its polar rotation (p keeping the
+   centre of mass), and x = J q.
+
+   Why the projection: q + h qdot with a spin omega leaves the rotations by h^2 omega^2
+   (second order; K has no stiffness along rotations, so the step cannot see it), which the
+   stiff potential prices at kappa V (h omega)^4: after an impact of the 30-ball column
+   (stacking_spheres_affine.json) one ball spun at ~2 rad/s and held 171 J of orthogonality
+   energy against 0.15 J of work by its impulses (1/2 dqdot^T A_a dqdot), and the stats
+   energy jumped between 1.6e3 and 3e5 J from step to step. The next step starts from the
+   polar rotation anyway, so that energy was never felt, only reported; projected at the end
+   of the step, x moves by at most h^2 omega^2 r (16 um for 2 rad/s on r 0.18 m, h 0.005),
+   far inside the contact skin. */
+#include <math.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/dirichlet.h"
+#include "lcp/lcp_world_internal.h"
+
+void ipc_lcp_affine_weights(const ipc_lcp_world *w, int i, double wt[4]) {
+  const double *o = w->aff_origin + 3 * (size_t)w->vert_aff[i];
+  wt[0] = 1.0;
+  for (int d = 0; d < 3; ++d) wt[1 + d] = w->m.x0[3 * (size_t)i + d] - o[d];
+}
+
+/* out_i = J_i q_a for the vertices of body a (q: 12) */
+static void map_body(const ipc_lcp_world *w, int a, const double *q, double *out) {
+  const ipc_body *bd = &w->m.bodies[w->aff_body[a]];
+  for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) {
+    double wt[4];
+    ipc_lcp_affine_weights(w, i, wt);
+    for (int d = 0; d < 3; ++d)
+      out[3 * (size_t)i + d] = q[d] + wt[1] * q[3 + d] + wt[2] * q[6 + d] + wt[3] * q[9 + d];
+  }
+}
+
+void ipc_lcp_affine_map(ipc_lcp_world *w) {
+  for (int a = 0; a < w->naff; ++a) {
+    map_body(w, a, w->aq + 12 * (size_t)a, w->x);
+    map_body(w, a, w->aqd + 12 * (size_t)a, w->v);
+  }
+}
+
+/* refuses what an affine body does not support: partial scripts, Neumann forces, no tets */
+static ipc_status check_supported(const ipc_lcp_world *w, const ipc_scene_def *def, int b, int d0,
+                                  ipc_error *err) {
+  const char *path = def->path ? def->path : "(scene)";
+  const ipc_body_def *bd = &def->bodies[b];
+  for (int k = 0; k < bd->ndirichlet; ++k) {
+    const ipc_dirichlet *d = &w->m.dirichlet[d0 + k];
+    if (d->nverts != w->m.bodies[b].nv)
+      return ipc_error_set(err, IPC_ERR_INPUT,
+                           "%s: bodies[%d].dirichlet[%d]: selects %d of the body's %d vertices; "
+                           "an affine body moves as a whole, so its script must select all of "
+                           "them (bodies[%d].affine is true)",
+                           path, b, k, d->nverts, w->m.bodies[b].nv, b);
+  }
+  if (bd->nneumann > 0)
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "%s: bodies[%d].neumann: not supported on an affine body yet "
+                         "(bodies[%d].affine is true)",
+                         path, b, b);
+  if (w->m.bodies[b].nt == 0)
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "%s: bodies[%d].affine: the body has no tets (a tet mesh is needed "
+                         "for its mass properties)",
+                         path, b);
+  return IPC_OK;
+}
+
+ipc_status ipc_lcp_affine_init(ipc_lcp_world *w, const ipc_scene_def *def, ipc_error *err) {
+  const ipc_model *m = &w->m;
+  for (int b = 0; b < m->nbodies; ++b) w->naff += m->bodies[b].affine != 0;
+  if (w->naff == 0) return IPC_OK;
+  int na = w->naff;
+  w->aff_body = IPC_NEW(int, na);
+  w->aff_dir0 = IPC_NEW(int, na);
+  w->aff_ndir = IPC_NEW(int, na);
+  w->aff_loc = IPC_NEW(int, na);
+  w->aff_scripted = IPC_NEW0(unsigned char, na);
+  w->aff_mom = IPC_NEW0(ipc_affine_moments, na);
+  w->vert_aff = IPC_NEW(int, m->nverts);
+  double **arrays[] = {&w->aq, &w->aqd, &w->aqs, &w->aqd_star, &w->adqd};
+  for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k)
+    *arrays[k] = IPC_NEW0(double, 12 * (size_t)na);
+  w->aL = IPC_NEW0(double, 144 * (size_t)na);
+  w->aff_origin = IPC_NEW0(double, 3 * (size_t)na);
+  for (int i = 0; i < m->nverts; ++i) w->vert_aff[i] = -1;
+  int a = 0, dnext = 0; /* the model's dirichlet list: per body, obstacle entry, then its own */
+  for (int b = 0; b < m->nbodies; ++b) {
+    const ipc_body *bd = &m->bodies[b];
+    int d0 = dnext + bd->obstacle;
+    dnext = d0 + def->bodies[b].ndirichlet;
+    if (!bd->affine) continue;
+    if (check_supported(w, def, b, d0, err) != IPC_OK) return IPC_ERR_INPUT;
+    w->aff_body[a] = b;
+    w->aff_dir0[a] = d0;
+    w->aff_ndir[a] = def->bodies[b].ndirichlet;
+    w->aff_loc[a] = -1;
+    ipc_affine_moments world;
+    if (ipc_affine_moments_tets(m->nverts, m->x0, bd->nt, m->tets + 4 * (size_t)bd->t0, bd->density,
+                                &world, err) != IPC_OK)
+      return IPC_ERR_INPUT;
+    /* rest coordinates about the centre of mass; x0 is the rest shape: q = (centre, I) */
+    double *o = w->aff_origin + 3 * (size_t)a, *q = w->aq + 12 * (size_t)a, shift[3];
+    static const double I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    for (int d = 0; d < 3; ++d) shift[d] = -(o[d] = world.first[d] / world.mass);
+    ipc_affine_moments_transform(&world, I3, shift, &w->aff_mom[a]);
+    memcpy(q, o, 3 * sizeof(double));
+    q[3] = q[7] = q[11] = 1.0;
+    for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) w->vert_aff[i] = a;
+    double *xbar = IPC_NEW(double, 3 * (size_t)bd->nv);
+    for (int i = 0; i < bd->nv; ++i)
+      for (int d = 0; d < 3; ++d) xbar[3 * i + d] = m->x0[3 * (size_t)(bd->v0 + i) + d] - o[d];
+    ipc_affine_fit_velocity(bd->nv, xbar, m->mass + bd->v0, w->v + 3 * (size_t)bd->v0,
+                            w->aqd + 12 * (size_t)a);
+    ipc_free(xbar);
+    ++a;
+  }
+  ipc_lcp_affine_map(w);
+  return IPC_OK;
+}
+
+void ipc_lcp_affine_free(ipc_lcp_world *w) {
+  ipc_free(w->aff_body);
+  ipc_free(w->aff_dir0);
+  ipc_free(w->aff_ndir);
+  ipc_free(w->aff_loc);
+  ipc_free(w->aff_scripted);
+  ipc_free(w->aff_mom);
+  ipc_free(w->vert_aff);
+  double *arrays[] = {w->aq, w->aqd, w->aqs, w->aqd_star, w->adqd, w->aL, w->aff_origin};
+  for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) ipc_free(arrays[k]);
+}
+
+void ipc_lcp_affine_script(ipc_lcp_world *w) {
+  for (int a = 0; a < w->naff; ++a) {
+    w->aff_scripted[a] = 0;
+    /* the last active entry wins, as it does for the vertex targets */
+    for (int k = w->aff_dir0[a]; k < w->aff_dir0[a] + w->aff_ndir[a]; ++k) {
+      if (!ipc_dirichlet_active(&w->m.dirichlet[k], w->time)) continue;
+      ipc_dirichlet_affine_target(&w->m.dirichlet[k], w->dir_center + 3 * (size_t)k, w->h,
+                                  w->aq + 12 * (size_t)a, w->aqs + 12 * (size_t)a);
+      w->aff_scripted[a] = 1;
+    }
+    if (w->aff_scripted[a]) map_body(w, a, w->aqs + 12 * (size_t)a, w->target);
+  }
+}
+
+/* in-place Cholesky A = L L^T of the symmetric n x n A (row-major; L in the lower triangle,
+   the upper one zeroed); 0 when A is not numerically positive definite */
+static int cholesky(int n, double *A) {
+  for (int j = 0; j < n; ++j) {
+    double d = A[(n + 1) * j];
+    for (int k = 0; k < j; ++k) d -= A[n * j + k] * A[n * j + k];
+    if (!(d > 0.0) || !isfinite(d)) return 0;
+    A[(n + 1) * j] = sqrt(d);
+    for (int i = j + 1; i < n; ++i) {
+      double s = A[n * i + j];
+      for (int k = 0; k < j; ++k) s -= A[n * i + k] * A[n * j + k];
+      A[n * i + j] = s / A[(n + 1) * j];
+      A[n * j + i] = 0.0;
+    }
+  }
+  return 1;
+}
+
+void ipc_lcp_affine_forward(const ipc_lcp_world *w, int a, double g[12]) {
+  const double *L = w->aL + 144 * (size_t)a;
+  for (int i = 0; i < 12; ++i) {
+    double s = g[i];
+    for (int k = 0; k < i; ++k) s -= L[12 * i + k] * g[k];
+    g[i] = s / L[13 * i];
+  }
+}
+
+void ipc_lcp_affine_backward(const ipc_lcp_world *w, int a, double y[12]) {
+  const double *L = w->aL + 144 * (size_t)a;
+  for (int i = 11; i >= 0; --i) {
+    double s = y[i];
+    for (int k = i + 1; k < 12; ++k) s -= L[12 * k + i] * y[k];
+    y[i] = s / L[13 * i];
+  }
+}
+
+/* qt with A projected onto the rotations (polar factor) and p moved so that the centre of
+   mass stays (the linearisation point of a step from the prediction qt, and the end of a
+   step); qt itself when A has no polar factor (det <= 0) */
+static void start(const ipc_affine_moments *mom, const double qt[12], double q0[12]) {
+  double R[9], t[12];
+  memcpy(t, qt, sizeof t); /* q0 may alias qt */
+  memcpy(q0, t, sizeof t);
+  if (ipc_affine_polar(t + 3, R) != 0) return;
+  memcpy(q0 + 3, R, sizeof R);
+  for (int j = 0; j < 3; ++j) /* p + A cbar unchanged: cbar = first / mass */
+    for (int i = 0; i < 3; ++i)
+      q0[i] += (t[3 + 3 * j + i] - R[3 * j + i]) * mom->first[j] / mom->mass;
+}
+
+ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err) {
+  double h = w->h;
+  for (int a = 0; a < w->naff; ++a) {
+    const ipc_body *bd = &w->m.bodies[w->aff_body[a]];
+    const ipc_affine_moments *mom = &w->aff_mom[a];
+    const double *q = w->aq + 12 * (size_t)a;
+    double *qd = w->aqd + 12 * (size_t)a, *qs = w->aqd_star + 12 * (size_t)a;
+    if (w->aff_scripted[a]) { /* a kinematic mover: its vertices are prescribed */
+      for (int k = 0; k < 12; ++k) qd[k] = qs[k] = (w->aqs[12 * (size_t)a + k] - q[k]) / h;
+      continue;
+    }
+    double f[12], qt[12], q0[12], g[12], H[144], *L = w->aL + 144 * (size_t)a;
+    ipc_affine_uniform_force(mom, w->m.params.gravity, f);
+    ipc_affine_predict(mom, q, qd, h, f, qt);
+    start(mom, qt, q0);
+    ipc_affine_orth_gradient(q0, bd->affine_stiffness, mom->volume, g);
+    for (int k = 0; k < 12; ++k) qs[k] = q0[k] - qt[k];
+    ipc_affine_mass_mul(mom, qs, qs);
+    for (int k = 0; k < 12; ++k) qs[k] = -(qs[k] + h * h * g[k]);
+    ipc_affine_orth_hessian_psd(q0, bd->affine_stiffness, mom->volume, H);
+    ipc_affine_mass_matrix(mom, L);
+    for (int k = 0; k < 144; ++k) L[k] += h * h * H[k];
+    if (!cholesky(12, L))
+      return ipc_error_set(err, IPC_ERR_SIM,
+                           "step %d: affine body '%s': M + h^2 K could not be factored",
+                           w->step + 1, bd->name);
+    ipc_lcp_affine_forward(w, a, qs);
+    ipc_lcp_affine_backward(w, a, qs);
+    for (int k = 0; k < 12; ++k) qs[k] = (q0[k] + qs[k] - q[k]) / h;
+    map_body(w, a, qs, w->vstar);
+  }
+  return IPC_OK;
+}
+
+void ipc_lcp_affine_advance(ipc_lcp_world *w) {
+  for (int a = 0; a < w->naff; ++a) {
+    double *q = w->aq + 12 * (size_t)a, *qd = w->aqd + 12 * (size_t)a;
+    if (w->aff_scripted[a]) { /* exactly on the script's path */
+      memcpy(q, w->aqs + 12 * (size_t)a, 12 * sizeof(double));
+    } else {
+      for (int k = 0; k < 12; ++k) {
+        qd[k] = w->aqd_star[12 * (size_t)a + k] + w->adqd[12 * (size_t)a + k];
+        q[k] += w->h * qd[k];
+      }
+      start(&w->aff_mom[a], q, q); /* back onto the rotations (below) */
+    }
+    map_body(w, a, q, w->x);
+    map_body(w, a, qd, w->v);
+  }
+}
+
+double ipc_lcp_affine_energy(const ipc_lcp_world *w) {
+  double e = 0;
+  for (int a = 0; a < w->naff; ++a) {
+    const ipc_body *bd = &w->m.bodies[w->aff_body[a]];
+    const ipc_affine_moments *mom = &w->aff_mom[a];
+    const double *q = w->aq + 12 * (size_t)a, *qd = w->aqd + 12 * (size_t)a;
+    double Mqd[12], f[12];
+    ipc_affine_mass_mul(mom, qd, Mqd);
+    ipc_affine_uniform_force(mom, w->m.params.gravity, f);
+    for (int k = 0; k < 12; ++k) e += 0.5 * qd[k] * Mqd[k] - f[k] * q[k];
+    e += ipc_affine_orth_energy(q, bd->affine_stiffness, mom->volume);
+  }
+  return e;
+}
