@@ -400,6 +400,12 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
   st = ipc_surface_build(&m->surface, nverts, faces, nfaces, m->segs, nsegs, points, npoints,
                          vert_body, vert_obs, err);
   m->surface.body_contact = def->body_contact;
+  for (int b = 0; b < nb && st == IPC_OK; ++b) {
+    const ipc_body *body = &m->bodies[b];
+    if (!body->affine || body->nv == 0) continue;
+    if (!m->surface.vert_rigid) m->surface.vert_rigid = IPC_NEW0(unsigned char, (size_t)nverts);
+    memset(m->surface.vert_rigid + body->v0, 1, (size_t)body->nv);
+  }
   if (st == IPC_OK) st = mesh_sequences(m, def, file, err);
 
   m->params = *def;

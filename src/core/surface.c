@@ -300,6 +300,7 @@ void ipc_surface_free(ipc_surface *s) {
   ipc_free(s->vert_point);
   ipc_free(s->vert_body);
   ipc_free(s->vert_obstacle);
+  ipc_free(s->vert_rigid);
   memset(s, 0, sizeof *s);
 }
 

@@ -20,11 +20,17 @@ typedef struct ipc_surface {
   int *vert_body;                /* (nverts) id of the body or obstacle owning the vertex */
   unsigned char *vert_obstacle;  /* (nverts) 1 for kinematic obstacle vertices */
   ipc_body_contact body_contact; /* which pairs touch; ALL after ipc_surface_build */
+  unsigned char *vert_rigid;     /* (nverts) 1 for the vertices of bodies that cannot touch
+                                    themselves (affine: an invertible affine map keeps the surface
+                                    free of self-intersection), so their pairs within the body
+                                    are skipped; NULL: none. Owned, freed with the surface */
 } ipc_surface;
 
 /* 1 when the primitive holding vertex a may touch the one holding vertex b under
-   s->body_contact (each primitive lies in one body, so one vertex of each decides) */
+   s->body_contact (never within one rigid body, vert_rigid) (each primitive lies in one body, so
+   one vertex of each decides) */
 static inline int ipc_surface_pair_touches(const ipc_surface *s, int a, int b) {
+  if (s->vert_rigid && s->vert_rigid[a] && s->vert_body[a] == s->vert_body[b]) return 0;
   switch (s->body_contact) {
     case IPC_BODY_CONTACT_BETWEEN_BODIES:
       return s->vert_body[a] != s->vert_body[b];

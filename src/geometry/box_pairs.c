@@ -53,9 +53,10 @@ enum { LEAF_MAX = 8, NPART = 4, SAMPLE_MAX = 255, MORTON_BITS = 11, ID_BITS = 31
    final test of every pair is on the exact double boxes */
 typedef struct bvh_node {
   float box[6];
-  int lo;   /* first box of the subtree in tree order */
-  int info; /* internal: escape (next node after the subtree, pre-order);
-               leaf: -(number of boxes) */
+  int lo;    /* first box of the subtree in tree order */
+  int info;  /* internal: escape (next node after the subtree, pre-order);
+                leaf: -(number of boxes) */
+  int group; /* the group every box of the subtree is in, or -1 (ipc_box_tree_build) */
 } bvh_node;
 
 /* one tree over one class of boxes (bulk/outlier x active/passive) */
@@ -83,9 +84,9 @@ typedef struct pair_list {
 struct ipc_box_ws {
   ipc_box_tree *ta, *tb; /* trees of ipc_box_pairs_ws */
   pair_list part[IPC_MAX_CHUNKS];
-  float *cent;           /* (m x 4) centre and largest side of each box */
-  uint64_t *key, *key2;  /* Morton code << ID_BITS | id, and radix scratch */
-  int *idx;              /* box positions grouped by class */
+  float *cent;          /* (m x 4) centre and largest side of each box */
+  uint64_t *key, *key2; /* Morton code << ID_BITS | id, and radix scratch */
+  int *idx;             /* box positions grouped by class */
   size_t cap_cent, cap_key, cap_key2, cap_idx;
   int *raw; /* (nraw x 2) pairs before sorting */
   size_t nraw, cap_raw;
@@ -207,15 +208,19 @@ static int split_at(const uint64_t *key, int lo, int hi) {
   return r;
 }
 
-static void build_node(bvh *t, const double *boxes, const uint64_t *key, int lo, int hi) {
+static void build_node(bvh *t, const double *boxes, const int *group, const uint64_t *key, int lo,
+                       int hi) {
   int me = t->nnode++;
   if (hi - lo <= LEAF_MAX) {
     /* the leaf's boxes are copied here, in tree order; NaN entries are
        skipped in the union: a box with a NaN overlaps nothing */
     double u[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
+    int g = -2;
     for (int i = lo; i < hi; ++i) {
       int id = (int)(key[i] & (((uint64_t)1 << ID_BITS) - 1));
       const double *b = boxes + 6 * (size_t)id;
+      int gi = group ? group[id] : -1;
+      g = g == -2 || g == gi ? gi : -1;
       t->id[i] = id;
       memcpy(t->box + 6 * i, b, 6 * sizeof(double));
       for (int k = 0; k < 3; ++k) {
@@ -230,23 +235,25 @@ static void build_node(bvh *t, const double *boxes, const uint64_t *key, int lo,
     }
     nd->lo = lo;
     nd->info = -(hi - lo);
+    nd->group = g < 0 ? -1 : g;
     return;
   }
   int mid = split_at(key, lo, hi);
-  build_node(t, boxes, key, lo, mid);
+  build_node(t, boxes, group, key, lo, mid);
   int right = t->nnode;
-  build_node(t, boxes, key, mid, hi);
+  build_node(t, boxes, group, key, mid, hi);
   bvh_node *nd = &t->node[me];
   memcpy(nd->box, t->node[me + 1].box, sizeof nd->box);
   box_grow_f(nd->box, t->node[right].box);
   nd->lo = lo;
   nd->info = t->nnode;
+  nd->group = t->node[me + 1].group == t->node[right].group ? t->node[right].group : -1;
 }
 
 /* builds t over the boxes at positions list[0..m) (ids: subset[pos] or pos),
    using the centres in ws->cent */
-static void bvh_build(bvh *t, ipc_box_ws *ws, const double *boxes, const int *subset,
-                      const int *list, int m) {
+static void bvh_build(bvh *t, ipc_box_ws *ws, const double *boxes, const int *group,
+                      const int *subset, const int *list, int m) {
   t->n = m;
   t->nnode = 0;
   if (m == 0) return;
@@ -279,7 +286,7 @@ static void bvh_build(bvh *t, ipc_box_ws *ws, const double *boxes, const int *su
     ws->key[i] = code << ID_BITS | id;
   }
   sort_keys(ws->key, ws->key2, m);
-  build_node(t, boxes, ws->key, 0, m);
+  build_node(t, boxes, group, ws->key, 0, m);
 }
 
 ipc_box_tree *ipc_box_tree_new(void) {
@@ -351,7 +358,8 @@ static int outlier(const outlier_rule *o, const float *c) {
 }
 
 void ipc_box_tree_build(ipc_box_tree *t, ipc_box_ws *ws, const double *boxes, int n,
-                        const int *subset, int nsubset, const unsigned char *passive) {
+                        const int *subset, int nsubset, const unsigned char *passive,
+                        const int *group) {
   int m = subset ? nsubset : n;
   t->range = n;
   ipc_reserve((void **)&ws->cent, &ws->cap_cent, (size_t)m * 4, sizeof(float));
@@ -391,7 +399,7 @@ void ipc_box_tree_build(ipc_box_tree *t, ipc_box_ws *ws, const double *boxes, in
   }
   for (int p = 0; p < NPART; ++p) {
     t->part[p].passive = p & 1;
-    bvh_build(&t->part[p], ws, boxes, subset, cnt[p] ? ws->idx + (start[p] - cnt[p]) : NULL,
+    bvh_build(&t->part[p], ws, boxes, group, subset, cnt[p] ? ws->idx + (start[p] - cnt[p]) : NULL,
               cnt[p]);
   }
 }
@@ -416,7 +424,8 @@ static void part_pairs(pair_list *out, const bvh *q, const bvh *t, int self, int
     while (k < t->nnode) {
       const bvh_node *tn = &t->node[k];
       int next = tn->info < 0 ? k + 1 : tn->info;
-      if (!box_overlap_f(qn->box, tn->box)) {
+      /* a subtree in the query leaf's group holds no pair to report */
+      if (!box_overlap_f(qn->box, tn->box) || (qn->group >= 0 && tn->group == qn->group)) {
         k = next;
         continue;
       }
@@ -556,13 +565,13 @@ void ipc_box_ws_free(ipc_box_ws *ws) {
 void ipc_box_pairs_ws(ipc_box_ws *ws, int **pairs, size_t *npairs, size_t *cap, const double *a,
                       int na, const double *b, int nb, ipc_pair_filter filter, void *ctx) {
   if (!ws->ta) ws->ta = ipc_box_tree_new();
-  ipc_box_tree_build(ws->ta, ws, a, na, NULL, 0, NULL);
+  ipc_box_tree_build(ws->ta, ws, a, na, NULL, 0, NULL, NULL);
   if (!b) {
     ipc_box_tree_pairs(ws, pairs, npairs, cap, ws->ta, NULL, filter, ctx);
     return;
   }
   if (!ws->tb) ws->tb = ipc_box_tree_new();
-  ipc_box_tree_build(ws->tb, ws, b, nb, NULL, 0, NULL);
+  ipc_box_tree_build(ws->tb, ws, b, nb, NULL, 0, NULL, NULL);
   ipc_box_tree_pairs(ws, pairs, npairs, cap, ws->ta, ws->tb, filter, ctx);
 }
 

@@ -17,9 +17,13 @@ void ipc_box_tree_free(ipc_box_tree *t);
 
 /* rebuilds t over the boxes (n x 6, copied) with ids subset[0..nsubset)
    (subset NULL: all ids 0..n-1, nsubset ignored). passive (indexed by id, may be NULL): pairs of
-   two passive boxes are never reported. ws provides scratch. */
+   two passive boxes are never reported. group (indexed by id, may be NULL: none): two boxes of
+   one group g >= 0 are never paired (with another tree built with the same numbering too), and
+   subtrees of one group are skipped whole (the rigid bodies of ipc_surface.vert_rigid). ws
+   provides scratch. */
 void ipc_box_tree_build(ipc_box_tree *t, ipc_box_ws *ws, const double *boxes, int n,
-                        const int *subset, int nsubset, const unsigned char *passive);
+                        const int *subset, int nsubset, const unsigned char *passive,
+                        const int *group);
 
 /* appends the overlapping pairs (i in a, j in b), or (i < j) within a when
    b == NULL or b == a, to *pairs sorted by (i, j); filter as in ipc_box_pairs */

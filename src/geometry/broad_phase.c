@@ -33,6 +33,8 @@ struct ipc_broad_phase_ws {
   size_t cap_points, cap_codim;
   int *run, *merged; /* second run of ve pairs, merge buffer */
   size_t nrun, cap_run, cap_merged;
+  int *vgroup, *egroup, *fgroup; /* rigid body of each vertex, edge, face, or -1 */
+  size_t cap_vgroup, cap_egroup, cap_fgroup;
 };
 
 /* the pair filters drop adjacent pairs and pairs that the scene's body_contact rule
@@ -110,6 +112,15 @@ static void element_boxes(double *box, unsigned char *pass, const double *vbox, 
   }
 }
 
+/* the tree groups: the body of a primitive of a rigid body (ipc_surface.vert_rigid), whose
+   pairs within the body the filters drop anyway, so the trees skip them whole */
+static void rigid_groups(int *group, const ipc_surface *s, const int *elem, int n, int nv) {
+  for (int e = 0; e < n; ++e) {
+    int v = elem ? elem[(size_t)nv * e] : e;
+    group[e] = s->vert_rigid[v] ? s->vert_body[v] : -1;
+  }
+}
+
 /* c->ve (sorted) merged with the sorted run w->run */
 static void merge_ve(ipc_candidates *c, struct ipc_broad_phase_ws *w) {
   size_t n = c->nve + w->nrun;
@@ -169,18 +180,31 @@ void ipc_broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, 
     for (int e = 0; e < s->nedges; ++e)
       if (s->edge_codim[e]) w->codim[ncodim++] = e;
 
-  ipc_box_tree_build(w->tvert, w->bw, w->vbox, s->nverts, s->sv, s->nsv, obs);
-  ipc_box_tree_build(w->tface, w->bw, w->fbox, s->nfaces, NULL, 0, fpass);
-  ipc_box_tree_build(w->tedge, w->bw, w->ebox, s->nedges, NULL, 0, epass);
+  const int *vg = NULL, *eg = NULL, *fg = NULL;
+  if (s->vert_rigid) {
+    ipc_reserve((void **)&w->vgroup, &w->cap_vgroup, (size_t)s->nverts, sizeof(int));
+    ipc_reserve((void **)&w->egroup, &w->cap_egroup, (size_t)s->nedges, sizeof(int));
+    ipc_reserve((void **)&w->fgroup, &w->cap_fgroup, (size_t)s->nfaces, sizeof(int));
+    rigid_groups(w->vgroup, s, NULL, s->nverts, 1);
+    rigid_groups(w->egroup, s, s->edges, s->nedges, 2);
+    rigid_groups(w->fgroup, s, s->faces, s->nfaces, 3);
+    vg = w->vgroup;
+    eg = w->egroup;
+    fg = w->fgroup;
+  }
+
+  ipc_box_tree_build(w->tvert, w->bw, w->vbox, s->nverts, s->sv, s->nsv, obs, vg);
+  ipc_box_tree_build(w->tface, w->bw, w->fbox, s->nfaces, NULL, 0, fpass, fg);
+  ipc_box_tree_build(w->tedge, w->bw, w->ebox, s->nedges, NULL, 0, epass, eg);
   ipc_box_tree_pairs(w->bw, &c->vf, &c->nvf, &c->cap_vf, w->tvert, w->tface, keep_vf, ctx);
   ipc_box_tree_pairs(w->bw, &c->ee, &c->nee, &c->cap_ee, w->tedge, NULL, keep_ee, ctx);
   if (npoints > 0) {
-    ipc_box_tree_build(w->tpoint, w->bw, w->vbox, s->nverts, w->points, npoints, obs);
+    ipc_box_tree_build(w->tpoint, w->bw, w->vbox, s->nverts, w->points, npoints, obs, vg);
     ipc_box_tree_pairs(w->bw, &c->ve, &c->nve, &c->cap_ve, w->tpoint, w->tedge, keep_ve, ctx);
     ipc_box_tree_pairs(w->bw, &c->vv, &c->nvv, &c->cap_vv, w->tpoint, NULL, keep_vv, ctx);
   }
   if (ncodim > 0) {
-    ipc_box_tree_build(w->tcodim, w->bw, w->ebox, s->nedges, w->codim, ncodim, epass);
+    ipc_box_tree_build(w->tcodim, w->bw, w->ebox, s->nedges, w->codim, ncodim, epass, eg);
     w->nrun = 0;
     ipc_box_tree_pairs(w->bw, &w->run, &w->nrun, &w->cap_run, w->tvert, w->tcodim, keep_ve_surface,
                        ctx);
@@ -221,6 +245,9 @@ void ipc_candidates_free(ipc_candidates *c) {
     ipc_free(w->codim);
     ipc_free(w->run);
     ipc_free(w->merged);
+    ipc_free(w->vgroup);
+    ipc_free(w->egroup);
+    ipc_free(w->fgroup);
     ipc_free(w);
   }
   memset(c, 0, sizeof *c);
