@@ -122,6 +122,11 @@ static int shares(const int *a, int na, const int *b, int nb) {
   return 0;
 }
 
+/* both vertices in one rigid body (ipc_surface.vert_rigid): no pair between them */
+static int same_rigid(const ipc_surface *s, int a, int b) {
+  return s->vert_rigid && s->vert_rigid[a] && s->vert_body[a] == s->vert_body[b];
+}
+
 static void brute_force(ref_lists *r, const ipc_surface *s, const double *x0, const double *x1,
                         double inflation) {
   memset(r, 0, sizeof *r);
@@ -137,19 +142,20 @@ static void brute_force(ref_lists *r, const ipc_surface *s, const double *x0, co
     for (int f = 0; f < s->nfaces; ++f) {
       const int *t = s->faces + 3 * f;
       int q[4] = {v, t[0], t[1], t[2]};
-      if (shares(&v, 1, t, 3) || all_obstacle(s, q, 4)) continue;
+      if (shares(&v, 1, t, 3) || all_obstacle(s, q, 4) || same_rigid(s, v, t[0])) continue;
       if (box_ov(vb + 6 * v, fb + 6 * f)) plist_push(&r->vf, v, f);
     }
     for (int e = 0; e < s->nedges; ++e) {
       const int *ed = s->edges + 2 * e;
       int q[3] = {v, ed[0], ed[1]};
       if (!(s->vert_point[v] || s->edge_codim[e])) continue;
-      if (shares(&v, 1, ed, 2) || all_obstacle(s, q, 3)) continue;
+      if (shares(&v, 1, ed, 2) || all_obstacle(s, q, 3) || same_rigid(s, v, ed[0])) continue;
       if (box_ov(vb + 6 * v, eb + 6 * e)) plist_push(&r->ve, v, e);
     }
     for (int j = i + 1; j < s->nsv; ++j) {
       int u = s->sv[j], q[2] = {v, u};
-      if (!s->vert_point[v] || !s->vert_point[u] || all_obstacle(s, q, 2)) continue;
+      if (!s->vert_point[v] || !s->vert_point[u] || all_obstacle(s, q, 2) || same_rigid(s, v, u))
+        continue;
       if (box_ov(vb + 6 * v, vb + 6 * u)) plist_push(&r->vv, v, u);
     }
   }
@@ -157,7 +163,7 @@ static void brute_force(ref_lists *r, const ipc_surface *s, const double *x0, co
     for (int b = a + 1; b < s->nedges; ++b) {
       const int *ea = s->edges + 2 * a, *eb2 = s->edges + 2 * b;
       int q[4] = {ea[0], ea[1], eb2[0], eb2[1]};
-      if (shares(ea, 2, eb2, 2) || all_obstacle(s, q, 4)) continue;
+      if (shares(ea, 2, eb2, 2) || all_obstacle(s, q, 4) || same_rigid(s, ea[0], eb2[0])) continue;
       if (box_ov(eb + 6 * a, eb + 6 * b)) plist_push(&r->ee, a, b);
     }
   free(vb);
@@ -457,6 +463,24 @@ static void test_grid(void) {
   memset(s.vert_obstacle, 0, (size_t)nv);
   check_scene("grid-free", &s, x0, NULL, 0.7 * h, 0);
   check_scene("grid-free", &s, x0, x1, 0.1 * h, 0);
+  /* each sheet a rigid body, the segments and points one deformable body: the trees skip the
+     pairs within a sheet (whole subtrees of one group), pairs between the sheets stay */
+  s.vert_rigid = calloc((size_t)nv, 1);
+  for (int i = 0; i < nv; ++i) {
+    s.vert_body[i] = i < n * n ? 0 : i < 2 * n * n ? 1 : 2;
+    s.vert_rigid[i] = i < 2 * n * n;
+  }
+  ipc_candidates all = {0}, rigid = {0};
+  ipc_broad_phase(&rigid, &s, x0, x1, 0.1 * h);
+  check_scene("grid-rigid", &s, x0, NULL, 0.7 * h, 0);
+  check_scene("grid-rigid", &s, x0, x1, 0.1 * h, 0);
+  free(s.vert_rigid);
+  s.vert_rigid = NULL;
+  ipc_broad_phase(&all, &s, x0, x1, 0.1 * h);
+  /* not vacuous: the sheets alone had pairs within themselves */
+  CHECK(rigid.nvf + rigid.nee > 0 && rigid.nvf + rigid.nee < all.nvf + all.nee);
+  ipc_candidates_free(&all);
+  ipc_candidates_free(&rigid);
   hand_surface_free(&s);
   free(faces);
   free(obs);

@@ -17,6 +17,11 @@ for s in two_cubes:40 torus_stack:10 squeeze_ball:8 bunny_drop:4 mat_twist:3 inc
   grep -Eq '"intersection_free":[[:space:]]*true' "$T/$name/stats.json" && ok "$name: stats say intersection-free" || bad "$name: stats.json"
 done
 
+# the granular pour (1,000 surface-only affine ellipsoids): loads, starts and steps
+# intersection-free (its full run is a benchmark, not a test)
+expect 0 "run granular_tube (1 step)" "$IPCC" run scenes/granular_tube.json --steps 1 --every 1 -o "$T/granular" --quiet --check
+grep -Eq '"intersection_free":[[:space:]]*true' "$T/granular/stats.json" && ok "granular_tube: stats say intersection-free" || bad "granular_tube: stats.json"
+
 # same bits whatever the thread count (contact-rich: the torus stack)
 expect 0 "torus_stack on 1 thread" "$IPCC" run scenes/torus_stack.json --steps 10 --threads 1 -o "$T/thr1" --quiet
 expect 0 "torus_stack on 2 threads" "$IPCC" run scenes/torus_stack.json --steps 10 --threads 2 -o "$T/thr2" --quiet

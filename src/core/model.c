@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "affine/affine.h"
 #include "core/alloc.h"
 #include "core/codim.h"
 
@@ -116,6 +117,51 @@ static int unit_normal(const double n[3], double u[3]) {
   return 1;
 }
 
+/* lumped masses of an affine body without tets (bodies[b].affine): its mass rho V, with V
+   enclosed by its triangle surface tris (ntris x 3, local ids) over x (nv x 3, transformed),
+   spread over the vertices by area (each corner gets a third of its triangle's share). The
+   body's dynamics use its exact volume moments (affine_world.c); these masses serve what
+   works per vertex: the fit of the initial velocity, the mass scale of the barrier
+   stiffness, the friction convergence test, statistics. ipc_affine_moments_surface checks
+   that the surface is closed, consistently oriented and encloses a positive volume. */
+static ipc_status surface_masses(double *mass, int nv, const double *x, int ntris, const int *tris,
+                                 double density, const char *file, int b, const char *mesh,
+                                 ipc_error *err) {
+  ipc_affine_moments mom;
+  ipc_error inner;
+  if (ntris == 0)
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "%s: key 'bodies[%d].mesh': %s has neither tetrahedra nor triangles; an "
+                         "affine body (bodies[%d].affine) needs a tet mesh or a closed triangle "
+                         "surface",
+                         file, b, mesh, b);
+  if (ipc_affine_moments_surface(nv, x, ntris, tris, density, &mom, &inner) != IPC_OK) {
+    const char *why = inner.msg;
+    if (strncmp(why, "affine body: ", 13) == 0) why += 13;
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "%s: key 'bodies[%d].mesh': %s: %s (bodies[%d].affine is true and the "
+                         "mesh has no tets: expected a closed, outward-oriented, manifold "
+                         "triangle surface; vertices and triangles count from 0)",
+                         file, b, mesh, why, b);
+  }
+  double total = 0;
+  for (int t = 0; t < ntris; ++t) {
+    const int *f = tris + 3 * t;
+    double e1[3], e2[3];
+    for (int d = 0; d < 3; ++d) {
+      e1[d] = x[3 * f[1] + d] - x[3 * f[0] + d];
+      e2[d] = x[3 * f[2] + d] - x[3 * f[0] + d];
+    }
+    double c[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                   e1[0] * e2[1] - e1[1] * e2[0]};
+    double area = 0.5 * sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+    total += area;
+    for (int k = 0; k < 3; ++k) mass[f[k]] += area / 3.0;
+  }
+  for (int i = 0; i < nv; ++i) mass[i] *= mom.mass / total;
+  return IPC_OK;
+}
+
 /* the bodies moved through mesh sequences: obstacles only (a deformable body's vertices
    are not all scripted) */
 static ipc_status mesh_sequences(ipc_model *m, const ipc_scene_def *def, const char *file,
@@ -154,10 +200,11 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
     if (st != IPC_OK) goto done;
     if (def->bodies[b].codim) ipc_mesh_reduce_codim(&meshes[b], def->bodies[b].codim);
     const ipc_mesh *me = &meshes[b];
-    if (!def->bodies[b].obstacle && me->ntets == 0) {
+    if (!def->bodies[b].obstacle && !def->bodies[b].affine && me->ntets == 0) {
       st = ipc_error_set(err, IPC_ERR_INPUT,
                          "%s: key 'bodies[%d].mesh': %s has no tetrahedra; a deformable body "
-                         "needs a tet mesh (.msh, .node/.ele), or set \"obstacle\": true",
+                         "needs a tet mesh (.msh, .node/.ele), or set \"obstacle\": true (or "
+                         "\"affine\": true for a closed surface)",
                          file, b, def->bodies[b].mesh);
       goto done;
     }
@@ -247,6 +294,11 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
       }
       body->nt = me->ntets;
       to += me->ntets;
+      if (bd->affine && me->ntets == 0) {
+        st = surface_masses(m->mass + vo, me->nverts, x, me->ntris, me->tris, bd->density, file, b,
+                            bd->mesh, err);
+        if (st != IPC_OK) goto cleanup;
+      }
       /* initial velocity: v + w x (x - c), c = bbox center */
       double lo[3], hi[3], c[3];
       bbox(x, me->nverts, lo, hi);
@@ -349,9 +401,10 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
                          vert_body, vert_obs, err);
   m->surface.body_contact = def->body_contact;
   for (int b = 0; b < nb && st == IPC_OK; ++b) {
-    if (!m->bodies[b].affine) continue;
+    const ipc_body *body = &m->bodies[b];
+    if (!body->affine || body->nv == 0) continue;
     if (!m->surface.vert_rigid) m->surface.vert_rigid = IPC_NEW0(unsigned char, (size_t)nverts);
-    memset(m->surface.vert_rigid + m->bodies[b].v0, 1, (size_t)m->bodies[b].nv);
+    memset(m->surface.vert_rigid + body->v0, 1, (size_t)body->nv);
   }
   if (st == IPC_OK) st = mesh_sequences(m, def, file, err);
 

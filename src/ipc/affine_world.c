@@ -58,12 +58,25 @@ static ipc_status check_supported(const ipc_world *w, const ipc_scene_def *def, 
     return ipc_error_set(err, IPC_ERR_INPUT,
                          "%s: damping: not supported with affine bodies (bodies[%d].affine) yet",
                          path, b);
-  if (w->m.bodies[b].nt == 0)
-    return ipc_error_set(err, IPC_ERR_INPUT,
-                         "%s: bodies[%d].affine: the body has no tets (a tet mesh is needed "
-                         "for its mass properties)",
-                         path, b);
   return IPC_OK;
+}
+
+/* the exact moments of body bd: from its tets, or from its closed surface by the divergence
+   theorem (model.c checked it and spread the mass over its vertices); over the body's own
+   vertices, so the sums are taken near the body and cost O(its size) */
+static ipc_status body_moments(const ipc_model *m, const ipc_body *bd, ipc_affine_moments *mom,
+                               ipc_error *err) {
+  int per = bd->nt > 0 ? 4 : 3, nel = bd->nt > 0 ? bd->nt : bd->nf;
+  const int *src =
+      bd->nt > 0 ? m->tets + 4 * (size_t)bd->t0 : m->surface.faces + 3 * (size_t)bd->f0;
+  int *loc = IPC_NEW(int, (size_t)per *(size_t)nel + 1);
+  for (size_t k = 0; k < (size_t)per * (size_t)nel; ++k) loc[k] = src[k] - bd->v0;
+  const double *x = m->x0 + 3 * (size_t)bd->v0;
+  ipc_status st = bd->nt > 0
+                      ? ipc_affine_moments_tets(bd->nv, x, nel, loc, bd->density, mom, err)
+                      : ipc_affine_moments_surface(bd->nv, x, nel, loc, bd->density, mom, err);
+  ipc_free(loc);
+  return st;
 }
 
 ipc_status ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def, ipc_error *err) {
@@ -95,9 +108,7 @@ ipc_status ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def, ipc_err
     if (check_supported(w, def, b, d0, err) != IPC_OK) return IPC_ERR_INPUT;
     w->aff_dir0[a] = d0;
     w->aff_ndir[a] = def->bodies[b].ndirichlet;
-    if (ipc_affine_moments_tets(m->nverts, m->x0, bd->nt, m->tets + 4 * (size_t)bd->t0, bd->density,
-                                &w->aff_mom[a], err) != IPC_OK)
-      return IPC_ERR_INPUT;
+    if (body_moments(m, bd, &w->aff_mom[a], err) != IPC_OK) return IPC_ERR_INPUT;
     w->aff_body[a] = b;
     for (int k = 0; k < 4; ++k) w->aff_pv[4 * a + k] = m->nverts + 4 * a + k;
     for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) w->vert_aff[i] = a;
@@ -196,6 +207,20 @@ double ipc_affine_world_energy(const ipc_world *w, const double *q) {
     if (w->aff_penalty[a] > 0)
       e +=
           w->aff_penalty[a] * ipc_affine_inertia(&w->aff_mom[a], qa, w->aqs + 12 * (size_t)a, NULL);
+  }
+  return e;
+}
+
+double ipc_affine_world_mechanical_energy(const ipc_world *w) {
+  double e = 0;
+  for (int a = 0; a < w->naff; ++a) {
+    const ipc_affine_moments *mom = &w->aff_mom[a];
+    const double *q = w->aq + 12 * (size_t)a, *qd = w->aqd + 12 * (size_t)a;
+    double Mqd[12], f[12];
+    ipc_affine_mass_mul(mom, qd, Mqd);
+    ipc_affine_uniform_force(mom, w->m.params.gravity, f);
+    for (int k = 0; k < 12; ++k) e += 0.5 * qd[k] * Mqd[k] - f[k] * q[k];
+    e += ipc_affine_orth_energy(q, w->m.bodies[w->aff_body[a]].affine_stiffness, mom->volume);
   }
   return e;
 }

@@ -235,11 +235,13 @@ static void predict(ipc_world *w, double t) {
   }
 }
 
-/* kinetic + elastic + gravitational potential energy of the current state */
+/* kinetic + elastic + gravitational potential energy of the current state; affine bodies
+   from their exact mass matrices (their lumped vertex masses only approximate them) */
 static double total_energy(ipc_world *w) {
   const ipc_model *m = &w->m;
-  double e = 0;
+  double e = ipc_affine_world_mechanical_energy(w);
   for (int i = 0; i < m->nverts; ++i) {
+    if (w->naff > 0 && w->vert_aff[i] >= 0) continue;
     const double *v = w->v + 3 * i, *x = w->x + 3 * i;
     e += 0.5 * m->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     e -= m->mass[i] *

@@ -117,6 +117,10 @@ void ipc_affine_world_rotated_prediction(const ipc_world *w, double *q);
 /* inertia 1/2 |q - qtilde|_M^2 plus c h^2 times the orthogonality energy, at q */
 double ipc_affine_world_energy(const ipc_world *w, const double *q);
 
+/* kinetic + gravitational + orthogonality energy of the affine bodies at the current state,
+   from their exact mass matrices: 1/2 qdot^T M qdot - f_g^T q + kappa_A V |A A^T - I|^2 */
+double ipc_affine_world_mechanical_energy(const ipc_world *w);
+
 /* moves a gradient (nsys x 3) of the real affine vertices onto their pseudo-vertices:
    g_P += J_i^T g_i, then g_i = 0 */
 void ipc_affine_world_pull(const ipc_world *w, double *g);
