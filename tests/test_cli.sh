@@ -21,6 +21,9 @@ done
 # intersection-free (its full run is a benchmark, not a test)
 expect 0 "run granular_tube (1 step)" "$IPCC" run scenes/granular_tube.json --steps 1 --every 1 -o "$T/granular" --quiet --check
 grep -Eq '"intersection_free":[[:space:]]*true' "$T/granular/stats.json" && ok "granular_tube: stats say intersection-free" || bad "granular_tube: stats.json"
+# the same surface-only affine bodies in LCP mode (mass properties from the surface)
+expect 0 "run granular_tube in LCP mode (2 steps)" "$IPCC" run scenes/granular_tube.json --mode lcp --steps 2 -o "$T/granular_lcp" --quiet
+grep -Eq '"steps":[[:space:]]*2' "$T/granular_lcp/stats.json" && ok "granular_tube LCP: 2 steps in stats" || bad "granular_tube LCP: stats.json"
 
 # same bits whatever the thread count (contact-rich: the torus stack)
 expect 0 "torus_stack on 1 thread" "$IPCC" run scenes/torus_stack.json --steps 10 --threads 1 -o "$T/thr1" --quiet

@@ -482,3 +482,21 @@ void ipc_model_pair_friction(const ipc_model *m, int a, int b, int plane, double
   *mu_k = ipc_friction_combine_mu(rule, ka, kb);
   *mu_s = fmax(ipc_friction_combine_mu(rule, sa, sb), *mu_k);
 }
+
+/* the exact moments of body bd: from its tets, or from its closed surface by the divergence
+   theorem (model.c checked it and spread the mass over its vertices); over the body's own
+   vertices, so the sums are taken near the body and cost O(its size) */
+ipc_status ipc_model_body_moments(const ipc_model *m, const ipc_body *bd, ipc_affine_moments *mom,
+                                  ipc_error *err) {
+  int per = bd->nt > 0 ? 4 : 3, nel = bd->nt > 0 ? bd->nt : bd->nf;
+  const int *src =
+      bd->nt > 0 ? m->tets + 4 * (size_t)bd->t0 : m->surface.faces + 3 * (size_t)bd->f0;
+  int *loc = IPC_NEW(int, (size_t)per *(size_t)nel + 1);
+  for (size_t k = 0; k < (size_t)per * (size_t)nel; ++k) loc[k] = src[k] - bd->v0;
+  const double *x = m->x0 + 3 * (size_t)bd->v0;
+  ipc_status st = bd->nt > 0
+                      ? ipc_affine_moments_tets(bd->nv, x, nel, loc, bd->density, mom, err)
+                      : ipc_affine_moments_surface(bd->nv, x, nel, loc, bd->density, mom, err);
+  ipc_free(loc);
+  return st;
+}

@@ -4,6 +4,7 @@
 #ifndef IPCC_CORE_MODEL_H
 #define IPCC_CORE_MODEL_H
 
+#include "affine/affine.h"
 #include "core/surface.h"
 #include "ipcc/mesh.h"
 #include "ipcc/scene.h"
@@ -18,7 +19,7 @@ typedef struct ipc_body {
   ipc_material_kind material;
   double mu, lambda, density;
   double friction;
-  double friction_static; /* static coefficient (>= friction) */
+  double friction_static;  /* static coefficient (>= friction) */
   int affine;              /* affine body (ipc_body_def.affine): 12 DOFs, no tet elasticity */
   double affine_stiffness; /* orthogonality stiffness kappa_A (Pa), resolved default */
 } ipc_body;
@@ -88,6 +89,12 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
 
 /* frees and zeroes; m may be NULL */
 void ipc_model_free(ipc_model *m);
+
+/* the exact volume moments of body bd of m (an affine body) with its density, about the
+   world origin: from its tets, or from its closed surface by the divergence theorem when it
+   has none (ipc_model_build checked that surface). IPC_ERR_INPUT as the kernels. */
+ipc_status ipc_model_body_moments(const ipc_model *m, const ipc_body *bd, ipc_affine_moments *mom,
+                                  ipc_error *err);
 
 /* combines two friction coefficients by rule (ipc_friction_combine; IPC_FRICTION_OBSTACLE
    combines like IPC_FRICTION_GEOMETRIC_MEAN: it differs only in which sides it combines) */

@@ -61,24 +61,6 @@ static ipc_status check_supported(const ipc_world *w, const ipc_scene_def *def, 
   return IPC_OK;
 }
 
-/* the exact moments of body bd: from its tets, or from its closed surface by the divergence
-   theorem (model.c checked it and spread the mass over its vertices); over the body's own
-   vertices, so the sums are taken near the body and cost O(its size) */
-static ipc_status body_moments(const ipc_model *m, const ipc_body *bd, ipc_affine_moments *mom,
-                               ipc_error *err) {
-  int per = bd->nt > 0 ? 4 : 3, nel = bd->nt > 0 ? bd->nt : bd->nf;
-  const int *src =
-      bd->nt > 0 ? m->tets + 4 * (size_t)bd->t0 : m->surface.faces + 3 * (size_t)bd->f0;
-  int *loc = IPC_NEW(int, (size_t)per *(size_t)nel + 1);
-  for (size_t k = 0; k < (size_t)per * (size_t)nel; ++k) loc[k] = src[k] - bd->v0;
-  const double *x = m->x0 + 3 * (size_t)bd->v0;
-  ipc_status st = bd->nt > 0
-                      ? ipc_affine_moments_tets(bd->nv, x, nel, loc, bd->density, mom, err)
-                      : ipc_affine_moments_surface(bd->nv, x, nel, loc, bd->density, mom, err);
-  ipc_free(loc);
-  return st;
-}
-
 ipc_status ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def, ipc_error *err) {
   const ipc_model *m = &w->m;
   w->nsys = m->nverts;
@@ -108,7 +90,7 @@ ipc_status ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def, ipc_err
     if (check_supported(w, def, b, d0, err) != IPC_OK) return IPC_ERR_INPUT;
     w->aff_dir0[a] = d0;
     w->aff_ndir[a] = def->bodies[b].ndirichlet;
-    if (body_moments(m, bd, &w->aff_mom[a], err) != IPC_OK) return IPC_ERR_INPUT;
+    if (ipc_model_body_moments(m, bd, &w->aff_mom[a], err) != IPC_OK) return IPC_ERR_INPUT;
     w->aff_body[a] = b;
     for (int k = 0; k < 4; ++k) w->aff_pv[4 * a + k] = m->nverts + 4 * a + k;
     for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) w->vert_aff[i] = a;

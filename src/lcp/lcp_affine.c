@@ -69,7 +69,7 @@ void ipc_lcp_affine_map(ipc_lcp_world *w) {
   }
 }
 
-/* refuses what an affine body does not support: partial scripts, Neumann forces, no tets */
+/* refuses what an affine body does not support: partial scripts, Neumann forces */
 static ipc_status check_supported(const ipc_lcp_world *w, const ipc_scene_def *def, int b, int d0,
                                   ipc_error *err) {
   const char *path = def->path ? def->path : "(scene)";
@@ -88,11 +88,6 @@ static ipc_status check_supported(const ipc_lcp_world *w, const ipc_scene_def *d
                          "%s: bodies[%d].neumann: not supported on an affine body yet "
                          "(bodies[%d].affine is true)",
                          path, b, b);
-  if (w->m.bodies[b].nt == 0)
-    return ipc_error_set(err, IPC_ERR_INPUT,
-                         "%s: bodies[%d].affine: the body has no tets (a tet mesh is needed "
-                         "for its mass properties)",
-                         path, b);
   return IPC_OK;
 }
 
@@ -126,9 +121,7 @@ ipc_status ipc_lcp_affine_init(ipc_lcp_world *w, const ipc_scene_def *def, ipc_e
     w->aff_ndir[a] = def->bodies[b].ndirichlet;
     w->aff_loc[a] = -1;
     ipc_affine_moments world;
-    if (ipc_affine_moments_tets(m->nverts, m->x0, bd->nt, m->tets + 4 * (size_t)bd->t0, bd->density,
-                                &world, err) != IPC_OK)
-      return IPC_ERR_INPUT;
+    if (ipc_model_body_moments(m, bd, &world, err) != IPC_OK) return IPC_ERR_INPUT;
     /* rest coordinates about the centre of mass; x0 is the rest shape: q = (centre, I) */
     double *o = w->aff_origin + 3 * (size_t)a, *q = w->aq + 12 * (size_t)a, shift[3];
     static const double I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
