@@ -70,11 +70,11 @@ static int keep_ve_surface(int v, int e, void *ctx) {
 }
 
 static void vertex_boxes(struct ipc_broad_phase_ws *w, const ipc_surface *s, const double *x0,
-                         const double *x1, double r) {
+                         const double *x1, double r0, const double *grow) {
   ipc_reserve((void **)&w->vbox, &w->cap_vbox, (size_t)s->nverts * 6, sizeof(double));
   for (int i = 0; i < s->nsv; ++i) {
     size_t v = (size_t)s->sv[i];
-    double *b = w->vbox + 6 * v;
+    double *b = w->vbox + 6 * v, r = grow ? r0 + grow[v] : r0;
     for (int k = 0; k < 3; ++k) {
       double lo = x0[3 * v + k], hi = lo;
       if (x1) {
@@ -136,6 +136,11 @@ static void merge_ve(ipc_candidates *c, struct ipc_broad_phase_ws *w) {
 
 void ipc_broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, const double *x1,
                      double inflation) {
+  ipc_broad_phase_grown(c, s, x0, x1, inflation, NULL);
+}
+
+void ipc_broad_phase_grown(ipc_candidates *c, const ipc_surface *s, const double *x0,
+                           const double *x1, double inflation, const double *grow) {
   ipc_candidates_clear(c);
   if (!c->ws) {
     c->ws = IPC_NEW0(struct ipc_broad_phase_ws, 1);
@@ -150,7 +155,7 @@ void ipc_broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, 
   const unsigned char *obs = s->vert_obstacle;
   void *ctx = (void *)s;
 
-  vertex_boxes(w, s, x0, x1, 0.5 * inflation);
+  vertex_boxes(w, s, x0, x1, 0.5 * inflation, grow);
   ipc_reserve((void **)&w->ebox, &w->cap_ebox, (size_t)s->nedges * 6, sizeof(double));
   ipc_reserve((void **)&w->fbox, &w->cap_fbox, (size_t)s->nfaces * 6, sizeof(double));
   if (obs) {

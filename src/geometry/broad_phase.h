@@ -38,6 +38,12 @@ typedef struct ipc_candidates {
 void ipc_broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, const double *x1,
                      double inflation);
 
+/* the same with every vertex box v grown by grow[v] >= 0 more on each side (grow may be
+   NULL): for motions that may stray from the segment x0 -> x1 by up to grow[v] (the curved
+   line-search trials of affine bodies) */
+void ipc_broad_phase_grown(ipc_candidates *c, const ipc_surface *s, const double *x0,
+                           const double *x1, double inflation, const double *grow);
+
 /* sets all counts to zero, keeping memory */
 void ipc_candidates_clear(ipc_candidates *c);
 

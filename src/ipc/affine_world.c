@@ -70,6 +70,7 @@ ipc_status ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def, ipc_err
   w->aff_body = IPC_NEW(int, na);
   w->aff_pv = IPC_NEW(int, 4 * (size_t)na);
   w->vert_aff = IPC_NEW(int, m->nverts);
+  w->aff_grow = IPC_NEW0(double, m->nverts);
   w->aff_mom = IPC_NEW0(ipc_affine_moments, na);
   w->aff_dir0 = IPC_NEW(int, na);
   w->aff_ndir = IPC_NEW(int, na);
@@ -113,6 +114,7 @@ void ipc_affine_world_free(ipc_world *w) {
   ipc_free(w->aff_body);
   ipc_free(w->aff_pv);
   ipc_free(w->vert_aff);
+  ipc_free(w->aff_grow);
   ipc_free(w->aff_mom);
   ipc_free(w->aff_dir0);
   ipc_free(w->aff_ndir);
@@ -306,12 +308,15 @@ void ipc_affine_world_direction(ipc_world *w, double *p) {
   map_vertices(w, w->adq, p);
 }
 
-double ipc_affine_world_sag(const ipc_world *w, double alpha) {
+double ipc_affine_world_sag(const ipc_world *w, double alpha, double *grow) {
   double s = 0;
   for (int a = 0; a < w->naff; ++a) {
     const ipc_body *b = &w->m.bodies[w->aff_body[a]];
-    s = fmax(s, ipc_affine_curved_sag(w->aq + 12 * (size_t)a, w->adq + 12 * (size_t)a, alpha, b->nv,
-                                      w->x + 3 * (size_t)b->v0));
+    double sa = ipc_affine_curved_sag(w->aq + 12 * (size_t)a, w->adq + 12 * (size_t)a, alpha, b->nv,
+                                      w->x + 3 * (size_t)b->v0);
+    /* 1% over the bound: rounding in the trial points */
+    for (int i = b->v0; i < b->v0 + b->nv; ++i) grow[i] = 1.01 * sa;
+    s = fmax(s, sa);
   }
   return s;
 }

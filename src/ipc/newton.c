@@ -474,8 +474,8 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
            all of them when grown by the curved trials' sag */
         if (!(alpha <= alpha_cand)) {
           double tb = ipc_now();
-          ipc_broad_phase(&w->cand, &w->m.surface, w->x, w->xe,
-                          w->dhat + 1.01 * ipc_affine_world_sag(w, alpha));
+          ipc_affine_world_sag(w, alpha, w->aff_grow);
+          ipc_broad_phase_grown(&w->cand, &w->m.surface, w->x, w->xe, w->dhat, w->aff_grow);
           st->t_broad_phase += ipc_now() - tb;
           alpha_cand = alpha;
         }

@@ -51,10 +51,11 @@ struct ipc_world {
      system (its DOF blocks p, A e1, A e2, A e3), its real vertices are fixed there and
      recomputed as x_i = J_i q */
   int naff;
-  int nsys;      /* vertices of the Newton system: nverts + 4 naff */
-  int *aff_body; /* (naff) body index */
-  int *aff_pv;   /* (naff x 4) pseudo-vertex ids */
-  int *vert_aff; /* (nverts) affine body of a vertex or -1; NULL when naff == 0 */
+  int nsys;         /* vertices of the Newton system: nverts + 4 naff */
+  int *aff_body;    /* (naff) body index */
+  int *aff_pv;      /* (naff x 4) pseudo-vertex ids */
+  int *vert_aff;    /* (nverts) affine body of a vertex or -1; NULL when naff == 0 */
+  double *aff_grow; /* (nverts) broad-phase growth of each vertex box for curved trials */
   ipc_affine_moments *aff_mom;
   double *aq, *aqn, *aqd;  /* (naff x 12) q, q at the start of the step, qdot */
   double *aqt, *aqe, *adq; /* (naff x 12) prediction, trial q, Newton direction */
@@ -98,8 +99,9 @@ void ipc_affine_world_script(ipc_world *w);
 
 /* how far the line search's curved trials (ipc_affine_curved_step of aq along adq, any step
    up to alpha) stray from the straight segments x -> xe(alpha) of the affine vertices, at
-   most (ipc_affine_curved_sag over the bodies) */
-double ipc_affine_world_sag(const ipc_world *w, double alpha);
+   most: per vertex into grow (nverts; its body's ipc_affine_curved_sag plus 1%, 0 on other
+   vertices), the largest returned */
+double ipc_affine_world_sag(const ipc_world *w, double alpha, double *grow);
 
 /* x_i = J_i q for the vertices of every affine body (q: naff x 12) */
 void ipc_affine_world_positions(const ipc_world *w, const double *q, double *x);
