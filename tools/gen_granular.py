@@ -24,6 +24,8 @@ Scene (SI units, y up):
   - the tube (obstacle, friction 0.4): radius 15 cm, inclined 35 deg (tan 35 = 0.70 > 0.4:
     the ellipsoids slide), as long as the lattice needs plus 10 cm at each end, its lower rim
     25 cm above the ground plane y = 0 (friction 0.4);
+  - in LCP mode (`ipcc run --mode lcp`) friction is the Coulomb cone (the scene's "lcp"
+    block), the other LCP options their defaults;
   - h = 0.005 s, dhat 0.5 mm and eps_v 1 cm/s (absolute; at 1 mm/s the 64-ellipsoid pour
     needed 50 Newton iterations a step while flowing, at 1 cm/s 16), duration 3 s; Newton's tolerance
     2 cm/s (newton.tolerance is set to 0.02 m/s over the bounding-box diagonal, so every count
@@ -219,6 +221,8 @@ def main():
         "contact": {"dhat": 5e-4, "dhat_absolute": True, "epsv": 1e-2, "epsv_absolute": True,
                     "friction_iterations": 1},
         "newton": {"tolerance": round(V_TOL / diag, 6)},
+        # `ipcc run --mode lcp`: the same friction (Coulomb cone), other LCP options default
+        "lcp": {"friction": "cone"},
         "output": {"every": 10},
         "bodies": bodies,
         "planes": [{"point": [0, 0, 0], "normal": [0, 1, 0], "friction": 0.4}],
