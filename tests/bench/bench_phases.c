@@ -23,8 +23,8 @@
 #include "ipcc/render.h"
 
 enum { PH_BROAD, PH_ASSEMBLY, PH_SOLVE, PH_CCD, PH_OTHER, PH_TOTAL, NPH };
-static const char *ipc_phase[NPH] = {"broad phase", "contacts+assembly", "linear solve",
-                                     "CCD",         "other",             "total"};
+static const char *ipc_phase[NPH] = {
+    "broad phase", "contacts+assembly", "linear solve", "CCD", "other", "total"};
 static const char *lcp_phase[NPH] = {"contacts", "-", "velocity", "-", "LCP", "total"};
 
 typedef struct row {
@@ -97,13 +97,20 @@ static int run_lcp(const char *path, const ipc_scene_def *def, int steps, int sk
   return 0;
 }
 
-/* least squares slope of log y against log x over the rows of one mode with contacts */
-static double fit_growth(const row *rows, int n, int lcp, int phase, int *used) {
+enum { BY_CONTACTS, BY_BODIES, PER_ITERATION_BY_BODIES };
+
+/* least squares slope of log y against log x over the rows of one mode with contacts: the
+   time per step against the contacts or the bodies, or the time per iteration against the
+   bodies */
+static double fit_growth(const row *rows, int n, int lcp, int phase, int how, int *used) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   int m = 0;
   for (int i = 0; i < n; ++i) {
-    if (rows[i].lcp != lcp || !(rows[i].contacts > 0) || !(rows[i].t[phase] > 0)) continue;
-    double x = log(rows[i].contacts), y = log(rows[i].t[phase]);
+    if (rows[i].lcp != lcp || !(rows[i].contacts > 0) || !(rows[i].t[phase] > 0) ||
+        !(rows[i].its > 0))
+      continue;
+    double x = log(how == BY_CONTACTS ? rows[i].contacts : rows[i].bodies);
+    double y = log(rows[i].t[phase] / (how == PER_ITERATION_BY_BODIES ? rows[i].its : 1.0));
     sx += x;
     sy += y;
     sxx += x * x;
@@ -119,7 +126,7 @@ static void plot(const char *png, const row *rows, int n) {
   ipc_plot_series ser[2 * NPH];
   double *xs = calloc((size_t)(2 * NPH * n) + 1, sizeof(double));
   double *ys = calloc((size_t)(2 * NPH * n) + 1, sizeof(double));
-  static const unsigned char colors[NPH][3] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44},
+  static const unsigned char colors[NPH][3] = {{31, 119, 180}, {255, 127, 14},  {44, 160, 44},
                                                {214, 39, 40},  {148, 103, 189}, {0, 0, 0}};
   char labels[2 * NPH][48];
   int ns = 0;
@@ -131,7 +138,7 @@ static void plot(const char *png, const row *rows, int n) {
       double *x = xs + (size_t)ns * n, *y = ys + (size_t)ns * n;
       for (int i = 0; i < n; ++i)
         if (rows[i].lcp == lcp && rows[i].contacts > 0) {
-          x[k] = log10(rows[i].contacts);
+          x[k] = log10(rows[i].bodies);
           y[k++] = 1e3 * rows[i].t[ph];
         }
       if (k == 0) continue;
@@ -147,8 +154,7 @@ static void plot(const char *png, const row *rows, int n) {
     }
   const unsigned char white[3] = {255, 255, 255};
   ipc_image *im = ipc_image_create(900, 600, white);
-  ipc_plot_lines(im, "time per step against contacts", "log10 contacts per step",
-                 "ms per step", ser, ns, 1);
+  ipc_plot_lines(im, "time per step against bodies", "log10 bodies", "ms per step", ser, ns, 1);
   ipc_error err;
   if (ipc_image_write_png(im, png, &err) != IPC_OK) fprintf(stderr, "%s\n", err.msg);
   ipc_image_destroy(im);
@@ -183,8 +189,9 @@ int main(int argc, char **argv) {
       scenes[nscenes++] = argv[i];
   }
   if (nscenes == 0 || steps < 1 || skip < 0) {
-    fprintf(stderr, "usage: bench_phases [--mode ipc|lcp|both] [--steps N] [--skip K] "
-                    "[--png FILE] SCENE...\n");
+    fprintf(stderr,
+            "usage: bench_phases [--mode ipc|lcp|both] [--steps N] [--skip K] "
+            "[--png FILE] SCENE...\n");
     return 2;
   }
   ipc_set_threads(1);
@@ -220,30 +227,34 @@ int main(int argc, char **argv) {
     }
     ipc_scene_def_free(&def);
   }
-  printf("| mode | bodies | contacts/step | iterations/step | broad phase / contacts | "
-         "assembly | solve | CCD | other (LCP: LCP solve) | total ms/step |\n");
+  printf(
+      "| mode | bodies | contacts/step | iterations/step | broad phase / contacts | "
+      "assembly | solve | CCD | other (LCP: LCP solve) | total ms/step |\n");
   printf("|---|---|---|---|---|---|---|---|---|---|\n");
   for (int i = 0; i < n; ++i) {
     const row *r = &rows[i];
     if (r->lcp)
       printf("| LCP | %d | %.0f | %.1f | %.1f | - | %.1f | - | %.1f | %.1f |\n", r->bodies,
-             r->contacts, r->its, 1e3 * r->t[PH_BROAD], 1e3 * r->t[PH_SOLVE],
-             1e3 * r->t[PH_OTHER], 1e3 * r->t[PH_TOTAL]);
+             r->contacts, r->its, 1e3 * r->t[PH_BROAD], 1e3 * r->t[PH_SOLVE], 1e3 * r->t[PH_OTHER],
+             1e3 * r->t[PH_TOTAL]);
     else
       printf("| IPC | %d | %.0f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n", r->bodies,
              r->contacts, r->its, 1e3 * r->t[PH_BROAD], 1e3 * r->t[PH_ASSEMBLY],
-             1e3 * r->t[PH_SOLVE], 1e3 * r->t[PH_CCD], 1e3 * r->t[PH_OTHER],
-             1e3 * r->t[PH_TOTAL]);
+             1e3 * r->t[PH_SOLVE], 1e3 * r->t[PH_CCD], 1e3 * r->t[PH_OTHER], 1e3 * r->t[PH_TOTAL]);
   }
   for (int lcp = 0; lcp < 2; ++lcp)
     for (int ph = 0; ph < NPH; ++ph) {
       const char *name = lcp ? lcp_phase[ph] : ipc_phase[ph];
       if (!strcmp(name, "-")) continue;
       int used;
-      double g = fit_growth(rows, n, lcp, ph, &used);
+      double gc = fit_growth(rows, n, lcp, ph, BY_CONTACTS, &used);
+      double gb = fit_growth(rows, n, lcp, ph, BY_BODIES, &used);
+      double gi = fit_growth(rows, n, lcp, ph, PER_ITERATION_BY_BODIES, &used);
       if (used >= 2)
-        printf("%s %s: time per step ~ contacts^%.2f (%d scenes)\n", lcp ? "LCP" : "IPC", name,
-               g, used);
+        printf(
+            "%s %s: per step ~ contacts^%.2f, ~ bodies^%.2f; per %s iteration ~ "
+            "bodies^%.2f (%d scenes)\n",
+            lcp ? "LCP" : "IPC", name, gc, gb, lcp ? "LCP" : "Newton", gi, used);
     }
   if (png && n > 0) plot(png, rows, n);
   free(rows);
