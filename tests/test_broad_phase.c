@@ -4,6 +4,7 @@
 #include "geometry/box_tree.h"
 #include "geometry/broad_phase.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -706,12 +707,14 @@ static void test_box_groups(void) {
     int *ga = malloc(sizeof(int) * (size_t)na), *gb = malloc(sizeof(int) * (size_t)nb);
     random_boxes(a, na, trial % 2);
     random_boxes(b, nb, 0);
-    /* clustered groups: by position along x (bodies); scattered: by index */
-    for (int i = 0; i < na; ++i)
-      ga[i] =
-          trial % 3 == 2 ? (i % 7 == 0 ? -1 : i % 11) : (int)(8 * a[6 * i]) - (i % 9 == 0) * 100;
-    for (int i = 0; i < nb; ++i) gb[i] = trial % 3 == 2 ? i % 11 : (int)(8 * b[6 * i]);
-    for (int i = 0; i < na; ++i) ga[i] = ga[i] < 0 ? -1 : ga[i];
+    /* clustered groups: by position along x (bodies; boxes with a NaN or infinite lower x
+       and every ninth box in no group); scattered: by index */
+    for (int i = 0; i < na; ++i) {
+      double x = a[6 * i];
+      int cl = isfinite(x) && fabs(x) < 100 && i % 9 != 0 ? (int)floor(8 * x) : -1;
+      ga[i] = trial % 3 == 2 ? (i % 7 == 0 ? -1 : i % 11) : cl < 0 ? -1 : cl;
+    }
+    for (int i = 0; i < nb; ++i) gb[i] = trial % 3 == 2 ? i % 11 : (int)floor(8 * b[6 * i]);
     for (int self = 0; self < 2; ++self) {
       plist want = {0};
       for (int i = 0; i < na; ++i)
