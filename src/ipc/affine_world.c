@@ -29,7 +29,7 @@ static void map_vertices(const ipc_world *w, const double *q, double *out) {
   }
 }
 
-/* refuses what affine bodies do not support: partial scripts, Neumann forces, Newmark,
+/* refuses what affine bodies do not support: partial scripts, Newmark,
    damping */
 static ipc_status check_supported(const ipc_world *w, const ipc_scene_def *def, int b, int d0,
                                   ipc_error *err) {
@@ -44,11 +44,6 @@ static ipc_status check_supported(const ipc_world *w, const ipc_scene_def *def, 
                            "them (bodies[%d].affine is true)",
                            path, b, k, d->nverts, w->m.bodies[b].nv, b);
   }
-  if (bd->nneumann > 0)
-    return ipc_error_set(err, IPC_ERR_INPUT,
-                         "%s: bodies[%d].neumann: not supported on an affine body yet "
-                         "(bodies[%d].affine is true)",
-                         path, b, b);
   if (def->integrator == IPC_NEWMARK)
     return ipc_error_set(err, IPC_ERR_INPUT,
                          "%s: integrator: affine bodies (bodies[%d].affine) need "
@@ -152,15 +147,34 @@ void ipc_affine_world_positions(const ipc_world *w, const double *q, double *x) 
   if (w->naff > 0) map_vertices(w, q, x);
 }
 
-void ipc_affine_world_predict(ipc_world *w) {
+void ipc_affine_world_predict(ipc_world *w, double t) {
+  if (w->naff == 0) return;
+  /* generalized forces: gravity, and the Neumann loads active at t as the vertex forces
+     m_i a on their vertices (as a deformable body gets them), sum_i m_i J_i^T a */
+  double *f = IPC_NEW0(double, 12 * (size_t)w->naff);
+  for (int a = 0; a < w->naff; ++a)
+    ipc_affine_uniform_force(&w->aff_mom[a], w->m.params.gravity, f + 12 * (size_t)a);
+  for (int k = 0; k < w->m.nneumann; ++k) {
+    const ipc_neumann *nb = &w->m.neumann[k];
+    if (!(t >= nb->t_begin && t < nb->t_end)) continue;
+    for (int j = 0; j < nb->nverts; ++j) {
+      int i = nb->verts[j], a = w->vert_aff[i];
+      if (a < 0) continue;
+      double wt[4], mi = w->m.mass[i];
+      weights(w, i, wt);
+      for (int c = 0; c < 4; ++c)
+        for (int d = 0; d < 3; ++d)
+          f[12 * (size_t)a + 3 * c + d] += mi * wt[c] * nb->acceleration[d];
+    }
+  }
   for (int a = 0; a < w->naff; ++a) {
-    const ipc_affine_moments *mom = &w->aff_mom[a];
-    double f[12], *q = w->aq + 12 * (size_t)a;
+    double *q = w->aq + 12 * (size_t)a;
     memcpy(w->aqn + 12 * (size_t)a, q, 12 * sizeof(double));
     /* c h^2 M^-1 f: ipc_affine_predict scales by h^2; c = 1 (implicit Euler only) */
-    ipc_affine_uniform_force(mom, w->m.params.gravity, f);
-    ipc_affine_predict(mom, q, w->aqd + 12 * (size_t)a, w->h, f, w->aqt + 12 * (size_t)a);
+    ipc_affine_predict(&w->aff_mom[a], q, w->aqd + 12 * (size_t)a, w->h, f + 12 * (size_t)a,
+                       w->aqt + 12 * (size_t)a);
   }
+  ipc_free(f);
 }
 
 void ipc_affine_world_velocities(ipc_world *w) {

@@ -288,7 +288,7 @@ ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   ipc_affine_world_script(w);
   if (ipc_mesh_seq_targets(m, w->step, w->target, w->scripted, err) != IPC_OK) return IPC_ERR_INPUT;
   predict(w, w->time);
-  ipc_affine_world_predict(w);
+  ipc_affine_world_predict(w, w->time);
   ipc_damping_update(w);
 
   ipc_status status = friction_solves(w, st, err);

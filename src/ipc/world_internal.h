@@ -106,8 +106,10 @@ double ipc_affine_world_sag(const ipc_world *w, double alpha, double *grow);
 /* x_i = J_i q for the vertices of every affine body (q: naff x 12) */
 void ipc_affine_world_positions(const ipc_world *w, const double *q, double *x);
 
-/* start of a step: qn = q, qtilde = qn + h qdot + h^2 M^-1 f_gravity */
-void ipc_affine_world_predict(ipc_world *w);
+/* start of a step at time t: qn = q, qtilde = qn + h qdot + h^2 M^-1 f, f the generalized
+   force of gravity and of the Neumann loads active at t (sum over the loaded vertices of
+   m_i J_i^T a, with the model's vertex masses) */
+void ipc_affine_world_predict(ipc_world *w, double t);
 
 /* end of a step: qdot = (q - qn) / h, v_i = J_i qdot */
 void ipc_affine_world_velocities(ipc_world *w);
