@@ -13,15 +13,14 @@
    the incremental potential 1/2 |q - qt|_M^2 + h^2 E_orth(q), qt = q + h qdot + h^2 M^-1 f,
      A_a (q* - q0) = -(M (q0 - qt) + h^2 grad E_orth(q0)),   A_a = M + h^2 K_orth(q0),
      qdot* = (q* - q) / h,
-   M = M4 (x) I3 the exact mass matrix, f the generalized gravity, K_orth the PSD-projected
-   Hessian of the orthogonality potential kappa V ||A A^T - I||_F^2 (keeps A near a rotation).
-   The step starts from q0 = qt with A replaced by its nearest rotation (as IPC mode's Newton
-   start, docs/affine-integration.md), not from q: q + h qdot leaves the rotations by
-   O(h^2 omega^2), and the stiff potential linearised there has a tangential stiffness
-   (its gradient over the radius) that stopped a spinning body within a few steps (measured:
-   kinetic energy 71 -> 10 J in 2 steps at 3 rad/s, h 0.01, kappa 1e8). From the rotation
-   the gradient vanishes and K has no stiffness along rotations; the spin then loses only
-   implicit Euler's O(h omega^2) per unit time.
+   M = M4 (x) I3 the exact mass matrix, f the generalized gravity and Neumann loads, K_orth the
+   PSD-projected Hessian of the orthogonality potential kappa V ||A A^T - I||_F^2 (keeps A near a
+   rotation). The step starts from q0 = qt with A replaced by its nearest rotation (as IPC mode's
+   Newton start, docs/affine-integration.md), not from q: q + h qdot leaves the rotations by O(h^2
+   omega^2), and the stiff potential linearised there has a tangential stiffness (its gradient over
+   the radius) that stopped a spinning body within a few steps (measured: kinetic energy 71 -> 10 J
+   in 2 steps at 3 rad/s, h 0.01, kappa 1e8). From the rotation the gradient vanishes and K has no
+   stiffness along rotations; the spin then loses only implicit Euler's O(h omega^2) per unit time.
    A_a = L L^T (dense 12x12 Cholesky). A contact row r touching the body has the 12-vector
    g = sum_i w_ri (w_i (x) d_r) over its vertices i on the body; with g' = L^-1 g the body's
    part of W = J A^-1 J^T is g'_r . g'_s, so the contact solve sees 12 columns per body with
@@ -69,7 +68,7 @@ void ipc_lcp_affine_map(ipc_lcp_world *w) {
   }
 }
 
-/* refuses what an affine body does not support: partial scripts, Neumann forces */
+/* refuses what an affine body does not support: partial scripts */
 static ipc_status check_supported(const ipc_lcp_world *w, const ipc_scene_def *def, int b, int d0,
                                   ipc_error *err) {
   const char *path = def->path ? def->path : "(scene)";
@@ -83,11 +82,6 @@ static ipc_status check_supported(const ipc_lcp_world *w, const ipc_scene_def *d
                            "them (bodies[%d].affine is true)",
                            path, b, k, d->nverts, w->m.bodies[b].nv, b);
   }
-  if (bd->nneumann > 0)
-    return ipc_error_set(err, IPC_ERR_INPUT,
-                         "%s: bodies[%d].neumann: not supported on an affine body yet "
-                         "(bodies[%d].affine is true)",
-                         path, b, b);
   return IPC_OK;
 }
 
@@ -220,6 +214,23 @@ static void start(const ipc_affine_moments *mom, const double qt[12], double q0[
 
 ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err) {
   double h = w->h;
+  if (w->naff == 0) return IPC_OK;
+  /* the Neumann loads active now as generalized forces: sum m_i J_i^T a over the loaded
+     vertices of each body (the forces m_i a a deformable body's vertices get) */
+  double *fn = IPC_NEW0(double, 12 * (size_t)w->naff);
+  for (int k = 0; k < w->m.nneumann; ++k) {
+    const ipc_neumann *nb = &w->m.neumann[k];
+    if (!(w->time >= nb->t_begin && w->time < nb->t_end)) continue;
+    for (int j = 0; j < nb->nverts; ++j) {
+      int i = nb->verts[j], a = w->vert_aff[i];
+      if (a < 0) continue;
+      double wt[4];
+      ipc_lcp_affine_weights(w, i, wt);
+      for (int c = 0; c < 4; ++c)
+        for (int d = 0; d < 3; ++d)
+          fn[12 * (size_t)a + 3 * c + d] += w->m.mass[i] * wt[c] * nb->acceleration[d];
+    }
+  }
   for (int a = 0; a < w->naff; ++a) {
     const ipc_body *bd = &w->m.bodies[w->aff_body[a]];
     const ipc_affine_moments *mom = &w->aff_mom[a];
@@ -231,6 +242,7 @@ ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err) {
     }
     double f[12], qt[12], q0[12], g[12], H[144], *L = w->aL + 144 * (size_t)a;
     ipc_affine_uniform_force(mom, w->m.params.gravity, f);
+    for (int k = 0; k < 12; ++k) f[k] += fn[12 * (size_t)a + k];
     ipc_affine_predict(mom, q, qd, h, f, qt);
     start(mom, qt, q0);
     ipc_affine_orth_gradient(q0, bd->affine_stiffness, mom->volume, g);
@@ -240,15 +252,18 @@ ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err) {
     ipc_affine_orth_hessian_psd(q0, bd->affine_stiffness, mom->volume, H);
     ipc_affine_mass_matrix(mom, L);
     for (int k = 0; k < 144; ++k) L[k] += h * h * H[k];
-    if (!cholesky(12, L))
+    if (!cholesky(12, L)) {
+      ipc_free(fn);
       return ipc_error_set(err, IPC_ERR_SIM,
                            "step %d: affine body '%s': M + h^2 K could not be factored",
                            w->step + 1, bd->name);
+    }
     ipc_lcp_affine_forward(w, a, qs);
     ipc_lcp_affine_backward(w, a, qs);
     for (int k = 0; k < 12; ++k) qs[k] = (q0[k] + qs[k] - q[k]) / h;
     map_body(w, a, qs, w->vstar);
   }
+  ipc_free(fn);
   return IPC_OK;
 }
 
