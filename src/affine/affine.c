@@ -611,3 +611,12 @@ double ipc_affine_curved_sag(const double q[12], const double dq[12], double alp
   }
   return worst / 8.0;
 }
+
+double ipc_affine_body_energy(const ipc_affine_moments *mom, const double q[12],
+                              const double qdot[12], const double gvec[3], double kappa) {
+  double Mqd[12], f[12], e = 0;
+  ipc_affine_mass_mul(mom, qdot, Mqd);
+  ipc_affine_uniform_force(mom, gvec, f);
+  for (int k = 0; k < 12; ++k) e += 0.5 * qdot[k] * Mqd[k] - f[k] * q[k];
+  return e + ipc_affine_orth_energy(q, kappa, mom->volume);
+}

@@ -137,6 +137,11 @@ int ipc_affine_predict(const ipc_affine_moments *mom, const double qn[12], const
 double ipc_affine_inertia(const ipc_affine_moments *mom, const double q[12],
                           const double qtilde[12], double *g);
 
+/* a body's mechanical energy 1/2 qdot^T M qdot - f_g . q + kappa V ||A A^T - I||^2 (kinetic,
+   the potential of the uniform field gvec, orthogonality), as the worlds report it */
+double ipc_affine_body_energy(const ipc_affine_moments *mom, const double q[12],
+                              const double qdot[12], const double gvec[3], double kappa);
+
 /* generalized force of the uniform acceleration field gvec (e.g. gravity): the integral over
    the body of rho J^T gvec = (m gvec, c1 gvec, c2 gvec, c3 gvec) = M (gvec, 0, 0, 0) */
 void ipc_affine_uniform_force(const ipc_affine_moments *mom, const double gvec[3], double f[12]);

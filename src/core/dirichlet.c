@@ -81,3 +81,14 @@ void ipc_dirichlet_affine_target(const ipc_dirichlet *d, const double c[3], doub
   for (int j = 0; j < 3; ++j) qs[j] += c[j] + d->velocity[j] * h;
   for (int k = 1; k < 4; ++k) ipc_dirichlet_rotate(qs + 3 * k, d->angular_velocity, h, q + 3 * k);
 }
+
+int ipc_dirichlet_affine_scripted(const ipc_model *m, const double *center, int d0, int nd,
+                                  double t, double h, const double q[12], double qs[12]) {
+  int any = 0;
+  for (int k = d0; k < d0 + nd; ++k) {
+    if (!ipc_dirichlet_active(&m->dirichlet[k], t)) continue;
+    ipc_dirichlet_affine_target(&m->dirichlet[k], center + 3 * (size_t)k, h, q, qs);
+    any = 1;
+  }
+  return any;
+}

@@ -15,6 +15,12 @@ void ipc_dirichlet_rotate(double out[3], const double omega[3], double h, const 
 void ipc_dirichlet_affine_target(const ipc_dirichlet *d, const double c[3], double h,
                                  const double q[12], double qs[12]);
 
+/* the target qs of an affine body at q whose scripts are the model's entries d0 .. d0 + nd - 1
+   (centres in center, ndirichlet x 3), for the step of h starting at t: the last entry
+   active at t wins, as for vertex targets. Returns 1 when one is active (qs set), else 0 */
+int ipc_dirichlet_affine_scripted(const ipc_model *m, const double *center, int d0, int nd,
+                                  double t, double h, const double q[12], double qs[12]);
+
 /* 1 when the region's script applies to the step starting at time t */
 int ipc_dirichlet_active(const ipc_dirichlet *d, double t);
 

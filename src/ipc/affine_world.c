@@ -122,14 +122,9 @@ void ipc_affine_world_free(ipc_world *w) {
 
 void ipc_affine_world_script(ipc_world *w) {
   for (int a = 0; a < w->naff; ++a) {
-    w->aff_scripted[a] = 0;
-    /* the last active entry wins, as it does for the vertex targets */
-    for (int k = w->aff_dir0[a]; k < w->aff_dir0[a] + w->aff_ndir[a]; ++k) {
-      if (!ipc_dirichlet_active(&w->m.dirichlet[k], w->time)) continue;
-      ipc_dirichlet_affine_target(&w->m.dirichlet[k], w->dir_center + 3 * (size_t)k, w->h,
-                                  w->aq + 12 * (size_t)a, w->aqs + 12 * (size_t)a);
-      w->aff_scripted[a] = 1;
-    }
+    w->aff_scripted[a] = (unsigned char)ipc_dirichlet_affine_scripted(
+        &w->m, w->dir_center, w->aff_dir0[a], w->aff_ndir[a], w->time, w->h, w->aq + 12 * (size_t)a,
+        w->aqs + 12 * (size_t)a);
   }
   for (int i = 0; i < w->m.nverts && w->naff > 0; ++i) {
     int a = w->vert_aff[i];
@@ -211,15 +206,9 @@ double ipc_affine_world_energy(const ipc_world *w, const double *q) {
 
 double ipc_affine_world_mechanical_energy(const ipc_world *w) {
   double e = 0;
-  for (int a = 0; a < w->naff; ++a) {
-    const ipc_affine_moments *mom = &w->aff_mom[a];
-    const double *q = w->aq + 12 * (size_t)a, *qd = w->aqd + 12 * (size_t)a;
-    double Mqd[12], f[12];
-    ipc_affine_mass_mul(mom, qd, Mqd);
-    ipc_affine_uniform_force(mom, w->m.params.gravity, f);
-    for (int k = 0; k < 12; ++k) e += 0.5 * qd[k] * Mqd[k] - f[k] * q[k];
-    e += ipc_affine_orth_energy(q, w->m.bodies[w->aff_body[a]].affine_stiffness, mom->volume);
-  }
+  for (int a = 0; a < w->naff; ++a)
+    e += ipc_affine_body_energy(&w->aff_mom[a], w->aq + 12 * (size_t)a, w->aqd + 12 * (size_t)a,
+                                w->m.params.gravity, w->m.bodies[w->aff_body[a]].affine_stiffness);
   return e;
 }
 

@@ -150,14 +150,9 @@ void ipc_lcp_affine_free(ipc_lcp_world *w) {
 
 void ipc_lcp_affine_script(ipc_lcp_world *w) {
   for (int a = 0; a < w->naff; ++a) {
-    w->aff_scripted[a] = 0;
-    /* the last active entry wins, as it does for the vertex targets */
-    for (int k = w->aff_dir0[a]; k < w->aff_dir0[a] + w->aff_ndir[a]; ++k) {
-      if (!ipc_dirichlet_active(&w->m.dirichlet[k], w->time)) continue;
-      ipc_dirichlet_affine_target(&w->m.dirichlet[k], w->dir_center + 3 * (size_t)k, w->h,
-                                  w->aq + 12 * (size_t)a, w->aqs + 12 * (size_t)a);
-      w->aff_scripted[a] = 1;
-    }
+    w->aff_scripted[a] = (unsigned char)ipc_dirichlet_affine_scripted(
+        &w->m, w->dir_center, w->aff_dir0[a], w->aff_ndir[a], w->time, w->h, w->aq + 12 * (size_t)a,
+        w->aqs + 12 * (size_t)a);
     if (w->aff_scripted[a]) map_body(w, a, w->aqs + 12 * (size_t)a, w->target);
   }
 }
@@ -286,15 +281,8 @@ void ipc_lcp_affine_advance(ipc_lcp_world *w) {
 
 double ipc_lcp_affine_energy(const ipc_lcp_world *w) {
   double e = 0;
-  for (int a = 0; a < w->naff; ++a) {
-    const ipc_body *bd = &w->m.bodies[w->aff_body[a]];
-    const ipc_affine_moments *mom = &w->aff_mom[a];
-    const double *q = w->aq + 12 * (size_t)a, *qd = w->aqd + 12 * (size_t)a;
-    double Mqd[12], f[12];
-    ipc_affine_mass_mul(mom, qd, Mqd);
-    ipc_affine_uniform_force(mom, w->m.params.gravity, f);
-    for (int k = 0; k < 12; ++k) e += 0.5 * qd[k] * Mqd[k] - f[k] * q[k];
-    e += ipc_affine_orth_energy(q, bd->affine_stiffness, mom->volume);
-  }
+  for (int a = 0; a < w->naff; ++a)
+    e += ipc_affine_body_energy(&w->aff_mom[a], w->aq + 12 * (size_t)a, w->aqd + 12 * (size_t)a,
+                                w->m.params.gravity, w->m.bodies[w->aff_body[a]].affine_stiffness);
   return e;
 }
