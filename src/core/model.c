@@ -500,3 +500,21 @@ ipc_status ipc_model_body_moments(const ipc_model *m, const ipc_body *bd, ipc_af
   ipc_free(loc);
   return st;
 }
+
+void ipc_model_affine_neumann(const ipc_model *m, const int *vert_aff, const double *origin,
+                              double t, double *f) {
+  for (int k = 0; k < m->nneumann; ++k) {
+    const ipc_neumann *nb = &m->neumann[k];
+    if (!(t >= nb->t_begin && t < nb->t_end)) continue;
+    for (int j = 0; j < nb->nverts; ++j) {
+      int i = nb->verts[j], a = vert_aff[i];
+      if (a < 0) continue;
+      double wt[4] = {1.0, 0, 0, 0};
+      for (int d = 0; d < 3; ++d)
+        wt[1 + d] = m->x0[3 * (size_t)i + d] - (origin ? origin[3 * (size_t)a + d] : 0.0);
+      for (int c = 0; c < 4; ++c)
+        for (int d = 0; d < 3; ++d)
+          f[12 * (size_t)a + 3 * c + d] += m->mass[i] * wt[c] * nb->acceleration[d];
+    }
+  }
+}

@@ -93,6 +93,13 @@ void ipc_model_free(ipc_model *m);
 /* the exact volume moments of body bd of m (an affine body) with its density, about the
    world origin: from its tets, or from its closed surface by the divergence theorem when it
    has none (ipc_model_build checked that surface). IPC_ERR_INPUT as the kernels. */
+/* adds to f (12 per affine body) the generalized forces of the Neumann loads active at t: the
+   forces m_i a on each loaded vertex i of an affine body, as sum m_i J_i^T a with
+   J_i = (1, x0_i - origin of its body) (x) I3. vert_aff: the affine body of each vertex or -1;
+   origin: (bodies x 3) the bodies' rest-coordinate origins, NULL for the world origin */
+void ipc_model_affine_neumann(const ipc_model *m, const int *vert_aff, const double *origin,
+                              double t, double *f);
+
 ipc_status ipc_model_body_moments(const ipc_model *m, const ipc_body *bd, ipc_affine_moments *mom,
                                   ipc_error *err);
 

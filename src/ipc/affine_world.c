@@ -149,19 +149,7 @@ void ipc_affine_world_predict(ipc_world *w, double t) {
   double *f = IPC_NEW0(double, 12 * (size_t)w->naff);
   for (int a = 0; a < w->naff; ++a)
     ipc_affine_uniform_force(&w->aff_mom[a], w->m.params.gravity, f + 12 * (size_t)a);
-  for (int k = 0; k < w->m.nneumann; ++k) {
-    const ipc_neumann *nb = &w->m.neumann[k];
-    if (!(t >= nb->t_begin && t < nb->t_end)) continue;
-    for (int j = 0; j < nb->nverts; ++j) {
-      int i = nb->verts[j], a = w->vert_aff[i];
-      if (a < 0) continue;
-      double wt[4], mi = w->m.mass[i];
-      weights(w, i, wt);
-      for (int c = 0; c < 4; ++c)
-        for (int d = 0; d < 3; ++d)
-          f[12 * (size_t)a + 3 * c + d] += mi * wt[c] * nb->acceleration[d];
-    }
-  }
+  ipc_model_affine_neumann(&w->m, w->vert_aff, NULL, t, f);
   for (int a = 0; a < w->naff; ++a) {
     double *q = w->aq + 12 * (size_t)a;
     memcpy(w->aqn + 12 * (size_t)a, q, 12 * sizeof(double));
@@ -311,15 +299,12 @@ void ipc_affine_world_direction(ipc_world *w, double *p) {
   map_vertices(w, w->adq, p);
 }
 
-double ipc_affine_world_sag(const ipc_world *w, double alpha, double *grow) {
-  double s = 0;
+void ipc_affine_world_sag(const ipc_world *w, double alpha, double *grow) {
   for (int a = 0; a < w->naff; ++a) {
     const ipc_body *b = &w->m.bodies[w->aff_body[a]];
     double sa = ipc_affine_curved_sag(w->aq + 12 * (size_t)a, w->adq + 12 * (size_t)a, alpha, b->nv,
                                       w->x + 3 * (size_t)b->v0);
     /* 1% over the bound: rounding in the trial points */
     for (int i = b->v0; i < b->v0 + b->nv; ++i) grow[i] = 1.01 * sa;
-    s = fmax(s, sa);
   }
-  return s;
 }

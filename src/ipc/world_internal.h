@@ -100,8 +100,8 @@ void ipc_affine_world_script(ipc_world *w);
 /* how far the line search's curved trials (ipc_affine_curved_step of aq along adq, any step
    up to alpha) stray from the straight segments x -> xe(alpha) of the affine vertices, at
    most: per vertex into grow (nverts; its body's ipc_affine_curved_sag plus 1%, 0 on other
-   vertices), the largest returned */
-double ipc_affine_world_sag(const ipc_world *w, double alpha, double *grow);
+   vertices) */
+void ipc_affine_world_sag(const ipc_world *w, double alpha, double *grow);
 
 /* x_i = J_i q for the vertices of every affine body (q: naff x 12) */
 void ipc_affine_world_positions(const ipc_world *w, const double *q, double *x);

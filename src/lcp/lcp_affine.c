@@ -213,19 +213,7 @@ ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err) {
   /* the Neumann loads active now as generalized forces: sum m_i J_i^T a over the loaded
      vertices of each body (the forces m_i a a deformable body's vertices get) */
   double *fn = IPC_NEW0(double, 12 * (size_t)w->naff);
-  for (int k = 0; k < w->m.nneumann; ++k) {
-    const ipc_neumann *nb = &w->m.neumann[k];
-    if (!(w->time >= nb->t_begin && w->time < nb->t_end)) continue;
-    for (int j = 0; j < nb->nverts; ++j) {
-      int i = nb->verts[j], a = w->vert_aff[i];
-      if (a < 0) continue;
-      double wt[4];
-      ipc_lcp_affine_weights(w, i, wt);
-      for (int c = 0; c < 4; ++c)
-        for (int d = 0; d < 3; ++d)
-          fn[12 * (size_t)a + 3 * c + d] += w->m.mass[i] * wt[c] * nb->acceleration[d];
-    }
-  }
+  ipc_model_affine_neumann(&w->m, w->vert_aff, w->aff_origin, w->time, fn);
   for (int a = 0; a < w->naff; ++a) {
     const ipc_body *bd = &w->m.bodies[w->aff_body[a]];
     const ipc_affine_moments *mom = &w->aff_mom[a];
