@@ -407,6 +407,39 @@ void ipc_box_tree_build(ipc_box_tree *t, ipc_box_ws *ws, const double *boxes, in
   }
 }
 
+/* new boxes for the same ids in the same tree order: leaf boxes copied, node bounds
+   recomputed children first (pre-order reversed) */
+static void bvh_refit(bvh *t, const double *boxes) {
+  for (int i = 0; i < t->n; ++i)
+    memcpy(t->box + 6 * (size_t)i, boxes + 6 * (size_t)t->id[i], 6 * sizeof(double));
+  for (int me = t->nnode - 1; me >= 0; --me) {
+    bvh_node *nd = &t->node[me];
+    if (nd->info < 0) {
+      double u[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
+      for (int i = nd->lo; i < nd->lo - nd->info; ++i) {
+        const double *b = t->box + 6 * (size_t)i;
+        for (int k = 0; k < 3; ++k) {
+          u[k] = b[k] < u[k] ? b[k] : u[k];
+          u[k + 3] = b[k + 3] > u[k + 3] ? b[k + 3] : u[k + 3];
+        }
+      }
+      for (int k = 0; k < 3; ++k) {
+        nd->box[k] = float_down(u[k]);
+        nd->box[k + 3] = float_up(u[k + 3]);
+      }
+    } else {
+      const bvh_node *left = &t->node[me + 1];
+      int right = left->info < 0 ? me + 2 : left->info;
+      memcpy(nd->box, left->box, sizeof nd->box);
+      box_grow_f(nd->box, t->node[right].box);
+    }
+  }
+}
+
+void ipc_box_tree_refit(ipc_box_tree *t, const double *boxes) {
+  for (int p = 0; p < NPART; ++p) bvh_refit(&t->part[p], boxes);
+}
+
 static void emit(pair_list *out, int i, int j, ipc_pair_filter filter, void *ctx) {
   if (filter && !filter(i, j, ctx)) return;
   if (out->n == out->cap) ipc_reserve((void **)&out->p, &out->cap, out->n + 1, 2 * sizeof(int));

@@ -24,6 +24,11 @@ void ipc_box_tree_build(ipc_box_tree *t, ipc_box_ws *ws, const double *boxes, in
                         const int *subset, int nsubset, const unsigned char *passive,
                         const int *group);
 
+/* the tree t over new boxes (same n and ids, e.g. the same primitives moved): keeps the
+   order and split of the last build and recomputes every bound, so it serves the same pair
+   searches with the same results, only its balance may be worse than a fresh build's */
+void ipc_box_tree_refit(ipc_box_tree *t, const double *boxes);
+
 /* appends the overlapping pairs (i in a, j in b), or (i < j) within a when
    b == NULL or b == a, to *pairs sorted by (i, j); filter as in ipc_box_pairs */
 void ipc_box_tree_pairs(ipc_box_ws *ws, int **pairs, size_t *npairs, size_t *cap,

@@ -35,6 +35,11 @@ struct ipc_broad_phase_ws {
   size_t cap_points, cap_codim;
   int *run, *merged; /* second run of ve pairs, merge buffer */
   size_t nrun, cap_run, cap_merged;
+  /* what the trees were last built for: a refit needs the same surface and passive set */
+  const ipc_surface *built_for;
+  unsigned char *built_passive; /* (nverts) */
+  size_t cap_built_passive;
+  int built_has_passive;
 };
 
 /* the pair filters drop adjacent pairs and pairs that the scene's body_contact rule
@@ -141,6 +146,12 @@ void ipc_broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, 
 
 void ipc_broad_phase_grown(ipc_candidates *c, const ipc_surface *s, const double *x0,
                            const double *x1, double inflation, const double *grow) {
+  ipc_broad_phase_passive(c, s, x0, x1, inflation, grow, s->vert_obstacle);
+}
+
+void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const double *x0,
+                             const double *x1, double inflation, const double *grow,
+                             const unsigned char *passive) {
   ipc_candidates_clear(c);
   if (!c->ws) {
     c->ws = IPC_NEW0(struct ipc_broad_phase_ws, 1);
@@ -152,7 +163,7 @@ void ipc_broad_phase_grown(ipc_candidates *c, const ipc_surface *s, const double
     c->ws->tcodim = ipc_box_tree_new();
   }
   struct ipc_broad_phase_ws *w = c->ws;
-  const unsigned char *obs = s->vert_obstacle;
+  const unsigned char *obs = passive;
   void *ctx = (void *)s;
 
   vertex_boxes(w, s, x0, x1, 0.5 * inflation, grow);
@@ -167,6 +178,18 @@ void ipc_broad_phase_grown(ipc_candidates *c, const ipc_surface *s, const double
   const unsigned char *epass = obs ? w->epass : NULL, *fpass = obs ? w->fpass : NULL;
 
   int npoints = 0, ncodim = 0;
+  /* refit the last trees when allowed and built for this surface and passive set */
+  int refit = c->refit && w->built_for == s && w->built_has_passive == (obs != NULL) &&
+              (!obs || memcmp(w->built_passive, obs, (size_t)s->nverts) == 0);
+  c->refit = 0;
+  if (!refit) {
+    w->built_for = s;
+    w->built_has_passive = obs != NULL;
+    if (obs) {
+      ipc_reserve((void **)&w->built_passive, &w->cap_built_passive, (size_t)s->nverts, 1);
+      memcpy(w->built_passive, obs, (size_t)s->nverts);
+    }
+  }
   ipc_reserve((void **)&w->points, &w->cap_points, (size_t)s->nsv, sizeof(int));
   ipc_reserve((void **)&w->codim, &w->cap_codim, (size_t)s->nedges, sizeof(int));
   if (s->vert_point)
@@ -179,7 +202,7 @@ void ipc_broad_phase_grown(ipc_candidates *c, const ipc_surface *s, const double
   /* the primitives of one rigid-shaped body never touch (ipc_surface_pair_touches): grouped
      by body, the trees skip them without visiting their pairs */
   const int *vg = NULL, *eg = NULL, *fg = NULL;
-  if (s->vert_rigid) {
+  if (s->vert_rigid && !refit) {
     ipc_reserve((void **)&w->vgrp, &w->cap_vgrp, (size_t)s->nverts, sizeof(int));
     ipc_reserve((void **)&w->egrp, &w->cap_egrp, (size_t)s->nedges, sizeof(int));
     ipc_reserve((void **)&w->fgrp, &w->cap_fgrp, (size_t)s->nfaces, sizeof(int));
@@ -190,18 +213,30 @@ void ipc_broad_phase_grown(ipc_candidates *c, const ipc_surface *s, const double
     eg = w->egrp;
     fg = w->fgrp;
   }
-  ipc_box_tree_build(w->tvert, w->bw, w->vbox, s->nverts, s->sv, s->nsv, obs, vg);
-  ipc_box_tree_build(w->tface, w->bw, w->fbox, s->nfaces, NULL, 0, fpass, fg);
-  ipc_box_tree_build(w->tedge, w->bw, w->ebox, s->nedges, NULL, 0, epass, eg);
+  if (refit) {
+    ipc_box_tree_refit(w->tvert, w->vbox);
+    ipc_box_tree_refit(w->tface, w->fbox);
+    ipc_box_tree_refit(w->tedge, w->ebox);
+  } else {
+    ipc_box_tree_build(w->tvert, w->bw, w->vbox, s->nverts, s->sv, s->nsv, obs, vg);
+    ipc_box_tree_build(w->tface, w->bw, w->fbox, s->nfaces, NULL, 0, fpass, fg);
+    ipc_box_tree_build(w->tedge, w->bw, w->ebox, s->nedges, NULL, 0, epass, eg);
+  }
   ipc_box_tree_pairs(w->bw, &c->vf, &c->nvf, &c->cap_vf, w->tvert, w->tface, keep_vf, ctx);
   ipc_box_tree_pairs(w->bw, &c->ee, &c->nee, &c->cap_ee, w->tedge, NULL, keep_ee, ctx);
   if (npoints > 0) {
-    ipc_box_tree_build(w->tpoint, w->bw, w->vbox, s->nverts, w->points, npoints, obs, vg);
+    if (refit)
+      ipc_box_tree_refit(w->tpoint, w->vbox);
+    else
+      ipc_box_tree_build(w->tpoint, w->bw, w->vbox, s->nverts, w->points, npoints, obs, vg);
     ipc_box_tree_pairs(w->bw, &c->ve, &c->nve, &c->cap_ve, w->tpoint, w->tedge, keep_ve, ctx);
     ipc_box_tree_pairs(w->bw, &c->vv, &c->nvv, &c->cap_vv, w->tpoint, NULL, keep_vv, ctx);
   }
   if (ncodim > 0) {
-    ipc_box_tree_build(w->tcodim, w->bw, w->ebox, s->nedges, w->codim, ncodim, epass, eg);
+    if (refit)
+      ipc_box_tree_refit(w->tcodim, w->ebox);
+    else
+      ipc_box_tree_build(w->tcodim, w->bw, w->ebox, s->nedges, w->codim, ncodim, epass, eg);
     w->nrun = 0;
     ipc_box_tree_pairs(w->bw, &w->run, &w->nrun, &w->cap_run, w->tvert, w->tcodim, keep_ve_surface,
                        ctx);
@@ -245,6 +280,7 @@ void ipc_candidates_free(ipc_candidates *c) {
     ipc_free(w->codim);
     ipc_free(w->run);
     ipc_free(w->merged);
+    ipc_free(w->built_passive);
     ipc_free(w);
   }
   memset(c, 0, sizeof *c);

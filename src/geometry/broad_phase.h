@@ -23,6 +23,11 @@ typedef struct ipc_candidates {
   int *vv; /* (nvv x 2) vertex ids a < b: isolated points only */
   size_t nvv, cap_vv;
   struct ipc_broad_phase_ws *ws; /* scratch owned by the candidates (opaque) */
+  /* set by the caller: the next broad phase may refit the trees of the last one instead of
+     building them afresh when the surface and the passive set are the same (the pairs found
+     are the same; a refit is cheaper, its trees less balanced once things have moved far).
+     Cleared by every broad phase */
+  int refit;
 } ipc_candidates;
 
 /* fills c (previous contents dropped) with every pair of surface primitives
@@ -43,6 +48,14 @@ void ipc_broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, 
    line-search trials of affine bodies) */
 void ipc_broad_phase_grown(ipc_candidates *c, const ipc_surface *s, const double *x0,
                            const double *x1, double inflation, const double *grow);
+
+/* the same with the vertices flagged in passive (nverts, may be NULL) taking the place of
+   the obstacle vertices: pairs whose vertices are all passive are left out. passive must
+   flag every kinematic-obstacle vertex too (the Newton solve adds the bodies it has frozen,
+   which do not move along the step) */
+void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const double *x0,
+                             const double *x1, double inflation, const double *grow,
+                             const unsigned char *passive);
 
 /* sets all counts to zero, keeping memory */
 void ipc_candidates_clear(ipc_candidates *c);

@@ -579,7 +579,8 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
   }
   const cJSON *newton = cJSON_GetObjectItemCaseSensitive(root, "newton");
   if (newton) {
-    static const char *const nkeys[] = {"tolerance", "max_iterations", "warm_start", NULL};
+    static const char *const nkeys[] = {"tolerance", "max_iterations", "warm_start",
+                                        "line_search", NULL};
     if (!check_keys(r, newton, "newton", nkeys) ||
         !get_number(r, newton, "newton", "tolerance", &s->newton_tol, 1e-15, 1e6,
                     "a positive tolerance (relative to the bbox diagonal, per second)") ||
@@ -597,6 +598,16 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
         s->warm_start = IPC_WARM_INERTIAL;
       else
         return fail(r, "newton.warm_start", "\"previous\", \"velocity\" or \"inertial\"");
+    }
+    const char *ls = NULL;
+    if (!get_string(r, newton, "newton", "line_search", &ls)) return 0;
+    if (ls) {
+      if (!strcmp(ls, "islands"))
+        s->global_line_search = 0;
+      else if (!strcmp(ls, "global"))
+        s->global_line_search = 1;
+      else
+        return fail(r, "newton.line_search", "\"islands\" or \"global\"");
     }
   }
   const cJSON *output = cJSON_GetObjectItemCaseSensitive(root, "output");

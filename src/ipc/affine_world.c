@@ -179,16 +179,19 @@ void ipc_affine_world_rotated_prediction(const ipc_world *w, double *q) {
 }
 
 double ipc_affine_world_energy(const ipc_world *w, const double *q) {
-  double h2 = w->c_elastic * w->h * w->h, e = 0;
-  for (int a = 0; a < w->naff; ++a) {
-    const ipc_body *bd = &w->m.bodies[w->aff_body[a]];
-    const double *qa = q + 12 * (size_t)a;
-    e += ipc_affine_inertia(&w->aff_mom[a], qa, w->aqt + 12 * (size_t)a, NULL);
-    e += h2 * ipc_affine_orth_energy(qa, bd->affine_stiffness, w->aff_mom[a].volume);
-    if (w->aff_penalty[a] > 0)
-      e +=
-          w->aff_penalty[a] * ipc_affine_inertia(&w->aff_mom[a], qa, w->aqs + 12 * (size_t)a, NULL);
-  }
+  double e = 0;
+  for (int a = 0; a < w->naff; ++a) e += ipc_affine_world_body_energy(w, q, a);
+  return e;
+}
+
+double ipc_affine_world_body_energy(const ipc_world *w, const double *q, int a) {
+  double h2 = w->c_elastic * w->h * w->h;
+  const ipc_body *bd = &w->m.bodies[w->aff_body[a]];
+  const double *qa = q + 12 * (size_t)a;
+  double e = ipc_affine_inertia(&w->aff_mom[a], qa, w->aqt + 12 * (size_t)a, NULL);
+  e += h2 * ipc_affine_orth_energy(qa, bd->affine_stiffness, w->aff_mom[a].volume);
+  if (w->aff_penalty[a] > 0)
+    e += w->aff_penalty[a] * ipc_affine_inertia(&w->aff_mom[a], qa, w->aqs + 12 * (size_t)a, NULL);
   return e;
 }
 

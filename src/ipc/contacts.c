@@ -16,6 +16,7 @@
 #include "core/parallel.h"
 #include "geometry/distance.h"
 #include "ipc/barrier.h"
+#include "ipc/islands.h"
 #include "linalg/dense.h"
 
 void ipc_contact_model_init(ipc_contact_model *cm, const ipc_model *m, double dhat) {
@@ -253,12 +254,32 @@ typedef struct energy_ctx {
   const ipc_contact_model *cm;
   const double *x;
   double dhat2, sum, min_d2;
-  ipc_contact_set *out; /* NULL: energy only */
+  ipc_contact_set *out;    /* NULL: energy only */
+  const int *vert_island;  /* NULL: no split */
+  int nisl;
+  double *bins;            /* (nisl + 1) this chunk's sums per island */
 } energy_ctx;
+
+static int contact_nverts(const ipc_contact *c) {
+  switch (c->kind) {
+    case IPC_CONTACT_PT:
+    case IPC_CONTACT_EE:
+      return 4;
+    case IPC_CONTACT_PE:
+      return 3;
+    case IPC_CONTACT_PP:
+      return 2;
+    default:
+      return 1;
+  }
+}
 
 static void energy_visit(ipc_contact *c, void *vctx) {
   energy_ctx *k = vctx;
-  k->sum += contact_value(c, k->cm, k->x, k->dhat2);
+  double e = contact_value(c, k->cm, k->x, k->dhat2);
+  k->sum += e;
+  if (k->vert_island)
+    k->bins[ipc_islands_of(k->vert_island, c->v, contact_nverts(c), k->nisl)] += e;
   if (c->d2 < k->min_d2) k->min_d2 = c->d2;
   if (k->out && c->d2 < k->dhat2) { /* the record collect_visit keeps */
     ipc_reserve((void **)&k->out->c, &k->out->cap, k->out->n + 1, sizeof(ipc_contact));
@@ -272,12 +293,22 @@ typedef struct energy_job {
   const double *x;
   double min_d2[IPC_MAX_CHUNKS];
   ipc_contact_set *part; /* (IPC_MAX_CHUNKS) per-chunk sets, or NULL */
+  const int *vert_island;
+  int nisl;
+  double *bins; /* (chunks x (nisl + 1)) */
 } energy_job;
 
 static double energy_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   energy_job *j = vjob;
-  energy_ctx k = {j->cm, j->x,     j->cm->dhat * j->cm->dhat,
-                  0.0,   INFINITY, j->part ? &j->part[chunk] : NULL};
+  energy_ctx k = {j->cm,
+                  j->x,
+                  j->cm->dhat * j->cm->dhat,
+                  0.0,
+                  INFINITY,
+                  j->part ? &j->part[chunk] : NULL,
+                  j->vert_island,
+                  j->nisl,
+                  j->bins ? j->bins + chunk * ((size_t)j->nisl + 1) : NULL};
   ipc_contacts_visit_range(j->cm, j->cand, begin, end, energy_visit, &k);
   j->min_d2[chunk] = k.min_d2;
   return k.sum;
@@ -286,18 +317,34 @@ static double energy_range(void *vjob, size_t chunk, size_t begin, size_t end) {
 double ipc_barrier_energy_collect(const ipc_contact_model *cm, const ipc_candidates *cand,
                                   const double *x, double kappa, double *min_d2,
                                   ipc_contact_set *out) {
+  return ipc_barrier_energy_islands(cm, cand, x, kappa, NULL, 0, NULL, min_d2, out);
+}
+
+double ipc_barrier_energy_islands(const ipc_contact_model *cm, const ipc_candidates *cand,
+                                  const double *x, double kappa, const int *vert_island,
+                                  int nisl, double *e, double *min_d2, ipc_contact_set *out) {
   energy_job j;
   j.cm = cm;
   j.cand = cand;
   j.x = x;
   j.part = NULL;
+  j.vert_island = vert_island;
+  j.nisl = nisl;
+  j.bins = NULL;
   size_t n = ipc_contacts_count(cm, cand);
   size_t nc = ipc_chunk_count(n, 2048);
+  size_t nb = (size_t)nisl + 1;
+  if (vert_island) j.bins = IPC_NEW0(double, nc * nb + 1);
   if (out) {
     out->n = 0;
     j.part = IPC_NEW0(ipc_contact_set, IPC_MAX_CHUNKS);
   }
   double sum = ipc_parallel_sum(n, 2048, energy_range, &j);
+  if (vert_island) {
+    for (size_t c = 0; c < nc; ++c)
+      for (size_t i = 0; i < nb; ++i) e[i] += kappa * j.bins[c * nb + i];
+    ipc_free(j.bins);
+  }
   if (min_d2) {
     *min_d2 = INFINITY;
     for (size_t c = 0; c < nc; ++c)

@@ -73,6 +73,13 @@ double ipc_barrier_energy_collect(const ipc_contact_model *cm, const ipc_candida
                                   const double *x, double kappa, double *min_d2,
                                   ipc_contact_set *out);
 
+/* ipc_barrier_energy_collect that also adds each pair's term to e[island] (e: nisl + 1
+   entries, not cleared), its island that of its first vertex with vert_island >= 0, or nisl
+   when it has none (ipc_islands_of); vert_island NULL: no split (e unused) */
+double ipc_barrier_energy_islands(const ipc_contact_model *cm, const ipc_candidates *cand,
+                                  const double *x, double kappa, const int *vert_island,
+                                  int nisl, double *e, double *min_d2, ipc_contact_set *out);
+
 /* calls visit on every candidate pair (and vertex-plane pair) as a contact record whose
    kind, v, plane and eps_x are set (type and d2 not yet), in a fixed order; pairs within
    one body are skipped without self-collision. visit may modify the record. */

@@ -31,9 +31,13 @@ static void tet_displacement(const ipc_world *w, const double *x, int t, double 
 }
 
 double ipc_damping_energy(const ipc_world *w, const double *x) {
+  return ipc_damping_energy_tets(w, x, 0, w->m.ntets);
+}
+
+double ipc_damping_energy_tets(const ipc_world *w, const double *x, int t0, int nt) {
   if (!(w->m.params.damping_stiffness > 0)) return 0.0;
   double e = 0;
-  for (int t = 0; t < w->m.ntets; ++t) {
+  for (int t = t0; t < t0 + nt; ++t) {
     double d[12];
     tet_displacement(w, x, t, d);
     const double *C = w->damp_H + 144 * (size_t)t;

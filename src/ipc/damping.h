@@ -20,6 +20,9 @@ void ipc_damping_update(ipc_world *w);
 /* D(x) (0 without damping) */
 double ipc_damping_energy(const ipc_world *w, const double *x);
 
+/* the same over tets t0 .. t0 + nt - 1 */
+double ipc_damping_energy_tets(const ipc_world *w, const double *x, int t0, int nt);
+
 /* adds C (x - xn) to g (full layout, nverts x 3) */
 void ipc_damping_gradient(const ipc_world *w, const double *x, double *g);
 

@@ -7,100 +7,145 @@
 #include <math.h>
 
 #include "core/parallel.h"
+#include "core/alloc.h"
 #include "geometry/ccd.h"
+#include "ipc/islands.h"
 
 #define X(a, i) ((a) + 3 * (size_t)(i))
 
 /* earliest time of impact over candidate pairs numbered [begin, end) (vf, ee, ve, vv in
    turn, as ipc_contacts_count numbers them), 1 if none; each range starts from tmax = 1 so
-   the result does not depend on how ranges are spread over threads */
+   the result does not depend on how ranges are spread over threads. With islands, the
+   earliest per island into the chunk's row of toi, pairs of unchecked islands skipped */
 typedef struct ccd_job {
   const ipc_contact_model *cm;
   const ipc_candidates *cand;
   const double *x, *xe;
+  const int *vert_island; /* NULL: one island */
+  const unsigned char *check;
+  int nisl;
+  double *toi; /* (chunks x nisl) */
 } ccd_job;
 
+/* the earliest time of impact found so far for the pair over v[0..nv) (its island's, or the
+   chunk's), or -1 to skip the pair; *slot gets where to record a new one */
+static double pair_tmax(const ccd_job *j, double *row, const int *v, int nv, double **slot) {
+  if (!j->vert_island) {
+    *slot = row;
+    return *row;
+  }
+  int i = ipc_islands_of(j->vert_island, v, nv, -1);
+  if (i < 0 || (j->check && !j->check[i])) return -1.0;
+  *slot = row + i;
+  return row[i];
+}
+
 static double ccd_range(void *vjob, size_t chunk, size_t begin, size_t end) {
-  (void)chunk;
   const ccd_job *j = vjob;
   const ipc_candidates *cand = j->cand;
   const ipc_surface *s = &j->cm->model->surface;
   const double *x = j->x, *xe = j->xe;
+  double one = 1.0, *row = j->vert_island ? j->toi + chunk * (size_t)j->nisl : &one, *slot;
+  if (j->vert_island)
+    for (int i = 0; i < j->nisl; ++i) row[i] = 1.0;
   ipc_ccd_params prm = ipc_ccd_default_params();
   prm.min_sep = 0.0;
-  prm.tmax = 1.0;
-  double tmin = 1.0, toi;
+  double toi;
   size_t s0 = 0, lo, hi;
   if (ipc_subrange(s0, cand->nvf, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
-      int v = cand->vf[2 * i];
       const int *f = s->faces + 3 * (size_t)cand->vf[2 * i + 1];
-      if (ipc_ccd_vf(X(x, v), X(x, f[0]), X(x, f[1]), X(x, f[2]), X(xe, v), X(xe, f[0]),
-                     X(xe, f[1]), X(xe, f[2]), &prm, &toi) &&
-          toi < tmin) {
-        tmin = toi;
-        prm.tmax = tmin;
-      }
+      int v[4] = {cand->vf[2 * i], f[0], f[1], f[2]};
+      if (!((prm.tmax = pair_tmax(j, row, v, 4, &slot)) > 0)) continue;
+      if (ipc_ccd_vf(X(x, v[0]), X(x, v[1]), X(x, v[2]), X(x, v[3]), X(xe, v[0]), X(xe, v[1]),
+                     X(xe, v[2]), X(xe, v[3]), &prm, &toi) &&
+          toi < *slot)
+        *slot = toi;
     }
   s0 += cand->nvf;
   if (ipc_subrange(s0, cand->nee, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
       const int *a = s->edges + 2 * (size_t)cand->ee[2 * i];
       const int *b = s->edges + 2 * (size_t)cand->ee[2 * i + 1];
-      if (ipc_ccd_ee(X(x, a[0]), X(x, a[1]), X(x, b[0]), X(x, b[1]), X(xe, a[0]), X(xe, a[1]),
-                     X(xe, b[0]), X(xe, b[1]), &prm, &toi) &&
-          toi < tmin) {
-        tmin = toi;
-        prm.tmax = tmin;
-      }
+      int v[4] = {a[0], a[1], b[0], b[1]};
+      if (!((prm.tmax = pair_tmax(j, row, v, 4, &slot)) > 0)) continue;
+      if (ipc_ccd_ee(X(x, v[0]), X(x, v[1]), X(x, v[2]), X(x, v[3]), X(xe, v[0]), X(xe, v[1]),
+                     X(xe, v[2]), X(xe, v[3]), &prm, &toi) &&
+          toi < *slot)
+        *slot = toi;
     }
   s0 += cand->nee;
   if (ipc_subrange(s0, cand->nve, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
-      int v = cand->ve[2 * i];
       const int *e = s->edges + 2 * (size_t)cand->ve[2 * i + 1];
-      if (ipc_ccd_ve(X(x, v), X(x, e[0]), X(x, e[1]), X(xe, v), X(xe, e[0]), X(xe, e[1]), &prm,
-                     &toi) &&
-          toi < tmin) {
-        tmin = toi;
-        prm.tmax = tmin;
-      }
+      int v[3] = {cand->ve[2 * i], e[0], e[1]};
+      if (!((prm.tmax = pair_tmax(j, row, v, 3, &slot)) > 0)) continue;
+      if (ipc_ccd_ve(X(x, v[0]), X(x, v[1]), X(x, v[2]), X(xe, v[0]), X(xe, v[1]), X(xe, v[2]),
+                     &prm, &toi) &&
+          toi < *slot)
+        *slot = toi;
     }
   s0 += cand->nve;
   if (ipc_subrange(s0, cand->nvv, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
-      int a = cand->vv[2 * i], b = cand->vv[2 * i + 1];
-      if (ipc_ccd_vv(X(x, a), X(x, b), X(xe, a), X(xe, b), &prm, &toi) && toi < tmin) {
-        tmin = toi;
-        prm.tmax = tmin;
-      }
+      const int *v = cand->vv + 2 * i;
+      if (!((prm.tmax = pair_tmax(j, row, v, 2, &slot)) > 0)) continue;
+      if (ipc_ccd_vv(X(x, v[0]), X(x, v[1]), X(xe, v[0]), X(xe, v[1]), &prm, &toi) &&
+          toi < *slot)
+        *slot = toi;
     }
-  return tmin;
+  return *row;
+}
+
+/* the root of vertex v's signed distance to plane pl along x -> xe, bounded from below by
+   scaling it down by a few ulps so round-off cannot push it past the crossing; 1 when the
+   vertex does not approach the plane's back side */
+static double plane_toi(const ipc_plane *pl, const double *a, const double *b) {
+  double s0 = 0, s1 = 0;
+  for (int d = 0; d < 3; ++d) {
+    s0 += pl->normal[d] * (a[d] - pl->point[d]);
+    s1 += pl->normal[d] * (b[d] - pl->point[d]);
+  }
+  if (s1 > 0 || s1 >= s0) return 1.0;
+  return s0 > 0 ? s0 / (s0 - s1) * (1.0 - 1e-12) : 0.0;
 }
 
 double ipc_ccd_max_step(const ipc_contact_model *cm, const ipc_candidates *cand, const double *x,
                         const double *xe) {
   const ipc_model *m = cm->model;
-  ccd_job j = {cm, cand, x, xe};
+  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL};
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
   double tmin = n > 0 ? ipc_parallel_min(n, 1024, ccd_range, &j) : 1.0;
   if (tmin > 1.0) tmin = 1.0;
-  /* planes: the signed distance is linear in t; the root is bounded from below by
-     scaling it down by a few ulps so round-off cannot push it past the crossing */
-  for (int p = 0; p < m->nplanes; ++p) {
-    const ipc_plane *pl = &m->planes[p];
+  for (int p = 0; p < m->nplanes; ++p)
     for (int k = 0; k < cm->nplane_verts; ++k) {
       int v = cm->plane_verts[k];
-      const double *a = X(x, v), *b = X(xe, v);
-      double s0 = 0, s1 = 0;
-      for (int d = 0; d < 3; ++d) {
-        s0 += pl->normal[d] * (a[d] - pl->point[d]);
-        s1 += pl->normal[d] * (b[d] - pl->point[d]);
-      }
-      if (s1 > 0 || s1 >= s0) continue;
-      double t = s0 > 0 ? s0 / (s0 - s1) * (1.0 - 1e-12) : 0.0;
+      double t = plane_toi(&m->planes[p], X(x, v), X(xe, v));
       if (t < tmin) tmin = t;
     }
-  }
   return tmin < 0 ? 0 : tmin;
+}
+
+void ipc_ccd_max_step_islands(const ipc_contact_model *cm, const ipc_candidates *cand,
+                              const double *x, const double *xe, const int *vert_island,
+                              int nisl, const unsigned char *check, double *toi) {
+  const ipc_model *m = cm->model;
+  size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
+  size_t nc = ipc_chunk_count(n, 1024);
+  ccd_job j = {cm, cand, x, xe, vert_island, check, nisl, NULL};
+  j.toi = IPC_NEW(double, nc * (size_t)nisl + 1);
+  for (int i = 0; i < nisl; ++i) toi[i] = 1.0;
+  if (n > 0) ipc_parallel_min(n, 1024, ccd_range, &j);
+  for (size_t c = 0; c < nc && n > 0; ++c)
+    for (int i = 0; i < nisl; ++i) toi[i] = fmin(toi[i], j.toi[c * (size_t)nisl + i]);
+  ipc_free(j.toi);
+  for (int p = 0; p < m->nplanes; ++p)
+    for (int k = 0; k < cm->nplane_verts; ++k) {
+      int v = cm->plane_verts[k], i = vert_island[v];
+      if (i < 0 || (check && !check[i])) continue;
+      double t = plane_toi(&m->planes[p], X(x, v), X(xe, v));
+      if (t < toi[i]) toi[i] = t;
+    }
+  for (int i = 0; i < nisl; ++i)
+    if (toi[i] < 0) toi[i] = 0;
 }

@@ -9,4 +9,11 @@
 double ipc_ccd_max_step(const ipc_contact_model *cm, const ipc_candidates *cand, const double *x,
                         const double *xe);
 
+/* the same per island: toi[i] (nisl) the earliest time of impact over the pairs (and
+   vertex-plane pairs) of island i (ipc_islands_of with vert_island), for the islands with
+   check[i] set (check NULL: all); pairs of no island are skipped */
+void ipc_ccd_max_step_islands(const ipc_contact_model *cm, const ipc_candidates *cand,
+                              const double *x, const double *xe, const int *vert_island,
+                              int nisl, const unsigned char *check, double *toi);
+
 #endif

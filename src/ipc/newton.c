@@ -26,6 +26,7 @@
 #include "core/timer.h"
 #include "elastic/elasticity.h"
 #include "ipc/damping.h"
+#include "ipc/islands.h"
 #include "ipc/kappa.h"
 #include "ipc/line_search.h"
 #include "ipc/world_internal.h"
@@ -55,6 +56,17 @@ struct ipc_newton_solver {
   ipc_contact_set next; /* the contacts at the point the line search accepted */
   double next_min_d2;
   int next_valid;
+  /* line search per contact island (islands.h) */
+  ipc_islands isl;
+  unsigned char *moving; /* (nverts) the vertex moves along the step */
+  size_t cap_isl;        /* capacity of the per-island arrays below */
+  double *e0, *e1, *alpha, *pmax, *toi, *dec;
+  unsigned char *state, *ccd_ok, *check;
+  /* bodies whose island has converged within this solve: their DOFs leave the system and
+     their primitives are passive in the broad phase until an active body comes near */
+  unsigned char *frozen, *thaw; /* (nbodies) */
+  unsigned char *passive;       /* (nverts) obstacle or frozen vertex */
+  int nfrozen;
 };
 
 ipc_newton_solver *ipc_newton_solver_create(int nverts) {
@@ -67,6 +79,8 @@ ipc_newton_solver *ipc_newton_solver_create(int nverts) {
   s->diag = IPC_NEW(double, 3 * (size_t)nverts + 1);
   s->gB = IPC_NEW(double, 3 * (size_t)nverts + 1);
   s->gE = IPC_NEW(double, 3 * (size_t)nverts + 1);
+  s->moving = IPC_NEW0(unsigned char, (size_t)nverts + 1);
+  s->passive = IPC_NEW0(unsigned char, (size_t)nverts + 1);
   s->tet_set = -1;
   s->aff_set = -1;
   return s;
@@ -84,6 +98,20 @@ void ipc_newton_solver_destroy(ipc_newton_solver *s) {
   ipc_free(s->gE);
   ipc_free(s->cl);
   ipc_contact_set_free(&s->next);
+  ipc_islands_free(&s->isl);
+  ipc_free(s->moving);
+  ipc_free(s->e0);
+  ipc_free(s->e1);
+  ipc_free(s->alpha);
+  ipc_free(s->pmax);
+  ipc_free(s->toi);
+  ipc_free(s->state);
+  ipc_free(s->ccd_ok);
+  ipc_free(s->check);
+  ipc_free(s->dec);
+  ipc_free(s->frozen);
+  ipc_free(s->thaw);
+  ipc_free(s->passive);
   ipc_free(s);
 }
 
@@ -129,37 +157,67 @@ static double elastic_derivatives(ipc_world *w, const double *x) {
   return elastic_sum(w, x, 1);
 }
 
-/* the incremental potential at x, barrier over the candidate pairs; with next, the
-   contact set at x too (ipc_barrier_energy_collect). q: the affine bodies' state that x
-   belongs to (their inertia and orthogonality terms; the real vertices of an affine body
-   are fixed, so the vertex inertia below skips them) */
-static double potential_collect(ipc_world *w, const double *x, const double *q, double *min_d2,
-                                ipc_contact_set *next) {
+/* the island slot of body b's terms: its island, or is->n (the slot of the terms of nothing
+   that moves) */
+static int body_slot(const ipc_islands *is, int b) {
+  return is->body[b] >= 0 ? is->body[b] : is->n;
+}
+
+/* the incremental potential at x, barrier over the candidate pairs; with next, the contact
+   set at x too (ipc_barrier_energy_islands). q: the affine bodies' state that x belongs to
+   (their inertia and orthogonality terms; the real vertices of an affine body are fixed, so
+   the vertex inertia below skips them). With islands, every term also goes to e[its island]
+   (e: is->n + 1 entries, the last for the terms of nothing that moves; cleared here) */
+static double potential_split(ipc_world *w, const double *x, const double *q,
+                              const ipc_islands *is, double *e, double *min_d2,
+                              ipc_contact_set *next) {
   const ipc_model *m = &w->m;
-  double h2 = w->c_elastic * w->h * w->h;
-  double e = 0;
+  double h2 = w->c_elastic * w->h * w->h, e_one;
+  int none = is ? is->n : 0;
+  if (!is) e = &e_one;
+  memset(e, 0, ((size_t)none + 1) * sizeof(double));
+  const int *vb = m->surface.vert_body;
   for (int i = 0; i < m->nverts; ++i) {
     const double *a = x + 3 * i, *b = w->xt + 3 * i;
+    double ei = 0;
     if (m->mass[i] > 0 && !w->fixed[i]) {
       double d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2];
-      e += 0.5 * m->mass[i] * (d0 * d0 + d1 * d1 + d2 * d2);
+      ei += 0.5 * m->mass[i] * (d0 * d0 + d1 * d1 + d2 * d2);
     }
     if (w->penalty[i] > 0) {
       const double *t = w->target + 3 * i;
       double d0 = a[0] - t[0], d1 = a[1] - t[1], d2 = a[2] - t[2];
-      e += 0.5 * w->penalty[i] * (d0 * d0 + d1 * d1 + d2 * d2);
+      ei += 0.5 * w->penalty[i] * (d0 * d0 + d1 * d1 + d2 * d2);
     }
+    if (ei != 0) e[is ? body_slot(is, vb[i]) : 0] += ei;
   }
-  double el = ipc_elastic_energy(w, x);
-  if (!isfinite(el)) return INFINITY;
-  e += h2 * el + ipc_damping_energy(w, x);
-  if (w->naff > 0) e += ipc_affine_world_energy(w, q);
-  double kb = ipc_barrier_energy_collect(&w->cm, &w->cand, x, w->kappa, min_d2, next);
-  return e + kb + ipc_friction_energy(&w->fric, x, w->xn);
+  for (int b = 0; b < m->nbodies; ++b) {
+    const ipc_body *bd = &m->bodies[b];
+    if (bd->nt == 0 || bd->affine) continue;
+    elastic_job j = {w, x, b, 0};
+    double el = ipc_parallel_sum((size_t)bd->nt, 256, elastic_range, &j);
+    if (!isfinite(el)) return INFINITY;
+    e[is ? body_slot(is, b) : 0] += h2 * el + ipc_damping_energy_tets(w, x, bd->t0, bd->nt);
+  }
+  for (int a = 0; a < w->naff; ++a)
+    e[is ? body_slot(is, w->aff_body[a]) : 0] += ipc_affine_world_body_energy(w, q, a);
+  double kb = ipc_barrier_energy_islands(&w->cm, &w->cand, x, w->kappa, is ? is->vert : NULL,
+                                         none, e, min_d2, next);
+  if (!is) e[0] += kb;
+  const ipc_friction *f = &w->fric;
+  double eps = f->eps_v * f->h;
+  for (size_t k = 0; k < f->n; ++k) {
+    const ipc_friction_contact *fc = &f->c[k];
+    double ef = ipc_friction_contact_local(fc, x, w->xn, eps, 0, NULL, NULL);
+    e[is ? ipc_islands_of(is->vert, fc->v, fc->nv, none) : 0] += ef;
+  }
+  double total = 0;
+  for (int i = 0; i <= none; ++i) total += e[i];
+  return total;
 }
 
 static double potential(ipc_world *w, const double *x, const double *q, double *min_d2) {
-  return potential_collect(w, x, q, min_d2, NULL);
+  return potential_split(w, x, q, NULL, NULL, min_d2, NULL);
 }
 
 static double contact_range(void *vw, size_t chunk, size_t begin, size_t end) {
@@ -254,11 +312,15 @@ static void assemble(ipc_world *w, ipc_step_stats *st) {
 static void update_mask(ipc_world *w) {
   ipc_newton_solver *s = w->solver;
   int n = w->m.nverts;
-  for (int i = 0; i < n; ++i)
-    for (int d = 0; d < 3; ++d) s->dof_fixed[3 * i + d] = w->fixed[i];
+  const int *vb = w->m.surface.vert_body;
+  for (int i = 0; i < n; ++i) {
+    unsigned char f = w->fixed[i] || (s->nfrozen > 0 && s->frozen[vb[i]]);
+    for (int d = 0; d < 3; ++d) s->dof_fixed[3 * i + d] = f;
+  }
   /* a scripted affine body is kinematic: its pseudo-vertices are fixed too */
   for (int a = 0; a < w->naff; ++a)
-    memset(s->dof_fixed + 3 * (size_t)w->aff_pv[4 * a], w->aff_fixed[a], 12);
+    memset(s->dof_fixed + 3 * (size_t)w->aff_pv[4 * a],
+           w->aff_fixed[a] || (s->nfrozen > 0 && s->frozen[w->aff_body[a]]), 12);
   ipc_sparse_set_mask(s->asm_, s->dof_fixed);
   if (s->tet_set < 0 && w->m.ntets > 0)
     s->tet_set = ipc_sparse_add_element_set(s->asm_, w->m.ntets, 4, w->m.tets);
@@ -333,17 +395,288 @@ static int at_rounding_floor(const ipc_world *w, double e0) {
   return dec <= 4096 * DBL_EPSILON * fabs(e0);
 }
 
+enum { LS_PENDING, LS_ACCEPTED, LS_FAILED, LS_DONE };
+
+/* candidates of the whole Newton step into w->cand: boxes over x -> x + p inflated by dhat,
+   and with affine bodies over x -> xe(1), the end of the curved step, grown by the sag of
+   every curved trial up to it, so one broad phase serves every trial of the line search */
+static void swept_candidates(ipc_world *w, ipc_step_stats *st) {
+  int n = w->m.nverts;
+  double t0 = ipc_now();
+  for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + w->p[i];
+  if (w->naff > 0) {
+    for (int a = 0; a < w->naff; ++a)
+      ipc_affine_curved_step(w->aq + 12 * (size_t)a, w->adq + 12 * (size_t)a, 1.0,
+                             w->aqe + 12 * (size_t)a);
+    ipc_affine_world_positions(w, w->aqe, w->xe);
+    ipc_affine_world_sag(w, 1.0, w->aff_grow);
+  }
+  const ipc_surface *sf = &w->m.surface;
+  /* within a solve the trees of the last broad phase are refit (the solve's first one, at
+     its start, is built afresh) */
+  w->cand.refit = 1;
+  ipc_broad_phase_passive(&w->cand, sf, w->x, w->xe, w->dhat, w->naff > 0 ? w->aff_grow : NULL,
+                          w->solver->nfrozen > 0 ? w->solver->passive : sf->vert_obstacle);
+  st->t_broad_phase += ipc_now() - t0;
+}
+
+/* the moving vertices, the islands of the step's candidates and lagged friction, and each
+   island's largest vertex step into s->pmax */
+static void islands_begin(ipc_world *w) {
+  ipc_newton_solver *s = w->solver;
+  int n = w->m.nverts;
+  for (int i = 0; i < n; ++i) {
+    int a = w->naff > 0 ? w->vert_aff[i] : -1;
+    s->moving[i] = (a >= 0 ? !w->aff_fixed[a] : !w->fixed[i]) &&
+                   !(s->nfrozen > 0 && s->frozen[w->m.surface.vert_body[i]]);
+  }
+  ipc_islands_build(&s->isl, &w->m, s->moving, &w->cand, &w->fric,
+                    w->m.params.global_line_search);
+  size_t k = (size_t)s->isl.n + 1, cap = s->cap_isl;
+  if (k > cap) {
+    ipc_reserve((void **)&s->e0, &cap, k, sizeof(double));
+    cap = s->cap_isl;
+    ipc_reserve((void **)&s->e1, &cap, k, sizeof(double));
+    cap = s->cap_isl;
+    ipc_reserve((void **)&s->alpha, &cap, k, sizeof(double));
+    cap = s->cap_isl;
+    ipc_reserve((void **)&s->pmax, &cap, k, sizeof(double));
+    cap = s->cap_isl;
+    ipc_reserve((void **)&s->toi, &cap, k, sizeof(double));
+    cap = s->cap_isl;
+    ipc_reserve((void **)&s->dec, &cap, k, sizeof(double));
+    cap = s->cap_isl;
+    ipc_reserve((void **)&s->state, &cap, k, 1);
+    cap = s->cap_isl;
+    ipc_reserve((void **)&s->ccd_ok, &cap, k, 1);
+    cap = s->cap_isl;
+    ipc_reserve((void **)&s->check, &cap, k, 1);
+    s->cap_isl = cap;
+  }
+  for (int i = 0; i < s->isl.n; ++i) s->pmax[i] = 0;
+  for (int v = 0; v < n; ++v) {
+    int i = s->isl.vert[v];
+    if (i < 0) continue;
+    for (int d = 0; d < 3; ++d) s->pmax[i] = fmax(s->pmax[i], fabs(w->p[3 * v + d]));
+  }
+}
+
+/* the trial point: each island's vertices at x + alpha_i p, its affine bodies along their
+   curved step to alpha_i (into xe, aqe); what does not move stays */
+static void set_trial(ipc_world *w) {
+  ipc_newton_solver *s = w->solver;
+  const ipc_islands *is = &s->isl;
+  int n = w->m.nverts;
+  for (int v = 0; v < n; ++v) {
+    int i = is->vert[v];
+    double al = i >= 0 ? s->alpha[i] : 0.0;
+    for (int d = 0; d < 3; ++d) w->xe[3 * v + d] = w->x[3 * v + d] + al * w->p[3 * v + d];
+  }
+  if (w->naff == 0) return;
+  for (int a = 0; a < w->naff; ++a) {
+    int i = is->body[w->aff_body[a]];
+    const double *q = w->aq + 12 * (size_t)a;
+    if (i < 0)
+      memcpy(w->aqe + 12 * (size_t)a, q, 12 * sizeof(double));
+    else
+      ipc_affine_curved_step(q, w->adq + 12 * (size_t)a, s->alpha[i], w->aqe + 12 * (size_t)a);
+  }
+  ipc_affine_world_positions(w, w->aqe, w->xe);
+}
+
+/* 1 when island i's step has become too small to matter: it stays where it is */
+static int step_too_small(const ipc_newton_solver *s, int i, double tol) {
+  return s->alpha[i] * s->pmax[i] < 1e-3 * tol || s->alpha[i] < 1e-20;
+}
+
+/* the CCD-filtered backtracking line search of each island (islands.h) along w->p from the
+   energies s->e0 at x: each island starts at alpha 1, is cut to ccd_scale times its time of
+   impact until its step is collision-free (the chord of each curved affine trial checked on
+   its own; a straight step once, its shorter trials lie on it), and halved until its energy
+   decreases. The trial point ends in xe / aqe with its contact set in s->next and smallest
+   squared distance in *min_d2. Returns 0 when some island with a step above the tolerance
+   decreased its energy, 1 when none did (s->state tells which islands failed) */
+static int line_search(ipc_world *w, ipc_step_stats *st, double tol, double *min_d2) {
+  ipc_newton_solver *s = w->solver;
+  const ipc_islands *is = &s->isl;
+  int ni = is->n, curved = w->naff > 0;
+  double scale = w->m.params.ccd_scale;
+  /* per island, an island whose step is within the tolerance has converged: it stays */
+  int per_island = !w->m.params.global_line_search;
+  for (int i = 0; i < ni; ++i) {
+    int done = per_island && s->pmax[i] <= tol;
+    s->alpha[i] = done ? 0.0 : 1.0;
+    s->state[i] = done ? LS_DONE : LS_PENDING;
+    s->ccd_ok[i] = 0;
+  }
+  int evaluated = 0; /* s->next and *min_d2 hold the current trial point */
+  for (;;) {
+    int need = 0;
+    for (int i = 0; i < ni; ++i) need |= s->check[i] = s->state[i] == LS_PENDING && !s->ccd_ok[i];
+    if (need) {
+      set_trial(w);
+      double tc = ipc_now();
+      ipc_ccd_max_step_islands(&w->cm, &w->cand, w->x, w->xe, is->vert, ni, s->check, s->toi);
+      st->t_ccd += ipc_now() - tc;
+      int cut = 0;
+      for (int i = 0; i < ni; ++i) {
+        if (!s->check[i]) continue;
+        double t = s->toi[i];
+        if (s->alpha[i] * t < st->ccd_alpha_min) st->ccd_alpha_min = s->alpha[i] * t;
+        if (!(t < 1.0)) {
+          s->ccd_ok[i] = 1;
+          continue;
+        }
+        s->alpha[i] *= scale * t;
+        cut = 1;
+        evaluated = 0;
+        if (step_too_small(s, i, tol)) {
+          s->state[i] = LS_FAILED;
+          s->alpha[i] = 0.0;
+        } else {
+          s->ccd_ok[i] = !curved; /* a shorter straight step lies on the checked one */
+        }
+      }
+      if (cut && curved) continue;
+    }
+    int pending = 0;
+    for (int i = 0; i < ni; ++i) pending |= s->state[i] == LS_PENDING;
+    if (!pending) break;
+    set_trial(w);
+    ++st->line_search_steps;
+    potential_split(w, w->xe, w->aqe, is, s->e1, min_d2, &s->next);
+    evaluated = 1;
+    pending = 0;
+    for (int i = 0; i < ni; ++i) {
+      if (s->state[i] != LS_PENDING) continue;
+      if (s->e1[i] <= s->e0[i]) {
+        s->state[i] = LS_ACCEPTED;
+        continue;
+      }
+      s->alpha[i] *= 0.5;
+      evaluated = 0;
+      if (step_too_small(s, i, tol)) {
+        s->state[i] = LS_FAILED;
+        s->alpha[i] = 0.0;
+      } else {
+        s->ccd_ok[i] &= !curved;
+        pending = 1;
+      }
+    }
+    if (!pending) break;
+  }
+  int progress = 0;
+  for (int i = 0; i < ni; ++i) progress |= s->state[i] == LS_ACCEPTED && s->pmax[i] > tol;
+  if (!progress) return 1;
+  if (!evaluated) { /* some island fell back to x after the last evaluation */
+    set_trial(w);
+    double tb = ipc_now();
+    *min_d2 = ipc_contacts_collect(&s->next, &w->cm, &w->cand, w->xe);
+    st->t_broad_phase += ipc_now() - tb;
+  }
+  return 0;
+}
+
+typedef struct thaw_ctx {
+  ipc_newton_solver *s;
+  const int *vert_body;
+  int thawed;
+} thaw_ctx;
+
+/* a term with a vertex that has just moved (its island took a step) thaws the frozen bodies
+   among its vertices */
+static void thaw_term(const int *v, int nv, void *vctx) {
+  thaw_ctx *t = vctx;
+  ipc_newton_solver *s = t->s;
+  int any = 0;
+  for (int k = 0; k < nv; ++k) {
+    int i = s->isl.vert[v[k]];
+    any |= i >= 0 && s->state[i] == LS_ACCEPTED;
+  }
+  if (!any) return;
+  for (int k = 0; k < nv; ++k) {
+    int b = t->vert_body[v[k]];
+    if (s->frozen[b] && !s->thaw[b]) {
+      s->thaw[b] = 1;
+      t->thawed = 1;
+    }
+  }
+}
+
+/* after a line search per island: freezes the bodies of every island that took no step (its
+   step within the tolerance, or no decrease found along it) and thaws every frozen body that
+   a candidate pair or lagged friction pair of this step ties to a vertex that moved: its
+   forces may have changed. An island frozen on no decrease is within the answer's tolerance when
+   its step is within ten times the tolerance or its predicted decrease is below the rounding
+   error of its energy (newton_floor); otherwise *stuck is set. Returns 1 while some body is
+   active (moving this step and not frozen) or thawed, 0 when the solve has converged */
+static int settle_islands(ipc_world *w, double tol, int *stuck, ipc_step_stats *st) {
+  ipc_newton_solver *s = w->solver;
+  const ipc_islands *is = &s->isl;
+  const ipc_model *m = &w->m;
+  const int *vb = m->surface.vert_body;
+  int nb = m->nbodies, n = m->nverts, ni = is->n;
+  if (!s->frozen) {
+    s->frozen = IPC_NEW0(unsigned char, (size_t)nb + 1);
+    s->thaw = IPC_NEW0(unsigned char, (size_t)nb + 1);
+  }
+  memset(s->thaw, 0, (size_t)nb);
+  thaw_ctx t = {s, vb, 0};
+  if (s->nfrozen > 0) ipc_islands_terms(m, &w->cand, &w->fric, thaw_term, &t);
+  /* the predicted decrease -g.p of each island that found none */
+  int any_failed = 0;
+  for (int i = 0; i < ni; ++i) {
+    s->dec[i] = 0;
+    any_failed |= s->state[i] == LS_FAILED;
+  }
+  if (any_failed) {
+    for (int v = 0; v < n; ++v) {
+      int i = is->vert[v];
+      if (i < 0 || (w->naff > 0 && w->vert_aff[v] >= 0)) continue;
+      for (int d = 0; d < 3; ++d) s->dec[i] -= w->g[3 * v + d] * w->p[3 * v + d];
+    }
+    for (int a = 0; a < w->naff; ++a) {
+      int i = is->body[w->aff_body[a]];
+      if (i < 0) continue;
+      size_t o = 3 * (size_t)w->aff_pv[4 * a];
+      for (int k = 0; k < 12; ++k) s->dec[i] -= w->g[o + k] * w->p[o + k];
+    }
+    for (int i = 0; i < ni; ++i) {
+      if (s->state[i] != LS_FAILED) continue;
+      if (s->dec[i] <= 4096 * DBL_EPSILON * fabs(s->e0[i]))
+        st->newton_floor = 1;
+      else if (s->pmax[i] > 10 * tol)
+        *stuck = 1;
+    }
+  }
+  int active = 0;
+  for (int b = 0; b < nb; ++b) {
+    int i = is->body[b];
+    if (s->thaw[b]) s->frozen[b] = 0;
+    if (i < 0) continue;
+    if (s->state[i] == LS_DONE || s->state[i] == LS_FAILED)
+      s->frozen[b] = 1;
+    else
+      active = 1;
+  }
+  s->nfrozen = 0;
+  for (int b = 0; b < nb; ++b) s->nfrozen += s->frozen[b];
+  const unsigned char *obs = m->surface.vert_obstacle;
+  for (int v = 0; v < n; ++v) s->passive[v] = (obs && obs[v]) || s->frozen[vb[v]];
+  update_mask(w);
+  return active || t.thawed;
+}
+
 /* Newton iterations with the current fixed set and penalties; returns 0 converged (or at
    the rounding floor), 1 failed (err set), 2 stuck: no decrease well above the floor */
-static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_error *err) {
+static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_error *err) {
   const ipc_model *m = &w->m;
   ipc_newton_solver *s = w->solver;
-  int n = m->nverts;
+  int n = m->nverts, stuck = 0;
   double tol = m->params.newton_tol * m->bbox_diag * w->h;
   update_mask(w);
   static_candidates(w, st);
   double prev_min_dist = INFINITY;
-  double e0 = INFINITY, e0_kappa = -1.0; /* potential at x and the kappa it was taken with */
   s->next_valid = 0;
   for (;;) {
     double d2;
@@ -431,27 +764,17 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
        (README, IPC scripts) */
     if (pmax <= tol) return 0;
 
-    /* swept candidates and CCD bound. With affine bodies the trial points leave the line
-       (ipc_affine_curved_step), so each trial's chord x -> xe is checked on its own below */
-    double alpha = 1.0;
-    if (w->naff == 0) {
-      for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + w->p[i];
-      double toi = swept_max_step(w, st, w->dhat);
-      if (toi < st->ccd_alpha_min) st->ccd_alpha_min = toi;
-      alpha = toi < 1.0 ? m->params.ccd_scale * toi : 1.0;
-    }
-
-    /* the energy at x: the accepted value of the last line search while kappa holds */
-    if (!(e0_kappa == w->kappa)) {
-      e0 = potential(w, w->x, w->aq, NULL);
-      e0_kappa = w->kappa;
-      if (!isfinite(e0)) {
-        ipc_error_set(err, IPC_ERR_SIM,
-                      "step %d: the incremental potential is not finite (%g) at an accepted "
-                      "state: inertia, gravity or forces overflow double precision",
-                      w->step + 1, e0);
-        return 1;
-      }
+    /* the swept candidates of the whole step and the islands they couple */
+    swept_candidates(w, st);
+    islands_begin(w);
+    ipc_islands *is = &s->isl;
+    double e0 = potential_split(w, w->x, w->aq, is, s->e0, NULL, NULL);
+    if (!isfinite(e0)) {
+      ipc_error_set(err, IPC_ERR_SIM,
+                    "step %d: the incremental potential is not finite (%g) at an accepted "
+                    "state: inertia, gravity or forces overflow double precision",
+                    w->step + 1, e0);
+      return 1;
     }
     /* a step the energy cannot resolve: a line search would accept it on equal energies or
        reject it on noise, and iterating further only walks x by rounding noise */
@@ -459,58 +782,49 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
       st->newton_floor = 1;
       return 0;
     }
-
-    double e1 = INFINITY, min_d2 = INFINITY, alpha_cand = 0;
-    for (;;) {
-      for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + alpha * w->p[i];
-      if (w->naff > 0) {
-        /* the trial q, and its vertices exactly as x will be recomputed on acceptance; the
-           move x -> xe is linear in time whatever q's path, so CCD on it stays exact */
-        for (int a = 0; a < w->naff; ++a)
-          ipc_affine_curved_step(w->aq + 12 * (size_t)a, w->adq + 12 * (size_t)a, alpha,
-                                 w->aqe + 12 * (size_t)a);
-        ipc_affine_world_positions(w, w->aqe, w->xe);
-        /* one broad phase serves every trial up to alpha_cand: its boxes hold the chords of
-           all of them when grown by the curved trials' sag */
-        if (!(alpha <= alpha_cand)) {
-          double tb = ipc_now();
-          ipc_affine_world_sag(w, alpha, w->aff_grow);
-          ipc_broad_phase_grown(&w->cand, &w->m.surface, w->x, w->xe, w->dhat, w->aff_grow);
-          st->t_broad_phase += ipc_now() - tb;
-          alpha_cand = alpha;
-        }
-        double tc = ipc_now();
-        double toi = ipc_ccd_max_step(&w->cm, &w->cand, w->x, w->xe);
-        st->t_ccd += ipc_now() - tc;
-        if (alpha * toi < st->ccd_alpha_min) st->ccd_alpha_min = alpha * toi;
-        if (toi < 1.0) {
-          alpha *= m->params.ccd_scale * toi;
-          if (alpha * pmax < 1e-3 * tol || alpha < 1e-20) break;
-          continue;
-        }
-      }
-      ++st->line_search_steps;
-      e1 = potential_collect(w, w->xe, w->aqe, &min_d2, &s->next);
-      if (e1 <= e0) break;
-      alpha *= 0.5;
-      if (alpha * pmax < 1e-3 * tol || alpha < 1e-20) break;
+    double min_d2 = INFINITY;
+    int rc = line_search(w, st, tol, &min_d2);
+    if (rc == 0) {
+      memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
+      if (w->naff > 0) memcpy(w->aq, w->aqe, 12 * (size_t)w->naff * sizeof(double));
+      s->next_valid = 1;
+      s->next_min_d2 = min_d2;
+      double min_dist = sqrt(min_d2);
+      if (m->params.kappa <= 0)
+        w->kappa = ipc_kappa_update(w->kappa, w->kappa_max, prev_min_dist, min_dist, m->bbox_diag);
+      prev_min_dist = min_dist;
     }
-    if (!(e1 <= e0)) {
-      /* no decrease along p although the model predicts one above the rounding floor:
-         converged if within ten times the tolerance (the barrier's curvature changes faster
-         than the quadratic model there), otherwise stuck */
-      return pmax <= 10 * tol ? 0 : 2;
+    if (m->params.global_line_search) {
+      /* no decrease along a step above the tolerance although the model predicts one above
+         the rounding floor: converged if within ten times the tolerance (the barrier's
+         curvature changes faster than the quadratic model there), otherwise stuck */
+      if (rc != 0) return pmax <= 10 * tol ? 0 : 2;
+      continue;
     }
-    memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
-    if (w->naff > 0) memcpy(w->aq, w->aqe, 12 * (size_t)w->naff * sizeof(double));
-    e0 = e1;
-    s->next_valid = 1;
-    s->next_min_d2 = min_d2;
-    double min_dist = sqrt(min_d2);
-    if (m->params.kappa <= 0)
-      w->kappa = ipc_kappa_update(w->kappa, w->kappa_max, prev_min_dist, min_dist, m->bbox_diag);
-    prev_min_dist = min_dist;
+    /* islands: the settled ones leave the solve until an active body comes near */
+    if (!settle_islands(w, tol, &stuck, st)) return stuck ? 2 : 0;
+    if (rc != 0) s->next_valid = 0;
   }
+}
+
+/* newton_iterate with every body active at the start; when islands were frozen on the way,
+   the contact set and closest distance at the end are taken again over all pairs (the
+   swept candidates left out those between frozen bodies) */
+static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_error *err) {
+  ipc_newton_solver *s = w->solver;
+  s->nfrozen = 0;
+  if (s->frozen) memset(s->frozen, 0, (size_t)w->m.nbodies);
+  int rc = newton_iterate(w, st, iters_left, err);
+  if (s->nfrozen > 0) {
+    s->nfrozen = 0;
+    memset(s->frozen, 0, (size_t)w->m.nbodies);
+    update_mask(w);
+    if (rc != 1) {
+      static_candidates(w, st);
+      w->min_d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->x);
+    }
+  }
+  return rc;
 }
 
 /* 1 when the move x -> xe is collision-free, ends at least 1e-4 dhat from every other

@@ -121,6 +121,9 @@ void ipc_affine_world_rotated_prediction(const ipc_world *w, double *q);
 /* inertia 1/2 |q - qtilde|_M^2 plus c h^2 times the orthogonality energy, at q */
 double ipc_affine_world_energy(const ipc_world *w, const double *q);
 
+/* the same for affine body a alone */
+double ipc_affine_world_body_energy(const ipc_world *w, const double *q, int a);
+
 /* kinetic + gravitational + orthogonality energy of the affine bodies at the current state,
    from their exact mass matrices: 1/2 qdot^T M qdot - f_g^T q + kappa_A V |A A^T - I|^2 */
 double ipc_affine_world_mechanical_energy(const ipc_world *w);
