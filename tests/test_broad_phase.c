@@ -348,6 +348,54 @@ static void check_scene(const char *name, const ipc_surface *s, const double *x0
   ipc_candidates_free(&c);
 }
 
+/* trees built over other positions (moved far, so their split fits x0 badly) and then refit
+   to x0 -> x1 find the same pairs as the brute force; a refit asked for with another passive
+   set builds afresh */
+static void check_refit(const char *name, const ipc_surface *s, const double *x0,
+                        const double *x1, double inflation) {
+  int nv = s->nverts;
+  double *y = malloc(sizeof(double) * 3 * (size_t)nv);
+  for (int i = 0; i < 3 * nv; ++i) y[i] = x0[i] + 0.4 * (urand() - 0.5);
+  ipc_candidates c = {0};
+  ipc_broad_phase(&c, s, y, NULL, 0.01);
+  c.refit = 1;
+  ipc_broad_phase(&c, s, x0, x1, inflation);
+  CHECK(c.refit == 0);
+  ref_lists r;
+  brute_force(&r, s, x0, x1, inflation);
+  char what[128];
+  snprintf(what, sizeof what, "%s refit %s inflation %g", name, x1 ? "swept" : "static",
+           inflation);
+  CHECK_MSG(pairs_equal(what, c.vf, c.nvf, r.vf.p, r.vf.n), "%s vf", what);
+  CHECK_MSG(pairs_equal(what, c.ee, c.nee, r.ee.p, r.ee.n), "%s ee", what);
+  CHECK_MSG(pairs_equal(what, c.ve, c.nve, r.ve.p, r.ve.n), "%s ve", what);
+  CHECK_MSG(pairs_equal(what, c.vv, c.nvv, r.vv.p, r.vv.n), "%s vv", what);
+  ref_free(&r);
+  ipc_candidates_free(&c);
+  free(y);
+}
+
+/* ipc_broad_phase_passive with a passive set finds what ipc_broad_phase finds on the same
+   surface with that set as its obstacles (s2), also when asked to refit trees built for
+   another passive set */
+static void check_passive(const char *name, const ipc_surface *s, const ipc_surface *s2,
+                          const double *x0, const double *x1, double inflation) {
+  ipc_candidates c = {0}, want = {0};
+  ipc_broad_phase(&want, s2, x0, x1, inflation);
+  ipc_broad_phase(&c, s, x0, x1, inflation);
+  c.refit = 1;
+  ipc_broad_phase_passive(&c, s, x0, x1, inflation, NULL, s2->vert_obstacle);
+  char what[128];
+  snprintf(what, sizeof what, "%s passive %s inflation %g", name, x1 ? "swept" : "static",
+           inflation);
+  CHECK_MSG(pairs_equal(what, c.vf, c.nvf, want.vf, want.nvf), "%s vf", what);
+  CHECK_MSG(pairs_equal(what, c.ee, c.nee, want.ee, want.nee), "%s ee", what);
+  CHECK_MSG(pairs_equal(what, c.ve, c.nve, want.ve, want.nve), "%s ve", what);
+  CHECK_MSG(pairs_equal(what, c.vv, c.nvv, want.vv, want.nvv), "%s vv", what);
+  ipc_candidates_free(&c);
+  ipc_candidates_free(&want);
+}
+
 /* ---------- scenes ---------- */
 
 /* random soup: triangles, segments and points over nv random vertices */
@@ -400,7 +448,16 @@ static void test_soup(int seed) {
   for (int i = 0; i < 3; ++i) {
     check_scene("soup", &s, x0, NULL, infl[i], 1);
     check_scene("soup", &s, x0, x1, infl[i], 1);
+    check_refit("soup", &s, x0, x1, infl[i]);
   }
+  /* more vertices passive (a Newton solve's frozen bodies): the obstacles and some others */
+  unsigned char pas[90];
+  for (int i = 0; i < nv; ++i) pas[i] = (seed % 3 != 2 && obs[i]) || urand() < 0.3;
+  ipc_surface s2;
+  hand_surface(&s2, nv, faces, nf, segs, ns, points, np, pas);
+  check_passive("soup", &s, &s2, x0, x1, 0.03);
+  check_passive("soup", &s, &s2, x0, NULL, 0.15);
+  hand_surface_free(&s2);
   hand_surface_free(&s);
   free(x0);
   free(x1);

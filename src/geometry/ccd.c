@@ -594,6 +594,27 @@ static int ccd_split(const ccd_box *b, double F[8][3], const ccd_tests *T, doubl
 }
 
 /* s[k], e[k]: vertex k at t = 0 and t = 1; vertices [0, na) form the first primitive */
+/* plane separation, an exact early out for vertex-face and edge-edge queries: at t = 0,
+   n . F(0, u, v) is the same for every (u, v), n = A x B the pair's normal (the face's, or
+   the common normal of the two edges' lines), so |F(t, u, v)| >= |n . F(0)| / |n| - t D with D
+   a bound on |F(t) - F(0)| / t over the parameter box: |dp| + |da| + |db| + |dc| for
+   vertex-face (over the whole parallelogram u, v in [0, 1]), max(|da0|, |da1|) +
+   max(|db0|, |db1|) for edge-edge. Returns 1 when that stays above ms up to tmax with margins
+   (1e-9 relative, 1e-9 M absolute, M the largest coordinate) far above the rounding of n, the
+   distance and D, for pairs at least 1e-3 rad from degenerate (others return 0) */
+static int ccd_plane_separated(const ccd_query *q, double ms, double tmax, double M) {
+  double base[3], A[3], B[3], n[3];
+  ccd_terms(q, 0.0, base, A, B);
+  ccd_cross(A, B, n);
+  double nn = ccd_dot(n, n);
+  if (!(nn > 1e-6 * ccd_dot(A, A) * ccd_dot(B, B))) return 0;
+  double dist = fabs(ccd_dot(n, base)) / sqrt(nn), len[4];
+  for (int k = 0; k < 4; ++k) len[k] = sqrt(ccd_dot(q->d[k], q->d[k]));
+  double D = q->kind == CCD_VF ? len[0] + len[1] + len[2] + len[3]
+                               : CCD_MAX(len[0], len[1]) + CCD_MAX(len[2], len[3]);
+  return dist * (1.0 - 1e-9) > (ms + tmax * D) * (1.0 + 1e-9) + 1e-9 * M;
+}
+
 static int ccd_run(int kind, const double *const s[4], const double *const e[4], int na, int use_u,
                    int use_v, const ipc_ccd_params *prm, double *toi) {
   ipc_ccd_params def = ipc_ccd_default_params();
@@ -607,6 +628,7 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
   q.kind = kind;
   q.ms = ms;
   q.turn = use_u && use_v;
+  double coord_max = 0.0;
   for (int a = 0; a < 3; ++a) {
     double m = 0.0;
     double loa = INFINITY, hia = -INFINITY, lob = INFINITY, hib = -INFINITY;
@@ -630,11 +652,14 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
       q.d[k][a] = xe - xs;
     }
     if (lob - hia > ms || loa - hib > ms) goto done;
+    coord_max = CCD_MAX(coord_max, m);
     double eps = CCD_MAX(m * CCD_EPS_REL, CCD_EPS_FLOOR);
     q.eps2[a] = 2.0 * eps;
     q.thr[a] = (ms + eps) * CCD_UP;
     q.inner[a] = CCD_MAX(ms - eps, eps);
   }
+
+  if (q.turn && ccd_plane_separated(&q, ms, tmax, coord_max)) goto done;
 
   ccd_box stack[CCD_STACK_BOXES];
   ccd_queue h = {stack, 0, CCD_STACK_BOXES, stack, 0};

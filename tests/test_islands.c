@@ -1,0 +1,232 @@
+/* the line search per contact island (src/ipc/islands.c, newton.c; issue 13):
+   - islands from candidate pairs: touching bodies share one, apart bodies and bodies that
+     only meet a non-moving one (an obstacle, a frozen body) do not; lagged friction pairs
+     join too; `single` makes one island of every moving body
+   - a scene of apart groups (an affine cube dropping on another resting on the ground, a
+     free affine cube, a soft cube sliding on the ground) run with newton.line_search
+     "islands" and "global": the same motion within the Newton tolerance, intersection-free at
+     every step, and no more Newton iterations with islands
+   - the same with deformable bodies only (two soft cubes, one dropping on the other, beside
+     a third falling alone) */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ipc/islands.h"
+#include "ipc/world_internal.h"
+#include "ipcc/ipcc.h"
+#include "test.h"
+
+/* writes the JSON scene text to a temporary folder, every @CUBE@ replaced by the absolute
+   path of scenes/meshes/cube.msh (the tests run from the source root), and loads it */
+static int load_text(const char *json, ipc_scene_def *def, ipc_error *err) {
+  char dir[] = "/tmp/ipcc_islands_XXXXXX", file[64], cwd[4096];
+  if (!mkdtemp(dir) || !getcwd(cwd, sizeof cwd)) return 0;
+  snprintf(file, sizeof file, "%s/scene.json", dir);
+  FILE *f = fopen(file, "w");
+  if (!f) return 0;
+  for (const char *s = json; *s;) {
+    const char *at = strstr(s, "@CUBE@");
+    size_t n = at ? (size_t)(at - s) : strlen(s);
+    fwrite(s, 1, n, f);
+    if (!at) break;
+    fprintf(f, "%s/scenes/meshes/cube.msh", cwd);
+    s = at + 6;
+  }
+  fclose(f);
+  ipc_status st = ipc_scene_load(file, def, err);
+  remove(file);
+  rmdir(dir);
+  return st == IPC_OK;
+}
+
+static ipc_world *make_world(const char *json, int global) {
+  ipc_scene_def def;
+  ipc_error err;
+  if (!load_text(json, &def, &err)) {
+    CHECK_MSG(0, "scene: %s", err.msg);
+    return NULL;
+  }
+  CHECK(def.global_line_search == 0); /* islands unless asked */
+  def.global_line_search = global;
+  ipc_world *w = ipc_world_create(&def, &err);
+  CHECK_MSG(w != NULL, "world: %s", err.msg);
+  ipc_scene_def_free(&def);
+  return w;
+}
+
+/* four unit cubes (the mesh spans [0, 1] in y): b0 resting 1 mm above the ground, b1 1 cm
+   above b0, b2 and b3 far to the sides */
+static const char *four_cubes =
+    "{\"time_step\": 0.01, \"duration\": 1, \"gravity\": [0, -9.80665, 0],"
+    " \"bodies\": [{\"mesh\": \"@CUBE@\", \"translation\": [0, 0.001, 0], \"affine\": true,"
+    " \"friction\": 0.5},"
+    " {\"mesh\": \"@CUBE@\", \"translation\": [0.3, 1.011, 0.2], \"rotation\": [0, 15, 0],"
+    " \"affine\": true, \"friction\": 0.5},"
+    " {\"mesh\": \"@CUBE@\", \"translation\": [5, 0.5, 0], \"affine\": true},"
+    " {\"mesh\": \"@CUBE@\", \"translation\": [-5, 0.001, 0], \"velocity\": [1, 0, 0],"
+    " \"material\": {\"young\": 1e6}, \"friction\": 0.2}],"
+    " \"planes\": [{\"point\": [0, 0, 0], \"normal\": [0, 1, 0], \"friction\": 0.5}]}";
+
+static void test_build(void) {
+  ipc_world *w = make_world(four_cubes, 0);
+  if (!w) return;
+  const ipc_model *m = &w->m;
+  CHECK(m->nbodies == 4);
+  unsigned char *moving = malloc((size_t)m->nverts);
+  memset(moving, 1, (size_t)m->nverts);
+  ipc_candidates cand = {0};
+  /* pairs within 2 cm: b0 and b1 only (the plane is not a candidate pair) */
+  ipc_broad_phase(&cand, &m->surface, w->x, NULL, 0.02);
+  CHECK(cand.nvf + cand.nee > 0);
+  ipc_islands is = {0};
+  ipc_islands_build(&is, m, moving, &cand, NULL, 0);
+  CHECK(is.n == 3);
+  CHECK(is.body[0] == 0 && is.body[1] == 0 && is.body[2] == 1 && is.body[3] == 2);
+  int ok = 1;
+  for (int i = 0; i < m->nverts; ++i) ok &= is.vert[i] == is.body[m->surface.vert_body[i]];
+  CHECK(ok);
+  /* one island for everything */
+  ipc_islands_build(&is, m, moving, &cand, NULL, 1);
+  CHECK(is.n == 1 && is.body[0] == 0 && is.body[1] == 0 && is.body[2] == 0 && is.body[3] == 0);
+  /* b0 does not move (a frozen body): b1 meets nothing that moves, b0 has no island */
+  const ipc_body *b0 = &m->bodies[0];
+  memset(moving + b0->v0, 0, (size_t)b0->nv);
+  ipc_islands_build(&is, m, moving, &cand, NULL, 0);
+  CHECK(is.n == 3 && is.body[0] == -1 && is.body[1] == 0 && is.body[2] == 1 && is.body[3] == 2);
+  CHECK(is.vert[b0->v0] == -1);
+  int v1[4] = {b0->v0, m->bodies[1].v0, b0->v0 + 1, b0->v0 + 2};
+  CHECK(ipc_islands_of(is.vert, v1, 4, 99) == 0);
+  CHECK(ipc_islands_of(is.vert, v1, 1, 99) == 99);
+  /* a lagged friction pair between b2 and b3 joins them */
+  memset(moving, 1, (size_t)m->nverts);
+  ipc_friction fric;
+  memset(&fric, 0, sizeof fric);
+  ipc_friction_contact fc;
+  memset(&fc, 0, sizeof fc);
+  fc.nv = 2;
+  fc.v[0] = m->bodies[2].v0;
+  fc.v[1] = m->bodies[3].v0;
+  fric.c = &fc;
+  fric.n = 1;
+  ipc_islands_build(&is, m, moving, &cand, &fric, 0);
+  CHECK(is.n == 2 && is.body[0] == 0 && is.body[1] == 0 && is.body[2] == 1 && is.body[3] == 1);
+  ipc_islands_free(&is);
+  ipc_islands_free(&is); /* freed twice: a no-op */
+  ipc_candidates_free(&cand);
+  free(moving);
+  ipc_world_destroy(w);
+}
+
+typedef struct run_result {
+  int ok, iterations;
+  double *x; /* final positions */
+} run_result;
+
+static run_result run(const char *json, int global, int steps) {
+  run_result r = {0, 0, NULL};
+  ipc_world *w = make_world(json, global);
+  if (!w) return r;
+  r.ok = 1;
+  for (int k = 0; k < steps && r.ok; ++k) {
+    ipc_step_stats st;
+    ipc_error err;
+    char what[256];
+    if (ipc_world_step(w, &st, &err) != IPC_OK) {
+      CHECK_MSG(0, "%s step %d: %s", global ? "global" : "islands", k + 1, err.msg);
+      r.ok = 0;
+    } else if (!ipc_world_intersection_free(w, what, sizeof what)) {
+      CHECK_MSG(0, "%s step %d intersects: %s", global ? "global" : "islands", k + 1, what);
+      r.ok = 0;
+    }
+    CHECK_MSG(!st.newton_capped, "%s step %d: Newton capped or stuck", global ? "global" : "islands",
+              k + 1);
+    r.iterations += st.newton_iterations;
+  }
+  size_t n = 3 * (size_t)w->m.nverts;
+  r.x = malloc(n * sizeof(double));
+  memcpy(r.x, w->x, n * sizeof(double));
+  ipc_world_destroy(w);
+  return r;
+}
+
+/* the scene with newton.tolerance set (the text ends in the planes entry and a closing '}') */
+static char *with_tolerance(const char *json, double tol) {
+  size_t n = strlen(json);
+  char *t = malloc(n + 64);
+  memcpy(t, json, n - 1);
+  snprintf(t + n - 1, 64, ", \"newton\": {\"tolerance\": %g}}", tol);
+  return t;
+}
+
+/* islands and global line search on one scene at newton.tolerance tol: the largest vertex
+   distance between the two runs (into *d) and the tolerance as a distance per step */
+static int compare_at(const char *name, const char *json, double tol, int steps, double *d,
+                      double *tol_dist, int *its_isl, int *its_glob) {
+  char *t = with_tolerance(json, tol);
+  ipc_world *w = make_world(t, 0);
+  if (!w) {
+    free(t);
+    return 0;
+  }
+  *tol_dist = w->m.params.newton_tol * w->m.bbox_diag * w->h;
+  int nv = w->m.nverts;
+  ipc_world_destroy(w);
+  run_result a = run(t, 0, steps), b = run(t, 1, steps);
+  free(t);
+  int ok = a.ok && b.ok;
+  if (ok) {
+    *d = 0;
+    for (int i = 0; i < 3 * nv; ++i) *d = fmax(*d, fabs(a.x[i] - b.x[i]));
+    *its_isl = a.iterations;
+    *its_glob = b.iterations;
+    fprintf(stderr, "%s, tolerance %g: %d steps, Newton iterations islands %d global %d, "
+                    "largest difference %.3g m = %.3g x the tolerance as a distance %.3g m\n",
+            name, tol, steps, a.iterations, b.iterations, *d, *d / *tol_dist, *tol_dist);
+  }
+  free(a.x);
+  free(b.x);
+  return ok;
+}
+
+/* both line searches converge to the same answer: at IPC's tolerance (1e-2) the runs stay
+   within the Newton tolerance accumulated over the steps, and at a hundred times tighter a
+   tolerance their difference shrinks at least tenfold */
+static void compare(const char *name, const char *json, int steps) {
+  double d1, t1, d2, t2;
+  int i1, g1, i2, g2;
+  if (!compare_at(name, json, 1e-2, steps, &d1, &t1, &i1, &g1) ||
+      !compare_at(name, json, 1e-4, steps, &d2, &t2, &i2, &g2))
+    return;
+  CHECK_MSG(d1 <= steps * t1, "%s: runs differ by %g tolerances", name, d1 / t1);
+  CHECK_MSG(d2 <= 0.1 * d1, "%s: the difference %g at 1e-4 is not a tenth of %g at 1e-2", name,
+            d2, d1);
+  CHECK(d1 > 0); /* the two line searches took different paths */
+  CHECK(i1 <= g1 && i2 <= g2);
+}
+
+static void test_affine_groups(void) {
+  compare("affine and soft cubes", four_cubes, 60);
+}
+
+static const char *soft_cubes =
+    "{\"time_step\": 0.01, \"duration\": 1, \"gravity\": [0, -9.80665, 0],"
+    " \"bodies\": [{\"mesh\": \"@CUBE@\", \"translation\": [0, 0.001, 0],"
+    " \"material\": {\"young\": 1e6}},"
+    " {\"mesh\": \"@CUBE@\", \"translation\": [0.2, 1.2, 0], \"rotation\": [0, 20, 0],"
+    " \"material\": {\"young\": 1e6}},"
+    " {\"mesh\": \"@CUBE@\", \"translation\": [4, 2, 0], \"material\": {\"young\": 1e6}}],"
+    " \"planes\": [{\"point\": [0, 0, 0], \"normal\": [0, 1, 0]}]}";
+
+static void test_soft_groups(void) {
+  compare("soft cubes", soft_cubes, 60);
+}
+
+int main(void) {
+  test_build();
+  test_affine_groups();
+  test_soft_groups();
+  TEST_MAIN_END();
+}
