@@ -29,8 +29,7 @@ static void map_vertices(const ipc_world *w, const double *q, double *out) {
   }
 }
 
-/* refuses what affine bodies do not support: partial scripts, Newmark,
-   damping */
+/* refuses what affine bodies do not support: partial scripts, damping */
 static ipc_status check_supported(const ipc_world *w, const ipc_scene_def *def, int b, int d0,
                                   ipc_error *err) {
   const char *path = def->path ? def->path : "(scene)";
@@ -44,11 +43,6 @@ static ipc_status check_supported(const ipc_world *w, const ipc_scene_def *def, 
                            "them (bodies[%d].affine is true)",
                            path, b, k, d->nverts, w->m.bodies[b].nv, b);
   }
-  if (def->integrator == IPC_NEWMARK)
-    return ipc_error_set(err, IPC_ERR_INPUT,
-                         "%s: integrator: affine bodies (bodies[%d].affine) need "
-                         "\"implicit_euler\" for now",
-                         path, b);
   if (def->damping_stiffness > 0)
     return ipc_error_set(err, IPC_ERR_INPUT,
                          "%s: damping: not supported with affine bodies (bodies[%d].affine) yet",
@@ -72,7 +66,7 @@ ipc_status ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def, ipc_err
   w->aff_scripted = IPC_NEW0(unsigned char, na);
   w->aff_fixed = IPC_NEW0(unsigned char, na);
   w->aff_penalty = IPC_NEW0(double, na);
-  double **arrays[] = {&w->aq, &w->aqn, &w->aqd, &w->aqt, &w->aqe, &w->adq, &w->aqs};
+  double **arrays[] = {&w->aq, &w->aqn, &w->aqd, &w->aqt, &w->aqe, &w->adq, &w->aqs, &w->aqa};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k)
     *arrays[k] = IPC_NEW0(double, 12 * (size_t)na);
   for (int i = 0; i < m->nverts; ++i) w->vert_aff[i] = -1;
@@ -116,7 +110,7 @@ void ipc_affine_world_free(ipc_world *w) {
   ipc_free(w->aff_scripted);
   ipc_free(w->aff_fixed);
   ipc_free(w->aff_penalty);
-  double *arrays[] = {w->aq, w->aqn, w->aqd, w->aqt, w->aqe, w->adq, w->aqs};
+  double *arrays[] = {w->aq, w->aqn, w->aqd, w->aqt, w->aqe, w->adq, w->aqs, w->aqa};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) ipc_free(arrays[k]);
 }
 
@@ -150,20 +144,52 @@ void ipc_affine_world_predict(ipc_world *w, double t) {
   for (int a = 0; a < w->naff; ++a)
     ipc_affine_uniform_force(&w->aff_mom[a], w->m.params.gravity, f + 12 * (size_t)a);
   ipc_model_affine_neumann(&w->m, w->vert_aff, NULL, t, f);
+  /* c h^2 M^-1 f, as the vertices' c h^2 (g + neumann): ipc_affine_predict scales by h^2,
+     so f is scaled by c (1 for implicit Euler, beta for Newmark) */
+  double c = w->c_elastic, h = w->h;
+  int newmark = w->m.params.integrator == IPC_NEWMARK;
+  for (int k = 0; k < 12 * w->naff; ++k) f[k] *= c;
   for (int a = 0; a < w->naff; ++a) {
-    double *q = w->aq + 12 * (size_t)a;
+    double *q = w->aq + 12 * (size_t)a, *qt = w->aqt + 12 * (size_t)a;
     memcpy(w->aqn + 12 * (size_t)a, q, 12 * sizeof(double));
-    /* c h^2 M^-1 f: ipc_affine_predict scales by h^2; c = 1 (implicit Euler only) */
-    ipc_affine_predict(&w->aff_mom[a], q, w->aqd + 12 * (size_t)a, w->h, f + 12 * (size_t)a,
-                       w->aqt + 12 * (size_t)a);
+    ipc_affine_predict(&w->aff_mom[a], q, w->aqd + 12 * (size_t)a, h, f + 12 * (size_t)a, qt);
+    if (newmark)
+      for (int k = 0; k < 12; ++k)
+        qt[k] += h * h * (0.5 - IPC_NEWMARK_BETA) * w->aqa[12 * (size_t)a + k];
   }
   ipc_free(f);
 }
 
 void ipc_affine_world_velocities(ipc_world *w) {
   if (w->naff == 0) return;
-  for (int k = 0; k < 12 * w->naff; ++k) w->aqd[k] = (w->aq[k] - w->aqn[k]) / w->h;
+  double h = w->h;
+  if (w->m.params.integrator == IPC_NEWMARK) {
+    const double beta = IPC_NEWMARK_BETA, gamma = IPC_NEWMARK_GAMMA;
+    for (int k = 0; k < 12 * w->naff; ++k) {
+      double qhat = w->aqn[k] + h * w->aqd[k] + h * h * (0.5 - beta) * w->aqa[k];
+      double anew = (w->aq[k] - qhat) / (beta * h * h);
+      w->aqd[k] += h * ((1 - gamma) * w->aqa[k] + gamma * anew);
+      w->aqa[k] = anew;
+    }
+    map_vertices(w, w->aqa, w->a);
+  } else {
+    for (int k = 0; k < 12 * w->naff; ++k) w->aqd[k] = (w->aq[k] - w->aqn[k]) / h;
+  }
   map_vertices(w, w->aqd, w->v);
+}
+
+void ipc_affine_world_initial_acceleration(ipc_world *w) {
+  if (w->naff == 0) return;
+  double *f = IPC_NEW0(double, 12 * (size_t)w->naff);
+  for (int a = 0; a < w->naff; ++a)
+    ipc_affine_uniform_force(&w->aff_mom[a], w->m.params.gravity, f + 12 * (size_t)a);
+  ipc_model_affine_neumann(&w->m, w->vert_aff, NULL, 0.0, f);
+  const double zero[12] = {0};
+  for (int a = 0; a < w->naff; ++a) /* M^-1 f: the prediction from rest with h = 1 */
+    ipc_affine_predict(&w->aff_mom[a], zero, zero, 1.0, f + 12 * (size_t)a,
+                       w->aqa + 12 * (size_t)a);
+  ipc_free(f);
+  map_vertices(w, w->aqa, w->a);
 }
 
 void ipc_affine_world_rotated_prediction(const ipc_world *w, double *q) {

@@ -22,7 +22,7 @@
 #include "ipc/damping.h"
 #include "ipc/kappa.h"
 
-static const double newmark_beta = 0.25, newmark_gamma = 0.5;
+static const double newmark_beta = IPC_NEWMARK_BETA, newmark_gamma = IPC_NEWMARK_GAMMA;
 
 static double mean_mass(const ipc_model *m) {
   double s = 0;
@@ -110,7 +110,10 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   w->g = IPC_NEW0(double, 3 * (size_t)w->nsys);
 
   ipc_contact_model_init(&w->cm, m, w->dhat);
-  if (def->integrator == IPC_NEWMARK) newmark_initial_acceleration(w);
+  if (def->integrator == IPC_NEWMARK) {
+    newmark_initial_acceleration(w);
+    ipc_affine_world_initial_acceleration(w);
+  }
 
   /* the start state must be intersection-free and not touching; the rest shapes of affine
      bodies too (checked here only: their maps keep them so while det A > 0) */
@@ -304,8 +307,8 @@ ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
     }
   } else {
     for (int i = 0; i < 3 * n; ++i) w->v[i] = (w->x[i] - w->xn[i]) / h;
-    ipc_affine_world_velocities(w); /* J_i qdot on affine vertices */
   }
+  ipc_affine_world_velocities(w); /* from q; J_i qdot (and J_i qddot) on affine vertices */
   ipc_dirichlet_advance_centers(m, w->dir_center, w->h, w->time);
   w->time += h;
   w->step++;

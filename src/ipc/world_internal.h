@@ -11,6 +11,10 @@
 
 typedef struct ipc_newton_solver ipc_newton_solver;
 
+/* Newmark's parameters (average acceleration: unconditionally stable, second order) */
+#define IPC_NEWMARK_BETA 0.25
+#define IPC_NEWMARK_GAMMA 0.5
+
 struct ipc_world {
   ipc_model m;
   ipc_contact_model cm;
@@ -59,6 +63,7 @@ struct ipc_world {
   ipc_affine_moments *aff_mom;
   double *aq, *aqn, *aqd;  /* (naff x 12) q, q at the start of the step, qdot */
   double *aqt, *aqe, *adq; /* (naff x 12) prediction, trial q, Newton direction */
+  double *aqa;             /* (naff x 12) qddot, Newmark's acceleration (0 for implicit Euler) */
   /* scripted affine bodies move as kinematic rigid movers: body a's scripts are the model's
      dirichlet entries aff_dir0[a] .. + aff_ndir[a] - 1 (each selects the whole body); when
      one is active, aqs holds the step's target q and aff_scripted[a] is 1. Like scripted
@@ -111,8 +116,13 @@ void ipc_affine_world_positions(const ipc_world *w, const double *q, double *x);
    m_i J_i^T a, with the model's vertex masses) */
 void ipc_affine_world_predict(ipc_world *w, double t);
 
-/* end of a step: qdot = (q - qn) / h, v_i = J_i qdot */
+/* end of a step: qdot = (q - qn) / h (implicit Euler), or Newmark's qddot and qdot from
+   q; v_i = J_i qdot and a_i = J_i qddot on the affine vertices */
 void ipc_affine_world_velocities(ipc_world *w);
+
+/* Newmark's starting qddot: M^-1 f with f the generalized force of gravity and the Neumann
+   loads active at t = 0 (the orthogonality force vanishes at q = (0, I)); a_i = J_i qddot */
+void ipc_affine_world_initial_acceleration(ipc_world *w);
 
 /* q: every affine body's prediction aqt with A projected onto the rotations (its polar
    factor; the prediction itself when that fails), the start the Newton solve tries first */

@@ -16,6 +16,8 @@
      affine_q, affine_qdot          (naff x 12) state and velocity of the affine bodies;
                                     present only when the scene has affine bodies, so the
                                     record of a deformable-only scene is unchanged
+     affine_qddot                   (naff x 12) their Newmark acceleration: only with affine
+                                    bodies and the Newmark integrator
    everything else in the world is either fixed by the scene (model, rest shapes, kappa
    bounds) or recomputed at the start of each step (candidates, contacts, targets, masks).
    not saved: the Newton solver's sparse pattern. a running world keeps the off-diagonal
@@ -49,6 +51,7 @@ enum {
   TAG_DIR_CENTER = 8,
   TAG_AFFINE_Q = 9,
   TAG_AFFINE_QDOT = 10,
+  TAG_AFFINE_QDDOT = 11,
 };
 
 typedef struct field {
@@ -73,6 +76,7 @@ static int state_fields(ipc_world *w, field *f) {
     size_t n12 = 12 * (size_t)w->naff * sizeof(double);
     f[k++] = (field){TAG_AFFINE_Q, w->aq, n12};
     f[k++] = (field){TAG_AFFINE_QDOT, w->aqd, n12};
+    if (w->m.params.integrator == IPC_NEWMARK) f[k++] = (field){TAG_AFFINE_QDDOT, w->aqa, n12};
   }
   return k;
 }
