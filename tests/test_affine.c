@@ -357,6 +357,74 @@ static void test_orthogonality(void) {
   }
 }
 
+/* central differences of the strain damping's energy and gradient at q */
+static void check_strain_fd(const double q[12], const double G0[9], double c) {
+  const double h = 1e-6;
+  double g[12], H[144], gfd[12], Hfd[144];
+  ipc_affine_strain_gradient(q, G0, c, g);
+  ipc_affine_strain_hessian(q, G0, c, H);
+  for (int k = 0; k < 12; ++k) {
+    double qp[12], qm[12], gp[12], gm[12];
+    memcpy(qp, q, sizeof qp);
+    memcpy(qm, q, sizeof qm);
+    qp[k] += h, qm[k] -= h;
+    gfd[k] = (ipc_affine_strain_energy(qp, G0, c) - ipc_affine_strain_energy(qm, G0, c)) / (2 * h);
+    ipc_affine_strain_gradient(qp, G0, c, gp);
+    ipc_affine_strain_gradient(qm, G0, c, gm);
+    for (int r = 0; r < 12; ++r) Hfd[12 * r + k] = (gp[r] - gm[r]) / (2 * h);
+  }
+  double dg = rel_diff(12, g, gfd), dh = rel_diff(144, H, Hfd);
+  worst_orth_g = fmax(worst_orth_g, dg);
+  worst_orth_h = fmax(worst_orth_h, dh);
+  CHECK_MSG(dg <= 1e-7, "strain gradient vs FD: %g", dg);
+  CHECK_MSG(dh <= 1e-7, "strain Hessian vs FD: %g", dh);
+  for (int r = 0; r < 12; ++r)
+    for (int t = 0; t < 12; ++t) CHECK(fabs(H[12 * r + t] - H[12 * t + r]) <= 1e-12 * c);
+}
+
+/* the strain damping c ||A^T A - G0||^2 (G0 = A_n^T A_n): zero with zero gradient for every
+   rigid motion from A_n (A = R A_n, any p), positive for a stretch, derivatives against
+   finite differences, its projected Hessian PSD; at a rotation A_n its Hessian is that of
+   the orthogonality energy (kappa V = c), the Rayleigh form it replaces */
+static void test_strain_damping(void) {
+  const double c = 3.0;
+  for (int trial = 0; trial < 20; ++trial) {
+    double R[9], An[9], A[9], p[3] = {urand(), urand(), urand()}, qn[12], q[12], G0[9];
+    random_rotation(R);
+    for (int k = 0; k < 9; ++k) An[k] = (k % 4 == 0) + 0.2 * urand();
+    make_q(An, p, qn);
+    ipc_affine_gram(qn, G0);
+    /* A = R A_n, moved: a rigid motion */
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        A[3 * i + j] = 0;
+        for (int k = 0; k < 3; ++k) A[3 * i + j] += R[3 * i + k] * An[3 * k + j];
+      }
+    double p2[3] = {p[0] + 1, p[1] - 2, p[2]}, g[12], H[144], P[144];
+    make_q(A, p2, q);
+    CHECK(ipc_affine_strain_energy(q, G0, c) <= 1e-25);
+    ipc_affine_strain_gradient(q, G0, c, g);
+    CHECK(max_abs(12, g) <= 1e-13 * c);
+    /* a stretch along a random axis: positive */
+    for (int k = 0; k < 9; ++k) A[k] = An[k] * (k / 3 == trial % 3 ? 1.1 : 1.0);
+    make_q(A, p, q);
+    CHECK(ipc_affine_strain_energy(q, G0, c) > 1e-4 * c);
+    for (int k = 0; k < 9; ++k) A[k] = An[k] + 0.05 * urand();
+    make_q(A, p, q);
+    check_strain_fd(q, G0, c);
+    ipc_affine_strain_hessian(q, G0, c, H);
+    CHECK(ipc_affine_strain_hessian_psd(q, G0, c, P) == 0);
+    CHECK(min_eig_rel(P) >= -1e-10);
+    /* at a rotation from the identity: the orthogonality Hessian with kappa V = c */
+    const double I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    make_q(R, p, q);
+    ipc_affine_strain_hessian(q, I3, c, H);
+    ipc_affine_orth_hessian(q, c, 1.0, P);
+    CHECK_MSG(rel_diff(144, H, P) <= 1e-12, "strain vs orth Hessian at a rotation: %g",
+              rel_diff(144, H, P));
+  }
+}
+
 /* dense stacked Jacobian (3k x n) of k vertices on body[v] (NULL: all on body 0) */
 static void dense_jacobian(int k, const double *xbar, const int *body, int n, double *J) {
   memset(J, 0, sizeof(double) * 3 * (size_t)k * (size_t)n);
@@ -684,6 +752,7 @@ int main(void) {
   test_mass_matrix(&cube);
   test_polar();
   test_orthogonality();
+  test_strain_damping();
   test_pull_dense();
   test_pull_fd();
   test_inertia(&cube);

@@ -119,15 +119,16 @@ static int run(ipc_world *w, int n) {
    of rate omega that is of order |L| (h omega)^2 per step, so first order in h over a fixed
    time. The orthogonality error balances the centrifugal stretch: rho omega^2 r^2 / kappa_A.
    spin(h, tol): the relative change of L over 1 s and the largest orthogonality error */
-static void spin_with(const char *integrator, double h, double tol, double *rel, double *orth) {
+static void spin_with(const char *integrator, const char *extra, double h, double tol,
+                      double *rel, double *orth) {
   char json[1024];
   snprintf(json, sizeof json,
-           "{\"time_step\": %g, \"duration\": 1, \"gravity\": [0, 0, 0],"
+           "{\"time_step\": %g, \"duration\": 1, \"gravity\": [0, 0, 0]%s,"
            " \"integrator\": \"%s\", \"newton\": {\"tolerance\": %g},"
            " \"bodies\": [{\"mesh\": \"@CUBE@\", \"translation\": [-0.5, -0.5, -0.5],"
            " \"angular_velocity\": [0, 2, 1], \"affine\": true,"
            " \"material\": {\"density\": 1000, \"young\": 1e6}}]}",
-           h, integrator, tol);
+           h, extra, integrator, tol);
   *rel = *orth = INFINITY;
   ipc_world *w = make_world(json);
   if (!w) return;
@@ -147,7 +148,7 @@ static void spin_with(const char *integrator, double h, double tol, double *rel,
 }
 
 static void spin(double h, double tol, double *rel, double *orth) {
-  spin_with("implicit_euler", h, tol, rel, orth);
+  spin_with("implicit_euler", "", h, tol, rel, orth);
 }
 
 /* with a tight Newton tolerance (1e-5; the default 1e-2 leaves inexact solves of about
@@ -172,8 +173,8 @@ static void test_spin(void) {
    least fourfold when h halves (measured 9.5-fold) */
 static void test_spin_newmark(void) {
   double rel[2], orth[2], rel_euler, orth_euler;
-  spin_with("newmark", 0.01, 1e-5, &rel[0], &orth[0]);
-  spin_with("newmark", 0.005, 1e-5, &rel[1], &orth[1]);
+  spin_with("newmark", "", 0.01, 1e-5, &rel[0], &orth[0]);
+  spin_with("newmark", "", 0.005, 1e-5, &rel[1], &orth[1]);
   spin(0.01, 1e-5, &rel_euler, &orth_euler);
   fprintf(stderr, "spin, Newmark: |L - L0| / |L0| = %.4g (h 0.01), %.4g (h 0.005), implicit "
                   "Euler %.4g (h 0.01); orth %.3g, %.3g\n",
@@ -298,8 +299,8 @@ static void test_mixed(void) {
 
 /* central differences of E(q) against the assembled gradient, q moved off the converged
    state so the gradient is not small; contacts with the plane, the soft cube and friction */
-static void test_gradient_fd(void) {
-  ipc_world *w = make_world(mixed_scene);
+static void gradient_fd(const char *name, const char *json) {
+  ipc_world *w = make_world(json);
   if (!w) return;
   CHECK(run(w, 40) == 40);
   CHECK(w->fric.n > 0);
@@ -322,10 +323,34 @@ static void test_gradient_fd(void) {
     double fd = (e[0] - e[1]) / (2 * dq);
     emax = fmax(emax, fabs(fd - g[k]));
   }
-  fprintf(stderr, "fd: max |g| %.4g, max |fd - g| %.3g\n", gmax, emax);
+  fprintf(stderr, "fd (%s): max |g| %.4g, max |fd - g| %.3g\n", name, gmax, emax);
   CHECK(gmax > 1.0);
   CHECK(emax <= 1e-5 * gmax);
   ipc_world_destroy(w);
+}
+
+/* the mixed scene as is, and with Rayleigh damping (beta 0.05 s: on the affine body the
+   orthogonality Hessian at the step's start acts on q - q_n) */
+static void test_gradient_fd(void) {
+  gradient_fd("mixed", mixed_scene);
+  size_t n = strlen(mixed_scene);
+  char *damped = malloc(n + 64);
+  memcpy(damped, mixed_scene, n - 1);
+  snprintf(damped + n - 1, 64, ", \"damping\": {\"stiffness\": 0.05}}");
+  gradient_fd("mixed, damped", damped);
+  free(damped);
+}
+
+/* damping does not touch rigid motion: the damped spin keeps its angular momentum as the
+   undamped one does (the orthogonality Hessian vanishes on rotations at a rotation) */
+static void test_spin_damped(void) {
+  double rel[2], orth[2];
+  spin_with("implicit_euler", ", \"damping\": {\"stiffness\": 1e-5}", 0.01, 1e-5, &rel[0],
+            &orth[0]);
+  spin(0.01, 1e-5, &rel[1], &orth[1]);
+  fprintf(stderr, "spin, damped: |L - L0| / |L0| = %.6g (undamped %.6g), orth %.3g (%.3g)\n",
+          rel[0], rel[1], orth[0], orth[1]);
+  CHECK(fabs(rel[0] - rel[1]) <= 1e-3 * rel[1]);
 }
 
 /* steps n times like run(), and after each step compares body 0's q with the script:
@@ -506,6 +531,7 @@ int main(void) {
   test_neumann();
   test_spin();
   test_spin_newmark();
+  test_spin_damped();
   test_fall_newmark();
   test_spin_iterations();
   test_drop();

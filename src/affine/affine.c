@@ -386,6 +386,79 @@ int ipc_affine_orth_hessian_psd(const double q[12], double kappa, double volume,
   return 0;
 }
 
+/* the strain damping's parts: A (row-major) and S = A^T A - G0 */
+static void strain_parts(const double q[12], const double G0[9], double A[9], double S[9]) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) A[3 * i + j] = q[3 + 3 * j + i];
+  for (int l = 0; l < 3; ++l)
+    for (int j = 0; j < 3; ++j) {
+      double t = -G0[3 * l + j];
+      for (int k = 0; k < 3; ++k) t += A[3 * k + l] * A[3 * k + j];
+      S[3 * l + j] = t;
+    }
+}
+
+double ipc_affine_strain_energy(const double q[12], const double G0[9], double c) {
+  double A[9], S[9], t = 0.0;
+  strain_parts(q, G0, A, S);
+  for (int k = 0; k < 9; ++k) t += S[k] * S[k];
+  return c * t;
+}
+
+void ipc_affine_strain_gradient(const double q[12], const double G0[9], double c, double g[12]) {
+  double A[9], S[9];
+  strain_parts(q, G0, A, S);
+  g[0] = g[1] = g[2] = 0.0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      double t = 0.0;
+      for (int l = 0; l < 3; ++l) t += A[3 * i + l] * S[3 * l + j];
+      g[3 + 3 * j + i] = 4.0 * c * t;
+    }
+}
+
+void ipc_affine_strain_hessian(const double q[12], const double G0[9], double c, double H[144]) {
+  double A[9], S[9], AAt[9];
+  strain_parts(q, G0, A, S);
+  for (int i = 0; i < 3; ++i)
+    for (int k = 0; k < 3; ++k) {
+      double t = 0.0;
+      for (int l = 0; l < 3; ++l) t += A[3 * i + l] * A[3 * k + l];
+      AAt[3 * i + k] = t;
+    }
+  memset(H, 0, 144 * sizeof *H);
+  /* d g_ij / d A_km = 4c (delta_ik S_mj + A_im A_kj + delta_jm (A A^T)_ik) */
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 3; ++k)
+        for (int m = 0; m < 3; ++m) {
+          double h = A[3 * i + m] * A[3 * k + j];
+          if (i == k) h += S[3 * m + j];
+          if (j == m) h += AAt[3 * i + k];
+          H[12 * (3 + 3 * j + i) + 3 + 3 * m + k] = 4.0 * c * h;
+        }
+}
+
+int ipc_affine_strain_hessian_psd(const double q[12], const double G0[9], double c,
+                                  double H[144]) {
+  ipc_affine_strain_hessian(q, G0, c, H);
+  double B[81];
+  for (int r = 0; r < 9; ++r)
+    for (int t = 0; t < 9; ++t) B[9 * r + t] = H[12 * (3 + r) + 3 + t];
+  int st = ipc_psd_project_small(9, B);
+  if (st) return st;
+  for (int r = 0; r < 9; ++r)
+    for (int t = 0; t < 9; ++t) H[12 * (3 + r) + 3 + t] = B[9 * r + t];
+  return 0;
+}
+
+void ipc_affine_gram(const double q[12], double G[9]) {
+  double A[9], S[9];
+  const double zero[9] = {0};
+  strain_parts(q, zero, A, S);
+  memcpy(G, S, sizeof S);
+}
+
 /* weights w = (1, xbar) of vertex v and the offset of its body's block */
 static void vertex_weights(const double *xbar, const int *body, int v, double w[4], int *off) {
   w[0] = 1.0;

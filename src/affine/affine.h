@@ -112,6 +112,28 @@ void ipc_affine_orth_hessian(const double q[12], double kappa, double volume, do
    unprojected Hessian. */
 int ipc_affine_orth_hessian_psd(const double q[12], double kappa, double volume, double H[144]);
 
+/* --- strain damping (the Rayleigh damping of an affine body, ipc/damping.h) ---
+   D(q) = c ||A^T A - G0||_F^2 with G0 = A_n^T A_n the Gram matrix at the start of the step
+   (row-major 3 x 3) and c > 0: zero for every rigid motion from the start (A = R A_n, any p
+   and any rotation R), so it damps only the body's strain rate, to second order the Rayleigh
+   form 1/2 dq^T (beta h K_orth) dq at a rotation when c = beta h kappa V (K_orth the Hessian of
+   the orthogonality energy). Only the A part of q enters. */
+double ipc_affine_strain_energy(const double q[12], const double G0[9], double c);
+
+/* gradient (12) */
+void ipc_affine_strain_gradient(const double q[12], const double G0[9], double c, double g[12]);
+
+/* Hessian (12 x 12, symmetric) */
+void ipc_affine_strain_hessian(const double q[12], const double G0[9], double c, double H[144]);
+
+/* Hessian with its 9 x 9 A block projected onto the PSD cone; returns 0, or the
+   eigen-solver's status with H unprojected */
+int ipc_affine_strain_hessian_psd(const double q[12], const double G0[9], double c,
+                                  double H[144]);
+
+/* the Gram matrix A^T A of q (row-major 3 x 3) */
+void ipc_affine_gram(const double q[12], double G[9]);
+
 /* --- contact derivatives pulled back to q ---
    k vertices with rest positions xbar (k x 3) carry a local gradient g (3k) and Hessian H
    (3k x 3k); x_v = J(xbar_v) q_{body(v)}. One body: out = J^T g (12), J^T H J (12 x 12).

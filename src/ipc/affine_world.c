@@ -29,7 +29,7 @@ static void map_vertices(const ipc_world *w, const double *q, double *out) {
   }
 }
 
-/* refuses what affine bodies do not support: partial scripts, damping */
+/* refuses what affine bodies do not support: partial scripts */
 static ipc_status check_supported(const ipc_world *w, const ipc_scene_def *def, int b, int d0,
                                   ipc_error *err) {
   const char *path = def->path ? def->path : "(scene)";
@@ -43,10 +43,6 @@ static ipc_status check_supported(const ipc_world *w, const ipc_scene_def *def, 
                            "them (bodies[%d].affine is true)",
                            path, b, k, d->nverts, w->m.bodies[b].nv, b);
   }
-  if (def->damping_stiffness > 0)
-    return ipc_error_set(err, IPC_ERR_INPUT,
-                         "%s: damping: not supported with affine bodies (bodies[%d].affine) yet",
-                         path, b);
   return IPC_OK;
 }
 
@@ -66,6 +62,10 @@ ipc_status ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def, ipc_err
   w->aff_scripted = IPC_NEW0(unsigned char, na);
   w->aff_fixed = IPC_NEW0(unsigned char, na);
   w->aff_penalty = IPC_NEW0(double, na);
+  if (def->damping_stiffness > 0) {
+    w->aff_damp = IPC_NEW0(double, 9 * (size_t)na);
+    for (int k = 0; k < na; ++k) w->aff_damp[9 * k] = w->aff_damp[9 * k + 4] = w->aff_damp[9 * k + 8] = 1.0;
+  }
   double **arrays[] = {&w->aq, &w->aqn, &w->aqd, &w->aqt, &w->aqe, &w->adq, &w->aqs, &w->aqa};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k)
     *arrays[k] = IPC_NEW0(double, 12 * (size_t)na);
@@ -110,6 +110,7 @@ void ipc_affine_world_free(ipc_world *w) {
   ipc_free(w->aff_scripted);
   ipc_free(w->aff_fixed);
   ipc_free(w->aff_penalty);
+  ipc_free(w->aff_damp);
   double *arrays[] = {w->aq, w->aqn, w->aqd, w->aqt, w->aqe, w->adq, w->aqs, w->aqa};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) ipc_free(arrays[k]);
 }
@@ -204,6 +205,12 @@ void ipc_affine_world_rotated_prediction(const ipc_world *w, double *q) {
   }
 }
 
+/* the strain damping coefficient of affine body a: beta h kappa_A V (damping.h) */
+static double damp_coef(const ipc_world *w, int a) {
+  return w->m.params.damping_stiffness * w->h * w->m.bodies[w->aff_body[a]].affine_stiffness *
+         w->aff_mom[a].volume;
+}
+
 double ipc_affine_world_energy(const ipc_world *w, const double *q) {
   double e = 0;
   for (int a = 0; a < w->naff; ++a) e += ipc_affine_world_body_energy(w, q, a);
@@ -218,6 +225,7 @@ double ipc_affine_world_body_energy(const ipc_world *w, const double *q, int a) 
   e += h2 * ipc_affine_orth_energy(qa, bd->affine_stiffness, w->aff_mom[a].volume);
   if (w->aff_penalty[a] > 0)
     e += w->aff_penalty[a] * ipc_affine_inertia(&w->aff_mom[a], qa, w->aqs + 12 * (size_t)a, NULL);
+  if (w->aff_damp) e += ipc_affine_strain_energy(qa, w->aff_damp + 9 * (size_t)a, damp_coef(w, a));
   return e;
 }
 
@@ -255,10 +263,19 @@ void ipc_affine_world_add(const ipc_world *w, double *g, ipc_sparse *A, int set)
     /* the pseudo-vertices of a body are consecutive from aff_pv[4a] */
     double *gp = g ? g + 3 * (size_t)w->aff_pv[4 * a] : NULL;
     for (int k = 0; k < 12 && gp; ++k) gp[k] += gi[k] + h2 * go[k] + pen * gs[k];
+    double Hd[144];
+    if (w->aff_damp && gp) {
+      ipc_affine_strain_gradient(qa, w->aff_damp + 9 * (size_t)a, damp_coef(w, a), Hd);
+      for (int k = 0; k < 12; ++k) gp[k] += Hd[k];
+    }
     if (!A) continue;
     ipc_affine_orth_hessian_psd(qa, ka, mom->volume, H);
     ipc_affine_mass_matrix(mom, M);
     for (int k = 0; k < 144; ++k) H[k] = (1.0 + pen) * M[k] + h2 * H[k];
+    if (w->aff_damp) {
+      ipc_affine_strain_hessian_psd(qa, w->aff_damp + 9 * (size_t)a, damp_coef(w, a), Hd);
+      for (int k = 0; k < 144; ++k) H[k] += Hd[k];
+    }
     ipc_sparse_add_element(A, set, a, H);
   }
 }

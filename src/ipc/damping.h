@@ -7,7 +7,12 @@
    force; C is frozen over the step, so D is an exact quadratic. K annihilates translations
    (and, at a rest state, infinitesimal rotations), so rigid motion is not damped. vertices
    removed from the solve (w->fixed) count with zero displacement, as IPC zeroes its
-   Dirichlet vertices. */
+   Dirichlet vertices. An affine body's stiffness is its orthogonality potential, and its
+   damping the strain damping beta h kappa_A V ||A^T A - A_n^T A_n||^2 (affine.h): to second
+   order the Rayleigh form with K the orthogonality Hessian at a rotation, but zero for every
+   rigid motion, where the frozen-K form damps a spin at second order in omega h (a stiff
+   cube spinning at 2.2 rad/s, h = 0.01, beta = 1e-5 s: 20% of its angular momentum lost in
+   1 s against 4.6% undamped). */
 #ifndef IPCC_IPC_DAMPING_H
 #define IPCC_IPC_DAMPING_H
 

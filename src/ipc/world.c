@@ -99,7 +99,7 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   w->tet_g = IPC_NEW(double, 12 * (size_t)m->ntets + 1);
   w->tet_H = IPC_NEW(double, 144 * (size_t)m->ntets + 1);
   w->tet_model = IPC_NEW(int, (size_t)m->ntets + 1);
-  if (def->damping_stiffness > 0) w->damp_H = IPC_NEW(double, 144 * (size_t)m->ntets + 1);
+  if (def->damping_stiffness > 0) w->damp_H = IPC_NEW0(double, 144 * (size_t)m->ntets + 1);
   if (ipc_model_tet_rest(m, def->path, w->DmInv, w->vol, w->tet_model, err) != IPC_OK ||
       ipc_affine_world_init(w, def, err) != IPC_OK) {
     ipc_world_destroy(w);

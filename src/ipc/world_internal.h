@@ -64,6 +64,7 @@ struct ipc_world {
   double *aq, *aqn, *aqd;  /* (naff x 12) q, q at the start of the step, qdot */
   double *aqt, *aqe, *adq; /* (naff x 12) prediction, trial q, Newton direction */
   double *aqa;             /* (naff x 12) qddot, Newmark's acceleration (0 for implicit Euler) */
+  double *aff_damp;        /* (naff x 9) A_n^T A_n for the strain damping (damping.h), or NULL */
   /* scripted affine bodies move as kinematic rigid movers: body a's scripts are the model's
      dirichlet entries aff_dir0[a] .. + aff_ndir[a] - 1 (each selects the whole body); when
      one is active, aqs holds the step's target q and aff_scripted[a] is 1. Like scripted
