@@ -49,8 +49,8 @@ static ipc_world *make_world(const char *json, int global) {
     CHECK_MSG(0, "scene: %s", err.msg);
     return NULL;
   }
-  CHECK(def.global_line_search == 0); /* islands unless asked */
-  def.global_line_search = global;
+  CHECK(def.island_line_search == 0); /* the global line search unless asked */
+  def.island_line_search = !global;
   ipc_world *w = ipc_world_create(&def, &err);
   CHECK_MSG(w != NULL, "world: %s", err.msg);
   ipc_scene_def_free(&def);

@@ -150,9 +150,10 @@ typedef struct ipc_scene_def {
   double newton_tol; /* stop when ||p||_inf / h < newton_tol * bbox diagonal (1e-2) */
   int newton_max_iterations;
   ipc_warm_start warm_start; /* Newton's start each step (IPC_WARM_PREVIOUS) */
-  /* 1: one step size for every body (IPC's line search); 0: a step size per contact
-     island, bodies that cannot touch along the step searched apart (default) */
-  int global_line_search;
+  /* 0: one step size for every body, IPC's line search (default); 1: a step size per
+     contact island, bodies that cannot touch along the step searched apart, converged
+     islands frozen (newton.c, islands.h) */
+  int island_line_search;
   /* output */
   int output_every; /* write every Nth step */
   int nbodies;

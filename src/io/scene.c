@@ -603,9 +603,9 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
     if (!get_string(r, newton, "newton", "line_search", &ls)) return 0;
     if (ls) {
       if (!strcmp(ls, "islands"))
-        s->global_line_search = 0;
+        s->island_line_search = 1;
       else if (!strcmp(ls, "global"))
-        s->global_line_search = 1;
+        s->island_line_search = 0;
       else
         return fail(r, "newton.line_search", "\"islands\" or \"global\"");
     }

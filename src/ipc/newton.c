@@ -431,7 +431,7 @@ static void islands_begin(ipc_world *w) {
                    !(s->nfrozen > 0 && s->frozen[w->m.surface.vert_body[i]]);
   }
   ipc_islands_build(&s->isl, &w->m, s->moving, &w->cand, &w->fric,
-                    w->m.params.global_line_search);
+                    !w->m.params.island_line_search);
   size_t k = (size_t)s->isl.n + 1, cap = s->cap_isl;
   if (k > cap) {
     ipc_reserve((void **)&s->e0, &cap, k, sizeof(double));
@@ -502,7 +502,7 @@ static int line_search(ipc_world *w, ipc_step_stats *st, double tol, double *min
   int ni = is->n, curved = w->naff > 0;
   double scale = w->m.params.ccd_scale;
   /* per island, an island whose step is within the tolerance has converged: it stays */
-  int per_island = !w->m.params.global_line_search;
+  int per_island = w->m.params.island_line_search;
   for (int i = 0; i < ni; ++i) {
     int done = per_island && s->pmax[i] <= tol;
     s->alpha[i] = done ? 0.0 : 1.0;
@@ -677,6 +677,7 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
   update_mask(w);
   static_candidates(w, st);
   double prev_min_dist = INFINITY;
+  double e0_kept[2] = {0, 0}, e0_kappa = -1.0; /* energies at x (global line search) and their kappa */
   s->next_valid = 0;
   for (;;) {
     double d2;
@@ -768,7 +769,16 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
     swept_candidates(w, st);
     islands_begin(w);
     ipc_islands *is = &s->isl;
-    double e0 = potential_split(w, w->x, w->aq, is, s->e0, NULL, NULL);
+    /* the energy at x: with one island (the global line search), the accepted value of the
+       last line search while kappa holds, as IPC keeps it */
+    double e0;
+    if (!m->params.island_line_search && e0_kappa == w->kappa && is->n == 1) {
+      s->e0[0] = e0_kept[0];
+      s->e0[1] = e0_kept[1];
+      e0 = s->e0[0] + s->e0[1];
+    } else {
+      e0 = potential_split(w, w->x, w->aq, is, s->e0, NULL, NULL);
+    }
     if (!isfinite(e0)) {
       ipc_error_set(err, IPC_ERR_SIM,
                     "step %d: the incremental potential is not finite (%g) at an accepted "
@@ -784,7 +794,13 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
     }
     double min_d2 = INFINITY;
     int rc = line_search(w, st, tol, &min_d2);
+    e0_kappa = -1.0;
     if (rc == 0) {
+      if (is->n == 1) { /* the accepted energies are the next iteration's at x */
+        e0_kept[0] = s->e1[0];
+        e0_kept[1] = s->e1[1];
+        e0_kappa = w->kappa;
+      }
       memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
       if (w->naff > 0) memcpy(w->aq, w->aqe, 12 * (size_t)w->naff * sizeof(double));
       s->next_valid = 1;
@@ -794,7 +810,7 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
         w->kappa = ipc_kappa_update(w->kappa, w->kappa_max, prev_min_dist, min_dist, m->bbox_diag);
       prev_min_dist = min_dist;
     }
-    if (m->params.global_line_search) {
+    if (!m->params.island_line_search) {
       /* no decrease along a step above the tolerance although the model predicts one above
          the rounding floor: converged if within ten times the tolerance (the barrier's
          curvature changes faster than the quadratic model there), otherwise stuck */
