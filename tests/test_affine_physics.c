@@ -19,6 +19,7 @@
 #include "grid_cube.h"
 #include "ipc/world_internal.h"
 #include "ipcc/ipcc.h"
+#include "scene_text.h"
 #include "test.h"
 
 static const double deg = 3.14159265358979323846 / 180.0, grav = 9.80665;
@@ -124,28 +125,15 @@ static void test_incline(void) {
   CHECK_MSG(fabs(accel - a) < 0.01 * a, "acceleration %g, analytic %g", accel, a);
 }
 
-/* writes the JSON scene text to a temporary folder, every @CUBE@ replaced by the absolute
-   path of scenes/meshes/cube.msh (the tests run from the source root), and builds the world */
+/* the world of a JSON scene text (scene_text.h: @CUBE@ is scenes/meshes/cube.msh) */
 static ipc_world *make_world(const char *json) {
-  char dir[] = "/tmp/ipcc_affphys_XXXXXX", file[64], cwd[4096];
-  if (!mkdtemp(dir) || !getcwd(cwd, sizeof cwd)) return NULL;
-  snprintf(file, sizeof file, "%s/scene.json", dir);
-  FILE *f = fopen(file, "w");
-  if (!f) return NULL;
-  for (const char *s = json; *s;) {
-    const char *at = strstr(s, "@CUBE@");
-    size_t n = at ? (size_t)(at - s) : strlen(s);
-    fwrite(s, 1, n, f);
-    if (!at) break;
-    fprintf(f, "%s/scenes/meshes/cube.msh", cwd);
-    s = at + 6;
-  }
-  fclose(f);
   ipc_scene_def def;
-  int ok = load(file, &def);
-  remove(file);
-  rmdir(dir);
-  return ok ? create(&def) : NULL;
+  ipc_error err;
+  if (scene_text_load(json, &def, &err) != IPC_OK) {
+    CHECK_MSG(0, "scene: %s", err.msg);
+    return NULL;
+  }
+  return create(&def);
 }
 
 /* three unit cubes stacked on the ground, each dhat/2 above the one below and shifted

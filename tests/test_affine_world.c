@@ -24,35 +24,13 @@
 #include "ipc/world_internal.h"
 #include "ipcc/ipcc.h"
 #include "ipcc/lcp_world.h"
+#include "scene_text.h"
 #include "test.h"
-
-/* writes the JSON scene text to a temporary folder, every @CUBE@ replaced by the absolute
-   path of scenes/meshes/cube.msh (the tests run from the source root), and loads it */
-static int load_text(const char *json, ipc_scene_def *def, ipc_error *err) {
-  char dir[] = "/tmp/ipcc_affine_XXXXXX", file[64], cwd[4096];
-  if (!mkdtemp(dir) || !getcwd(cwd, sizeof cwd)) return 0;
-  snprintf(file, sizeof file, "%s/scene.json", dir);
-  FILE *f = fopen(file, "w");
-  if (!f) return 0;
-  for (const char *s = json; *s;) {
-    const char *at = strstr(s, "@CUBE@");
-    size_t n = at ? (size_t)(at - s) : strlen(s);
-    fwrite(s, 1, n, f);
-    if (!at) break;
-    fprintf(f, "%s/scenes/meshes/cube.msh", cwd);
-    s = at + 6;
-  }
-  fclose(f);
-  ipc_status st = ipc_scene_load(file, def, err);
-  remove(file);
-  rmdir(dir);
-  return st == IPC_OK;
-}
 
 static ipc_world *make_world(const char *json) {
   ipc_scene_def def;
   ipc_error err;
-  if (!load_text(json, &def, &err)) {
+  if (scene_text_load(json, &def, &err) != IPC_OK) {
     CHECK_MSG(0, "scene: %s", err.msg);
     return NULL;
   }
@@ -455,7 +433,7 @@ static void test_scripted_paddle(void) {
 static void expect_refused(const char *json, const char *key) {
   ipc_scene_def def;
   ipc_error err;
-  if (!load_text(json, &def, &err)) {
+  if (scene_text_load(json, &def, &err) != IPC_OK) {
     CHECK_MSG(0, "scene: %s", err.msg);
     return;
   }

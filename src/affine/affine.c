@@ -374,8 +374,9 @@ void ipc_affine_orth_hessian(const double q[12], double kappa, double volume, do
         }
 }
 
-int ipc_affine_orth_hessian_psd(const double q[12], double kappa, double volume, double H[144]) {
-  ipc_affine_orth_hessian(q, kappa, volume, H);
+/* projects the 9 x 9 A block of a 12 x 12 Hessian (the p rows and columns are zero) onto
+   the PSD cone; returns 0, or the eigen-solver's status with H unchanged */
+static int project_a_block(double H[144]) {
   double B[81];
   for (int r = 0; r < 9; ++r)
     for (int s = 0; s < 9; ++s) B[9 * r + s] = H[12 * (3 + r) + 3 + s];
@@ -384,6 +385,11 @@ int ipc_affine_orth_hessian_psd(const double q[12], double kappa, double volume,
   for (int r = 0; r < 9; ++r)
     for (int s = 0; s < 9; ++s) H[12 * (3 + r) + 3 + s] = B[9 * r + s];
   return 0;
+}
+
+int ipc_affine_orth_hessian_psd(const double q[12], double kappa, double volume, double H[144]) {
+  ipc_affine_orth_hessian(q, kappa, volume, H);
+  return project_a_block(H);
 }
 
 /* the strain damping's parts: A (row-major) and S = A^T A - G0 */
@@ -442,14 +448,7 @@ void ipc_affine_strain_hessian(const double q[12], const double G0[9], double c,
 int ipc_affine_strain_hessian_psd(const double q[12], const double G0[9], double c,
                                   double H[144]) {
   ipc_affine_strain_hessian(q, G0, c, H);
-  double B[81];
-  for (int r = 0; r < 9; ++r)
-    for (int t = 0; t < 9; ++t) B[9 * r + t] = H[12 * (3 + r) + 3 + t];
-  int st = ipc_psd_project_small(9, B);
-  if (st) return st;
-  for (int r = 0; r < 9; ++r)
-    for (int t = 0; t < 9; ++t) H[12 * (3 + r) + 3 + t] = B[9 * r + t];
-  return 0;
+  return project_a_block(H);
 }
 
 void ipc_affine_gram(const double q[12], double G[9]) {
