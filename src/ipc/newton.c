@@ -4,6 +4,9 @@
      to PSD; solve H p = -g (CHOLMOD, symbolic analysis reused while the pattern
      holds); stop when |p|_inf / h < tol * diag; alpha from CCD over the swept
      step, scaled by ccd_scale; halve alpha until the energy decreases.
+   with newton.line_search "islands" (islands.h) the line search runs per contact island
+   (its own alpha, CCD bound and energy test) and converged islands leave the system until
+   a body that moved comes near them; "global" (the default) is one island.
    scripted vertices of kinematic obstacles are placed on their targets directly when
    that move is collision-free. scripted (Dirichlet) vertices of deformable bodies are
    first pulled towards their targets by a stiff penalty 1/2 w |x - xhat|^2 (w = 1e6 m_i)
