@@ -518,3 +518,19 @@ void ipc_model_affine_neumann(const ipc_model *m, const int *vert_aff, const dou
     }
   }
 }
+
+ipc_status ipc_model_affine_scripts_check(const ipc_model *m, const ipc_scene_def *def, int b,
+                                          int d0, ipc_error *err) {
+  const char *path = def->path ? def->path : "(scene)";
+  const ipc_body_def *bd = &def->bodies[b];
+  for (int k = 0; k < bd->ndirichlet; ++k) {
+    const ipc_dirichlet *d = &m->dirichlet[d0 + k];
+    if (d->nverts != m->bodies[b].nv)
+      return ipc_error_set(err, IPC_ERR_INPUT,
+                           "%s: bodies[%d].dirichlet[%d]: selects %d of the body's %d vertices; "
+                           "an affine body moves as a whole, so its script must select all of "
+                           "them (bodies[%d].affine is true)",
+                           path, b, k, d->nverts, m->bodies[b].nv, b);
+  }
+  return IPC_OK;
+}

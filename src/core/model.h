@@ -103,6 +103,12 @@ void ipc_model_affine_neumann(const ipc_model *m, const int *vert_aff, const dou
 ipc_status ipc_model_body_moments(const ipc_model *m, const ipc_body *bd, ipc_affine_moments *mom,
                                   ipc_error *err);
 
+/* IPC_ERR_INPUT naming bodies[b].dirichlet[k] when a script of affine body b (its entries
+   d0 .. d0 + def->bodies[b].ndirichlet - 1 in m->dirichlet) selects only part of the body:
+   an affine body moves as a whole. Both modes call it. */
+ipc_status ipc_model_affine_scripts_check(const ipc_model *m, const ipc_scene_def *def, int b,
+                                          int d0, ipc_error *err);
+
 /* combines two friction coefficients by rule (ipc_friction_combine; IPC_FRICTION_OBSTACLE
    combines like IPC_FRICTION_GEOMETRIC_MEAN: it differs only in which sides it combines) */
 double ipc_friction_combine_mu(int rule, double a, double b);

@@ -141,12 +141,7 @@ static void merge_ve(ipc_candidates *c, struct ipc_broad_phase_ws *w) {
 
 void ipc_broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, const double *x1,
                      double inflation) {
-  ipc_broad_phase_grown(c, s, x0, x1, inflation, NULL);
-}
-
-void ipc_broad_phase_grown(ipc_candidates *c, const ipc_surface *s, const double *x0,
-                           const double *x1, double inflation, const double *grow) {
-  ipc_broad_phase_passive(c, s, x0, x1, inflation, grow, s->vert_obstacle);
+  ipc_broad_phase_passive(c, s, x0, x1, inflation, NULL, s->vert_obstacle);
 }
 
 void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const double *x0,

@@ -44,13 +44,9 @@ void ipc_broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, 
                      double inflation);
 
 /* the same with every vertex box v grown by grow[v] >= 0 more on each side (grow may be
-   NULL): for motions that may stray from the segment x0 -> x1 by up to grow[v] (the curved
-   line-search trials of affine bodies) */
-void ipc_broad_phase_grown(ipc_candidates *c, const ipc_surface *s, const double *x0,
-                           const double *x1, double inflation, const double *grow);
-
-/* the same with the vertices flagged in passive (nverts, may be NULL) taking the place of
-   the obstacle vertices: pairs whose vertices are all passive are left out. passive must
+   NULL: for motions that may stray from the segment x0 -> x1 by up to grow[v], the curved
+   line-search trials of affine bodies) and the vertices flagged in passive (nverts, may be
+   NULL) taking the place of the obstacle vertices: pairs whose vertices are all passive are left out. passive must
    flag every kinematic-obstacle vertex too (the Newton solve adds the bodies it has frozen,
    which do not move along the step) */
 void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const double *x0,

@@ -29,23 +29,6 @@ static void map_vertices(const ipc_world *w, const double *q, double *out) {
   }
 }
 
-/* refuses what affine bodies do not support: partial scripts */
-static ipc_status check_supported(const ipc_world *w, const ipc_scene_def *def, int b, int d0,
-                                  ipc_error *err) {
-  const char *path = def->path ? def->path : "(scene)";
-  const ipc_body_def *bd = &def->bodies[b];
-  for (int k = 0; k < bd->ndirichlet; ++k) {
-    const ipc_dirichlet *d = &w->m.dirichlet[d0 + k];
-    if (d->nverts != w->m.bodies[b].nv)
-      return ipc_error_set(err, IPC_ERR_INPUT,
-                           "%s: bodies[%d].dirichlet[%d]: selects %d of the body's %d vertices; "
-                           "an affine body moves as a whole, so its script must select all of "
-                           "them (bodies[%d].affine is true)",
-                           path, b, k, d->nverts, w->m.bodies[b].nv, b);
-  }
-  return IPC_OK;
-}
-
 ipc_status ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def, ipc_error *err) {
   const ipc_model *m = &w->m;
   w->nsys = m->nverts;
@@ -77,7 +60,7 @@ ipc_status ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def, ipc_err
     int d0 = dnext + bd->obstacle;
     dnext = d0 + def->bodies[b].ndirichlet;
     if (!bd->affine) continue;
-    if (check_supported(w, def, b, d0, err) != IPC_OK) return IPC_ERR_INPUT;
+    if (ipc_model_affine_scripts_check(m, def, b, d0, err) != IPC_OK) return IPC_ERR_INPUT;
     w->aff_dir0[a] = d0;
     w->aff_ndir[a] = def->bodies[b].ndirichlet;
     if (ipc_model_body_moments(m, bd, &w->aff_mom[a], err) != IPC_OK) return IPC_ERR_INPUT;
@@ -209,12 +192,6 @@ void ipc_affine_world_rotated_prediction(const ipc_world *w, double *q) {
 static double damp_coef(const ipc_world *w, int a) {
   return w->m.params.damping_stiffness * w->h * w->m.bodies[w->aff_body[a]].affine_stiffness *
          w->aff_mom[a].volume;
-}
-
-double ipc_affine_world_energy(const ipc_world *w, const double *q) {
-  double e = 0;
-  for (int a = 0; a < w->naff; ++a) e += ipc_affine_world_body_energy(w, q, a);
-  return e;
 }
 
 double ipc_affine_world_body_energy(const ipc_world *w, const double *q, int a) {

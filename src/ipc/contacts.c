@@ -314,12 +314,6 @@ static double energy_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   return k.sum;
 }
 
-double ipc_barrier_energy_collect(const ipc_contact_model *cm, const ipc_candidates *cand,
-                                  const double *x, double kappa, double *min_d2,
-                                  ipc_contact_set *out) {
-  return ipc_barrier_energy_islands(cm, cand, x, kappa, NULL, 0, NULL, min_d2, out);
-}
-
 double ipc_barrier_energy_islands(const ipc_contact_model *cm, const ipc_candidates *cand,
                                   const double *x, double kappa, const int *vert_island,
                                   int nisl, double *e, double *min_d2, ipc_contact_set *out) {
@@ -363,11 +357,6 @@ double ipc_barrier_energy_islands(const ipc_contact_model *cm, const ipc_candida
     ipc_free(j.part);
   }
   return kappa * sum;
-}
-
-double ipc_barrier_energy_candidates(const ipc_contact_model *cm, const ipc_candidates *cand,
-                                     const double *x, double kappa, double *min_d2) {
-  return ipc_barrier_energy_collect(cm, cand, x, kappa, min_d2, NULL);
 }
 
 double ipc_contact_local(const ipc_contact *c, const ipc_contact_model *cm, const double *x,

@@ -61,21 +61,13 @@ double ipc_contact_local(const ipc_contact *c, const ipc_contact_model *cm, cons
                          double kappa, int project, int *nv, int verts[4], double g[12],
                          double H[144]);
 
-/* barrier energy over all candidate pairs and planes at x (no set kept): for line search.
-   min_d2 (may be NULL): the smallest squared distance seen */
-double ipc_barrier_energy_candidates(const ipc_contact_model *cm, const ipc_candidates *cand,
-                                     const double *x, double kappa, double *min_d2);
-
-/* the same, and (out not NULL) the contact set ipc_contacts_collect would return at x,
-   in the same order with the same fields: a line search that accepts x has its next
-   contact set without a second pass over the candidates */
-double ipc_barrier_energy_collect(const ipc_contact_model *cm, const ipc_candidates *cand,
-                                  const double *x, double kappa, double *min_d2,
-                                  ipc_contact_set *out);
-
-/* ipc_barrier_energy_collect that also adds each pair's term to e[island] (e: nisl + 1
-   entries, not cleared), its island that of its first vertex with vert_island >= 0, or nisl
-   when it has none (ipc_islands_of); vert_island NULL: no split (e unused) */
+/* barrier energy over all candidate pairs and planes at x, for the line search. min_d2 (may
+   be NULL): the smallest squared distance seen. out (may be NULL): the contact set
+   ipc_contacts_collect would return at x, in the same order with the same fields, so a line
+   search that accepts x has its next contact set without a second pass over the candidates.
+   vert_island (may be NULL: no split, e unused): each pair's term is also added to
+   e[island] (e: nisl + 1 entries, not cleared), its island that of its first vertex with
+   vert_island >= 0, or nisl when it has none (ipc_islands_of) */
 double ipc_barrier_energy_islands(const ipc_contact_model *cm, const ipc_candidates *cand,
                                   const double *x, double kappa, const int *vert_island,
                                   int nisl, double *e, double *min_d2, ipc_contact_set *out);

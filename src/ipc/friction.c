@@ -355,13 +355,6 @@ void ipc_friction_update(ipc_friction *f, const ipc_contact_model *cm, const dou
   }
 }
 
-double ipc_friction_energy(const ipc_friction *f, const double *x, const double *xn) {
-  double e = 0, eps = f->eps_v * f->h;
-  for (size_t k = 0; k < f->n; ++k)
-    e += ipc_friction_contact_local(&f->c[k], x, xn, eps, 0, NULL, NULL);
-  return e;
-}
-
 void ipc_friction_add(const ipc_friction *f, const double *x, const double *xn, double *g,
                       ipc_sparse *A) {
   double eps = f->eps_v * f->h, gl[12], Hl[144];

@@ -90,8 +90,6 @@ void ipc_friction_update(ipc_friction *f, const ipc_contact_model *cm, const dou
 double ipc_friction_relag(ipc_friction *f, const ipc_contact_model *cm, const double *x,
                           const double *xn, double kappa, const double *mass);
 
-/* D(x) = sum_k N_k Phi_k(|u_k|), displacements from xn */
-double ipc_friction_energy(const ipc_friction *f, const double *x, const double *xn);
 
 /* g (nverts x 3) += grad D(x); when A is not NULL, the projected local Hessians go to A */
 void ipc_friction_add(const ipc_friction *f, const double *x, const double *xn, double *g,

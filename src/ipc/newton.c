@@ -62,8 +62,7 @@ struct ipc_newton_solver {
   /* line search per contact island (islands.h) */
   ipc_islands isl;
   unsigned char *moving; /* (nverts) the vertex moves along the step */
-  size_t cap_isl;        /* capacity of the per-island arrays below */
-  double *e0, *e1, *alpha, *pmax, *toi, *dec;
+  double *e0, *e1, *alpha, *pmax, *toi, *dec; /* (nbodies + 1) per island */
   unsigned char *state, *ccd_ok, *check;
   /* bodies whose island has converged within this solve: their DOFs leave the system and
      their primitives are passive in the broad phase until an active body comes near */
@@ -435,26 +434,19 @@ static void islands_begin(ipc_world *w) {
   }
   ipc_islands_build(&s->isl, &w->m, s->moving, &w->cand, &w->fric,
                     !w->m.params.island_line_search);
-  size_t k = (size_t)s->isl.n + 1, cap = s->cap_isl;
-  if (k > cap) {
-    ipc_reserve((void **)&s->e0, &cap, k, sizeof(double));
-    cap = s->cap_isl;
-    ipc_reserve((void **)&s->e1, &cap, k, sizeof(double));
-    cap = s->cap_isl;
-    ipc_reserve((void **)&s->alpha, &cap, k, sizeof(double));
-    cap = s->cap_isl;
-    ipc_reserve((void **)&s->pmax, &cap, k, sizeof(double));
-    cap = s->cap_isl;
-    ipc_reserve((void **)&s->toi, &cap, k, sizeof(double));
-    cap = s->cap_isl;
-    ipc_reserve((void **)&s->dec, &cap, k, sizeof(double));
-    cap = s->cap_isl;
-    ipc_reserve((void **)&s->state, &cap, k, 1);
-    cap = s->cap_isl;
-    ipc_reserve((void **)&s->ccd_ok, &cap, k, 1);
-    cap = s->cap_isl;
-    ipc_reserve((void **)&s->check, &cap, k, 1);
-    s->cap_isl = cap;
+  if (!s->e0) { /* islands are at most the bodies, plus the slot of what does not move */
+    size_t k = (size_t)w->m.nbodies + 1;
+    s->e0 = IPC_NEW(double, k);
+    s->e1 = IPC_NEW(double, k);
+    s->alpha = IPC_NEW(double, k);
+    s->pmax = IPC_NEW(double, k);
+    s->toi = IPC_NEW(double, k);
+    s->dec = IPC_NEW(double, k);
+    s->state = IPC_NEW(unsigned char, k);
+    s->ccd_ok = IPC_NEW(unsigned char, k);
+    s->check = IPC_NEW(unsigned char, k);
+    s->frozen = IPC_NEW0(unsigned char, k);
+    s->thaw = IPC_NEW0(unsigned char, k);
   }
   for (int i = 0; i < s->isl.n; ++i) s->pmax[i] = 0;
   for (int v = 0; v < n; ++v) {
@@ -619,10 +611,6 @@ static int settle_islands(ipc_world *w, double tol, int *stuck, ipc_step_stats *
   const ipc_model *m = &w->m;
   const int *vb = m->surface.vert_body;
   int nb = m->nbodies, n = m->nverts, ni = is->n;
-  if (!s->frozen) {
-    s->frozen = IPC_NEW0(unsigned char, (size_t)nb + 1);
-    s->thaw = IPC_NEW0(unsigned char, (size_t)nb + 1);
-  }
   memset(s->thaw, 0, (size_t)nb);
   thaw_ctx t = {s, vb, 0};
   if (s->nfrozen > 0) ipc_islands_terms(m, &w->cand, &w->fric, thaw_term, &t);

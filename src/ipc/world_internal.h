@@ -129,10 +129,9 @@ void ipc_affine_world_initial_acceleration(ipc_world *w);
    factor; the prediction itself when that fails), the start the Newton solve tries first */
 void ipc_affine_world_rotated_prediction(const ipc_world *w, double *q);
 
-/* inertia 1/2 |q - qtilde|_M^2 plus c h^2 times the orthogonality energy, at q */
-double ipc_affine_world_energy(const ipc_world *w, const double *q);
-
-/* the same for affine body a alone */
+/* affine body a's terms of the incremental potential at q (naff x 12): inertia
+   1/2 |q_a - qtilde_a|_M^2, c h^2 times the orthogonality energy, the script penalty and the
+   strain damping */
 double ipc_affine_world_body_energy(const ipc_world *w, const double *q, int a);
 
 /* kinetic + gravitational + orthogonality energy of the affine bodies at the current state,

@@ -68,23 +68,6 @@ void ipc_lcp_affine_map(ipc_lcp_world *w) {
   }
 }
 
-/* refuses what an affine body does not support: partial scripts */
-static ipc_status check_supported(const ipc_lcp_world *w, const ipc_scene_def *def, int b, int d0,
-                                  ipc_error *err) {
-  const char *path = def->path ? def->path : "(scene)";
-  const ipc_body_def *bd = &def->bodies[b];
-  for (int k = 0; k < bd->ndirichlet; ++k) {
-    const ipc_dirichlet *d = &w->m.dirichlet[d0 + k];
-    if (d->nverts != w->m.bodies[b].nv)
-      return ipc_error_set(err, IPC_ERR_INPUT,
-                           "%s: bodies[%d].dirichlet[%d]: selects %d of the body's %d vertices; "
-                           "an affine body moves as a whole, so its script must select all of "
-                           "them (bodies[%d].affine is true)",
-                           path, b, k, d->nverts, w->m.bodies[b].nv, b);
-  }
-  return IPC_OK;
-}
-
 ipc_status ipc_lcp_affine_init(ipc_lcp_world *w, const ipc_scene_def *def, ipc_error *err) {
   const ipc_model *m = &w->m;
   for (int b = 0; b < m->nbodies; ++b) w->naff += m->bodies[b].affine != 0;
@@ -109,7 +92,7 @@ ipc_status ipc_lcp_affine_init(ipc_lcp_world *w, const ipc_scene_def *def, ipc_e
     int d0 = dnext + bd->obstacle;
     dnext = d0 + def->bodies[b].ndirichlet;
     if (!bd->affine) continue;
-    if (check_supported(w, def, b, d0, err) != IPC_OK) return IPC_ERR_INPUT;
+    if (ipc_model_affine_scripts_check(m, def, b, d0, err) != IPC_OK) return IPC_ERR_INPUT;
     w->aff_body[a] = b;
     w->aff_dir0[a] = d0;
     w->aff_ndir[a] = def->bodies[b].ndirichlet;
