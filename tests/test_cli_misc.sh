@@ -11,7 +11,7 @@ lacks() { # lacks TEXT DESCRIPTION
   if grep -qF -- "$1" "$T/out"; then bad "$2: output has '$1'"; cat "$T/out"; else ok "$2"; fi
 }
 
-for c in run check compare ccd lcp fclib plot; do
+for c in run check compare ccd lcp fclib plot render; do
   for h in -h --help; do
     expect 0 "ipcc $c $h" "$IPCC" $c $h
     contains "usage: ipcc $c" "ipcc $c $h prints its usage"

@@ -11,6 +11,9 @@ int ipc_cmd_lcp(int argc, char **argv);
  * as run */
 int ipc_cmd_compare(int argc, char **argv);
 int ipc_cmd_plot(int argc, char **argv);
+/* ipcc render RUNDIR [--scene S] [--every N] [--frame K]... [-o DIR] [--size WxH]: PNG
+   previews of a run's frames */
+int ipc_cmd_render(int argc, char **argv);
 /* whether name is one of the PNG files ipc_cmd_plot writes into OUTDIR/plots */
 int ipc_plot_is_output(const char *name);
 /* ipcc fclib FILE [--tol T] [--max-iter N]: solves an FCLIB frictional-contact problem */

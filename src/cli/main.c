@@ -20,6 +20,8 @@ static void usage(FILE *f) {
       "  check PATH             exact intersection check of every frame (run folder,\n"
       "                         folder of meshes, or one mesh: .obj, .ply, .vtu, .msh, .ele);\n"
       "                         exit 0 only if none intersect\n"
+      "  render RUNDIR          PNG previews of a run's frames into RUNDIR/preview\n"
+      "                         (ipcc render -h for options)\n"
       "  compare SCENE [-o DIR] [--steps N] [--overwrite]\n"
       "                         the scene in IPC and LCP mode; side-by-side table\n"
       "  ccd PATH... [--json]   run CCD on benchmark query files or folders\n"
@@ -45,6 +47,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "lcp")) return ipc_cmd_lcp(argc - 2, argv + 2);
   if (!strcmp(cmd, "fclib")) return ipc_cmd_fclib(argc - 2, argv + 2);
   if (!strcmp(cmd, "plot")) return ipc_cmd_plot(argc - 2, argv + 2);
+  if (!strcmp(cmd, "render")) return ipc_cmd_render(argc - 2, argv + 2);
   if (!strcmp(cmd, "compare")) return ipc_cmd_compare(argc - 2, argv + 2);
   if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
     printf("ipcc %s\n", IPC_VERSION_STRING);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "io/frame_numbering.h"
 #include "io/path.h"
 #include "ipc/world_internal.h"
 #include "ipcc/lcp_world.h"
@@ -16,22 +17,18 @@ static ipc_status write_frame(const ipc_model *m, const double *xs, double time,
   ipc_atomic_file af;
   if (ipc_atomic_open(&af, path, err) != 0) return IPC_ERR_INPUT;
   FILE *f = af.f;
+  /* OBJ numbers vertices from 1 */
   int *local = IPC_NEW(int, (size_t)m->nverts + 1);
-  int next = 1;
+  ipc_frame_numbering(m, local);
+  for (int i = 0; i < m->nverts; ++i) local[i] += 1;
   fprintf(f, "# ipcc frame: t = %.17g s\n", time);
   for (int b = 0; b < m->nbodies; ++b) {
     const ipc_body *bd = &m->bodies[b];
     fprintf(f, "o %s\n", bd->name);
     if (bd->obstacle) fputs("# ipcc obstacle\n", f);
     int points_only = bd->nf == 0 && bd->ns == 0;
-    for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) local[i] = points_only;
-    for (int k = bd->f0; k < bd->f0 + bd->nf; ++k)
-      for (int c = 0; c < 3; ++c) local[s->faces[3 * k + c]] = 1;
-    for (int k = bd->s0; k < bd->s0 + bd->ns; ++k)
-      for (int c = 0; c < 2; ++c) local[m->segs[2 * k + c]] = 1;
     for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) {
       if (!local[i]) continue;
-      local[i] = next++;
       const double *x = xs + 3 * (size_t)i;
       fprintf(f, "v %.17g %.17g %.17g\n", x[0], x[1], x[2]);
     }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "io/frame_numbering.h"
 #include "io/path.h"
 #include "ipc/world_internal.h"
 #include "ipcc/lcp_world.h"
@@ -32,22 +33,10 @@ static ipc_status write_ply(const ipc_model *m, const double *xs, double time, c
   const ipc_surface *s = &m->surface;
   /* file index of every written vertex (-1: not on any surface) */
   int *local = IPC_NEW(int, (size_t)m->nverts + 1);
-  int nv = 0, nf = 0, ne = 0;
+  int nv = ipc_frame_numbering(m, local), nf = 0, ne = 0;
   for (int b = 0; b < m->nbodies; ++b) {
-    const ipc_body *bd = &m->bodies[b];
-    int points_only = bd->nf == 0 && bd->ns == 0;
-    for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) local[i] = points_only ? 0 : -1;
-    for (int k = bd->f0; k < bd->f0 + bd->nf; ++k)
-      for (int c = 0; c < 3; ++c) local[s->faces[3 * k + c]] = 0;
-    for (int k = bd->s0; k < bd->s0 + bd->ns; ++k)
-      for (int c = 0; c < 2; ++c) local[m->segs[2 * k + c]] = 0;
-    for (int i = bd->v0; i < bd->v0 + bd->nv; ++i)
-      if (local[i] == 0)
-        local[i] = nv++;
-      else
-        local[i] = -1;
-    nf += bd->nf;
-    ne += bd->ns;
+    nf += m->bodies[b].nf;
+    ne += m->bodies[b].ns;
   }
   ipc_atomic_file af;
   if (ipc_atomic_open(&af, path, err) != 0) {

@@ -5,10 +5,27 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "io/frame_numbering.h"
 #include "io/path.h"
 #include "ipcc/lcp_world.h"
 #include "ipcc/output.h"
 #include "ipcc/world.h"
+
+int ipc_frame_numbering(const ipc_model *m, int *file_of) {
+  const ipc_surface *s = &m->surface;
+  int n = 0;
+  for (int b = 0; b < m->nbodies; ++b) {
+    const ipc_body *bd = &m->bodies[b];
+    int points_only = bd->nf == 0 && bd->ns == 0;
+    for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) file_of[i] = points_only ? 0 : -1;
+    for (int k = bd->f0; k < bd->f0 + bd->nf; ++k)
+      for (int c = 0; c < 3; ++c) file_of[s->faces[3 * k + c]] = 0;
+    for (int k = bd->s0; k < bd->s0 + bd->ns; ++k)
+      for (int c = 0; c < 2; ++c) file_of[m->segs[2 * k + c]] = 0;
+    for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) file_of[i] = file_of[i] == 0 ? n++ : -1;
+  }
+  return n;
+}
 
 static const struct {
   const char *name;

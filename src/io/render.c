@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "io/render_model.h"
 #include "ipc/world_internal.h"
 #include "ipcc/lcp_world.h"
 #include "ipcc/render.h"
@@ -148,7 +149,7 @@ static double box_diag(const double lo[3], const double hi[3]) {
 }
 
 /* the camera of model m (ipc_world_default_camera) */
-static ipc_camera model_camera(const ipc_model *m) {
+ipc_camera ipc_model_camera(const ipc_model *m) {
   ipc_camera c;
   up_of(m, c.up);
   c.fov = m->params.camera_fov > 0 ? m->params.camera_fov : 35.0;
@@ -440,8 +441,7 @@ static void composite(view *v, const view *b) {
 }
 
 /* model m at positions pos (ipc_render_world) */
-static void render_model(ipc_image *im, const ipc_model *m, const double *pos,
-                         const ipc_camera *cam) {
+void ipc_render_model(ipc_image *im, const ipc_model *m, const double *pos, const ipc_camera *cam) {
   view v, b;
   view_init(&v, cam, SS * im->width, SS * im->height);
   size_t np = (size_t)v.w * (size_t)v.h;
@@ -477,17 +477,17 @@ static void render_model(ipc_image *im, const ipc_model *m, const double *pos,
 }
 
 ipc_camera ipc_world_default_camera(const ipc_world *w) {
-  return model_camera(&w->m);
+  return ipc_model_camera(&w->m);
 }
 
 ipc_camera ipc_lcp_world_default_camera(const ipc_lcp_world *w) {
-  return model_camera(ipc_lcp_world_model(w));
+  return ipc_model_camera(ipc_lcp_world_model(w));
 }
 
 void ipc_render_world(ipc_image *im, const ipc_world *w, const ipc_camera *cam) {
-  render_model(im, &w->m, w->x, cam);
+  ipc_render_model(im, &w->m, w->x, cam);
 }
 
 void ipc_render_lcp_world(ipc_image *im, const ipc_lcp_world *w, const ipc_camera *cam) {
-  render_model(im, ipc_lcp_world_model(w), ipc_lcp_world_positions(w), cam);
+  ipc_render_model(im, ipc_lcp_world_model(w), ipc_lcp_world_positions(w), cam);
 }
