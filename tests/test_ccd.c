@@ -568,6 +568,62 @@ static void test_random_min_sep(void) {
   fprintf(stderr, "random min_sep: %d queries, %d hits\n", checked, hits);
 }
 
+/* small pairs (1 cm) carried along by a common motion, as in a packed pile moving as one: the
+   early out by distance (ccd.c) bounds the motion relative to the pair's mean displacement, so
+   these are the queries it decides. Shrunk copies of the random queries (contacts forced at an
+   exact time stay contacts: every vertex gets the same affine map at every t), their relative
+   motion scaled by 1, 0.1 or 0.01, plus a common translation up to 5 cm: every certified
+   contact is found by its exact time (min_sep 0); with min_sep 0.1 mm the point-triangle
+   distance never drops below min_sep before the reported time, nor at all without a hit */
+static void test_random_carried(void) {
+  int certified = 0, violations = 0, checked = 0, hits = 0;
+  ipc_ccd_params sep = ipc_ccd_default_params();
+  sep.min_sep = 1e-4;
+  for (int i = 0; i < 1200; ++i) {
+    int vf = i % 2 == 0, forced = i % 3 != 0;
+    double s[4][3], e[4][3];
+    random_query(vf, forced, s, e);
+    double rel = i % 3 == 0 ? 0.01 : i % 3 == 1 ? 0.1 : 1.0;
+    double P[3], T[3];
+    for (int a = 0; a < 3; ++a) {
+      P[a] = rnd(-1, 1);
+      T[a] = rnd(-0.05, 0.05);
+    }
+    for (int k = 0; k < 4; ++k)
+      for (int a = 0; a < 3; ++a) {
+        double x0 = s[k][a], x1 = forced ? e[k][a] : x0 + rel * (e[k][a] - x0);
+        s[k][a] = P[a] + 0.01 * x0;
+        e[k][a] = P[a] + 0.01 * x1 + T[a];
+      }
+    double ref = reference_toi(vf, s, e), toi = -1.0;
+    int hit = run_query(vf, s, e, NULL, &toi);
+    if (ref >= 0.0) {
+      ++certified;
+      if (!hit || toi > ref) {
+        ++violations;
+        fprintf(stderr, "carried %s query %d: hit %d toi %.17g, reference contact by %.17g\n",
+                vf ? "VF" : "EE", i, hit, toi, ref);
+      }
+    }
+    if (!vf || vf_distance(s, e, 0.0) <= sep.min_sep * 1.01) continue;
+    ++checked;
+    hit = ipc_ccd_vf(s[0], s[1], s[2], s[3], e[0], e[1], e[2], e[3], &sep, &toi);
+    hits += hit;
+    double dmin = INFINITY, tend = hit ? toi : 1.0;
+    for (int k = 0; k <= 2000; ++k) dmin = fmin(dmin, vf_distance(s, e, tend * k / 2000.0));
+    if (dmin < sep.min_sep * (1.0 - 1e-9)) {
+      ++violations;
+      fprintf(stderr, "carried min_sep query %d: distance %.17g < min_sep before %.17g (hit %d)\n",
+              i, dmin, tend, hit);
+    }
+  }
+  CHECK(violations == 0);
+  CHECK(certified >= 400);
+  CHECK(checked > 200 && hits > 50 && hits < checked);
+  fprintf(stderr, "random carried: %d certified contacts, %d min_sep queries, %d hits\n",
+          certified, checked, hits);
+}
+
 /* ---------------------------------------------------------------- nearly parallel edges */
 
 /* q(t) = q[0] + q[1] t + q[2] t^2 in exact rationals: +1 / -1 when q keeps that sign (never
@@ -941,6 +997,7 @@ int main(int argc, char **argv) {
   test_min_sep();
   test_random_exact();
   test_random_min_sep();
+  test_random_carried();
   test_collinear_regression();
   test_random_parallel();
   if (argc > 1)

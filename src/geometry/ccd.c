@@ -107,6 +107,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "geometry/distance.h"
 
 #define CCD_UP (1.0 + 0x1p-49) /* (1 + 16u): rounds a computed positive bound upwards */
 #define CCD_EPS_REL 0x1p-47    /* 64u */
@@ -594,25 +595,53 @@ static int ccd_split(const ccd_box *b, double F[8][3], const ccd_tests *T, doubl
 }
 
 /* s[k], e[k]: vertex k at t = 0 and t = 1; vertices [0, na) form the first primitive */
-/* plane separation, an exact early out for vertex-face and edge-edge queries: at t = 0,
-   n . F(0, u, v) is the same for every (u, v), n = A x B the pair's normal (the face's, or
-   the common normal of the two edges' lines), so |F(t, u, v)| >= |n . F(0)| / |n| - t D with D
-   a bound on |F(t) - F(0)| / t over the parameter box: |dp| + |da| + |db| + |dc| for
-   vertex-face (over the whole parallelogram u, v in [0, 1]), max(|da0|, |da1|) +
-   max(|db0|, |db1|) for edge-edge. Returns 1 when that stays above ms up to tmax with margins
-   (1e-9 relative, 1e-9 M absolute, M the largest coordinate) far above the rounding of n, the
-   distance and D, for pairs at least 1e-3 rad from degenerate (others return 0) */
-static int ccd_plane_separated(const ccd_query *q, double ms, double tmax, double M) {
-  double base[3], A[3], B[3], n[3];
-  ccd_terms(q, 0.0, base, A, B);
-  ccd_cross(A, B, n);
-  double nn = ccd_dot(n, n);
-  if (!(nn > 1e-6 * ccd_dot(A, A) * ccd_dot(B, B))) return 0;
-  double dist = fabs(ccd_dot(n, base)) / sqrt(nn), len[4];
-  for (int k = 0; k < 4; ++k) len[k] = sqrt(ccd_dot(q->d[k], q->d[k]));
-  double D = q->kind == CCD_VF ? len[0] + len[1] + len[2] + len[3]
-                               : CCD_MAX(len[0], len[1]) + CCD_MAX(len[2], len[3]);
-  return dist * (1.0 - 1e-9) > (ms + tmax * D) * (1.0 + 1e-9) + 1e-9 * M;
+/* distance separation, an exact early out for every kind of query. For any common vector c,
+   F(t, u, v) - F(0, u, v) = t (sum of the displacements d_k - c weighted as in F), c dropping out
+   because each primitive's weights sum to 1; so |F(t) - F(0)| <= t D for every admissible (u, v)
+   with D = |d_p - c| + max_j |d_j - c| (vertex-face, -edge, -vertex) or max(|d_a0 - c|,
+   |d_a1 - c|) + max(|d_b0 - c|, |d_b1 - c|) (edge-edge); c is the mean displacement, so a group
+   of primitives moving together has D near 0 however far it moves. The primitives then stay
+   farther apart than ms up to tmax when their distance at t = 0 exceeds ms + tmax D. The
+   distance is distance.c's, through its closest-feature classification: its rounding, and the
+   feature it takes for edges within its parallel threshold or a triangle below its degeneracy
+   threshold (at most about 2e-8 times the edge length, so 4e-8 M), are covered by the margin of
+   1e-7 M (M the largest coordinate), the 1e-9 relative ones by those of D and the distance */
+static int ccd_distance_separated(const ccd_query *q, int use_u, int use_v, double ms, double tmax,
+                                  double M) {
+  const double(*x)[3] = q->x0;
+  double d2;
+  int nv;
+  if (q->kind == CCD_EE) {
+    d2 = ipc_ee_distance2(x[0], x[1], x[2], x[3], ipc_ee_classify(x[0], x[1], x[2], x[3]), NULL,
+                          NULL);
+    nv = 4;
+  } else if (use_u && use_v) {
+    d2 = ipc_pt_distance2(x[0], x[1], x[2], x[3], ipc_pt_classify(x[0], x[1], x[2], x[3]), NULL,
+                          NULL);
+    nv = 4;
+  } else if (use_u) {
+    d2 = ipc_pe_distance2(x[0], x[1], x[2], ipc_pe_classify(x[0], x[1], x[2]), NULL, NULL);
+    nv = 3;
+  } else {
+    d2 = ipc_pp_dist2(x[0], x[1], NULL, NULL);
+    nv = 2;
+  }
+  double c[3] = {0.0, 0.0, 0.0}, len[4];
+  for (int k = 0; k < nv; ++k)
+    for (int a = 0; a < 3; ++a) c[a] += q->d[k][a] / nv;
+  for (int k = 0; k < nv; ++k) {
+    double r[3] = {q->d[k][0] - c[0], q->d[k][1] - c[1], q->d[k][2] - c[2]};
+    len[k] = sqrt(ccd_dot(r, r));
+  }
+  double D;
+  if (q->kind == CCD_EE) {
+    D = CCD_MAX(len[0], len[1]) + CCD_MAX(len[2], len[3]);
+  } else {
+    D = 0.0;
+    for (int k = 1; k < nv; ++k) D = CCD_MAX(D, len[k]);
+    D += len[0];
+  }
+  return sqrt(d2) * (1.0 - 1e-9) > (ms + tmax * D) * (1.0 + 1e-9) + 1e-7 * M;
 }
 
 static int ccd_run(int kind, const double *const s[4], const double *const e[4], int na, int use_u,
@@ -659,7 +688,7 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
     q.inner[a] = CCD_MAX(ms - eps, eps);
   }
 
-  if (q.turn && ccd_plane_separated(&q, ms, tmax, coord_max)) goto done;
+  if (ccd_distance_separated(&q, use_u, use_v, ms, tmax, coord_max)) goto done;
 
   ccd_box stack[CCD_STACK_BOXES];
   ccd_queue h = {stack, 0, CCD_STACK_BOXES, stack, 0};
