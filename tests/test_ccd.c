@@ -620,8 +620,8 @@ static void test_random_carried(void) {
   CHECK(violations == 0);
   CHECK(certified >= 400);
   CHECK(checked > 200 && hits > 50 && hits < checked);
-  fprintf(stderr, "random carried: %d certified contacts, %d min_sep queries, %d hits\n",
-          certified, checked, hits);
+  fprintf(stderr, "random carried: %d certified contacts, %d min_sep queries, %d hits\n", certified,
+          checked, hits);
 }
 
 /* ---------------------------------------------------------------- nearly parallel edges */
