@@ -351,8 +351,8 @@ static void check_scene(const char *name, const ipc_surface *s, const double *x0
 /* trees built over other positions (moved far, so their split fits x0 badly) and then refit
    to x0 -> x1 find the same pairs as the brute force; a refit asked for with another passive
    set builds afresh */
-static void check_refit(const char *name, const ipc_surface *s, const double *x0,
-                        const double *x1, double inflation) {
+static void check_refit(const char *name, const ipc_surface *s, const double *x0, const double *x1,
+                        double inflation) {
   int nv = s->nverts;
   double *y = malloc(sizeof(double) * 3 * (size_t)nv);
   for (int i = 0; i < 3 * nv; ++i) y[i] = x0[i] + 0.4 * (urand() - 0.5);
@@ -364,8 +364,7 @@ static void check_refit(const char *name, const ipc_surface *s, const double *x0
   ref_lists r;
   brute_force(&r, s, x0, x1, inflation);
   char what[128];
-  snprintf(what, sizeof what, "%s refit %s inflation %g", name, x1 ? "swept" : "static",
-           inflation);
+  snprintf(what, sizeof what, "%s refit %s inflation %g", name, x1 ? "swept" : "static", inflation);
   CHECK_MSG(pairs_equal(what, c.vf, c.nvf, r.vf.p, r.vf.n), "%s vf", what);
   CHECK_MSG(pairs_equal(what, c.ee, c.nee, r.ee.p, r.ee.n), "%s ee", what);
   CHECK_MSG(pairs_equal(what, c.ve, c.nve, r.ve.p, r.ve.n), "%s ve", what);
@@ -461,6 +460,86 @@ static void test_soup(int seed) {
   hand_surface_free(&s);
   free(x0);
   free(x1);
+}
+
+/* ipc_candidates_narrow on soups carried along by a common motion (up to 10 times their
+   spread, as a pile sliding down a tube): every pair closer than dist at the sampled times
+   of the straight step stays (with grow g on every vertex: every pair closer than dist + 2g),
+   the kept pairs are a subsequence of the broad phase's in the same order, and the common
+   motion does not keep the far pairs (most are dropped) */
+static int subsequence(const int *sub, size_t nsub, const int *all, size_t nall) {
+  size_t j = 0;
+  for (size_t i = 0; i < nsub; ++i) {
+    while (j < nall && (all[2 * j] != sub[2 * i] || all[2 * j + 1] != sub[2 * i + 1])) ++j;
+    if (j == nall) return 0;
+    ++j;
+  }
+  return 1;
+}
+
+static void test_narrow(int seed) {
+  rng_state = 0x2545f4914f6cdd1dull * (uint64_t)(seed + 3);
+  int nv = 90, nf = 45, ns = 12, np = 8;
+  double *x0 = malloc(sizeof(double) * 3 * nv), *x1 = malloc(sizeof(double) * 3 * nv);
+  double *grow = malloc(sizeof(double) * nv);
+  double carry[3] = {urand() - 0.5, urand() - 0.5, urand() - 0.5};
+  for (int i = 0; i < nv; ++i) {
+    double cx = urand(), cy = urand(), cz = urand();
+    if (i % 3) {
+      cx = x0[3 * (i - 1)];
+      cy = x0[3 * (i - 1) + 1];
+      cz = x0[3 * (i - 1) + 2];
+    }
+    x0[3 * i] = cx + 0.1 * (urand() - 0.5);
+    x0[3 * i + 1] = cy + 0.1 * (urand() - 0.5);
+    x0[3 * i + 2] = cz + 0.1 * (urand() - 0.5);
+    for (int k = 0; k < 3; ++k)
+      x1[3 * i + k] = x0[3 * i + k] + (seed % 2 ? 1.0 : 0.1) * carry[k] + 0.05 * (urand() - 0.5);
+  }
+  int faces[3 * 45], segs[2 * 12], points[8];
+  for (int f = 0; f < nf; ++f) {
+    int a = irand(70), b, c;
+    do b = irand(70);
+    while (b == a);
+    do c = irand(70);
+    while (c == a || c == b);
+    faces[3 * f] = a;
+    faces[3 * f + 1] = b;
+    faces[3 * f + 2] = c;
+  }
+  for (int e = 0; e < ns; ++e) {
+    int a = irand(70), b;
+    do b = irand(70);
+    while (b == a);
+    segs[2 * e] = a;
+    segs[2 * e + 1] = b;
+  }
+  for (int i = 0; i < np; ++i) points[i] = 70 + i;
+  ipc_surface s;
+  hand_surface(&s, nv, faces, nf, segs, ns, points, np, NULL);
+  const double dist = 0.03, g = 0.01;
+  for (int with_grow = 0; with_grow < 2; ++with_grow) {
+    for (int i = 0; i < nv; ++i) grow[i] = g;
+    ipc_candidates c = {0}, all = {0};
+    ipc_broad_phase_passive(&all, &s, x0, x1, dist, with_grow ? grow : NULL, NULL);
+    ipc_broad_phase_passive(&c, &s, x0, x1, dist, with_grow ? grow : NULL, NULL);
+    ipc_candidates_narrow(&c, &s, x0, x1, dist, with_grow ? grow : NULL);
+    size_t n0 = all.nvf + all.nee + all.nve + all.nvv, n1 = c.nvf + c.nee + c.nve + c.nvv;
+    CHECK(subsequence(c.vf, c.nvf, all.vf, all.nvf) && subsequence(c.ee, c.nee, all.ee, all.nee) &&
+          subsequence(c.ve, c.nve, all.ve, all.nve) && subsequence(c.vv, c.nvv, all.vv, all.nvv));
+    int close = check_conservative(&c, &s, x0, x1, with_grow ? dist + 2 * g : dist);
+    CHECK_MSG(close > 0, "narrow seed %d: no close pairs, the check is vacuous", seed);
+    CHECK_MSG(2 * n1 < n0, "narrow seed %d grow %d: kept %zu of %zu", seed, with_grow, n1, n0);
+    if (getenv("IPC_TEST_VERBOSE"))
+      fprintf(stderr, "narrow seed %d grow %d: kept %zu of %zu pairs, %d close\n", seed, with_grow,
+              n1, n0, close);
+    ipc_candidates_free(&c);
+    ipc_candidates_free(&all);
+  }
+  hand_surface_free(&s);
+  free(x0);
+  free(x1);
+  free(grow);
 }
 
 /* n x n grid sheet at height z (vertex offset base) into faces; returns face count */
@@ -804,6 +883,7 @@ static void test_box_groups(void) {
 
 int main(void) {
   for (int seed = 0; seed < 6; ++seed) test_soup(seed);
+  for (int seed = 0; seed < 6; ++seed) test_narrow(seed);
   test_grid();
   test_huge_tiny();
   test_codim_only();

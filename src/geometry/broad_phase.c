@@ -17,10 +17,13 @@
    visited; adjacency is removed by the pair filters. */
 #include "geometry/broad_phase.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/parallel.h"
 #include "geometry/box_tree.h"
+#include "geometry/distance.h"
 
 struct ipc_broad_phase_ws {
   ipc_box_ws *bw;
@@ -33,6 +36,8 @@ struct ipc_broad_phase_ws {
   size_t cap_vgrp, cap_egrp, cap_fgrp;
   int *points, *codim; /* isolated points (vertex ids), codimensional edges */
   size_t cap_points, cap_codim;
+  unsigned char *keep; /* ipc_candidates_narrow: one flag per pair */
+  size_t cap_keep;
   int *run, *merged; /* second run of ve pairs, merge buffer */
   size_t nrun, cap_run, cap_merged;
   /* what the trees were last built for: a refit needs the same surface and passive set */
@@ -148,8 +153,8 @@ void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const doub
                              const double *x1, double inflation, const double *grow,
                              const unsigned char *passive) {
   ipc_candidates_clear(c);
-  if (!c->ws) {
-    c->ws = IPC_NEW0(struct ipc_broad_phase_ws, 1);
+  if (!c->ws) c->ws = IPC_NEW0(struct ipc_broad_phase_ws, 1);
+  if (!c->ws->bw) {
     c->ws->bw = ipc_box_ws_new();
     c->ws->tvert = ipc_box_tree_new();
     c->ws->tface = ipc_box_tree_new();
@@ -245,6 +250,116 @@ void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const doub
   }
 }
 
+/* whether the pair of primitives over vertices v[0..na) and v[na..nv) (a point, edge or
+   triangle each; kind 0 vertex-face, 1 edge-edge, 2 vertex-edge, 3 vertex-vertex) stays
+   farther apart than dist along the step (ipc_candidates_narrow) */
+static int pair_apart(const double *x0, const double *x1, const double *grow, const int *v, int na,
+                      int nv, int kind, double dist) {
+  const double *p[4];
+  double c[3] = {0.0, 0.0, 0.0}, m = 0.0;
+  for (int k = 0; k < nv; ++k) {
+    p[k] = x0 + 3 * (size_t)v[k];
+    const double *q = x1 + 3 * (size_t)v[k];
+    for (int a = 0; a < 3; ++a) {
+      c[a] += (q[a] - p[k][a]) / nv;
+      m = fmax(m, fmax(fabs(p[k][a]), fabs(q[a])));
+    }
+  }
+  double reach[2] = {0.0, 0.0}; /* per primitive: largest |d_v - c| + largest grow */
+  double sag[2] = {0.0, 0.0};
+  for (int k = 0; k < nv; ++k) {
+    const double *q = x1 + 3 * (size_t)v[k];
+    double r[3] = {q[0] - p[k][0] - c[0], q[1] - p[k][1] - c[1], q[2] - p[k][2] - c[2]};
+    int side = k >= na;
+    reach[side] = fmax(reach[side], sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]));
+    if (grow) sag[side] = fmax(sag[side], grow[v[k]]);
+  }
+  double d2;
+  if (kind == 0)
+    d2 = ipc_pt_distance2(p[0], p[1], p[2], p[3], ipc_pt_classify(p[0], p[1], p[2], p[3]), NULL,
+                          NULL);
+  else if (kind == 1)
+    d2 = ipc_ee_distance2(p[0], p[1], p[2], p[3], ipc_ee_classify(p[0], p[1], p[2], p[3]), NULL,
+                          NULL);
+  else if (kind == 2)
+    d2 = ipc_pe_distance2(p[0], p[1], p[2], ipc_pe_classify(p[0], p[1], p[2]), NULL, NULL);
+  else
+    d2 = ipc_pp_dist2(p[0], p[1], NULL, NULL);
+  double bound = dist + reach[0] + reach[1] + sag[0] + sag[1];
+  return sqrt(d2) * (1.0 - 1e-9) > bound * (1.0 + 1e-9) + 1e-7 * m;
+}
+
+typedef struct narrow_job {
+  const ipc_candidates *c;
+  const ipc_surface *s;
+  const double *x0, *x1, *grow;
+  double dist;
+  unsigned char *keep;
+} narrow_job;
+
+static double narrow_range(void *vjob, size_t chunk, size_t begin, size_t end) {
+  (void)chunk;
+  const narrow_job *j = vjob;
+  const ipc_candidates *c = j->c;
+  const ipc_surface *s = j->s;
+  size_t s0 = 0, lo, hi;
+  if (ipc_subrange(s0, c->nvf, begin, end, &lo, &hi))
+    for (size_t i = lo; i < hi; ++i) {
+      const int *f = s->faces + 3 * (size_t)c->vf[2 * i + 1];
+      int v[4] = {c->vf[2 * i], f[0], f[1], f[2]};
+      j->keep[s0 + i] = !pair_apart(j->x0, j->x1, j->grow, v, 1, 4, 0, j->dist);
+    }
+  s0 += c->nvf;
+  if (ipc_subrange(s0, c->nee, begin, end, &lo, &hi))
+    for (size_t i = lo; i < hi; ++i) {
+      const int *a = s->edges + 2 * (size_t)c->ee[2 * i],
+                *b = s->edges + 2 * (size_t)c->ee[2 * i + 1];
+      int v[4] = {a[0], a[1], b[0], b[1]};
+      j->keep[s0 + i] = !pair_apart(j->x0, j->x1, j->grow, v, 2, 4, 1, j->dist);
+    }
+  s0 += c->nee;
+  if (ipc_subrange(s0, c->nve, begin, end, &lo, &hi))
+    for (size_t i = lo; i < hi; ++i) {
+      const int *e = s->edges + 2 * (size_t)c->ve[2 * i + 1];
+      int v[3] = {c->ve[2 * i], e[0], e[1]};
+      j->keep[s0 + i] = !pair_apart(j->x0, j->x1, j->grow, v, 1, 3, 2, j->dist);
+    }
+  s0 += c->nve;
+  if (ipc_subrange(s0, c->nvv, begin, end, &lo, &hi))
+    for (size_t i = lo; i < hi; ++i)
+      j->keep[s0 + i] = !pair_apart(j->x0, j->x1, j->grow, c->vv + 2 * i, 1, 2, 3, j->dist);
+  return 0.0;
+}
+
+/* keeps the flagged pairs of a list of n, in order; returns how many */
+static size_t compact_pairs(int *pairs, size_t n, const unsigned char *keep) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (keep[i]) {
+      pairs[2 * k] = pairs[2 * i];
+      pairs[2 * k + 1] = pairs[2 * i + 1];
+      ++k;
+    }
+  return k;
+}
+
+void ipc_candidates_narrow(ipc_candidates *c, const ipc_surface *s, const double *x0,
+                           const double *x1, double dist, const double *grow) {
+  size_t n = c->nvf + c->nee + c->nve + c->nvv;
+  if (n == 0) return;
+  if (!c->ws) c->ws = IPC_NEW0(struct ipc_broad_phase_ws, 1);
+  struct ipc_broad_phase_ws *w = c->ws;
+  ipc_reserve((void **)&w->keep, &w->cap_keep, n, 1);
+  narrow_job j = {c, s, x0, x1, grow, dist, w->keep};
+  ipc_parallel_sum(n, 1024, narrow_range, &j);
+  const unsigned char *k = w->keep;
+  size_t nvf = c->nvf, nee = c->nee, nve = c->nve;
+  c->nvf = compact_pairs(c->vf, nvf, k);
+  c->nee = compact_pairs(c->ee, nee, k + nvf);
+  c->nve = compact_pairs(c->ve, nve, k + nvf + nee);
+  c->nvv = compact_pairs(c->vv, c->nvv, k + nvf + nee + nve);
+}
+
 void ipc_candidates_clear(ipc_candidates *c) {
   c->nvf = c->nee = c->nve = c->nvv = 0;
 }
@@ -275,6 +390,7 @@ void ipc_candidates_free(ipc_candidates *c) {
     ipc_free(w->codim);
     ipc_free(w->run);
     ipc_free(w->merged);
+    ipc_free(w->keep);
     ipc_free(w->built_passive);
     ipc_free(w);
   }

@@ -46,12 +46,26 @@ void ipc_broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, 
 /* the same with every vertex box v grown by grow[v] >= 0 more on each side (grow may be
    NULL: for motions that may stray from the segment x0 -> x1 by up to grow[v], the curved
    line-search trials of affine bodies) and the vertices flagged in passive (nverts, may be
-   NULL) taking the place of the obstacle vertices: pairs whose vertices are all passive are left out. passive must
-   flag every kinematic-obstacle vertex too (the Newton solve adds the bodies it has frozen,
-   which do not move along the step) */
+   NULL) taking the place of the obstacle vertices: pairs whose vertices are all passive are left
+   out. passive must flag every kinematic-obstacle vertex too (the Newton solve adds the bodies it
+   has frozen, which do not move along the step) */
 void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const double *x0,
                              const double *x1, double inflation, const double *grow,
                              const unsigned char *passive);
+
+/* drops from c the pairs that stay farther apart than `dist` all along the step x0 -> x1 when
+   every vertex moves with one parameter t in [0, 1] (one step length for all, as IPC's
+   line search takes), each vertex straying at most grow[v] from its straight path (grow may
+   be NULL: 0; the curved trials of affine bodies). A pair stays apart when its distance at x0
+   exceeds dist + D + (largest grow of each primitive) with D the bound on its relative
+   motion of ccd.c's early out (displacements taken relative to the pair's mean, so pairs
+   carried along together keep tight bounds however far they move), with the margins of that
+   early out for rounding. The kept pairs keep their order; the barrier, the contact set and
+   the CCD over the step see exactly the pairs that matter to them. Not valid when parts of
+   the surface may take different step lengths (a line search per contact island).
+   x0, x1 (s->nverts x 3) finite. */
+void ipc_candidates_narrow(ipc_candidates *c, const ipc_surface *s, const double *x0,
+                           const double *x1, double dist, const double *grow);
 
 /* sets all counts to zero, keeping memory */
 void ipc_candidates_clear(ipc_candidates *c);

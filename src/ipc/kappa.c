@@ -38,6 +38,10 @@ double ipc_kappa_initial(const double *gB, const double *gE, size_t n, double km
   return k;
 }
 
+double ipc_kappa_watch_distance(double diag) {
+  return sqrt(1e-9) * diag;
+}
+
 double ipc_kappa_update(double kappa, double kmax, double prev_min_dist, double min_dist,
                         double diag) {
   double eps2 = 1e-9 * diag * diag;

@@ -11,8 +11,11 @@ void ipc_kappa_bounds(double *kmin, double *kmax, double diag, double dhat, doub
    the incremental potential (both length n), clamped to [kmin, kmax] */
 double ipc_kappa_initial(const double *gB, const double *gE, size_t n, double kmin, double kmax);
 
+/* the distance below which ipc_kappa_update watches the closest pair: sqrt(1e-9) diag */
+double ipc_kappa_watch_distance(double diag);
+
 /* kappa after a Newton iteration: doubled (up to kmax) when the closest distance
-   (unsquared arguments) shrinks while its square stays below 1e-9 diag^2 */
+   (unsquared arguments) shrinks while it stays below ipc_kappa_watch_distance(diag) */
 double ipc_kappa_update(double kappa, double kmax, double prev_min_dist, double min_dist,
                         double diag);
 

@@ -419,6 +419,13 @@ static void swept_candidates(ipc_world *w, ipc_step_stats *st) {
   w->cand.refit = 1;
   ipc_broad_phase_passive(&w->cand, sf, w->x, w->xe, w->dhat, w->naff > 0 ? w->aff_grow : NULL,
                           w->solver->nfrozen > 0 ? w->solver->passive : sf->vert_obstacle);
+  /* with one step length for all, the pairs that stay beyond dhat all along the step (and
+     beyond the distance the kappa update watches) can touch nothing the line search
+     computes: dropped once here rather than skipped by every CCD pass and energy */
+  if (!w->m.params.island_line_search)
+    ipc_candidates_narrow(&w->cand, sf, w->x, w->xe,
+                          fmax(w->dhat, ipc_kappa_watch_distance(w->m.bbox_diag)),
+                          w->naff > 0 ? w->aff_grow : NULL);
   st->t_broad_phase += ipc_now() - t0;
 }
 
