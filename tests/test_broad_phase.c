@@ -398,26 +398,22 @@ static void check_passive(const char *name, const ipc_surface *s, const ipc_surf
 /* ---------- scenes ---------- */
 
 /* random soup: triangles, segments and points over nv random vertices */
-static void test_soup(int seed) {
-  rng_state = 0x9e3779b97f4a7c15ull * (uint64_t)(seed + 1);
-  int nv = 90, nf = 45, ns = 12, np = 8;
-  double *x0 = malloc(sizeof(double) * 3 * nv), *x1 = malloc(sizeof(double) * 3 * nv);
-  double spread = seed % 2 ? 0.15 : 0.5;
-  for (int i = 0; i < nv; ++i) {
-    /* a few clusters: small triangles mostly */
-    double cx = urand(), cy = urand(), cz = urand();
-    if (i % 3) {
-      cx = x0[3 * (i - 1)];
-      cy = x0[3 * (i - 1) + 1];
-      cz = x0[3 * (i - 1) + 2];
-    }
-    x0[3 * i] = cx + spread * (urand() - 0.5);
-    x0[3 * i + 1] = cy + spread * (urand() - 0.5);
-    x0[3 * i + 2] = cz + spread * (urand() - 0.5);
-    for (int k = 0; k < 3; ++k) x1[3 * i + k] = x0[3 * i + k] + 0.2 * (urand() - 0.5);
+/* vertex i of a soup in clusters of three (small triangles mostly): a random centre, or the
+   previous vertex's position, moved by up to spread / 2 on each axis */
+static void soup_vertex(double *x0, int i, double spread) {
+  double cx = urand(), cy = urand(), cz = urand();
+  if (i % 3) {
+    cx = x0[3 * (i - 1)];
+    cy = x0[3 * (i - 1) + 1];
+    cz = x0[3 * (i - 1) + 2];
   }
-  /* vertices 0..69 for faces and segments, 70..77 points, the rest unused */
-  int faces[3 * 45], segs[2 * 12], points[8];
+  x0[3 * i] = cx + spread * (urand() - 0.5);
+  x0[3 * i + 1] = cy + spread * (urand() - 0.5);
+  x0[3 * i + 2] = cz + spread * (urand() - 0.5);
+}
+
+/* random triangles and segments over vertices 0..69 and the points 70.. of a soup */
+static void soup_elements(int *faces, int nf, int *segs, int ns, int *points, int np) {
   for (int f = 0; f < nf; ++f) {
     int a = irand(70), b, c;
     do b = irand(70);
@@ -436,6 +432,20 @@ static void test_soup(int seed) {
     segs[2 * e + 1] = b;
   }
   for (int i = 0; i < np; ++i) points[i] = 70 + i;
+}
+
+static void test_soup(int seed) {
+  rng_state = 0x9e3779b97f4a7c15ull * (uint64_t)(seed + 1);
+  int nv = 90, nf = 45, ns = 12, np = 8;
+  double *x0 = malloc(sizeof(double) * 3 * nv), *x1 = malloc(sizeof(double) * 3 * nv);
+  double spread = seed % 2 ? 0.15 : 0.5;
+  for (int i = 0; i < nv; ++i) {
+    soup_vertex(x0, i, spread);
+    for (int k = 0; k < 3; ++k) x1[3 * i + k] = x0[3 * i + k] + 0.2 * (urand() - 0.5);
+  }
+  /* vertices 0..69 for faces and segments, 70..77 points, the rest unused */
+  int faces[3 * 45], segs[2 * 12], points[8];
+  soup_elements(faces, nf, segs, ns, points, np);
   unsigned char obs[90];
   for (int i = 0; i < nv; ++i) obs[i] = urand() < 0.4;
   ipc_surface s;
@@ -484,37 +494,12 @@ static void test_narrow(int seed) {
   double *grow = malloc(sizeof(double) * nv);
   double carry[3] = {urand() - 0.5, urand() - 0.5, urand() - 0.5};
   for (int i = 0; i < nv; ++i) {
-    double cx = urand(), cy = urand(), cz = urand();
-    if (i % 3) {
-      cx = x0[3 * (i - 1)];
-      cy = x0[3 * (i - 1) + 1];
-      cz = x0[3 * (i - 1) + 2];
-    }
-    x0[3 * i] = cx + 0.1 * (urand() - 0.5);
-    x0[3 * i + 1] = cy + 0.1 * (urand() - 0.5);
-    x0[3 * i + 2] = cz + 0.1 * (urand() - 0.5);
+    soup_vertex(x0, i, 0.1);
     for (int k = 0; k < 3; ++k)
       x1[3 * i + k] = x0[3 * i + k] + (seed % 2 ? 1.0 : 0.1) * carry[k] + 0.05 * (urand() - 0.5);
   }
   int faces[3 * 45], segs[2 * 12], points[8];
-  for (int f = 0; f < nf; ++f) {
-    int a = irand(70), b, c;
-    do b = irand(70);
-    while (b == a);
-    do c = irand(70);
-    while (c == a || c == b);
-    faces[3 * f] = a;
-    faces[3 * f + 1] = b;
-    faces[3 * f + 2] = c;
-  }
-  for (int e = 0; e < ns; ++e) {
-    int a = irand(70), b;
-    do b = irand(70);
-    while (b == a);
-    segs[2 * e] = a;
-    segs[2 * e + 1] = b;
-  }
-  for (int i = 0; i < np; ++i) points[i] = 70 + i;
+  soup_elements(faces, nf, segs, ns, points, np);
   ipc_surface s;
   hand_surface(&s, nv, faces, nf, segs, ns, points, np, NULL);
   const double dist = 0.03, g = 0.01;
