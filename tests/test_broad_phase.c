@@ -662,6 +662,34 @@ static void test_huge_tiny(void) {
 }
 
 /* no faces: polylines (all edges codimensional) and a point cloud; and an empty surface */
+/* a broad phase after a spike gives the memory back: 2,500 points all within reach of one
+   another (3.1 million pairs, 25 MB), then none, then all again; the counts stay exact */
+static void test_shrink(void) {
+  rng_state = 777;
+  int np = 2500;
+  double *x = malloc(sizeof(double) * 3 * np);
+  int *points = malloc(sizeof(int) * np), segs[2] = {0, 1};
+  for (int i = 0; i < np; ++i) {
+    points[i] = i;
+    for (int k = 0; k < 3; ++k) x[3 * i + k] = urand();
+  }
+  ipc_surface s;
+  hand_surface(&s, np, NULL, 0, segs, 0, points, np, NULL);
+  size_t all = (size_t)np * (np - 1) / 2;
+  ipc_candidates c = {0};
+  ipc_broad_phase(&c, &s, x, NULL, 10.0);
+  CHECK_MSG(c.nvv == all, "%zu pairs, expected %zu", c.nvv, all);
+  ipc_broad_phase(&c, &s, x, NULL, 0.0);
+  CHECK_MSG(c.nvv == 0 && c.cap_vv <= 16, "after the spike: %zu pairs, capacity %zu", c.nvv,
+            c.cap_vv);
+  ipc_broad_phase(&c, &s, x, NULL, 10.0);
+  CHECK_MSG(c.nvv == all, "%zu pairs again, expected %zu", c.nvv, all);
+  ipc_candidates_free(&c);
+  hand_surface_free(&s);
+  free(points);
+  free(x);
+}
+
 static void test_codim_only(void) {
   rng_state = 4242;
   int nv = 160, nseg = 0, np = 40;
@@ -872,6 +900,7 @@ int main(void) {
   test_grid();
   test_huge_tiny();
   test_codim_only();
+  test_shrink();
   test_reuse();
   test_box_pairs();
   test_box_groups();

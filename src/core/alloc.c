@@ -37,3 +37,10 @@ void ipc_reserve(void **buf, size_t *cap, size_t need, size_t elem) {
   *buf = ipc_realloc(*buf, c * elem);
   *cap = c;
 }
+
+void ipc_shrink(void **buf, size_t *cap, size_t need, size_t elem) {
+  if (*cap / 8 <= need || *cap * elem <= ((size_t)16 << 20)) return;
+  size_t c = 2 * need > 16 ? 2 * need : 16;
+  *buf = ipc_realloc(*buf, c * elem);
+  *cap = c;
+}

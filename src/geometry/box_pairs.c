@@ -578,6 +578,13 @@ void ipc_box_tree_pairs(ipc_box_ws *ws, int **pairs, size_t *npairs, size_t *cap
     }
   }
   sort_out(ws, a->range, b->range, pairs, npairs, cap);
+  /* after a spike (the first, long step of a Newton solve) the scratch goes back to a few
+     times this query's size */
+  size_t k = ws->nraw;
+  ipc_shrink((void **)&ws->raw, &ws->cap_raw, k, 2 * sizeof(int));
+  ipc_shrink((void **)&ws->raw2, &ws->cap_raw2, k, 2 * sizeof(int));
+  for (int c = 0; c < IPC_MAX_CHUNKS; ++c)
+    ipc_shrink((void **)&ws->part[c].p, &ws->part[c].cap, k, 2 * sizeof(int));
 }
 
 ipc_box_ws *ipc_box_ws_new(void) {

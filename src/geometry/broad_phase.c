@@ -47,6 +47,8 @@ struct ipc_broad_phase_ws {
   int built_has_passive;
 };
 
+static void shrink_lists(ipc_candidates *c);
+
 /* the pair filters drop adjacent pairs and pairs that the scene's body_contact rule
    keeps apart: the one place where that rule applies, so the barrier, friction, CCD
    and the line search all see the same pairs */
@@ -248,6 +250,7 @@ void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const doub
       merge_ve(c, w);
     }
   }
+  shrink_lists(c);
 }
 
 /* whether the pair of primitives over vertices v[0..na) and v[na..nv) (a point, edge or
@@ -358,6 +361,16 @@ void ipc_candidates_narrow(ipc_candidates *c, const ipc_surface *s, const double
   c->nee = compact_pairs(c->ee, nee, k + nvf);
   c->nve = compact_pairs(c->ve, nve, k + nvf + nee);
   c->nvv = compact_pairs(c->vv, c->nvv, k + nvf + nee + nve);
+  ipc_shrink((void **)&w->keep, &w->cap_keep, n, 1);
+  shrink_lists(c);
+}
+
+/* the candidate lists back to a few times their size after a spike */
+static void shrink_lists(ipc_candidates *c) {
+  ipc_shrink((void **)&c->vf, &c->cap_vf, c->nvf, 2 * sizeof(int));
+  ipc_shrink((void **)&c->ee, &c->cap_ee, c->nee, 2 * sizeof(int));
+  ipc_shrink((void **)&c->ve, &c->cap_ve, c->nve, 2 * sizeof(int));
+  ipc_shrink((void **)&c->vv, &c->cap_vv, c->nvv, 2 * sizeof(int));
 }
 
 void ipc_candidates_clear(ipc_candidates *c) {
