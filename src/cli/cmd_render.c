@@ -109,14 +109,15 @@ static frame_file *list_frames(const char *dir, int *n) {
             strerror(errno));
     return NULL;
   }
-  int cap = 64;
-  frame_file *f = malloc(sizeof *f * (size_t)cap);
+  size_t cap = 0;
+  frame_file *f = NULL;
+  ipc_reserve((void **)&f, &cap, 1, sizeof *f); /* never NULL, even without frames */
   *n = 0;
   struct dirent *e;
   while ((e = readdir(d)) != NULL) {
     int rank, k = frame_of(e->d_name, &rank);
     if (k < 0) continue;
-    if (*n == cap) f = realloc(f, sizeof *f * (size_t)(cap *= 2));
+    ipc_reserve((void **)&f, &cap, (size_t)*n + 1, sizeof *f);
     f[*n].frame = k;
     f[*n].rank = rank;
     snprintf(f[*n].name, sizeof f[*n].name, "%s", e->d_name);
@@ -182,14 +183,14 @@ int ipc_cmd_render(int argc, char **argv) {
   int every = 1, width = 640, height = 480, lenient = 0;
   double camera[7];
   int ncamera = 0;
-  int nwant = 0, *want = malloc(sizeof(int) * ((size_t)argc + 1));
+  int nwant = 0, *want = IPC_NEW(int, (size_t)argc + 1);
   int rc = 0;
   for (int i = 0; i < argc && !rc; ++i) {
     const char *a = argv[i];
     int more = i + 1 < argc;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       usage(stdout);
-      free(want);
+      ipc_free(want);
       return 0;
     } else if (!strcmp(a, "--lenient")) {
       lenient = 1;
@@ -252,7 +253,7 @@ int ipc_cmd_render(int argc, char **argv) {
     rc = 2;
   }
   if (rc) {
-    free(want);
+    ipc_free(want);
     return rc;
   }
   char *scene = scene_opt ? strdup(scene_opt) : run_scene(rundir);
@@ -329,10 +330,10 @@ int ipc_cmd_render(int argc, char **argv) {
   if (!rc) printf("%d preview%s in %s\n", drawn, drawn == 1 ? "" : "s", out);
   ipc_model_free(&m);
   ipc_scene_def_free(&def);
-  free(frames);
+  ipc_free(frames);
   ipc_free(out);
   ipc_free(frames_dir);
   free(scene);
-  free(want);
+  ipc_free(want);
   return rc;
 }
