@@ -253,43 +253,24 @@ void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const doub
   shrink_lists(c);
 }
 
-/* whether the pair of primitives over vertices v[0..na) and v[na..nv) (a point, edge or
-   triangle each; kind 0 vertex-face, 1 edge-edge, 2 vertex-edge, 3 vertex-vertex) stays
-   farther apart than dist along the step (ipc_candidates_narrow) */
-static int pair_apart(const double *x0, const double *x1, const double *grow, const int *v, int na,
-                      int nv, int kind, double dist) {
-  const double *p[4];
-  double c[3] = {0.0, 0.0, 0.0}, m = 0.0;
+/* whether the pair over vertices v (in ipc_pair_kind's order) stays farther apart than dist
+   all along the step (ipc_candidates_narrow) */
+static int pair_apart(const double *x0, const double *x1, const double *grow, const int *v,
+                      ipc_pair_kind kind, double dist) {
+  int nv = kind == IPC_PAIR_PT || kind == IPC_PAIR_EE ? 4 : kind == IPC_PAIR_PE ? 3 : 2;
+  int na = kind == IPC_PAIR_EE ? 2 : 1;
+  double x[4][3], d[4][3], sag[2] = {0.0, 0.0}, m = 0.0;
   for (int k = 0; k < nv; ++k) {
-    p[k] = x0 + 3 * (size_t)v[k];
-    const double *q = x1 + 3 * (size_t)v[k];
+    const double *p = x0 + 3 * (size_t)v[k], *q = x1 + 3 * (size_t)v[k];
     for (int a = 0; a < 3; ++a) {
-      c[a] += (q[a] - p[k][a]) / nv;
-      m = fmax(m, fmax(fabs(p[k][a]), fabs(q[a])));
+      x[k][a] = p[a];
+      d[k][a] = q[a] - p[a];
+      m = fmax(m, fmax(fabs(p[a]), fabs(q[a])));
     }
+    if (grow) sag[k >= na] = fmax(sag[k >= na], grow[v[k]]);
   }
-  double reach[2] = {0.0, 0.0}; /* per primitive: largest |d_v - c| + largest grow */
-  double sag[2] = {0.0, 0.0};
-  for (int k = 0; k < nv; ++k) {
-    const double *q = x1 + 3 * (size_t)v[k];
-    double r[3] = {q[0] - p[k][0] - c[0], q[1] - p[k][1] - c[1], q[2] - p[k][2] - c[2]};
-    int side = k >= na;
-    reach[side] = fmax(reach[side], sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]));
-    if (grow) sag[side] = fmax(sag[side], grow[v[k]]);
-  }
-  double d2;
-  if (kind == 0)
-    d2 = ipc_pt_distance2(p[0], p[1], p[2], p[3], ipc_pt_classify(p[0], p[1], p[2], p[3]), NULL,
-                          NULL);
-  else if (kind == 1)
-    d2 = ipc_ee_distance2(p[0], p[1], p[2], p[3], ipc_ee_classify(p[0], p[1], p[2], p[3]), NULL,
-                          NULL);
-  else if (kind == 2)
-    d2 = ipc_pe_distance2(p[0], p[1], p[2], ipc_pe_classify(p[0], p[1], p[2]), NULL, NULL);
-  else
-    d2 = ipc_pp_dist2(p[0], p[1], NULL, NULL);
-  double bound = dist + reach[0] + reach[1] + sag[0] + sag[1];
-  return sqrt(d2) * (1.0 - 1e-9) > bound * (1.0 + 1e-9) + 1e-7 * m;
+  return ipc_pair_stays_apart(kind, (const double(*)[3])x, (const double(*)[3])d, 1.0, dist, sag,
+                              m);
 }
 
 typedef struct narrow_job {
@@ -310,7 +291,7 @@ static double narrow_range(void *vjob, size_t chunk, size_t begin, size_t end) {
     for (size_t i = lo; i < hi; ++i) {
       const int *f = s->faces + 3 * (size_t)c->vf[2 * i + 1];
       int v[4] = {c->vf[2 * i], f[0], f[1], f[2]};
-      j->keep[s0 + i] = !pair_apart(j->x0, j->x1, j->grow, v, 1, 4, 0, j->dist);
+      j->keep[s0 + i] = !pair_apart(j->x0, j->x1, j->grow, v, IPC_PAIR_PT, j->dist);
     }
   s0 += c->nvf;
   if (ipc_subrange(s0, c->nee, begin, end, &lo, &hi))
@@ -318,19 +299,19 @@ static double narrow_range(void *vjob, size_t chunk, size_t begin, size_t end) {
       const int *a = s->edges + 2 * (size_t)c->ee[2 * i],
                 *b = s->edges + 2 * (size_t)c->ee[2 * i + 1];
       int v[4] = {a[0], a[1], b[0], b[1]};
-      j->keep[s0 + i] = !pair_apart(j->x0, j->x1, j->grow, v, 2, 4, 1, j->dist);
+      j->keep[s0 + i] = !pair_apart(j->x0, j->x1, j->grow, v, IPC_PAIR_EE, j->dist);
     }
   s0 += c->nee;
   if (ipc_subrange(s0, c->nve, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
       const int *e = s->edges + 2 * (size_t)c->ve[2 * i + 1];
       int v[3] = {c->ve[2 * i], e[0], e[1]};
-      j->keep[s0 + i] = !pair_apart(j->x0, j->x1, j->grow, v, 1, 3, 2, j->dist);
+      j->keep[s0 + i] = !pair_apart(j->x0, j->x1, j->grow, v, IPC_PAIR_PE, j->dist);
     }
   s0 += c->nve;
   if (ipc_subrange(s0, c->nvv, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i)
-      j->keep[s0 + i] = !pair_apart(j->x0, j->x1, j->grow, c->vv + 2 * i, 1, 2, 3, j->dist);
+      j->keep[s0 + i] = !pair_apart(j->x0, j->x1, j->grow, c->vv + 2 * i, IPC_PAIR_PP, j->dist);
   return 0.0;
 }
 

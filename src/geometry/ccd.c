@@ -595,55 +595,6 @@ static int ccd_split(const ccd_box *b, double F[8][3], const ccd_tests *T, doubl
 }
 
 /* s[k], e[k]: vertex k at t = 0 and t = 1; vertices [0, na) form the first primitive */
-/* distance separation, an exact early out for every kind of query. For any common vector c,
-   F(t, u, v) - F(0, u, v) = t (sum of the displacements d_k - c weighted as in F), c dropping out
-   because each primitive's weights sum to 1; so |F(t) - F(0)| <= t D for every admissible (u, v)
-   with D = |d_p - c| + max_j |d_j - c| (vertex-face, -edge, -vertex) or max(|d_a0 - c|,
-   |d_a1 - c|) + max(|d_b0 - c|, |d_b1 - c|) (edge-edge); c is the mean displacement, so a group
-   of primitives moving together has D near 0 however far it moves. The primitives then stay
-   farther apart than ms up to tmax when their distance at t = 0 exceeds ms + tmax D. The
-   distance is distance.c's, through its closest-feature classification: its rounding, and the
-   feature it takes for edges within its parallel threshold or a triangle below its degeneracy
-   threshold (at most about 2e-8 times the edge length, so 4e-8 M), are covered by the margin of
-   1e-7 M (M the largest coordinate), the 1e-9 relative ones by those of D and the distance */
-static int ccd_distance_separated(const ccd_query *q, int use_u, int use_v, double ms, double tmax,
-                                  double M) {
-  const double(*x)[3] = q->x0;
-  double d2;
-  int nv;
-  if (q->kind == CCD_EE) {
-    d2 = ipc_ee_distance2(x[0], x[1], x[2], x[3], ipc_ee_classify(x[0], x[1], x[2], x[3]), NULL,
-                          NULL);
-    nv = 4;
-  } else if (use_u && use_v) {
-    d2 = ipc_pt_distance2(x[0], x[1], x[2], x[3], ipc_pt_classify(x[0], x[1], x[2], x[3]), NULL,
-                          NULL);
-    nv = 4;
-  } else if (use_u) {
-    d2 = ipc_pe_distance2(x[0], x[1], x[2], ipc_pe_classify(x[0], x[1], x[2]), NULL, NULL);
-    nv = 3;
-  } else {
-    d2 = ipc_pp_dist2(x[0], x[1], NULL, NULL);
-    nv = 2;
-  }
-  double c[3] = {0.0, 0.0, 0.0}, len[4];
-  for (int k = 0; k < nv; ++k)
-    for (int a = 0; a < 3; ++a) c[a] += q->d[k][a] / nv;
-  for (int k = 0; k < nv; ++k) {
-    double r[3] = {q->d[k][0] - c[0], q->d[k][1] - c[1], q->d[k][2] - c[2]};
-    len[k] = sqrt(ccd_dot(r, r));
-  }
-  double D;
-  if (q->kind == CCD_EE) {
-    D = CCD_MAX(len[0], len[1]) + CCD_MAX(len[2], len[3]);
-  } else {
-    D = 0.0;
-    for (int k = 1; k < nv; ++k) D = CCD_MAX(D, len[k]);
-    D += len[0];
-  }
-  return sqrt(d2) * (1.0 - 1e-9) > (ms + tmax * D) * (1.0 + 1e-9) + 1e-7 * M;
-}
-
 static int ccd_run(int kind, const double *const s[4], const double *const e[4], int na, int use_u,
                    int use_v, const ipc_ccd_params *prm, double *toi) {
   ipc_ccd_params def = ipc_ccd_default_params();
@@ -688,7 +639,15 @@ static int ccd_run(int kind, const double *const s[4], const double *const e[4],
     q.inner[a] = CCD_MAX(ms - eps, eps);
   }
 
-  if (ccd_distance_separated(&q, use_u, use_v, ms, tmax, coord_max)) goto done;
+  /* the early out by distance, for every kind of query (distance.h) */
+  static const double no_sag[2] = {0.0, 0.0};
+  ipc_pair_kind pk = kind == CCD_EE ? IPC_PAIR_EE
+                     : use_v        ? IPC_PAIR_PT
+                     : use_u        ? IPC_PAIR_PE
+                                    : IPC_PAIR_PP;
+  if (ipc_pair_stays_apart(pk, (const double(*)[3])q.x0, (const double(*)[3])q.d, tmax, ms, no_sag,
+                           coord_max))
+    goto done;
 
   ccd_box stack[CCD_STACK_BOXES];
   ccd_queue h = {stack, 0, CCD_STACK_BOXES, stack, 0};

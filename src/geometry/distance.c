@@ -23,6 +23,7 @@
  * distances and small angles keep their relative accuracy. */
 #include "geometry/distance.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "core/vec3.h"
@@ -407,4 +408,41 @@ int ipc_ee_type_points(ipc_ee_type type) {
 int ipc_pe_type_points(ipc_pe_type type) {
   static const int points[] = {0x3, 0x5, 0x7};
   return points[type];
+}
+
+int ipc_pair_stays_apart(ipc_pair_kind kind, const double x[4][3], const double d[4][3],
+                         double tmax, double dist, const double sag[2], double M) {
+  double d2;
+  int nv, na = kind == IPC_PAIR_EE ? 2 : 1;
+  switch (kind) {
+    case IPC_PAIR_PT:
+      d2 = ipc_pt_distance2(x[0], x[1], x[2], x[3], ipc_pt_classify(x[0], x[1], x[2], x[3]), NULL,
+                            NULL);
+      nv = 4;
+      break;
+    case IPC_PAIR_EE:
+      d2 = ipc_ee_distance2(x[0], x[1], x[2], x[3], ipc_ee_classify(x[0], x[1], x[2], x[3]), NULL,
+                            NULL);
+      nv = 4;
+      break;
+    case IPC_PAIR_PE:
+      d2 = ipc_pe_distance2(x[0], x[1], x[2], ipc_pe_classify(x[0], x[1], x[2]), NULL, NULL);
+      nv = 3;
+      break;
+    default:
+      d2 = ipc_pp_dist2(x[0], x[1], NULL, NULL);
+      nv = 2;
+      break;
+  }
+  double c[3] = {0.0, 0.0, 0.0}, reach[2] = {0.0, 0.0};
+  for (int k = 0; k < nv; ++k)
+    for (int a = 0; a < 3; ++a) c[a] += d[k][a] / nv;
+  for (int k = 0; k < nv; ++k) {
+    double r[3] = {d[k][0] - c[0], d[k][1] - c[1], d[k][2] - c[2]};
+    double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+    int side = k >= na;
+    if (len > reach[side]) reach[side] = len;
+  }
+  double bound = dist + tmax * (reach[0] + reach[1]) + sag[0] + sag[1];
+  return sqrt(d2) * (1.0 - 1e-9) > bound * (1.0 + 1e-9) + 1e-7 * M;
 }

@@ -119,4 +119,24 @@ double ipc_ee_cross2(const double a0[3], const double a1[3], const double b0[3],
 double ipc_ee_mollifier(const double a0[3], const double a1[3], const double b0[3],
                         const double b1[3], double eps_x, double g[12], double H[144]);
 
+/* the kinds of primitive pairs, by their points in order: point-triangle [p t0 t1 t2],
+ * edge-edge [a0 a1 b0 b1], point-edge [p e0 e1], point-point [p q] */
+typedef enum ipc_pair_kind { IPC_PAIR_PT, IPC_PAIR_EE, IPC_PAIR_PE, IPC_PAIR_PP } ipc_pair_kind;
+
+/* 1 when a pair certainly stays farther apart than `dist` while each of its points k moves
+ * from x[k] by t d[k], t in [0, tmax], straying at most sag[0] (points of the first primitive)
+ * or sag[1] (of the second) from that path; 0 when that is not certain. Exact up to the
+ * margins below, for the CCD's early out and the candidate narrowing alike.
+ * For any common vector c, F(t) - F(0) = t (sum of the d_k - c weighted as in F) plus the
+ * strays, c dropping out because each primitive's weights sum to 1; so |F(t) - F(0)| <=
+ * t D + sag[0] + sag[1] with D the largest |d_k - c| over each primitive, summed over the two,
+ * and c the mean displacement: primitives carried along together have D near 0 however far
+ * they move. The distance at t = 0 is this file's, through the closest-feature
+ * classification: its rounding, and the feature it takes for edges within the parallel
+ * threshold or a triangle below the degeneracy threshold (at most about 2e-8 times the edge
+ * length, so 4e-8 M), are covered by the margin 1e-7 M, M the largest |coordinate| of the pair
+ * over the motion; those of D and the distance by 1e-9 relative margins. */
+int ipc_pair_stays_apart(ipc_pair_kind kind, const double x[4][3], const double d[4][3],
+                         double tmax, double dist, const double sag[2], double M);
+
 #endif

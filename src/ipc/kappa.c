@@ -38,13 +38,16 @@ double ipc_kappa_initial(const double *gB, const double *gE, size_t n, double km
   return k;
 }
 
+/* the closest pair is watched while its squared distance is below this times diag^2 */
+#define KAPPA_WATCH2 1e-9
+
 double ipc_kappa_watch_distance(double diag) {
-  return sqrt(1e-9) * diag;
+  return sqrt(KAPPA_WATCH2) * diag;
 }
 
 double ipc_kappa_update(double kappa, double kmax, double prev_min_dist, double min_dist,
                         double diag) {
-  double eps2 = 1e-9 * diag * diag;
+  double eps2 = KAPPA_WATCH2 * diag * diag;
   double p2 = prev_min_dist * prev_min_dist, d2 = min_dist * min_dist;
   if (p2 < eps2 && d2 < eps2 && min_dist < prev_min_dist) {
     kappa *= 2.0;
