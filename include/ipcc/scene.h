@@ -144,6 +144,10 @@ typedef struct ipc_scene_def {
   double dhat; /* barrier activation distance; relative to the bbox diagonal unless dhat_absolute */
   int dhat_absolute;
   double kappa;                  /* barrier stiffness; 0 = adaptive (IPC's rule) */
+  /* with kappa 0: the adaptive kappa's value at a step's start before the balance rule (IPC's
+     tuning[0]); it stays when no contact at the start sets kappa, and is raised to kappa's
+     lower bound; 0 = the lower bound */
+  double kappa_initial;
   ipc_body_contact body_contact; /* which surface pairs touch (IPC_BODY_CONTACT_ALL) */
   double ccd_scale;              /* line search starts at ccd_scale * time of impact (0.8) */
   /* newton */
@@ -171,6 +175,15 @@ typedef struct ipc_scene_def {
                                 by less than this velocity (relative to the bbox diagonal per
                                 second, as newton_tol; 1e-2) */
   ipc_friction_combine friction_combine;
+  /* dhat continuation (IPC's tuning[2], relative as dhat): after a converged solve, while some
+     contact is farther than dhat_target, dhat halves (not below dhat_target), kappa is chosen
+     again and the solve repeats; 0 or >= dhat = none (the default) */
+  double dhat_target;
+  /* 1: scripted rotations as in the original IPC's scripts: every step rotates a region by
+     Rx(wx h) Ry(wy h) Rz(wz h) about the centre of its bounding box at the step's start
+     (regions without a given centre); 0 (default): by the axis-angle w h about the region's
+     own centre, carried along by its velocity */
+  int script_rotation_bbox;
   /* > 0: the length that relative parameters (dhat, epsv, newton_tol, kappa bounds) refer to,
      instead of the bounding-box diagonal of all bodies (IPC scripts: the shapes only) */
   double bbox_diag;

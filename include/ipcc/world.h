@@ -32,6 +32,7 @@ typedef struct ipc_step_stats {
   int friction_contacts;   /* contacts with friction in the last lagged set */
   int friction_iterations; /* Newton solves with updated lagged friction (0 without friction) */
   double max_slip_speed;   /* largest tangential slip speed over the step, m/s */
+  int dhat_halvings;       /* times dhat was halved towards dhat_target in the step */
   int factor_shifts;       /* factorizations retried with a diagonal shift (not positive
                               definite in floating point) */
   int newton_floor;        /* 1 when Newton stopped above its tolerance because the energy can no

@@ -332,6 +332,7 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
       memcpy(dd->angular_velocity, bd->angular_velocity, sizeof dd->angular_velocity);
       dd->t_begin = 0;
       dd->t_end = INFINITY;
+      dd->bbox_rotation = def->script_rotation_bbox;
       region_center(dd->center, dd->verts, me->nverts, m->x0);
     }
     for (int k = 0; k < bd->ndirichlet; ++k) {
@@ -349,10 +350,12 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
       memcpy(dd->angular_velocity, src->angular_velocity, sizeof dd->angular_velocity);
       dd->t_begin = src->t_begin;
       dd->t_end = src->t_end;
-      if (src->has_center)
+      if (src->has_center) {
         memcpy(dd->center, src->center, sizeof dd->center);
-      else
+      } else {
         region_center(dd->center, dd->verts, n, m->x0);
+        dd->bbox_rotation = def->script_rotation_bbox;
+      }
       m->ndirichlet++;
     }
     for (int k = 0; k < bd->nneumann; ++k) {

@@ -33,6 +33,9 @@ typedef struct ipc_dirichlet {
   double angular_velocity[3]; /* rad/s about the moving region center */
   double center[3];           /* region bbox center at t = 0 */
   double t_begin, t_end;
+  /* 1: each step rotates by Rx Ry Rz of (angular_velocity h) about the centre of the region's
+     bounding box at the step's start, as IPC's scripts (ipc_scene_def.script_rotation_bbox) */
+  int bbox_rotation;
 } ipc_dirichlet;
 
 typedef struct ipc_neumann {

@@ -426,7 +426,6 @@ static int parse_mesh_co(txt *p, const txt_line *l) {
   memcpy(s->t, v, sizeof s->t); /* position of the mean */
   s->s[0] = s->s[1] = s->s[2] = v[3];
   memcpy(s->r, rot, sizeof s->r);
-  s->co_friction = v[5];
   return 1;
 }
 
@@ -1047,7 +1046,10 @@ static int finalize(txt *p, ipc_scene_def *s) {
         b->translation[d] = sh->t[d] - kc * Rmean[d];
       }
       b->obstacle = 1;
-      b->friction = sh->co_friction;
+      /* IPC reads a meshCO's friction coefficient but adds no friction term for it (its
+         friction energy covers halfSpace/ground and shape-shape pairs only): contact with a
+         meshCO is frictionless there, and so here */
+      b->friction = 0.0;
       continue;
     }
     /* fold the global steps into the body transform */
@@ -1276,12 +1278,17 @@ static int finalize(txt *p, ipc_scene_def *s) {
   else
     s->damping_stiffness = p->damping_stiff / (p->dt * p->dt);
   s->bbox_diag = diag;
-  s->kappa = p->tuning[0];
+  /* IPC's kappa from tuning[0] is where its adaptive kappa starts each step, not a fixed one */
+  s->kappa = 0.0;
+  s->kappa_initial = p->tuning[0];
   s->dhat = p->use_abs ? p->tuning[1] / diag : p->tuning[1];
+  s->dhat_target = p->use_abs ? p->tuning[2] / diag : p->tuning[2];
+  s->script_rotation_bbox = 1;
   s->epsv = p->tuning[4];
   s->epsv_absolute = p->use_abs;
   s->newton_tol = p->use_abs ? p->tol / diag : p->tol;
   s->friction_iterations = p->friction_iterations;
+  s->friction_tolerance = 0.0; /* IPC re-lags until the Newton direction is within the tolerance */
   /* IPC: selfFric between shapes, a collision object's own coefficient against it */
   s->friction_combine = IPC_FRICTION_OBSTACLE;
   return 1;

@@ -94,7 +94,6 @@ typedef struct txt_shape {
   int nbc[2];
   txt_bc *bc[2]; /* [0] DBC, [1] NBC */
   int co;        /* meshCO obstacle */
-  double co_friction;
   int mesh;     /* index into the mesh cache */
   char *seq;    /* meshSeq folder as written, or NULL */
   int seq_line; /* its line */

@@ -57,6 +57,7 @@ ipc_status ipc_write_stats_json(const char *path, const ipc_run_summary *sum,
     cJSON_AddNumberToObject(o, "factor_shifts", p->factor_shifts);
     cJSON_AddNumberToObject(o, "friction_contacts", p->friction_contacts);
     cJSON_AddNumberToObject(o, "friction_iterations", p->friction_iterations);
+    cJSON_AddNumberToObject(o, "dhat_halvings", p->dhat_halvings);
     ipc_stats_add_num(o, "max_slip_speed", p->max_slip_speed);
     const double times[] = {p->t_total,   p->t_assembly, p->t_factor,
                             p->t_analyze, p->t_ccd,      p->t_broad_phase};

@@ -85,6 +85,10 @@ static double contact_d2(ipc_contact *c, const ipc_contact_model *cm, const doub
   }
 }
 
+double ipc_contact_distance2(ipc_contact *c, const ipc_contact_model *cm, const double *x) {
+  return contact_d2(c, cm, x);
+}
+
 size_t ipc_contacts_count(const ipc_contact_model *cm, const ipc_candidates *cand) {
   return cand->nvf + cand->nee + cand->nve + cand->nvv +
          (size_t)cm->model->nplanes * (size_t)cm->nplane_verts;

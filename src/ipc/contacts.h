@@ -49,6 +49,9 @@ void ipc_contact_model_free(ipc_contact_model *cm);
 double ipc_contacts_collect(ipc_contact_set *out, const ipc_contact_model *cm,
                             const ipc_candidates *cand, const double *x);
 
+/* squared distance of contact c's primitives at x (its type classified again) */
+double ipc_contact_distance2(ipc_contact *c, const ipc_contact_model *cm, const double *x);
+
 /* barrier energy kappa * sum m b over the set at x (recomputes distances); +INFINITY if
    any distance is zero */
 double ipc_contacts_energy(const ipc_contact_set *cs, const ipc_contact_model *cm, const double *x,

@@ -21,6 +21,8 @@
    therefore never forced through: the vertices stop short, the step reports
    them as dirichlet_unmet, and the next step tries again. */
 #include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 
@@ -57,6 +59,7 @@ struct ipc_newton_solver {
   int fresh;         /* the next assembly is the step's first: rebuild the pattern exactly */
   size_t cap_cl;
   ipc_contact_set next; /* the contacts at the point the line search accepted */
+  ipc_contact_set watch; /* pairs closer than the kappa watch distance after the last iteration */
   double next_min_d2;
   int next_valid;
   /* line search per contact island (islands.h) */
@@ -100,6 +103,7 @@ void ipc_newton_solver_destroy(ipc_newton_solver *s) {
   ipc_free(s->gE);
   ipc_free(s->cl);
   ipc_contact_set_free(&s->next);
+  ipc_contact_set_free(&s->watch);
   ipc_islands_free(&s->isl);
   ipc_free(s->moving);
   ipc_free(s->e0);
@@ -330,11 +334,20 @@ static void update_mask(ipc_world *w) {
     s->aff_set = ipc_sparse_add_element_set(s->asm_, w->naff, 4, w->aff_pv);
 }
 
-/* initial kappa: balance barrier and incremental-potential gradients at x */
-static void init_kappa(ipc_world *w) {
+/* kappa chosen at x as IPC does at a step's start (kappa.c): from w->kappa, the value balancing
+   the barrier gradient against the rest of the incremental potential's over the contacts
+   within dhat at x (scripted vertices, held on their targets in IPC, left out), clamped to
+   the bounds of the current dhat */
+void ipc_newton_choose_kappa(ipc_world *w, ipc_step_stats *st) {
   ipc_newton_solver *s = w->solver;
   const ipc_model *m = &w->m;
   int n = m->nverts;
+  ipc_kappa_bounds(&w->kappa_min, &w->kappa_max, m->bbox_diag, w->dhat, w->mean_mass);
+  double t0 = ipc_now();
+  ipc_broad_phase(&w->cand, &m->surface, w->x, NULL, w->dhat);
+  st->t_broad_phase += ipc_now() - t0;
+  double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->x);
+  if (w->contacts.n > 0) w->min_d2 = d2;
   double h2 = w->c_elastic * w->h * w->h;
   size_t n3 = 3 * (size_t)w->nsys;
   memset(s->gB, 0, n3 * sizeof(double));
@@ -346,23 +359,26 @@ static void init_kappa(ipc_world *w) {
     for (int a = 0; a < nv; ++a)
       for (int d = 0; d < 3; ++d) s->gB[3 * verts[a] + d] += gl[3 * a + d];
   }
-  elastic_derivatives(w, w->x);
-  for (int t = 0; t < m->ntets; ++t)
-    for (int k = 0; k < 4; ++k)
-      for (int d = 0; d < 3; ++d)
-        s->gE[3 * m->tets[4 * t + k] + d] += h2 * w->tet_g[12 * (size_t)t + 3 * k + d];
-  ipc_affine_world_pull(w, s->gB);
-  ipc_affine_world_add(w, s->gE, NULL, -1);
-  for (int i = 0; i < n; ++i) {
-    for (int d = 0; d < 3; ++d) {
-      if (w->fixed[i]) {
-        s->gB[3 * i + d] = s->gE[3 * i + d] = 0;
-      } else {
-        s->gE[3 * i + d] += m->mass[i] * (w->x[3 * i + d] - w->xt[3 * i + d]);
+  if (w->contacts.n > 0) {
+    elastic_derivatives(w, w->x);
+    for (int t = 0; t < m->ntets; ++t)
+      for (int k = 0; k < 4; ++k)
+        for (int d = 0; d < 3; ++d)
+          s->gE[3 * m->tets[4 * t + k] + d] += h2 * w->tet_g[12 * (size_t)t + 3 * k + d];
+    ipc_affine_world_pull(w, s->gB);
+    ipc_affine_world_add(w, s->gE, NULL, -1);
+    for (int i = 0; i < n; ++i) {
+      for (int d = 0; d < 3; ++d) {
+        if (w->fixed[i] || w->scripted[i]) {
+          s->gB[3 * i + d] = s->gE[3 * i + d] = 0;
+        } else {
+          s->gE[3 * i + d] += m->mass[i] * (w->x[3 * i + d] - w->xt[3 * i + d]);
+        }
       }
     }
   }
-  w->kappa = ipc_kappa_initial(s->gB, s->gE, n3, w->kappa_min, w->kappa_max);
+  double start = w->kappa > 0 ? w->kappa : w->kappa_min;
+  w->kappa = ipc_kappa_initial(s->gB, s->gE, n3, start, w->kappa_min, w->kappa_max);
 }
 
 /* candidates within dhat at x into w->cand, timed into st */
@@ -567,8 +583,11 @@ static int line_search(ipc_world *w, ipc_step_stats *st, double tol, double *min
     }
     if (!pending) break;
   }
+  /* the global search takes even a step within the tolerance (the last of a solve, as IPC);
+     per island such a step is not searched at all */
   int progress = 0;
-  for (int i = 0; i < ni; ++i) progress |= s->state[i] == LS_ACCEPTED && s->pmax[i] > tol;
+  for (int i = 0; i < ni; ++i)
+    progress |= s->state[i] == LS_ACCEPTED && (s->pmax[i] > tol || !per_island);
   if (!progress) return 1;
   if (!evaluated) { /* some island fell back to x after the last evaluation */
     set_trial(w);
@@ -665,6 +684,88 @@ static int settle_islands(ipc_world *w, double tol, int *stuck, ipc_step_stats *
   return active || t.thawed;
 }
 
+/* assembles g and the projected H at x (contacts in w->contacts) and solves H p = -g into w->p
+   (affine bodies' vertices moved by J_i dq); *pmax = |p|_inf. Returns 0, 1 on a failure
+   (err set), 2 when no unknown is free */
+static int newton_direction(ipc_world *w, ipc_step_stats *st, ipc_error *err, double *pmax_out) {
+  ipc_newton_solver *s = w->solver;
+  int n = w->m.nverts;
+  assemble(w, st);
+  ipc_csc A;
+  /* The first assembly of a step starts the sparse pattern afresh (exactly what it adds), so
+     the pattern, and with it the bits of every solve, depend on the state at the start of the
+     step only: a run resumed from a checkpoint repeats an uninterrupted one exactly.
+     (Reserving the blocks of all candidate pairs whenever contacts bring new blocks cut
+     CHOLMOD's analyses on the mat twist from 633 to 51 in 125 steps, but multiplied the
+     factorization's flops by 5 once the mat is wound up, so the pattern holds only what is
+     assembled.) */
+  if (s->fresh) ipc_sparse_set_policy(s->asm_, IPC_SPARSE_EXACT);
+  int changed = ipc_sparse_finish(s->asm_, &A);
+  if (s->fresh) ipc_sparse_set_policy(s->asm_, IPC_SPARSE_GROW);
+  s->fresh = 0;
+  int nf = ipc_sparse_num_free(s->asm_);
+  if (nf == 0) return 2;
+  ipc_sparse_gather(s->asm_, w->g, s->rhs);
+  for (int i = 0; i < nf; ++i) s->rhs[i] = -s->rhs[i];
+  double t0 = ipc_now();
+  ipc_cholmod_stats cs0, cs1;
+  ipc_cholmod_get_stats(s->chol, &cs0);
+  ipc_factor_status fs = ipc_cholmod_factor(s->chol, &A, changed, 0.0);
+  /* the projected Hessian plus the mass is positive definite in exact arithmetic; a barrier
+     term many orders above the rest can lose that to round-off: shift the diagonal by a
+     growing fraction of its largest entry until the factorization succeeds */
+  if (fs == IPC_FACTOR_NOT_PD) {
+    double dmax = 0;
+    for (int j = 0; j < A.n; ++j) dmax = fmax(dmax, fabs(A.val[A.colptr[j + 1] - 1]));
+    for (double f = 1e-12; fs == IPC_FACTOR_NOT_PD && f <= 1e-2; f *= 100) {
+      fs = ipc_cholmod_factor(s->chol, &A, 0, f * dmax);
+      ++st->factor_shifts;
+    }
+  }
+  int ok = fs == IPC_FACTOR_OK && ipc_cholmod_solve(s->chol, s->rhs, s->sol) == IPC_FACTOR_OK;
+  st->t_factor += ipc_now() - t0;
+  ipc_cholmod_get_stats(s->chol, &cs1);
+  st->analyses += cs1.analyses - cs0.analyses;
+  st->t_analyze += cs1.analyze_seconds - cs0.analyze_seconds;
+  if (!ok) {
+    ipc_error_set(err, IPC_ERR_SIM, "step %d: the Newton system could not be factored",
+                  w->step + 1);
+    return 1;
+  }
+  ipc_sparse_scatter(s->asm_, s->sol, w->p);
+  for (int i = 0; i < 3 * w->nsys; ++i)
+    if (!isfinite(w->p[i])) {
+      ipc_error_set(err, IPC_ERR_SIM, "step %d: the Newton direction is not finite", w->step + 1);
+      return 1;
+    }
+  /* affine vertices move by J_i dq: the step and its size are judged in vertex space */
+  ipc_affine_world_direction(w, w->p);
+  double pmax = 0;
+  for (int i = 0; i < 3 * n; ++i) pmax = fmax(pmax, fabs(w->p[i]));
+  *pmax_out = pmax;
+  return 0;
+}
+
+/* after a line search accepted x (its contacts in s->next): kappa doubles when a pair watched
+   after the previous iteration is no farther apart now, then the pairs of x closer than the
+   watch distance are watched (IPC's postLineSearch, kappa.c) */
+static void watch_kappa(ipc_world *w) {
+  ipc_newton_solver *s = w->solver;
+  int closer = 0;
+  for (size_t k = 0; k < s->watch.n && !closer; ++k) {
+    ipc_contact c = s->watch.c[k];
+    closer = ipc_contact_distance2(&c, &w->cm, w->x) <= s->watch.c[k].d2;
+  }
+  if (closer) w->kappa = ipc_kappa_doubled(w->kappa, w->kappa_max);
+  double dw = ipc_kappa_watch_distance(w->m.bbox_diag);
+  s->watch.n = 0;
+  for (size_t k = 0; k < s->next.n; ++k) {
+    if (!(s->next.c[k].d2 < dw * dw)) continue;
+    ipc_reserve((void **)&s->watch.c, &s->watch.cap, s->watch.n + 1, sizeof(ipc_contact));
+    s->watch.c[s->watch.n++] = s->next.c[k];
+  }
+}
+
 /* Newton iterations with the current fixed set and penalties; returns 0 converged (or at
    the rounding floor), 1 failed (err set), 2 stuck: no decrease well above the floor */
 static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_error *err) {
@@ -674,7 +775,7 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
   double tol = m->params.newton_tol * m->bbox_diag * w->h;
   update_mask(w);
   static_candidates(w, st);
-  double prev_min_dist = INFINITY;
+  s->watch.n = 0;
   double e0_kept[2] = {0, 0}, e0_kappa = -1.0; /* energies at x (global line search) and their kappa */
   s->next_valid = 0;
   for (;;) {
@@ -690,64 +791,15 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
     }
     w->min_d2 = d2;
     if ((int)w->contacts.n > st->contacts_max) st->contacts_max = (int)w->contacts.n;
-    if (w->kappa == 0 && w->contacts.n > 0) init_kappa(w);
-    if (w->kappa == 0) w->kappa = w->kappa_min; /* no contact yet: barrier inactive */
+    if (w->kappa == 0) w->kappa = w->kappa_min; /* not chosen (tests calling in directly) */
     if (*iters_left <= 0) {
       st->newton_capped = 1;
       return 0;
     }
-    assemble(w, st);
-    ipc_csc A;
-    /* The first assembly of a step starts the sparse pattern afresh (exactly what it adds), so
-       the pattern, and with it the bits of every solve, depend on the state at the start of the
-       step only: a run resumed from a checkpoint repeats an uninterrupted one exactly.
-       (Reserving the blocks of all candidate pairs whenever contacts bring new blocks cut
-       CHOLMOD's analyses on the mat twist from 633 to 51 in 125 steps, but multiplied the
-       factorization's flops by 5 once the mat is wound up, so the pattern holds only what is
-       assembled.) */
-    if (s->fresh) ipc_sparse_set_policy(s->asm_, IPC_SPARSE_EXACT);
-    int changed = ipc_sparse_finish(s->asm_, &A);
-    if (s->fresh) ipc_sparse_set_policy(s->asm_, IPC_SPARSE_GROW);
-    s->fresh = 0;
-    int nf = ipc_sparse_num_free(s->asm_);
-    if (nf == 0) return 0;
-    ipc_sparse_gather(s->asm_, w->g, s->rhs);
-    for (int i = 0; i < nf; ++i) s->rhs[i] = -s->rhs[i];
-    double t0 = ipc_now();
-    ipc_cholmod_stats cs0, cs1;
-    ipc_cholmod_get_stats(s->chol, &cs0);
-    ipc_factor_status fs = ipc_cholmod_factor(s->chol, &A, changed, 0.0);
-    /* the projected Hessian plus the mass is positive definite in exact arithmetic; a barrier
-       term many orders above the rest can lose that to round-off: shift the diagonal by a
-       growing fraction of its largest entry until the factorization succeeds */
-    if (fs == IPC_FACTOR_NOT_PD) {
-      double dmax = 0;
-      for (int j = 0; j < A.n; ++j) dmax = fmax(dmax, fabs(A.val[A.colptr[j + 1] - 1]));
-      for (double f = 1e-12; fs == IPC_FACTOR_NOT_PD && f <= 1e-2; f *= 100) {
-        fs = ipc_cholmod_factor(s->chol, &A, 0, f * dmax);
-        ++st->factor_shifts;
-      }
-    }
-    int ok = fs == IPC_FACTOR_OK && ipc_cholmod_solve(s->chol, s->rhs, s->sol) == IPC_FACTOR_OK;
-    st->t_factor += ipc_now() - t0;
-    ipc_cholmod_get_stats(s->chol, &cs1);
-    st->analyses += cs1.analyses - cs0.analyses;
-    st->t_analyze += cs1.analyze_seconds - cs0.analyze_seconds;
-    if (!ok) {
-      ipc_error_set(err, IPC_ERR_SIM, "step %d: the Newton system could not be factored",
-                    w->step + 1);
-      return 1;
-    }
-    ipc_sparse_scatter(s->asm_, s->sol, w->p);
-    for (int i = 0; i < 3 * w->nsys; ++i)
-      if (!isfinite(w->p[i])) {
-        ipc_error_set(err, IPC_ERR_SIM, "step %d: the Newton direction is not finite", w->step + 1);
-        return 1;
-      }
-    /* affine vertices move by J_i dq: the step and its size are judged in vertex space */
-    ipc_affine_world_direction(w, w->p);
-    double pmax = 0;
-    for (int i = 0; i < 3 * n; ++i) pmax = fmax(pmax, fabs(w->p[i]));
+    double pmax;
+    int dr = newton_direction(w, st, err, &pmax);
+    if (dr == 2) return 0;
+    if (dr == 1) return 1;
     st->residual = pmax / w->h;
     if (w->trace_n < w->trace_cap) {
       w->trace_energy[w->trace_n] = potential(w, w->x, w->aq, NULL);
@@ -755,13 +807,12 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
     }
     ++st->newton_iterations;
     --*iters_left;
-    /* converged: the step left is below the tolerance. IPC takes this last direction (its
-       solveSub_IP tests the direction of the previous iteration) and then stops; ipcc stops
-       without it. Both answers are within the tolerance of each other; taking it costs one
-       more broad phase, CCD and line search per solve (+16% on the mat40x40 twist, 3% more
-       Newton iterations) and did not change the slope scripts' outcome at IPC's tolerance
-       (README, IPC scripts) */
-    if (pmax <= tol) return 0;
+    /* converged once the direction is below the tolerance: the global line search takes this
+       last direction and then stops, as IPC does (its solveSub_IP tests the direction of the
+       previous iteration, after taking it), so the answer is the minimiser's to second order
+       in the tolerance. Per island, islands within the tolerance stay where they are */
+    int last = pmax <= tol;
+    if (last && m->params.island_line_search) return 0;
 
     /* the swept candidates of the whole step and the islands they couple */
     swept_candidates(w, st);
@@ -792,6 +843,7 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
     }
     double min_d2 = INFINITY;
     int rc = line_search(w, st, tol, &min_d2);
+    if (getenv("IPCC_TRACE")) fprintf(stderr, "step %d it: |p| %.6g alpha %.6g e0 %.9g e1 %.9g kappa %g min_d2 %.6g n %zu rc %d\n", w->step + 1, pmax, s->alpha[0], e0, s->e1[0] + s->e1[1], w->kappa, min_d2, w->contacts.n, rc);
     e0_kappa = -1.0;
     if (rc == 0) {
       if (is->n == 1) { /* the accepted energies are the next iteration's at x */
@@ -803,12 +855,19 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
       if (w->naff > 0) memcpy(w->aq, w->aqe, 12 * (size_t)w->naff * sizeof(double));
       s->next_valid = 1;
       s->next_min_d2 = min_d2;
-      double min_dist = sqrt(min_d2);
-      if (m->params.kappa <= 0)
-        w->kappa = ipc_kappa_update(w->kappa, w->kappa_max, prev_min_dist, min_dist, m->bbox_diag);
-      prev_min_dist = min_dist;
+      if (m->params.kappa <= 0) watch_kappa(w);
     }
     if (!m->params.island_line_search) {
+      if (last) {
+        if (s->next_valid) { /* the solve ends at the accepted point: its contacts */
+          ipc_contact_set t = w->contacts;
+          w->contacts = s->next;
+          s->next = t;
+          w->min_d2 = s->next_min_d2;
+          s->next_valid = 0;
+        }
+        return 0;
+      }
       /* no decrease along a step above the tolerance although the model predicts one above
          the rounding floor: converged if within ten times the tolerance (the barrier's
          curvature changes faster than the quadratic model there), otherwise stuck */
@@ -819,6 +878,17 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
     if (!settle_islands(w, tol, &stuck, st)) return stuck ? 2 : 0;
     if (rc != 0) s->next_valid = 0;
   }
+}
+
+int ipc_newton_direction_converged(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
+  const ipc_model *m = &w->m;
+  update_mask(w);
+  static_candidates(w, st);
+  w->min_d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->x);
+  double pmax;
+  int dr = newton_direction(w, st, err, &pmax);
+  if (dr == 1) return -1;
+  return dr == 2 || pmax <= m->params.newton_tol * m->bbox_diag * w->h;
 }
 
 /* newton_iterate with every body active at the start; when islands were frozen on the way,
@@ -1026,6 +1096,13 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   }
   if (w->naff > 0) affine_start(w, st);
   if (m->params.warm_start != IPC_WARM_PREVIOUS) warm_start(w, st);
+  /* the first solve of a step: kappa chosen for the step and friction lagged at its start
+     (after the obstacles and warm start moved), as IPC's fullyImplicit_IP does */
+  if (w->step_begin) {
+    w->step_begin = 0;
+    if (m->params.kappa <= 0) ipc_newton_choose_kappa(w, st);
+    ipc_friction_update(&w->fric, &w->cm, w->x, w->kappa);
+  }
   double weight = 1e6;
   int rc = 0;
   for (int round = 0;; ++round) {

@@ -144,7 +144,8 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
 
   w->mean_mass = mean_mass(m);
   ipc_kappa_bounds(&w->kappa_min, &w->kappa_max, m->bbox_diag, w->dhat, w->mean_mass);
-  w->kappa = def->kappa > 0 ? def->kappa : 0.0; /* 0: set on the first step */
+  w->dhat0 = w->dhat;
+  w->kappa = def->kappa > 0 ? def->kappa : 0.0; /* 0: chosen at every step's start */
   w->solver = ipc_newton_solver_create(w->nsys);
   ipc_friction_init(&w->fric, def->epsv_absolute ? def->epsv : def->epsv * m->bbox_diag, w->h);
   return w;
@@ -253,27 +254,64 @@ static double total_energy(ipc_world *w) {
   return e + ipc_elastic_energy(w, w->x);
 }
 
-/* Newton solves with lagged friction: the first with normal forces and tangent bases from
-   the start of the step, then (up to friction_iterations in all; <= 0: up to 20, IPC's
-   "until converged") re-lagged at the last solution until the friction force changes by
-   less than friction_tolerance (as a velocity) */
-static ipc_status friction_solves(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
+/* dhat for the step's solves: sets the contact model's and kappa's bounds with it */
+static void set_dhat(ipc_world *w, double dhat) {
+  w->dhat = dhat;
+  w->cm.dhat = dhat;
+  ipc_kappa_bounds(&w->kappa_min, &w->kappa_max, w->m.bbox_diag, dhat, w->mean_mass);
+}
+
+/* the Newton solves of one step, as IPC's fullyImplicit_IP runs them: the first with kappa
+   chosen and friction lagged at the step's start; then, while either continuation asks for
+   it, friction re-lagged at the last solution and solved again:
+   - friction: up to friction_iterations solves in all (<= 0: up to 20, IPC's "until
+     converged"), stopping when the Newton direction with the re-lagged friction is within
+     the tolerance (IPC's test) or the lagged force changed by less than friction_tolerance;
+   - dhat (dhat_target below dhat): while some contact is farther than dhat_target, dhat
+     halves (not below dhat_target) and kappa is chosen again; never while a pair is closer
+     than kappa's watch distance (IPC's tiny-distance fail-safe) */
+static ipc_status step_solves(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   const ipc_model *m = &w->m;
-  ipc_friction_update(&w->fric, &w->cm, w->x, w->kappa);
-  int had = w->fric.n > 0;
-  ipc_status status = ipc_newton_step(w, st, err);
-  int solves = 1;
-  double tol = m->params.friction_tolerance * m->bbox_diag;
+  double target = m->params.dhat_target > 0
+                      ? (m->params.dhat_absolute ? m->params.dhat_target
+                                                 : m->params.dhat_target * m->bbox_diag)
+                      : w->dhat0;
+  double dw = ipc_kappa_watch_distance(m->bbox_diag);
   int max_solves = m->params.friction_iterations > 0 ? m->params.friction_iterations : 20;
-  while (status == IPC_OK && solves < max_solves) {
-    double change = ipc_friction_relag(&w->fric, &w->cm, w->x, w->xn, w->kappa, m->mass);
-    had |= w->fric.n > 0;
-    if (change <= tol) break;
-    st->dirichlet_unmet = 0;
+  double ftol = m->params.friction_tolerance * m->bbox_diag;
+  int solves = 0, fric_solves = 0, had = 0, fric_done = 0;
+  ipc_status status;
+  for (;;) {
     status = ipc_newton_step(w, st, err);
     ++solves;
+    ++fric_solves;
+    had |= w->fric.n > 0;
+    if (status != IPC_OK || w->contacts.n == 0) break;
+    double dmax2 = 0;
+    for (size_t k = 0; k < w->contacts.n; ++k) dmax2 = fmax(dmax2, w->contacts.c[k].d2);
+    int shrink = w->dhat > target && dmax2 >= target * target;
+    if (shrink && w->min_d2 < dw * dw) break;
+    int relag = !fric_done && (had || w->fric.n > 0) && fric_solves < max_solves;
+    if (relag || shrink) {
+      double change = ipc_friction_relag(&w->fric, &w->cm, w->x, w->xn, w->kappa, m->mass);
+      had |= w->fric.n > 0;
+      if (relag && ftol > 0 && change <= ftol) relag = 0;
+      if (relag) {
+        int c = ipc_newton_direction_converged(w, st, err);
+        if (c < 0) return IPC_ERR_SIM;
+        if (c) relag = 0;
+      }
+      if (!relag) fric_done = 1;
+    }
+    if (!relag && !shrink) break;
+    if (shrink) {
+      set_dhat(w, fmax(w->dhat / sqrt(2.0), target));
+      ipc_newton_choose_kappa(w, st);
+      ++st->dhat_halvings;
+    }
+    st->dirichlet_unmet = 0;
   }
-  st->friction_iterations = had ? solves : 0;
+  st->friction_iterations = had ? fric_solves : 0;
   st->friction_contacts = (int)w->fric.n;
   st->max_slip_speed = ipc_friction_max_slip(&w->fric, w->x, w->xn) / w->h;
   return status;
@@ -293,8 +331,12 @@ ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   predict(w, w->time);
   ipc_affine_world_predict(w, w->time);
   ipc_damping_update(w);
+  /* every step starts from the scene's dhat and kappa's start value (IPC's fullyImplicit_IP) */
+  if (w->dhat != w->dhat0) set_dhat(w, w->dhat0);
+  if (m->params.kappa <= 0) w->kappa = m->params.kappa_initial;
+  w->step_begin = 1;
 
-  ipc_status status = friction_solves(w, st, err);
+  ipc_status status = step_solves(w, st, err);
 
   /* velocities (and Newmark acceleration) from the new positions */
   double h = w->h;

@@ -44,6 +44,8 @@ struct ipc_world {
   ipc_contact_set contacts;
   double min_d2;
   double kappa, kappa_min, kappa_max, mean_mass;
+  double dhat0;    /* dhat at the start of every step (dhat_target's continuation lowers dhat) */
+  int step_begin;  /* 1 until the step's first solve has chosen kappa and lagged friction */
   ipc_newton_solver *solver;
   /* optional trace of Newton iterations (tests): potential and |p|_inf at each iterate */
   double *trace_energy, *trace_step;
@@ -82,6 +84,14 @@ double ipc_elastic_energy(const ipc_world *w, const double *x);
 
 /* runs the Newton solve of one step (scripted targets and prediction set) */
 ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err);
+
+/* chooses kappa at x for the current dhat as IPC does at a step's start (kappa.c), from the
+   current kappa as start value; collects the contacts at x into w->contacts */
+void ipc_newton_choose_kappa(ipc_world *w, ipc_step_stats *st);
+
+/* 1 when a Newton direction at x (the current fixed set, lagged friction and kappa) is within
+   the Newton tolerance, 0 when not, -1 on a failed factorization (err set) */
+int ipc_newton_direction_converged(ipc_world *w, ipc_step_stats *st, ipc_error *err);
 
 /* for tests: the incremental potential of the last step's setting (prediction, lagged
    friction, kappa) at the current x and q, and its gradient into w->g (nsys x 3) as a Newton
