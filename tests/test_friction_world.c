@@ -75,7 +75,8 @@ static void incline(const char *scene, double theta, double mu_s, double mu_k, d
   for (int k = 1; k <= steps; ++k) {
     ipc_step_stats st;
     CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
-    CHECK(st.friction_iterations == 2);
+    /* re-lagged once unless the Newton direction with the new lag is already converged */
+    CHECK(st.friction_iterations >= 1 && st.friction_iterations <= 2);
     CHECK(st.friction_contacts >= 4);
     free_ok &= ipc_world_intersection_free(w, NULL, 0);
     double c[3];

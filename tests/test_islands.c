@@ -182,7 +182,9 @@ static void compare(const char *name, const char *json, int steps) {
   CHECK_MSG(d2 <= 0.1 * d1, "%s: the difference %g at 1e-4 is not a tenth of %g at 1e-2", name,
             d2, d1);
   CHECK(d1 > 0); /* the two line searches took different paths */
-  CHECK(i1 <= g1 && i2 <= g2);
+  /* islands take at most about as many iterations as the global search (whose first step
+     length follows IPC's, CFL bound included) */
+  CHECK(10 * i1 <= 11 * g1 && 10 * i2 <= 11 * g2);
 }
 
 static void test_affine_groups(void) {

@@ -179,8 +179,9 @@ def live_side(binary, copy, root, work, steps):
 
 def run_ipcc(ipcc, copy, out, steps):
     """(frames: step -> path, newton total per step, error or None)"""
+    # --lenient: a section without 'section end' runs to the end of the file, as in IPC
     cmd = [ipcc, "run", copy, "--steps", str(steps), "-o", out, "--overwrite",
-           "--no-checkpoint", "--quiet"]
+           "--no-checkpoint", "--quiet", "--lenient"]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     newton, frames = {0: 0}, {}
     try:

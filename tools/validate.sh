@@ -7,7 +7,9 @@
 #   ipc-input/ and fclib/, laid out as in tests/data;
 #   BUILD=dir build folder (default build; set up with meson when it has no build.ninja);
 #   STEPS=N steps per IPC script (default 3); LIMIT=S seconds per script (default 300);
-#   FUZZ_RUNS=N executions per fuzz target (default 150000, 1.2 million in all; 0: no fuzzing).
+#   FUZZ_RUNS=N executions per fuzz target (default 150000, 1.2 million in all; 0: no fuzzing);
+#   COMPARE=0 skips the comparison with the original IPC's frames (DATA_DIR/ipc-reference,
+#   about 20 minutes on 2 cores; its table: BUILD/validate/compare_ipc.md).
 # Logs of every stage: BUILD/validate/STAGE.log
 set -u
 if [ $# -gt 0 ]; then
@@ -19,6 +21,7 @@ BUILD=${BUILD:-build}
 STEPS=${STEPS:-3}
 LIMIT=${LIMIT:-300}
 FUZZ_RUNS=${FUZZ_RUNS:-150000}
+COMPARE=${COMPARE:-1}
 IPCC=$BUILD/src/cli/ipcc
 LOGS=$BUILD/validate
 IPC_IN=$DATA/ipc-input/input
@@ -61,6 +64,22 @@ stage() {
 }
 
 # ---------------------------------------------------------------- stages
+
+# every script of the original IPC's reference output (20 steps each) in ipcc, compared frame by
+# frame (tools/compare_ipc.py); fails when ipcc stops on a script IPC runs, except the scripts
+# refused on purpose (UNSUPPORTED)
+ipc_reference() {
+  python3 tools/compare_ipc.py --all --reference "$DATA/ipc-reference" --input "$IPC_IN" \
+    --ipcc "$IPCC" --work "$LOGS/compare_ipc" --jobs 2 --markdown "$LOGS/compare_ipc.md" \
+    --json "$LOGS/compare_ipc.json" >"$LOGS/compare_ipc.txt" || return 1
+  cat "$LOGS/compare_ipc.txt"
+  bad=0
+  while read -r name rest; do
+    case "$rest" in *"fails:"*) ;; *) continue ;; esac
+    echo "$UNSUPPORTED" | grep -q "^$name.txt:" || { echo "ipcc fails on $name"; bad=1; }
+  done <"$LOGS/compare_ipc.txt"
+  return $bad
+}
 
 corpus_intact() {
   for d in ccd-queries ipc-input fclib; do
@@ -169,6 +188,7 @@ stage check_meshes check_meshes
 stage fclib_cli fclib_cli
 stage ipc_scripts ipc_scripts
 # every reader under libFuzzer for FUZZ_RUNS executions each (0 skips the stage)
+[ "$COMPARE" -gt 0 ] && [ -d "$DATA/ipc-reference" ] && stage ipc_reference ipc_reference
 [ "$FUZZ_RUNS" -gt 0 ] && stage fuzz sh tools/fuzz.sh "$FUZZ_RUNS"
 
 echo

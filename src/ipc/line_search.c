@@ -110,13 +110,19 @@ static double plane_toi(const ipc_plane *pl, const double *a, const double *b) {
   return s0 > 0 ? s0 / (s0 - s1) * (1.0 - 1e-12) : 0.0;
 }
 
-double ipc_ccd_max_step(const ipc_contact_model *cm, const ipc_candidates *cand, const double *x,
-                        const double *xe) {
-  const ipc_model *m = cm->model;
+/* earliest time of impact over the candidate pairs alone (no planes) */
+static double mesh_max_step(const ipc_contact_model *cm, const ipc_candidates *cand,
+                            const double *x, const double *xe) {
   ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL};
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
   double tmin = n > 0 ? ipc_parallel_min(n, 1024, ccd_range, &j) : 1.0;
-  if (tmin > 1.0) tmin = 1.0;
+  return tmin > 1.0 ? 1.0 : tmin;
+}
+
+double ipc_ccd_max_step(const ipc_contact_model *cm, const ipc_candidates *cand, const double *x,
+                        const double *xe) {
+  const ipc_model *m = cm->model;
+  double tmin = mesh_max_step(cm, cand, x, xe);
   for (int p = 0; p < m->nplanes; ++p)
     for (int k = 0; k < cm->nplane_verts; ++k) {
       int v = cm->plane_verts[k];
@@ -148,4 +154,80 @@ void ipc_ccd_max_step_islands(const ipc_contact_model *cm, const ipc_candidates 
     }
   for (int i = 0; i < nisl; ++i)
     if (toi[i] < 0) toi[i] = 0;
+}
+
+/* IPC's slackness for half-spaces (Optimizer.cpp's slackness_a) and for mesh pairs: its CCD
+   stops where the distance has shrunk to 1 - 0.8 of its start, 0.8 of the time of impact
+   for the straight approaches of the pairs that bound a step */
+#define PLANE_SLACK 0.9
+#define MESH_SLACK 0.8
+
+/* time of impact of one contact's primitives along x -> xe (1 if none) */
+static double contact_toi(const ipc_contact *c, const double *x, const double *xe,
+                          const ipc_ccd_params *prm) {
+  const int *v = c->v;
+  double toi = 1.0;
+  int hit = 0;
+  switch (c->kind) {
+    case IPC_CONTACT_PT:
+      hit = ipc_ccd_vf(X(x, v[0]), X(x, v[1]), X(x, v[2]), X(x, v[3]), X(xe, v[0]), X(xe, v[1]),
+                       X(xe, v[2]), X(xe, v[3]), prm, &toi);
+      break;
+    case IPC_CONTACT_EE:
+      hit = ipc_ccd_ee(X(x, v[0]), X(x, v[1]), X(x, v[2]), X(x, v[3]), X(xe, v[0]), X(xe, v[1]),
+                       X(xe, v[2]), X(xe, v[3]), prm, &toi);
+      break;
+    case IPC_CONTACT_PE:
+      hit = ipc_ccd_ve(X(x, v[0]), X(x, v[1]), X(x, v[2]), X(xe, v[0]), X(xe, v[1]), X(xe, v[2]),
+                       prm, &toi);
+      break;
+    case IPC_CONTACT_PP:
+      hit = ipc_ccd_vv(X(x, v[0]), X(x, v[1]), X(xe, v[0]), X(xe, v[1]), prm, &toi);
+      break;
+    default:
+      return 1.0;
+  }
+  return hit && toi < 1.0 ? toi : 1.0;
+}
+
+double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *contacts,
+                          const ipc_candidates *cand, const double *x, const double *xe,
+                          int first, double *pmax_surface) {
+  const ipc_model *m = cm->model;
+  const ipc_surface *sf = &m->surface;
+  /* half-spaces: 0.9 of the time a vertex moving towards one would reach it */
+  double alpha = 1.0;
+  for (int p = 0; p < m->nplanes; ++p) {
+    const ipc_plane *pl = &m->planes[p];
+    for (int k = 0; k < cm->nplane_verts; ++k) {
+      int v = cm->plane_verts[k];
+      double s0 = 0, s1 = 0;
+      for (int d = 0; d < 3; ++d) {
+        s0 += pl->normal[d] * (x[3 * (size_t)v + d] - pl->point[d]);
+        s1 += pl->normal[d] * (xe[3 * (size_t)v + d] - pl->point[d]);
+      }
+      if (s1 < s0) alpha = fmin(alpha, PLANE_SLACK * s0 / (s0 - s1));
+    }
+  }
+  /* the pairs within dhat: the partial CCD */
+  ipc_ccd_params prm = ipc_ccd_default_params();
+  prm.min_sep = 0.0;
+  double tp = 1.0;
+  for (size_t k = 0; k < contacts->n; ++k) tp = fmin(tp, contact_toi(&contacts->c[k], x, xe, &prm));
+  if (tp < 1.0) alpha = fmin(alpha, MESH_SLACK * tp);
+  /* CFL: no surface vertex moves more than dhat / 2 */
+  double pm = 0;
+  for (int i = 0; i < sf->nsv; ++i) {
+    const double *a = X(x, sf->sv[i]), *b = X(xe, sf->sv[i]);
+    double dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
+    pm = fmax(pm, sqrt(dx * dx + dy * dy + dz * dz));
+  }
+  *pmax_surface = pm;
+  double cfl = pm > 0 ? cm->dhat / (2.0 * pm) : INFINITY;
+  if ((first && alpha > cfl) || alpha > 2.0 * cfl) {
+    double tf = mesh_max_step(cm, cand, x, xe);
+    double full = tf < 1.0 ? fmin(alpha, MESH_SLACK * tf) : alpha;
+    return full < cfl ? cfl : full;
+  }
+  return fmin(alpha, cfl);
 }

@@ -16,4 +16,16 @@ void ipc_ccd_max_step_islands(const ipc_contact_model *cm, const ipc_candidates 
                               const double *x, const double *xe, const int *vert_island,
                               int nisl, const unsigned char *check, double *toi);
 
+/* the first step length of IPC's line search along x -> xe (the full Newton step), as the
+   original IPC code chooses it: 0.9 of the time any vertex would reach a plane it moves
+   towards; 0.8 of the time of impact of the pairs within dhat (contacts); with the CFL bound
+   cfl = dhat / (2 max |xe - x| over surface vertices): on the first iteration (first) when
+   that is above cfl, or later when it is above 2 cfl, 0.8 of the time of impact over all
+   candidate pairs instead, not below cfl; otherwise at most cfl. Not a safe bound by itself:
+   the line search still checks its trials by CCD. *pmax_surface: the largest surface vertex
+   move */
+double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *contacts,
+                          const ipc_candidates *cand, const double *x, const double *xe,
+                          int first, double *pmax_surface);
+
 #endif

@@ -514,7 +514,8 @@ static int step_too_small(const ipc_newton_solver *s, int i, double tol) {
    decreases. The trial point ends in xe / aqe with its contact set in s->next and smallest
    squared distance in *min_d2. Returns 0 when some island with a step above the tolerance
    decreased its energy, 1 when none did (s->state tells which islands failed) */
-static int line_search(ipc_world *w, ipc_step_stats *st, double tol, double *min_d2) {
+static int line_search(ipc_world *w, ipc_step_stats *st, double tol, double alpha0,
+                       double *min_d2) {
   ipc_newton_solver *s = w->solver;
   const ipc_islands *is = &s->isl;
   int ni = is->n, curved = w->naff > 0;
@@ -523,7 +524,7 @@ static int line_search(ipc_world *w, ipc_step_stats *st, double tol, double *min
   int per_island = w->m.params.island_line_search;
   for (int i = 0; i < ni; ++i) {
     int done = per_island && s->pmax[i] <= tol;
-    s->alpha[i] = done ? 0.0 : 1.0;
+    s->alpha[i] = done ? 0.0 : per_island ? 1.0 : alpha0;
     s->state[i] = done ? LS_DONE : LS_PENDING;
     s->ccd_ok[i] = 0;
   }
@@ -776,6 +777,7 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
   update_mask(w);
   static_candidates(w, st);
   s->watch.n = 0;
+  int iteration = 0;
   double e0_kept[2] = {0, 0}, e0_kappa = -1.0; /* energies at x (global line search) and their kappa */
   s->next_valid = 0;
   for (;;) {
@@ -842,8 +844,17 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
       return 0;
     }
     double min_d2 = INFINITY;
-    int rc = line_search(w, st, tol, &min_d2);
-    if (getenv("IPCC_TRACE")) fprintf(stderr, "step %d it: |p| %.6g alpha %.6g e0 %.9g e1 %.9g kappa %g min_d2 %.6g n %zu rc %d\n", w->step + 1, pmax, s->alpha[0], e0, s->e1[0] + s->e1[1], w->kappa, min_d2, w->contacts.n, rc);
+    /* the global line search starts where IPC's does (ipc_ipc_step_bound) */
+    double alpha0 = 1.0;
+    if (!m->params.island_line_search) {
+      double psurf;
+      double tc = ipc_now();
+      alpha0 = ipc_ipc_step_bound(&w->cm, &w->contacts, &w->cand, w->x, w->xe, iteration == 0,
+                                  &psurf);
+      st->t_ccd += ipc_now() - tc;
+    }
+    ++iteration;
+    int rc = line_search(w, st, tol, alpha0, &min_d2);
     e0_kappa = -1.0;
     if (rc == 0) {
       if (is->n == 1) { /* the accepted energies are the next iteration's at x */
