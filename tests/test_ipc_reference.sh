@@ -1,0 +1,41 @@
+#!/bin/sh
+# ipcc against the original IPC's own frames on two of its scripts (vendored slice in
+# tests/data/ipc-reference; tools/validate.sh compares all of them): tools/compare_ipc.py runs
+# each script cut to 20 steps and measures the largest vertex distance to IPC's frame of every
+# step as a fraction of the bounding-box diagonal.
+#   2cubesFall_rotateCO_triangle: a cube falls past a triangle rotating by IPC's script rule
+#     (Rx Ry Rz of w h about the bbox centre each step): the same to 1e-12 at every step
+#   SQPBenchmark 06_tetTet: two tets meeting with dHat = 0.5 of the diagonal, continued down to
+#     1e-3 (tuning 1e-4 5e-1), kappa chosen per step, contact from step 14: the same to 1e-9
+#     up to step 13, within 1% at step 20, Newton iterations within 10% of IPC's 365
+# usage: test_ipc_reference.sh path/to/ipcc   (run from the project root)
+set -u
+IPCC=$1
+. "$(dirname "$0")/lib.sh"
+python3 tools/compare_ipc.py tutorialExamples/MCO/2cubesFall_rotateCO_triangle \
+  paperExamples/supplementB/SQPBenchmark/06_tetTet --reference tests/data/ipc-reference \
+  --input tests/data/ipc-input/input --ipcc "$IPCC" --work "$T/cmp" --json "$T/cmp.json" \
+  >"$T/out.txt" 2>&1 && ok "compare_ipc.py ran" || { cat "$T/out.txt"; bad "compare_ipc.py failed"; }
+cat "$T/out.txt"
+python3 - "$T/cmp.json" <<'PY' && ok "deviations and Newton counts within bounds" || bad "deviation or Newton count out of bounds"
+import json, sys
+r = {x["script"]: x for x in json.load(open(sys.argv[1]))}
+fail = 0
+def need(cond, what):
+    global fail
+    if not cond:
+        print("FAIL:", what)
+        fail = 1
+tri = r["tutorialExamples/MCO/2cubesFall_rotateCO_triangle"]
+for k in range(1, 21):
+    need(tri["dev"].get(str(k), 1) <= 1e-12, "rotateCO_triangle step %d: %s" % (k, tri["dev"].get(str(k))))
+tt = r["paperExamples/supplementB/SQPBenchmark/06_tetTet"]
+for k in range(1, 14):
+    need(tt["dev"].get(str(k), 1) <= 1e-9, "06_tetTet step %d: %s" % (k, tt["dev"].get(str(k))))
+need(tt["dev"].get("20", 1) <= 1e-2, "06_tetTet step 20: %s" % tt["dev"].get("20"))
+need(abs(tt["ipcc_newton"] - tt["ipc_newton"]) <= 0.1 * tt["ipc_newton"],
+     "06_tetTet Newton %d against IPC's %d" % (tt["ipcc_newton"], tt["ipc_newton"]))
+sys.exit(fail)
+PY
+echo "$fails failed"
+[ "$fails" -eq 0 ]
