@@ -21,8 +21,6 @@
    therefore never forced through: the vertices stop short, the step reports
    them as dirichlet_unmet, and the next step tries again. */
 #include <float.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 
