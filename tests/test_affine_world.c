@@ -97,8 +97,8 @@ static int run(ipc_world *w, int n) {
    of rate omega that is of order |L| (h omega)^2 per step, so first order in h over a fixed
    time. The orthogonality error balances the centrifugal stretch: rho omega^2 r^2 / kappa_A.
    spin(h, tol): the relative change of L over 1 s and the largest orthogonality error */
-static void spin_with(const char *integrator, const char *extra, double h, double tol,
-                      double *rel, double *orth) {
+static void spin_with(const char *integrator, const char *extra, double h, double tol, double *rel,
+                      double *orth) {
   char json[1024];
   snprintf(json, sizeof json,
            "{\"time_step\": %g, \"duration\": 1, \"gravity\": [0, 0, 0]%s,"
@@ -154,8 +154,9 @@ static void test_spin_newmark(void) {
   spin_with("newmark", "", 0.01, 1e-5, &rel[0], &orth[0]);
   spin_with("newmark", "", 0.005, 1e-5, &rel[1], &orth[1]);
   spin(0.01, 1e-5, &rel_euler, &orth_euler);
-  fprintf(stderr, "spin, Newmark: |L - L0| / |L0| = %.4g (h 0.01), %.4g (h 0.005), implicit "
-                  "Euler %.4g (h 0.01); orth %.3g, %.3g\n",
+  fprintf(stderr,
+          "spin, Newmark: |L - L0| / |L0| = %.4g (h 0.01), %.4g (h 0.005), implicit "
+          "Euler %.4g (h 0.01); orth %.3g, %.3g\n",
           rel[0], rel[1], rel_euler, orth[0], orth[1]);
   CHECK(rel[0] < 0.05 * rel_euler);
   CHECK(rel[1] < 0.3 * rel[0]); /* measured 0.105: better than second order here */

@@ -119,8 +119,8 @@ static run_result run(const char *json, int global, int steps) {
       CHECK_MSG(0, "%s step %d intersects: %s", global ? "global" : "islands", k + 1, what);
       r.ok = 0;
     }
-    CHECK_MSG(!st.newton_capped, "%s step %d: Newton capped or stuck", global ? "global" : "islands",
-              k + 1);
+    CHECK_MSG(!st.newton_capped, "%s step %d: Newton capped or stuck",
+              global ? "global" : "islands", k + 1);
     r.iterations += st.newton_iterations;
   }
   size_t n = 3 * (size_t)w->m.nverts;
@@ -160,8 +160,9 @@ static int compare_at(const char *name, const char *json, double tol, int steps,
     for (int i = 0; i < 3 * nv; ++i) *d = fmax(*d, fabs(a.x[i] - b.x[i]));
     *its_isl = a.iterations;
     *its_glob = b.iterations;
-    fprintf(stderr, "%s, tolerance %g: %d steps, Newton iterations islands %d global %d, "
-                    "largest difference %.3g m = %.3g x the tolerance as a distance %.3g m\n",
+    fprintf(stderr,
+            "%s, tolerance %g: %d steps, Newton iterations islands %d global %d, "
+            "largest difference %.3g m = %.3g x the tolerance as a distance %.3g m\n",
             name, tol, steps, a.iterations, b.iterations, *d, *d / *tol_dist, *tol_dist);
   }
   free(a.x);
@@ -179,8 +180,8 @@ static void compare(const char *name, const char *json, int steps) {
       !compare_at(name, json, 1e-4, steps, &d2, &t2, &i2, &g2))
     return;
   CHECK_MSG(d1 <= steps * t1, "%s: runs differ by %g tolerances", name, d1 / t1);
-  CHECK_MSG(d2 <= 0.1 * d1, "%s: the difference %g at 1e-4 is not a tenth of %g at 1e-2", name,
-            d2, d1);
+  CHECK_MSG(d2 <= 0.1 * d1, "%s: the difference %g at 1e-4 is not a tenth of %g at 1e-2", name, d2,
+            d1);
   CHECK(d1 > 0); /* the two line searches took different paths */
   /* islands take at most about as many iterations as the global search (whose first step
      length follows IPC's, CFL bound included) */

@@ -153,7 +153,7 @@ static void test_size_fall_meshco(void) {
     CHECK_NEAR(s.bodies[0].translation[1], 0.5 * diag, 1e-12);
     const ipc_body_def *co = &s.bodies[2];
     CHECK(co->obstacle);
-    CHECK_NEAR(co->friction, 0.0, 0); /* IPC adds no friction term for a meshCO */
+    CHECK_NEAR(co->friction, 0.0, 0);           /* IPC adds no friction term for a meshCO */
     CHECK_NEAR(co->scale[0], 4.0 / 2.0, 1e-15); /* tri.obj has extent 2 */
     CHECK_NEAR(co->rotation[1], 90, 0);
   }

@@ -143,7 +143,7 @@ typedef struct ipc_scene_def {
   /* contact */
   double dhat; /* barrier activation distance; relative to the bbox diagonal unless dhat_absolute */
   int dhat_absolute;
-  double kappa;                  /* barrier stiffness; 0 = adaptive (IPC's rule) */
+  double kappa; /* barrier stiffness; 0 = adaptive (IPC's rule) */
   /* with kappa 0: the adaptive kappa's value at a step's start before the balance rule (IPC's
      tuning[0]); it stays when no contact at the start sets kappa, and is raised to kappa's
      lower bound; 0 = the lower bound */

@@ -24,24 +24,6 @@ int ipc_dirichlet_active(const ipc_dirichlet *d, double t) {
   return t >= d->t_begin && t < d->t_end;
 }
 
-/* R = Rx(a0) Ry(a1) Rz(a2), row-major */
-static void rotation_xyz(double R[9], const double a[3]) {
-  double cx = cos(a[0]), sx = sin(a[0]), cy = cos(a[1]), sy = sin(a[1]), cz = cos(a[2]),
-         sz = sin(a[2]);
-  double Rx[9] = {1, 0, 0, 0, cx, -sx, 0, sx, cx}, Ry[9] = {cy, 0, sy, 0, 1, 0, -sy, 0, cy},
-         Rz[9] = {cz, -sz, 0, sz, cz, 0, 0, 0, 1}, T[9];
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      T[3 * i + j] = 0;
-      for (int k = 0; k < 3; ++k) T[3 * i + j] += Rx[3 * i + k] * Ry[3 * k + j];
-    }
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      R[3 * i + j] = 0;
-      for (int k = 0; k < 3; ++k) R[3 * i + j] += T[3 * i + k] * Rz[3 * k + j];
-    }
-}
-
 /* IPC's scripted step of a region (bbox_rotation): about the centre of the region's bounding
    box at x, by Rx Ry Rz of the angles w h, then translated by v h */
 static void bbox_rotation_targets(const ipc_dirichlet *d, double h, const double *x,
@@ -57,7 +39,7 @@ static void bbox_rotation_targets(const ipc_dirichlet *d, double h, const double
     c[j] = 0.5 * (lo[j] + hi[j]);
     a[j] = d->angular_velocity[j] * h;
   }
-  rotation_xyz(R, a);
+  ipc_rotation_xyz(R, a);
   for (int i = 0; i < d->nverts; ++i) {
     const double *p = x + 3 * d->verts[i];
     double r[3] = {p[0] - c[0], p[1] - c[1], p[2] - c[2]};

@@ -12,8 +12,7 @@
 
 static const double deg = 3.14159265358979323846 / 180.0;
 
-/* R = Rx(a) Ry(b) Rz(c), angles in radians, row-major */
-static void euler_xyz(double R[9], const double ang[3]) {
+void ipc_rotation_xyz(double R[9], const double ang[3]) {
   double ca = cos(ang[0]), sa = sin(ang[0]);
   double cb = cos(ang[1]), sb = sin(ang[1]);
   double cc = cos(ang[2]), sc = sin(ang[2]);
@@ -266,7 +265,7 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
     body->lambda = bd->young * bd->poisson / ((1.0 + bd->poisson) * (1.0 - 2.0 * bd->poisson));
 
     double R[9], ang[3] = {bd->rotation[0] * deg, bd->rotation[1] * deg, bd->rotation[2] * deg};
-    euler_xyz(R, ang);
+    ipc_rotation_xyz(R, ang);
     double *x = m->x0 + 3 * (size_t)vo;
     for (int i = 0; i < me->nverts; ++i) {
       double s[3];

@@ -90,6 +90,9 @@ typedef struct ipc_model {
    returns IPC_ERR_INPUT naming the file or key on bad input. */
 ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *err);
 
+/* R = Rx(a) Ry(b) Rz(c), angles ang = (a, b, c) in radians, row-major */
+void ipc_rotation_xyz(double R[9], const double ang[3]);
+
 /* frees and zeroes; m may be NULL */
 void ipc_model_free(ipc_model *m);
 

@@ -94,9 +94,9 @@ typedef struct txt_shape {
   int nbc[2];
   txt_bc *bc[2]; /* [0] DBC, [1] NBC */
   int co;        /* meshCO obstacle */
-  int mesh;     /* index into the mesh cache */
-  char *seq;    /* meshSeq folder as written, or NULL */
-  int seq_line; /* its line */
+  int mesh;      /* index into the mesh cache */
+  char *seq;     /* meshSeq folder as written, or NULL */
+  int seq_line;  /* its line */
 } txt_shape;
 
 typedef struct txt_line {

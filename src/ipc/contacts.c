@@ -258,10 +258,10 @@ typedef struct energy_ctx {
   const ipc_contact_model *cm;
   const double *x;
   double dhat2, sum, min_d2;
-  ipc_contact_set *out;    /* NULL: energy only */
-  const int *vert_island;  /* NULL: no split */
+  ipc_contact_set *out;   /* NULL: energy only */
+  const int *vert_island; /* NULL: no split */
   int nisl;
-  double *bins;            /* (nisl + 1) this chunk's sums per island */
+  double *bins; /* (nisl + 1) this chunk's sums per island */
 } energy_ctx;
 
 static int contact_nverts(const ipc_contact *c) {
@@ -319,8 +319,8 @@ static double energy_range(void *vjob, size_t chunk, size_t begin, size_t end) {
 }
 
 double ipc_barrier_energy_islands(const ipc_contact_model *cm, const ipc_candidates *cand,
-                                  const double *x, double kappa, const int *vert_island,
-                                  int nisl, double *e, double *min_d2, ipc_contact_set *out) {
+                                  const double *x, double kappa, const int *vert_island, int nisl,
+                                  double *e, double *min_d2, ipc_contact_set *out) {
   energy_job j;
   j.cm = cm;
   j.cand = cand;
@@ -332,7 +332,7 @@ double ipc_barrier_energy_islands(const ipc_contact_model *cm, const ipc_candida
   size_t n = ipc_contacts_count(cm, cand);
   size_t nc = ipc_chunk_count(n, 2048);
   size_t nb = (size_t)nisl + 1;
-  if (vert_island) j.bins = IPC_NEW0(double, nc * nb + 1);
+  if (vert_island) j.bins = IPC_NEW0(double, nc *nb + 1);
   if (out) {
     out->n = 0;
     j.part = IPC_NEW0(ipc_contact_set, IPC_MAX_CHUNKS);

@@ -72,8 +72,8 @@ double ipc_contact_local(const ipc_contact *c, const ipc_contact_model *cm, cons
    e[island] (e: nisl + 1 entries, not cleared), its island that of its first vertex with
    vert_island >= 0, or nisl when it has none (ipc_islands_of) */
 double ipc_barrier_energy_islands(const ipc_contact_model *cm, const ipc_candidates *cand,
-                                  const double *x, double kappa, const int *vert_island,
-                                  int nisl, double *e, double *min_d2, ipc_contact_set *out);
+                                  const double *x, double kappa, const int *vert_island, int nisl,
+                                  double *e, double *min_d2, ipc_contact_set *out);
 
 /* calls visit on every candidate pair (and vertex-plane pair) as a contact record whose
    kind, v, plane and eps_x are set (type and d2 not yet), in a fixed order; pairs within
@@ -85,8 +85,8 @@ void ipc_contacts_visit(const ipc_contact_model *cm, const ipc_candidates *cand,
 /* the pairs ipc_contacts_visit goes through are numbered 0 .. ipc_contacts_count - 1 (skipped
    same-body pairs included); ipc_contacts_visit_range visits those numbered [begin, end) */
 size_t ipc_contacts_count(const ipc_contact_model *cm, const ipc_candidates *cand);
-void ipc_contacts_visit_range(const ipc_contact_model *cm, const ipc_candidates *cand,
-                              size_t begin, size_t end, ipc_contact_visit visit, void *ctx);
+void ipc_contacts_visit_range(const ipc_contact_model *cm, const ipc_candidates *cand, size_t begin,
+                              size_t end, ipc_contact_visit visit, void *ctx);
 
 void ipc_contact_set_free(ipc_contact_set *cs);
 

@@ -6,8 +6,8 @@
 
 #include <math.h>
 
-#include "core/parallel.h"
 #include "core/alloc.h"
+#include "core/parallel.h"
 #include "geometry/ccd.h"
 #include "ipc/islands.h"
 
@@ -90,8 +90,7 @@ static double ccd_range(void *vjob, size_t chunk, size_t begin, size_t end) {
     for (size_t i = lo; i < hi; ++i) {
       const int *v = cand->vv + 2 * i;
       if (!((prm.tmax = pair_tmax(j, row, v, 2, &slot)) > 0)) continue;
-      if (ipc_ccd_vv(X(x, v[0]), X(x, v[1]), X(xe, v[0]), X(xe, v[1]), &prm, &toi) &&
-          toi < *slot)
+      if (ipc_ccd_vv(X(x, v[0]), X(x, v[1]), X(xe, v[0]), X(xe, v[1]), &prm, &toi) && toi < *slot)
         *slot = toi;
     }
   return *row;
@@ -133,13 +132,13 @@ double ipc_ccd_max_step(const ipc_contact_model *cm, const ipc_candidates *cand,
 }
 
 void ipc_ccd_max_step_islands(const ipc_contact_model *cm, const ipc_candidates *cand,
-                              const double *x, const double *xe, const int *vert_island,
-                              int nisl, const unsigned char *check, double *toi) {
+                              const double *x, const double *xe, const int *vert_island, int nisl,
+                              const unsigned char *check, double *toi) {
   const ipc_model *m = cm->model;
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
   size_t nc = ipc_chunk_count(n, 1024);
   ccd_job j = {cm, cand, x, xe, vert_island, check, nisl, NULL};
-  j.toi = IPC_NEW(double, nc * (size_t)nisl + 1);
+  j.toi = IPC_NEW(double, nc *(size_t)nisl + 1);
   for (int i = 0; i < nisl; ++i) toi[i] = 1.0;
   if (n > 0) ipc_parallel_min(n, 1024, ccd_range, &j);
   for (size_t c = 0; c < nc && n > 0; ++c)
@@ -191,8 +190,8 @@ static double contact_toi(const ipc_contact *c, const double *x, const double *x
 }
 
 double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *contacts,
-                          const ipc_candidates *cand, const double *x, const double *xe,
-                          int first, double *pmax_surface) {
+                          const ipc_candidates *cand, const double *x, const double *xe, int first,
+                          double *pmax_surface) {
   const ipc_model *m = cm->model;
   const ipc_surface *sf = &m->surface;
   /* half-spaces: 0.9 of the time a vertex moving towards one would reach it */

@@ -13,8 +13,8 @@ double ipc_ccd_max_step(const ipc_contact_model *cm, const ipc_candidates *cand,
    vertex-plane pairs) of island i (ipc_islands_of with vert_island), for the islands with
    check[i] set (check NULL: all); pairs of no island are skipped */
 void ipc_ccd_max_step_islands(const ipc_contact_model *cm, const ipc_candidates *cand,
-                              const double *x, const double *xe, const int *vert_island,
-                              int nisl, const unsigned char *check, double *toi);
+                              const double *x, const double *xe, const int *vert_island, int nisl,
+                              const unsigned char *check, double *toi);
 
 /* the first step length of IPC's line search along x -> xe (the full Newton step), as the
    original IPC code chooses it: 0.9 of the time any vertex would reach a plane it moves
@@ -25,7 +25,7 @@ void ipc_ccd_max_step_islands(const ipc_contact_model *cm, const ipc_candidates 
    the line search still checks its trials by CCD. *pmax_surface: the largest surface vertex
    move */
 double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *contacts,
-                          const ipc_candidates *cand, const double *x, const double *xe,
-                          int first, double *pmax_surface);
+                          const ipc_candidates *cand, const double *x, const double *xe, int first,
+                          double *pmax_surface);
 
 #endif

@@ -56,13 +56,13 @@ struct ipc_newton_solver {
   contact_local *cl; /* (contacts) per-iteration scratch */
   int fresh;         /* the next assembly is the step's first: rebuild the pattern exactly */
   size_t cap_cl;
-  ipc_contact_set next; /* the contacts at the point the line search accepted */
+  ipc_contact_set next;  /* the contacts at the point the line search accepted */
   ipc_contact_set watch; /* pairs closer than the kappa watch distance after the last iteration */
   double next_min_d2;
   int next_valid;
   /* line search per contact island (islands.h) */
   ipc_islands isl;
-  unsigned char *moving; /* (nverts) the vertex moves along the step */
+  unsigned char *moving;                      /* (nverts) the vertex moves along the step */
   double *e0, *e1, *alpha, *pmax, *toi, *dec; /* (nbodies + 1) per island */
   unsigned char *state, *ccd_ok, *check;
   /* bodies whose island has converged within this solve: their DOFs leave the system and
@@ -172,9 +172,8 @@ static int body_slot(const ipc_islands *is, int b) {
    (their inertia and orthogonality terms; the real vertices of an affine body are fixed, so
    the vertex inertia below skips them). With islands, every term also goes to e[its island]
    (e: is->n + 1 entries, the last for the terms of nothing that moves; cleared here) */
-static double potential_split(ipc_world *w, const double *x, const double *q,
-                              const ipc_islands *is, double *e, double *min_d2,
-                              ipc_contact_set *next) {
+static double potential_split(ipc_world *w, const double *x, const double *q, const ipc_islands *is,
+                              double *e, double *min_d2, ipc_contact_set *next) {
   const ipc_model *m = &w->m;
   double h2 = w->c_elastic * w->h * w->h, e_one;
   int none = is ? is->n : 0;
@@ -205,8 +204,8 @@ static double potential_split(ipc_world *w, const double *x, const double *q,
   }
   for (int a = 0; a < w->naff; ++a)
     e[is ? body_slot(is, w->aff_body[a]) : 0] += ipc_affine_world_body_energy(w, q, a);
-  double kb = ipc_barrier_energy_islands(&w->cm, &w->cand, x, w->kappa, is ? is->vert : NULL,
-                                         none, e, min_d2, next);
+  double kb = ipc_barrier_energy_islands(&w->cm, &w->cand, x, w->kappa, is ? is->vert : NULL, none,
+                                         e, min_d2, next);
   if (!is) e[0] += kb;
   const ipc_friction *f = &w->fric;
   double eps = f->eps_v * f->h;
@@ -453,8 +452,7 @@ static void islands_begin(ipc_world *w) {
     s->moving[i] = (a >= 0 ? !w->aff_fixed[a] : !w->fixed[i]) &&
                    !(s->nfrozen > 0 && s->frozen[w->m.surface.vert_body[i]]);
   }
-  ipc_islands_build(&s->isl, &w->m, s->moving, &w->cand, &w->fric,
-                    !w->m.params.island_line_search);
+  ipc_islands_build(&s->isl, &w->m, s->moving, &w->cand, &w->fric, !w->m.params.island_line_search);
   if (!s->e0) { /* islands are at most the bodies, plus the slot of what does not move */
     size_t k = (size_t)w->m.nbodies + 1;
     s->e0 = IPC_NEW(double, k);
@@ -776,7 +774,8 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
   static_candidates(w, st);
   s->watch.n = 0;
   int iteration = 0;
-  double e0_kept[2] = {0, 0}, e0_kappa = -1.0; /* energies at x (global line search) and their kappa */
+  double e0_kept[2] = {0, 0},
+         e0_kappa = -1.0; /* energies at x (global line search) and their kappa */
   s->next_valid = 0;
   for (;;) {
     double d2;
@@ -847,8 +846,8 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
     if (!m->params.island_line_search) {
       double psurf;
       double tc = ipc_now();
-      alpha0 = ipc_ipc_step_bound(&w->cm, &w->contacts, &w->cand, w->x, w->xe, iteration == 0,
-                                  &psurf);
+      alpha0 =
+          ipc_ipc_step_bound(&w->cm, &w->contacts, &w->cand, w->x, w->xe, iteration == 0, &psurf);
       st->t_ccd += ipc_now() - tc;
     }
     ++iteration;

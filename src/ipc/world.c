@@ -272,18 +272,17 @@ static void set_dhat(ipc_world *w, double dhat) {
      than kappa's watch distance (IPC's tiny-distance fail-safe) */
 static ipc_status step_solves(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   const ipc_model *m = &w->m;
-  double target = m->params.dhat_target > 0
-                      ? (m->params.dhat_absolute ? m->params.dhat_target
-                                                 : m->params.dhat_target * m->bbox_diag)
-                      : w->dhat0;
+  double target =
+      m->params.dhat_target > 0
+          ? (m->params.dhat_absolute ? m->params.dhat_target : m->params.dhat_target * m->bbox_diag)
+          : w->dhat0;
   double dw = ipc_kappa_watch_distance(m->bbox_diag);
   int max_solves = m->params.friction_iterations > 0 ? m->params.friction_iterations : 20;
   double ftol = m->params.friction_tolerance * m->bbox_diag;
-  int solves = 0, fric_solves = 0, had = 0, fric_done = 0;
+  int fric_solves = 0, had = 0, fric_done = 0;
   ipc_status status;
   for (;;) {
     status = ipc_newton_step(w, st, err);
-    ++solves;
     ++fric_solves;
     had |= w->fric.n > 0;
     if (status != IPC_OK || w->contacts.n == 0) break;

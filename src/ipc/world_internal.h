@@ -44,8 +44,8 @@ struct ipc_world {
   ipc_contact_set contacts;
   double min_d2;
   double kappa, kappa_min, kappa_max, mean_mass;
-  double dhat0;    /* dhat at the start of every step (dhat_target's continuation lowers dhat) */
-  int step_begin;  /* 1 until the step's first solve has chosen kappa and lagged friction */
+  double dhat0;   /* dhat at the start of every step (dhat_target's continuation lowers dhat) */
+  int step_begin; /* 1 until the step's first solve has chosen kappa and lagged friction */
   ipc_newton_solver *solver;
   /* optional trace of Newton iterations (tests): potential and |p|_inf at each iterate */
   double *trace_energy, *trace_step;
