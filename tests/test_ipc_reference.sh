@@ -8,12 +8,16 @@
 #   SQPBenchmark 06_tetTet: two tets meeting with dHat = 0.5 of the diagonal, continued down to
 #     1e-3 (tuning 1e-4 5e-1), kappa chosen per step, contact from step 14: the same to 1e-9
 #     up to step 13, within 1% at step 20, Newton iterations within 10% of IPC's 365
+#   ipccExamples/cubeSegBedSquash (ipcc's own script, run by the original IPC): a cube squashed
+#     by a bed of kinematic segments; IPC's dHat, kappa and tolerance refer to the diagonal of
+#     the tet shapes alone: the same to 1e-9 before contact (step 9), within 1% at step 20,
+#     Newton iterations within 10% of IPC's 54
 # usage: test_ipc_reference.sh path/to/ipcc   (run from the project root)
 set -u
 IPCC=$1
 . "$(dirname "$0")/lib.sh"
 python3 tools/compare_ipc.py tutorialExamples/MCO/2cubesFall_rotateCO_triangle \
-  paperExamples/supplementB/SQPBenchmark/06_tetTet --reference tests/data/ipc-reference \
+  paperExamples/supplementB/SQPBenchmark/06_tetTet ipccExamples/cubeSegBedSquash --reference tests/data/ipc-reference \
   --input tests/data/ipc-input/input --ipcc "$IPCC" --work "$T/cmp" --json "$T/cmp.json" \
   >"$T/out.txt" 2>&1 && ok "compare_ipc.py ran" || { cat "$T/out.txt"; bad "compare_ipc.py failed"; }
 cat "$T/out.txt"
@@ -35,6 +39,12 @@ for k in range(1, 14):
 need(tt["dev"].get("20", 1) <= 1e-2, "06_tetTet step 20: %s" % tt["dev"].get("20"))
 need(abs(tt["ipcc_newton"] - tt["ipc_newton"]) <= 0.1 * tt["ipc_newton"],
      "06_tetTet Newton %d against IPC's %d" % (tt["ipcc_newton"], tt["ipc_newton"]))
+sq = r["ipccExamples/cubeSegBedSquash"]
+for k in range(1, 10):
+    need(sq["dev"].get(str(k), 1) <= 1e-9, "cubeSegBedSquash step %d: %s" % (k, sq["dev"].get(str(k))))
+need(sq["dev"].get("20", 1) <= 1e-2, "cubeSegBedSquash step 20: %s" % sq["dev"].get("20"))
+need(abs(sq["ipcc_newton"] - sq["ipc_newton"]) <= 0.1 * sq["ipc_newton"],
+     "cubeSegBedSquash Newton %d against IPC's %d" % (sq["ipcc_newton"], sq["ipc_newton"]))
 sys.exit(fail)
 PY
 echo "$fails failed"

@@ -9,7 +9,7 @@
    lifted by half its diagonal for the fall/dragright scenarios. the parser reads the
    meshes to do this and folds the global steps into each body's own transform. meshCO
    obstacles, ground and halfSpace are placed after that, unscaled. relative parameters
-   (dHat, epsv, tol) refer to the diagonal of the shapes (not meshCO), as in IPC. */
+   (dHat, epsv, tol, kappa) refer to the diagonal of the tet shapes alone, as in IPC. */
 #define _XOPEN_SOURCE 700
 
 #include <limits.h>
@@ -1012,6 +1012,20 @@ static int finalize(txt *p, ipc_scene_def *s) {
     pl.hi[1] += lift;
   }
   if (!(diag > 0)) return ipc_txt_bad(p, 0, "the shapes have zero extent");
+  /* IPC's relative parameters (dHat, epsv, the Newton tolerance, kappa's bounds, its dTol)
+     refer to the diagonal of the tet shapes' rest positions alone (matSpaceBBoxSize2(3)):
+     kinematic triangle, segment and point shapes do not count. Without tet shapes IPC's
+     diagonal would be 0; ipcc keeps the diagonal of all shapes then. */
+  double pdiag = diag;
+  {
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int c = 0; c < nsh; ++c)
+      if (p->shapes[order[c]].kind == KIND_TET)
+        ipc_txt_bbox_grow(lo, hi, pl.X + 3 * (size_t)pl.off[c], pl.off[c + 1] - pl.off[c]);
+    double e2 = 0;
+    for (int d = 0; d < 3; ++d) e2 += hi[d] > lo[d] ? (hi[d] - lo[d]) * (hi[d] - lo[d]) : 0.0;
+    if (e2 > 0) pdiag = sqrt(e2);
+  }
 
   /* bodies */
   s->nbodies = p->nshapes;
@@ -1277,16 +1291,16 @@ static int finalize(txt *p, ipc_scene_def *s) {
     s->damping_stiffness = 0.75 * p->damping_ratio * p->dt;
   else
     s->damping_stiffness = p->damping_stiff / (p->dt * p->dt);
-  s->bbox_diag = diag;
+  s->bbox_diag = pdiag;
   /* IPC's kappa from tuning[0] is where its adaptive kappa starts each step, not a fixed one */
   s->kappa = 0.0;
   s->kappa_initial = p->tuning[0];
-  s->dhat = p->use_abs ? p->tuning[1] / diag : p->tuning[1];
-  s->dhat_target = p->use_abs ? p->tuning[2] / diag : p->tuning[2];
+  s->dhat = p->use_abs ? p->tuning[1] / pdiag : p->tuning[1];
+  s->dhat_target = p->use_abs ? p->tuning[2] / pdiag : p->tuning[2];
   s->script_rotation_bbox = 1;
   s->epsv = p->tuning[4];
   s->epsv_absolute = p->use_abs;
-  s->newton_tol = p->use_abs ? p->tol / diag : p->tol;
+  s->newton_tol = p->use_abs ? p->tol / pdiag : p->tol;
   s->friction_iterations = p->friction_iterations;
   s->friction_tolerance = 0.0; /* IPC re-lags until the Newton direction is within the tolerance */
   /* IPC: selfFric between shapes, a collision object's own coefficient against it */

@@ -199,8 +199,10 @@ static double potential_split(ipc_world *w, const double *x, const double *q, co
     if (bd->nt == 0 || bd->affine) continue;
     elastic_job j = {w, x, b, 0};
     double el = ipc_parallel_sum((size_t)bd->nt, 256, elastic_range, &j);
-    if (!isfinite(el)) return INFINITY;
-    e[is ? body_slot(is, b) : 0] += h2 * el + ipc_damping_energy_tets(w, x, bd->t0, bd->nt);
+    /* an inverted tet makes its island's energy (and the total) infinite; the rest is
+       still computed, as a per-island search may accept the other islands' steps here */
+    e[is ? body_slot(is, b) : 0] +=
+        isfinite(el) ? h2 * el + ipc_damping_energy_tets(w, x, bd->t0, bd->nt) : INFINITY;
   }
   for (int a = 0; a < w->naff; ++a)
     e[is ? body_slot(is, w->aff_body[a]) : 0] += ipc_affine_world_body_energy(w, q, a);
