@@ -338,6 +338,69 @@ static void test_push_physics(void) {
   ipc_world_destroy(w);
 }
 
+/* dragright (IPC's AnimScripter): the right 4 % of the body move at 0.5 m/s until the body
+   lies right of every meshCO, then it is let go; without a meshCO IPC never drags. The
+   cube (gravity off) with a meshCO to its left is let go at the first step and stays where
+   it is; with one to its right (not in the way) it is dragged h * 0.5 per step */
+static void test_dragright_release(void) {
+  static const struct {
+    const char *co; /* meshCO line, or "" */
+    double release_x, moved;
+  } cases[] = {
+      /* tri.obj, centred on its vertex mean (2/3, 0, 2/3) and scaled to extent 0.5, reaches
+         x = t + 0.25 (2 - 2/3) */
+      {"meshCO input/meshes/tri.obj -2 1.4 0.5  0.5  50 0\n", -2 + 1.0 / 3.0, 0.0},
+      {"meshCO input/meshes/tri.obj 2.5 0.2 0.5  0.5  50 0\n", 2.5 + 1.0 / 3.0, 3 * 0.01 * 0.5},
+      {"", -INFINITY, 0.0},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+    ipc_scene_def s;
+    char extra[256];
+    snprintf(extra, sizeof extra, "turnOffGravity\n%s", cases[c].co);
+    if (!load_script("dragright", extra, &s)) continue;
+    const ipc_body_def *b = &s.bodies[0];
+    CHECK(b->ndirichlet == 1);
+    if (b->ndirichlet == 1) {
+      CHECK(b->dirichlet[0].has_release_x);
+      CHECK_MSG(b->dirichlet[0].release_x == cases[c].release_x ||
+                    fabs(b->dirichlet[0].release_x - cases[c].release_x) < 1e-12,
+                "case %zu: release_x %g, expected %g", c, b->dirichlet[0].release_x,
+                cases[c].release_x);
+    }
+    ipc_error err;
+    ipc_world *w = ipc_world_create(&s, &err);
+    ipc_scene_def_free(&s);
+    CHECK_MSG(w != NULL, "%s", err.msg);
+    if (!w) continue;
+    double right0 = -INFINITY, right = -INFINITY;
+    const double *x = ipc_world_positions(w);
+    for (int i = 0; i < 8; ++i) right0 = fmax(right0, x[3 * i]);
+    for (int step = 0; step < 3; ++step) {
+      ipc_step_stats st;
+      CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+    }
+    x = ipc_world_positions(w);
+    for (int i = 0; i < 8; ++i) right = fmax(right, x[3 * i]);
+    CHECK_MSG(fabs(right - right0 - cases[c].moved) < 1e-9, "case %zu: moved %g, expected %g", c,
+              right - right0, cases[c].moved);
+    ipc_world_destroy(w);
+  }
+}
+
+/* IPC's relative dHat, tolerance and kappa refer to the diagonal of the tet shapes alone
+   (Mesh::matSpaceBBoxSize2(3)): a segment shape far away does not change it */
+static void test_tet_diagonal(void) {
+  char text[2048];
+  snprintf(text, sizeof text,
+           "shapes input 2\n%s 0 0 0  0 0 0  1 1 1\n"
+           "input/meshes/seg.seg 10 0 0  0 0 0  1 1 1\n",
+           cube);
+  ipc_scene_def s;
+  if (!load(text, 0, &s)) return;
+  CHECK_NEAR(s.bbox_diag, sqrt(3.0), 1e-12);
+  ipc_scene_def_free(&s);
+}
+
 /* meshSeq: a triangle (.obj shape) follows input/seq/N.obj, the step with index k ending at
    frame k (meshSeqFromFile: frame k + 1); frames are world coordinates, read per step; a
    missing frame stops the run naming the file */
@@ -549,12 +612,16 @@ int main(void) {
   write_file(p, tri);
   snprintf(p, sizeof p, "%s/input/scripts/tri.obj", dir);
   write_file(p, tri);
+  snprintf(p, sizeof p, "%s/input/meshes/seg.seg", dir);
+  write_file(p, "v 0 0 0\nv 1 0 0\ns 1 2\n");
   test_keywords();
   test_size_fall_meshco();
   test_rotate_model();
   test_damping_self_collision();
   test_scenarios();
   test_push_physics();
+  test_dragright_release();
+  test_tet_diagonal();
   test_mesh_seq();
   test_errors();
   test_paths();

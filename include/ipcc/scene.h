@@ -74,6 +74,11 @@ typedef struct ipc_dirichlet_def {
   double t_begin, t_end;      /* active while t_begin <= t < t_end */
   int has_center;             /* 1: rotate about center (world coordinates at t = 0) */
   double center[3];
+  /* 1: the script also ends (for good) at the start of the first step at which every
+     vertex of its body lies at x > release_x (IPC's dragright: the body has passed the
+     meshCO obstacles and is let go). Not a JSON key; set by the .txt reader */
+  int has_release_x;
+  double release_x;
 } ipc_dirichlet_def;
 
 /* extra acceleration (force per unit mass) on a region, during [t_begin, t_end) */

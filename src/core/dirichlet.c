@@ -49,6 +49,17 @@ static void bbox_rotation_targets(const ipc_dirichlet *d, double h, const double
   }
 }
 
+void ipc_dirichlet_release(ipc_model *m, double t, const double *x) {
+  for (int k = 0; k < m->ndirichlet; ++k) {
+    ipc_dirichlet *d = &m->dirichlet[k];
+    if (!d->has_release_x || !ipc_dirichlet_active(d, t)) continue;
+    int passed = 1;
+    for (int i = d->rel_v0; i < d->rel_v0 + d->rel_nv && passed; ++i)
+      passed = x[3 * (size_t)i] > d->release_x;
+    if (passed) d->t_end = t;
+  }
+}
+
 void ipc_dirichlet_targets(const ipc_model *m, const double *center, double h, double t,
                            const double *x, double *target, unsigned char *scripted) {
   for (int k = 0; k < m->ndirichlet; ++k) {

@@ -30,6 +30,12 @@ int ipc_dirichlet_active(const ipc_dirichlet *d, double t);
 void ipc_dirichlet_targets(const ipc_model *m, const double *center, double h, double t,
                            const double *x, double *target, unsigned char *scripted);
 
+/* ends (t_end = t) every entry active at t with a release_x that its body has passed: all
+   of the body's vertices at x > release_x (IPC's dragright lets the body go once it is to
+   the right of every meshCO). Called at a step's start, before ipc_dirichlet_targets; the
+   end is kept in the model, so a run resumed from a checkpoint decides it again */
+void ipc_dirichlet_release(ipc_model *m, double t, const double *x);
+
 /* moves the centres of the regions active at t on by velocity * h (after the step) */
 void ipc_dirichlet_advance_centers(const ipc_model *m, double *center, double h, double t);
 

@@ -349,6 +349,10 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
       memcpy(dd->angular_velocity, src->angular_velocity, sizeof dd->angular_velocity);
       dd->t_begin = src->t_begin;
       dd->t_end = src->t_end;
+      dd->has_release_x = src->has_release_x;
+      dd->release_x = src->release_x;
+      dd->rel_v0 = vo;
+      dd->rel_nv = me->nverts;
       if (src->has_center) {
         memcpy(dd->center, src->center, sizeof dd->center);
       } else {

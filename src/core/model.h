@@ -36,6 +36,11 @@ typedef struct ipc_dirichlet {
   /* 1: each step rotates by Rx Ry Rz of (angular_velocity h) about the centre of the region's
      bounding box at the step's start, as IPC's scripts (ipc_scene_def.script_rotation_bbox) */
   int bbox_rotation;
+  /* ipc_dirichlet_def.release_x: the entry ends once vertices rel_v0 .. rel_v0 + rel_nv - 1
+     (its body's) all lie at x > release_x at a step's start (ipc_dirichlet_release) */
+  int has_release_x;
+  double release_x;
+  int rel_v0, rel_nv;
 } ipc_dirichlet;
 
 typedef struct ipc_neumann {

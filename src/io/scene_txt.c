@@ -1163,6 +1163,20 @@ static int finalize(txt *p, ipc_scene_def *s) {
                    : p->script == SCRIPT_TWIST   ? p->handle_ratio
                                                  : 0.01;
     double left = pl.lo[0] + ratio * ext[0], right = pl.hi[0] - ratio * ext[0];
+    /* dragright lets a body go once it lies right of every meshCO (of -infinity without
+       one: IPC then never drags) */
+    double mco_right = -INFINITY;
+    for (int c = nsh; c < p->nshapes; ++c) {
+      const ipc_body_def *o = &s->bodies[c];
+      const ipc_mesh *om = &p->meshes[p->shapes[order[c]].mesh].m;
+      double R[9];
+      rot_xyz(R, o->rotation);
+      for (int i = 0; i < om->nverts; ++i) {
+        const double *q = om->x + 3 * (size_t)i;
+        double x = o->translation[0] + o->scale[0] * (R[0] * q[0] + R[1] * q[1] + R[2] * q[2]);
+        mco_right = fmax(mco_right, x);
+      }
+    }
     double center[3], t_stop = INFINITY;
     for (int d = 0; d < 3; ++d) center[d] = 0.5 * (pl.lo[d] + pl.hi[d]);
     if (p->script ==
@@ -1198,7 +1212,10 @@ static int finalize(txt *p, ipc_scene_def *s) {
             ipc_free(verts);
           ipc_txt_add_dirichlet(b, hold, n, t_stop, INFINITY);
         } else if (p->script == SCRIPT_DRAGRIGHT) {
-          ipc_txt_add_dirichlet(b, verts, n, 0.0, INFINITY)->velocity[0] = 0.5;
+          ipc_dirichlet_def *d = ipc_txt_add_dirichlet(b, verts, n, 0.0, INFINITY);
+          d->velocity[0] = 0.5;
+          d->has_release_x = 1;
+          d->release_x = mco_right;
         } else {
           ipc_dirichlet_def *d = ipc_txt_add_dirichlet(b, verts, n, 0.0, INFINITY);
           d->angular_velocity[0] = (side ? 1.0 : -1.0) * 0.4 * pi;

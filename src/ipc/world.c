@@ -324,6 +324,7 @@ ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   st->ccd_alpha_min = 1.0;
   memcpy(w->xn, w->x, 3 * (size_t)n * sizeof(double));
   memset(w->scripted, 0, (size_t)n);
+  ipc_dirichlet_release(m, w->time, w->x);
   ipc_dirichlet_targets(m, w->dir_center, w->h, w->time, w->x, w->target, w->scripted);
   ipc_affine_world_script(w);
   if (ipc_mesh_seq_targets(m, w->step, w->target, w->scripted, err) != IPC_OK) return IPC_ERR_INPUT;

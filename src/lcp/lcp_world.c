@@ -405,7 +405,7 @@ int ipc_lcp_world_intersection_free(const ipc_lcp_world *w, char *what, size_t n
 
 /* prescribed velocities: scripted regions active at time t and obstacles (0 unless scripted) */
 static void prescribe(ipc_lcp_world *w, double t) {
-  const ipc_model *m = &w->m;
+  ipc_model *m = &w->m;
   int n = m->nverts;
   memcpy(w->x0, w->x, 3 * (size_t)n * sizeof(double));
   for (int i = 0; i < n; ++i) {
@@ -413,6 +413,7 @@ static void prescribe(ipc_lcp_world *w, double t) {
     w->scripted[i] = 0;
     if (w->fixed[i]) memset(w->v + 3 * i, 0, 3 * sizeof(double));
   }
+  ipc_dirichlet_release(m, t, w->x);
   ipc_dirichlet_targets(m, w->dir_center, w->h, t, w->x, w->target, w->scripted);
   ipc_lcp_affine_script(w);
   for (int v = 0; v < n; ++v) {
