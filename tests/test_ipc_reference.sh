@@ -8,6 +8,10 @@
 #   SQPBenchmark 06_tetTet: two tets meeting with dHat = 0.5 of the diagonal, continued down to
 #     1e-3 (tuning 1e-4 5e-1), kappa chosen per step, contact from step 14: the same to 1e-9
 #     up to step 13, within 1% at step 20, Newton iterations within 10% of IPC's 365
+#   friction/slopeTest_highSchoolPhysics_0.5: a cube resting on a half space of slope 0.5 with
+#     mu = 0.5 (sticks at the limit), friction re-lagged until converged (fricIterAmt -1): every
+#     solve ending in contact re-lags friction, as IPC's, also at the first step where nothing
+#     touched at its start: the same to 1e-5 at every step
 #   ipccExamples/cubeSegBedSquash (ipcc's own script, run by the original IPC): a cube squashed
 #     by a bed of kinematic segments; IPC's dHat, kappa and tolerance refer to the diagonal of
 #     the tet shapes alone: the same to 1e-9 before contact (step 9), within 1% at step 20,
@@ -17,7 +21,8 @@ set -u
 IPCC=$1
 . "$(dirname "$0")/lib.sh"
 python3 tools/compare_ipc.py tutorialExamples/MCO/2cubesFall_rotateCO_triangle \
-  paperExamples/supplementB/SQPBenchmark/06_tetTet ipccExamples/cubeSegBedSquash --reference tests/data/ipc-reference \
+  paperExamples/supplementB/SQPBenchmark/06_tetTet ipccExamples/cubeSegBedSquash \
+  otherExamples/friction/slopeTest_highSchoolPhysics_0.5 --reference tests/data/ipc-reference \
   --input tests/data/ipc-input/input --ipcc "$IPCC" --work "$T/cmp" --json "$T/cmp.json" \
   >"$T/out.txt" 2>&1 && ok "compare_ipc.py ran" || { cat "$T/out.txt"; bad "compare_ipc.py failed"; }
 cat "$T/out.txt"
@@ -39,6 +44,9 @@ for k in range(1, 14):
 need(tt["dev"].get("20", 1) <= 1e-2, "06_tetTet step 20: %s" % tt["dev"].get("20"))
 need(abs(tt["ipcc_newton"] - tt["ipc_newton"]) <= 0.1 * tt["ipc_newton"],
      "06_tetTet Newton %d against IPC's %d" % (tt["ipcc_newton"], tt["ipc_newton"]))
+sl = r["otherExamples/friction/slopeTest_highSchoolPhysics_0.5"]
+for k in range(1, 21):
+    need(sl["dev"].get(str(k), 1) <= 1e-5, "slopeTest_0.5 step %d: %s" % (k, sl["dev"].get(str(k))))
 sq = r["ipccExamples/cubeSegBedSquash"]
 for k in range(1, 10):
     need(sq["dev"].get(str(k), 1) <= 1e-9, "cubeSegBedSquash step %d: %s" % (k, sq["dev"].get(str(k))))

@@ -54,12 +54,15 @@ def cut_script(src, dst, steps, tol_scale=None):
     tol_scale, every `tol` value scaled); returns dt"""
     with open(src) as f:
         lines = f.read().split("\n")
-    out, dt, i, had_tol = [], None, 0, False
+    out, dt, i, had_tol, in_section = [], None, 0, False, False
     while i < len(lines):
         line = lines[i]
         tok = line.split()
+        if tok and tok[0] == "section":  # IPC skips a section's lines (other solvers' settings)
+            in_section = len(tok) < 2 or tok[1] != "end"
         if len(tok) >= 3 and tok[0] == "time":
-            dt = float(tok[2])
+            if not in_section:
+                dt = float(tok[2])
             line = "time %.17g %s" % (steps * dt, tok[2])
         elif tol_scale and len(tok) >= 2 and tok[0] == "tol":
             n = int(tok[1])
@@ -70,7 +73,7 @@ def cut_script(src, dst, steps, tol_scale=None):
                 vals += lines[j].split()
             line = "tol %d\n%s" % (n, "\n".join("%.17g" % (float(v) * tol_scale) for v in vals[:n]))
             i = j
-            had_tol = True
+            had_tol |= not in_section
         out.append(line)
         i += 1
     if dt is None:  # IPC's default step (Config: time 5 0.025)
@@ -222,7 +225,7 @@ def one_script(a, name, script):
     link = os.path.join(work, "input")
     if not os.path.lexists(link):
         os.symlink(os.path.join(root, "input"), link)
-    res = {"script": name, "steps": a.steps}
+    res = {"script": name, "steps": a.steps, "solver": constraint_solver(script)}
     frames, newton, err = run_ipcc(a.ipcc, copy, os.path.join(work, "ipcc"), a.steps)
     res["ipcc_error"] = err
     res["ipcc_newton"] = newton.get(max(newton), 0) if newton else 0
@@ -262,7 +265,24 @@ def one_script(a, name, script):
     return res
 
 
+def constraint_solver(script):
+    """the script's constraintSolver outside its sections (IPC's default: interiorPoint)"""
+    solver, in_section = "interiorPoint", False
+    with open(script) as f:
+        for line in f:
+            t = line.split()
+            if not t or t[0].startswith("#"):
+                continue
+            if t[0] == "section":
+                in_section = len(t) < 2 or t[1] != "end"
+            elif t[0] == "constraintSolver" and len(t) > 1 and not in_section:
+                solver = t[1]
+    return solver
+
+
 def verdict(r, threshold):
+    if r.get("solver") not in (None, "interiorPoint", "IP"):
+        return "other method: IPC runs its %s solver here, ipcc its barrier" % r["solver"]
     if r.get("ipcc_error"):
         return "fails: " + r["ipcc_error"]
     dev = r.get("dev")

@@ -148,6 +148,8 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   w->kappa = def->kappa > 0 ? def->kappa : 0.0; /* 0: chosen at every step's start */
   w->solver = ipc_newton_solver_create(w->nsys);
   ipc_friction_init(&w->fric, def->epsv_absolute ? def->epsv : def->epsv * m->bbox_diag, w->h);
+  for (int b = 0; b < m->nbodies; ++b) w->solve_friction |= m->bodies[b].friction > 0;
+  for (int p = 0; p < m->nplanes; ++p) w->solve_friction |= m->planes[p].friction > 0;
   return w;
 }
 
@@ -262,14 +264,15 @@ static void set_dhat(ipc_world *w, double dhat) {
 }
 
 /* the Newton solves of one step, as IPC's fullyImplicit_IP runs them: the first with kappa
-   chosen and friction lagged at the step's start; then, while either continuation asks for
-   it, friction re-lagged at the last solution and solved again:
+   chosen and friction lagged at the step's start; after each solve that ends with contacts,
+   friction is re-lagged at the solution (scenes with friction), and the solve repeats while
+   either continuation asks for it:
    - friction: up to friction_iterations solves in all (<= 0: up to 20, IPC's "until
-     converged"), stopping when the Newton direction with the re-lagged friction is within
-     the tolerance (IPC's test) or the lagged force changed by less than friction_tolerance;
+     converged"), until the Newton direction with the re-lagged friction is within the
+     tolerance (IPC's test) or the lagged force changed by less than friction_tolerance;
    - dhat (dhat_target below dhat): while some contact is farther than dhat_target, dhat
      halves (not below dhat_target) and kappa is chosen again; never while a pair is closer
-     than kappa's watch distance (IPC's tiny-distance fail-safe) */
+     than kappa's watch distance (IPC's tiny-distance fail-safe, which ends the step) */
 static ipc_status step_solves(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   const ipc_model *m = &w->m;
   double target =
@@ -279,28 +282,27 @@ static ipc_status step_solves(ipc_world *w, ipc_step_stats *st, ipc_error *err) 
   double dw = ipc_kappa_watch_distance(m->bbox_diag);
   int max_solves = m->params.friction_iterations > 0 ? m->params.friction_iterations : 20;
   double ftol = m->params.friction_tolerance * m->bbox_diag;
-  int fric_solves = 0, had = 0, fric_done = 0;
+  int solves = 0, had = 0;
   ipc_status status;
   for (;;) {
     status = ipc_newton_step(w, st, err);
-    ++fric_solves;
+    ++solves;
     had |= w->fric.n > 0;
     if (status != IPC_OK || w->contacts.n == 0) break;
     double dmax2 = 0;
     for (size_t k = 0; k < w->contacts.n; ++k) dmax2 = fmax(dmax2, w->contacts.c[k].d2);
     int shrink = w->dhat > target && dmax2 >= target * target;
-    if (shrink && w->min_d2 < dw * dw) break;
-    int relag = !fric_done && (had || w->fric.n > 0) && fric_solves < max_solves;
-    if (relag || shrink) {
+    int relag = 0;
+    if (w->solve_friction) {
       double change = ipc_friction_relag(&w->fric, &w->cm, w->x, w->xn, w->kappa, m->mass);
       had |= w->fric.n > 0;
-      if (relag && ftol > 0 && change <= ftol) relag = 0;
-      if (relag) {
-        int c = ipc_newton_direction_converged(w, st, err);
-        if (c < 0) return IPC_ERR_SIM;
-        if (c) relag = 0;
-      }
-      if (!relag) fric_done = 1;
+      relag = solves < max_solves && !(ftol > 0 && change <= ftol);
+    }
+    if (shrink && w->min_d2 < dw * dw) break;
+    if (relag) {
+      int c = ipc_newton_direction_converged(w, st, err);
+      if (c < 0) return IPC_ERR_SIM;
+      relag = !c;
     }
     if (!relag && !shrink) break;
     if (shrink) {
@@ -310,7 +312,7 @@ static ipc_status step_solves(ipc_world *w, ipc_step_stats *st, ipc_error *err) 
     }
     st->dirichlet_unmet = 0;
   }
-  st->friction_iterations = had ? fric_solves : 0;
+  st->friction_iterations = had ? solves : 0;
   st->friction_contacts = (int)w->fric.n;
   st->max_slip_speed = ipc_friction_max_slip(&w->fric, w->x, w->xn) / w->h;
   return status;

@@ -52,6 +52,9 @@ struct ipc_world {
   int trace_n, trace_cap;
   /* lagged friction (friction.c): potential relative to xn */
   ipc_friction fric;
+  /* 1 when the scene has a friction coefficient > 0 (a body's or a plane's): every solve
+     then re-lags friction and tests the direction, as IPC's solveFric */
+  int solve_friction;
   /* affine bodies (affine_world.c, docs/affine-integration.md): naff bodies of 12 DOFs q
      each; body a owns the pseudo-vertices nverts + 4a .. nverts + 4a + 3 of the Newton
      system (its DOF blocks p, A e1, A e2, A e3), its real vertices are fixed there and
