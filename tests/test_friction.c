@@ -60,6 +60,37 @@ static void check_scalar(void) {
     CHECK(phi0 == 0.0);
     CHECK_NEAR(pos0, 2 * mu_s / eps, 1e-14);
   }
+  /* IPC's half-space mollifier: Phi = mu (s^2/(2 eps) + eps/2) below eps, phi = mu s/eps;
+     Phi and phi continuous at eps and 2 eps (phi' jumps at eps, as in IPC), derivatives
+     against finite differences away from the joints */
+  for (int k = 0; k < 2; ++k) {
+    double mu_s = mus[k], h = 1e-6;
+    for (double s = 0.01; s < 3.0 * eps; s += 0.013) {
+      if (fabs(s - eps) < 2 * h || fabs(s - 2 * eps) < 2 * h) continue;
+      double phi, pos, dphi, php, phm;
+      double P = ipc_friction_phi_mollified(s, eps, mu_s, muk, 1, &phi, &pos, &dphi);
+      double Pp = ipc_friction_phi_mollified(s + h, eps, mu_s, muk, 1, &php, NULL, NULL);
+      double Pm = ipc_friction_phi_mollified(s - h, eps, mu_s, muk, 1, &phm, NULL, NULL);
+      CHECK_NEAR((Pp - Pm) / (2 * h), phi, 1e-8);
+      CHECK_NEAR((php - phm) / (2 * h), dphi, 1e-6);
+      CHECK_NEAR(pos * s, phi, 1e-12);
+      if (s < eps) {
+        CHECK_NEAR(P, mu_s * (s * s / (2 * eps) + eps / 2), 1e-14);
+        CHECK_NEAR(phi, mu_s * s / eps, 1e-14);
+      } else {
+        double q;
+        CHECK_NEAR(P, ipc_friction_phi(s, eps, mu_s, muk, &q, NULL, NULL), 1e-14);
+        CHECK_NEAR(phi, q, 1e-14);
+      }
+    }
+    for (int j = 1; j <= 2; ++j) {
+      double pa, pb;
+      double Pa = ipc_friction_phi_mollified(j * eps * (1 - 1e-13), eps, mu_s, muk, 1, &pa, NULL, NULL);
+      double Pb = ipc_friction_phi_mollified(j * eps * (1 + 1e-13), eps, mu_s, muk, 1, &pb, NULL, NULL);
+      CHECK_NEAR(Pa, Pb, 1e-11);
+      CHECK_NEAR(pa, pb, 1e-11);
+    }
+  }
   CHECK_NEAR(ipc_friction_f0(0.0, 2.0), 2.0 / 3.0, 1e-15);
   CHECK(ipc_friction_f1(5.0, 2.0) == 1.0);
   CHECK_NEAR(ipc_friction_combine_mu(IPC_FRICTION_GEOMETRIC_MEAN, 0.25, 1.0), 0.5, 1e-15);
@@ -228,6 +259,13 @@ int main(void) {
         fd_check(&fc, xx, xn, eps, names[k]);
         double r = min_eig_ratio(&fc, xx, xn, eps, 1);
         CHECK_MSG(r >= -1e-12, "%s: projected Hessian not PSD (%g)", names[k], r);
+        if (c.kind == IPC_CONTACT_PLANE && slips[si] != 1.0) { /* IPC's half-space mollifier */
+          ipc_friction_contact fq = fc;
+          fq.quadratic = 1;
+          fd_check(&fq, xx, xn, eps, "PLANE quadratic");
+          r = min_eig_ratio(&fq, xx, xn, eps, 1);
+          CHECK_MSG(r >= -1e-12, "PLANE quadratic: projected Hessian not PSD (%g)", r);
+        }
         if (mu_s > mu_k && slips[si] > 1 && slips[si] < 2 &&
             min_eig_ratio(&fc, xx, xn, eps, 0) < -1e-3)
           ++nonconvex;

@@ -189,6 +189,9 @@ typedef struct ipc_scene_def {
      (regions without a given centre); 0 (default): by the axis-angle w h about the region's
      own centre, carried along by its velocity */
   int script_rotation_bbox;
+  /* 1: friction against planes is mollified as IPC's half spaces are (f1 = s / eps below the
+     slip threshold; the C1 mollifier otherwise). Not a JSON key; set by the .txt reader */
+  int plane_friction_quadratic;
   /* > 0: the length that relative parameters (dhat, epsv, newton_tol, kappa bounds) refer to,
      instead of the bounding-box diagonal of all bodies (IPC scripts: the shapes only) */
   double bbox_diag;

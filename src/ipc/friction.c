@@ -48,8 +48,18 @@ double ipc_friction_mu(double s, double eps, double mu_s, double mu_k) {
 
 double ipc_friction_phi(double s, double eps, double mu_s, double mu_k, double *phi,
                         double *phi_over_s, double *dphi) {
+  return ipc_friction_phi_mollified(s, eps, mu_s, mu_k, 0, phi, phi_over_s, dphi);
+}
+
+double ipc_friction_phi_mollified(double s, double eps, double mu_s, double mu_k, int quadratic,
+                                  double *phi, double *phi_over_s, double *dphi) {
   double P, ph, pos, dp;
-  if (s < eps) {
+  if (s < eps && quadratic) {
+    P = mu_s * (0.5 * s * s / eps + 0.5 * eps);
+    pos = mu_s / eps;
+    ph = pos * s;
+    dp = pos;
+  } else if (s < eps) {
     P = mu_s * ipc_friction_f0(s, eps);
     pos = mu_s * (2.0 - s / eps) / eps;
     ph = pos * s;
@@ -269,7 +279,8 @@ double ipc_friction_contact_local(const ipc_friction_contact *fc, const double *
   double u[2], a[3];
   double s = slip(fc, x, xn, u, a);
   double phi, pos, dphi;
-  double e = fc->N * ipc_friction_phi(s, eps, fc->mu_s, fc->mu_k, &phi, &pos, &dphi);
+  double e = fc->N * ipc_friction_phi_mollified(s, eps, fc->mu_s, fc->mu_k, fc->quadratic, &phi,
+                                                 &pos, &dphi);
   int nv = fc->nv, n = 3 * nv;
   if (g)
     for (int k = 0; k < nv; ++k)
@@ -351,7 +362,10 @@ void ipc_friction_update(ipc_friction *f, const ipc_contact_model *cm, const dou
     contact_mu(m, c, &mu_s, &mu_k);
     if (!(mu_s > 0) && !(mu_k > 0)) continue;
     ipc_reserve((void **)&f->c, &f->cap, f->n + 1, sizeof *f->c);
-    if (ipc_friction_contact_init(&f->c[f->n], c, cm, x, kappa, mu_s, mu_k)) f->n++;
+    if (ipc_friction_contact_init(&f->c[f->n], c, cm, x, kappa, mu_s, mu_k)) {
+      f->c[f->n].quadratic = f->plane_quadratic && c->kind == IPC_CONTACT_PLANE;
+      f->n++;
+    }
   }
 }
 

@@ -24,6 +24,7 @@ typedef struct ipc_friction_contact {
   double N;    /* lagged normal force magnitude kappa |d(m b)/dd| (mass x length) */
   double mu_s; /* static coefficient (applies below slip eps) */
   double mu_k; /* kinetic coefficient (applies above slip 2 eps) */
+  int quadratic; /* 1: IPC's half-space mollifier f1 = s/eps below eps (else the C1 one) */
 } ipc_friction_contact;
 
 /* the lagged friction set of a world and its workspace */
@@ -32,6 +33,9 @@ typedef struct ipc_friction {
   size_t n, cap;
   double eps_v; /* absolute slip-speed threshold (m/s) */
   double h;     /* time step (s) */
+  /* 1: contacts with planes use IPC's half-space mollifier (HalfSpace.cpp: f0 = s^2/(2 eps)
+     below eps, so f1 = s/eps); 0: the C1 one of every other contact */
+  int plane_quadratic;
   /* workspace for the lagged contacts */
   ipc_candidates cand;
   ipc_contact_set cs;
@@ -53,6 +57,11 @@ double ipc_friction_mu(double s, double eps, double mu_s, double mu_k);
    phi = Phi' = mu f1, phi_over_s = phi/s (finite at s = 0), dphi = phi' (any may be NULL) */
 double ipc_friction_phi(double s, double eps, double mu_s, double mu_k, double *phi,
                         double *phi_over_s, double *dphi);
+
+/* the same with IPC's half-space mollifier when quadratic != 0: f0 = s^2/(2 eps) + eps/2,
+   f1 = s/eps below eps (C0 in f1, as IPC's HalfSpace friction), s and 1 beyond */
+double ipc_friction_phi_mollified(double s, double eps, double mu_s, double mu_k, int quadratic,
+                                  double *phi, double *phi_over_s, double *dphi);
 
 /* ---- one contact ---- */
 

@@ -22,6 +22,7 @@
    them as dirichlet_unmet, and the next step tries again. */
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -44,6 +45,7 @@ typedef struct contact_local {
 } contact_local;
 
 struct ipc_newton_solver {
+  double g2; /* squared norm of the last Newton system's right-hand side (the trace) */
   ipc_sparse *asm_;
   ipc_cholmod *chol;
   int tet_set;
@@ -705,7 +707,11 @@ static int newton_direction(ipc_world *w, ipc_step_stats *st, ipc_error *err, do
   int nf = ipc_sparse_num_free(s->asm_);
   if (nf == 0) return 2;
   ipc_sparse_gather(s->asm_, w->g, s->rhs);
-  for (int i = 0; i < nf; ++i) s->rhs[i] = -s->rhs[i];
+  s->g2 = 0;
+  for (int i = 0; i < nf; ++i) {
+    s->rhs[i] = -s->rhs[i];
+    s->g2 += s->rhs[i] * s->rhs[i];
+  }
   double t0 = ipc_now();
   ipc_cholmod_stats cs0, cs1;
   ipc_cholmod_get_stats(s->chol, &cs0);
@@ -854,6 +860,13 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
     }
     ++iteration;
     int rc = line_search(w, st, tol, alpha0, &min_d2);
+    if (w->log_newton)
+      fprintf(stderr,
+              "ipcc trace: step %d it %d kappa %.6g dhat2 %.6g |p|inf %.6g tol %.6g alpha0 %.6g "
+              "alpha %.6g E %.10g -> %.10g min_d2 %.6g contacts %zu friction %zu |g|2 %.6g\n",
+              w->step + 1, st->newton_iterations, w->kappa, w->dhat * w->dhat, pmax, tol, alpha0,
+              rc == 0 ? s->alpha[0] : 0.0, e0, rc == 0 ? s->e1[0] + s->e1[1] : e0, min_d2,
+              w->contacts.n, w->fric.n, s->g2);
     e0_kappa = -1.0;
     if (rc == 0) {
       if (is->n == 1) { /* the accepted energies are the next iteration's at x */

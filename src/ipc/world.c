@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -148,6 +149,8 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   w->kappa = def->kappa > 0 ? def->kappa : 0.0; /* 0: chosen at every step's start */
   w->solver = ipc_newton_solver_create(w->nsys);
   ipc_friction_init(&w->fric, def->epsv_absolute ? def->epsv : def->epsv * m->bbox_diag, w->h);
+  w->fric.plane_quadratic = m->params.plane_friction_quadratic;
+  w->log_newton = getenv("IPCC_TRACE") != NULL;
   for (int b = 0; b < m->nbodies; ++b) w->solve_friction |= m->bodies[b].friction > 0;
   for (int p = 0; p < m->nplanes; ++p) w->solve_friction |= m->planes[p].friction > 0;
   return w;

@@ -50,6 +50,9 @@ struct ipc_world {
   /* optional trace of Newton iterations (tests): potential and |p|_inf at each iterate */
   double *trace_energy, *trace_step;
   int trace_n, trace_cap;
+  /* 1: every Newton iteration is logged to stderr (environment IPCC_TRACE set; a developer's
+     tool for comparing iteration by iteration with IPC's --logLevel info) */
+  int log_newton;
   /* lagged friction (friction.c): potential relative to xn */
   ipc_friction fric;
   /* 1 when the scene has a friction coefficient > 0 (a body's or a plane's): every solve
