@@ -296,6 +296,8 @@ def verdict(r, threshold):
     s = r.get("self_dev", {}).get(str(r["steps"]))
     if s is not None and s >= 0.5 * last:
         return "chaotic (tol/100 moves ipcc %.1f%%)" % (100 * s)
+    if s is not None:
+        return "differs (tol/100 moves ipcc %s)" % fmt_dev(s)
     return "differs"
 
 
