@@ -46,6 +46,9 @@ typedef struct contact_local {
 
 struct ipc_newton_solver {
   double g2; /* squared norm of the last Newton system's right-hand side (the trace) */
+  /* 1 while w->cand holds the static candidates of the current x (ipc_newton_choose_kappa ran
+     the broad phase at the step's start): the first Newton iteration takes them as they are */
+  int static_fresh;
   ipc_sparse *asm_;
   ipc_cholmod *chol;
   int tet_set;
@@ -348,6 +351,7 @@ void ipc_newton_choose_kappa(ipc_world *w, ipc_step_stats *st) {
   ipc_broad_phase(&w->cand, &m->surface, w->x, NULL, w->dhat);
   st->t_broad_phase += ipc_now() - t0;
   double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->x);
+  s->static_fresh = 1;
   if (w->contacts.n > 0) w->min_d2 = d2;
   double h2 = w->c_elastic * w->h * w->h;
   size_t n3 = 3 * (size_t)w->nsys;
@@ -779,7 +783,8 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
   int n = m->nverts, stuck = 0;
   double tol = m->params.newton_tol * m->bbox_diag * w->h;
   update_mask(w);
-  static_candidates(w, st);
+  if (!s->static_fresh) static_candidates(w, st);
+  s->static_fresh = 0;
   s->watch.n = 0;
   int iteration = 0;
   double e0_kept[2] = {0, 0},
@@ -1085,6 +1090,7 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   int iters_left = m->params.newton_max_iterations;
   double tol = m->params.newton_tol * m->bbox_diag * w->h;
   w->solver->fresh = 1;
+  w->solver->static_fresh = 0; /* scripts and the warm start below may move x */
   memset(w->fixed, 0, (size_t)n);
   memset(w->penalty, 0, (size_t)n * sizeof(double));
   /* the real vertices of affine bodies carry no unknowns: their pseudo-vertices do */
