@@ -1,6 +1,7 @@
 /* tests for src/elastic: per-tet Neo-Hookean, fixed corotated and StVK energies, their
    gradients and Hessians against central finite differences, the analytic PSD projection
-   against the LAPACKE projection, rest state, invariances and the batched evaluation */
+   against the LAPACKE projection, the original IPC's projection (IPC_PROJECT_IPC) rebuilt
+   mode by mode, rest state, invariances and the batched evaluation */
 #include <math.h>
 #include <string.h>
 
@@ -224,6 +225,111 @@ static void check_state(const material *mat, int kind, const double x[12], const
   }
 }
 
+/* IPC's makePD2d on the symmetric 2x2 [[a, b], [b, d]], as its source reads: when the smaller
+   eigenvalue (trace / determinant form) is negative, w w^T / L1 with w = (L1 - d, b). lo, hi:
+   the exact eigenvalues; a negative one within 1e-9 of the larger is rounding noise of the
+   rest state, clamped exactly instead (IPC_PAIR_NOISE) */
+static void ipc_makepd2d(double B[4], double lo, double hi) {
+  const double a = B[0], b = 0.5 * (B[1] + B[2]), d = B[3], b2 = b * b;
+  const double det = a * d - b2, half = 0.5 * (a + d), root = sqrt(half * half - det);
+  if (!(half - root < 0.0)) return;
+  if (lo > -1e-9 * fmax(fabs(lo), fabs(hi))) { /* B = lo e e^T + hi f f^T, lo -> 0 */
+    const double l = 0.5 * (a + b), r = 0.5 * (a - b), lp = fmax(l, 0.0), rp = fmax(r, 0.0);
+    B[0] = B[3] = lp + rp;
+    B[1] = B[2] = lp - rp;
+    return;
+  }
+  const double L1 = half + root;
+  if (L1 <= 0.0) {
+    B[0] = B[1] = B[2] = B[3] = 0.0;
+  } else if (b2 == 0.0) {
+    B[0] = L1;
+    B[1] = B[2] = B[3] = 0.0;
+  } else {
+    const double m = L1 - d, q = m / L1;
+    B[0] = q * m;
+    B[1] = B[2] = b * q;
+    B[3] = b2 / L1;
+  }
+}
+
+/* IPC_PROJECT_IPC: the 9x9 F-Hessian rebuilt mode by mode from the SVD (scaling block
+   projected, each pair's 2x2 block in the basis u_i v_j^T, u_j v_i^T through makePD2d) */
+static void check_ipc_projection(const material *mat, const double F[9], int *halved) {
+  const ipc_material_model m = mat->model;
+  double Ai[81], Aa[81], U[9], s[3], V[9], ref[81];
+  ipc_sigma_derivs d;
+  const double psi = ipc_elastic_density(m, mat->mu, mat->lambda, F, NULL, Ai, IPC_PROJECT_IPC);
+  if (!isfinite(psi)) return;
+  ipc_elastic_density(m, mat->mu, mat->lambda, F, NULL, Aa, IPC_PROJECT_ANALYTIC);
+  ipc_svd3(F, U, s, V);
+  switch (m) {
+    case IPC_NEO_HOOKEAN: ipc_neo_hookean_sigma(mat->mu, mat->lambda, s, &d); break;
+    case IPC_FIXED_COROTATED: ipc_fixed_corotated_sigma(mat->mu, mat->lambda, s, &d); break;
+    case IPC_STVK: ipc_stvk_sigma(mat->mu, mat->lambda, s, &d); break;
+  }
+  /* mode (i, j): the 3x3 matrix u_i v_j^T as a 9-vector (index 3r + c) */
+  double M[3][3][9];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) M[i][j][3 * r + c] = U[3 * r + i] * V[3 * c + j];
+  double A3[9];
+  memcpy(A3, d.d2psi, sizeof A3);
+  ipc_psd_project3(A3);
+  memset(ref, 0, sizeof ref);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 81; ++k) ref[k] += A3[3 * i + j] * M[i][i][k / 9] * M[j][j][k % 9];
+  static const int PI[3] = {0, 0, 1}, PJ[3] = {1, 2, 2};
+  for (int p = 0; p < 3; ++p) {
+    const double l = 0.5 * d.flip[p], r = 0.5 * d.twist[p];
+    double B[4] = {l + r, l - r, l - r, l + r};
+    ipc_makepd2d(B, fmin(l, r), fmax(l, r));
+    const double *e[2] = {M[PI[p]][PJ[p]], M[PJ[p]][PI[p]]};
+    for (int a = 0; a < 2; ++a)
+      for (int b = 0; b < 2; ++b)
+        for (int k = 0; k < 81; ++k) ref[k] += B[2 * a + b] * e[a][k / 9] * e[b][k % 9];
+    /* the documented effect: with one eigenvalue near 0 and the other positive, IPC's block
+       carries half of the positive one */
+    const double lo = fmin(l, r), hi = fmax(l, r);
+    if (lo < 0.0 && lo > -1e-3 * hi) {
+      CHECK_NEAR(B[0] + fabs(B[1]), hi, 2e-3 * hi);
+      ++*halved;
+    }
+  }
+  const double amax = max_abs(81, Aa);
+  double err = 0.0;
+  for (int k = 0; k < 81; ++k) err = fmax(err, fabs(ref[k] - Ai[k]));
+  CHECK_MSG(err <= 1e-11 * amax, "model %d: IPC projection vs mode by mode %g of %g", m, err, amax);
+  double lam[9];
+  CHECK(ipc_sym_eig(9, Ai, lam, NULL) == 0);
+  CHECK(lam[0] >= -1e-10 * amax);
+  /* where no pair needs projecting, IPC's matrix is the analytic projection */
+  int clean = 1;
+  for (int p = 0; p < 3; ++p) clean &= d.flip[p] > 1e-6 * amax && d.twist[p] > 1e-6 * amax;
+  if (clean)
+    for (int k = 0; k < 81; ++k) CHECK(fabs(Ai[k] - Aa[k]) <= 1e-12 * amax);
+}
+
+static void test_ipc_projection(void) {
+  int halved = 0;
+  for (int mi = 0; mi < 3; ++mi) {
+    material mat = {(ipc_material_model)mi, 0, 0};
+    ipc_lame_from_young(1e5, 0.4, &mat.mu, &mat.lambda);
+    for (int kind = 0; kind < NKINDS; ++kind)
+      for (int rep = 0; rep < 40; ++rep) {
+        double F[9];
+        random_deformation(kind, mat.model, F);
+        check_ipc_projection(&mat, F, &halved);
+      }
+    /* uniaxial compression by 1e-4: twist eigenvalues just below 0 on two pairs */
+    const double Fc[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1 - 1e-4};
+    check_ipc_projection(&mat, Fc, &halved);
+  }
+  CHECK_MSG(halved >= 3, "only %d pairs with a near-zero negative eigenvalue", halved);
+}
+
 static void test_states(void) {
   const material mats[] = {
       {IPC_NEO_HOOKEAN, 0, 0}, {IPC_FIXED_COROTATED, 0, 0}, {IPC_STVK, 0, 0},
@@ -436,6 +542,7 @@ int main(void) {
   test_rest_and_invariance();
   test_neo_hookean_inverted();
   test_states();
+  test_ipc_projection();
   test_batched();
   fprintf(stderr, "states with an already PSD F-Hessian: %d\n", psd_already);
   TEST_MAIN_END();

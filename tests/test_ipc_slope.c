@@ -82,7 +82,10 @@ int main(void) {
     double a = (s[2] - 2 * s[1] + s[0]) / (1.0 * 1.0); /* 40 steps of 0.025 s apart */
     printf("mu 0.49: a = %.6f m/s^2, g (sin - mu cos) = %.6f (%.2f%%)\n", a, expect,
            100 * (a / expect - 1));
-    CHECK_MSG(fabs(a / expect - 1) < 0.02, "a = %.6g, expected %.6g", a, expect);
+    /* IPC itself slides at -2.74% here at the script's tolerance (its frames over these 100
+       steps, ipcc's agreeing with them to 1.1e-5 of the diagonal with the same 690 Newton
+       iterations); the issue's bound for an incline is 3% */
+    CHECK_MSG(fabs(a / expect - 1) < 0.03, "a = %.6g, expected %.6g", a, expect);
   }
   /* mu = 0.6 > tan: sticks (creeps at most at the slip threshold eps_v = 1e-5 diag/s) */
   if (run_slope(DIR "slopeTest_highSchoolPhysics_0.5.txt", 0.6, s, &g_sin, &mu)) {

@@ -192,6 +192,12 @@ typedef struct ipc_scene_def {
   /* 1: friction against planes is mollified as IPC's half spaces are (f1 = s / eps below the
      slip threshold; the C1 mollifier otherwise). Not a JSON key; set by the .txt reader */
   int plane_friction_quadratic;
+  /* 1: Newton takes the original IPC's own path, so that its iterations (not only its
+     converged answer) are IPC's: the elastic Hessian's flip / twist blocks projected as IPC's
+     makePD2d does (ipc_pair_project in elastic/tet.c: exact eigenvector, a different clamped
+     eigenvalue) and the line search's first step from IPC's CTCD rule (ipc_ctcd_pair_step).
+     Not a JSON key; set by the .txt reader */
+  int ipc_newton_path;
   /* > 0: the length that relative parameters (dhat, epsv, newton_tol, kappa bounds) refer to,
      instead of the bounding-box diagonal of all bodies (IPC scripts: the shapes only) */
   double bbox_diag;

@@ -24,8 +24,11 @@ typedef enum ipc_material_model {
    NONE the exact Hessian; ANALYTIC clamps the analytic eigenvalues of the 9x9 Hessian
    w.r.t. F and maps it by dF/dx (fast, the default for Newton); EIGEN projects the final
    matrix numerically (ipc_psd_project: the nearest PSD matrix in the
-   Frobenius norm; slower, a fallback and a reference). */
-enum { IPC_PROJECT_NONE = 0, IPC_PROJECT_ANALYTIC = 1, IPC_PROJECT_EIGEN = 2 };
+   Frobenius norm; slower, a fallback and a reference); IPC as ANALYTIC, but each flip / twist
+   pair with a negative eigenvalue projected as the original IPC code does it (a smaller
+   eigenvalue kept on the right eigenvector; tet.c, ipc_pair_project), for following IPC's
+   Newton iterations on its own scripts. */
+enum { IPC_PROJECT_NONE = 0, IPC_PROJECT_ANALYTIC = 1, IPC_PROJECT_EIGEN = 2, IPC_PROJECT_IPC = 3 };
 
 typedef struct ipc_sigma_derivs {
   double psi;      /* energy density, J/m^3 */

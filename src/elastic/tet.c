@@ -70,6 +70,46 @@ static void assemble_gradient(const double O[81], const ipc_sigma_derivs *d, dou
   for (int r = 0; r < 9; ++r) g[r] = c0 * O[r] + c1 * O[36 + r] + c2 * O[72 + r];
 }
 
+/* the original IPC's projection of one flip / twist pair (IglUtils::makePD2d on the 2x2
+   block [[l + r, l - r], [l - r, l + r]] of the modes u_i w_j^T, u_j w_i^T, where 2l is the
+   flip and 2r the twist eigenvalue). When the smaller eigenvalue, computed as
+   T/2 - sqrt(T^2/4 - det) from the trace and determinant, is negative, IPC replaces the block
+   by w w^T / L1 with w = (L1 - d, b) and L1 the larger eigenvalue: the right eigenvector, but
+   the eigenvalue |w|^2 / L1 = (l - r)^2 / max(l, r) instead of 2 max(l, r) (half of it when
+   the other eigenvalue is near 0), and zero when both are negative. Only for matching IPC's
+   Newton iterations (scenes read from IPC scripts); a PSD matrix either way.
+   Near the rest state (F = I up to rounding, r ~ 1e-16 l) IPC's test fires on rounding noise,
+   at random; tools/ipc_self_spread.py shows IPC disagreeing with itself there once its input
+   is merely renumbered. Within IPC_PAIR_NOISE of the larger eigenvalue the exact clamp is
+   taken instead, so that the rest state is deterministic. */
+#define IPC_PAIR_NOISE 1e-9
+static void ipc_pair_project(double *lf, double *lt) {
+  const double l = 0.5 * *lf, r = 0.5 * *lt;
+  const double a = l + r, b = l - r, b2 = b * b;
+  const double det = a * a - b2, half_tr = a;
+  const double root = sqrt(half_tr * half_tr - det);
+  if (!(half_tr - root < 0.0)) return;
+  if (fmin(l, r) > -IPC_PAIR_NOISE * fmax(fabs(l), fabs(r))) {
+    *lf = fmax(*lf, 0.0);
+    *lt = fmax(*lt, 0.0);
+    return;
+  }
+  const double L1 = half_tr + root;
+  double B00, B01;
+  if (L1 <= 0.0) {
+    B00 = B01 = 0.0;
+  } else if (b2 == 0.0) {
+    B00 = 0.5 * L1; /* diag(L1, 0) averaged over the swap of the two modes */
+    B01 = 0.0;
+  } else {
+    const double m = L1 - a, q = m / L1;
+    B00 = 0.5 * (q * m + b2 / L1);
+    B01 = b * q;
+  }
+  *lf = B00 + B01;
+  *lt = B00 - B01;
+}
+
 /* K (9x9) = scale * sum over eigenmodes, eigenvalues clamped at 0 when project != 0 */
 static void assemble_hessian(const double O[81], const ipc_sigma_derivs *d, int project,
                              double scale, double K[81]) {
@@ -87,7 +127,9 @@ static void assemble_hessian(const double O[81], const ipc_sigma_derivs *d, int 
   }
   for (int p = 0; p < 3; ++p) {
     double lf = d->flip[p], lt = d->twist[p];
-    if (project) {
+    if (project == IPC_PROJECT_IPC)
+      ipc_pair_project(&lf, &lt);
+    else if (project) {
       lf = lf > 0.0 ? lf : 0.0;
       lt = lt > 0.0 ? lt : 0.0;
     }
@@ -122,7 +164,7 @@ double ipc_elastic_density(ipc_material_model model, double mu, double lambda, c
   if (model_sigma(model, mu, lambda, s, &d) == INFINITY) return INFINITY;
   outer_modes(U, V, 1, O);
   if (P) assemble_gradient(O, &d, 1.0, P);
-  assemble_hessian(O, &d, project == IPC_PROJECT_ANALYTIC, 1.0, dPdF);
+  assemble_hessian(O, &d, project == IPC_PROJECT_EIGEN ? 0 : project, 1.0, dPdF);
   if (project == IPC_PROJECT_EIGEN) ipc_psd_project(9, dPdF);
   return model == IPC_FIXED_COROTATED ? d.psi : psi;
 }
@@ -224,7 +266,7 @@ double ipc_tet_energy(ipc_material_model model, double mu, double lambda, const 
   }
   if (H) {
     double K[81];
-    assemble_hessian(O, &d, project == IPC_PROJECT_ANALYTIC, volume, K);
+    assemble_hessian(O, &d, project == IPC_PROJECT_EIGEN ? 0 : project, volume, K);
     expand_hessian(K, H);
     if (project == IPC_PROJECT_EIGEN) ipc_psd_project(12, H);
   }

@@ -1316,6 +1316,7 @@ static int finalize(txt *p, ipc_scene_def *s) {
   s->dhat_target = p->use_abs ? p->tuning[2] / pdiag : p->tuning[2];
   s->script_rotation_bbox = 1;
   s->plane_friction_quadratic = 1;
+  s->ipc_newton_path = 1;
   s->epsv = p->tuning[4];
   s->epsv_absolute = p->use_abs;
   s->newton_tol = p->use_abs ? p->tol / pdiag : p->tol;

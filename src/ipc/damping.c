@@ -19,7 +19,7 @@ void ipc_damping_update(ipc_world *w) {
     size_t t0 = (size_t)bd->t0;
     ipc_tets_derivatives((ipc_material_model)w->tet_model[t0], bd->mu, bd->lambda, bd->nt,
                          m->tets + 4 * t0, w->DmInv + 9 * t0, w->vol + t0, w->x, NULL,
-                         w->tet_g + 12 * t0, w->damp_H + 144 * t0, IPC_PROJECT_ANALYTIC);
+                         w->tet_g + 12 * t0, w->damp_H + 144 * t0, w->elastic_project);
   }
   for (size_t k = 0; k < 144 * (size_t)m->ntets; ++k) w->damp_H[k] *= c;
 }

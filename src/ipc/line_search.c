@@ -9,6 +9,7 @@
 #include "core/alloc.h"
 #include "core/parallel.h"
 #include "geometry/ccd.h"
+#include "geometry/ccd_ctcd.h"
 #include "ipc/islands.h"
 
 #define X(a, i) ((a) + 3 * (size_t)(i))
@@ -189,9 +190,102 @@ static double contact_toi(const ipc_contact *c, const double *x, const double *x
   return hit && toi < 1.0 ? toi : 1.0;
 }
 
+/* IPC's own per-pair rule (ipc_ctcd_pair_step, slackness 0.8) on the pair of points v[0..nv)
+   moving x -> xe */
+static double ctcd_step(ipc_pair_kind kind, const int *v, int nv, const double *x,
+                        const double *xe, ipc_ctcd_site site) {
+  double px[4][3], pd[4][3];
+  for (int k = 0; k < nv; ++k)
+    for (int d = 0; d < 3; ++d) {
+      px[k][d] = X(x, v[k])[d];
+      pd[k][d] = X(xe, v[k])[d] - px[k][d];
+    }
+  const double(*cx)[3] = (const double(*)[3])px, (*cd)[3] = (const double(*)[3])pd;
+  return ipc_ctcd_pair_step(kind, cx, cd, ipc_ctcd_pair_distance(kind, cx), MESH_SLACK,
+                            ipc_ctcd_zero_retry_is_one(site, kind, 0));
+}
+
+/* IPC's full CCD over candidate pairs [begin, end): a vertex-face candidate stands also for
+   the vertex against the face's edges and vertices (IPC queries those pairs apart, each with
+   its own distance; any such pair's boxes overlap only where a face's do) */
+static double ctcd_full_range(void *vjob, size_t chunk, size_t begin, size_t end) {
+  (void)chunk;
+  const ccd_job *j = vjob;
+  const ipc_candidates *cand = j->cand;
+  const ipc_surface *s = &j->cm->model->surface;
+  const double *x = j->x, *xe = j->xe;
+  double t = 1.0;
+  size_t s0 = 0, lo, hi;
+  if (ipc_subrange(s0, cand->nvf, begin, end, &lo, &hi))
+    for (size_t i = lo; i < hi; ++i) {
+      const int *f = s->faces + 3 * (size_t)cand->vf[2 * i + 1];
+      const int p = cand->vf[2 * i];
+      int v[4] = {p, f[0], f[1], f[2]};
+      t = fmin(t, ctcd_step(IPC_PAIR_PT, v, 4, x, xe, IPC_CTCD_SELF_FULL));
+      for (int k = 0; k < 3; ++k) {
+        int ve[3] = {p, f[k], f[(k + 1) % 3]}, vv[2] = {p, f[k]};
+        t = fmin(t, ctcd_step(IPC_PAIR_PE, ve, 3, x, xe, IPC_CTCD_SELF_FULL));
+        t = fmin(t, ctcd_step(IPC_PAIR_PP, vv, 2, x, xe, IPC_CTCD_SELF_FULL));
+      }
+    }
+  s0 += cand->nvf;
+  if (ipc_subrange(s0, cand->nee, begin, end, &lo, &hi))
+    for (size_t i = lo; i < hi; ++i) {
+      const int *a = s->edges + 2 * (size_t)cand->ee[2 * i];
+      const int *b = s->edges + 2 * (size_t)cand->ee[2 * i + 1];
+      int v[4] = {a[0], a[1], b[0], b[1]};
+      t = fmin(t, ctcd_step(IPC_PAIR_EE, v, 4, x, xe, IPC_CTCD_SELF_FULL));
+    }
+  s0 += cand->nee;
+  if (ipc_subrange(s0, cand->nve, begin, end, &lo, &hi))
+    for (size_t i = lo; i < hi; ++i) {
+      const int *e = s->edges + 2 * (size_t)cand->ve[2 * i + 1];
+      int v[3] = {cand->ve[2 * i], e[0], e[1]};
+      t = fmin(t, ctcd_step(IPC_PAIR_PE, v, 3, x, xe, IPC_CTCD_SELF_FULL));
+    }
+  s0 += cand->nve;
+  if (ipc_subrange(s0, cand->nvv, begin, end, &lo, &hi))
+    for (size_t i = lo; i < hi; ++i)
+      t = fmin(t, ctcd_step(IPC_PAIR_PP, cand->vv + 2 * i, 2, x, xe, IPC_CTCD_SELF_FULL));
+  return t;
+}
+
+/* the partial CCD on the pairs within dhat: IPC's CTCD rule, or 0.8 of the time of impact */
+static double partial_step(const ipc_contact_set *contacts, const double *x, const double *xe,
+                           int ctcd) {
+  static const ipc_pair_kind kind[] = {IPC_PAIR_PT, IPC_PAIR_EE, IPC_PAIR_PE, IPC_PAIR_PP};
+  static const int nv[] = {4, 4, 3, 2};
+  ipc_ccd_params prm = ipc_ccd_default_params();
+  prm.min_sep = 0.0;
+  double tp = 1.0;
+  for (size_t k = 0; k < contacts->n; ++k) {
+    const ipc_contact *c = &contacts->c[k];
+    if (c->kind < IPC_CONTACT_PT || c->kind > IPC_CONTACT_PP) continue;
+    if (ctcd)
+      tp = fmin(tp, ctcd_step(kind[c->kind], c->v, nv[c->kind], x, xe, IPC_CTCD_SELF_PARTIAL));
+    else {
+      double t = contact_toi(c, x, xe, &prm);
+      if (t < 1.0) tp = fmin(tp, MESH_SLACK * t);
+    }
+  }
+  return tp;
+}
+
+/* the full CCD over every candidate pair, as partial_step */
+static double full_step(const ipc_contact_model *cm, const ipc_candidates *cand, const double *x,
+                        const double *xe, int ctcd) {
+  if (!ctcd) {
+    double t = mesh_max_step(cm, cand, x, xe);
+    return t < 1.0 ? MESH_SLACK * t : 1.0;
+  }
+  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL};
+  size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
+  return n > 0 ? ipc_parallel_min(n, 256, ctcd_full_range, &j) : 1.0;
+}
+
 double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *contacts,
                           const ipc_candidates *cand, const double *x, const double *xe, int first,
-                          double *pmax_surface) {
+                          int ctcd, double *pmax_surface) {
   const ipc_model *m = cm->model;
   const ipc_surface *sf = &m->surface;
   /* half-spaces: 0.9 of the time a vertex moving towards one would reach it */
@@ -209,11 +303,7 @@ double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *co
     }
   }
   /* the pairs within dhat: the partial CCD */
-  ipc_ccd_params prm = ipc_ccd_default_params();
-  prm.min_sep = 0.0;
-  double tp = 1.0;
-  for (size_t k = 0; k < contacts->n; ++k) tp = fmin(tp, contact_toi(&contacts->c[k], x, xe, &prm));
-  if (tp < 1.0) alpha = fmin(alpha, MESH_SLACK * tp);
+  alpha = fmin(alpha, partial_step(contacts, x, xe, ctcd));
   /* CFL: no surface vertex moves more than dhat / 2 */
   double pm = 0;
   for (int i = 0; i < sf->nsv; ++i) {
@@ -224,8 +314,7 @@ double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *co
   *pmax_surface = pm;
   double cfl = pm > 0 ? cm->dhat / (2.0 * pm) : INFINITY;
   if ((first && alpha > cfl) || alpha > 2.0 * cfl) {
-    double tf = mesh_max_step(cm, cand, x, xe);
-    double full = tf < 1.0 ? fmin(alpha, MESH_SLACK * tf) : alpha;
+    double full = fmin(alpha, full_step(cm, cand, x, xe, ctcd));
     return full < cfl ? cfl : full;
   }
   return fmin(alpha, cfl);

@@ -23,9 +23,12 @@ void ipc_ccd_max_step_islands(const ipc_contact_model *cm, const ipc_candidates 
    that is above cfl, or later when it is above 2 cfl, 0.8 of the time of impact over all
    candidate pairs instead, not below cfl; otherwise at most cfl. Not a safe bound by itself:
    the line search still checks its trials by CCD. *pmax_surface: the largest surface vertex
-   move */
+   move. With ctcd, every mesh pair's bound is IPC's own instead of 0.8 of its time of impact:
+   the first time the pair comes within 0.2 of its current distance (ipc_ctcd_pair_step, IPC's
+   default CCD), and the full CCD also queries each candidate vertex against the face's edges
+   and vertices, as IPC does. */
 double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *contacts,
                           const ipc_candidates *cand, const double *x, const double *xe, int first,
-                          double *pmax_surface);
+                          int ctcd, double *pmax_surface);
 
 #endif

@@ -144,7 +144,7 @@ static double elastic_range(void *vctx, size_t chunk, size_t begin, size_t end) 
   if (!j->derivs)
     return ipc_tets_energy(mm, bd->mu, bd->lambda, nt, tets, w->DmInv + 9 * t0, w->vol + t0, j->x);
   return ipc_tets_derivatives(mm, bd->mu, bd->lambda, nt, tets, w->DmInv + 9 * t0, w->vol + t0,
-                              j->x, NULL, w->tet_g + 12 * t0, w->tet_H + 144 * t0, 1);
+                              j->x, NULL, w->tet_g + 12 * t0, w->tet_H + 144 * t0, w->elastic_project);
 }
 
 static double elastic_sum(const ipc_world *w, const double *x, int derivs) {
@@ -507,7 +507,10 @@ static void set_trial(ipc_world *w) {
 }
 
 /* 1 when island i's step has become too small to matter: it stays where it is */
-static int step_too_small(const ipc_newton_solver *s, int i, double tol) {
+static int step_too_small(const ipc_world *w, int i, double tol) {
+  const ipc_newton_solver *s = w->solver;
+  /* IPC halves without a floor (until the step length is 0) */
+  if (w->m.params.ipc_newton_path) return s->alpha[i] < 1e-20;
   return s->alpha[i] * s->pmax[i] < 1e-3 * tol || s->alpha[i] < 1e-20;
 }
 
@@ -553,7 +556,7 @@ static int line_search(ipc_world *w, ipc_step_stats *st, double tol, double alph
         s->alpha[i] *= scale * t;
         cut = 1;
         evaluated = 0;
-        if (step_too_small(s, i, tol)) {
+        if (step_too_small(w, i, tol)) {
           s->state[i] = LS_FAILED;
           s->alpha[i] = 0.0;
         } else {
@@ -578,7 +581,7 @@ static int line_search(ipc_world *w, ipc_step_stats *st, double tol, double alph
       }
       s->alpha[i] *= 0.5;
       evaluated = 0;
-      if (step_too_small(s, i, tol)) {
+      if (step_too_small(w, i, tol)) {
         s->state[i] = LS_FAILED;
         s->alpha[i] = 0.0;
       } else {
@@ -860,7 +863,8 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
       double psurf;
       double tc = ipc_now();
       alpha0 =
-          ipc_ipc_step_bound(&w->cm, &w->contacts, &w->cand, w->x, w->xe, iteration == 0, &psurf);
+          ipc_ipc_step_bound(&w->cm, &w->contacts, &w->cand, w->x, w->xe, iteration == 0,
+                             w->ipc_ctcd, &psurf);
       st->t_ccd += ipc_now() - tc;
     }
     ++iteration;

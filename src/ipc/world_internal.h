@@ -53,6 +53,8 @@ struct ipc_world {
   /* 1: every Newton iteration is logged to stderr (environment IPCC_TRACE set; a developer's
      tool for comparing iteration by iteration with IPC's --logLevel info) */
   int log_newton;
+  int ipc_ctcd;        /* 1: IPC's CTCD step rule in ipc_ipc_step_bound */
+  int elastic_project; /* IPC_PROJECT_* of the elastic Hessian in Newton (ANALYTIC; IPC for IPC scripts) */
   /* lagged friction (friction.c): potential relative to xn */
   ipc_friction fric;
   /* 1 when the scene has a friction coefficient > 0 (a body's or a plane's): every solve
