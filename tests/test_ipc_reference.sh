@@ -7,11 +7,17 @@
 #     (Rx Ry Rz of w h about the bbox centre each step): the same to 1e-12 at every step
 #   SQPBenchmark 06_tetTet: two tets meeting with dHat = 0.5 of the diagonal, continued down to
 #     1e-3 (tuning 1e-4 5e-1), kappa chosen per step, contact from step 14: the same to 1e-9
-#     up to step 13, within 1% at step 20, Newton iterations within 10% of IPC's 365
+#     up to step 14, to 1e-4 at every step (IPC's own Newton path: 3.8e-7 at step 20), Newton
+#     iterations within 2% of IPC's 365
 #   friction/slopeTest_highSchoolPhysics_0.5: a cube resting on a half space of slope 0.5 with
 #     mu = 0.5 (sticks at the limit), friction re-lagged until converged (fricIterAmt -1): every
 #     solve ending in contact re-lags friction, as IPC's, also at the first step where nothing
 #     touched at its start: the same to 1e-5 at every step
+#   friction/2tets, paperExamples/10_tetTet: two tets falling onto a half space (with and
+#     without friction), first contact at step 14: the same to 1e-9 through the first contact
+#     step (the issue asks 1e-6), 2tets to 1e-6 over all 20 steps; 10_tetTet within 1e-3 at
+#     step 20 (IPC itself moves by 1.7e-3 there once its two shapes are listed the other way
+#     round, tools/ipc_self_spread.py); Newton iterations within 2% of IPC's (102, 79)
 #   ipccExamples/cubeSegBedSquash (ipcc's own script, run by the original IPC): a cube squashed
 #     by a bed of kinematic segments; IPC's dHat, kappa and tolerance refer to the diagonal of
 #     the tet shapes alone: the same to 1e-9 before contact (step 9), within 1% at step 20,
@@ -22,7 +28,8 @@ IPCC=$1
 . "$(dirname "$0")/lib.sh"
 python3 tools/compare_ipc.py tutorialExamples/MCO/2cubesFall_rotateCO_triangle \
   paperExamples/supplementB/SQPBenchmark/06_tetTet ipccExamples/cubeSegBedSquash \
-  otherExamples/friction/slopeTest_highSchoolPhysics_0.5 --reference tests/data/ipc-reference \
+  otherExamples/friction/slopeTest_highSchoolPhysics_0.5 otherExamples/friction/2tets \
+  paperExamples/10_tetTet --reference tests/data/ipc-reference \
   --input tests/data/ipc-input/input --ipcc "$IPCC" --work "$T/cmp" --json "$T/cmp.json" \
   >"$T/out.txt" 2>&1 && ok "compare_ipc.py ran" || { cat "$T/out.txt"; bad "compare_ipc.py failed"; }
 cat "$T/out.txt"
@@ -35,18 +42,22 @@ def need(cond, what):
     if not cond:
         print("FAIL:", what)
         fail = 1
-def check(script, name, steps, tol, final=None, newton=False):
-    """deviation <= tol at steps 1..steps, <= final at step 20, Newton within 10% of IPC's"""
+def check(script, name, steps, tol, final=None, newton=False, newton_rel=0.1):
+    """deviation <= tol at steps 1..steps, <= final at steps + 1..20, Newton within newton_rel
+    of IPC's"""
     x = r[script]
     for k in range(1, steps + 1):
         need(x["dev"].get(str(k), 1) <= tol, "%s step %d: %s" % (name, k, x["dev"].get(str(k))))
     if final is not None:
-        need(x["dev"].get("20", 1) <= final, "%s step 20: %s" % (name, x["dev"].get("20")))
+        for k in range(steps + 1, 21):
+            need(x["dev"].get(str(k), 1) <= final, "%s step %d: %s" % (name, k, x["dev"].get(str(k))))
     if newton:
-        need(abs(x["ipcc_newton"] - x["ipc_newton"]) <= 0.1 * x["ipc_newton"],
+        need(abs(x["ipcc_newton"] - x["ipc_newton"]) <= newton_rel * x["ipc_newton"],
              "%s Newton %d against IPC's %d" % (name, x["ipcc_newton"], x["ipc_newton"]))
 check("tutorialExamples/MCO/2cubesFall_rotateCO_triangle", "rotateCO_triangle", 20, 1e-12)
-check("paperExamples/supplementB/SQPBenchmark/06_tetTet", "06_tetTet", 13, 1e-9, 1e-2, True)
+check("paperExamples/supplementB/SQPBenchmark/06_tetTet", "06_tetTet", 14, 1e-9, 1e-4, True, 0.02)
+check("otherExamples/friction/2tets", "2tets", 14, 1e-9, 1e-6, True, 0.02)
+check("paperExamples/10_tetTet", "10_tetTet", 14, 1e-9, 1e-3, True, 0.02)
 check("otherExamples/friction/slopeTest_highSchoolPhysics_0.5", "slopeTest_0.5", 20, 1e-5)
 check("ipccExamples/cubeSegBedSquash", "cubeSegBedSquash", 9, 1e-9, 1e-2, True)
 sys.exit(fail)
