@@ -25,7 +25,8 @@ typedef struct ccd_job {
   const int *vert_island; /* NULL: one island */
   const unsigned char *check;
   int nisl;
-  double *toi; /* (chunks x nisl) */
+  double *toi;         /* (chunks x nisl) */
+  double partial_dhat; /* ctcd_range: > 0 the partial CCD on pairs closer than this */
 } ccd_job;
 
 /* the earliest time of impact found so far for the pair over v[0..nv) (its island's, or the
@@ -113,7 +114,7 @@ static double plane_toi(const ipc_plane *pl, const double *a, const double *b) {
 /* earliest time of impact over the candidate pairs alone (no planes) */
 static double mesh_max_step(const ipc_contact_model *cm, const ipc_candidates *cand,
                             const double *x, const double *xe) {
-  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL};
+  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0};
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
   double tmin = n > 0 ? ipc_parallel_min(n, 1024, ccd_range, &j) : 1.0;
   return tmin > 1.0 ? 1.0 : tmin;
@@ -138,7 +139,7 @@ void ipc_ccd_max_step_islands(const ipc_contact_model *cm, const ipc_candidates 
   const ipc_model *m = cm->model;
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
   size_t nc = ipc_chunk_count(n, 1024);
-  ccd_job j = {cm, cand, x, xe, vert_island, check, nisl, NULL};
+  ccd_job j = {cm, cand, x, xe, vert_island, check, nisl, NULL, 0.0};
   j.toi = IPC_NEW(double, nc *(size_t)nisl + 1);
   for (int i = 0; i < nisl; ++i) toi[i] = 1.0;
   if (n > 0) ipc_parallel_min(n, 1024, ccd_range, &j);
@@ -190,6 +191,14 @@ static double contact_toi(const ipc_contact *c, const double *x, const double *x
   return hit && toi < 1.0 ? toi : 1.0;
 }
 
+/* IPC's d0 of the pair of points v[0..nv) at x (ipc_ctcd_pair_distance) */
+static double pair_distance(ipc_pair_kind kind, const int *v, int nv, const double *x) {
+  double px[4][3];
+  for (int k = 0; k < nv; ++k)
+    for (int d = 0; d < 3; ++d) px[k][d] = X(x, v[k])[d];
+  return ipc_ctcd_pair_distance(kind, (const double(*)[3])px);
+}
+
 /* IPC's own per-pair rule (ipc_ctcd_pair_step, slackness 0.8) on the pair of points v[0..nv)
    moving x -> xe */
 static double ctcd_step(ipc_pair_kind kind, const int *v, int nv, const double *x,
@@ -205,15 +214,20 @@ static double ctcd_step(ipc_pair_kind kind, const int *v, int nv, const double *
                             ipc_ctcd_zero_retry_is_one(site, kind, 0));
 }
 
-/* IPC's full CCD over candidate pairs [begin, end): a vertex-face candidate stands also for
-   the vertex against the face's edges and vertices (IPC queries those pairs apart, each with
-   its own distance; any such pair's boxes overlap only where a face's do) */
-static double ctcd_full_range(void *vjob, size_t chunk, size_t begin, size_t end) {
+/* IPC's CTCD step over candidate pairs [begin, end) (vf, ee, ve, vv in turn). Full CCD
+   (j->partial_dhat 0): every pair, a vertex-face candidate standing also for the vertex
+   against the face's edges and vertices (IPC queries those pairs apart, each with its own
+   distance; any such pair's boxes overlap only where a face's do). Partial CCD: only the
+   vertex-face and edge-edge pairs closer than j->partial_dhat, every one of them (IPC's CCD
+   constraint set keeps a pair per face and per edge, where the barrier's set keeps one per
+   closest feature) */
+static double ctcd_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   (void)chunk;
   const ccd_job *j = vjob;
   const ipc_candidates *cand = j->cand;
   const ipc_surface *s = &j->cm->model->surface;
-  const double *x = j->x, *xe = j->xe;
+  const double *x = j->x, *xe = j->xe, dh = j->partial_dhat;
+  const ipc_ctcd_site site = dh > 0 ? IPC_CTCD_SELF_PARTIAL : IPC_CTCD_SELF_FULL;
   double t = 1.0;
   size_t s0 = 0, lo, hi;
   if (ipc_subrange(s0, cand->nvf, begin, end, &lo, &hi))
@@ -221,11 +235,12 @@ static double ctcd_full_range(void *vjob, size_t chunk, size_t begin, size_t end
       const int *f = s->faces + 3 * (size_t)cand->vf[2 * i + 1];
       const int p = cand->vf[2 * i];
       int v[4] = {p, f[0], f[1], f[2]};
-      t = fmin(t, ctcd_step(IPC_PAIR_PT, v, 4, x, xe, IPC_CTCD_SELF_FULL));
-      for (int k = 0; k < 3; ++k) {
+      if (dh > 0 && !(pair_distance(IPC_PAIR_PT, v, 4, x) < dh)) continue;
+      t = fmin(t, ctcd_step(IPC_PAIR_PT, v, 4, x, xe, site));
+      for (int k = 0; k < 3 && !(dh > 0); ++k) {
         int ve[3] = {p, f[k], f[(k + 1) % 3]}, vv[2] = {p, f[k]};
-        t = fmin(t, ctcd_step(IPC_PAIR_PE, ve, 3, x, xe, IPC_CTCD_SELF_FULL));
-        t = fmin(t, ctcd_step(IPC_PAIR_PP, vv, 2, x, xe, IPC_CTCD_SELF_FULL));
+        t = fmin(t, ctcd_step(IPC_PAIR_PE, ve, 3, x, xe, site));
+        t = fmin(t, ctcd_step(IPC_PAIR_PP, vv, 2, x, xe, site));
       }
     }
   s0 += cand->nvf;
@@ -234,39 +249,43 @@ static double ctcd_full_range(void *vjob, size_t chunk, size_t begin, size_t end
       const int *a = s->edges + 2 * (size_t)cand->ee[2 * i];
       const int *b = s->edges + 2 * (size_t)cand->ee[2 * i + 1];
       int v[4] = {a[0], a[1], b[0], b[1]};
-      t = fmin(t, ctcd_step(IPC_PAIR_EE, v, 4, x, xe, IPC_CTCD_SELF_FULL));
+      if (dh > 0 && !(pair_distance(IPC_PAIR_EE, v, 4, x) < dh)) continue;
+      t = fmin(t, ctcd_step(IPC_PAIR_EE, v, 4, x, xe, site));
     }
   s0 += cand->nee;
   if (ipc_subrange(s0, cand->nve, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
       const int *e = s->edges + 2 * (size_t)cand->ve[2 * i + 1];
       int v[3] = {cand->ve[2 * i], e[0], e[1]};
-      t = fmin(t, ctcd_step(IPC_PAIR_PE, v, 3, x, xe, IPC_CTCD_SELF_FULL));
+      if (dh > 0 && !(pair_distance(IPC_PAIR_PE, v, 3, x) < dh)) continue;
+      t = fmin(t, ctcd_step(IPC_PAIR_PE, v, 3, x, xe, site));
     }
   s0 += cand->nve;
   if (ipc_subrange(s0, cand->nvv, begin, end, &lo, &hi))
-    for (size_t i = lo; i < hi; ++i)
-      t = fmin(t, ctcd_step(IPC_PAIR_PP, cand->vv + 2 * i, 2, x, xe, IPC_CTCD_SELF_FULL));
+    for (size_t i = lo; i < hi; ++i) {
+      const int *v = cand->vv + 2 * i;
+      if (dh > 0 && !(pair_distance(IPC_PAIR_PP, v, 2, x) < dh)) continue;
+      t = fmin(t, ctcd_step(IPC_PAIR_PP, v, 2, x, xe, site));
+    }
   return t;
 }
 
-/* the partial CCD on the pairs within dhat: IPC's CTCD rule, or 0.8 of the time of impact */
-static double partial_step(const ipc_contact_set *contacts, const double *x, const double *xe,
+/* the partial CCD on the pairs within dhat: IPC's CTCD rule (over the candidates, see
+   ctcd_range), or 0.8 of the time of impact of the contacts */
+static double partial_step(const ipc_contact_model *cm, const ipc_contact_set *contacts,
+                           const ipc_candidates *cand, const double *x, const double *xe,
                            int ctcd) {
-  static const ipc_pair_kind kind[] = {IPC_PAIR_PT, IPC_PAIR_EE, IPC_PAIR_PE, IPC_PAIR_PP};
-  static const int nv[] = {4, 4, 3, 2};
+  if (ctcd) {
+    ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, cm->dhat};
+    size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
+    return n > 0 ? ipc_parallel_min(n, 256, ctcd_range, &j) : 1.0;
+  }
   ipc_ccd_params prm = ipc_ccd_default_params();
   prm.min_sep = 0.0;
   double tp = 1.0;
   for (size_t k = 0; k < contacts->n; ++k) {
-    const ipc_contact *c = &contacts->c[k];
-    if (c->kind < IPC_CONTACT_PT || c->kind > IPC_CONTACT_PP) continue;
-    if (ctcd)
-      tp = fmin(tp, ctcd_step(kind[c->kind], c->v, nv[c->kind], x, xe, IPC_CTCD_SELF_PARTIAL));
-    else {
-      double t = contact_toi(c, x, xe, &prm);
-      if (t < 1.0) tp = fmin(tp, MESH_SLACK * t);
-    }
+    double t = contact_toi(&contacts->c[k], x, xe, &prm);
+    if (t < 1.0) tp = fmin(tp, MESH_SLACK * t);
   }
   return tp;
 }
@@ -278,9 +297,9 @@ static double full_step(const ipc_contact_model *cm, const ipc_candidates *cand,
     double t = mesh_max_step(cm, cand, x, xe);
     return t < 1.0 ? MESH_SLACK * t : 1.0;
   }
-  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL};
+  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0};
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
-  return n > 0 ? ipc_parallel_min(n, 256, ctcd_full_range, &j) : 1.0;
+  return n > 0 ? ipc_parallel_min(n, 256, ctcd_range, &j) : 1.0;
 }
 
 double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *contacts,
@@ -303,7 +322,7 @@ double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *co
     }
   }
   /* the pairs within dhat: the partial CCD */
-  alpha = fmin(alpha, partial_step(contacts, x, xe, ctcd));
+  alpha = fmin(alpha, partial_step(cm, contacts, cand, x, xe, ctcd));
   /* CFL: no surface vertex moves more than dhat / 2 */
   double pm = 0;
   for (int i = 0; i < sf->nsv; ++i) {
