@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/vec3.h"
 #include "geometry/ccd_ctcd.h"
 #include "test.h"
 
@@ -16,20 +17,6 @@ static const double tol = 1e-9;
 
 static void lerp3(double r[3], const double a[3], const double b[3], double t) {
   for (int j = 0; j < 3; ++j) r[j] = a[j] + t * (b[j] - a[j]);
-}
-
-static void sub3(double r[3], const double a[3], const double b[3]) {
-  for (int j = 0; j < 3; ++j) r[j] = a[j] - b[j];
-}
-
-static double dot3(const double a[3], const double b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void cross3(double r[3], const double a[3], const double b[3]) {
-  r[0] = a[1] * b[2] - a[2] * b[1];
-  r[1] = a[2] * b[0] - a[0] * b[2];
-  r[2] = a[0] * b[1] - a[1] * b[0];
 }
 
 /* ---------------------------------------------------------------- reference conditions */

@@ -39,6 +39,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/vec3.h"
+
 typedef struct ctcd_iv {
   double l, u;
 } ctcd_iv;
@@ -51,29 +53,10 @@ typedef struct ctcd_list {
   int n;
 } ctcd_list;
 
-static void v_sub(double r[3], const double a[3], const double b[3]) {
-  r[0] = a[0] - b[0];
-  r[1] = a[1] - b[1];
-  r[2] = a[2] - b[2];
-}
-
-static double v_dot(const double a[3], const double b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void v_cross(double r[3], const double a[3], const double b[3]) {
-  double x = a[1] * b[2] - a[2] * b[1];
-  double y = a[2] * b[0] - a[0] * b[2];
-  double z = a[0] * b[1] - a[1] * b[0];
-  r[0] = x;
-  r[1] = y;
-  r[2] = z;
-}
-
 static double v_triple(const double a[3], const double b[3], const double c[3]) {
   double bc[3];
-  v_cross(bc, b, c);
-  return v_dot(a, bc);
+  cross3(bc, b, c);
+  return dot3(a, bc);
 }
 
 /* ---------------------------------------------------------------- polynomials */
@@ -253,9 +236,9 @@ static void sign_intervals(double *op, int n, int want, ctcd_list *out) {
 /* coefficients (descending) of (x + t v) . (y + t w) */
 static void dot_poly(double r[3], const double x[3], const double v[3], const double y[3],
                      const double w[3]) {
-  r[0] = v_dot(v, w);
-  r[1] = v_dot(x, w) + v_dot(v, y);
-  r[2] = v_dot(x, y);
+  r[0] = dot3(v, w);
+  r[1] = dot3(x, w) + dot3(v, y);
+  r[2] = dot3(x, y);
 }
 
 /* r = a b for quadratics (descending) */
@@ -289,11 +272,11 @@ static void near_plane_intervals(const double x1[3], const double x2[3], const d
   double d = v_triple(x1, x2, x3);
   /* m(t) = e + t f + t^2 g */
   double e[3], f[3], g[3], f1[3], f2[3];
-  v_cross(e, x2, x3);
-  v_cross(f1, x2, v3);
-  v_cross(f2, v2, x3);
+  cross3(e, x2, x3);
+  cross3(f1, x2, v3);
+  cross3(f2, v2, x3);
   for (int j = 0; j < 3; ++j) f[j] = f1[j] + f2[j];
-  v_cross(g, v2, v3);
+  cross3(g, v2, v3);
   if (eta2 == 0.0) {
     /* (x1 . m)^2 <= 0: the zeros of the cubic x1 . m, found directly (simple roots) */
     double tr[4] = {a, b, c, d};
@@ -303,11 +286,11 @@ static void near_plane_intervals(const double x1[3], const double x2[3], const d
   double op[7];
   op[0] = a * a;
   op[1] = 2.0 * a * b;
-  op[2] = b * b + 2.0 * a * c - v_dot(g, g) * eta2;
-  op[3] = 2.0 * a * d + 2.0 * b * c - 2.0 * v_dot(g, f) * eta2;
-  op[4] = 2.0 * b * d + c * c - (2.0 * v_dot(g, e) + v_dot(f, f)) * eta2;
-  op[5] = 2.0 * c * d - 2.0 * v_dot(f, e) * eta2;
-  op[6] = d * d - v_dot(e, e) * eta2;
+  op[2] = b * b + 2.0 * a * c - dot3(g, g) * eta2;
+  op[3] = 2.0 * a * d + 2.0 * b * c - 2.0 * dot3(g, f) * eta2;
+  op[4] = 2.0 * b * d + c * c - (2.0 * dot3(g, e) + dot3(f, f)) * eta2;
+  op[5] = 2.0 * c * d - 2.0 * dot3(f, e) * eta2;
+  op[6] = d * d - dot3(e, e) * eta2;
   sign_intervals(op, 6, CTCD_NONPOS, out);
 }
 
@@ -350,10 +333,10 @@ int ipc_ctcd_vf(const double p0[3], const double a0[3], const double b0[3], cons
                 const double p1[3], const double a1[3], const double b1[3], const double c1[3],
                 double eta, double *t) {
   double vp[3], va[3], vb[3], vc[3];
-  v_sub(vp, p1, p0);
-  v_sub(va, a1, a0);
-  v_sub(vb, b1, b0);
-  v_sub(vc, c1, c0);
+  sub3(vp, p1, p0);
+  sub3(va, a1, a0);
+  sub3(vb, b1, b0);
+  sub3(vc, c1, c0);
   ctcd_list lists[4];
   /* in-edge conditions around a, b, c */
   const double *x[3] = {a0, b0, c0}, *v[3] = {va, vb, vc};
@@ -361,24 +344,24 @@ int ipc_ctcd_vf(const double p0[3], const double a0[3], const double b0[3], cons
     /* corner k, then the corners nx and pv: (a; c, b), (b; a, c), (c; b, a) */
     int nx = (k + 2) % 3, pv = (k + 1) % 3;
     double x1[3], v1[3], x3[3], v3[3], xo[3], vo[3], x2[3], v2[3];
-    v_sub(x1, p0, x[k]);
-    v_sub(v1, vp, v[k]);
-    v_sub(x3, x[nx], x[k]);
-    v_sub(v3, v[nx], v[k]);
-    v_sub(xo, x[pv], x[k]);
-    v_sub(vo, v[pv], v[k]);
-    v_cross(x2, x3, xo);
-    v_cross(v2, v3, vo);
+    sub3(x1, p0, x[k]);
+    sub3(v1, vp, v[k]);
+    sub3(x3, x[nx], x[k]);
+    sub3(v3, v[nx], v[k]);
+    sub3(xo, x[pv], x[k]);
+    sub3(vo, v[pv], v[k]);
+    cross3(x2, x3, xo);
+    cross3(v2, v3, vo);
     plane_intervals(x1, x2, x3, v1, v2, v3, &lists[k]);
     if (lists[k].n == 0) return 0;
   }
   double x1[3], v1[3], x2[3], v2[3], x3[3], v3[3];
-  v_sub(x1, p0, a0);
-  v_sub(v1, vp, va);
-  v_sub(x2, b0, a0);
-  v_sub(v2, vb, va);
-  v_sub(x3, c0, a0);
-  v_sub(v3, vc, va);
+  sub3(x1, p0, a0);
+  sub3(v1, vp, va);
+  sub3(x2, b0, a0);
+  sub3(v2, vb, va);
+  sub3(x3, c0, a0);
+  sub3(v3, vc, va);
   near_plane_intervals(x1, x2, x3, v1, v2, v3, eta * eta, &lists[3]);
   if (lists[3].n == 0) return 0;
   double best = 1.0;
@@ -392,19 +375,19 @@ int ipc_ctcd_ee(const double a00[3], const double a10[3], const double b00[3], c
                 const double a01[3], const double a11[3], const double b01[3], const double b11[3],
                 double eta, double *t) {
   double va0[3], va1[3], vb0[3], vb1[3];
-  v_sub(va0, a01, a00);
-  v_sub(va1, a11, a10);
-  v_sub(vb0, b01, b00);
-  v_sub(vb1, b11, b10);
+  sub3(va0, a01, a00);
+  sub3(va1, a11, a10);
+  sub3(vb0, b01, b00);
+  sub3(vb1, b11, b10);
   /* edge vectors ea = a1 - a0, eb = b1 - b0 and their rates */
   double ea[3], eb[3], wa[3], wb[3];
-  v_sub(ea, a10, a00);
-  v_sub(eb, b10, b00);
-  v_sub(wa, va1, va0);
-  v_sub(wb, vb1, vb0);
+  sub3(ea, a10, a00);
+  sub3(eb, b10, b00);
+  sub3(wa, va1, va0);
+  sub3(wb, vb1, vb0);
   double x1[3], v1[3];
-  v_sub(x1, a10, b10);
-  v_sub(v1, va1, vb1);
+  sub3(x1, a10, b10);
+  sub3(v1, va1, vb1);
   ctcd_list raw, lists[5], parallel;
   near_plane_intervals(x1, ea, eb, v1, wa, wb, eta * eta, &raw);
   lists[0].n = parallel.n = 0;
@@ -414,8 +397,8 @@ int ipc_ctcd_ee(const double a00[3], const double a10[3], const double b00[3], c
       ua[j] = ea[j] + mid * wa[j];
       ub[j] = eb[j] + mid * wb[j];
     }
-    v_cross(m, ua, ub);
-    if (sqrt(v_dot(m, m)) < 1e-8) {
+    cross3(m, ua, ub);
+    if (sqrt(dot3(m, m)) < 1e-8) {
       parallel.iv[parallel.n++] = raw.iv[i];
     } else {
       lists[0].iv[lists[0].n++] = raw.iv[i];
@@ -431,14 +414,14 @@ int ipc_ctcd_ee(const double a00[3], const double a10[3], const double b00[3], c
     nwb[j] = -wb[j];
   }
   double o[4][3], ov[4][3];
-  v_sub(o[0], a00, b00); /* a0 - b0 */
-  v_sub(ov[0], va0, vb0);
-  v_sub(o[1], a10, b00); /* a1 - b0 */
-  v_sub(ov[1], va1, vb0);
-  v_sub(o[2], b00, a00); /* b0 - a0 */
-  v_sub(ov[2], vb0, va0);
-  v_sub(o[3], b10, a00); /* b1 - a0 */
-  v_sub(ov[3], vb1, va0);
+  sub3(o[0], a00, b00); /* a0 - b0 */
+  sub3(ov[0], va0, vb0);
+  sub3(o[1], a10, b00); /* a1 - b0 */
+  sub3(ov[1], va1, vb0);
+  sub3(o[2], b00, a00); /* b0 - a0 */
+  sub3(ov[2], vb0, va0);
+  sub3(o[3], b10, a00); /* b1 - a0 */
+  sub3(ov[3], vb1, va0);
   inside_intervals(eb, ea, o[0], wb, wa, ov[0], &lists[1]);
   if (lists[1].n == 0) return 0;
   inside_intervals(eb, nea, o[1], wb, nwa, ov[1], &lists[2]);
@@ -457,16 +440,16 @@ int ipc_ctcd_ee(const double a00[3], const double a10[3], const double b00[3], c
 int ipc_ctcd_ve(const double p0[3], const double e00[3], const double e10[3], const double p1[3],
                 const double e01[3], const double e11[3], double eta, double *t) {
   double vp[3], v0[3], v1[3];
-  v_sub(vp, p1, p0);
-  v_sub(v0, e01, e00);
-  v_sub(v1, e11, e10);
+  sub3(vp, p1, p0);
+  sub3(v0, e01, e00);
+  sub3(v1, e11, e10);
   double ab[3], ac[3], cb[3], vab[3], vac[3], vcb[3];
-  v_sub(ab, e10, e00);
-  v_sub(ac, p0, e00);
-  v_sub(cb, e10, p0);
-  v_sub(vab, v1, v0);
-  v_sub(vac, vp, v0);
-  v_sub(vcb, v1, vp);
+  sub3(ab, e10, e00);
+  sub3(ac, p0, e00);
+  sub3(cb, e10, p0);
+  sub3(vab, v1, v0);
+  sub3(vac, vp, v0);
+  sub3(vcb, v1, vp);
   ctcd_list lists[3];
   double op[5];
   dot_poly(op, ab, vab, ac, vac);
@@ -503,12 +486,12 @@ static int vv_piece(double a, double b, double c, double t1, double t2) {
 int ipc_ctcd_vv(const double p0[3], const double q0[3], const double p1[3], const double q1[3],
                 double eta, double *t) {
   double x[3], v[3], vp[3], vq[3];
-  v_sub(x, p0, q0);
-  v_sub(vp, p1, p0);
-  v_sub(vq, q1, q0);
-  v_sub(v, vp, vq);
+  sub3(x, p0, q0);
+  sub3(vp, p1, p0);
+  sub3(vq, q1, q0);
+  sub3(v, vp, vq);
   /* |x + t v|^2 - eta^2 */
-  double a = v_dot(v, v), b = 2.0 * v_dot(v, x), c = v_dot(x, x) - eta * eta;
+  double a = dot3(v, v), b = 2.0 * dot3(v, x), c = dot3(x, x) - eta * eta;
   double r[2];
   int nr;
   if (a != 0.0) {

@@ -5,6 +5,7 @@
 #include "ipc/line_search.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "core/alloc.h"
 #include "core/parallel.h"
@@ -191,83 +192,65 @@ static double contact_toi(const ipc_contact *c, const double *x, const double *x
   return hit && toi < 1.0 ? toi : 1.0;
 }
 
-/* IPC's d0 of the pair of points v[0..nv) at x (ipc_ctcd_pair_distance) */
-static double pair_distance(ipc_pair_kind kind, const int *v, int nv, const double *x) {
-  double px[4][3];
-  for (int k = 0; k < nv; ++k)
-    for (int d = 0; d < 3; ++d) px[k][d] = X(x, v[k])[d];
-  return ipc_ctcd_pair_distance(kind, (const double(*)[3])px);
-}
+/* IPC's CTCD step bound over candidate pairs (ipc_contacts_visit_range numbering). Full CCD
+   (dhat 0): every pair, a vertex-face candidate standing also for the vertex against the
+   face's edges and vertices (IPC queries those pairs apart, each with its own distance; any
+   such pair's boxes overlap only where a face's do). Partial CCD: only the pairs closer than
+   dhat, every one of them (IPC's CCD constraint set keeps a pair per face and per edge, where
+   the barrier's set keeps one per closest feature) */
+typedef struct ctcd_job {
+  const double *x, *xe;
+  double dhat;
+  double t; /* the smallest bound so far */
+} ctcd_job;
 
-/* IPC's own per-pair rule (ipc_ctcd_pair_step, slackness 0.8) on the pair of points v[0..nv)
-   moving x -> xe */
-static double ctcd_step(ipc_pair_kind kind, const int *v, int nv, const double *x,
-                        const double *xe, ipc_ctcd_site site) {
-  double px[4][3], pd[4][3];
-  for (int k = 0; k < nv; ++k)
-    for (int d = 0; d < 3; ++d) {
-      px[k][d] = X(x, v[k])[d];
-      pd[k][d] = X(xe, v[k])[d] - px[k][d];
-    }
-  const double(*cx)[3] = (const double(*)[3])px, (*cd)[3] = (const double(*)[3])pd;
-  return ipc_ctcd_pair_step(kind, cx, cd, ipc_ctcd_pair_distance(kind, cx), MESH_SLACK,
+/* IPC's rule (ipc_ctcd_pair_step, slackness 0.8) on points px moving by pd, d0 apart */
+static double ctcd_pair(ipc_pair_kind kind, const double px[4][3], const double pd[4][3], double d0,
+                        ipc_ctcd_site site) {
+  return ipc_ctcd_pair_step(kind, px, pd, d0, MESH_SLACK,
                             ipc_ctcd_zero_retry_is_one(site, kind, 0));
 }
 
-/* IPC's CTCD step over candidate pairs [begin, end) (vf, ee, ve, vv in turn). Full CCD
-   (j->partial_dhat 0): every pair, a vertex-face candidate standing also for the vertex
-   against the face's edges and vertices (IPC queries those pairs apart, each with its own
-   distance; any such pair's boxes overlap only where a face's do). Partial CCD: only the
-   vertex-face and edge-edge pairs closer than j->partial_dhat, every one of them (IPC's CCD
-   constraint set keeps a pair per face and per edge, where the barrier's set keeps one per
-   closest feature) */
+static void ctcd_visit(ipc_contact *c, void *vctx) {
+  static const ipc_pair_kind kind_of[] = {IPC_PAIR_PT, IPC_PAIR_EE, IPC_PAIR_PE, IPC_PAIR_PP};
+  static const int nv_of[] = {4, 4, 3, 2};
+  ctcd_job *j = vctx;
+  const ipc_pair_kind kind = kind_of[c->kind];
+  double px[4][3], pd[4][3];
+  for (int k = 0; k < nv_of[c->kind]; ++k)
+    for (int d = 0; d < 3; ++d) {
+      px[k][d] = X(j->x, c->v[k])[d];
+      pd[k][d] = X(j->xe, c->v[k])[d] - px[k][d];
+    }
+  const double(*cx)[3] = (const double(*)[3])px, (*cd)[3] = (const double(*)[3])pd;
+  const double d0 = ipc_ctcd_pair_distance(kind, cx);
+  const int partial = j->dhat > 0;
+  if (partial && !(d0 < j->dhat)) return;
+  j->t =
+      fmin(j->t, ctcd_pair(kind, cx, cd, d0, partial ? IPC_CTCD_SELF_PARTIAL : IPC_CTCD_SELF_FULL));
+  if (partial || kind != IPC_PAIR_PT) return;
+  for (int k = 1; k <= 3; ++k) { /* p against the face's edge (k, k % 3 + 1) and vertex k */
+    const int e = k % 3 + 1;
+    double sx[4][3], sd[4][3];
+    memcpy(sx[0], px[0], sizeof sx[0]);
+    memcpy(sx[1], px[k], sizeof sx[1]);
+    memcpy(sx[2], px[e], sizeof sx[2]);
+    memcpy(sd[0], pd[0], sizeof sd[0]);
+    memcpy(sd[1], pd[k], sizeof sd[1]);
+    memcpy(sd[2], pd[e], sizeof sd[2]);
+    const double(*sxc)[3] = (const double(*)[3])sx, (*sdc)[3] = (const double(*)[3])sd;
+    for (ipc_pair_kind sk = IPC_PAIR_PE; sk <= IPC_PAIR_PP; ++sk)
+      j->t =
+          fmin(j->t, ctcd_pair(sk, sxc, sdc, ipc_ctcd_pair_distance(sk, sxc), IPC_CTCD_SELF_FULL));
+  }
+}
+
 static double ctcd_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   (void)chunk;
-  const ccd_job *j = vjob;
-  const ipc_candidates *cand = j->cand;
-  const ipc_surface *s = &j->cm->model->surface;
-  const double *x = j->x, *xe = j->xe, dh = j->partial_dhat;
-  const ipc_ctcd_site site = dh > 0 ? IPC_CTCD_SELF_PARTIAL : IPC_CTCD_SELF_FULL;
-  double t = 1.0;
-  size_t s0 = 0, lo, hi;
-  if (ipc_subrange(s0, cand->nvf, begin, end, &lo, &hi))
-    for (size_t i = lo; i < hi; ++i) {
-      const int *f = s->faces + 3 * (size_t)cand->vf[2 * i + 1];
-      const int p = cand->vf[2 * i];
-      int v[4] = {p, f[0], f[1], f[2]};
-      if (dh > 0 && !(pair_distance(IPC_PAIR_PT, v, 4, x) < dh)) continue;
-      t = fmin(t, ctcd_step(IPC_PAIR_PT, v, 4, x, xe, site));
-      for (int k = 0; k < 3 && !(dh > 0); ++k) {
-        int ve[3] = {p, f[k], f[(k + 1) % 3]}, vv[2] = {p, f[k]};
-        t = fmin(t, ctcd_step(IPC_PAIR_PE, ve, 3, x, xe, site));
-        t = fmin(t, ctcd_step(IPC_PAIR_PP, vv, 2, x, xe, site));
-      }
-    }
-  s0 += cand->nvf;
-  if (ipc_subrange(s0, cand->nee, begin, end, &lo, &hi))
-    for (size_t i = lo; i < hi; ++i) {
-      const int *a = s->edges + 2 * (size_t)cand->ee[2 * i];
-      const int *b = s->edges + 2 * (size_t)cand->ee[2 * i + 1];
-      int v[4] = {a[0], a[1], b[0], b[1]};
-      if (dh > 0 && !(pair_distance(IPC_PAIR_EE, v, 4, x) < dh)) continue;
-      t = fmin(t, ctcd_step(IPC_PAIR_EE, v, 4, x, xe, site));
-    }
-  s0 += cand->nee;
-  if (ipc_subrange(s0, cand->nve, begin, end, &lo, &hi))
-    for (size_t i = lo; i < hi; ++i) {
-      const int *e = s->edges + 2 * (size_t)cand->ve[2 * i + 1];
-      int v[3] = {cand->ve[2 * i], e[0], e[1]};
-      if (dh > 0 && !(pair_distance(IPC_PAIR_PE, v, 3, x) < dh)) continue;
-      t = fmin(t, ctcd_step(IPC_PAIR_PE, v, 3, x, xe, site));
-    }
-  s0 += cand->nve;
-  if (ipc_subrange(s0, cand->nvv, begin, end, &lo, &hi))
-    for (size_t i = lo; i < hi; ++i) {
-      const int *v = cand->vv + 2 * i;
-      if (dh > 0 && !(pair_distance(IPC_PAIR_PP, v, 2, x) < dh)) continue;
-      t = fmin(t, ctcd_step(IPC_PAIR_PP, v, 2, x, xe, site));
-    }
-  return t;
+  const ccd_job *cj = vjob;
+  ctcd_job j = {cj->x, cj->xe, cj->partial_dhat, 1.0};
+  ipc_contacts_visit_range(cj->cm, cj->cand, begin, end, ctcd_visit, &j);
+  return j.t;
 }
 
 /* the partial CCD on the pairs within dhat: IPC's CTCD rule (over the candidates, see

@@ -144,7 +144,8 @@ static double elastic_range(void *vctx, size_t chunk, size_t begin, size_t end) 
   if (!j->derivs)
     return ipc_tets_energy(mm, bd->mu, bd->lambda, nt, tets, w->DmInv + 9 * t0, w->vol + t0, j->x);
   return ipc_tets_derivatives(mm, bd->mu, bd->lambda, nt, tets, w->DmInv + 9 * t0, w->vol + t0,
-                              j->x, NULL, w->tet_g + 12 * t0, w->tet_H + 144 * t0, w->elastic_project);
+                              j->x, NULL, w->tet_g + 12 * t0, w->tet_H + 144 * t0,
+                              ipc_world_elastic_project(w));
 }
 
 static double elastic_sum(const ipc_world *w, const double *x, int derivs) {
@@ -862,9 +863,8 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
     if (!m->params.island_line_search) {
       double psurf;
       double tc = ipc_now();
-      alpha0 =
-          ipc_ipc_step_bound(&w->cm, &w->contacts, &w->cand, w->x, w->xe, iteration == 0,
-                             w->ipc_ctcd, &psurf);
+      alpha0 = ipc_ipc_step_bound(&w->cm, &w->contacts, &w->cand, w->x, w->xe, iteration == 0,
+                                  m->params.ipc_newton_path, &psurf);
       st->t_ccd += ipc_now() - tc;
     }
     ++iteration;

@@ -151,8 +151,6 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   ipc_friction_init(&w->fric, def->epsv_absolute ? def->epsv : def->epsv * m->bbox_diag, w->h);
   w->fric.plane_quadratic = m->params.plane_friction_quadratic;
   w->log_newton = getenv("IPCC_TRACE") != NULL;
-  w->ipc_ctcd = m->params.ipc_newton_path;
-  w->elastic_project = m->params.ipc_newton_path ? IPC_PROJECT_IPC : IPC_PROJECT_ANALYTIC;
   for (int b = 0; b < m->nbodies; ++b) w->solve_friction |= m->bodies[b].friction > 0;
   for (int p = 0; p < m->nplanes; ++p) w->solve_friction |= m->planes[p].friction > 0;
   return w;
@@ -372,4 +370,3 @@ ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   st->t_total = ipc_now() - t0;
   return status;
 }
-

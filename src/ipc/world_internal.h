@@ -4,6 +4,7 @@
 
 #include "affine/affine.h"
 #include "core/model.h"
+#include "elastic/elasticity.h"
 #include "geometry/broad_phase.h"
 #include "ipc/contacts.h"
 #include "ipc/friction.h"
@@ -53,8 +54,6 @@ struct ipc_world {
   /* 1: every Newton iteration is logged to stderr (environment IPCC_TRACE set; a developer's
      tool for comparing iteration by iteration with IPC's --logLevel info) */
   int log_newton;
-  int ipc_ctcd;        /* 1: IPC's CTCD step rule in ipc_ipc_step_bound */
-  int elastic_project; /* IPC_PROJECT_* of the elastic Hessian in Newton (ANALYTIC; IPC for IPC scripts) */
   /* lagged friction (friction.c): potential relative to xn */
   ipc_friction fric;
   /* 1 when the scene has a friction coefficient > 0 (a body's or a plane's): every solve
@@ -86,6 +85,12 @@ struct ipc_world {
   unsigned char *aff_scripted; /* (naff) */
   unsigned char *aff_fixed;    /* (naff) */
 };
+
+/* the projection of the elastic Hessian (IPC_PROJECT_*) in Newton and the damping matrix:
+   the original IPC's own on its scripts (ipc_scene_def.ipc_newton_path) */
+static inline int ipc_world_elastic_project(const ipc_world *w) {
+  return w->m.params.ipc_newton_path ? IPC_PROJECT_IPC : IPC_PROJECT_ANALYTIC;
+}
 
 /* elastic energy sum_t vol_t Psi(F_t(x)) (+INFINITY when undefined) */
 double ipc_elastic_energy(const ipc_world *w, const double *x);
