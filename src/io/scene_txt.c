@@ -1083,8 +1083,11 @@ static int finalize(txt *p, ipc_scene_def *s) {
       b->scale[d] = k * sh->s[d];
       b->translation[d] = k * tt[d] - mn[d] + (d == 1 ? lift : 0.0);
     }
+    /* a scripted velocity: a surface shape is a kinematic obstacle; a volumetric one keeps its
+       mass and elasticity with every vertex scripted (IPC makes all its nodes Dirichlet
+       nodes, which its moving boundary conditions pull when they cannot move at once) */
     int kinematic = sh->has_lin_vel || sh->has_ang_vel;
-    b->obstacle = sh->kind != KIND_TET || kinematic;
+    b->obstacle = sh->kind != KIND_TET;
     if (sh->kind == KIND_TET && isfinite(sh->mat[0]) && isfinite(sh->mat[1]) &&
         isfinite(sh->mat[2]) && sh->mat[0] > 0 && sh->mat[1] > 0) {
       if (!(sh->mat[2] >= 0 && sh->mat[2] < 0.5))
@@ -1100,9 +1103,14 @@ static int finalize(txt *p, ipc_scene_def *s) {
       return 0;
     if (!null_script) continue;
     if (sh->seq && !ipc_txt_mesh_sequence(p, b, sh, sh->seq, sh->seq_line, 0)) return 0;
-    if (kinematic) {
+    if (kinematic && b->obstacle) {
       if (sh->has_lin_vel) memcpy(b->velocity, sh->lin_vel, sizeof b->velocity);
       if (sh->has_ang_vel) memcpy(b->angular_velocity, sh->ang_vel, sizeof b->velocity);
+    } else if (kinematic) {
+      ipc_dirichlet_def *d =
+          ipc_txt_add_dirichlet(b, ipc_txt_all_verts(cm->m.nverts), cm->m.nverts, 0, INFINITY);
+      if (sh->has_lin_vel) memcpy(d->velocity, sh->lin_vel, sizeof d->velocity);
+      if (sh->has_ang_vel) memcpy(d->angular_velocity, sh->ang_vel, sizeof d->angular_velocity);
     } else if (sh->has_init_vel && !b->obstacle) {
       memcpy(b->velocity, sh->init_v, sizeof b->velocity);
       memcpy(b->angular_velocity, sh->init_w, sizeof b->velocity);

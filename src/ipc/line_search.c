@@ -26,8 +26,10 @@ typedef struct ccd_job {
   const int *vert_island; /* NULL: one island */
   const unsigned char *check;
   int nisl;
-  double *toi;         /* (chunks x nisl) */
-  double partial_dhat; /* ctcd_range: > 0 the partial CCD on pairs closer than this */
+  double *toi;               /* (chunks x nisl) */
+  double partial_dhat;       /* ctcd_range: > 0 the partial CCD on pairs closer than this */
+  double slack;              /* ctcd_range: IPC's slackness (0 stands for MESH_SLACK) */
+  const unsigned char *skip; /* ctcd_range: pairs whose vertices all have skip set are left out */
 } ccd_job;
 
 /* the earliest time of impact found so far for the pair over v[0..nv) (its island's, or the
@@ -115,7 +117,7 @@ static double plane_toi(const ipc_plane *pl, const double *a, const double *b) {
 /* earliest time of impact over the candidate pairs alone (no planes) */
 static double mesh_max_step(const ipc_contact_model *cm, const ipc_candidates *cand,
                             const double *x, const double *xe) {
-  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0};
+  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0, 0.0, NULL};
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
   double tmin = n > 0 ? ipc_parallel_min(n, 1024, ccd_range, &j) : 1.0;
   return tmin > 1.0 ? 1.0 : tmin;
@@ -140,7 +142,7 @@ void ipc_ccd_max_step_islands(const ipc_contact_model *cm, const ipc_candidates 
   const ipc_model *m = cm->model;
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
   size_t nc = ipc_chunk_count(n, 1024);
-  ccd_job j = {cm, cand, x, xe, vert_island, check, nisl, NULL, 0.0};
+  ccd_job j = {cm, cand, x, xe, vert_island, check, nisl, NULL, 0.0, 0.0, NULL};
   j.toi = IPC_NEW(double, nc *(size_t)nisl + 1);
   for (int i = 0; i < nisl; ++i) toi[i] = 1.0;
   if (n > 0) ipc_parallel_min(n, 1024, ccd_range, &j);
@@ -163,6 +165,8 @@ void ipc_ccd_max_step_islands(const ipc_contact_model *cm, const ipc_candidates 
    for the straight approaches of the pairs that bound a step */
 #define PLANE_SLACK 0.9
 #define MESH_SLACK 0.8
+/* IPC's AnimScripter moves scripted vertices at a step's start with slackness 0.5 */
+#define SCRIPT_SLACK 0.5
 
 /* time of impact of one contact's primitives along x -> xe (1 if none) */
 static double contact_toi(const ipc_contact *c, const double *x, const double *xe,
@@ -201,14 +205,23 @@ static double contact_toi(const ipc_contact *c, const double *x, const double *x
 typedef struct ctcd_job {
   const double *x, *xe;
   double dhat;
+  double slack;
+  const unsigned char *skip;
   double t; /* the smallest bound so far */
 } ctcd_job;
 
-/* IPC's rule (ipc_ctcd_pair_step, slackness 0.8) on points px moving by pd, d0 apart */
-static double ctcd_pair(ipc_pair_kind kind, const double px[4][3], const double pd[4][3], double d0,
-                        ipc_ctcd_site site) {
-  return ipc_ctcd_pair_step(kind, px, pd, d0, MESH_SLACK,
-                            ipc_ctcd_zero_retry_is_one(site, kind, 0));
+/* IPC's rule (ipc_ctcd_pair_step) on points px moving by pd, d0 apart */
+static double ctcd_pair(const ctcd_job *j, ipc_pair_kind kind, const double px[4][3],
+                        const double pd[4][3], double d0, ipc_ctcd_site site) {
+  return ipc_ctcd_pair_step(kind, px, pd, d0, j->slack, ipc_ctcd_zero_retry_is_one(site, kind, 0));
+}
+
+/* 1 when every vertex of v[0..nv) has j->skip set */
+static int all_skipped(const ctcd_job *j, const int *v, int nv) {
+  if (!j->skip) return 0;
+  for (int k = 0; k < nv; ++k)
+    if (!j->skip[v[k]]) return 0;
+  return 1;
 }
 
 static void ctcd_visit(ipc_contact *c, void *vctx) {
@@ -226,11 +239,13 @@ static void ctcd_visit(ipc_contact *c, void *vctx) {
   const double d0 = ipc_ctcd_pair_distance(kind, cx);
   const int partial = j->dhat > 0;
   if (partial && !(d0 < j->dhat)) return;
-  j->t =
-      fmin(j->t, ctcd_pair(kind, cx, cd, d0, partial ? IPC_CTCD_SELF_PARTIAL : IPC_CTCD_SELF_FULL));
+  if (!all_skipped(j, c->v, nv_of[c->kind]))
+    j->t = fmin(
+        j->t, ctcd_pair(j, kind, cx, cd, d0, partial ? IPC_CTCD_SELF_PARTIAL : IPC_CTCD_SELF_FULL));
   if (partial || kind != IPC_PAIR_PT) return;
   for (int k = 1; k <= 3; ++k) { /* p against the face's edge (k, k % 3 + 1) and vertex k */
     const int e = k % 3 + 1;
+    const int sv[3] = {c->v[0], c->v[k], c->v[e]};
     double sx[4][3], sd[4][3];
     memcpy(sx[0], px[0], sizeof sx[0]);
     memcpy(sx[1], px[k], sizeof sx[1]);
@@ -240,15 +255,17 @@ static void ctcd_visit(ipc_contact *c, void *vctx) {
     memcpy(sd[2], pd[e], sizeof sd[2]);
     const double(*sxc)[3] = (const double(*)[3])sx, (*sdc)[3] = (const double(*)[3])sd;
     for (ipc_pair_kind sk = IPC_PAIR_PE; sk <= IPC_PAIR_PP; ++sk)
-      j->t =
-          fmin(j->t, ctcd_pair(sk, sxc, sdc, ipc_ctcd_pair_distance(sk, sxc), IPC_CTCD_SELF_FULL));
+      if (!all_skipped(j, sv, sk == IPC_PAIR_PE ? 3 : 2))
+        j->t = fmin(
+            j->t, ctcd_pair(j, sk, sxc, sdc, ipc_ctcd_pair_distance(sk, sxc), IPC_CTCD_SELF_FULL));
   }
 }
 
 static double ctcd_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   (void)chunk;
   const ccd_job *cj = vjob;
-  ctcd_job j = {cj->x, cj->xe, cj->partial_dhat, 1.0};
+  ctcd_job j = {cj->x,    cj->xe, cj->partial_dhat, cj->slack > 0 ? cj->slack : MESH_SLACK,
+                cj->skip, 1.0};
   ipc_contacts_visit_range(cj->cm, cj->cand, begin, end, ctcd_visit, &j);
   return j.t;
 }
@@ -259,7 +276,7 @@ static double partial_step(const ipc_contact_model *cm, const ipc_contact_set *c
                            const ipc_candidates *cand, const double *x, const double *xe,
                            int ctcd) {
   if (ctcd) {
-    ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, cm->dhat};
+    ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, cm->dhat, 0.0, NULL};
     size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
     return n > 0 ? ipc_parallel_min(n, 256, ctcd_range, &j) : 1.0;
   }
@@ -280,7 +297,14 @@ static double full_step(const ipc_contact_model *cm, const ipc_candidates *cand,
     double t = mesh_max_step(cm, cand, x, xe);
     return t < 1.0 ? MESH_SLACK * t : 1.0;
   }
-  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0};
+  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0, 0.0, NULL};
+  size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
+  return n > 0 ? ipc_parallel_min(n, 256, ctcd_range, &j) : 1.0;
+}
+
+double ipc_ipc_script_step_bound(const ipc_contact_model *cm, const ipc_candidates *cand,
+                                 const double *x, const double *xe, const unsigned char *scripted) {
+  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0, SCRIPT_SLACK, scripted};
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
   return n > 0 ? ipc_parallel_min(n, 256, ctcd_range, &j) : 1.0;
 }

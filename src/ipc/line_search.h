@@ -31,4 +31,11 @@ double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *co
                           const ipc_candidates *cand, const double *x, const double *xe, int first,
                           int ctcd, double *pmax_surface);
 
+/* the fraction of the scripted move x -> xe (only scripted vertices move) the original IPC
+   code takes at a step's start (AnimScripter::stepAnimScript): its CTCD full CCD over the
+   candidate mesh pairs with slackness 0.5, pairs whose vertices are all scripted left out
+   (half-spaces are not considered, as in IPC) */
+double ipc_ipc_script_step_bound(const ipc_contact_model *cm, const ipc_candidates *cand,
+                                 const double *x, const double *xe, const unsigned char *scripted);
+
 #endif

@@ -194,9 +194,10 @@ static double potential_split(ipc_world *w, const double *x, const double *q, co
       ei += 0.5 * m->mass[i] * (d0 * d0 + d1 * d1 + d2 * d2);
     }
     if (w->penalty[i] > 0) {
-      const double *t = w->target + 3 * i;
+      const double *t = w->target + 3 * i, *l = w->mbc.pull + 3 * i;
       double d0 = a[0] - t[0], d1 = a[1] - t[1], d2 = a[2] - t[2];
-      ei += 0.5 * w->penalty[i] * (d0 * d0 + d1 * d1 + d2 * d2);
+      ei +=
+          0.5 * w->penalty[i] * (d0 * d0 + d1 * d1 + d2 * d2) - (l[0] * d0 + l[1] * d1 + l[2] * d2);
     }
     if (ei != 0) e[is ? body_slot(is, vb[i]) : 0] += ei;
   }
@@ -279,7 +280,8 @@ static void assemble(ipc_world *w, ipc_step_stats *st) {
     for (int d = 0; d < 3; ++d) {
       double gi = 0;
       if (!w->fixed[i] && m->mass[i] > 0) gi += m->mass[i] * (w->x[3 * i + d] - w->xt[3 * i + d]);
-      if (w->penalty[i] > 0) gi += w->penalty[i] * (w->x[3 * i + d] - w->target[3 * i + d]);
+      if (w->penalty[i] > 0)
+        gi += w->penalty[i] * (w->x[3 * i + d] - w->target[3 * i + d]) - w->mbc.pull[3 * i + d];
       w->g[3 * i + d] = gi;
       s->diag[3 * i + d] = dm;
     }
@@ -781,6 +783,71 @@ static void watch_kappa(ipc_world *w) {
 
 /* Newton iterations with the current fixed set and penalties; returns 0 converged (or at
    the rounding floor), 1 failed (err set), 2 stuck: no decrease well above the floor */
+/* 1 when vertex i is a scripted vertex of a deformable body (a Dirichlet vertex of IPC's) */
+static int mbc_vertex(const ipc_world *w, int i) {
+  return w->scripted[i] && w->m.mass[i] > 0 && !(w->naff > 0 && w->vert_aff[i] >= 0);
+}
+
+/* holds the scripted vertices of deformable bodies where they are (held) or lets them go
+   under the pull of stiffness rho per unit mass */
+static void mbc_hold(ipc_world *w, int held) {
+  w->mbc.held = held;
+  for (int i = 0; i < w->m.nverts; ++i)
+    if (mbc_vertex(w, i)) {
+      w->fixed[i] = (unsigned char)held;
+      w->penalty[i] = held ? 0.0 : w->mbc.rho * w->m.mass[i];
+    }
+  update_mask(w);
+}
+
+/* IPC's moving boundary conditions after a line search (Optimizer::solveSub_IP), pmax the
+   search direction's largest entry. Held short of the targets: let go with rho = 1e6. Let
+   go: the completed fraction of the move (AnimScripter::computeCompletedStepSize); within
+   1e-3 of the targets they are held where they are; while the fraction is below the one
+   taken at the step's start, rho doubles (up to 1e8); once the direction is small (below
+   1e-2 bbox h) rho doubles while the fraction is below 0.99, else lambda takes the pull.
+   returns 1 when the potential changed (its terms or unknowns) */
+static int mbc_update(ipc_world *w, double pmax) {
+  const double *m = w->m.mass;
+  int n = w->m.nverts;
+  if (w->mbc.held) {
+    if (w->mbc.done >= 1 - 1e-3) return 0;
+    w->mbc.rho = 1e6;
+    mbc_hold(w, 0);
+    return 1;
+  }
+  double sq = 0;
+  for (int i = 0; i < n; ++i)
+    if (mbc_vertex(w, i))
+      for (int d = 0; d < 3; ++d) {
+        double e = w->x[3 * i + d] - w->target[3 * i + d];
+        sq += e * e;
+      }
+  w->mbc.done = 1 - sqrt(sq / w->mbc.dir2);
+  if (w->mbc.done > 1 - 1e-3) {
+    mbc_hold(w, 1);
+    return 1;
+  }
+  int stiffer = 0;
+  if (w->mbc.done < w->mbc.start && w->mbc.rho < 1e8) {
+    stiffer = 1;
+  } else if (pmax < 1e-2 * w->m.bbox_diag * w->h) {
+    if (w->mbc.done < 0.99 && w->mbc.rho < 1e8) {
+      stiffer = 1;
+    } else {
+      for (int i = 0; i < n; ++i)
+        if (mbc_vertex(w, i))
+          for (int d = 0; d < 3; ++d)
+            w->mbc.pull[3 * i + d] -= w->mbc.rho * m[i] * (w->x[3 * i + d] - w->target[3 * i + d]);
+      return 1;
+    }
+  }
+  if (!stiffer) return 0;
+  w->mbc.rho *= 2;
+  mbc_hold(w, 0);
+  return 1;
+}
+
 static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_error *err) {
   const ipc_model *m = &w->m;
   ipc_newton_solver *s = w->solver;
@@ -812,6 +879,12 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
       st->newton_capped = 1;
       return 0;
     }
+    if (w->log_newton > 1)
+      for (size_t k = 0; k < w->contacts.n; ++k) {
+        const ipc_contact *c = &w->contacts.c[k];
+        fprintf(stderr, "  contact kind %d type %d v %d %d %d %d d2 %.17g eps_x %g\n", c->kind,
+                c->type, c->v[0], c->v[1], c->v[2], c->v[3], c->d2, c->eps_x);
+      }
     double pmax;
     int dr = newton_direction(w, st, err, &pmax);
     if (dr == 2) return 0;
@@ -869,6 +942,9 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
     }
     ++iteration;
     int rc = line_search(w, st, tol, alpha0, &min_d2);
+    /* the scripted move's state, after IPC's line search; the solve converges only once it
+       is complete */
+    int mbc_changed = 0;
     if (w->log_newton)
       fprintf(stderr,
               "ipcc trace: step %d it %d kappa %.6g dhat2 %.6g |p|inf %.6g tol %.6g alpha0 %.6g "
@@ -889,6 +965,11 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
       s->next_min_d2 = min_d2;
       if (m->params.kappa <= 0) watch_kappa(w);
     }
+    if (w->mbc.on) {
+      mbc_changed = mbc_update(w, pmax);
+      if (mbc_changed) e0_kappa = -1.0;
+      if (!w->mbc.held || w->mbc.done <= 1 - 1e-3) last = 0;
+    }
     if (!m->params.island_line_search) {
       if (last) {
         if (s->next_valid) { /* the solve ends at the accepted point: its contacts */
@@ -903,7 +984,7 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
       /* no decrease along a step above the tolerance although the model predicts one above
          the rounding floor: converged if within ten times the tolerance (the barrier's
          curvature changes faster than the quadratic model there), otherwise stuck */
-      if (rc != 0) return pmax <= 10 * tol ? 0 : 2;
+      if (rc != 0 && !mbc_changed) return pmax <= 10 * tol ? 0 : 2;
       continue;
     }
     /* islands: the settled ones leave the solve until an active body comes near */
@@ -1008,6 +1089,49 @@ static int unplaced(const ipc_world *w, int i) {
   if (!w->scripted[i]) return 0;
   int a = w->naff > 0 ? w->vert_aff[i] : -1;
   return a < 0 ? !w->fixed[i] : !w->aff_fixed[a];
+}
+
+/* IPC's scripted move at a step's start (AnimScripter::stepAnimScript), for the scripted
+   vertices of deformable bodies on IPC's Newton path: they move towards their targets by the
+   fraction its CCD allows (ipc_ipc_script_step_bound), halved while a tet would invert or the
+   move would not be collision-free, and are held there (w->mbc). Nothing to move: held on
+   their targets and w->mbc stays off */
+static void mbc_begin(ipc_world *w, ipc_step_stats *st) {
+  int n = w->m.nverts;
+  double dir2 = 0;
+  memcpy(w->xe, w->x, 3 * (size_t)n * sizeof(double));
+  for (int i = 0; i < n; ++i)
+    if (mbc_vertex(w, i))
+      for (int d = 0; d < 3; ++d) {
+        double e = w->target[3 * i + d] - w->x[3 * i + d];
+        w->xe[3 * i + d] = w->x[3 * i + d] + e;
+        dir2 += e * e;
+      }
+  memset(w->mbc.pull, 0, 3 * (size_t)n * sizeof(double));
+  w->mbc.on = dir2 > 0;
+  w->mbc.rho = 0;
+  w->mbc.done = 1;
+  if (w->mbc.on) {
+    double t0 = ipc_now();
+    ipc_broad_phase(&w->cand, &w->m.surface, w->x, w->xe, 0.0);
+    st->t_broad_phase += ipc_now() - t0;
+    t0 = ipc_now();
+    double alpha = ipc_ipc_script_step_bound(&w->cm, &w->cand, w->x, w->xe, w->scripted);
+    st->t_ccd += ipc_now() - t0;
+    memcpy(w->p, w->xe, 3 * (size_t)n * sizeof(double)); /* the targets' end of the move */
+    for (int k = 0; k < 60; ++k, alpha *= 0.5) {
+      for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + alpha * (w->p[i] - w->x[i]);
+      if (isfinite(ipc_elastic_energy(w, w->xe)) &&
+          (alpha == 0 || ipc_ccd_max_step(&w->cm, &w->cand, w->x, w->xe) >= 1.0))
+        break;
+    }
+    memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
+    w->mbc.done = w->mbc.start = alpha;
+    if (w->log_newton)
+      fprintf(stderr, "ipcc trace: step %d scripted move %.9g of the way\n", w->step + 1, alpha);
+    w->mbc.dir2 = dir2;
+  }
+  mbc_hold(w, 1);
 }
 
 /* moves the free vertices from x towards x + h v (IPC_WARM_VELOCITY) or the inertial
@@ -1122,8 +1246,10 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   }
   /* kinematic obstacles are placed directly when they can be (nothing of theirs deforms);
      scripted vertices of deformable bodies go through the penalty first */
+  w->mbc.on = 0;
   if (pending) {
     place_scripted(w, st, 1);
+    if (m->params.ipc_newton_path) mbc_begin(w, st);
     pending = 0;
     for (int i = 0; i < n; ++i) pending |= unplaced(w, i);
   }
@@ -1173,6 +1299,12 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   }
   if (pending)
     for (int i = 0; i < n; ++i) st->dirichlet_unmet += unplaced(w, i);
+  if (w->mbc.on) {
+    if (w->mbc.done <= 1 - 1e-3)
+      for (int i = 0; i < n; ++i) st->dirichlet_unmet += mbc_vertex(w, i);
+    w->mbc.on = 0;
+    memset(w->penalty, 0, (size_t)n * sizeof(double));
+  }
   if (rc == 2) st->newton_capped = 1;
   return IPC_OK;
 }

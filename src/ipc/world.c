@@ -86,6 +86,7 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   w->xe = IPC_NEW(double, 3 * (size_t)n);
   w->target = IPC_NEW0(double, 3 * (size_t)n);
   w->penalty = IPC_NEW0(double, n);
+  w->mbc.pull = IPC_NEW0(double, 3 * (size_t)n);
   w->fixed = IPC_NEW0(unsigned char, n);
   w->scripted = IPC_NEW0(unsigned char, n);
   w->dir_center = IPC_NEW(double, 3 * (size_t)m->ndirichlet + 1);
@@ -150,7 +151,8 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   w->solver = ipc_newton_solver_create(w->nsys);
   ipc_friction_init(&w->fric, def->epsv_absolute ? def->epsv : def->epsv * m->bbox_diag, w->h);
   w->fric.plane_quadratic = m->params.plane_friction_quadratic;
-  w->log_newton = getenv("IPCC_TRACE") != NULL;
+  const char *trace = getenv("IPCC_TRACE");
+  w->log_newton = trace ? (atoi(trace) > 1 ? 2 : 1) : 0; /* 2: the contacts too */
   for (int b = 0; b < m->nbodies; ++b) w->solve_friction |= m->bodies[b].friction > 0;
   for (int p = 0; p < m->nplanes; ++p) w->solve_friction |= m->planes[p].friction > 0;
   return w;
@@ -165,7 +167,7 @@ void ipc_world_destroy(ipc_world *w) {
   ipc_friction_free(&w->fric);
   double *arrays[] = {w->x,   w->v,     w->a,      w->xn,      w->xt,         w->xe,
                       w->p,   w->g,     w->target, w->penalty, w->dir_center, w->DmInv,
-                      w->vol, w->tet_g, w->tet_H,  w->damp_H};
+                      w->vol, w->tet_g, w->tet_H,  w->damp_H,  w->mbc.pull};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   ipc_free(w->fixed);
   ipc_free(w->scripted);

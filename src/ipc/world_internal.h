@@ -34,7 +34,21 @@ struct ipc_world {
   double *penalty;         /* (nverts) weight pulling scripted vertices to their targets */
   unsigned char *fixed;    /* (nverts) vertex removed from the solve this step */
   unsigned char *scripted; /* (nverts) vertex has a scripted target this step */
-  double *dir_center;      /* (ndirichlet x 3) current centers of scripted regions */
+  /* the original IPC code's moving boundary conditions, for the scripted vertices of
+     deformable bodies on IPC's Newton path (newton.c, mbc_begin / mbc_update): at a step's
+     start they move as far as IPC's CCD lets them and are held there; short of their targets,
+     after one Newton iteration they are let go under the augmented Lagrangian pull
+     1/2 rho m |x - t|^2 - sqrt(m) lambda . (x - t) (penalty[i] = rho m), and held again where
+     they are once within 1e-3 of the move, as IPC's Optimizer::solveSub_IP does */
+  struct {
+    int on;             /* 1 while this step's scripted move is not complete */
+    int held;           /* 1: the scripted vertices are fixed where they are (IPC's m_projectDBC) */
+    double rho;         /* the penalty's stiffness per unit mass */
+    double done;        /* the completed fraction of the move, 1 - |x - t| / |t - x_start| */
+    double start, dir2; /* the fraction taken at the step's start; |t - x_start|^2 */
+    double *pull;       /* (nverts x 3) sqrt(m) lambda */
+  } mbc;
+  double *dir_center; /* (ndirichlet x 3) current centers of scripted regions */
   /* elasticity */
   double *DmInv, *vol;   /* (ntets x 9), (ntets) */
   int *tet_model;        /* (ntets) ipc_material_model */
