@@ -122,6 +122,12 @@ typedef struct ipc_body_def {
      (Pa) <= 0: 1e3 x young */
   int affine;
   double affine_stiffness;
+  /* 1: a shape of an IPC script that the original IPC code meshes as a codimensional component
+     (triangles, segments or points): its nodes carry IPC's lumped mass (triangle corners area/3
+     x mean edge length/3, segment ends length^3 pi/12, points the mean node mass of the tet
+     shapes; times density), which they have while IPC's moving boundary conditions let them go
+     (ipc_scene_def.ipc_newton_path). Not a JSON key; set by the .txt reader */
+  int ipc_codim_mass;
 } ipc_body_def;
 
 /* an analytic half-space {x : n.(x - p) >= 0} that bodies stay in */

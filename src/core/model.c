@@ -249,6 +249,7 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
       base_name(body->name, sizeof body->name, bd->mesh);
     body->obstacle = bd->obstacle;
     body->affine = bd->affine;
+    body->ipc_codim_mass = bd->ipc_codim_mass;
     body->affine_stiffness = bd->affine_stiffness > 0 ? bd->affine_stiffness : 1e3 * bd->young;
     body->v0 = vo;
     body->nv = me->nverts;

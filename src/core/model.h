@@ -21,6 +21,7 @@ typedef struct ipc_body {
   double friction;
   double friction_static;  /* static coefficient (>= friction) */
   int affine;              /* affine body (ipc_body_def.affine): 12 DOFs, no tet elasticity */
+  int ipc_codim_mass;      /* ipc_body_def.ipc_codim_mass */
   double affine_stiffness; /* orthogonality stiffness kappa_A (Pa), resolved default */
 } ipc_body;
 

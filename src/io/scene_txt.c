@@ -1088,6 +1088,7 @@ static int finalize(txt *p, ipc_scene_def *s) {
        nodes, which its moving boundary conditions pull when they cannot move at once) */
     int kinematic = sh->has_lin_vel || sh->has_ang_vel;
     b->obstacle = sh->kind != KIND_TET;
+    b->ipc_codim_mass = b->obstacle;
     if (sh->kind == KIND_TET && isfinite(sh->mat[0]) && isfinite(sh->mat[1]) &&
         isfinite(sh->mat[2]) && sh->mat[0] > 0 && sh->mat[1] > 0) {
       if (!(sh->mat[2] >= 0 && sh->mat[2] < 0.5))

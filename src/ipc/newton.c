@@ -188,10 +188,10 @@ static double potential_split(ipc_world *w, const double *x, const double *q, co
   const int *vb = m->surface.vert_body;
   for (int i = 0; i < m->nverts; ++i) {
     const double *a = x + 3 * i, *b = w->xt + 3 * i;
-    double ei = 0;
-    if (m->mass[i] > 0 && !w->fixed[i]) {
+    double ei = 0, mi = w->fixed[i] ? 0.0 : m->mass[i] > 0 ? m->mass[i] : w->mbc.mass[i];
+    if (mi > 0) {
       double d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2];
-      ei += 0.5 * m->mass[i] * (d0 * d0 + d1 * d1 + d2 * d2);
+      ei += 0.5 * mi * (d0 * d0 + d1 * d1 + d2 * d2);
     }
     if (w->penalty[i] > 0) {
       const double *t = w->target + 3 * i, *l = w->mbc.pull + 3 * i;
@@ -276,10 +276,13 @@ static void assemble(ipc_world *w, ipc_step_stats *st) {
   /* the pseudo-vertices' inertia is in their elements (ipc_affine_world_add) */
   memset(s->diag + 3 * (size_t)n, 0, 3 * (size_t)(w->nsys - n) * sizeof(double));
   for (int i = 0; i < n; ++i) {
-    double dm = (w->fixed[i] ? 0 : m->mass[i]) + w->penalty[i];
+    /* a node of an IPC codimensional shape let go by its moving boundary conditions has IPC's
+       mass (w->mbc.mass) */
+    const double mi = w->fixed[i] ? 0.0 : m->mass[i] > 0 ? m->mass[i] : w->mbc.mass[i];
+    double dm = mi + w->penalty[i];
     for (int d = 0; d < 3; ++d) {
       double gi = 0;
-      if (!w->fixed[i] && m->mass[i] > 0) gi += m->mass[i] * (w->x[3 * i + d] - w->xt[3 * i + d]);
+      if (mi > 0) gi += mi * (w->x[3 * i + d] - w->xt[3 * i + d]);
       if (w->penalty[i] > 0)
         gi += w->penalty[i] * (w->x[3 * i + d] - w->target[3 * i + d]) - w->mbc.pull[3 * i + d];
       w->g[3 * i + d] = gi;
@@ -783,9 +786,10 @@ static void watch_kappa(ipc_world *w) {
 
 /* Newton iterations with the current fixed set and penalties; returns 0 converged (or at
    the rounding floor), 1 failed (err set), 2 stuck: no decrease well above the floor */
-/* 1 when vertex i is a scripted vertex of a deformable body (a Dirichlet vertex of IPC's) */
+/* 1 when vertex i is one of IPC's Dirichlet nodes: scripted, of a deformable body or of an
+   IPC codimensional shape (a mass in w->mbc.mass), not of an affine body */
 static int mbc_vertex(const ipc_world *w, int i) {
-  return w->scripted[i] && w->m.mass[i] > 0 && !(w->naff > 0 && w->vert_aff[i] >= 0);
+  return w->scripted[i] && w->mbc.mass[i] > 0 && !(w->naff > 0 && w->vert_aff[i] >= 0);
 }
 
 /* holds the scripted vertices of deformable bodies where they are (held) or lets them go
@@ -795,7 +799,7 @@ static void mbc_hold(ipc_world *w, int held) {
   for (int i = 0; i < w->m.nverts; ++i)
     if (mbc_vertex(w, i)) {
       w->fixed[i] = (unsigned char)held;
-      w->penalty[i] = held ? 0.0 : w->mbc.rho * w->m.mass[i];
+      w->penalty[i] = held ? 0.0 : w->mbc.rho * w->mbc.mass[i];
     }
   update_mask(w);
 }
@@ -808,7 +812,7 @@ static void mbc_hold(ipc_world *w, int held) {
    1e-2 bbox h) rho doubles while the fraction is below 0.99, else lambda takes the pull.
    returns 1 when the potential changed (its terms or unknowns) */
 static int mbc_update(ipc_world *w, double pmax) {
-  const double *m = w->m.mass;
+  const double *m = w->mbc.mass;
   int n = w->m.nverts;
   if (w->mbc.held) {
     if (w->mbc.done >= 1 - 1e-3) return 0;
@@ -1248,8 +1252,10 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
      scripted vertices of deformable bodies go through the penalty first */
   w->mbc.on = 0;
   if (pending) {
-    place_scripted(w, st, 1);
+    /* IPC scripts: IPC's Dirichlet nodes first (held where its CCD lets them go); the
+       obstacles left (a meshCO's) are placed whole */
     if (m->params.ipc_newton_path) mbc_begin(w, st);
+    place_scripted(w, st, 1);
     pending = 0;
     for (int i = 0; i < n; ++i) pending |= unplaced(w, i);
   }

@@ -36,6 +36,49 @@ static double mean_mass(const ipc_model *m) {
   return n ? s / n : 1.0;
 }
 
+/* twice the area of a triangle with edge lengths l (Kahan's formula, as libigl's doublearea) */
+static double double_area(double l0, double l1, double l2) {
+  double a = fmax(l0, fmax(l1, l2)), c = fmin(l0, fmin(l1, l2)), b = l0 + l1 + l2 - a - c;
+  double q = (a + (b + c)) * (c - (a - b)) * (c + (a - b)) * (a + (b - c));
+  return q > 0 ? 0.5 * sqrt(q) : 0.0;
+}
+
+/* the masses the scripted vertices carry under IPC's moving boundary conditions (w->mbc.mass):
+   a deformable vertex its own, a node of an IPC codimensional shape (ipc_body.ipc_codim_mass)
+   the lumped mass IPC's Mesh.cpp gives it, the rest 0 */
+static void mbc_masses(ipc_world *w) {
+  const ipc_model *m = &w->m;
+  double *mm = w->mbc.mass;
+  for (int i = 0; i < m->nverts; ++i) mm[i] = m->mass[i];
+  for (int b = 0; b < m->nbodies; ++b) {
+    const ipc_body *bd = &m->bodies[b];
+    if (!bd->ipc_codim_mass) continue;
+    const double *x = m->x0;
+    for (int f = bd->f0; f < bd->f0 + bd->nf; ++f) {
+      const int *t = m->surface.faces + 3 * (size_t)f;
+      double l[3];
+      for (int k = 0; k < 3; ++k) {
+        const double *p = x + 3 * (size_t)t[(k + 1) % 3], *q = x + 3 * (size_t)t[(k + 2) % 3];
+        l[k] = sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
+                    (p[2] - q[2]) * (p[2] - q[2]));
+      }
+      /* a corner: a third of the area times the mean edge length / 3 (IPC's thickness) */
+      double c = double_area(l[0], l[1], l[2]) / 6.0 * ((l[0] + l[1] + l[2]) / 3.0 / 3.0);
+      for (int k = 0; k < 3; ++k) mm[t[k]] += bd->density * c;
+    }
+    for (int s = bd->s0; s < bd->s0 + bd->ns; ++s) {
+      const int *e = m->segs + 2 * (size_t)s;
+      const double *p = x + 3 * (size_t)e[0], *q = x + 3 * (size_t)e[1];
+      double l = sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
+                      (p[2] - q[2]) * (p[2] - q[2]));
+      for (int k = 0; k < 2; ++k)
+        mm[e[k]] += bd->density * l * l * l * 3.14159265358979323846 / 12.0;
+    }
+    if (bd->nf == 0 && bd->ns == 0) /* points: the mean node mass */
+      for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) mm[i] = w->mean_mass;
+  }
+}
+
 /* Newmark's starting acceleration from the equation of motion at t = 0 for the free
    vertices: a0 = g + Neumann - M^-1 grad Psi(x0) (contact forces left out: the start
    touches nothing, and kappa is chosen on the first step); 0 for kinematic vertices */
@@ -87,6 +130,7 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   w->target = IPC_NEW0(double, 3 * (size_t)n);
   w->penalty = IPC_NEW0(double, n);
   w->mbc.pull = IPC_NEW0(double, 3 * (size_t)n);
+  w->mbc.mass = IPC_NEW0(double, (size_t)n + 1);
   w->fixed = IPC_NEW0(unsigned char, n);
   w->scripted = IPC_NEW0(unsigned char, n);
   w->dir_center = IPC_NEW(double, 3 * (size_t)m->ndirichlet + 1);
@@ -145,6 +189,7 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   w->min_d2 = d2;
 
   w->mean_mass = mean_mass(m);
+  mbc_masses(w);
   ipc_kappa_bounds(&w->kappa_min, &w->kappa_max, m->bbox_diag, w->dhat, w->mean_mass);
   w->dhat0 = w->dhat;
   w->kappa = def->kappa > 0 ? def->kappa : 0.0; /* 0: chosen at every step's start */
@@ -167,7 +212,7 @@ void ipc_world_destroy(ipc_world *w) {
   ipc_friction_free(&w->fric);
   double *arrays[] = {w->x,   w->v,     w->a,      w->xn,      w->xt,         w->xe,
                       w->p,   w->g,     w->target, w->penalty, w->dir_center, w->DmInv,
-                      w->vol, w->tet_g, w->tet_H,  w->damp_H,  w->mbc.pull};
+                      w->vol, w->tet_g, w->tet_H,  w->damp_H,  w->mbc.pull,   w->mbc.mass};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   ipc_free(w->fixed);
   ipc_free(w->scripted);

@@ -47,6 +47,7 @@ struct ipc_world {
     double done;        /* the completed fraction of the move, 1 - |x - t| / |t - x_start| */
     double start, dir2; /* the fraction taken at the step's start; |t - x_start|^2 */
     double *pull;       /* (nverts x 3) sqrt(m) lambda */
+    double *mass;       /* (nverts) the mass m of a scripted vertex here (world.c, mbc_masses) */
   } mbc;
   double *dir_center; /* (ndirichlet x 3) current centers of scripted regions */
   /* elasticity */
