@@ -62,9 +62,23 @@ static void mbc_masses(ipc_world *w) {
         l[k] = sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
                     (p[2] - q[2]) * (p[2] - q[2]));
       }
-      /* a corner: a third of the area times the mean edge length / 3 (IPC's thickness) */
-      double c = double_area(l[0], l[1], l[2]) / 6.0 * ((l[0] + l[1] + l[2]) / 3.0 / 3.0);
-      for (int k = 0; k < 3; ++k) mm[t[k]] += bd->density * c;
+      /* a corner: its Voronoi area (libigl's massmatrix, as IPC computes it; a quarter and
+         eighths of the area on an obtuse triangle) times the mean edge length / 3 (IPC's
+         thickness) */
+      double dbl = double_area(l[0], l[1], l[2]), cs[3], bary[3], q[3], sum = 0;
+      for (int k = 0; k < 3; ++k) {
+        const double la = l[k], lb = l[(k + 1) % 3], lc = l[(k + 2) % 3];
+        cs[k] = (lc * lc + lb * lb - la * la) / (lb * lc * 2.0);
+        bary[k] = cs[k] * la;
+        sum += bary[k];
+      }
+      for (int k = 0; k < 3; ++k) bary[k] = bary[k] / sum * dbl * 0.5;
+      for (int k = 0; k < 3; ++k) q[k] = (bary[(k + 1) % 3] + bary[(k + 2) % 3]) * 0.5;
+      for (int o = 0; o < 3; ++o)
+        if (cs[o] < 0)
+          for (int k = 0; k < 3; ++k) q[k] = (k == o ? 0.25 : 0.125) * dbl;
+      const double thick = (l[0] + l[1] + l[2]) / 3.0 / 3.0;
+      for (int k = 0; k < 3; ++k) mm[t[k]] += bd->density * q[k] * thick;
     }
     for (int s = bd->s0; s < bd->s0 + bd->ns; ++s) {
       const int *e = m->segs + 2 * (size_t)s;
