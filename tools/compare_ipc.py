@@ -31,10 +31,11 @@ T/100`) and reports how far that moves ipcc's own answer (the same measure): a s
 answer moves by as much as it differs from IPC is sensitive below the solver's tolerance
 (chaotic at this resolution), and IPC's answer is then one of the admissible ones.
 
---ipc-spread F reads what tools/ipc_self_spread.py --json wrote: how far IPC moves from its
-own answer when its input is only renumbered (rounding alone). A script whose deviation from
-IPC is at most twice IPC's own spread at that step is "chaotic (IPC against itself ...)": no
-code can be expected to follow IPC more closely than IPC follows itself.
+--ipc-spread F (repeatable) reads what tools/ipc_self_spread.py --json wrote: how far IPC
+moves from its own answer when only its rounding changes (its input renumbered, or the same
+source built without FMA contraction). A script whose deviation from IPC is at most twice
+the largest of IPC's own spreads at that step is "chaotic (IPC against itself ...)": no code
+can be expected to follow IPC more closely than IPC follows itself.
 
 Exit status 0; the verdict of each script is in the table.
 """
@@ -298,9 +299,13 @@ def verdict(r, threshold):
         return "no frame %d" % r["steps"]
     if last <= threshold:
         return "same"
-    sp = (r.get("ipc_spread") or {}).get(str(r["steps"]))
-    if sp is not None and last <= 2.0 * sp:
-        return "chaotic (IPC against itself, renumbered: %s)" % fmt_dev(sp)
+    best = None
+    for kind, spread in (r.get("ipc_spread") or {}).items():
+        sp = spread.get(str(r["steps"]))
+        if sp is not None and (best is None or sp > best[1]):
+            best = (kind, sp)
+    if best is not None and last <= 2.0 * best[1]:
+        return "chaotic (IPC against itself, %s: %s)" % (best[0], fmt_dev(best[1]))
     s = r.get("self_dev", {}).get(str(r["steps"]))
     if s is not None and s >= 0.5 * last:
         return "chaotic (tol/100 moves ipcc %.1f%%)" % (100 * s)
@@ -356,7 +361,8 @@ def main():
     ap.add_argument("--per-step", action="store_true", help="print every step's deviation")
     ap.add_argument("--markdown", help="write the table as Markdown rows to this file")
     ap.add_argument("--json", help="write every result to this file")
-    ap.add_argument("--ipc-spread", help="IPC's own spread (tools/ipc_self_spread.py --json)")
+    ap.add_argument("--ipc-spread", action="append", default=[],
+                    help="IPC's own spread (tools/ipc_self_spread.py --json); repeatable")
     a = ap.parse_args()
     a.work = os.path.abspath(a.work)
     a.ipcc = os.path.abspath(a.ipcc)
@@ -372,12 +378,13 @@ def main():
     jobs = [resolve(n, a.input) for n in names]
     with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
         results = list(ex.map(lambda j: one_script(a, j[0], j[1]), jobs))
-    if a.ipc_spread:
-        with open(a.ipc_spread) as f:
+    for fn in a.ipc_spread:
+        with open(fn) as f:
             spread = json.load(f)
+        kind = spread.get("_kind", "renumbered")
         for r in results:
             if r["script"] in spread:
-                r["ipc_spread"] = spread[r["script"]]
+                r.setdefault("ipc_spread", {})[kind] = spread[r["script"]]
     mid = a.steps // 2
     hdr = "%-62s %9s %9s %7s %7s %9s  %s" % ("script", "dev@%d" % mid, "dev@%d" % a.steps,
                                               "ipcc", "IPC", "first>1e-6", "verdict")
@@ -396,10 +403,9 @@ def main():
         if a.per_step and dev:
             print("    " + " ".join("%d:%s" % (k, fmt_dev(dev.get(str(k))))
                                    for k in range(1, a.steps + 1)))
-            if r.get("ipc_spread"):
-                print("    IPC vs IPC renumbered: " + " ".join(
-                    "%d:%s" % (k, fmt_dev(r["ipc_spread"].get(str(k))))
-                    for k in range(1, a.steps + 1)))
+            for kind, spread in (r.get("ipc_spread") or {}).items():
+                print("    IPC vs IPC %s: " % kind + " ".join(
+                    "%d:%s" % (k, fmt_dev(spread.get(str(k)))) for k in range(1, a.steps + 1)))
             if r.get("self_dev"):
                 print("    tol/100: " + " ".join(
                     "%d:%s" % (k, fmt_dev(r["self_dev"].get(str(k))))

@@ -11,6 +11,15 @@ src/elastic/tet.c). It is the floor under any comparison with IPC's frames: no o
 can be expected to agree with IPC more closely than IPC agrees with itself.
 
   tools/ipc_self_spread.py --ipc PATH/IPC_bin [--steps N] [--work DIR] [--json F] SCRIPT...
+  tools/ipc_self_spread.py --ipc PATH/IPC_bin --ipc-b PATH/IPC_bin [...] SCRIPT...
+
+With --ipc-b, the other perturbation of rounding alone: the script as given, run by a second
+build of the same IPC source that differs only in its compiler's floating-point contraction
+(the reference build compiles with -march=native -mfma, so GCC fuses a*b+c into one rounding
+wherever it sees fit; a build configured with CMAKE_CXX_FLAGS=-ffp-contract=off rounds every
+product). Vertices are compared one to one. At an exact tie (a vertex exactly over an edge or
+a corner of a triangle, parallel edges) IPC's choice of closest feature, and of a CTCD root,
+is the sign of such a rounding residue.
 
 SCRIPT as for tools/compare_ipc.py (a path or a name under IPC's input/). Both orders run
 live (one thread, cut to N steps as compare_ipc.py cuts them); per step it prints the max
@@ -77,6 +86,34 @@ def run_ipc(ipc, script, folder):
     return os.path.join(folder, "output", runs[0])
 
 
+def two_builds(a, name):
+    """per-step deviation between a.ipc and a.ipc_b on the script as given, or None"""
+    path = name if os.path.exists(name) else os.path.join(a.input, name + ".txt")
+    root = input_root(path)
+    dirs = []
+    for tag, ipc in (("a", a.ipc), ("b", a.ipc_b)):
+        d = os.path.join(a.work, name.replace("/", "__").replace(".txt", ""), "build-" + tag)
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        os.symlink(os.path.join(root, "input"), os.path.join(d, "input"))
+        cut_script(path, os.path.join(d, "s.txt"), a.steps)
+        dirs.append(run_ipc(ipc, os.path.join(d, "s.txt"), d))
+    if None in dirs:
+        print("%s: IPC did not finish with both builds" % name)
+        return None
+    devs = []
+    for k in range(1, a.steps + 1):
+        fa, fb = (os.path.join(d, "%d.obj" % k) for d in dirs)
+        if not (os.path.exists(fa) and os.path.exists(fb)):
+            break
+        devs.append(deviation(read_obj_vertices(fa), read_obj_vertices(fb)))
+    first_off = next((k + 1 for k, v in enumerate(devs) if v > 1e-6), None)
+    print("%s: IPC against another build of itself, first step > 1e-6: %s" %
+          (name, first_off if first_off else "-"))
+    print("    " + " ".join("%d:%.1e" % (k + 1, v) for k, v in enumerate(devs)))
+    return devs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("scripts", nargs="+")
@@ -85,9 +122,17 @@ def main():
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--work", default="/tmp/ipc_self_spread")
     ap.add_argument("--json", help="write every script's per-step spread to this file")
+    ap.add_argument("--ipc-b", help="a second IPC_bin (another build of the same source): "
+                    "compare the two builds on each script as given instead of reordering")
     a = ap.parse_args()
-    spread = {}
+    spread = {"_kind": "built without FMA contraction" if a.ipc_b else "renumbered"}
     for name in a.scripts:
+        if a.ipc_b:
+            devs = two_builds(a, name)
+            if devs is None:
+                continue
+            spread[name.replace(".txt", "")] = {str(k + 1): v for k, v in enumerate(devs)}
+            continue
         path = name if os.path.exists(name) else os.path.join(a.input, name + ".txt")
         with open(path) as f:
             lines = f.read().split("\n")

@@ -1250,11 +1250,19 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   }
   /* kinematic obstacles are placed directly when they can be (nothing of theirs deforms);
      scripted vertices of deformable bodies go through the penalty first */
-  w->mbc.on = 0;
+  if (w->step_begin) w->mbc.on = 0;
   if (pending) {
-    /* IPC scripts: IPC's Dirichlet nodes first (held where its CCD lets them go); the
-       obstacles left (a meshCO's) are placed whole */
-    if (m->params.ipc_newton_path) mbc_begin(w, st);
+    /* IPC scripts: IPC's Dirichlet nodes first, held where its CCD lets them go at the step's
+       first solve; a later solve of the step (friction re-lagged, dhat halved: IPC's next
+       solveSub_IP) starts with them held where they are, rho 0, lambda kept. The obstacles
+       left (a meshCO's) are placed whole */
+    if (m->params.ipc_newton_path && w->step_begin) {
+      mbc_begin(w, st);
+    } else if (w->mbc.on) {
+      w->mbc.rho = 0;
+      w->mbc.start = w->mbc.done;
+      mbc_hold(w, 1);
+    }
     place_scripted(w, st, 1);
     pending = 0;
     for (int i = 0; i < n; ++i) pending |= unplaced(w, i);
@@ -1305,11 +1313,10 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   }
   if (pending)
     for (int i = 0; i < n; ++i) st->dirichlet_unmet += unplaced(w, i);
-  if (w->mbc.on) {
+  if (w->mbc.on) { /* held where they are between the step's solves */
     if (w->mbc.done <= 1 - 1e-3)
       for (int i = 0; i < n; ++i) st->dirichlet_unmet += mbc_vertex(w, i);
-    w->mbc.on = 0;
-    memset(w->penalty, 0, (size_t)n * sizeof(double));
+    mbc_hold(w, 1);
   }
   if (rc == 2) st->newton_capped = 1;
   return IPC_OK;
