@@ -423,12 +423,13 @@ static void test_step_rules(void) {
   CHECK(ipc_ctcd_pair(IPC_PAIR_PT, C43(xg), C43(dg), 0.0, &t) == 0);
   CHECK(ipc_ctcd_pair_step(IPC_PAIR_PT, C43(xg), C43(dg), d0, 0.8, 0) == 1.0);
 
-  /* edges already crossing (d0 = 0): the retry reports t = 0; where IPC's zero-retry rule
-     applies that counts as t = 1 */
+  /* edges already crossing: the retry reports t = 0; where IPC's zero-retry rule applies that
+     counts as t = 1. Crossing edges are coplanar, and IPC measures coplanar edges by an end
+     point against the other edge (its dType_EE): d0 is 1 here, not 0 */
   double xe[4][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}};
   double de[4][3] = {{0, 0, -1}, {0, 0, -1}, {0}, {0}};
   d0 = ipc_ctcd_pair_distance(IPC_PAIR_EE, C43(xe));
-  CHECK(d0 == 0.0);
+  CHECK(d0 == 1.0);
   CHECK(ipc_ctcd_pair_step(IPC_PAIR_EE, C43(xe), C43(de), d0, 0.8, 1) == 0.8);
   CHECK(ipc_ctcd_pair_step(IPC_PAIR_EE, C43(xe), C43(de), d0, 0.8, 0) == 0.0);
 

@@ -927,6 +927,43 @@ static void test_type_points(void) {
   }
 }
 
+/* IPC's classification (ipc_pt_classify_ipc, ipc_ee_classify_ipc): the same type as ipcc's
+   wherever the closest pair is unique (random configurations), and IPC's choice on exact ties,
+   the lower-dimensional feature, where ipcc's own takes the closed triangle or the interior */
+static void test_ipc_classify(void) {
+  double x[12];
+  int same_pt = 0, same_ee = 0, n = 0;
+  for (int it = 0; it < 20000; ++it) {
+    for (int i = 0; i < 4; ++i) rnd3(x + 3 * i, 1.0);
+    ++n;
+    same_pt +=
+        ipc_pt_classify_ipc(x, x + 3, x + 6, x + 9) == ipc_pt_classify(x, x + 3, x + 6, x + 9);
+    same_ee +=
+        ipc_ee_classify_ipc(x, x + 3, x + 6, x + 9) == ipc_ee_classify(x, x + 3, x + 6, x + 9);
+  }
+  CHECK_MSG(same_pt == n, "point-triangle types differ on %d of %d random cases", n - same_pt, n);
+  CHECK_MSG(same_ee == n, "edge-edge types differ on %d of %d random cases", n - same_ee, n);
+  /* a point exactly over the diagonal t0-t1 of a triangle in the plane y = 0 (coordinates chosen
+     so that every product is exact): IPC takes the edge, ipcc the (closed) triangle */
+  const double t0[3] = {0, 0, 0}, t1[3] = {2, 0, 2}, t2[3] = {2, 0, 0};
+  const double over_edge[3] = {1, 0.5, 1}, over_corner[3] = {0, 0.5, 0}, inside[3] = {1.5, 0.5, 1};
+  CHECK(ipc_pt_classify_ipc(over_edge, t0, t1, t2) == IPC_PT_P_E0);
+  CHECK(ipc_pt_classify(over_edge, t0, t1, t2) == IPC_PT_P_T);
+  CHECK(ipc_pt_classify_ipc(over_corner, t0, t1, t2) == IPC_PT_P_T0);
+  CHECK(ipc_pt_classify_ipc(inside, t0, t1, t2) == IPC_PT_P_T);
+  CHECK(ipc_pt_classify_ipc(inside, t0, t1, t2) == ipc_pt_classify(inside, t0, t1, t2));
+  /* the same distance either way: the tie changes the Hessian, not the value */
+  CHECK(ipc_pt_distance2(over_edge, t0, t1, t2, IPC_PT_P_E0, NULL, NULL) ==
+        ipc_pt_distance2(over_edge, t0, t1, t2, IPC_PT_P_T, NULL, NULL));
+  /* an edge whose end point a0 lies exactly over edge b's line: IPC takes a0 against b */
+  const double a0[3] = {1, 0.5, 1}, a1[3] = {1, 1.5, 3}, b0[3] = {0, 0, 0}, b1[3] = {2, 0, 2};
+  CHECK(ipc_ee_classify_ipc(a0, a1, b0, b1) == IPC_EE_A0_B);
+  /* parallel edges one over the other, overlapping: an end point against the other edge */
+  const double p0[3] = {0.5, 1, 0}, p1[3] = {1.5, 1, 0}, q0[3] = {0, 0, 0}, q1[3] = {2, 0, 0};
+  const ipc_ee_type tp = ipc_ee_classify_ipc(p0, p1, q0, q1);
+  CHECK(tp == IPC_EE_A0_B || tp == IPC_EE_A1_B);
+}
+
 int main(void) {
   test_type_points();
   test_pt_random();
@@ -935,6 +972,7 @@ int main(void) {
   test_ee_special();
   test_pe();
   test_mollifier();
+  test_ipc_classify();
   fprintf(stderr,
           "finite-difference checks: %d, worst relative error: gradient %.3g, Hessian %.3g\n",
           fd_runs, worst_g, worst_h);

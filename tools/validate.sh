@@ -72,6 +72,7 @@ ipc_reference() {
   python3 tools/compare_ipc.py --all --reference "$DATA/ipc-reference" --input "$IPC_IN" \
     --ipcc "$IPCC" --work "$LOGS/compare_ipc" --jobs 2 --markdown "$LOGS/compare_ipc.md" \
     --json "$LOGS/compare_ipc.json" --ipc-spread tools/ipc_self_spread.json \
+    --ipc-spread tools/ipc_fma_spread.json \
     >"$LOGS/compare_ipc.txt" || return 1
   cat "$LOGS/compare_ipc.txt"
   bad=0

@@ -571,11 +571,11 @@ int ipc_ctcd_pair(ipc_pair_kind kind, const double x[4][3], const double d[4][3]
 double ipc_ctcd_pair_distance(ipc_pair_kind kind, const double x[4][3]) {
   switch (kind) {
     case IPC_PAIR_PT: {
-      ipc_pt_type ty = ipc_pt_classify(x[0], x[1], x[2], x[3]);
+      ipc_pt_type ty = ipc_pt_classify_ipc(x[0], x[1], x[2], x[3]);
       return sqrt(ipc_pt_distance2(x[0], x[1], x[2], x[3], ty, NULL, NULL));
     }
     case IPC_PAIR_EE: {
-      ipc_ee_type ty = ipc_ee_classify(x[0], x[1], x[2], x[3]);
+      ipc_ee_type ty = ipc_ee_classify_ipc(x[0], x[1], x[2], x[3]);
       return sqrt(ipc_ee_distance2(x[0], x[1], x[2], x[3], ty, NULL, NULL));
     }
     case IPC_PAIR_PE: {

@@ -23,6 +23,7 @@
  * distances and small angles keep their relative accuracy. */
 #include "geometry/distance.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -292,6 +293,90 @@ ipc_pt_type ipc_pt_classify(const double p[3], const double t0[3], const double 
     }
   }
   return best;
+}
+
+/* x = M^-1 r for the symmetric M = [a b; b c] as Eigen's LDLT solves it (diagonal pivoting, the
+   larger diagonal entry first; a zero pivot gives 0), the solve IPC's dType_PT makes */
+static void ldlt2_solve(double a, double b, double c, const double r[2], double x[2]) {
+  const int sw = fabs(c) > fabs(a);
+  const double d0 = sw ? c : a;
+  if (d0 == 0.0) { /* the whole diagonal is zero */
+    x[0] = x[1] = 0.0;
+    return;
+  }
+  const double l = b / d0, d1 = (sw ? a : c) - l * (d0 * l);
+  double y0 = r[sw], y1 = r[1 - sw];
+  y1 -= l * y0;
+  y0 = fabs(d0) > DBL_MIN ? y0 / d0 : 0.0;
+  y1 = fabs(d1) > DBL_MIN ? y1 / d1 : 0.0;
+  y0 -= l * y1;
+  x[sw] = y0;
+  x[1 - sw] = y1;
+}
+
+/* IPC's coordinates of p against the edge from s to s + e of a triangle with normal n: along
+   the edge (0 at s, 1 at its end) and across it (>= 0 on the edge's line or outside) */
+static void ipc_edge_params(const double p[3], const double s[3], const double e[3],
+                            const double n[3], double par[2]) {
+  double q[3], w[3];
+  cross3(q, e, n);
+  sub3(w, p, s);
+  const double r[2] = {dot3(e, w), dot3(q, w)};
+  ldlt2_solve(dot3(e, e), dot3(q, e), dot3(q, q), r, par);
+}
+
+ipc_pt_type ipc_pt_classify_ipc(const double p[3], const double t0[3], const double t1[3],
+                                const double t2[3]) {
+  const double *t[3] = {t0, t1, t2};
+  double e[3], e2[3], n[3], par[3][2];
+  sub3(e, t1, t0);
+  sub3(e2, t2, t0);
+  cross3(n, e, e2);
+  static const ipc_pt_type edge_type[3] = {IPC_PT_P_E0, IPC_PT_P_E1, IPC_PT_P_E2};
+  for (int k = 0; k < 3; ++k) {
+    sub3(e, t[(k + 1) % 3], t[k]);
+    ipc_edge_params(p, t[k], e, n, par[k]);
+    if (par[k][0] > 0.0 && par[k][0] < 1.0 && par[k][1] >= 0.0) return edge_type[k];
+  }
+  if (par[0][0] <= 0.0 && par[2][0] >= 1.0) return IPC_PT_P_T0;
+  if (par[1][0] <= 0.0 && par[0][0] >= 1.0) return IPC_PT_P_T1;
+  if (par[2][0] <= 0.0 && par[1][0] >= 1.0) return IPC_PT_P_T2;
+  return IPC_PT_P_T;
+}
+
+ipc_ee_type ipc_ee_classify_ipc(const double a0[3], const double a1[3], const double b0[3],
+                                const double b1[3]) {
+  double u[3], v[3], w[3], uv[3];
+  sub3(u, a1, a0);
+  sub3(v, b1, b0);
+  sub3(w, a0, b0);
+  const double a = dot3(u, u), b = dot3(u, v), c = dot3(v, v), d = dot3(u, w), e = dot3(v, w);
+  const double D = a * c - b * b, sN = b * e - c * d;
+  double tN, tD = D;
+  ipc_ee_type interior = IPC_EE_A_B;
+  if (sN <= 0.0) { /* the closest point of line a is at or before a0: a0 against b */
+    tN = e;
+    tD = c;
+    interior = IPC_EE_A0_B;
+  } else if (sN >= D) { /* at or after a1 */
+    tN = e + b;
+    tD = c;
+    interior = IPC_EE_A1_B;
+  } else {
+    tN = a * e - b * d;
+    cross3(uv, u, v);
+    /* coplanar or nearly parallel edges: an end point of a against b */
+    if (tN > 0.0 && tN < tD && (dot3(uv, w) == 0.0 || dot3(uv, uv) < 1.0e-20 * a * c)) {
+      interior = sN < D / 2 ? IPC_EE_A0_B : IPC_EE_A1_B;
+      tN = sN < D / 2 ? e : e + b;
+      tD = c;
+    }
+  }
+  if (tN <= 0.0) /* b0 against a */
+    return -d <= 0.0 ? IPC_EE_A0_B0 : -d >= a ? IPC_EE_A1_B0 : IPC_EE_A_B0;
+  if (tN >= tD) /* b1 against a */
+    return -d + b <= 0.0 ? IPC_EE_A0_B1 : -d + b >= a ? IPC_EE_A1_B1 : IPC_EE_A_B1;
+  return interior;
 }
 
 ipc_ee_type ipc_ee_classify(const double a0[3], const double a1[3], const double b0[3],

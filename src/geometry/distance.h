@@ -85,6 +85,18 @@ ipc_ee_type ipc_ee_classify(const double a0[3], const double a1[3], const double
 /* which sub-simplex of the closed segment is closest to p; a zero-length edge gives P_E0 */
 ipc_pe_type ipc_pe_classify(const double p[3], const double e0[3], const double e1[3]);
 
+/* the original IPC code's classification (dType_PT and dType_EE in its
+   CollisionObject/MeshCollisionUtils.hpp, evaluated in plain double arithmetic): the same
+   closest pair as ipc_pt_classify and ipc_ee_classify wherever that pair is unique. On a tie
+   (a point exactly over an edge or a corner of the triangle, an end point exactly over the
+   other edge, coplanar or parallel edges) it takes the lower-dimensional feature, as IPC's
+   source does: the same distance and gradient, a different Hessian. IPC scripts use it
+   (ipc_newton_path). */
+ipc_pt_type ipc_pt_classify_ipc(const double p[3], const double t0[3], const double t1[3],
+                                const double t2[3]);
+ipc_ee_type ipc_ee_classify_ipc(const double a0[3], const double a1[3], const double b0[3],
+                                const double b1[3]);
+
 /* squared distance of the given type between p and triangle (t0, t1, t2); g[12], H[144] over
  * [p t0 t1 t2] (entries of points the type does not involve are zero; may be NULL) */
 double ipc_pt_distance2(const double p[3], const double t0[3], const double t1[3],

@@ -102,11 +102,13 @@ static void basis_from_normal(double T[6], const double n[3]) {
 enum { PAIR_PP, PAIR_PE, PAIR_PT, PAIR_EE };
 
 /* reduces contact c (type classified at x) to a pair kind and its ordered vertices */
-static int reduce(const ipc_contact *c, const double *x, int v[4]) {
+static int reduce(const ipc_contact *c, const ipc_contact_model *cm, const double *x, int v[4]) {
+  const int ipc_rules = cm->model->params.ipc_newton_path;
   const int *cv = c->v;
   switch (c->kind) {
     case IPC_CONTACT_PT: {
-      ipc_pt_type t = ipc_pt_classify(X(cv[0]), X(cv[1]), X(cv[2]), X(cv[3]));
+      ipc_pt_type t = ipc_rules ? ipc_pt_classify_ipc(X(cv[0]), X(cv[1]), X(cv[2]), X(cv[3]))
+                                : ipc_pt_classify(X(cv[0]), X(cv[1]), X(cv[2]), X(cv[3]));
       v[0] = cv[0];
       if (t <= IPC_PT_P_T2) {
         v[1] = cv[1 + (int)t];
@@ -122,7 +124,8 @@ static int reduce(const ipc_contact *c, const double *x, int v[4]) {
       return PAIR_PE;
     }
     case IPC_CONTACT_EE: {
-      ipc_ee_type t = ipc_ee_classify(X(cv[0]), X(cv[1]), X(cv[2]), X(cv[3]));
+      ipc_ee_type t = ipc_rules ? ipc_ee_classify_ipc(X(cv[0]), X(cv[1]), X(cv[2]), X(cv[3]))
+                                : ipc_ee_classify(X(cv[0]), X(cv[1]), X(cv[2]), X(cv[3]));
       switch (t) {
         case IPC_EE_A0_B0:
         case IPC_EE_A0_B1:
@@ -230,7 +233,7 @@ int ipc_friction_contact_init(ipc_friction_contact *out, const ipc_contact *c,
     d2 = s > 0 ? s * s : 0.0;
     memcpy(n, p->normal, sizeof n);
   } else {
-    int kind = reduce(c, x, out->v);
+    int kind = reduce(c, cm, x, out->v);
     out->nv = pair_geometry(kind, out->v, x, out->w, n);
     double r[3] = {0, 0, 0};
     for (int a = 0; a < out->nv; ++a)
@@ -280,7 +283,7 @@ double ipc_friction_contact_local(const ipc_friction_contact *fc, const double *
   double s = slip(fc, x, xn, u, a);
   double phi, pos, dphi;
   double e = fc->N * ipc_friction_phi_mollified(s, eps, fc->mu_s, fc->mu_k, fc->quadratic, &phi,
-                                                 &pos, &dphi);
+                                                &pos, &dphi);
   int nv = fc->nv, n = 3 * nv;
   if (g)
     for (int k = 0; k < nv; ++k)
