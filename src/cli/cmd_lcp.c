@@ -7,10 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "core/alloc.h"
 #include "io/matrix_market.h"
+#include "io/path.h"
 #include "lcp/lcp.h"
 
 static void lcp_usage(FILE *f) {
@@ -85,7 +88,11 @@ int ipc_cmd_lcp(int argc, char **argv) {
     } else if (!strcmp(s, "--z0") && has_value) {
       z0_path = argv[++a];
     } else if (!strcmp(s, "--tol") && has_value) {
-      if (parse_double_arg(s, argv[++a], &opt.tol) != 0 || opt.tol < 0.0) return 2;
+      if (parse_double_arg(s, argv[++a], &opt.tol) != 0) return 2;
+      if (opt.tol < 0.0) {
+        fprintf(stderr, "ipcc lcp: --tol: expected a relative residual >= 0, got '%s'\n", argv[a]);
+        return 2;
+      }
     } else if (!strcmp(s, "--max-iter") && has_value) {
       if (parse_int_arg(s, argv[++a], &opt.max_iter) != 0) return 2;
     } else if (!strcmp(s, "--omega") && has_value) {
@@ -107,6 +114,17 @@ int ipc_cmd_lcp(int argc, char **argv) {
   if (nfiles != 2) {
     lcp_usage(stderr);
     return 2;
+  }
+  /* the output's folder before the solve, not after it */
+  if (out) {
+    char *dir = ipc_path_dirname(out);
+    const char *d = dir[0] ? dir : ".";
+    struct stat sb;
+    int ok = stat(d, &sb) == 0 && S_ISDIR(sb.st_mode) && access(d, W_OK) == 0;
+    if (!ok)
+      fprintf(stderr, "ipcc lcp: -o %s: the folder %s does not exist or is not writable\n", out, d);
+    ipc_free(dir);
+    if (!ok) return 2;
   }
 
   ipc_error err;

@@ -145,7 +145,8 @@ static int open_world(run *r, const char *scene, const ipc_run_checkpoint *ck) {
 static int run_open_new(run *r) {
   ipc_run_checkpoint *c = &r->ck;
   const char *scene = r->o.scene;
-  int lcp = r->o.mode ? !strcmp(r->o.mode, "lcp") : r->lo.first || ipc_run_scene_is_lcp(scene);
+  int lcp = r->o.mode ? !strcmp(r->o.mode, "lcp") : r->lo.first ? 1 : ipc_run_scene_is_lcp(scene);
+  if (lcp < 0) return 2;
   if (lcp) {
     ipc_lcp_world_def ld;
     if (ipc_run_lcp_def(&r->lo, scene, &ld)) return 2;

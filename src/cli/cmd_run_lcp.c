@@ -63,14 +63,6 @@ int ipc_run_lcp_option(ipc_run_lcp_opts *lo, int argc, char **argv, int *i) {
   return 1;
 }
 
-int ipc_run_scene_is_lcp(const char *scene) {
-  ipc_lcp_world_def d = ipc_default_lcp_world_def();
-  int lcp = 0;
-  ipc_error err;
-  if (ipc_lcp_scene_load(scene, &d, &lcp, &err) != IPC_OK) return 0;
-  return lcp;
-}
-
 /* an IPC script (ipc_scene_load_any's test): it has no "lcp" object */
 static int is_script(const char *scene) {
   size_t len = 0;
@@ -79,6 +71,19 @@ static int is_script(const char *scene) {
   int txt = text && ipc_scene_text_is_txt(scene, text);
   ipc_free(text);
   return txt;
+}
+
+int ipc_run_scene_is_lcp(const char *scene) {
+  if (is_script(scene)) return 0;
+  ipc_lcp_world_def d = ipc_default_lcp_world_def();
+  int lcp = 0;
+  ipc_error err;
+  /* a bad "mode" or "lcp" option is an error, never a silent run in the other mode */
+  if (ipc_lcp_scene_load(scene, &d, &lcp, &err) != IPC_OK) {
+    fprintf(stderr, "ipcc run: %s\n", err.msg);
+    return -1;
+  }
+  return lcp;
 }
 
 int ipc_run_lcp_def(const ipc_run_lcp_opts *lo, const char *scene, ipc_lcp_world_def *ld) {

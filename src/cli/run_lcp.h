@@ -27,8 +27,9 @@ void ipc_run_lcp_usage(FILE *f);
    2 when its value is missing (message on stderr; values are checked by ipc_run_lcp_def) */
 int ipc_run_lcp_option(ipc_run_lcp_opts *lo, int argc, char **argv, int *i);
 
-/* whether the scene file asks for LCP mode ("mode": "lcp"); 0 for IPC scripts and files
-   that do not load (the IPC loader then names the problem) */
+/* whether the scene file asks for LCP mode ("mode": "lcp"): 1, 0 (IPC mode; also IPC
+   scripts), or -1 when its "mode" or "lcp" keys (or the file itself) do not load, with the
+   message on stderr */
 int ipc_run_scene_is_lcp(const char *scene);
 
 /* the run's options: the scene's "lcp" object (none in IPC scripts), then the command

@@ -57,17 +57,33 @@ static int select_region(int **out, const ipc_region_def *r, const double *xrest
                          const char *key, ipc_error *err, const char *file) {
   if (r->nverts > 0) {
     *out = IPC_NEW(int, r->nverts);
+    /* a vertex listed twice would take a Neumann load twice: refused */
+    int *first = IPC_NEW(int, nv > 0 ? nv : 1);
+    for (int i = 0; i < nv; ++i) first[i] = -1;
     for (int i = 0; i < r->nverts; ++i) {
       if (r->verts[i] < 0 || r->verts[i] >= nv) {
         ipc_error_set(err, IPC_ERR_INPUT,
                       "%s: key '%s': vertex index %d out of range (the body has %d vertices)", file,
                       key, r->verts[i], nv);
         ipc_free(*out);
+        ipc_free(first);
         *out = NULL;
         return -1;
       }
+      if (first[r->verts[i]] >= 0) {
+        ipc_error_set(err, IPC_ERR_INPUT,
+                      "%s: key '%s': vertex %d is listed twice (entries %d and %d); list each "
+                      "vertex once",
+                      file, key, r->verts[i], first[r->verts[i]], i);
+        ipc_free(*out);
+        ipc_free(first);
+        *out = NULL;
+        return -1;
+      }
+      first[r->verts[i]] = i;
       (*out)[i] = v0 + r->verts[i];
     }
+    ipc_free(first);
     return r->nverts;
   }
   double lo[3], hi[3];
@@ -247,6 +263,11 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
       snprintf(body->name, sizeof body->name, "%s", bd->name);
     else
       base_name(body->name, sizeof body->name, bd->mesh);
+    /* names go into OBJ 'o' lines and PLY header comments: a control character from a mesh
+       file's name or a C caller's name would break those files (the JSON reader refuses
+       them in "name"); it becomes '_' */
+    for (char *c = body->name; *c; ++c)
+      if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '_';
     body->obstacle = bd->obstacle;
     body->affine = bd->affine;
     body->ipc_codim_mass = bd->ipc_codim_mass;

@@ -7,11 +7,13 @@
  * by triangular solves; W is then stored sparse with exact zeros dropped. */
 #include "io/fclib_read.h"
 
+#include <errno.h>
 #include <fclib.h>
 #include <float.h>
 #include <hdf5.h>
 #include <lapacke.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -358,8 +360,14 @@ ipc_status ipc_fclib_read(const char *path, ipc_fclib_problem *out, ipc_error *e
                       "%s: %s: expected arrays p, i, x of the lengths its m, n, nz, nzmax give",
                       path, bad);
   } else if (kind == -2) {
-    s = ipc_error_set(err, IPC_ERR_INPUT, "%s: expected a readable HDF5 file (FCLIB problem)",
-                      path);
+    /* say why the file cannot be read before blaming its format */
+    FILE *f = fopen(path, "rb");
+    if (!f)
+      s = ipc_error_set(err, IPC_ERR_INPUT, "%s: %s", path, strerror(errno));
+    else
+      s = ipc_error_set(err, IPC_ERR_INPUT, "%s: expected a readable HDF5 file (FCLIB problem)",
+                        path);
+    if (f) fclose(f);
   } else if (kind == -1) {
     s = ipc_error_set(err, IPC_ERR_INPUT,
                       "%s: expected a group /fclib_local or /fclib_global (FCLIB problem)", path);

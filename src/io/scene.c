@@ -347,9 +347,9 @@ static int get_friction(reader *r, const cJSON *obj, const char *path, double *k
 static int parse_body(reader *r, const cJSON *obj, const char *path, const char *scene_dir,
                       ipc_body_def *b) {
   static const char *const keys[] = {
-      "name",     "mesh",     "translation",      "rotation",  "scale",   "obstacle", "material",
-      "friction", "velocity", "angular_velocity", "dirichlet", "neumann", "affine",
-      "affine_stiffness", NULL};
+      "name",      "mesh",     "translation", "rotation",         "scale",
+      "obstacle",  "material", "friction",    "velocity",         "angular_velocity",
+      "dirichlet", "neumann",  "affine",      "affine_stiffness", NULL};
   *b = ipc_default_body_def();
   if (!check_keys(r, obj, path, keys)) return 0;
   const char *mesh = NULL, *name = NULL;
@@ -361,6 +361,13 @@ static int parse_body(reader *r, const cJSON *obj, const char *path, const char 
     return fail(r, kp, "the path of the body's mesh file");
   }
   b->mesh = ipc_path_join(scene_dir, mesh);
+  /* a name goes into OBJ 'o' lines, PLY header comments and stats.json: a control character
+     (a newline above all) would break those files */
+  for (const char *c = name; c && *c; ++c)
+    if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+      keypath(kp, sizeof kp, path, "name");
+      return fail(r, kp, "a name without control characters (newline, tab, ...)");
+    }
   if (name) b->name = dup_string(name);
   const cJSON *sc = cJSON_GetObjectItemCaseSensitive(obj, "scale");
   if (sc && cJSON_IsNumber(sc)) {
@@ -579,8 +586,8 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
   }
   const cJSON *newton = cJSON_GetObjectItemCaseSensitive(root, "newton");
   if (newton) {
-    static const char *const nkeys[] = {"tolerance", "max_iterations", "warm_start",
-                                        "line_search", NULL};
+    static const char *const nkeys[] = {"tolerance", "max_iterations", "warm_start", "line_search",
+                                        NULL};
     if (!check_keys(r, newton, "newton", nkeys) ||
         !get_number(r, newton, "newton", "tolerance", &s->newton_tol, 1e-15, 1e6,
                     "a positive tolerance (relative to the bbox diagonal, per second)") ||

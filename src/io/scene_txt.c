@@ -315,6 +315,15 @@ static int parse_shape_line(txt *p, const txt_line *l) {
       bc.t0 = 0;
       bc.t1 = INFINITY;
       if (extra_optional(&x, &bc.t0)) extra_optional(&x, &bc.t1);
+      for (int d = 0; d < 3; ++d)
+        if (!(bc.lo[d] <= bc.hi[d]))
+          return ipc_txt_bad(p, ln,
+                             "shape extra '%s': the box's minimum corner must not exceed its "
+                             "maximum (coordinate %d: %g > %g)",
+                             kw, d + 1, bc.lo[d], bc.hi[d]);
+      if (!(bc.t0 <= bc.t1))
+        return ipc_txt_bad(p, ln, "shape extra '%s': the time range %g to %g is reversed", kw,
+                           bc.t0, bc.t1);
       add_bc(p, s, dbc ? 0 : 1, &bc);
     } else if (!strcmp(kw, "meshSeq")) {
       const char *folder = extra_next(&x);
@@ -658,6 +667,11 @@ static int parse_keyword(txt *p, const txt_line *l) {
   }
   if (!strcmp(kw, "rotateModel")) {
     if (!numbers(p, l, 1, 4, v, "'rotateModel ax ay az degrees'") || !no_extra(p, l, 5)) return 0;
+    /* the axis scaled by its largest component first, so that a huge one (1e200) does not
+       overflow to an infinite norm and lose the rotation */
+    double amax = fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2])));
+    if (amax > 0)
+      for (int d = 0; d < 3; ++d) v[d] /= amax;
     if (v[3] != 0 && !(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] > 0))
       return ipc_txt_bad(p, l->no, "keyword 'rotateModel': the axis must be non-zero");
     memcpy(p->rot_axis, v, sizeof p->rot_axis);
@@ -1090,7 +1104,12 @@ static int finalize(txt *p, ipc_scene_def *s) {
     b->obstacle = sh->kind != KIND_TET;
     b->ipc_codim_mass = b->obstacle;
     if (sh->kind == KIND_TET && isfinite(sh->mat[0]) && isfinite(sh->mat[1]) &&
-        isfinite(sh->mat[2]) && sh->mat[0] > 0 && sh->mat[1] > 0) {
+        isfinite(sh->mat[2])) {
+      if (!(sh->mat[0] > 0 && sh->mat[1] > 0))
+        return ipc_txt_bad(p, sh->line,
+                           "shape extra 'material': expected density > 0 and Young's modulus "
+                           "> 0, got %g %g",
+                           sh->mat[0], sh->mat[1]);
       if (!(sh->mat[2] >= 0 && sh->mat[2] < 0.5))
         return ipc_txt_bad(p, sh->line, "shape extra 'material': expected 0 <= nu < 0.5");
       b->density = sh->mat[0];
