@@ -122,7 +122,14 @@ static int open_world(run *r, const char *scene, const ipc_run_checkpoint *ck) {
   ipc_error err;
   ipc_error_clear(&err);
   if (ipc_scene_load_any(scene, r->o.lenient ? IPC_SCENE_LENIENT : 0, &r->def, &err) != IPC_OK) {
-    fprintf(stderr, "ipcc run: %s\n", err.msg);
+    /* a run started with --lenient resumes only with it: say so when that is the cause */
+    ipc_error e2;
+    int hint =
+        ck && !r->o.lenient && ipc_scene_load_any(scene, IPC_SCENE_LENIENT, &r->def, &e2) == IPC_OK;
+    if (hint) ipc_scene_def_free(&r->def);
+    fprintf(
+        stderr, "ipcc run: %s%s\n", err.msg,
+        hint ? " (the script loads with --lenient: pass --lenient to --resume as to the run)" : "");
     return 2;
   }
   if (ck && ipc_checkpoint_check_meshes(ck, &r->def, &err) != IPC_OK) {

@@ -214,6 +214,19 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   w->log_newton = trace ? (atoi(trace) > 1 ? 2 : 1) : 0; /* 2: the contacts too */
   for (int b = 0; b < m->nbodies; ++b) w->solve_friction |= m->bodies[b].friction > 0;
   for (int p = 0; p < m->nplanes; ++p) w->solve_friction |= m->planes[p].friction > 0;
+  /* friction is mollified below the slip eps_v h per step; below the rounding of positions the
+     mollifier's curvature (1 / (eps_v h)) overflows the Newton system some steps later */
+  double slip = w->fric.eps_v * w->h;
+  if (w->solve_friction && !(slip >= 1e-12 * m->bbox_diag)) {
+    ipc_error_set(err, IPC_ERR_INPUT,
+                  "%s: key 'contact.epsv': %g gives a friction slip threshold of %g m per step, "
+                  "below the rounding of positions (1e-12 of the %g m bounding-box diagonal); "
+                  "expected a slip speed of at least %g m/s",
+                  def->path ? def->path : "(scene)", def->epsv, slip, m->bbox_diag,
+                  1e-12 * m->bbox_diag / w->h);
+    ipc_world_destroy(w);
+    return NULL;
+  }
   return w;
 }
 
