@@ -383,6 +383,36 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
       }
       m->ndirichlet++;
     }
+    /* two of the body's entries active at the same time and moving a shared vertex
+       differently: only the last would act, silently. Refused (JSON scenes and the API; an IPC
+       script adds such motions up, as IPC does not check either) */
+    if (!def->ipc_newton_path && bd->ndirichlet > 1) {
+      const ipc_dirichlet *e0 = m->dirichlet + m->ndirichlet - bd->ndirichlet;
+      int *owner = IPC_NEW(int, (size_t)me->nverts + 1);
+      for (int k = 0; k < bd->ndirichlet && st == IPC_OK; ++k) {
+        for (int i = 0; i < me->nverts; ++i) owner[i] = 0;
+        for (int i = 0; i < e0[k].nverts; ++i) owner[e0[k].verts[i] - vo] = 1;
+        for (int l = k + 1; l < bd->ndirichlet && st == IPC_OK; ++l) {
+          const ipc_dirichlet *a = &e0[k], *c = &e0[l];
+          if (!(fmax(a->t_begin, c->t_begin) < fmin(a->t_end, c->t_end))) continue;
+          if (!memcmp(a->velocity, c->velocity, sizeof a->velocity) &&
+              !memcmp(a->angular_velocity, c->angular_velocity, sizeof a->velocity) &&
+              !memcmp(a->center, c->center, sizeof a->center))
+            continue;
+          for (int i = 0; i < c->nverts; ++i)
+            if (owner[c->verts[i] - vo]) {
+              st = ipc_error_set(err, IPC_ERR_INPUT,
+                                 "%s: keys 'bodies[%d].dirichlet[%d]' and "
+                                 "'bodies[%d].dirichlet[%d]' both move vertex %d at t = %g, "
+                                 "differently; give each vertex one motion at a time",
+                                 file, b, k, b, l, c->verts[i] - vo, fmax(a->t_begin, c->t_begin));
+              break;
+            }
+        }
+      }
+      ipc_free(owner);
+      if (st != IPC_OK) goto cleanup;
+    }
     for (int k = 0; k < bd->nneumann; ++k) {
       char key[96];
       snprintf(key, sizeof key, "bodies[%d].neumann[%d]", b, k);
