@@ -156,7 +156,15 @@ void ipc_run_lcp_summary(const ipc_run_checkpoint *c) {
   printf("%d steps in %.2f s (%.4f s/step, %.1f LCP iterations/step), min distance %.3g", n,
          sum->wall_seconds, n ? sum->wall_seconds / n : 0.0,
          n ? (double)sum->lcp_iterations / n : 0.0, sum->min_distance);
-  if (c->check) printf(", %s", sum->intersection_free ? "intersection-free" : "INTERSECTING");
+  /* LCP contact allows small overlaps (the gap and stabilization close them over steps): a
+     negative distance is penetration, of a plane or between surfaces, and is said as such */
+  if (sum->min_distance < 0)
+    printf(" (penetration: contacts overlap by up to %.3g m)", -sum->min_distance);
+  if (c->check)
+    printf(", %s", !sum->intersection_free ? "INTERSECTING"
+                   : sum->min_distance < 0
+                       ? "surfaces intersection-free (the overlap above is at contacts)"
+                       : "intersection-free");
   printf("\n");
   long regions = 0;
   int steps = 0;

@@ -592,3 +592,31 @@ ipc_status ipc_model_affine_scripts_check(const ipc_model *m, const ipc_scene_de
   }
   return IPC_OK;
 }
+
+int ipc_model_planes_clear(const ipc_model *m, const double *x, char *what, size_t n) {
+  double worst = 0.0;
+  int wv = -1, wp = -1, wb = -1;
+  for (int b = 0; b < m->nbodies; ++b) {
+    const ipc_body *bd = &m->bodies[b];
+    if (bd->obstacle) continue;
+    for (int i = bd->v0; i < bd->v0 + bd->nv; ++i)
+      for (int p = 0; p < m->nplanes; ++p) {
+        const ipc_plane *pl = &m->planes[p];
+        const double *v = x + 3 * (size_t)i;
+        double s = pl->normal[0] * (v[0] - pl->point[0]) + pl->normal[1] * (v[1] - pl->point[1]) +
+                   pl->normal[2] * (v[2] - pl->point[2]);
+        if (s < worst || (s != s && wv < 0)) {
+          worst = s != s ? -INFINITY : s;
+          wv = i;
+          wp = p;
+          wb = b;
+        }
+      }
+  }
+  if (wv < 0) return 1;
+  if (what)
+    snprintf(what, n, "vertex %d of body '%s' is %.3g m behind plane %d (through %g %g %g)",
+             wv - m->bodies[wb].v0, m->bodies[wb].name, -worst, wp, m->planes[wp].point[0],
+             m->planes[wp].point[1], m->planes[wp].point[2]);
+  return 0;
+}

@@ -4,6 +4,8 @@
 #ifndef IPCC_CORE_MODEL_H
 #define IPCC_CORE_MODEL_H
 
+#include <stddef.h>
+
 #include "affine/affine.h"
 #include "core/surface.h"
 #include "ipcc/mesh.h"
@@ -101,6 +103,12 @@ void ipc_rotation_xyz(double R[9], const double ang[3]);
 
 /* frees and zeroes; m may be NULL */
 void ipc_model_free(ipc_model *m);
+
+/* 1 when every vertex of the bodies that are not obstacles lies on the allowed side of every
+   plane at x (on the plane counts as allowed); else 0 and what (n bytes) names the deepest
+   vertex: its body, index and depth behind the plane. Part of every exact intersection check:
+   a vertex behind the ground is an intersection too. */
+int ipc_model_planes_clear(const ipc_model *m, const double *x, char *what, size_t n);
 
 /* the exact volume moments of body bd of m (an affine body) with its density, about the
    world origin: from its tets, or from its closed surface by the divergence theorem when it

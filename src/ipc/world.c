@@ -277,6 +277,7 @@ void ipc_world_tet_energy_density(const ipc_world *w, double *psi) {
 }
 
 int ipc_world_intersection_free(const ipc_world *w, char *what, size_t n) {
+  if (!ipc_model_planes_clear(&w->m, w->x, what, n)) return 0;
   /* an affine body's own surface stays intersection-free while its map is one-to-one */
   for (int a = 0; a < w->naff; ++a) {
     const double *q = w->aq + 12 * (size_t)a; /* A's columns at q + 3, + 6, + 9 */

@@ -266,6 +266,14 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
     return NULL;
   }
   ipc_model *m = &w->m;
+  char what[256];
+  if (!ipc_model_planes_clear(m, m->x0, what, sizeof what)) { /* as the IPC world refuses it */
+    ipc_error_set(err, IPC_ERR_INPUT, "%s: the initial state has %s; separate them",
+                  scene->path ? scene->path : "(scene)", what);
+    ipc_model_free(m);
+    ipc_free(w);
+    return NULL;
+  }
   if (m->nseq > 0) { /* read per step by the IPC world only */
     ipc_error_set(err, IPC_ERR_INPUT,
                   "%s: mesh sequences (meshSeq) move obstacles in IPC mode "
