@@ -9,6 +9,7 @@
 #include "affine/affine.h"
 #include "core/alloc.h"
 #include "core/codim.h"
+#include "geometry/containment.h"
 
 static const double deg = 3.14159265358979323846 / 180.0;
 
@@ -618,5 +619,15 @@ int ipc_model_planes_clear(const ipc_model *m, const double *x, char *what, size
     snprintf(what, n, "vertex %d of body '%s' is %.3g m behind plane %d (through %g %g %g)",
              wv - m->bodies[wb].v0, m->bodies[wb].name, -worst, wp, m->planes[wp].point[0],
              m->planes[wp].point[1], m->planes[wp].point[2]);
+  return 0;
+}
+
+int ipc_model_no_containment(const ipc_model *m, const double *x, char *what, size_t n) {
+  int inner, outer;
+  if (!ipc_surface_first_containment(&m->surface, x, &inner, &outer)) return 1;
+  if (what)
+    snprintf(what, n, "body '%s' lies inside body '%s' (their volumes overlap)",
+             inner < m->nbodies ? m->bodies[inner].name : "?",
+             outer < m->nbodies ? m->bodies[outer].name : "?");
   return 0;
 }

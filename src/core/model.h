@@ -110,6 +110,11 @@ void ipc_model_free(ipc_model *m);
    a vertex behind the ground is an intersection too. */
 int ipc_model_planes_clear(const ipc_model *m, const double *x, char *what, size_t n);
 
+/* 1 when no body lies wholly inside another's volume at x (ipc_surface_first_containment; the
+   surfaces must not cross, checked first); else 0 and what names the two bodies. Part of the
+   exact intersection check: containment is an overlap of volumes without a crossing. */
+int ipc_model_no_containment(const ipc_model *m, const double *x, char *what, size_t n);
+
 /* the exact volume moments of body bd of m (an affine body) with its density, about the
    world origin: from its tets, or from its closed surface by the divergence theorem when it
    has none (ipc_model_build checked that surface). IPC_ERR_INPUT as the kernels. */

@@ -182,9 +182,9 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   w->m.surface.vert_rigid = NULL;
   int hits = ipc_surface_first_intersection(&m->surface, w->x, &hit);
   w->m.surface.vert_rigid = rigid;
-  if (hits) {
-    char what[256];
-    ipc_intersection_describe(what, sizeof what, &m->surface, &hit);
+  char what[256];
+  if (hits) ipc_intersection_describe(what, sizeof what, &m->surface, &hit);
+  if (hits || !ipc_model_no_containment(m, w->x, what, sizeof what)) {
     ipc_error_set(err, IPC_ERR_INPUT, "%s: the initial state intersects: %s",
                   def->path ? def->path : "(scene)", what);
     ipc_world_destroy(w);
@@ -291,7 +291,8 @@ int ipc_world_intersection_free(const ipc_world *w, char *what, size_t n) {
     }
   }
   ipc_intersection hit;
-  if (!ipc_surface_first_intersection(&w->m.surface, w->x, &hit)) return 1;
+  if (!ipc_surface_first_intersection(&w->m.surface, w->x, &hit))
+    return ipc_model_no_containment(&w->m, w->x, what, n);
   if (what) ipc_intersection_describe(what, n, &w->m.surface, &hit);
   return 0;
 }

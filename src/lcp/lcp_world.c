@@ -267,8 +267,9 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
   }
   ipc_model *m = &w->m;
   char what[256];
-  if (!ipc_model_planes_clear(m, m->x0, what, sizeof what)) { /* as the IPC world refuses it */
-    ipc_error_set(err, IPC_ERR_INPUT, "%s: the initial state has %s; separate them",
+  if (!ipc_model_planes_clear(m, m->x0, what, sizeof what) || /* as the IPC world refuses */
+      !ipc_model_no_containment(m, m->x0, what, sizeof what)) {
+    ipc_error_set(err, IPC_ERR_INPUT, "%s: the initial state intersects: %s",
                   scene->path ? scene->path : "(scene)", what);
     ipc_model_free(m);
     ipc_free(w);
@@ -406,7 +407,8 @@ void ipc_lcp_world_tet_energy_density(const ipc_lcp_world *w, double *psi) {
 
 int ipc_lcp_world_intersection_free(const ipc_lcp_world *w, char *what, size_t n) {
   ipc_intersection hit;
-  if (!ipc_surface_first_intersection(&w->m.surface, w->x, &hit)) return 1;
+  if (!ipc_surface_first_intersection(&w->m.surface, w->x, &hit))
+    return ipc_model_no_containment(&w->m, w->x, what, n);
   if (what) ipc_intersection_describe(what, n, &w->m.surface, &hit);
   return 0;
 }
