@@ -81,7 +81,7 @@ static ply_type type_named(const char *tok, size_t len) {
 static ipc_status fail_here(ply_reader *r, ipc_error *err, const char *what) {
   if (!r->binary) return ipc_scan_fail(&r->s, err, "%s %ld: %s", r->cur->name, r->cur_index, what);
   return ipc_error_set(err, IPC_ERR_INPUT, "%s: element %s %ld (byte %ld): %s", r->s.name,
-                       r->cur->name, r->cur_index, (long)(r->bin - (const unsigned char *)r->s.end),
+                       r->cur->name, r->cur_index, (long)(r->bin - r->base),
                        what);
 }
 
