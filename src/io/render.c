@@ -15,15 +15,20 @@
 #include "lcp/lcp_world_internal.h"
 
 enum { SS = 2 }; /* supersampling factor per axis */
+/* the samples of one band of rows: the buffers hold a band at a time (64 bytes a sample), so
+   an 8192 x 8192 picture (268 M samples) needs 128 MiB of them instead of 17 GiB */
+enum { BAND_SAMPLES = 1 << 21 };
 static const double deg = 3.14159265358979323846 / 180.0;
 
 typedef struct view {
   double eye[3], r[3], u[3], f[3]; /* camera frame: right, up, forward */
   double focal, cx, cy, near;
   double key[3], fill[3]; /* unit directions towards the lights */
-  int w, h;
-  double *color; /* (h x w x 3) in [0, 1] */
-  double *iz;    /* (h x w) 1 / depth, 0 = empty */
+  int ok;                 /* 0: no direction to look in, nothing is drawn */
+  int w, h;               /* the whole picture, in samples */
+  int y0, rows;           /* the band of sample rows the buffers hold */
+  double *color;          /* (rows x w x 3) in [0, 1] */
+  double *iz;             /* (rows x w) 1 / depth, 0 = empty */
 } view;
 
 static double dot3(const double a[3], const double b[3]) {
@@ -193,11 +198,21 @@ ipc_camera ipc_model_camera(const ipc_model *m) {
   return c;
 }
 
-static void view_init(view *v, const ipc_camera *cam, int w, int h) {
+/* the camera cam for a w x h picture of a scene of size scale (the diagonal of its framed
+   points) */
+static void view_init(view *v, const ipc_camera *cam, int w, int h, double scale) {
   memcpy(v->eye, cam->eye, sizeof v->eye);
-  for (int d = 0; d < 3; ++d) v->f[d] = cam->target[d] - cam->eye[d];
-  double dist = sqrt(dot3(v->f, v->f));
-  normalize3(v->f);
+  /* scaled by its largest component first: the square of an eye-target distance of 1e-160
+     underflows to 0 */
+  double big = 0;
+  for (int d = 0; d < 3; ++d) {
+    v->f[d] = cam->target[d] - cam->eye[d];
+    big = fmax(big, fabs(v->f[d]));
+  }
+  v->ok = big > 0 && isfinite(big);
+  for (int d = 0; d < 3 && v->ok; ++d) v->f[d] /= big;
+  double dist = v->ok ? big * sqrt(dot3(v->f, v->f)) : 0;
+  v->ok = v->ok && normalize3(v->f);
   cross3(v->r, v->f, cam->up);
   if (!normalize3(v->r)) { /* looking along up: any right vector */
     double alt[3] = {1, 0, 0};
@@ -211,10 +226,16 @@ static void view_init(view *v, const ipc_camera *cam, int w, int h) {
   cross3(v->u, v->r, v->f);
   v->w = w;
   v->h = h;
+  v->y0 = 0;
+  v->rows = h;
   v->focal = 0.5 * h / tan(0.5 * cam->fov * deg);
   v->cx = 0.5 * w;
   v->cy = 0.5 * h;
-  v->near = 1e-3 * (dist > 0 ? dist : 1);
+  /* a thousandth of the way to the target, but not much closer than the scene's size calls
+     for: with an eye 1e-7 m from its target, the triangles hugging it would project to
+     billions of pixels */
+  v->near = fmax(1e-3 * dist, 1e-5 * scale);
+  v->ok = v->ok && v->near > 0 && isfinite(v->near);
   /* key light from the upper left behind the camera, fill from the right */
   for (int d = 0; d < 3; ++d) {
     v->key[d] = -0.45 * v->r[d] + 0.75 * v->u[d] - 0.5 * v->f[d];
@@ -224,15 +245,16 @@ static void view_init(view *v, const ipc_camera *cam, int w, int h) {
   normalize3(v->fill);
 }
 
-/* screen position (pixels) and 1/depth; 0 when in front of the near plane */
+/* screen position (pixels) and 1/depth; 0 when in front of the near plane or not finite
+   (a position that is NaN or overflows) */
 static int project(const view *v, const double p[3], double s[3]) {
   double q[3] = {p[0] - v->eye[0], p[1] - v->eye[1], p[2] - v->eye[2]};
   double z = dot3(q, v->f);
-  if (z < v->near) return 0;
+  if (!(z >= v->near)) return 0;
   s[0] = v->cx + v->focal * dot3(q, v->r) / z;
   s[1] = v->cy - v->focal * dot3(q, v->u) / z;
   s[2] = 1.0 / z;
-  return 1;
+  return isfinite(s[0]) && isfinite(s[1]) && isfinite(s[2]);
 }
 
 /* Lambert shading of base color at p with normal n (turned towards the eye) */
@@ -247,28 +269,48 @@ static void shade(const view *v, const double p[3], const double n_in[3], const 
   for (int d = 0; d < 3; ++d) out[d] = fmin(1.0, base[d] * s);
 }
 
-/* one triangle: screen vertices s (3 x 3: x, y, 1/z), vertex colors c (3 x 3) */
+/* one triangle: screen vertices s (3 x 3: x, y, 1/z, finite), vertex colors c (3 x 3), on
+   the band of rows the buffers of v hold */
 static void raster(view *v, const double s[9], const double c[9]) {
   double area = (s[3] - s[0]) * (s[7] - s[1]) - (s[4] - s[1]) * (s[6] - s[0]);
-  if (!(fabs(area) > 1e-12)) return;
+  if (!(fabs(area) > 1e-12 && isfinite(area))) return;
+  /* culled and clamped to the band in double before any conversion to int: a triangle near
+     the eye spans up to ~1e300 pixels, and a bound beyond INT_MAX converts to INT_MIN */
   double xmin = fmin(s[0], fmin(s[3], s[6])), xmax = fmax(s[0], fmax(s[3], s[6]));
   double ymin = fmin(s[1], fmin(s[4], s[7])), ymax = fmax(s[1], fmax(s[4], s[7]));
-  int x0 = (int)fmax(0.0, floor(xmin)), x1 = (int)fmin(v->w - 1.0, ceil(xmax));
-  int y0 = (int)fmax(0.0, floor(ymin)), y1 = (int)fmin(v->h - 1.0, ceil(ymax));
-  /* barycentrics are affine in the pixel position: step them along rows and columns */
+  double fx0 = fmax(0.0, floor(xmin)), fx1 = fmin(v->w - 1.0, ceil(xmax));
+  double fy0 = fmax((double)v->y0, floor(ymin)), fy1 = fmin(v->y0 + v->rows - 1.0, ceil(ymax));
+  if (!(fx0 <= fx1 && fy0 <= fy1)) return;
+  int x0 = (int)fx0, y0 = (int)fy0, y1 = (int)fy1;
+  /* barycentrics are affine in the pixel position; each row starts afresh (its values do not
+     depend on where the band starts) */
   double ia = 1.0 / area;
-  double a0x = -(s[7] - s[4]) * ia, a0y = (s[6] - s[3]) * ia;
-  double a1x = -(s[1] - s[7]) * ia, a1y = (s[0] - s[6]) * ia;
-  double px0 = x0 + 0.5, py0 = y0 + 0.5;
-  double r0 = ((s[3] - px0) * (s[7] - py0) - (s[4] - py0) * (s[6] - px0)) * ia;
-  double r1 = ((s[6] - px0) * (s[1] - py0) - (s[7] - py0) * (s[0] - px0)) * ia;
-  for (int y = y0; y <= y1; ++y, r0 += a0y, r1 += a1y) {
-    double b0 = r0, b1 = r1;
-    for (int x = x0; x <= x1; ++x, b0 += a0x, b1 += a1x) {
-      double b2 = 1.0 - b0 - b1;
-      if (b0 < 0 || b1 < 0 || b2 < 0) continue;
+  double a0x = -(s[7] - s[4]) * ia, a1x = -(s[1] - s[7]) * ia;
+  double ax[3] = {a0x, a1x, -a0x - a1x};
+  double px0 = x0 + 0.5;
+  for (int y = y0; y <= y1; ++y) {
+    double py = y + 0.5;
+    double r0 = ((s[3] - px0) * (s[7] - py) - (s[4] - py) * (s[6] - px0)) * ia;
+    double r1 = ((s[6] - px0) * (s[1] - py) - (s[7] - py) * (s[0] - px0)) * ia;
+    /* the columns where every barycentric is >= 0, a pixel wider each side against
+       rounding: a thin triangle across the picture costs its pixels, not its box */
+    double r[3] = {r0, r1, 1.0 - r0 - r1}, lo = fx0, hi = fx1;
+    for (int i = 0; i < 3; ++i) {
+      if (ax[i] > 0)
+        lo = fmax(lo, x0 - r[i] / ax[i] - 1);
+      else if (ax[i] < 0)
+        hi = fmin(hi, x0 - r[i] / ax[i] + 1);
+      else if (r[i] < 0)
+        hi = -1;
+    }
+    lo = fmax(fx0, floor(lo));
+    hi = fmin(fx1, ceil(hi));
+    if (!(lo <= hi)) continue;
+    for (int x = (int)lo; x <= (int)hi; ++x) {
+      double b0 = r0 + a0x * (x - x0), b1 = r1 + a1x * (x - x0), b2 = 1.0 - b0 - b1;
+      if (!(b0 >= 0 && b1 >= 0 && b2 >= 0)) continue; /* NaN too: out */
       double iz = b0 * s[2] + b1 * s[5] + b2 * s[8];
-      size_t k = (size_t)y * (size_t)v->w + (size_t)x;
+      size_t k = (size_t)(y - v->y0) * (size_t)v->w + (size_t)x;
       if (iz <= v->iz[k]) continue;
       v->iz[k] = iz;
       for (int d = 0; d < 3; ++d) v->color[3 * k + d] = b0 * c[d] + b1 * c[3 + d] + b2 * c[6 + d];
@@ -431,7 +473,7 @@ static void draw_planes(view *v, const ipc_model *m) {
 /* the dynamic bodies (layer b) over the scene (layer v: sky, planes, obstacles): where an
    obstacle hides a body, the body shows through it */
 static void composite(view *v, const view *b) {
-  size_t np = (size_t)v->w * (size_t)v->h;
+  size_t np = (size_t)v->w * (size_t)v->rows;
   for (size_t k = 0; k < np; ++k) {
     if (!(b->iz[k] > 0)) continue;
     double a = b->iz[k] >= v->iz[k] ? 1.0 : 0.6;
@@ -440,36 +482,51 @@ static void composite(view *v, const view *b) {
   }
 }
 
-/* model m at positions pos (ipc_render_world) */
+/* model m at positions pos (ipc_render_world), a band of rows at a time */
 void ipc_render_model(ipc_image *im, const ipc_model *m, const double *pos, const ipc_camera *cam) {
+  double up[3], lo[3], hi[3];
+  up_of(m, up);
+  frame_box(m, up, lo, hi);
   view v, b;
-  view_init(&v, cam, SS * im->width, SS * im->height);
-  size_t np = (size_t)v.w * (size_t)v.h;
+  view_init(&v, cam, SS * im->width, SS * im->height, box_diag(lo, hi));
+  int band = (int)(BAND_SAMPLES / (size_t)v.w) / SS * SS; /* whole rows of the image */
+  band = band < SS ? SS : band > v.h ? v.h : band;
+  size_t np = (size_t)v.w * (size_t)band;
   v.color = IPC_NEW(double, 3 * np);
-  v.iz = IPC_NEW0(double, np);
+  v.iz = IPC_NEW(double, np);
   b = v;
-  b.color = IPC_NEW0(double, 3 * np);
-  b.iz = IPC_NEW0(double, np);
-  for (int y = 0; y < v.h; ++y) { /* sky: blue-grey at the top to white at the bottom */
-    double t = (double)y / (v.h - 1 > 0 ? v.h - 1 : 1);
-    double sky[3] = {0.60 + 0.35 * t, 0.70 + 0.26 * t, 0.84 + 0.13 * t};
-    for (int x = 0; x < v.w; ++x) memcpy(v.color + 3 * ((size_t)y * v.w + x), sky, sizeof sky);
+  b.color = IPC_NEW(double, 3 * np);
+  b.iz = IPC_NEW(double, np);
+  for (int y0 = 0; y0 < v.h; y0 += band) {
+    v.y0 = b.y0 = y0;
+    v.rows = b.rows = band < v.h - y0 ? band : v.h - y0;
+    size_t nb = (size_t)v.w * (size_t)v.rows;
+    memset(v.iz, 0, nb * sizeof *v.iz);
+    memset(b.color, 0, 3 * nb * sizeof *b.color);
+    memset(b.iz, 0, nb * sizeof *b.iz);
+    for (int y = 0; y < v.rows; ++y) { /* sky: blue-grey at the top to white at the bottom */
+      double t = (double)(y0 + y) / (v.h - 1 > 0 ? v.h - 1 : 1);
+      double sky[3] = {0.60 + 0.35 * t, 0.70 + 0.26 * t, 0.84 + 0.13 * t};
+      for (int x = 0; x < v.w; ++x) memcpy(v.color + 3 * ((size_t)y * v.w + x), sky, sizeof sky);
+    }
+    if (v.ok) {
+      draw_planes(&v, m);
+      draw_bodies(&v, m, pos, 1);
+      draw_bodies(&b, m, pos, 0);
+      composite(&v, &b);
+    }
+    for (int y = y0 / SS; y < (y0 + v.rows) / SS; ++y)
+      for (int x = 0; x < im->width; ++x)
+        for (int d = 0; d < 3; ++d) {
+          double s = 0;
+          for (int sy = 0; sy < SS; ++sy)
+            for (int sx = 0; sx < SS; ++sx)
+              s += v.color[3 * ((size_t)(SS * y + sy - y0) * v.w + (size_t)(SS * x + sx)) + d];
+          double c = s / (SS * SS);
+          im->rgb[3 * ((size_t)y * im->width + x) + d] =
+              (unsigned char)lround(255.0 * fmin(1.0, fmax(0.0, c)));
+        }
   }
-  draw_planes(&v, m);
-  draw_bodies(&v, m, pos, 1);
-  draw_bodies(&b, m, pos, 0);
-  composite(&v, &b);
-  for (int y = 0; y < im->height; ++y)
-    for (int x = 0; x < im->width; ++x)
-      for (int d = 0; d < 3; ++d) {
-        double s = 0;
-        for (int sy = 0; sy < SS; ++sy)
-          for (int sx = 0; sx < SS; ++sx)
-            s += v.color[3 * ((size_t)(SS * y + sy) * v.w + (size_t)(SS * x + sx)) + d];
-        double c = s / (SS * SS);
-        im->rgb[3 * ((size_t)y * im->width + x) + d] =
-            (unsigned char)lround(255.0 * fmin(1.0, fmax(0.0, c)));
-      }
   ipc_free(v.color);
   ipc_free(v.iz);
   ipc_free(b.color);
