@@ -204,7 +204,9 @@ static int compare(const compare_args *o) {
   char *pi = malloc(plen), *pl = malloc(plen), *path = malloc(plen);
   snprintf(pi, plen, "%s/ipc", dir);
   snprintf(pl, plen, "%s/lcp", dir);
-  int rc = claim(dir, pi, pl, overwrite);
+  ipc_outdir_lock lock; /* held until compare.json is written (outdir.h) */
+  int rc = ipc_outdir_lock_take(&lock, "ipcc compare", dir, 1);
+  if (!rc) rc = claim(dir, pi, pl, overwrite);
   int rc_ipc = rc ? 2 : run_mode(scene, pi, "ipc", steps, overwrite, NULL, 0);
   if (rc_ipc == 2) rc = 2; /* bad input: the LCP run would say the same */
   int rc_lcp = rc ? 2 : run_mode(scene, pl, "lcp", steps, overwrite, o->lcp_args, o->nlcp);
@@ -260,6 +262,7 @@ static int compare(const compare_args *o) {
     if (!rc) printf("runs: %s, %s; table: %s\n", pi, pl, path);
     if (!rc && (rc_ipc == 1 || rc_lcp == 1)) rc = 1;
   }
+  ipc_outdir_lock_release(&lock);
   free(pi);
   free(pl);
   free(path);

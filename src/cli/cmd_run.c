@@ -485,7 +485,12 @@ int ipc_cmd_run(int argc, char **argv) {
   memset(&r, 0, sizeof r);
   int rc = parse_args(&r.o, &r.lo, argc, argv);
   if (rc >= 0) return rc;
-  rc = r.o.resume ? run_open_resume(&r) : run_open_new(&r);
+  /* the folder is locked before anything reads or writes there (outdir.h), a new run's
+     once its scene loaded: bad input creates no folder */
+  ipc_outdir_lock lock = {.fd = -1}; /* none held */
+  rc = r.o.resume ? ipc_outdir_lock_take(&lock, "ipcc run", r.o.resume, 0) : 0;
+  if (rc == 0) rc = r.o.resume ? run_open_resume(&r) : run_open_new(&r);
+  if (rc == 0 && !r.o.resume) rc = ipc_outdir_lock_take(&lock, "ipcc run", r.outdir, 1);
   /* after the scene loaded: bad input never clears an earlier run */
   if (rc == 0 && !r.o.resume) rc = ipc_outdir_claim("ipcc run", r.outdir, r.o.overwrite);
   if (rc == 0) {
@@ -509,6 +514,7 @@ int ipc_cmd_run(int argc, char **argv) {
     rc = run_steps(&r);
     rc = run_finish(&r, rc);
   }
+  ipc_outdir_lock_release(&lock);
   ipc_checkpoint_free(&r.ck);
   free(r.outdir);
   free(r.frames_dir);
