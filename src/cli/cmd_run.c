@@ -148,6 +148,39 @@ static int open_world(run *r, const char *scene, const ipc_run_checkpoint *ck) {
   return 0;
 }
 
+/* warns when the barrier distance exceeds half the smallest body's size: contact then acts
+   across most of that body (a relative dhat refers to the whole scene's diagonal, which a pile
+   of small bodies spread far apart makes large), every pair of nearby bodies is in contact and
+   a step can take minutes */
+static void warn_dhat(const ipc_world *w) {
+  const double *x = ipc_world_positions(w), dhat = ipc_world_dhat(w);
+  double smallest = INFINITY;
+  const char *name = NULL;
+  for (int b = 0; b < ipc_world_body_count(w); ++b) {
+    ipc_body_info bi;
+    if (ipc_world_body(w, b, &bi) != 0 || bi.obstacle || bi.vertex_count == 0) continue;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = bi.vertex_begin; i < bi.vertex_begin + bi.vertex_count; ++i)
+      for (int d = 0; d < 3; ++d) {
+        lo[d] = fmin(lo[d], x[3 * (size_t)i + d]);
+        hi[d] = fmax(hi[d], x[3 * (size_t)i + d]);
+      }
+    double diag = sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                       (hi[2] - lo[2]) * (hi[2] - lo[2]));
+    if (diag < smallest) {
+      smallest = diag;
+      name = bi.name;
+    }
+  }
+  if (name && dhat > 0.5 * smallest)
+    fprintf(stderr,
+            "ipcc run: warning: the barrier distance dhat = %.3g m exceeds half of body '%s' "
+            "(%.3g m across): contact acts across most of it and steps may be slow; a relative "
+            "dhat refers to the whole scene's diagonal: give a smaller or an absolute one "
+            "(JSON contact.dhat with contact.dhat_absolute, scripts' dHat)\n",
+            dhat, name, smallest);
+}
+
 /* a new run: options from the command line over the scene's; 0 or an exit code */
 static int run_open_new(run *r) {
   ipc_run_checkpoint *c = &r->ck;
@@ -161,6 +194,7 @@ static int run_open_new(run *r) {
   }
   int rc = open_world(r, scene, NULL);
   if (rc) return rc;
+  if (r->w) warn_dhat(r->w);
   ipc_error err;
   ipc_error_clear(&err);
   /* absolute, so that --resume works from any folder */
