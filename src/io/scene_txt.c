@@ -618,6 +618,9 @@ static int parse_keyword(txt *p, const txt_line *l) {
   if (!strcmp(kw, "size")) {
     double sz;
     if (!numbers(p, l, 1, 1, &sz, "a length (<= 0: no rescaling)") || !no_extra(p, l, 2)) return 0;
+    /* the scene is rescaled to this extent: beyond 1e20 m its volumes and energies overflow */
+    if (sz > 1e20)
+      return ipc_txt_bad(p, l->no, "keyword 'size': expected a length up to 1e20 m, got %g", sz);
     p->size = sz;
     return 1;
   }
@@ -697,6 +700,11 @@ static int parse_keyword(txt *p, const txt_line *l) {
     if (!numbers(p, l, 1, 8, v, "'halfSpace ox oy oz nx ny nz stiffness friction'") ||
         !no_extra(p, l, 9))
       return 0;
+    /* the normal is a direction: scaled by its largest component, so that a huge one (1e200)
+       does not overflow to an infinite length */
+    double nmax = fmax(fabs(v[3]), fmax(fabs(v[4]), fabs(v[5])));
+    if (nmax > 0)
+      for (int d = 3; d < 6; ++d) v[d] /= nmax;
     if (!(v[3] * v[3] + v[4] * v[4] + v[5] * v[5] > 0) || v[7] < 0)
       return ipc_txt_bad(p, l->no,
                          "keyword 'halfSpace': expected a non-zero normal and friction >= 0");
