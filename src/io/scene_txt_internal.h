@@ -187,6 +187,9 @@ int ipc_txt_ends_with(const char *s, const char *suffix);
    s->path and s->kind; 0 (p->err) when no such file exists */
 int ipc_txt_resolve_mesh(txt *p, int line, const char *kw, const char *rel, txt_shape *s);
 
+/* the parsed script p placed and mapped onto s (scene_txt_build.c); 0 on error (p->err) */
+int ipc_txt_finalize(txt *p, ipc_scene_def *s);
+
 /* IPC's other scenarios (SCRIPT_HANG and later) on the placed shapes; 0 on error (p->err) */
 int ipc_txt_more_scenarios(txt *p, ipc_scene_def *s, const placed *pl, int nsh, int nX);
 /* body b moved through the meshes of folder (IPC's meshSeq: first frame 0;
