@@ -63,14 +63,14 @@ static double plane_dist(const ipc_plane *p, const double *v) {
          p->normal[2] * (v[2] - p->point[2]);
 }
 
-/* the distance type of a point-triangle or edge-edge pair: IPC's tie rules on IPC scripts */
-static ipc_pt_type pt_type(const ipc_contact_model *cm, const double *p, const double *a,
-                           const double *b, const double *c) {
+ipc_pt_type ipc_contact_pt_type(const ipc_contact_model *cm, const double *p, const double *a,
+                                const double *b, const double *c) {
   return cm->model->params.ipc_newton_path ? ipc_pt_classify_ipc(p, a, b, c)
                                            : ipc_pt_classify(p, a, b, c);
 }
-static ipc_ee_type ee_type(const ipc_contact_model *cm, const double *a0, const double *a1,
-                           const double *b0, const double *b1) {
+
+ipc_ee_type ipc_contact_ee_type(const ipc_contact_model *cm, const double *a0, const double *a1,
+                                const double *b0, const double *b1) {
   return cm->model->params.ipc_newton_path ? ipc_ee_classify_ipc(a0, a1, b0, b1)
                                            : ipc_ee_classify(a0, a1, b0, b1);
 }
@@ -80,10 +80,10 @@ static double contact_d2(ipc_contact *c, const ipc_contact_model *cm, const doub
   const int *v = c->v;
   switch (c->kind) {
     case IPC_CONTACT_PT:
-      c->type = (int)pt_type(cm, X(v[0]), X(v[1]), X(v[2]), X(v[3]));
+      c->type = (int)ipc_contact_pt_type(cm, X(v[0]), X(v[1]), X(v[2]), X(v[3]));
       return ipc_pt_distance2(X(v[0]), X(v[1]), X(v[2]), X(v[3]), (ipc_pt_type)c->type, NULL, NULL);
     case IPC_CONTACT_EE:
-      c->type = (int)ee_type(cm, X(v[0]), X(v[1]), X(v[2]), X(v[3]));
+      c->type = (int)ipc_contact_ee_type(cm, X(v[0]), X(v[1]), X(v[2]), X(v[3]));
       return ipc_ee_distance2(X(v[0]), X(v[1]), X(v[2]), X(v[3]), (ipc_ee_type)c->type, NULL, NULL);
     case IPC_CONTACT_PE:
       c->type = (int)ipc_pe_classify(X(v[0]), X(v[1]), X(v[2]));
@@ -386,13 +386,13 @@ double ipc_contact_local(const ipc_contact *c, const ipc_contact_model *cm, cons
   double d2;
   switch (c->kind) {
     case IPC_CONTACT_PT:
-      cc.type = (int)pt_type(cm, X(v[0]), X(v[1]), X(v[2]), X(v[3]));
+      cc.type = (int)ipc_contact_pt_type(cm, X(v[0]), X(v[1]), X(v[2]), X(v[3]));
       d2 = ipc_pt_distance2(X(v[0]), X(v[1]), X(v[2]), X(v[3]), (ipc_pt_type)cc.type, gd, Hd);
       np = 4;
       mask = ipc_pt_type_points((ipc_pt_type)cc.type);
       break;
     case IPC_CONTACT_EE:
-      cc.type = (int)ee_type(cm, X(v[0]), X(v[1]), X(v[2]), X(v[3]));
+      cc.type = (int)ipc_contact_ee_type(cm, X(v[0]), X(v[1]), X(v[2]), X(v[3]));
       d2 = ipc_ee_distance2(X(v[0]), X(v[1]), X(v[2]), X(v[3]), (ipc_ee_type)cc.type, gd, Hd);
       np = 4;
       mask = ipc_ee_type_points((ipc_ee_type)cc.type);

@@ -8,6 +8,7 @@
 
 #include "core/model.h"
 #include "geometry/broad_phase.h"
+#include "geometry/distance.h"
 
 typedef enum ipc_contact_kind {
   IPC_CONTACT_PT,    /* vertex v[0] against face v[1..3] */
@@ -42,6 +43,14 @@ typedef struct ipc_contact_model {
 
 void ipc_contact_model_init(ipc_contact_model *cm, const ipc_model *m, double dhat);
 void ipc_contact_model_free(ipc_contact_model *cm);
+
+/* the distance type of a point-triangle or edge-edge pair at its positions: IPC's tie rules
+   on IPC scripts (ipc_pt_classify_ipc, params.ipc_newton_path), ipcc's own otherwise. The
+   barrier and friction classify through these, so both see the same closest pair */
+ipc_pt_type ipc_contact_pt_type(const ipc_contact_model *cm, const double *p, const double *a,
+                                const double *b, const double *c);
+ipc_ee_type ipc_contact_ee_type(const ipc_contact_model *cm, const double *a0, const double *a1,
+                                const double *b0, const double *b1);
 
 /* the pairs among cand (and vertex-plane pairs) with squared distance < dhat^2 at x;
    returns the smallest squared distance seen (INFINITY if none), or -1 when some

@@ -103,12 +103,10 @@ enum { PAIR_PP, PAIR_PE, PAIR_PT, PAIR_EE };
 
 /* reduces contact c (type classified at x) to a pair kind and its ordered vertices */
 static int reduce(const ipc_contact *c, const ipc_contact_model *cm, const double *x, int v[4]) {
-  const int ipc_rules = cm->model->params.ipc_newton_path;
   const int *cv = c->v;
   switch (c->kind) {
     case IPC_CONTACT_PT: {
-      ipc_pt_type t = ipc_rules ? ipc_pt_classify_ipc(X(cv[0]), X(cv[1]), X(cv[2]), X(cv[3]))
-                                : ipc_pt_classify(X(cv[0]), X(cv[1]), X(cv[2]), X(cv[3]));
+      ipc_pt_type t = ipc_contact_pt_type(cm, X(cv[0]), X(cv[1]), X(cv[2]), X(cv[3]));
       v[0] = cv[0];
       if (t <= IPC_PT_P_T2) {
         v[1] = cv[1 + (int)t];
@@ -124,8 +122,7 @@ static int reduce(const ipc_contact *c, const ipc_contact_model *cm, const doubl
       return PAIR_PE;
     }
     case IPC_CONTACT_EE: {
-      ipc_ee_type t = ipc_rules ? ipc_ee_classify_ipc(X(cv[0]), X(cv[1]), X(cv[2]), X(cv[3]))
-                                : ipc_ee_classify(X(cv[0]), X(cv[1]), X(cv[2]), X(cv[3]));
+      ipc_ee_type t = ipc_contact_ee_type(cm, X(cv[0]), X(cv[1]), X(cv[2]), X(cv[3]));
       switch (t) {
         case IPC_EE_A0_B0:
         case IPC_EE_A0_B1:
