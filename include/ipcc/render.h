@@ -24,6 +24,11 @@ typedef struct ipc_camera {
   double fov;
 } ipc_camera;
 
+/* 1 when the eye is apart from the target by more than 1e-12 of their coordinates: a camera
+   nearer than that has no direction to look in worth the name (--camera and output.camera
+   refuse it) */
+int ipc_camera_eye_apart(const double eye[3], const double target[3]);
+
 /* the scene's camera (output.camera) if it has one, else a 3/4 view of the initial
    bounding box of all bodies, up against gravity (+y without gravity). the same for every
    frame of a run. */

@@ -227,13 +227,6 @@ int ipc_cmd_render(int argc, char **argv) {
       }
       int finite = 1;
       for (int k = 0; k < ncamera; ++k) finite &= isfinite(camera[k]);
-      /* an eye at the target, or a few rounding steps from it, has no direction to look in
-         worth the name (as output.camera in a scene) */
-      double gap = 0, size = 0;
-      for (int d = 0; d < 3 && ncamera >= 6; ++d) {
-        gap = fmax(gap, fabs(camera[d] - camera[3 + d]));
-        size = fmax(size, fmax(fabs(camera[d]), fabs(camera[3 + d])));
-      }
       if (*end || !finite || (ncamera != 6 && ncamera != 7) ||
           (ncamera == 7 && !(camera[6] > 1 && camera[6] < 179))) {
         fprintf(stderr,
@@ -241,7 +234,7 @@ int ipc_cmd_render(int argc, char **argv) {
                 "or with FOV (1 to 179 degrees) after them, got '%s'\n",
                 s);
         rc = 2;
-      } else if (!(gap > 1e-12 * size)) {
+      } else if (!ipc_camera_eye_apart(camera, camera + 3)) {
         fprintf(stderr,
                 "ipcc render: --camera: expected an eye apart from target (by more than 1e-12 "
                 "times their coordinates), got '%s'\n",

@@ -198,6 +198,15 @@ ipc_camera ipc_model_camera(const ipc_model *m) {
   return c;
 }
 
+int ipc_camera_eye_apart(const double eye[3], const double target[3]) {
+  double gap = 0, size = 0;
+  for (int d = 0; d < 3; ++d) {
+    gap = fmax(gap, fabs(eye[d] - target[d]));
+    size = fmax(size, fmax(fabs(eye[d]), fabs(target[d])));
+  }
+  return gap > 1e-12 * size;
+}
+
 /* the camera cam for a w x h picture of a scene of size scale (the diagonal of its framed
    points) */
 static void view_init(view *v, const ipc_camera *cam, int w, int h, double scale) {

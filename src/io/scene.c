@@ -13,6 +13,7 @@
 #include "io/path.h"
 #include "io/scene_txt.h"
 #include "ipcc/output.h"
+#include "ipcc/render.h"
 #include "ipcc/scene.h"
 
 ipc_scene_def ipc_default_scene_def(void) {
@@ -487,14 +488,7 @@ static int parse_output_extras(reader *r, const cJSON *output, ipc_scene_def *s)
         !get_number(r, cam, "output.camera", "fov", &s->camera_fov, 1, 170,
                     "a vertical field of view in degrees (1 to 170)"))
       return 0;
-    /* an eye a few rounding steps from the target has no direction to look in worth the
-       name (as ipcc render --camera) */
-    double gap = 0, size = 0;
-    for (int i = 0; i < 3; ++i) {
-      gap = fmax(gap, fabs(s->camera_eye[i] - s->camera_target[i]));
-      size = fmax(size, fmax(fabs(s->camera_eye[i]), fabs(s->camera_target[i])));
-    }
-    if (!(gap > 1e-12 * size))
+    if (!ipc_camera_eye_apart(s->camera_eye, s->camera_target))
       return fail(r, "output.camera",
                   "an eye apart from the target (by more than 1e-12 times their coordinates)");
     s->camera_set = 1;
