@@ -602,10 +602,7 @@ int ipc_model_planes_clear(const ipc_model *m, const double *x, char *what, size
     if (bd->obstacle) continue;
     for (int i = bd->v0; i < bd->v0 + bd->nv; ++i)
       for (int p = 0; p < m->nplanes; ++p) {
-        const ipc_plane *pl = &m->planes[p];
-        const double *v = x + 3 * (size_t)i;
-        double s = pl->normal[0] * (v[0] - pl->point[0]) + pl->normal[1] * (v[1] - pl->point[1]) +
-                   pl->normal[2] * (v[2] - pl->point[2]);
+        double s = ipc_plane_distance(&m->planes[p], x + 3 * (size_t)i);
         if (s < worst || (s != s && wv < 0)) {
           worst = s != s ? -INFINITY : s;
           wv = i;

@@ -67,6 +67,12 @@ typedef struct ipc_plane {
   double friction_static; /* static coefficient (>= friction) */
 } ipc_plane;
 
+/* signed distance of x from the plane (positive on the allowed side) */
+static inline double ipc_plane_distance(const ipc_plane *p, const double x[3]) {
+  return p->normal[0] * (x[0] - p->point[0]) + p->normal[1] * (x[1] - p->point[1]) +
+         p->normal[2] * (x[2] - p->point[2]);
+}
+
 typedef struct ipc_model {
   int nverts;
   double *x0;   /* (nverts x 3) initial positions (rest shape, transformed) */

@@ -58,11 +58,6 @@ static double ee_eps(const ipc_contact_model *cm, int ea, int eb) {
   return ipc_ee_mollifier_threshold(X(E[2 * ea]), X(E[2 * ea + 1]), X(E[2 * eb]), X(E[2 * eb + 1]));
 }
 
-static double plane_dist(const ipc_plane *p, const double *v) {
-  return p->normal[0] * (v[0] - p->point[0]) + p->normal[1] * (v[1] - p->point[1]) +
-         p->normal[2] * (v[2] - p->point[2]);
-}
-
 ipc_pt_type ipc_contact_pt_type(const ipc_contact_model *cm, const double *p, const double *a,
                                 const double *b, const double *c) {
   return cm->model->params.ipc_newton_path ? ipc_pt_classify_ipc(p, a, b, c)
@@ -91,7 +86,7 @@ static double contact_d2(ipc_contact *c, const ipc_contact_model *cm, const doub
     case IPC_CONTACT_PP:
       return ipc_pp_dist2(X(v[0]), X(v[1]), NULL, NULL);
     default: {
-      double s = plane_dist(&cm->model->planes[c->plane], X(v[0]));
+      double s = ipc_plane_distance(&cm->model->planes[c->plane], X(v[0]));
       return s > 0 ? s * s : 0.0;
     }
   }
@@ -410,7 +405,7 @@ double ipc_contact_local(const ipc_contact *c, const ipc_contact_model *cm, cons
       break;
     default: {
       const ipc_plane *p = &cm->model->planes[c->plane];
-      double s = plane_dist(p, X(v[0]));
+      double s = ipc_plane_distance(p, X(v[0]));
       d2 = s * s;
       np = 1;
       mask = 0x1;

@@ -224,9 +224,7 @@ int ipc_friction_contact_init(ipc_friction_contact *out, const ipc_contact *c,
     out->nv = 1;
     out->v[0] = c->v[0];
     out->w[0] = 1.0;
-    double s = p->normal[0] * (X(c->v[0])[0] - p->point[0]) +
-               p->normal[1] * (X(c->v[0])[1] - p->point[1]) +
-               p->normal[2] * (X(c->v[0])[2] - p->point[2]);
+    double s = ipc_plane_distance(p, X(c->v[0]));
     d2 = s > 0 ? s * s : 0.0;
     memcpy(n, p->normal, sizeof n);
   } else {

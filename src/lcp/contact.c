@@ -361,8 +361,7 @@ double ipc_lcp_contacts_collect(ipc_lcp_contact_set *out, const ipc_model *m,
       int v = s->sv[i];
       if (s->vert_obstacle[v]) continue;
       const double *xv = X(v);
-      double phi = pl->normal[0] * (xv[0] - pl->point[0]) + pl->normal[1] * (xv[1] - pl->point[1]) +
-                   pl->normal[2] * (xv[2] - pl->point[2]);
+      double phi = ipc_plane_distance(pl, xv);
       double w = 1;
       emit(&b, KIND_PLANE, 1, &v, &w, pl->normal, phi, pair_mu(m, v, -p - 1), p);
     }
