@@ -51,6 +51,10 @@ typedef struct ipc_lcp_step_stats {
   int velocity_iterations; /* preconditioned CG iterations of the unconstrained velocity with
                               an earlier factor (0: factored this step) */
   int refactored;          /* A = M + h^2 K was factored this step */
+  int prescribed_overlap;  /* contacts at the end of the step with a negative gap whose vertices
+                              all move by prescription (scripted, pinned, obstacles): surfaces
+                              that prescribed motions carried into or through each other, which
+                              no contact impulse can separate */
 } ipc_lcp_step_stats;
 
 /* options of the LCP mode. solver takes the values of the LCP solvers:

@@ -141,6 +141,7 @@ int ipc_run_lcp_step(ipc_lcp_world *w, ipc_run_checkpoint *c, long *iterations, 
   sum->lcp_iterations += st->lcp_iterations;
   if (st->contacts > sum->contacts_max) sum->contacts_max = st->contacts;
   if (st->min_distance < sum->min_distance) sum->min_distance = st->min_distance;
+  if (st->prescribed_overlap > 0) sum->intersection_free = 0;
   *iterations = st->lcp_iterations;
   *contacts = st->contacts;
   return s == IPC_OK ? 0 : 1;
@@ -157,15 +158,34 @@ void ipc_run_lcp_summary(const ipc_run_checkpoint *c) {
          sum->wall_seconds, n ? sum->wall_seconds / n : 0.0,
          n ? (double)sum->lcp_iterations / n : 0.0, sum->min_distance);
   /* LCP contact allows small overlaps (the gap and stabilization close them over steps): a
-     negative distance is penetration, of a plane or between surfaces, and is said as such */
+     negative distance is penetration, of a plane or between surfaces, and is said as such,
+     with the step of the deepest */
+  size_t deepest = 0, first_pre = 0;
+  int pre_steps = 0, pre_max = 0;
+  for (size_t k = 0; k < c->nsteps; ++k) {
+    const ipc_lcp_step_stats *st = &c->lcp_steps[k];
+    if (st->min_distance < c->lcp_steps[deepest].min_distance) deepest = k;
+    if (st->prescribed_overlap <= 0) continue;
+    if (!pre_steps++) first_pre = k;
+    if (st->prescribed_overlap > pre_max) pre_max = st->prescribed_overlap;
+  }
   if (sum->min_distance < 0)
-    printf(" (penetration: contacts overlap by up to %.3g m)", -sum->min_distance);
+    printf(" (penetration: contacts overlap by up to %.3g m at step %d)", -sum->min_distance,
+           c->nsteps ? c->lcp_steps[deepest].step : 0);
   if (c->check)
     printf(", %s", !sum->intersection_free ? "INTERSECTING"
                    : sum->min_distance < 0
                        ? "surfaces intersection-free (the overlap above is at contacts)"
                        : "intersection-free");
   printf("\n");
+  /* two prescribed motions (scripts, pins, obstacles) that meet: the LCP's impulses move
+     neither side, so the surfaces pass into or through each other (IPC mode stops the script
+     short instead and reports dirichlet_unmet) */
+  if (pre_steps)
+    printf("prescribed motions collide: scripted, pinned or obstacle surfaces overlap in %d "
+           "steps from step %d (up to %d contacts; prescribed_overlap in stats.json); contact "
+           "impulses move neither side, so the surfaces pass into each other\n",
+           pre_steps, c->lcp_steps[first_pre].step, pre_max);
   long regions = 0;
   int steps = 0;
   size_t worst = 0;

@@ -20,7 +20,8 @@
    every mesh file and of the last frame it recorded; the checksum catches any damage of the
    file itself (FNV-1a changes with every single-byte change). a new summary field or step
    statistic bumps the version (old checkpoints are then refused with a message, never
-   misread). version 3 added the mode and the LCP fields. */
+   misread). version 3 added the mode and the LCP fields, 4 the LCP steps'
+   prescribed_overlap. */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -35,7 +36,7 @@
 #include "io/run_output.h"
 #include "ipcc/lcp_world.h"
 
-#define IPC_CHECKPOINT_VERSION 3u
+#define IPC_CHECKPOINT_VERSION 4u
 
 static const char ckpt_magic[8] = {'I', 'P', 'C', 'C', 'K', 'P', 'T', '\0'};
 

@@ -22,7 +22,9 @@ ipc_status ipc_write_lcp_stats_json(const char *path, const ipc_run_summary *sum
   ipc_stats_add_num(s, "contact_gap", sum->dhat);
   double rmax = 0, rrel = 0, tv = 0, tc = 0, ts = 0, tt = 0;
   int regions_max = 0, region_size_max = 0;
-  long unconverged = 0, vel_iters = 0, factorizations = 0;
+  long unconverged = 0, vel_iters = 0, factorizations = 0, prescribed_steps = 0;
+  for (size_t i = 0; i < nsteps; ++i) prescribed_steps += steps[i].prescribed_overlap > 0;
+  cJSON_AddNumberToObject(s, "prescribed_overlap_steps", (double)prescribed_steps);
   cJSON *energy = cJSON_AddArrayToObject(s, "energy");
   for (size_t i = 0; i < nsteps; ++i) {
     const ipc_lcp_step_stats *p = &steps[i];
@@ -78,6 +80,7 @@ ipc_status ipc_write_lcp_stats_json(const char *path, const ipc_run_summary *sum
     ipc_stats_add_num(e, "residual", p->residual);
     ipc_stats_add_num(e, "rel_residual", p->rel_residual);
     ipc_stats_add_num(e, "min_distance", p->min_distance);
+    cJSON_AddNumberToObject(e, "prescribed_overlap", p->prescribed_overlap);
     ipc_stats_add_num(e, "energy", p->energy);
     cJSON_AddNumberToObject(e, "velocity_iterations", p->velocity_iterations);
     cJSON_AddBoolToObject(e, "refactored", p->refactored);

@@ -624,6 +624,15 @@ ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st
     for (int r = 0; r < nreg && s == IPC_OK; ++r) {
       int cnt = start[r + 1] - start[r];
       const int *idx = order + start[r];
+      /* a contact with no free vertex (two prescribed motions meeting) links nothing, so it is
+         a region of its own: no impulse can change it (W = 0), and it is left out with z = 0
+         (the step reports it as prescribed_overlap when the surfaces overlap) */
+      int linked = 0;
+      for (int k = kptr[idx[0]]; k < kptr[idx[0] + 1]; ++k) linked |= keys[k] >= 0;
+      if (cnt == 1 && !linked) {
+        memset(w->z + (size_t)idx[0] * R, 0, sizeof(double) * (size_t)R);
+        continue;
+      }
       for (int a = 0; a < cnt; ++a)
         memcpy(zr + (size_t)a * R, w->z + (size_t)idx[a] * R, sizeof(double) * (size_t)R);
       s = solve_region(w, &ws, r, idx, cnt, zr, st, err);

@@ -19,6 +19,7 @@
 #include "core/alloc.h"
 #include "core/dirichlet.h"
 #include "core/timer.h"
+#include "core/vec3.h"
 #include "elastic/elasticity.h"
 #include "elastic/model_rest.h"
 #include "geometry/intersect_surface.h"
@@ -413,29 +414,39 @@ int ipc_lcp_world_intersection_free(const ipc_lcp_world *w, char *what, size_t n
   return 0;
 }
 
-/* prescribed velocities: scripted regions active at time t and obstacles (0 unless scripted) */
-static void prescribe(ipc_lcp_world *w, double t) {
+/* prescribed velocities: scripted regions active at time t and obstacles (0 unless scripted).
+   Returns the largest change of a prescribed vertex velocity from the one the contacts were
+   detected with (w->v at the end of the last step) */
+static double prescribe(ipc_lcp_world *w, double t) {
   ipc_model *m = &w->m;
   int n = m->nverts;
+  double dv2 = 0;
   memcpy(w->x0, w->x, 3 * (size_t)n * sizeof(double));
   for (int i = 0; i < n; ++i) {
     w->fixed[i] = m->mass[i] <= 0;
     w->scripted[i] = 0;
-    if (w->fixed[i]) memset(w->v + 3 * i, 0, 3 * sizeof(double));
+    if (w->fixed[i]) {
+      dv2 = fmax(dv2, dot3(w->v + 3 * i, w->v + 3 * i));
+      memset(w->v + 3 * i, 0, 3 * sizeof(double));
+    }
   }
   ipc_dirichlet_release(m, t, w->x);
   ipc_dirichlet_targets(m, w->dir_center, w->h, t, w->x, w->target, w->scripted);
   ipc_lcp_affine_script(w);
   for (int v = 0; v < n; ++v) {
     if (!w->scripted[v]) continue;
+    double d2 = 0;
     for (int j = 0; j < 3; ++j) {
-      double tg = w->target[3 * v + j];
+      double tg = w->target[3 * v + j], vj = (tg - w->x[3 * v + j]) / w->h;
+      d2 += (vj - w->v[3 * v + j]) * (vj - w->v[3 * v + j]);
       w->x0[3 * v + j] = tg;
-      w->v[3 * v + j] = (tg - w->x[3 * v + j]) / w->h;
+      w->v[3 * v + j] = vj;
     }
+    dv2 = fmax(dv2, d2);
     w->fixed[v] = 1;
   }
   ipc_dirichlet_advance_centers(m, w->dir_center, w->h, t);
+  return sqrt(dv2);
 }
 
 static double total_energy(const ipc_lcp_world *w) {
@@ -463,7 +474,12 @@ ipc_status ipc_lcp_world_step(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_erro
   int n = m->nverts;
   double t0 = ipc_now();
   memset(st, 0, sizeof *st);
-  prescribe(w, w->time);
+  /* the contacts were sought with last step's velocities; a prescribed velocity that changed
+     by more than the margin of that search (an obstacle starting to move, a script switching
+     on) could carry its vertices through a surface within the step: seek them again */
+  const double *g = m->params.gravity;
+  if (prescribe(w, w->time) > 3 * w->h * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]))
+    detect(w);
   ipc_status s = ipc_lcp_world_free_velocity(w, st, err);
   if (s == IPC_OK) s = ipc_lcp_affine_free_velocity(w, err);
   if (s != IPC_OK) return s;
@@ -491,6 +507,12 @@ ipc_status ipc_lcp_world_step(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_erro
   st->time = w->time;
   st->min_distance = phi < w->gap ? phi : INFINITY;
   st->contacts_after = (int)w->contacts.n;
+  for (size_t k = 0; k < w->contacts.n; ++k) {
+    const ipc_lcp_contact *c = &w->contacts.c[k];
+    int moved = 0;
+    for (int j = 0; j < c->nv; ++j) moved |= !w->fixed[c->vert[j]];
+    st->prescribed_overlap += c->phi < 0 && !moved;
+  }
   st->energy = total_energy(w);
   st->t_total = ipc_now() - t0;
   return IPC_OK;
