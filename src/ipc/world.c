@@ -124,6 +124,39 @@ static void newmark_initial_acceleration(ipc_world *w) {
   ipc_free(f);
 }
 
+/* Rayleigh damping beta K whose forces on a rigid motion, zero in exact arithmetic, would
+   show through rounding: K's rows cancel on a translation or rotation only to about 1e-16 of
+   their size, so a damping term beta h (lambda + 2 mu) / (rho l^2) (l = a tet's volume^(1/3);
+   the damping stiffness over the inertia of the tet) above 1e10 moves rigid motions by more
+   than 1e-6 of themselves (1e16 s froze a falling cube). The affine bodies' strain damping
+   likewise with kappa_A and the body's size. Returns the largest beta that keeps the ratio at
+   1e10, or INFINITY, and the body that bounds it */
+static double damping_limit(const ipc_world *w, int *which) {
+  const ipc_model *m = &w->m;
+  double best = INFINITY;
+  for (int b = 0; b < m->nbodies; ++b) {
+    const ipc_body *bd = &m->bodies[b];
+    if (bd->obstacle || !(bd->density > 0)) continue;
+    double stiff = bd->affine ? bd->affine_stiffness : bd->lambda + 2 * bd->mu, l2 = INFINITY;
+    if (!(stiff > 0)) continue;
+    if (bd->affine) {
+      double vol = 0;
+      for (int t = bd->t0; t < bd->t0 + bd->nt; ++t) vol += w->vol[t];
+      l2 = vol > 0 ? cbrt(vol) * cbrt(vol) : INFINITY;
+    } else {
+      for (int t = bd->t0; t < bd->t0 + bd->nt; ++t)
+        l2 = fmin(l2, cbrt(w->vol[t]) * cbrt(w->vol[t]));
+    }
+    if (!(l2 < INFINITY)) continue;
+    double beta = 1e10 * bd->density * l2 / (w->h * stiff);
+    if (beta < best) {
+      best = beta;
+      *which = b;
+    }
+  }
+  return best;
+}
+
 ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   ipc_world *w = IPC_NEW0(ipc_world, 1);
   if (ipc_model_build(&w->m, def, err) != IPC_OK) {
@@ -162,6 +195,19 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   if (def->damping_stiffness > 0) w->damp_H = IPC_NEW0(double, 144 * (size_t)m->ntets + 1);
   if (ipc_model_tet_rest(m, def->path, w->DmInv, w->vol, w->tet_model, err) != IPC_OK ||
       ipc_affine_world_init(w, def, err) != IPC_OK) {
+    ipc_world_destroy(w);
+    return NULL;
+  }
+  int stiff_body = -1;
+  double beta_max = def->damping_stiffness > 0 ? damping_limit(w, &stiff_body) : INFINITY;
+  if (def->damping_stiffness > beta_max) {
+    ipc_error_set(err, IPC_ERR_INPUT,
+                  "%s: damping.stiffness %.3g s is too large for body '%s' (at most %.3g s): "
+                  "its damping forces would outweigh the body's inertia by over 1e10, and "
+                  "rounding alone would then damp (or freeze) rigid motions, which damping "
+                  "leaves free",
+                  def->path ? def->path : "(scene)", def->damping_stiffness,
+                  m->bodies[stiff_body].name, beta_max);
     ipc_world_destroy(w);
     return NULL;
   }
