@@ -224,6 +224,28 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
                          file, b, def->bodies[b].mesh);
       goto done;
     }
+    /* a node of a deformable body in no tet has no mass and no elasticity: it would hang
+       frozen where it starts (even below the ground) and show in frames as a stray point */
+    if (!def->bodies[b].obstacle && !def->bodies[b].affine && !def->bodies[b].codim) {
+      unsigned char *used = IPC_NEW0(unsigned char, (size_t)me->nverts + 1);
+      for (size_t k = 0; k < 4 * (size_t)me->ntets; ++k) used[me->tets[k]] = 1;
+      int stray = 0, first = -1;
+      for (int i = me->nverts - 1; i >= 0; --i)
+        if (!used[i]) {
+          stray++;
+          first = i;
+        }
+      ipc_free(used);
+      if (stray) {
+        st = ipc_error_set(err, IPC_ERR_INPUT,
+                           "%s: key 'bodies[%d].mesh': %s: %d of its %d nodes belong to no "
+                           "tetrahedron, the first the %d-th node listed; a "
+                           "deformable body's nodes need a tet each (such a node has no mass "
+                           "and would hang where it starts); remove them from the mesh",
+                           file, b, def->bodies[b].mesh, stray, me->nverts, first + 1);
+        goto done;
+      }
+    }
     nverts += me->nverts;
     ntets += def->bodies[b].obstacle ? 0 : me->ntets;
     nfaces += me->ntris;
