@@ -7,6 +7,8 @@ typedef enum ipc_status {
   IPC_OK = 0,
   IPC_ERR_SIM = 1,   /* the simulation failed: NaN, no progress */
   IPC_ERR_INPUT = 2, /* bad input: file, line or key, and what was expected */
+  IPC_ERR_IO = 3,    /* output could not be written (a full disk, an I/O error): the input was
+                        fine, the run may be continued (--resume) once there is room */
 } ipc_status;
 
 /* error record filled by loaders and solvers; msg names file/line/key */

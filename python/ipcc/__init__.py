@@ -20,15 +20,16 @@ from ._native import BodyInfo, Error as _CError, StepStats as _CStepStats, lib a
 
 __version__ = "0.1.0"
 
-__all__ = ["Body", "Error", "InputError", "SimulationError", "World", "load_scene",
+__all__ = ["Body", "Error", "InputError", "OutputError", "SimulationError", "World", "load_scene",
            "scene_from_dict", "set_threads"]
 
 _IPC_ERR_SIM = 1
+_IPC_ERR_IO = 3
 _SCENE_LENIENT = 1
 
 
 class Error(Exception):
-    """an ipcc failure; status is the C ipc_status (1 simulation, 2 bad input)"""
+    """an ipcc failure; status is the C ipc_status (1 simulation, 2 bad input, 3 output)"""
 
     def __init__(self, status, message):
         super().__init__(message)
@@ -43,9 +44,13 @@ class SimulationError(Error, RuntimeError):
     """a failed time step (IPC_ERR_SIM): NaN, no progress"""
 
 
+class OutputError(Error, OSError):
+    """output that could not be written (IPC_ERR_IO): a full disk, an I/O error"""
+
+
 def _raise(err):
     msg = err.msg.decode("utf-8", "replace")
-    cls = SimulationError if err.status == _IPC_ERR_SIM else InputError
+    cls = {_IPC_ERR_SIM: SimulationError, _IPC_ERR_IO: OutputError}.get(err.status, InputError)
     raise cls(err.status, msg)
 
 

@@ -248,14 +248,14 @@ static int compare(const compare_args *o) {
     ipc_error err;
     ipc_error_clear(&err);
     ipc_atomic_file af;
-    int ok = ipc_atomic_open(&af, path, &err) == 0;
-    if (ok) {
+    ipc_status st = ipc_atomic_open(&af, path, &err);
+    if (st == IPC_OK) {
       fprintf(af.f, "%s\n", text);
-      ok = ipc_atomic_commit(&af, &err) == 0;
+      st = ipc_atomic_commit(&af, &err);
     }
-    if (!ok) {
+    if (st != IPC_OK) {
       fprintf(stderr, "ipcc compare: %s\n", err.msg);
-      rc = 2;
+      rc = (int)st;
     }
     free(text);
     cJSON_Delete(root);

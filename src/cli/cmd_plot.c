@@ -141,7 +141,7 @@ int ipc_cmd_plot(int argc, char **argv) {
     snprintf(path, plen, "%s/plots/%s", dir, sp->file);
     if (ipc_image_write_png(im, path, &err) != IPC_OK) {
       fprintf(stderr, "ipcc plot: %s\n", err.msg);
-      rc = 2;
+      rc = (int)err.status;
     }
     ipc_image_destroy(im);
   }

@@ -320,7 +320,7 @@ int ipc_cmd_render(int argc, char **argv) {
       char *png = ipc_path_join(out, name);
       if (ipc_image_write_png(im, png, &err) != IPC_OK) {
         fprintf(stderr, "ipcc render: %s\n", err.msg);
-        rc = 2;
+        rc = (int)err.status;
       } else {
         ++drawn;
       }

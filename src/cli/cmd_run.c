@@ -336,7 +336,7 @@ static int write_frame(run *r) {
   if (st != IPC_OK) {
     ipc_progress_break(&r->bar);
     fprintf(stderr, "ipcc run: %s\n", err.msg);
-    return 2;
+    return (int)st;
   }
   if (c->check) {
     char what[256];
@@ -366,7 +366,7 @@ static int write_frame(run *r) {
     if (st != IPC_OK) {
       ipc_progress_break(&r->bar);
       fprintf(stderr, "ipcc run: %s\n", err.msg);
-      return 2;
+      return (int)st;
     }
   }
   r->t_output += ipc_progress_now() - t0;
@@ -386,7 +386,7 @@ static int write_frame(run *r) {
     if (st != IPC_OK) {
       ipc_progress_break(&r->bar);
       fprintf(stderr, "ipcc run: %s\n", err.msg);
-      return 2;
+      return (int)st;
     }
   }
   return 0;
@@ -485,10 +485,11 @@ static int run_finish(run *r, int rc) {
   char *stats = str_printf("%s/stats.json", r->outdir, NULL);
   ipc_error err;
   ipc_error_clear(&err);
-  if ((c->lcp ? ipc_run_lcp_stats(stats, c, &err)
-              : ipc_write_stats_json(stats, sum, c->steps, c->nsteps, &err)) != IPC_OK) {
+  ipc_status sst = c->lcp ? ipc_run_lcp_stats(stats, c, &err)
+                          : ipc_write_stats_json(stats, sum, c->steps, c->nsteps, &err);
+  if (sst != IPC_OK) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
-    if (!rc) rc = 2;
+    if (!rc) rc = (int)sst;
   }
   if (!r->o.quiet) {
     char fmts[32];

@@ -210,7 +210,12 @@ static ipc_status write_file(const char *path, const ipc_run_checkpoint *c, stat
     fclose(mem);
   }
   ipc_atomic_file af;
-  if (s.ok && ipc_atomic_open(&af, path, err) == 0) {
+  if (!s.ok) {
+    free(body);
+    return ipc_error_set(err, IPC_ERR_IO, "%s: checkpoint could not be assembled in memory", path);
+  }
+  ipc_status st = ipc_atomic_open(&af, path, err);
+  if (st == IPC_OK) {
     stream out = {af.f, 1};
     uint32_t head[2] = {IPC_CHECKPOINT_VERSION, (uint32_t)sizeof(ipc_step_stats)};
     uint64_t blen = len, sum = fnv1a(FNV_OFFSET, body, len);
@@ -220,12 +225,13 @@ static ipc_status write_file(const char *path, const ipc_run_checkpoint *c, stat
     PUT(&out, sum);
     put(&out, body, len);
     free(body);
-    if (out.ok) return ipc_atomic_commit(&af, err) == 0 ? IPC_OK : IPC_ERR_INPUT;
+    if (out.ok) return ipc_atomic_commit(&af, err);
+    int e = errno;
     ipc_atomic_abort(&af);
-  } else {
-    free(body);
+    return ipc_error_set(err, IPC_ERR_IO, "%s: checkpoint write failed: %s", path, strerror(e));
   }
-  return ipc_error_set(err, IPC_ERR_INPUT, "%s: checkpoint write failed", path);
+  free(body);
+  return st;
 }
 
 ipc_status ipc_checkpoint_write(const char *path, const ipc_run_checkpoint *c, const ipc_world *w,

@@ -15,7 +15,8 @@ static ipc_status write_frame(const ipc_model *m, const double *xs, double time,
                               ipc_error *err) {
   const ipc_surface *s = &m->surface;
   ipc_atomic_file af;
-  if (ipc_atomic_open(&af, path, err) != 0) return IPC_ERR_INPUT;
+  ipc_status st_open = ipc_atomic_open(&af, path, err);
+  if (st_open != IPC_OK) return st_open;
   FILE *f = af.f;
   /* OBJ numbers vertices from 1 */
   int *local = IPC_NEW(int, (size_t)m->nverts + 1);
@@ -41,7 +42,7 @@ static ipc_status write_frame(const ipc_model *m, const double *xs, double time,
       for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) fprintf(f, "p %d\n", local[i]);
   }
   ipc_free(local);
-  return ipc_atomic_commit(&af, err) == 0 ? IPC_OK : IPC_ERR_INPUT;
+  return ipc_atomic_commit(&af, err);
 }
 
 ipc_status ipc_world_write_obj(const ipc_world *w, const char *path, ipc_error *err) {

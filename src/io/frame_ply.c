@@ -39,9 +39,10 @@ static ipc_status write_ply(const ipc_model *m, const double *xs, double time, c
     ne += m->bodies[b].ns;
   }
   ipc_atomic_file af;
-  if (ipc_atomic_open(&af, path, err) != 0) {
+  ipc_status st_open = ipc_atomic_open(&af, path, err);
+  if (st_open != IPC_OK) {
     ipc_free(local);
-    return IPC_ERR_INPUT;
+    return st_open;
   }
   FILE *f = af.f;
   fprintf(f, "ply\nformat binary_little_endian 1.0\ncomment ipcc frame: t = %.17g s\n", time);
@@ -76,7 +77,7 @@ static ipc_status write_ply(const ipc_model *m, const double *xs, double time, c
       for (int c = 0; c < 2; ++c) put_u32(f, (uint32_t)local[m->segs[2 * k + c]]);
   }
   ipc_free(local);
-  return ipc_atomic_commit(&af, err) == 0 ? IPC_OK : IPC_ERR_INPUT;
+  return ipc_atomic_commit(&af, err);
 }
 
 ipc_status ipc_world_write_ply(const ipc_world *w, const char *path, ipc_error *err) {

@@ -90,9 +90,10 @@ static ipc_status write_vtu(const ipc_model *m, const double *xs, const double *
   cell_list c;
   cells_build(&c, m);
   ipc_atomic_file af;
-  if (ipc_atomic_open(&af, path, err) != 0) {
+  ipc_status st_open = ipc_atomic_open(&af, path, err);
+  if (st_open != IPC_OK) {
     cells_free(&c);
-    return IPC_ERR_INPUT;
+    return st_open;
   }
   FILE *f = af.f;
   fputs(
@@ -147,7 +148,7 @@ static ipc_status write_vtu(const ipc_model *m, const double *xs, const double *
   for (int k = 0; k < c.n; ++k) fprintf(f, "%d\n", c.type[k]);
   fputs("</DataArray>\n</Cells>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n", f);
   cells_free(&c);
-  return ipc_atomic_commit(&af, err) == 0 ? IPC_OK : IPC_ERR_INPUT;
+  return ipc_atomic_commit(&af, err);
 }
 
 ipc_status ipc_world_write_vtu(const ipc_world *w, const char *path, ipc_error *err) {

@@ -142,9 +142,7 @@ ipc_status ipc_frames_pvd_add(const char *dir, int frame, double time, ipc_error
   char *old = ipc_read_file_max(path, IPC_READ_MAX_SCENE, NULL, &ignored);
   ipc_atomic_file af;
   ipc_status st = IPC_OK;
-  if (ipc_atomic_open(&af, path, err) != 0) {
-    st = IPC_ERR_INPUT;
-  } else {
+  if ((st = ipc_atomic_open(&af, path, err)) == IPC_OK) {
     fputs(
         "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n"
         "  <Collection>\n",
@@ -152,7 +150,7 @@ ipc_status ipc_frames_pvd_add(const char *dir, int frame, double time, ipc_error
     if (old) pvd_copy_entries(af.f, old, frame);
     pvd_entry(af.f, frame, time);
     fputs("  </Collection>\n</VTKFile>\n", af.f);
-    if (ipc_atomic_commit(&af, err) != 0) st = IPC_ERR_INPUT;
+    st = ipc_atomic_commit(&af, err);
   }
   ipc_free(old);
   ipc_free(path);

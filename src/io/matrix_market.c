@@ -298,18 +298,20 @@ void ipc_mm_to_dense(const ipc_mm_matrix *m, double *out) {
 ipc_status ipc_mm_write_array(const char *path, int rows, int cols, const double *a,
                               ipc_error *err) {
   ipc_atomic_file af;
-  if (ipc_atomic_open(&af, path, err) != 0) return IPC_ERR_INPUT;
+  ipc_status st_open = ipc_atomic_open(&af, path, err);
+  if (st_open != IPC_OK) return st_open;
   fprintf(af.f, "%%%%MatrixMarket matrix array real general\n%d %d\n", rows, cols);
   for (int j = 0; j < cols; ++j)
     for (int i = 0; i < rows; ++i) fprintf(af.f, "%.17g\n", a[(long)i * cols + j]);
-  return ipc_atomic_commit(&af, err) == 0 ? IPC_OK : IPC_ERR_INPUT;
+  return ipc_atomic_commit(&af, err);
 }
 
 ipc_status ipc_mm_write_coordinate(const char *path, int rows, int cols, int nnz, const int *ri,
                                    const int *ci, const double *v, ipc_error *err) {
   ipc_atomic_file af;
-  if (ipc_atomic_open(&af, path, err) != 0) return IPC_ERR_INPUT;
+  ipc_status st_open = ipc_atomic_open(&af, path, err);
+  if (st_open != IPC_OK) return st_open;
   fprintf(af.f, "%%%%MatrixMarket matrix coordinate real general\n%d %d %d\n", rows, cols, nnz);
   for (int k = 0; k < nnz; ++k) fprintf(af.f, "%d %d %.17g\n", ri[k] + 1, ci[k] + 1, v[k]);
-  return ipc_atomic_commit(&af, err) == 0 ? IPC_OK : IPC_ERR_INPUT;
+  return ipc_atomic_commit(&af, err);
 }

@@ -139,23 +139,27 @@ int ipc_mkdir_p(const char *path, ipc_error *err) {
   return ok ? 0 : -1;
 }
 
-int ipc_atomic_open(ipc_atomic_file *af, const char *path, ipc_error *err) {
+ipc_status ipc_atomic_open(ipc_atomic_file *af, const char *path, ipc_error *err) {
   size_t n = strlen(path);
   af->path = dup_n(path, n);
   af->tmp = IPC_NEW(char, n + 32);
   snprintf(af->tmp, n + 32, "%s.tmp.%ld", path, (long)getpid());
   af->f = fopen(af->tmp, "wb");
   if (!af->f) {
-    ipc_error_set(err, IPC_ERR_INPUT, "%s: cannot write: %s", af->tmp, strerror(errno));
+    /* a path that cannot name a file is the user's; a device that cannot take it is not */
+    int e = errno;
+    int io = e == ENOSPC || e == EDQUOT || e == EIO || e == EROFS || e == EMFILE || e == ENFILE;
+    ipc_status st = ipc_error_set(err, io ? IPC_ERR_IO : IPC_ERR_INPUT, "%s: cannot write: %s",
+                                  af->tmp, strerror(e));
     ipc_free(af->path);
     ipc_free(af->tmp);
     af->path = af->tmp = NULL;
-    return -1;
+    return st;
   }
-  return 0;
+  return IPC_OK;
 }
 
-int ipc_atomic_commit(ipc_atomic_file *af, ipc_error *err) {
+ipc_status ipc_atomic_commit(ipc_atomic_file *af, ipc_error *err) {
   int bad = ferror(af->f);
   bad |= fflush(af->f) != 0;
   bad |= fsync(fileno(af->f)) != 0 && errno != EINVAL;
@@ -163,13 +167,13 @@ int ipc_atomic_commit(ipc_atomic_file *af, ipc_error *err) {
   af->f = NULL;
   if (!bad && rename(af->tmp, af->path) != 0) bad = 1;
   if (bad) {
-    ipc_error_set(err, IPC_ERR_INPUT, "%s: write failed: %s", af->path, strerror(errno));
+    ipc_error_set(err, IPC_ERR_IO, "%s: write failed: %s", af->path, strerror(errno));
     remove(af->tmp);
   }
   ipc_free(af->path);
   ipc_free(af->tmp);
   af->path = af->tmp = NULL;
-  return bad ? -1 : 0;
+  return bad ? IPC_ERR_IO : IPC_OK;
 }
 
 void ipc_atomic_abort(ipc_atomic_file *af) {

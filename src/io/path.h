@@ -42,8 +42,10 @@ typedef struct ipc_atomic_file {
   char *path;
   char *tmp;
 } ipc_atomic_file;
-int ipc_atomic_open(ipc_atomic_file *af, const char *path, ipc_error *err);
-int ipc_atomic_commit(ipc_atomic_file *af, ipc_error *err);
+/* IPC_OK, or the error set in err: IPC_ERR_IO when the device failed (a full disk, an I/O
+   error, a read-only file system), IPC_ERR_INPUT when the path cannot name a file */
+ipc_status ipc_atomic_open(ipc_atomic_file *af, const char *path, ipc_error *err);
+ipc_status ipc_atomic_commit(ipc_atomic_file *af, ipc_error *err);
 void ipc_atomic_abort(ipc_atomic_file *af);
 
 #endif

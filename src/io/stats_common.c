@@ -57,12 +57,10 @@ ipc_status ipc_stats_write(cJSON *root, const char *path, ipc_error *err) {
   cJSON_Delete(root);
   ipc_atomic_file af;
   ipc_status st = IPC_OK;
-  if (ipc_atomic_open(&af, path, err) != 0) {
-    st = IPC_ERR_INPUT;
-  } else {
+  if ((st = ipc_atomic_open(&af, path, err)) == IPC_OK) {
     fputs(text, af.f);
     fputc('\n', af.f);
-    if (ipc_atomic_commit(&af, err) != 0) st = IPC_ERR_INPUT;
+    st = ipc_atomic_commit(&af, err);
   }
   cJSON_free(text);
   return st;
