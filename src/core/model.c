@@ -321,6 +321,26 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
       vert_body[vo + i] = b;
       vert_obs[vo + i] = (unsigned char)bd->obstacle;
     }
+    /* placed where doubles cannot hold its shape: coordinates 1e9 times the body's size keep
+       about 7 digits of it (an obstacle moved to 1e308 made the scene's extent and dhat
+       infinite; a cube at 1e308 had flat tets) */
+    {
+      double lo[3], hi[3], reach = 0;
+      bbox(x, me->nverts, lo, hi);
+      double size = sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                         (hi[2] - lo[2]) * (hi[2] - lo[2]));
+      for (int d = 0; d < 3; ++d) reach = fmax(reach, fmax(fabs(lo[d]), fabs(hi[d])));
+      if (me->nverts > 0 && (!(reach <= 1e9 * size) || !isfinite(size)) &&
+          !(size == 0 && reach <= 1e9)) {
+        st = ipc_error_set(err, IPC_ERR_INPUT,
+                           "%s: key 'bodies[%d]': body '%s' reaches %.3g m from the origin while "
+                           "it is %.3g m across: out of range (expected coordinates within 1e9 "
+                           "times the body's size, where doubles keep 7 digits of its shape; "
+                           "check its translation, scale and the units of %s)",
+                           file, b, body->name, reach, size, bd->mesh);
+        goto cleanup;
+      }
+    }
     if (!bd->obstacle) {
       for (int t = 0; t < me->ntets; ++t) {
         int *tt = m->tets + 4 * (size_t)(to + t);
