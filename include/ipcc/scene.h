@@ -79,6 +79,8 @@ typedef struct ipc_dirichlet_def {
      meshCO obstacles and is let go). Not a JSON key; set by the .txt reader */
   int has_release_x;
   double release_x;
+  int source_line; /* line of the scene script (IPC .txt) that declared it, for messages;
+                      0: named by its JSON key */
 } ipc_dirichlet_def;
 
 /* extra acceleration (force per unit mass) on a region, during [t_begin, t_end) */
@@ -86,6 +88,7 @@ typedef struct ipc_neumann_def {
   ipc_region_def region;
   double acceleration[3]; /* m/s^2 */
   double t_begin, t_end;
+  int source_line; /* as in ipc_dirichlet_def */
 } ipc_neumann_def;
 
 /* one body: a tet mesh (deformable) or a surface mesh (kinematic obstacle) */
@@ -128,6 +131,9 @@ typedef struct ipc_body_def {
      shapes; times density), which they have while IPC's moving boundary conditions let them go
      (ipc_scene_def.ipc_newton_path). Not a JSON key; set by the .txt reader */
   int ipc_codim_mass;
+  /* line of the scene script (IPC .txt) that declared the body, for messages: the errors
+     found when the scene is built then name FILE:LINE instead of a JSON key; 0 for JSON */
+  int source_line;
 } ipc_body_def;
 
 /* an analytic half-space {x : n.(x - p) >= 0} that bodies stay in */
@@ -213,6 +219,9 @@ typedef struct ipc_scene_def {
   int camera_set;          /* 1: camera_eye / camera_target / camera_fov given */
   double camera_eye[3], camera_target[3];
   double camera_fov; /* vertical field of view, degrees */
+  /* lines of the scene script (IPC .txt) that set epsv and the damping, for the messages of
+     the checks at world creation (0: named by their JSON keys) */
+  int source_line_epsv, source_line_damping;
 } ipc_scene_def;
 
 /* defaults (IPC's where it has them); no pointer set, nothing to free. The scene has no

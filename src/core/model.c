@@ -3,6 +3,7 @@
 #include "core/model.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -53,9 +54,28 @@ static void base_name(char *out, size_t n, const char *path) {
   if (dot && dot != out) *dot = '\0';
 }
 
-/* vertices of a body selected by a region; returns count, fills *out (global ids) */
+/* where an error of the scene lies: "FILE:LINE" for what a script line declared (line > 0),
+   else "FILE: key 'KEY'" with KEY formatted from fmt */
+static const char *where(char *buf, size_t n, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static const char *where(char *buf, size_t n, const char *file, int line, const char *fmt, ...) {
+  if (line > 0) {
+    snprintf(buf, n, "%s:%d", file, line);
+    return buf;
+  }
+  char key[128];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(key, sizeof key, fmt, ap);
+  va_end(ap);
+  snprintf(buf, n, "%s: key '%s'", file, key);
+  return buf;
+}
+
+/* vertices of a body selected by a region; returns count, fills *out (global ids). at: where
+   the region was declared (where()) */
 static int select_region(int **out, const ipc_region_def *r, const double *xrest, int v0, int nv,
-                         const char *key, ipc_error *err, const char *file) {
+                         const char *at, ipc_error *err) {
   if (r->nverts > 0) {
     *out = IPC_NEW(int, r->nverts);
     /* a vertex listed twice would take a Neumann load twice: refused */
@@ -64,8 +84,8 @@ static int select_region(int **out, const ipc_region_def *r, const double *xrest
     for (int i = 0; i < r->nverts; ++i) {
       if (r->verts[i] < 0 || r->verts[i] >= nv) {
         ipc_error_set(err, IPC_ERR_INPUT,
-                      "%s: key '%s': vertex index %d out of range (the body has %d vertices)", file,
-                      key, r->verts[i], nv);
+                      "%s: vertex index %d out of range (the body has %d vertices)", at,
+                      r->verts[i], nv);
         ipc_free(*out);
         ipc_free(first);
         *out = NULL;
@@ -73,9 +93,8 @@ static int select_region(int **out, const ipc_region_def *r, const double *xrest
       }
       if (first[r->verts[i]] >= 0) {
         ipc_error_set(err, IPC_ERR_INPUT,
-                      "%s: key '%s': vertex %d is listed twice (entries %d and %d); list each "
-                      "vertex once",
-                      file, key, r->verts[i], first[r->verts[i]], i);
+                      "%s: vertex %d is listed twice (entries %d and %d); list each vertex once",
+                      at, r->verts[i], first[r->verts[i]], i);
         ipc_free(*out);
         ipc_free(first);
         *out = NULL;
@@ -102,8 +121,7 @@ static int select_region(int **out, const ipc_region_def *r, const double *xrest
     if (in) (*out)[cnt++] = v0 + i;
   }
   if (cnt == 0) {
-    ipc_error_set(err, IPC_ERR_INPUT, "%s: key '%s': the box selects no vertex of the body", file,
-                  key);
+    ipc_error_set(err, IPC_ERR_INPUT, "%s: the box selects no vertex of the body", at);
     ipc_free(*out);
     *out = NULL;
     return -1;
@@ -141,24 +159,23 @@ static int unit_normal(const double n[3], double u[3]) {
    stiffness, the friction convergence test, statistics. ipc_affine_moments_surface checks
    that the surface is closed, consistently oriented and encloses a positive volume. */
 static ipc_status surface_masses(double *mass, int nv, const double *x, int ntris, const int *tris,
-                                 double density, const char *file, int b, const char *mesh,
+                                 double density, const char *at, int b, const char *mesh,
                                  ipc_error *err) {
   ipc_affine_moments mom;
   ipc_error inner;
   if (ntris == 0)
     return ipc_error_set(err, IPC_ERR_INPUT,
-                         "%s: key 'bodies[%d].mesh': %s has neither tetrahedra nor triangles; an "
-                         "affine body (bodies[%d].affine) needs a tet mesh or a closed triangle "
-                         "surface",
-                         file, b, mesh, b);
+                         "%s: %s has neither tetrahedra nor triangles; an affine body "
+                         "(bodies[%d].affine) needs a tet mesh or a closed triangle surface",
+                         at, mesh, b);
   if (ipc_affine_moments_surface(nv, x, ntris, tris, density, &mom, &inner) != IPC_OK) {
     const char *why = inner.msg;
     if (strncmp(why, "affine body: ", 13) == 0) why += 13;
     return ipc_error_set(err, IPC_ERR_INPUT,
-                         "%s: key 'bodies[%d].mesh': %s: %s (bodies[%d].affine is true and the "
-                         "mesh has no tets: expected a closed, outward-oriented, manifold "
-                         "triangle surface; vertices and triangles count from 0)",
-                         file, b, mesh, why, b);
+                         "%s: %s: %s (bodies[%d].affine is true and the mesh has no tets: "
+                         "expected a closed, outward-oriented, manifold triangle surface; "
+                         "vertices and triangles count from 0)",
+                         at, mesh, why, b);
   }
   double total = 0;
   for (int t = 0; t < ntris; ++t) {
@@ -216,12 +233,14 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
     if (st != IPC_OK) goto done;
     if (def->bodies[b].codim) ipc_mesh_reduce_codim(&meshes[b], def->bodies[b].codim);
     const ipc_mesh *me = &meshes[b];
+    char at[1200];
+    where(at, sizeof at, file, def->bodies[b].source_line, "bodies[%d].mesh", b);
     if (!def->bodies[b].obstacle && !def->bodies[b].affine && me->ntets == 0) {
       st = ipc_error_set(err, IPC_ERR_INPUT,
-                         "%s: key 'bodies[%d].mesh': %s has no tetrahedra; a deformable body "
-                         "needs a tet mesh (.msh, .node/.ele), or set \"obstacle\": true (or "
-                         "\"affine\": true for a closed surface)",
-                         file, b, def->bodies[b].mesh);
+                         "%s: %s has no tetrahedra; a deformable body needs a tet mesh (.msh, "
+                         ".node/.ele), or set \"obstacle\": true (or \"affine\": true for a "
+                         "closed surface)",
+                         at, def->bodies[b].mesh);
       goto done;
     }
     /* a node of a deformable body in no tet has no mass and no elasticity: it would hang
@@ -238,11 +257,11 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
       ipc_free(used);
       if (stray) {
         st = ipc_error_set(err, IPC_ERR_INPUT,
-                           "%s: key 'bodies[%d].mesh': %s: %d of its %d nodes belong to no "
-                           "tetrahedron, the first the %d-th node listed; a "
-                           "deformable body's nodes need a tet each (such a node has no mass "
-                           "and would hang where it starts); remove them from the mesh",
-                           file, b, def->bodies[b].mesh, stray, me->nverts, first + 1);
+                           "%s: %s: %d of its %d nodes belong to no tetrahedron, the first the "
+                           "%d-th node listed; a deformable body's nodes need a tet each (such a "
+                           "node has no mass and would hang where it starts); remove them from "
+                           "the mesh",
+                           at, def->bodies[b].mesh, stray, me->nverts, first + 1);
         goto done;
       }
     }
@@ -311,6 +330,7 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
 
     double R[9], ang[3] = {bd->rotation[0] * deg, bd->rotation[1] * deg, bd->rotation[2] * deg};
     ipc_rotation_xyz(R, ang);
+    char at[1200]; /* where its errors lie: its script line, or its JSON key */
     double *x = m->x0 + 3 * (size_t)vo;
     for (int i = 0; i < me->nverts; ++i) {
       double s[3];
@@ -333,11 +353,12 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
       if (me->nverts > 0 && (!(reach <= 1e9 * size) || !isfinite(size)) &&
           !(size == 0 && reach <= 1e9)) {
         st = ipc_error_set(err, IPC_ERR_INPUT,
-                           "%s: key 'bodies[%d]': body '%s' reaches %.3g m from the origin while "
-                           "it is %.3g m across: out of range (expected coordinates within 1e9 "
-                           "times the body's size, where doubles keep 7 digits of its shape; "
-                           "check its translation, scale and the units of %s)",
-                           file, b, body->name, reach, size, bd->mesh);
+                           "%s: body '%s' reaches %.3g m from the origin while it is %.3g m "
+                           "across: out of range (expected coordinates within 1e9 times the "
+                           "body's size, where doubles keep 7 digits of its shape; check its "
+                           "translation, scale and the units of %s)",
+                           where(at, sizeof at, file, bd->source_line, "bodies[%d]", b), body->name,
+                           reach, size, bd->mesh);
         goto cleanup;
       }
     }
@@ -348,10 +369,16 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
         m->tet_body[to + t] = b;
         double vol = ipc_tet_volume(m->x0, tt);
         if (!(vol > 0)) {
-          st = ipc_error_set(err, IPC_ERR_INPUT,
-                             "%s: tet %d has volume %g after the transform of bodies[%d] "
-                             "(expected > 0)",
-                             bd->mesh, t + 1, vol, b);
+          if (bd->source_line > 0)
+            st = ipc_error_set(err, IPC_ERR_INPUT,
+                               "%s:%d: %s: tet %d has volume %g after the shape's transform "
+                               "(expected > 0)",
+                               file, bd->source_line, bd->mesh, t + 1, vol);
+          else
+            st = ipc_error_set(err, IPC_ERR_INPUT,
+                               "%s: tet %d has volume %g after the transform of bodies[%d] "
+                               "(expected > 0)",
+                               bd->mesh, t + 1, vol, b);
           goto cleanup;
         }
         for (int k = 0; k < 4; ++k) m->mass[tt[k]] += 0.25 * bd->density * vol;
@@ -359,7 +386,8 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
       body->nt = me->ntets;
       to += me->ntets;
       if (bd->affine && me->ntets == 0) {
-        st = surface_masses(m->mass + vo, me->nverts, x, me->ntris, me->tris, bd->density, file, b,
+        st = surface_masses(m->mass + vo, me->nverts, x, me->ntris, me->tris, bd->density,
+                            where(at, sizeof at, file, bd->source_line, "bodies[%d].mesh", b), b,
                             bd->mesh, err);
         if (st != IPC_OK) goto cleanup;
       }
@@ -374,12 +402,13 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
          nonsense of it). The spin is refused rather than computed wrong */
       double wn = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
       if (wn * def->time_step > 1e6) {
-        st = ipc_error_set(err, IPC_ERR_INPUT,
-                           "%s: key 'bodies[%d].angular_velocity': |w| = %.3g rad/s turns body "
-                           "'%s' by %.3g rad in one time step of %g s (expected at most 1e6 rad "
-                           "per step: beyond it the step's linear extrapolation of the spin "
-                           "loses all precision)",
-                           file, b, wn, body->name, wn * def->time_step, def->time_step);
+        st = ipc_error_set(
+            err, IPC_ERR_INPUT,
+            "%s: |w| = %.3g rad/s turns body '%s' by %.3g rad in one time step "
+            "of %g s (expected at most 1e6 rad per step: beyond it the step's "
+            "linear extrapolation of the spin loses all precision)",
+            where(at, sizeof at, file, bd->source_line, "bodies[%d].angular_velocity", b), wn,
+            body->name, wn * def->time_step, def->time_step);
         goto cleanup;
       }
       for (int i = 0; i < me->nverts; ++i) {
@@ -414,11 +443,11 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
       region_center(dd->center, dd->verts, me->nverts, m->x0);
     }
     for (int k = 0; k < bd->ndirichlet; ++k) {
-      char key[96];
-      snprintf(key, sizeof key, "bodies[%d].dirichlet[%d]", b, k);
-      ipc_dirichlet *dd = &m->dirichlet[m->ndirichlet];
+      char rat[1200];
       const ipc_dirichlet_def *src = &bd->dirichlet[k];
-      int n = select_region(&dd->verts, &src->region, me->x, vo, me->nverts, key, err, file);
+      where(rat, sizeof rat, file, src->source_line, "bodies[%d].dirichlet[%d]", b, k);
+      ipc_dirichlet *dd = &m->dirichlet[m->ndirichlet];
+      int n = select_region(&dd->verts, &src->region, me->x, vo, me->nverts, rat, err);
       if (n < 0) {
         st = IPC_ERR_INPUT;
         goto cleanup;
@@ -471,11 +500,11 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
       if (st != IPC_OK) goto cleanup;
     }
     for (int k = 0; k < bd->nneumann; ++k) {
-      char key[96];
-      snprintf(key, sizeof key, "bodies[%d].neumann[%d]", b, k);
-      ipc_neumann *nd2 = &m->neumann[m->nneumann];
+      char rat[1200];
       const ipc_neumann_def *src = &bd->neumann[k];
-      int n = select_region(&nd2->verts, &src->region, me->x, vo, me->nverts, key, err, file);
+      where(rat, sizeof rat, file, src->source_line, "bodies[%d].neumann[%d]", b, k);
+      ipc_neumann *nd2 = &m->neumann[m->nneumann];
+      int n = select_region(&nd2->verts, &src->region, me->x, vo, me->nverts, rat, err);
       if (n < 0) {
         st = IPC_ERR_INPUT;
         goto cleanup;

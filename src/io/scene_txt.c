@@ -640,6 +640,7 @@ static int parse_keyword(txt *p, const txt_line *l) {
     double d;
     if (!numbers(p, l, 1, 1, &d, "a number") || !no_extra(p, l, 2)) return 0;
     /* clamped as IPC clamps them; converted in finalize, once dt is known */
+    p->damping_line = l->no;
     if (!strcmp(kw, "dampingStiff"))
       p->damping_stiff = fmax(d, 0.0);
     else
@@ -781,6 +782,7 @@ static int parse_keyword(txt *p, const txt_line *l) {
     /* IPC resizes its tuning list to N; the entries not given get no value */
     double def[6] = {0, 1e-3, 1e-3, 1e-9, 1e-3, 1e-3};
     for (int i = 0; i < 6; ++i) p->tuning[i] = i < (int)n ? t[i] : def[i];
+    p->epsv_line = l->no;
     if (p->tuning[0] < 0 || !(p->tuning[1] > 0) || !(p->tuning[4] > 0))
       return ipc_txt_bad(p, l->no, "keyword 'tuning': expected kappa >= 0, dHat > 0, epsv > 0");
     return 1;
@@ -790,6 +792,7 @@ static int parse_keyword(txt *p, const txt_line *l) {
     if (!(v[0] > 0)) return ipc_txt_bad(p, l->no, "keyword '%s': expected a positive number", kw);
     int i = kw[0] == 'd' ? 1 : 4;
     p->tuning[i] = p->tuning[i + 1] = v[0];
+    if (i == 4) p->epsv_line = l->no;
     return 1;
   }
   if (!strcmp(kw, "fricIterAmt")) {

@@ -259,6 +259,7 @@ int ipc_txt_finalize(txt *p, ipc_scene_def *s) {
     const cached_mesh *cm = &p->meshes[sh->mesh];
     ipc_body_def *b = &s->bodies[c];
     *b = ipc_default_body_def();
+    b->source_line = sh->line;
     b->mesh = ipc_txt_dup_str(sh->path);
     b->codim = sh->codim;
     b->material = p->energy;
@@ -338,6 +339,7 @@ int ipc_txt_finalize(txt *p, ipc_scene_def *s) {
     } else if (kinematic) {
       ipc_dirichlet_def *d =
           ipc_txt_add_dirichlet(b, ipc_txt_all_verts(cm->m.nverts), cm->m.nverts, 0, INFINITY);
+      d->source_line = sh->line;
       if (sh->has_lin_vel) memcpy(d->velocity, sh->lin_vel, sizeof d->velocity);
       if (sh->has_ang_vel) memcpy(d->angular_velocity, sh->ang_vel, sizeof d->angular_velocity);
     } else if (sh->has_init_vel && !b->obstacle) {
@@ -354,6 +356,7 @@ int ipc_txt_finalize(txt *p, ipc_scene_def *s) {
         continue;
       }
       ipc_dirichlet_def *d = ipc_txt_add_dirichlet(b, verts, n, t0, t1);
+      d->source_line = bc->line;
       memcpy(d->velocity, bc->v, sizeof d->velocity);
       memcpy(d->angular_velocity, bc->w, sizeof d->angular_velocity);
     }
@@ -371,6 +374,7 @@ int ipc_txt_finalize(txt *p, ipc_scene_def *s) {
       memset(nd, 0, sizeof *nd);
       nd->region.verts = verts;
       nd->region.nverts = n;
+      nd->source_line = bc->line;
       memcpy(nd->acceleration, bc->v, sizeof nd->acceleration);
       nd->t_begin = t0;
       nd->t_end = t1;
@@ -555,11 +559,23 @@ int ipc_txt_finalize(txt *p, ipc_scene_def *s) {
   s->plane_friction_quadratic = 1;
   s->ipc_newton_path = 1;
   s->epsv = p->tuning[4];
+  s->source_line_epsv = p->epsv_line;
+  s->source_line_damping = p->damping_line;
   s->epsv_absolute = p->use_abs;
   s->newton_tol = p->use_abs ? p->tol / pdiag : p->tol;
   s->friction_iterations = p->friction_iterations;
   s->friction_tolerance = 0.0; /* IPC re-lags until the Newton direction is within the tolerance */
   /* IPC: selfFric between shapes, a collision object's own coefficient against it */
   s->friction_combine = IPC_FRICTION_OBSTACLE;
+  /* the scripts a scenario sets up come from its 'script' line (else the shape's): the errors
+     found when the scene is built name a line, not a JSON key */
+  for (int c = 0; c < s->nbodies; ++c) {
+    ipc_body_def *b = &s->bodies[c];
+    int line = p->script_line > 0 ? p->script_line : b->source_line;
+    for (int q = 0; q < b->ndirichlet; ++q)
+      if (b->dirichlet[q].source_line <= 0) b->dirichlet[q].source_line = line;
+    for (int q = 0; q < b->nneumann; ++q)
+      if (b->neumann[q].source_line <= 0) b->neumann[q].source_line = line;
+  }
   return 1;
 }

@@ -147,6 +147,7 @@ typedef struct txt {
   ipc_warm_start warm_start;
   int gravity_off;
   double damping_stiff, damping_ratio; /* IPC's dampingStiff k, dampingRatio r */
+  int damping_line, epsv_line;         /* lines that set them (0: none) */
   int self_collision_off; /* line of selfCollisionOff (the last of On/Off wins), 0 if none */
   double duration, dt;
   int friction_iterations;

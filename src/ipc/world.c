@@ -201,13 +201,17 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   int stiff_body = -1;
   double beta_max = def->damping_stiffness > 0 ? damping_limit(w, &stiff_body) : INFINITY;
   if (def->damping_stiffness > beta_max) {
+    char at[1200];
+    const char *path = def->path ? def->path : "(scene)";
+    if (def->source_line_damping > 0)
+      snprintf(at, sizeof at, "%s:%d: damping (beta", path, def->source_line_damping);
+    else
+      snprintf(at, sizeof at, "%s: damping.stiffness (beta", path);
     ipc_error_set(err, IPC_ERR_INPUT,
-                  "%s: damping.stiffness %.3g s is too large for body '%s' (at most %.3g s): "
-                  "its damping forces would outweigh the body's inertia by over 1e10, and "
-                  "rounding alone would then damp (or freeze) rigid motions, which damping "
-                  "leaves free",
-                  def->path ? def->path : "(scene)", def->damping_stiffness,
-                  m->bodies[stiff_body].name, beta_max);
+                  "%s = %.3g s) is too large for body '%s' (at most %.3g s): its damping forces "
+                  "would outweigh the body's inertia by over 1e10, and rounding alone would "
+                  "then damp (or freeze) rigid motions, which damping leaves free",
+                  at, def->damping_stiffness, m->bodies[stiff_body].name, beta_max);
     ipc_world_destroy(w);
     return NULL;
   }
@@ -264,12 +268,17 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
      mollifier's curvature (1 / (eps_v h)) overflows the Newton system some steps later */
   double slip = w->fric.eps_v * w->h;
   if (w->solve_friction && !(slip >= 1e-12 * m->bbox_diag)) {
+    char at[1200];
+    const char *path = def->path ? def->path : "(scene)";
+    if (def->source_line_epsv > 0)
+      snprintf(at, sizeof at, "%s:%d: epsv", path, def->source_line_epsv);
+    else
+      snprintf(at, sizeof at, "%s: key 'contact.epsv'", path);
     ipc_error_set(err, IPC_ERR_INPUT,
-                  "%s: key 'contact.epsv': %g gives a friction slip threshold of %g m per step, "
-                  "below the rounding of positions (1e-12 of the %g m bounding-box diagonal); "
-                  "expected a slip speed of at least %g m/s",
-                  def->path ? def->path : "(scene)", def->epsv, slip, m->bbox_diag,
-                  1e-12 * m->bbox_diag / w->h);
+                  "%s: %g gives a friction slip threshold of %g m per step, below the rounding "
+                  "of positions (1e-12 of the %g m bounding-box diagonal); expected a slip speed "
+                  "of at least %g m/s",
+                  at, def->epsv, slip, m->bbox_diag, 1e-12 * m->bbox_diag / w->h);
     ipc_world_destroy(w);
     return NULL;
   }
