@@ -7,7 +7,11 @@
 #                     $C the tests/bad_input folder (inputs in $C/inputs), $R the project root
 #   timeout=S         optional, seconds before the case counts as a hang (default 60)
 # A case fails on another exit code, a missing message, a sanitizer report, a signal or a
-# hang. usage: test_bad_input.sh path/to/ipcc [CASE...]   (run from the project root)
+# hang. Every case runs under an address-space limit of 8 GB (ulimit -v; BAD_INPUT_VMEM_KB
+# changes it), as the campaign that found most of them did; a sanitizer build, which reserves
+# terabytes of shadow memory and cannot start under it, gets the same bound on each
+# allocation instead (ASAN_OPTIONS max_allocation_size_mb). The slowest case is reported.
+# usage: test_bad_input.sh path/to/ipcc [CASE...]   (run from the project root)
 set -u
 IPCC=$1
 case $IPCC in /*) ;; *) IPCC=$PWD/$IPCC ;; esac
@@ -15,6 +19,18 @@ shift
 R=$PWD
 C=$R/tests/bad_input
 export IPCC C R
+vmem=${BAD_INPUT_VMEM_KB:-8000000}
+if sh -c "ulimit -v $vmem && exec \"\$IPCC\" --help" >/dev/null 2>&1; then
+  limit="ulimit -v $vmem"
+  echo "address-space limit: $vmem KiB (ulimit -v)"
+else
+  limit=true
+  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}max_allocation_size_mb=$((vmem / 1024)):allocator_may_return_null=0"
+  export ASAN_OPTIONS
+  echo "address-space limit: not applicable (sanitizer build); each allocation at most $((vmem / 1024)) MiB"
+fi
+slowest=0
+slowest_name=''
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 fails=0
@@ -32,8 +48,10 @@ for case in "$@"; do
     . "$case"
     export T
     cd "$T" || exit 3
-    timeout -k 5 "$timeout" sh -c ". '$case'; run" >"$T/.out" 2>&1
+    t0=$(date +%s)
+    timeout -k 5 "$timeout" sh -c "$limit; . '$case'; run" >"$T/.out" 2>&1
     rc=$?
+    echo $(($(date +%s) - t0)) >"$T/.seconds"
     ok=1
     why=''
     if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then ok=0; why="hung (over ${timeout} s)"
@@ -50,6 +68,10 @@ for case in "$@"; do
     fi
   ) || fails=$((fails + 1))
   n=$((n + 1))
+  s=$(cat "$T/.seconds" 2>/dev/null || echo 0)
+  if [ "$s" -gt "$slowest" ]; then slowest=$s; slowest_name=$name; fi
 done
+[ -z "$slowest_name" ] || echo "slowest case: $slowest_name, $slowest s"
+
 echo "$((n - fails)) of $n bad-input cases refused cleanly"
 [ "$fails" -eq 0 ]
