@@ -1,7 +1,7 @@
 /* PLY and VTU readers (src/io/ply.c, vtu.c): ipcc's own frames read back as the OBJ frame
-   reads (same vertices, triangles and obstacle marks), hand-written ascii/binary PLY and
-   VTU files, planted intersections found, broken files refused naming the file, and fuzzed
-   frames (a clean error or a valid mesh) */
+   reads (same vertices, triangles, obstacle marks and objects), hand-written ascii/binary PLY
+   and VTU files, planted intersections found, broken files refused naming the file, and
+   fuzzed frames (a clean error or a valid mesh) */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,9 +64,24 @@ static int count_marked(const ipc_mesh *m) {
   return n;
 }
 
+/* 1 when every vertex of m has an object in [0, n) and every object has a vertex */
+static int objects_cover(const ipc_mesh *m, int n) {
+  if (!m->vert_object || n <= 0) return 0;
+  int *seen = IPC_NEW0(int, (size_t)n), ok = 1;
+  for (int i = 0; i < m->nverts; ++i) {
+    int o = m->vert_object[i];
+    if (o < 0 || o >= n) ok = 0;
+    if (ok) seen[o] = 1;
+  }
+  for (int o = 0; ok && o < n; ++o) ok = seen[o];
+  ipc_free(seen);
+  return ok;
+}
+
 /* the three formats of one frame of scene: PLY is the OBJ bit for bit, VTU has the same
-   surface count and marks (plus interior tet vertices) */
-static void test_own_frames(const char *scene, int obstacles) {
+   surface count and marks (plus interior tet vertices); OBJ and PLY know each vertex's body
+   (OBJ: its object, PLY: object_id, the same indices), VTU does not */
+static void test_own_frames(const char *scene, int nbodies, int obstacles) {
   CHECK_MSG(write_frames(scene), "%s: frames written", scene);
   ipc_mesh o, p, v;
   if (!read_frame("obj", &o) || !read_frame("ply", &p) || !read_frame("vtu", &v)) return;
@@ -78,6 +93,11 @@ static void test_own_frames(const char *scene, int obstacles) {
   CHECK((p.vert_obstacle != NULL) == obstacles && (v.vert_obstacle != NULL) == obstacles);
   CHECK(count_marked(&p) == count_marked(&o) && count_marked(&v) == count_marked(&o));
   CHECK(intersections(&o) == 0 && intersections(&p) == 0 && intersections(&v) == 0);
+  CHECK_MSG(o.nobjects == nbodies && objects_cover(&o, nbodies), "%s: OBJ objects", scene);
+  CHECK_MSG(objects_cover(&p, nbodies), "%s: PLY object_id", scene);
+  CHECK(o.vert_object && p.vert_object &&
+        !memcmp(o.vert_object, p.vert_object, sizeof(int) * (size_t)o.nverts));
+  CHECK(v.vert_object == NULL);
   ipc_mesh_free(&o);
   ipc_mesh_free(&p);
   ipc_mesh_free(&v);
@@ -153,6 +173,7 @@ static void test_handwritten(void) {
   CHECK_MSG(parse("q.ply", quad, &m, &err) == IPC_OK, "%s", err.msg);
   CHECK(m.nverts == 5 && m.ntris == 2 && m.nsegs == 1 && m.vert_obstacle == NULL);
   CHECK(m.x[3 * 4] == 5 && m.tris[3] == 0 && m.tris[4] == 2 && m.tris[5] == 3);
+  CHECK(m.vert_object == NULL); /* no object_id */
   ipc_mesh_free(&m);
   CHECK(parse("c.ply", crossing_ply, &m, &err) == IPC_OK && intersections(&m) > 0);
   ipc_mesh_free(&m);
@@ -168,6 +189,19 @@ static void test_handwritten(void) {
       "3 0 1 2\n3 3 4 5\n";
   CHECK(parse("o.ply", marked, &m, &err) == IPC_OK && count_marked(&m) == 6);
   CHECK(intersections(&m) == 0);
+  CHECK(m.vert_object && m.vert_object[0] == 3 && m.vert_object[5] == 4);
+  ipc_mesh_free(&m);
+  /* OBJ objects of vertices listed first: each vertex takes the object of the first face,
+     line or point that uses it (vertex 3 is in both triangles: the first, A's); an object of
+     lines or points keeps its name; vertex 8 is in nothing (-1) */
+  static const char listed[] =
+      "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 2 0 0\nv 3 0 0\nv 4 0 0\nv 5 0 0\n"
+      "o A\nf 1 2 3\no B\nf 3 2 4\no rod\nl 5 6\no dust\np 7\n";
+  CHECK_MSG(parse("l.obj", listed, &m, &err) == IPC_OK, "%s", err.msg);
+  static const int want[8] = {0, 0, 0, 1, 2, 2, 3, -1};
+  CHECK(m.vert_object && !memcmp(m.vert_object, want, sizeof want));
+  CHECK(m.nobjects == 4 && !strcmp(m.object_names[2], "rod") && !strcmp(m.object_names[3], "dust"));
+  CHECK(m.object_tri_start[2] == 2 && m.object_tri_start[4] == 2);
   ipc_mesh_free(&m);
 }
 
@@ -328,8 +362,8 @@ int main(void) {
   snprintf(dir, sizeof dir, "/tmp/ipcc_test_frame_read_%d", (int)getpid());
   ipc_error err;
   CHECK(ipc_mkdir_p(dir, &err) == 0);
-  test_own_frames("scenes/two_cubes.json", 0);
-  test_own_frames("scenes/incline_obstacle.json", 1);
+  test_own_frames("scenes/two_cubes.json", 2, 0);
+  test_own_frames("scenes/incline_obstacle.json", 2, 1);
   test_planted_binary_ply();
   test_handwritten();
   test_bad();

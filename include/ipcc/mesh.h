@@ -21,6 +21,11 @@ typedef struct ipc_mesh {
                                    marks as kinematic obstacles (OBJ: "# ipcc obstacle" after
                                    their 'o' line; PLY: "comment obstacle K" for object_id K;
                                    VTU: point data 'obstacle'); NULL when the file marks none */
+  int *vert_object; /* (nverts) object index of each vertex, -1 on none; NULL when the file has
+                       no per-vertex objects. OBJ: the object (index into object_names) of the
+                       first f, l or p statement referencing the vertex; PLY: the vertex
+                       property object_id as written (names unknown: nobjects stays 1); NULL
+                       for VTU, Gmsh and TetGen */
 } ipc_mesh;
 
 /* reads .msh (Gmsh 2.2/4.1 ASCII), .obj, .seg, .node/.ele (TetGen) by extension;
@@ -35,9 +40,10 @@ typedef struct ipc_mesh {
      or by two on the same side, is an error.
    - .obj: v, f (polygons fan-triangulated; i, i/t, i//n, i/t/n and negative indices), l
      (polylines become segments; segments on a triangle edge or repeated are dropped), o/g
-     (object ranges; faces before the first o/g form an object named after the file); p is
-     only checked; other statements are skipped. a vertex on no triangle or segment is an
-     isolated point.
+     (object ranges; faces before the first o/g form an object named after the file; an
+     o/g line before any f, l or p renames the current object, so an object of lines or
+     points keeps its name with an empty triangle range); p gives vertices their object;
+     other statements are skipped. a vertex on no triangle or segment is an isolated point.
    - .seg (IPC): the OBJ syntax with 's i j' a segment.
    - .ply: ascii or binary_little_endian; vertex x, y, z (any numeric type), face
      vertex_indices (fan-triangulated), edge vertex1/vertex2 as segments; other elements

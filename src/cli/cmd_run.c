@@ -16,7 +16,9 @@
 #include "cli/run_args.h"
 #include "cli/run_lcp.h"
 #include "io/run_output.h"
+#include "ipc/world_internal.h"
 #include "ipcc/ipcc.h"
+#include "lcp/lcp_world_internal.h"
 
 static void run_usage(FILE *f) {
   fputs(
@@ -480,6 +482,9 @@ static int run_finish(run *r, int rc) {
   ipc_run_summary *sum = &c->sum;
   sum->mode = c->lcp ? "lcp" : "ipc";
   sum->scene = c->scene;
+  const ipc_model *model = r->lw ? ipc_lcp_world_model(r->lw) : &r->w->m;
+  sum->nplanes = model->nplanes;
+  sum->planes = model->planes;
   sum->wall_seconds = r->wall_before + ipc_progress_now() - r->bar.t_start;
   ipc_progress_break(&r->bar);
   char *stats = str_printf("%s/stats.json", r->outdir, NULL);

@@ -22,6 +22,7 @@ void ipc_mesh_free(ipc_mesh *m) {
   ipc_free(m->object_names);
   ipc_free(m->object_tri_start);
   ipc_free(m->vert_obstacle);
+  ipc_free(m->vert_object);
   memset(m, 0, sizeof *m);
 }
 

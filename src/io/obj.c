@@ -2,7 +2,8 @@
    'v' positions, 'f' polygons (fan-triangulated, i, i/t, i//n, i/t/n and negative relative
    indices), 'l' polylines as segments, 'p' points, 'o'/'g' object names; texture, normal,
    material and smoothing statements are skipped. a vertex on no face or segment is an
-   isolated point for the caller */
+   isolated point for the caller. each vertex belongs to the object of the first f, l or p
+   statement that references it (ipc_mesh.vert_object) */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,6 +30,11 @@ typedef struct obj_reader {
   size_t cap_o;
   char **names;
   int *obj_start;
+  int obj_used; /* the current object holds an f, l or p statement (it keeps its name) */
+  int *seg_obj; /* (nsegs) object of each segment */
+  int npts;     /* 'p' references: vertex, object and line of each */
+  size_t cap_p;
+  int *pts;
   unsigned char *vobs; /* (nverts) vertex defined inside an object marked as an obstacle */
   size_t cap_vobs;
   int cur_obstacle, any_obstacle;
@@ -51,15 +57,32 @@ static void add_tri(obj_reader *r, int a, int b, int c, int line) {
   r->tri_line[r->ntris++] = line;
 }
 
+/* the object of the statement being read: elements before the first o/g go to the object
+   named after the file, which begin_object inserts at index 0 */
+static int cur_object(const obj_reader *r) {
+  return r->nobjects > 0 ? r->nobjects - 1 : 0;
+}
+
 static void add_seg(obj_reader *r, int a, int b, int line) {
   size_t need = (size_t)r->nsegs + 1, cap = r->cap_s;
   ipc_reserve((void **)&r->segs, &cap, need, 2 * sizeof(int));
   cap = r->cap_s;
   ipc_reserve((void **)&r->seg_line, &cap, need, sizeof(int));
+  cap = r->cap_s;
+  ipc_reserve((void **)&r->seg_obj, &cap, need, sizeof(int));
   r->cap_s = cap;
   r->segs[2 * r->nsegs] = a;
   r->segs[2 * r->nsegs + 1] = b;
+  r->seg_obj[r->nsegs] = cur_object(r);
   r->seg_line[r->nsegs++] = line;
+}
+
+static void add_point(obj_reader *r, int v, int line) {
+  ipc_reserve((void **)&r->pts, &r->cap_p, (size_t)r->npts + 1, 3 * sizeof(int));
+  int *p = r->pts + 3 * r->npts++;
+  p[0] = v;
+  p[1] = cur_object(r);
+  p[2] = line;
 }
 
 static void push_object(obj_reader *r, char *name) {
@@ -70,22 +93,24 @@ static void push_object(obj_reader *r, char *name) {
   r->cap_o = cap;
   r->names[r->nobjects] = name;
   r->obj_start[r->nobjects++] = r->ntris;
+  r->obj_used = 0;
 }
 
 /* starts a new object at the current triangle count, or renames the current one if it
-   has no triangles yet; triangles before the first o/g form an object named after the
+   holds no face, line or point yet (an object of segments or points keeps its name and an
+   empty triangle range); elements before the first o/g form an object named after the
    file */
 static void begin_object(obj_reader *r, const char *name, size_t len) {
   r->cur_obstacle = 0;
   char *s = IPC_NEW(char, len + 1);
   memcpy(s, name, len);
   s[len] = '\0';
-  if (r->nobjects > 0 && r->obj_start[r->nobjects - 1] == r->ntris) {
+  if (r->nobjects > 0 && !r->obj_used) {
     ipc_free(r->names[r->nobjects - 1]);
     r->names[r->nobjects - 1] = s;
     return;
   }
-  if (r->nobjects == 0 && r->ntris > 0) {
+  if (r->nobjects == 0 && r->obj_used) {
     int n = r->ntris;
     r->ntris = 0;
     push_object(r, ipc_mesh_default_name(r->s.name));
@@ -199,6 +224,7 @@ static ipc_status read_statement(obj_reader *r, ipc_error *err) {
   if (ipc_token_is(tok, len, "f")) {
     ipc_scan_advance(s, len);
     st = read_refs(r, 3, "face", err);
+    r->obj_used |= !st;
     for (int k = 1; !st && k + 1 < r->nref; ++k)
       add_tri(r, r->idx[0], r->idx[k], r->idx[k + 1], line);
     return st;
@@ -206,6 +232,7 @@ static ipc_status read_statement(obj_reader *r, ipc_error *err) {
   if (ipc_token_is(tok, len, "l") || (r->seg_mode && ipc_token_is(tok, len, "s"))) {
     ipc_scan_advance(s, len);
     st = read_refs(r, 2, tok[0] == 'l' ? "line" : "segment", err);
+    r->obj_used |= !st;
     for (int k = 0; !st && k + 1 < r->nref; ++k) add_seg(r, r->idx[k], r->idx[k + 1], line);
     return st;
   }
@@ -216,6 +243,8 @@ static ipc_status read_statement(obj_reader *r, ipc_error *err) {
       if (r->idx[k] >= r->nverts)
         return ipc_scan_fail(s, err, "point refers to vertex %d, but only %d are defined",
                              r->idx[k] + 1, r->nverts);
+    r->obj_used |= !st;
+    for (int k = 0; !st && k < r->nref; ++k) add_point(r, r->idx[k], line);
     return st;
   }
   if (ipc_token_is(tok, len, "o") || ipc_token_is(tok, len, "g")) {
@@ -247,6 +276,8 @@ static void reader_free(obj_reader *r) {
   ipc_free(r->tri_line);
   ipc_free(r->segs);
   ipc_free(r->seg_line);
+  ipc_free(r->seg_obj);
+  ipc_free(r->pts);
   ipc_free(r->vobs);
   for (int i = 0; i < r->nobjects; ++i) ipc_free(r->names[i]);
   ipc_free(r->names);
@@ -327,6 +358,43 @@ static ipc_status check_elements(obj_reader *r, ipc_error *err) {
   return IPC_OK;
 }
 
+/* the object of each vertex: that of the first face, segment or point (by line) referencing
+   it, -1 for none. call after check_elements and before segments are dropped */
+static int *vertex_objects(const obj_reader *r) {
+  int *obj = IPC_NEW(int, (size_t)r->nverts + 1), *first = IPC_NEW(int, (size_t)r->nverts + 1);
+  for (int i = 0; i < r->nverts; ++i) {
+    obj[i] = -1;
+    first[i] = INT32_MAX;
+  }
+  for (int o = 0, t = 0; t < r->ntris; ++t) {
+    while (o + 1 < r->nobjects && r->obj_start[o + 1] <= t) ++o;
+    for (int c = 0; c < 3; ++c) {
+      int v = r->tris[3 * t + c];
+      if (r->tri_line[t] < first[v]) {
+        first[v] = r->tri_line[t];
+        obj[v] = o;
+      }
+    }
+  }
+  for (int e = 0; e < r->nsegs; ++e)
+    for (int c = 0; c < 2; ++c) {
+      int v = r->segs[2 * e + c];
+      if (r->seg_line[e] < first[v]) {
+        first[v] = r->seg_line[e];
+        obj[v] = r->seg_obj[e];
+      }
+    }
+  for (int k = 0; k < r->npts; ++k) {
+    const int *p = r->pts + 3 * k;
+    if (p[2] < first[p[0]]) {
+      first[p[0]] = p[2];
+      obj[p[0]] = p[1];
+    }
+  }
+  ipc_free(first);
+  return obj;
+}
+
 ipc_status ipc_obj_parse(const char *name, const char *buf, size_t len, int seg, ipc_mesh *out,
                          ipc_error *err) {
   obj_reader r;
@@ -353,18 +421,19 @@ ipc_status ipc_obj_parse(const char *name, const char *buf, size_t len, int seg,
   if (!st && r.nverts == 0)
     st = ipc_scan_fail(&r.s, err, "no vertices, expected at least one 'v' line");
   if (!st) st = check_elements(&r, err);
-  if (!st) drop_redundant_segments(&r);
   if (st) {
     reader_free(&r);
     return st;
   }
   /* objects: a default one named after the file when the file names none; a trailing object
-     without triangles is dropped unless it is the only one */
+     without faces, lines or points is dropped unless it is the only one */
   if (r.nobjects == 0) {
     push_object(&r, ipc_mesh_default_name(name));
     r.obj_start[0] = 0;
-  } else if (r.nobjects > 1 && r.obj_start[r.nobjects - 1] == r.ntris)
+  } else if (r.nobjects > 1 && !r.obj_used)
     ipc_free(r.names[--r.nobjects]);
+  int *vobj = vertex_objects(&r);
+  drop_redundant_segments(&r);
   r.obj_start[r.nobjects] = r.ntris;
 
   out->nverts = r.nverts;
@@ -377,9 +446,12 @@ ipc_status ipc_obj_parse(const char *name, const char *buf, size_t len, int seg,
   out->object_names = r.names;
   out->object_tri_start = r.obj_start;
   out->vert_obstacle = r.any_obstacle ? r.vobs : NULL;
+  out->vert_object = vobj;
   if (!r.any_obstacle) ipc_free(r.vobs);
   ipc_free(r.tri_line);
   ipc_free(r.seg_line);
+  ipc_free(r.seg_obj);
+  ipc_free(r.pts);
   ipc_free(r.idx);
   return IPC_OK;
 }

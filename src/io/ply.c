@@ -3,8 +3,8 @@
    the 'edge' element's vertex1, vertex2 as segments; other elements and properties are read
    and skipped. ipcc's frames (frame_ply.c) add a vertex property object_id and header lines
    "comment obstacle K" naming the objects that are kinematic obstacles, which become
-   ipc_mesh.vert_obstacle. every count is checked against the bytes left before anything of
-   that size is allocated. */
+   ipc_mesh.vert_obstacle; object_id becomes ipc_mesh.vert_object. every count is checked
+   against the bytes left before anything of that size is allocated. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -56,7 +56,8 @@ typedef struct ply_reader {
   /* the mesh */
   int nverts;
   double *x;
-  int *vobj; /* (nverts) object_id, or NULL */
+  int *vobj;    /* (nverts) object_id, or NULL */
+  int has_vobj; /* the vertex element has the property object_id */
   int ntris, nsegs;
   size_t cap_t, cap_s;
   int *tris, *segs;
@@ -81,8 +82,7 @@ static ply_type type_named(const char *tok, size_t len) {
 static ipc_status fail_here(ply_reader *r, ipc_error *err, const char *what) {
   if (!r->binary) return ipc_scan_fail(&r->s, err, "%s %ld: %s", r->cur->name, r->cur_index, what);
   return ipc_error_set(err, IPC_ERR_INPUT, "%s: element %s %ld (byte %ld): %s", r->s.name,
-                       r->cur->name, r->cur_index, (long)(r->bin - r->base),
-                       what);
+                       r->cur->name, r->cur_index, (long)(r->bin - r->base), what);
 }
 
 /* ---- header ---- */
@@ -444,6 +444,7 @@ static ipc_status check_layout(ply_reader *r, ipc_error *err) {
     }
     if (axes != 7)
       return ipc_scan_fail_at(&r->s, e->line, err, "element vertex lacks a property x, y or z");
+    r->has_vobj = object_id;
     if (r->nobstacles > 0 && !object_id)
       return ipc_scan_fail_at(&r->s, e->line, err,
                               "'comment obstacle' lines need a vertex property object_id");
@@ -550,6 +551,10 @@ ipc_status ipc_ply_parse(const char *name, const char *buf, size_t len, ipc_mesh
   out->object_tri_start[0] = 0;
   out->object_tri_start[1] = r.ntris;
   out->vert_obstacle = obstacle_vertices(&r);
+  if (r.has_vobj) {
+    out->vert_object = r.vobj;
+    r.vobj = NULL;
+  }
   r.x = NULL;
   r.tris = r.segs = NULL;
   reader_free(&r);

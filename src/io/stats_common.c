@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/model.h"
 #include "io/path.h"
 
 void ipc_stats_add_num(cJSON *o, const char *key, double v) {
@@ -29,6 +30,17 @@ void ipc_stats_summary_begin(cJSON *s, const ipc_run_summary *sum, const char *d
   ipc_stats_add_num(s, "wall_seconds", sum->wall_seconds);
   ipc_stats_add_num(s, "seconds_per_step", sum->steps ? sum->wall_seconds / sum->steps : 0.0);
   ipc_stats_add_num(s, "min_distance", sum->min_distance);
+  /* the ground planes, which frame files lack: `ipcc check RUNFOLDER` tests the frames
+     against them */
+  if (sum->planes) {
+    cJSON *planes = cJSON_AddArrayToObject(s, "planes");
+    for (int p = 0; p < sum->nplanes; ++p) {
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddItemToObject(o, "point", cJSON_CreateDoubleArray(sum->planes[p].point, 3));
+      cJSON_AddItemToObject(o, "normal", cJSON_CreateDoubleArray(sum->planes[p].normal, 3));
+      cJSON_AddItemToArray(planes, o);
+    }
+  }
 }
 
 void ipc_stats_summary_check(cJSON *s, const ipc_run_summary *sum) {
