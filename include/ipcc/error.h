@@ -2,6 +2,14 @@
 #ifndef IPCC_ERROR_H
 #define IPCC_ERROR_H
 
+/* IPC_NONNULL(1, 2): the pointer parameters 1 and 2 must not be NULL (a warning where a call
+   passes NULL, on compilers with GNU attributes) */
+#if defined(__GNUC__) || defined(__clang__)
+#define IPC_NONNULL(...) __attribute__((nonnull(__VA_ARGS__)))
+#else
+#define IPC_NONNULL(...)
+#endif
+
 /* status codes; they double as the command-line exit codes */
 typedef enum ipc_status {
   IPC_OK = 0,

@@ -7,33 +7,37 @@
 
 /* writes the surfaces of all bodies and obstacles at the current state as one OBJ
    file, one named object each, atomically (temporary file, then rename) */
-ipc_status ipc_world_write_obj(const ipc_world *w, const char *path, ipc_error *err);
+ipc_status ipc_world_write_obj(const ipc_world *w, const char *path, ipc_error *err)
+    IPC_NONNULL(1, 2);
 
 /* binary little-endian PLY of the same surfaces: vertex x, y, z (double) and object_id (int,
    the body index; names in header comments), faces (uchar count, int indices) and, when
    there are segments, an edge element (vertex1, vertex2); written atomically */
-ipc_status ipc_world_write_ply(const ipc_world *w, const char *path, ipc_error *err);
+ipc_status ipc_world_write_ply(const ipc_world *w, const char *path, ipc_error *err)
+    IPC_NONNULL(1, 2);
 
 /* ParaView XML UnstructuredGrid (ascii) of every vertex: tets of deformable bodies,
    triangles / lines / vertex cells of obstacles; point data velocity (m/s) and object_id,
    cell data energy_density (Psi in J/m^3, 0 on surface cells) and object_id; the time in
    FieldData TimeValue. written atomically */
-ipc_status ipc_world_write_vtu(const ipc_world *w, const char *path, ipc_error *err);
+ipc_status ipc_world_write_vtu(const ipc_world *w, const char *path, ipc_error *err)
+    IPC_NONNULL(1, 2);
 
 /* frame formats from a comma list such as "obj,vtu" (names: obj, ply, vtu) into
    IPC_FORMAT_* bits (scene.h); 0 on success, -1 for an unknown or empty name */
-int ipc_output_formats_parse(const char *list, unsigned *formats);
+int ipc_output_formats_parse(const char *list, unsigned *formats) IPC_NONNULL(1, 2);
 
 /* writes the current state as frame number `frame` in every format of `formats`
    (0 = OBJ) to dir/NNNNNN.obj, .ply, .vtu (six digits); with VTU also dir/frames.pvd
    (ipc_frames_pvd_add) */
 ipc_status ipc_world_write_frame(const ipc_world *w, const char *dir, int frame, unsigned formats,
-                                 ipc_error *err);
+                                 ipc_error *err) IPC_NONNULL(1, 2);
 
 /* the ParaView collection dir/frames.pvd of the VTU frames in dir: its entries for frames
    before `frame` are kept (a resumed run rewrites the frames after its checkpoint), then
    dir/NNNNNN.vtu at simulated time `time` is added; written atomically, so ParaView opens
    the frames written so far as one animation at any moment */
-ipc_status ipc_frames_pvd_add(const char *dir, int frame, double time, ipc_error *err);
+ipc_status ipc_frames_pvd_add(const char *dir, int frame, double time, ipc_error *err)
+    IPC_NONNULL(1);
 
 #endif

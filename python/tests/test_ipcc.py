@@ -142,3 +142,9 @@ def test_scene_from_dict_bad_key():
         ipcc.scene_from_dict({"bodies": [{"mesh": "scenes/meshes/cube.msh", "colour": 1}]},
                              base_dir=ROOT)
     assert "bodies[0].colour" in str(e.value)
+
+
+def test_scene_from_dict_young():
+    with pytest.raises(ipcc.InputError, match=r"bodies\[0\]\.material\.young"):
+        ipcc.scene_from_dict({"bodies": [{"mesh": "scenes/meshes/cube.msh",
+                                          "material": {"young": -5}}]}, base_dir=ROOT)

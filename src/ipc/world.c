@@ -158,6 +158,7 @@ static double damping_limit(const ipc_world *w, int *which) {
 }
 
 ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
+  if (ipc_scene_def_check(def, err) != IPC_OK) return NULL;
   ipc_world *w = IPC_NEW0(ipc_world, 1);
   if (ipc_model_build(&w->m, def, err) != IPC_OK) {
     ipc_free(w);

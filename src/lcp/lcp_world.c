@@ -259,6 +259,7 @@ static double detect(ipc_lcp_world *w) {
 
 ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_world_def *def,
                                     ipc_error *err) {
+  if (ipc_scene_def_check(scene, err) != IPC_OK) return NULL;
   ipc_lcp_world_def d = def ? *def : ipc_default_lcp_world_def();
   if (check_def(&d, err) != IPC_OK) return NULL;
   ipc_lcp_world *w = IPC_NEW0(ipc_lcp_world, 1);
