@@ -59,6 +59,10 @@ static void two_cubes(void) {
   CHECK(ipc_lcp_world_body_count(lw) == 2);
   check_body(ipc_lcp_world_body(lw, 1, &b), &b, "lower", 0, 8, 8, 6, 12);
   CHECK(ipc_lcp_world_body(lw, 2, &b) == -1);
+  double pt[3], nrm[3];
+  CHECK(ipc_lcp_world_plane_count(lw) == 1);
+  CHECK(ipc_lcp_world_plane(lw, 0, pt, nrm) == 0 && nrm[1] == 1 && pt[1] == 0);
+  CHECK(ipc_lcp_world_plane(lw, 1, pt, nrm) == -1);
   CHECK(ipc_lcp_world_surface_triangles(lw, &nt) != NULL && nt == 24);
   ipc_lcp_world_destroy(lw);
 }
@@ -112,6 +116,12 @@ static void plane_normals(void) {
   }
   CHECK(memcmp(ipc_world_positions(unit), ipc_world_positions(longer),
                3 * sizeof(double) * (size_t)ipc_world_vertex_count(unit)) == 0);
+  /* the plane query gives the normal in use: unit length */
+  double pt[3], nrm[3] = {0, 0, 0};
+  CHECK(ipc_world_plane_count(longer) == 1);
+  CHECK(ipc_world_plane(longer, 0, pt, nrm) == 0 && nrm[0] == 0 && nrm[1] == 1 && nrm[2] == 0);
+  CHECK(pt[0] == 0 && pt[1] == 0 && pt[2] == 0);
+  CHECK(ipc_world_plane(longer, 1, pt, nrm) == -1 && ipc_world_plane(longer, -1, pt, nrm) == -1);
   double lo = INFINITY;
   for (int i = 0; i < ipc_world_vertex_count(unit); ++i)
     lo = fmin(lo, ipc_world_positions(unit)[3 * i + 1]);

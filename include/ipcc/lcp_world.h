@@ -118,10 +118,13 @@ const double *ipc_lcp_world_velocities(const ipc_lcp_world *w) IPC_NONNULL(1);
 int ipc_lcp_world_vertex_count(const ipc_lcp_world *w) IPC_NONNULL(1);
 /* simulated time in seconds */
 double ipc_lcp_world_time(const ipc_lcp_world *w) IPC_NONNULL(1);
-/* bodies and obstacles, their vertex ranges and the surface triangles, exactly as the
-   ipc_world functions of the same names (ipcc/world.h) */
+/* bodies and obstacles, their vertex ranges, the planes and the surface triangles, exactly
+   as the ipc_world functions of the same names (ipcc/world.h) */
 int ipc_lcp_world_body_count(const ipc_lcp_world *w) IPC_NONNULL(1);
 int ipc_lcp_world_body(const ipc_lcp_world *w, int i, ipc_body_info *info) IPC_NONNULL(1, 3);
+int ipc_lcp_world_plane_count(const ipc_lcp_world *w) IPC_NONNULL(1);
+int ipc_lcp_world_plane(const ipc_lcp_world *w, int k, double point[3], double normal[3])
+    IPC_NONNULL(1, 3, 4);
 const int *ipc_lcp_world_surface_triangles(const ipc_lcp_world *w, int *ntris) IPC_NONNULL(1);
 /* absolute contact gap in use */
 double ipc_lcp_world_gap(const ipc_lcp_world *w) IPC_NONNULL(1);

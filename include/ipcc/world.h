@@ -108,6 +108,12 @@ int ipc_world_body_count(const ipc_world *w) IPC_NONNULL(1);
 /* fills *info for body i (0 <= i < ipc_world_body_count); returns 0, or -1 (info
    untouched) when i is out of range */
 int ipc_world_body(const ipc_world *w, int i, ipc_body_info *info) IPC_NONNULL(1, 3);
+/* number of analytic ground planes (the scene's "planes"); plane k's point and unit normal
+   (the side it points to is outside); returns 0, or -1 (nothing written) when k is out of
+   range */
+int ipc_world_plane_count(const ipc_world *w) IPC_NONNULL(1);
+int ipc_world_plane(const ipc_world *w, int k, double point[3], double normal[3])
+    IPC_NONNULL(1, 3, 4);
 /* the collision surface's triangles (*ntris x 3 vertex indices into ipc_world_positions,
    outward, counter-clockwise seen from outside), body after body; owned by the world and
    fixed for its lifetime. ntris may be NULL. */

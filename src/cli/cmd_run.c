@@ -16,9 +16,7 @@
 #include "cli/run_args.h"
 #include "cli/run_lcp.h"
 #include "io/run_output.h"
-#include "ipc/world_internal.h"
 #include "ipcc/ipcc.h"
-#include "lcp/lcp_world_internal.h"
 
 static void run_usage(FILE *f) {
   fputs(
@@ -482,9 +480,15 @@ static int run_finish(run *r, int rc) {
   ipc_run_summary *sum = &c->sum;
   sum->mode = c->lcp ? "lcp" : "ipc";
   sum->scene = c->scene;
-  const ipc_model *model = r->lw ? ipc_lcp_world_model(r->lw) : &r->w->m;
-  sum->nplanes = model->nplanes;
-  sum->planes = model->planes;
+  int np = r->lw ? ipc_lcp_world_plane_count(r->lw) : ipc_world_plane_count(r->w);
+  double *planes = malloc(sizeof(double) * (6 * (size_t)np + 1));
+  for (int k = 0; k < np; ++k)
+    if (r->lw)
+      ipc_lcp_world_plane(r->lw, k, planes + 6 * k, planes + 6 * k + 3);
+    else
+      ipc_world_plane(r->w, k, planes + 6 * k, planes + 6 * k + 3);
+  sum->nplanes = np;
+  sum->planes = planes;
   sum->wall_seconds = r->wall_before + ipc_progress_now() - r->bar.t_start;
   ipc_progress_break(&r->bar);
   char *stats = str_printf("%s/stats.json", r->outdir, NULL);
@@ -515,6 +519,8 @@ static int run_finish(run *r, int rc) {
       printf("continue with: ipcc run --resume %s\n", r->outdir);
   }
   free(stats);
+  free(planes);
+  sum->planes = NULL;
   /* LCP mode allows small penetrations: --check records them without failing the run */
   if (c->check && !sum->intersection_free && !rc && !c->lcp) rc = 1;
   return rc;

@@ -30,10 +30,11 @@ typedef struct ipc_run_summary {
   int contacts_max;
   int dirichlet_unmet_steps;
   double dhat;
-  /* the model's planes (unit normals), written as "planes" (`ipcc check` reads them back);
-     NULL writes no key. set when stats.json is written, not stored in checkpoints */
+  /* the scene's planes, 6 numbers each (point, unit normal), written as "planes" (`ipcc check`
+     reads them back); NULL writes no key. set when stats.json is written, not stored in
+     checkpoints */
   int nplanes;
-  const struct ipc_plane *planes;
+  const double *planes;
 } ipc_run_summary;
 
 /* writes {"summary": {...}, "steps": [{...}, ...]} atomically */

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/model.h"
 #include "io/path.h"
 
 void ipc_stats_add_num(cJSON *o, const char *key, double v) {
@@ -36,8 +35,8 @@ void ipc_stats_summary_begin(cJSON *s, const ipc_run_summary *sum, const char *d
     cJSON *planes = cJSON_AddArrayToObject(s, "planes");
     for (int p = 0; p < sum->nplanes; ++p) {
       cJSON *o = cJSON_CreateObject();
-      cJSON_AddItemToObject(o, "point", cJSON_CreateDoubleArray(sum->planes[p].point, 3));
-      cJSON_AddItemToObject(o, "normal", cJSON_CreateDoubleArray(sum->planes[p].normal, 3));
+      cJSON_AddItemToObject(o, "point", cJSON_CreateDoubleArray(sum->planes + 6 * p, 3));
+      cJSON_AddItemToObject(o, "normal", cJSON_CreateDoubleArray(sum->planes + 6 * p + 3, 3));
       cJSON_AddItemToArray(planes, o);
     }
   }

@@ -24,6 +24,28 @@ static const int *surface_triangles(const ipc_model *m, int *ntris) {
   return m->surface.faces;
 }
 
+static int plane_info(const ipc_model *m, int k, double point[3], double normal[3]) {
+  if (k < 0 || k >= m->nplanes) return -1;
+  for (int d = 0; d < 3; ++d) {
+    point[d] = m->planes[k].point[d];
+    normal[d] = m->planes[k].normal[d];
+  }
+  return 0;
+}
+
+int ipc_world_plane_count(const ipc_world *w) {
+  return w->m.nplanes;
+}
+int ipc_world_plane(const ipc_world *w, int k, double point[3], double normal[3]) {
+  return plane_info(&w->m, k, point, normal);
+}
+int ipc_lcp_world_plane_count(const ipc_lcp_world *w) {
+  return w->m.nplanes;
+}
+int ipc_lcp_world_plane(const ipc_lcp_world *w, int k, double point[3], double normal[3]) {
+  return plane_info(&w->m, k, point, normal);
+}
+
 int ipc_world_body_count(const ipc_world *w) {
   return w->m.nbodies;
 }
