@@ -97,7 +97,37 @@ static void test_framing(void) {
   ipc_scene_def_free(&def);
 }
 
+/* axis labels: one format per axis, neighbours distinct, read back within half a step (an
+   energy drifting by 1e-4 relative labelled every tick "533.6"); far from zero in units of
+   the step, relative to an offset shown once */
+static void test_axis_labels(void) {
+  static const double cases[][3] = {
+      {533.6, 533.65, 0.01}, {533.6, 533.6001, 2e-5}, {0, 1, 0.2}, {0, 20, 5},
+      {1e6, 5e6, 1e6},       {1e-5, 5e-5, 1e-5},       {-3, 3, 1}, {1e9, 1e9 + 10, 2}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+    double lo = cases[c][0], hi = cases[c][1], step = cases[c][2];
+    ipc_axis_format f;
+    ipc_axis_format_init(&f, lo, hi, step);
+    char prev[32] = "", lab[32], off[32];
+    ipc_axis_format_offset(&f, off, sizeof off);
+    double offset = off[0] ? strtod(off, NULL) : 0;
+    int k = 0;
+    for (double t = lo; t <= hi + 1e-9 * step; t += step, ++k) {
+      ipc_axis_format_label(&f, t, lab, sizeof lab);
+      CHECK_MSG(strcmp(lab, prev) != 0, "case %zu: tick %d repeats '%s'", c, k, lab);
+      double back = strtod(lab, NULL) + offset;
+      CHECK_MSG(fabs(back - t) <= 0.5 * step, "case %zu: '%s' (offset '%s') reads %.10g for %.10g",
+                c, lab, off, back, t);
+      CHECK_MSG(strlen(lab) <= 12, "case %zu: label '%s' too long", c, lab);
+      memcpy(prev, lab, sizeof prev);
+    }
+    if (c == 1) CHECK_MSG(!strcmp(off, "+533.6"), "offset '%s'", off);
+    if (c == 0) CHECK_MSG(!off[0], "no offset needed, got '%s'", off);
+  }
+}
+
 int main(void) {
+  test_axis_labels();
   test_framing();
   ipc_scene_def def;
   ipc_error err;

@@ -48,12 +48,47 @@ static double nice_step(double range, int n) {
   return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
 }
 
-static void tick_label(char *out, size_t n, double v, double step) {
-  if (fabs(v) < 1e-9 * step) v = 0;
-  if (fabs(v) >= 1e5 || (fabs(v) < 1e-3 && v != 0))
-    snprintf(out, n, "%.1e", v);
+void ipc_axis_format_init(ipc_axis_format *f, double lo, double hi, double step) {
+  double big = fmax(fabs(lo), fabs(hi));
+  f->offset = 0;
+  f->step = step;
+  /* ticks far apart from zero in units of their step (an energy of 533.6 drifting by 1e-4):
+     labels relative to an offset, shown once by the axis, as plotting libraries do */
+  if (big / step >= 1e5) { /* the middle, rounded to a power of ten above the range */
+    double unit = pow(10.0, ceil(log10(hi - lo > step ? hi - lo : step)) + 1);
+    f->offset = round(0.5 * (lo + hi) / unit) * unit;
+    big = fmax(fabs(lo - f->offset), fabs(hi - f->offset));
+  }
+  /* one format for the axis, with the digits the step needs so neighbours differ */
+  int last = (int)floor(log10(step) + 1e-9); /* the step's leading decimal position */
+  if (big >= 1e5 || (big < 1e-3 && big > 0)) {
+    f->scientific = 1;
+    int first = (int)floor(log10(big));
+    f->digits = first - last > 0 ? first - last : 0; /* decimals of the mantissa */
+    if (f->digits > 6) f->digits = 6;
+  } else {
+    f->scientific = 0;
+    f->digits = last < 0 ? -last : 0;
+    if (f->digits > 9) f->digits = 9;
+  }
+}
+
+void ipc_axis_format_label(const ipc_axis_format *f, double v, char *out, size_t n) {
+  v -= f->offset;
+  if (fabs(v) < 1e-6 * f->step) v = 0; /* the rounding of the offset or of the tick sum */
+  if (f->scientific && v == 0)
+    snprintf(out, n, "0");
+  else if (f->scientific)
+    snprintf(out, n, "%.*e", f->digits, v);
   else
-    snprintf(out, n, "%.4g", v);
+    snprintf(out, n, "%.*f", f->digits, v);
+}
+
+void ipc_axis_format_offset(const ipc_axis_format *f, char *out, size_t n) {
+  if (f->offset == 0)
+    out[0] = '\0';
+  else
+    snprintf(out, n, "%+.10g", f->offset);
 }
 
 /* the range of finite values (log: of log10 of positive values); 0 if none */
@@ -97,6 +132,9 @@ void ipc_plot_lines(ipc_image *im, const char *title, const char *xlabel, const 
   y1 = ceil(y1 / ys) * ys;
   if (y1 <= y0) y1 = y0 + ys;
   double xs = nice_step(x1 - x0, 6);
+  ipc_axis_format yf, xf;
+  ipc_axis_format_init(&yf, y0, y1, ys);
+  ipc_axis_format_init(&xf, ceil(x0 / xs) * xs, x1, xs);
 #define PX(v) (left + (int)lround(((v)-x0) / (x1 - x0) * (right - left)))
 #define PY(v) (bottom - (int)lround(((v)-y0) / (y1 - y0) * (bottom - top)))
   char lab[32];
@@ -106,16 +144,22 @@ void ipc_plot_lines(ipc_image *im, const char *title, const char *xlabel, const 
     if (log_y)
       snprintf(lab, sizeof lab, "1E%d", (int)lround(t));
     else
-      tick_label(lab, sizeof lab, t, ys);
+      ipc_axis_format_label(&yf, t, lab, sizeof lab);
     ipc_image_text(im, left - 8 - ipc_text_width(lab, 1), py - 3, lab, ink, 1);
+  }
+  if (!log_y) { /* the offset of the labels, after the axis title */
+    ipc_axis_format_offset(&yf, lab, sizeof lab);
+    if (lab[0]) ipc_image_text(im, 8 + ipc_text_width(ylabel, 1) + 12, top - 16, lab, ink, 1);
   }
   for (double t = ceil(x0 / xs) * xs; t <= x1 + 1e-9 * xs; t += xs) {
     int px = PX(t);
     vline(im, px, top, bottom, grid);
     vline(im, px, bottom, bottom + 4, axis);
-    tick_label(lab, sizeof lab, t, xs);
+    ipc_axis_format_label(&xf, t, lab, sizeof lab);
     ipc_image_text(im, px - ipc_text_width(lab, 1) / 2, bottom + 9, lab, ink, 1);
   }
+  ipc_axis_format_offset(&xf, lab, sizeof lab);
+  if (lab[0]) ipc_image_text(im, right - ipc_text_width(lab, 1), bottom + 22, lab, ink, 1);
   hline(im, left, right, bottom, axis);
   vline(im, left, top, bottom, axis);
   for (int k = 0; k < nseries; ++k) {

@@ -3,6 +3,8 @@
 #ifndef IPCC_IO_PLOT_H
 #define IPCC_IO_PLOT_H
 
+#include <stddef.h>
+
 #include "ipcc/render.h"
 
 /* text in the built-in 5x7 bitmap font (lowercase drawn as capitals), top-left corner at
@@ -19,6 +21,20 @@ typedef struct ipc_plot_series {
   int n;
   unsigned char color[3];
 } ipc_plot_series;
+
+/* the labels of an axis whose ticks run from lo to hi by step: one number format for all of
+   them (fixed or scientific), with the digits the step needs so that neighbouring labels
+   differ, relative to an offset when the values are 1e5 steps or more from zero (the offset
+   is then drawn once beside the axis, as plotting libraries do) */
+typedef struct ipc_axis_format {
+  double offset, step;
+  int scientific, digits;
+} ipc_axis_format;
+void ipc_axis_format_init(ipc_axis_format *f, double lo, double hi, double step);
+/* the label of tick v */
+void ipc_axis_format_label(const ipc_axis_format *f, double v, char *out, size_t n);
+/* the offset to show ("+533.6"), or "" when there is none */
+void ipc_axis_format_offset(const ipc_axis_format *f, char *out, size_t n);
 
 /* a line plot filling im: title, axis labels, ticks with labels, a legend when there is
    more than one series; log_y plots log10 of the positive values */
