@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "io/plot.h"
+#include "io/render_model.h"
+#include "ipc/world_internal.h"
 #include "ipcc/ipcc.h"
 #include "test.h"
 
@@ -126,7 +128,55 @@ static void test_axis_labels(void) {
   }
 }
 
+/* a camera over the whole run frames every box given (the bodies where each frame has them:
+   spinning_cube's cube slid out of the picture from frame 60 under the first frame's
+   framing), and the follow camera of a state frames the bodies where they started and where
+   they are */
+static void test_run_framing(void) {
+  ipc_error err;
+  ipc_world *w = ipc_world_load("scenes/two_cubes.json", 0, &err);
+  CHECK_MSG(w != NULL, "%s", err.msg);
+  if (!w) return;
+  const ipc_model *m = &w->m;
+  double boxes[18];
+  ipc_model_dynamic_box(m, m->x0, boxes);
+  for (int k = 1; k < 3; ++k) /* the same bodies carried 6 m and 12 m along x */
+    for (int d = 0; d < 6; ++d) boxes[6 * k + d] = boxes[d] + (d % 3 == 0 ? 6.0 * k : 0.0);
+  ipc_camera all = ipc_model_camera_boxes(m, boxes, 3), first = ipc_model_camera(m);
+  int W = 640, H = 480, inside_all = 0, inside_first = 0;
+  for (int k = 0; k < 3; ++k)
+    for (int c = 0; c < 8; ++c) {
+      double p[3];
+      for (int d = 0; d < 3; ++d) p[d] = boxes[6 * k + ((c >> d & 1) ? 3 + d : d)];
+      int u, v;
+      project(&all, p, W, H, &u, &v);
+      inside_all += u >= 0 && u < W && v >= 0 && v < H;
+      project(&first, p, W, H, &u, &v);
+      inside_first += u >= 0 && u < W && v >= 0 && v < H;
+    }
+  CHECK_MSG(inside_all == 24, "%d of 24 corners in the whole-run view", inside_all);
+  CHECK_MSG(inside_first < 24, "the first frame's view loses the far box (%d of 24)",
+            inside_first);
+  /* the follow camera of the state moved 12 m: start and now both in the picture */
+  double *x = malloc(sizeof(double) * 3 * (size_t)m->nverts);
+  for (int i = 0; i < 3 * m->nverts; ++i) x[i] = m->x0[i] + (i % 3 == 0 ? 12.0 : 0.0);
+  ipc_camera fol = ipc_model_follow_camera(m, x);
+  int inside = 0;
+  for (int i = 0; i < m->nverts; ++i) {
+    int u, v;
+    project(&fol, m->x0 + 3 * i, W, H, &u, &v);
+    inside += u >= 0 && u < W && v >= 0 && v < H;
+    project(&fol, x + 3 * i, W, H, &u, &v);
+    inside += u >= 0 && u < W && v >= 0 && v < H;
+  }
+  CHECK_MSG(inside == 2 * m->nverts, "follow camera: %d of %d points inside", inside,
+            2 * m->nverts);
+  free(x);
+  ipc_world_destroy(w);
+}
+
 int main(void) {
+  test_run_framing();
   test_axis_labels();
   test_framing();
   ipc_scene_def def;
@@ -171,6 +221,17 @@ int main(void) {
   /* the top corners are sky: bluish */
   p = px(a, 2, 2);
   CHECK(p[2] > p[0]);
+
+  /* the frame label: dark text in the bottom-left corner only */
+  ipc_image *lb = ipc_image_create(200, 150, white);
+  ipc_image_frame_label(lb, 12, 0.24);
+  int dark_low = 0, dark_high = 0;
+  for (int y = 0; y < 150; ++y)
+    for (int xx = 0; xx < 200; ++xx)
+      if (px(lb, xx, y)[0] < 100) ++*(y > 120 && xx < 160 ? &dark_low : &dark_high);
+  CHECK_MSG(dark_low > 40 && dark_high == 0, "frame label: %d dark pixels in its corner, %d else",
+            dark_low, dark_high);
+  ipc_image_destroy(lb);
 
   /* text and plots draw something, inside the image */
   ipc_image *t = ipc_image_create(64, 16, white);

@@ -1,6 +1,6 @@
 #!/bin/sh
-# ipcc render: the previews it draws from a run's frame files are the very images
-# `ipcc run --preview` drew during the run (byte for byte), from OBJ, PLY or VTU frames, for
+# ipcc render: with --camera follow, the previews it draws from a run's frame files are the
+# very images `ipcc run --preview` drew during the run (byte for byte, frame label included), from OBJ, PLY or VTU frames, for
 # tet, affine and LCP-mode scenes, with the scene found through stats.json or, for a run still
 # going, checkpoint.bin; --every, --frame, -o, --size and --camera; and clear errors for a folder that
 # is no run, a frame of another scene, a missing frame, bad options.
@@ -22,13 +22,13 @@ for spec in "two_cubes obj" "squeeze_ball vtu" "cube_pile ply"; do
   set -- $spec
   expect 0 "run $1 --format $2 --preview" "$IPCC" run "scenes/$1.json" -o "$T/$1" --steps 6 \
     --every 2 --preview --format "$2" --quiet
-  expect 0 "render $1" "$IPCC" render "$T/$1" -o "$T/$1/re"
+  expect 0 "render $1" "$IPCC" render "$T/$1" -o "$T/$1/re" --camera follow
   contains "4 previews in $T/$1/re" "render $1 draws every frame"
   same_previews "$T/$1" "$T/$1/re" "render $1 ($2 frames) = the run's previews"
 done
 expect 0 "run pool_spheres in LCP mode" "$IPCC" run scenes/pool_spheres.json --mode lcp \
   -o "$T/lcp" --steps 4 --every 2 --preview --quiet
-expect 0 "render an LCP run" "$IPCC" render "$T/lcp" -o "$T/lcp/re"
+expect 0 "render an LCP run" "$IPCC" render "$T/lcp" -o "$T/lcp/re" --camera follow
 same_previews "$T/lcp" "$T/lcp/re" "render of LCP frames = the run's previews"
 
 # a run without previews gets them in RUNDIR/preview; a run still going (no stats.json)
@@ -36,7 +36,7 @@ same_previews "$T/lcp" "$T/lcp/re" "render of LCP frames = the run's previews"
 expect 0 "run without previews" "$IPCC" run scenes/two_cubes.json -o "$T/np" --steps 6 \
   --every 2 --quiet
 rm "$T/np/stats.json"
-expect 0 "render a run without stats.json" "$IPCC" render "$T/np"
+expect 0 "render a run without stats.json" "$IPCC" render "$T/np" --camera follow
 same_previews "$T/two_cubes" "$T/np/preview" "scene from checkpoint.bin, previews in RUNDIR/preview"
 rm -rf "$T/np/preview"
 expect 0 "render --every 2" "$IPCC" render "$T/np" --every 2

@@ -163,6 +163,7 @@ void ipc_lcp_world_tet_energy_density(const ipc_lcp_world *w, double *psi) IPC_N
 /* the scene's camera or the default view of its initial bounding box (as
    ipc_world_default_camera) */
 ipc_camera ipc_lcp_world_default_camera(const ipc_lcp_world *w) IPC_NONNULL(1);
+ipc_camera ipc_lcp_world_follow_camera(const ipc_lcp_world *w) IPC_NONNULL(1);
 /* a preview of the current state (as ipc_render_world) */
 void ipc_render_lcp_world(ipc_image *im, const ipc_lcp_world *w, const ipc_camera *cam)
     IPC_NONNULL(1, 2, 3);

@@ -35,6 +35,12 @@ int ipc_camera_eye_apart(const double eye[3], const double target[3]) IPC_NONNUL
    frame of a run. */
 ipc_camera ipc_world_default_camera(const ipc_world *w) IPC_NONNULL(1);
 
+/* a camera that follows the moving bodies: the scene's camera if it has one, else the 3/4
+   view framing the bodies both where they started and where they are now (so a body that
+   travels stays in the picture, and the view moves continuously with it; it depends on the
+   current state alone). What `ipcc run` draws its previews with */
+ipc_camera ipc_world_follow_camera(const ipc_world *w) IPC_NONNULL(1);
+
 /* draws the surfaces of all bodies (a color each; obstacles grey) with Gouraud Lambert
    shading and a z-buffer over a sky gradient, with a checkered tile floor for each
    half-space plane of the scene; 2x2 supersampled. deterministic. */

@@ -16,6 +16,7 @@
 #include "core/model.h"
 #include "io/frame_numbering.h"
 #include "io/path.h"
+#include "io/plot.h"
 #include "io/render_model.h"
 #include "io/run_output.h"
 #include "io/stats_common.h"
@@ -35,7 +36,10 @@ static void usage(FILE *f) {
       "  -o DIR         write the images into DIR instead\n"
       "  --size WxH     image size in pixels (default 640x480)\n"
       "  --camera EX,EY,EZ,TX,TY,TZ[,FOV]  eye, target and vertical field of view in degrees\n"
-      "                 (default: the scene's output.camera, else a view of the whole scene)\n"
+      "                 (default: the scene's output.camera, else one view that frames the\n"
+      "                 moving bodies in every frame drawn)\n"
+      "  --camera follow  the view ipcc run draws its previews with: it follows the bodies,\n"
+      "                 framing them where they started and where they are in each frame\n"
       "  --lenient      read the scene as ipcc run --lenient does\n",
       f);
 }
@@ -132,6 +136,22 @@ static frame_file *list_frames(const char *dir, int *n) {
   return f;
 }
 
+/* the simulated time a frame file records ("ipcc frame: t = T s" in its first lines, as
+   ipcc's OBJ and PLY frames, or TimeValue in a VTU), NAN when none */
+static double frame_time(const char *path) {
+  char head[1024];
+  FILE *f = fopen(path, "rb");
+  if (!f) return NAN;
+  size_t n = fread(head, 1, sizeof head - 1, f);
+  fclose(f);
+  head[n] = '\0';
+  const char *p = strstr(head, "ipcc frame: t = ");
+  if (p) return strtod(p + 16, NULL);
+  p = strstr(head, "TimeValue");
+  if (p && (p = strchr(p, '>'))) return strtod(p + 1, NULL);
+  return NAN;
+}
+
 /* pos (m->nverts x 3, holding the initial positions) gets the vertices of the frame file;
    0, or 2 with a message when the file does not fit the scene's model */
 static int load_frame(const char *path, const ipc_model *m, const int *file_of, int nfile,
@@ -182,7 +202,7 @@ int ipc_cmd_render(int argc, char **argv) {
   const char *rundir = NULL, *scene_opt = NULL, *out_opt = NULL;
   int every = 1, width = 640, height = 480, lenient = 0;
   double camera[7];
-  int ncamera = 0;
+  int ncamera = 0, follow = 0;
   int nwant = 0, *want = IPC_NEW(int, (size_t)argc + 1);
   int rc = 0;
   for (int i = 0; i < argc && !rc; ++i) {
@@ -216,9 +236,14 @@ int ipc_cmd_render(int argc, char **argv) {
         fprintf(stderr, "ipcc render: --size: expected WxH, 16 to 8192 pixels each, got '%s'\n", s);
         rc = 2;
       }
+    } else if (!strcmp(a, "--camera") && !strcmp(argv[i + 1], "follow")) {
+      follow = 1;
+      ncamera = 0;
+      ++i;
     } else if (!strcmp(a, "--camera")) {
       const char *s = argv[++i];
       char *end = (char *)s;
+      follow = 0;
       ncamera = 0;
       while (ncamera < 7) {
         camera[ncamera++] = strtod(end, &end);
@@ -294,27 +319,51 @@ int ipc_cmd_render(int argc, char **argv) {
     int *file_of = IPC_NEW(int, (size_t)m.nverts + 1);
     int nfile = ipc_frame_numbering(&m, file_of);
     double *pos = IPC_NEW(double, 3 * (size_t)m.nverts + 1);
+    unsigned char *take = IPC_NEW0(unsigned char, (size_t)nframes + 1);
+    for (int i = 0; i < nframes; ++i) {
+      int k = frames[i].frame;
+      if (nwant)
+        for (int j = 0; j < nwant; ++j) take[i] |= want[j] == k;
+      else
+        take[i] = k % every == 0 || i == nframes - 1;
+    }
     ipc_camera cam = ipc_model_camera(&m);
-    if (ncamera) {
+    if (follow) {
+      /* per frame, below */
+    } else if (ncamera) {
       memcpy(cam.eye, camera, sizeof cam.eye);
       memcpy(cam.target, camera + 3, sizeof cam.target);
       if (ncamera == 7) cam.fov = camera[6];
+    } else {
+      /* one camera for the whole sequence that frames the moving bodies in every frame drawn
+         (framing the first frame only lost bodies that travel: spinning_cube from frame 60) */
+      double *boxes = IPC_NEW(double, 6 * (size_t)nframes + 6);
+      int nb = 0;
+      for (int i = 0; i < nframes && !rc; ++i) {
+        if (!take[i]) continue;
+        char *path = ipc_path_join(frames_dir, frames[i].name);
+        memcpy(pos, m.x0, sizeof(double) * 3 * (size_t)m.nverts);
+        rc = load_frame(path, &m, file_of, nfile, pos);
+        ipc_free(path);
+        if (!rc) ipc_model_dynamic_box(&m, pos, boxes + 6 * (size_t)nb++);
+      }
+      cam = ipc_model_camera_boxes(&m, boxes, nb);
+      ipc_free(boxes);
     }
     static const unsigned char white[3] = {255, 255, 255};
     for (int i = 0; i < nframes && !rc; ++i) {
-      int k = frames[i].frame, take = 0;
-      if (nwant)
-        for (int j = 0; j < nwant; ++j) take |= want[j] == k;
-      else
-        take = k % every == 0 || i == nframes - 1;
-      if (!take) continue;
+      int k = frames[i].frame;
+      if (!take[i]) continue;
       char *path = ipc_path_join(frames_dir, frames[i].name);
       memcpy(pos, m.x0, sizeof(double) * 3 * (size_t)m.nverts);
       rc = load_frame(path, &m, file_of, nfile, pos);
+      double t = frame_time(path);
       ipc_free(path);
       if (rc) break;
       ipc_image *im = ipc_image_create(width, height, white);
+      if (follow) cam = ipc_model_follow_camera(&m, pos);
       ipc_render_model(im, &m, pos, &cam);
+      ipc_image_frame_label(im, k, t);
       char name[32];
       snprintf(name, sizeof name, "%06d.png", k);
       char *png = ipc_path_join(out, name);
@@ -328,6 +377,7 @@ int ipc_cmd_render(int argc, char **argv) {
       ipc_free(png);
     }
     ipc_free(pos);
+    ipc_free(take);
     ipc_free(file_of);
   }
   if (!rc) printf("%d preview%s in %s\n", drawn, drawn == 1 ? "" : "s", out);

@@ -15,6 +15,7 @@
 #include "cli/progress.h"
 #include "cli/run_args.h"
 #include "cli/run_lcp.h"
+#include "io/plot.h"
 #include "io/run_output.h"
 #include "ipcc/ipcc.h"
 
@@ -97,10 +98,10 @@ typedef struct run {
   char *frames_dir;
   char *ckpt_path;
   char *preview_dir;
-  ipc_camera camera;      /* fixed for the run */
   ipc_run_checkpoint ck;  /* options, progress, accumulated statistics */
   double wall_before;     /* wall seconds of earlier sessions (resume) */
-  double t_output;        /* wall seconds spent writing frames (this session) */
+  double t_output;        /* wall seconds spent writing frames and previews (this session) */
+  double t_preview;       /* of them, drawing and writing previews */
   double t_checkpoint;    /* wall seconds spent writing checkpoints (this session) */
   int checkpoints;        /* checkpoints written (this session) */
   double last_checkpoint; /* wall clock when the last checkpoint (or this session) began */
@@ -355,12 +356,17 @@ static int write_frame(run *r) {
     char *png = malloc(strlen(r->preview_dir) + 32);
     sprintf(png, "%s/%06d.png", r->preview_dir, frame);
     static const unsigned char white[3] = {255, 255, 255};
+    double tp = ipc_progress_now();
     ipc_image *im = ipc_image_create(640, 480, white);
+    /* the view follows the bodies (and stays put with the scene's own camera) */
+    ipc_camera cam = r->lw ? ipc_lcp_world_follow_camera(r->lw) : ipc_world_follow_camera(r->w);
     if (r->lw)
-      ipc_render_lcp_world(im, r->lw, &r->camera);
+      ipc_render_lcp_world(im, r->lw, &cam);
     else
-      ipc_render_world(im, r->w, &r->camera);
+      ipc_render_world(im, r->w, &cam);
+    ipc_image_frame_label(im, frame, r->lw ? ipc_lcp_world_time(r->lw) : ipc_world_time(r->w));
     st = ipc_image_write_png(im, png, &err);
+    r->t_preview += ipc_progress_now() - tp;
     ipc_image_destroy(im);
     free(png);
     if (st != IPC_OK) {
@@ -509,7 +515,8 @@ static int run_finish(run *r, int rc) {
     printf("frames: %s/NNNNNN.{%s} (%d), statistics: %s\n", r->frames_dir,
            format_names(c->formats, fmts, sizeof fmts), c->frame + 1, stats);
     if (c->preview_every > 0) printf("previews: %s/NNNNNN.png\n", r->preview_dir);
-    printf("writing: frames %.2f s", r->t_output);
+    printf("writing: frames %.2f s", r->t_output - r->t_preview);
+    if (c->preview_every > 0) printf(", previews %.2f s", r->t_preview);
     if (r->checkpoints)
       printf(", %d checkpoint%s %.2f s (%.1f ms each)", r->checkpoints,
              r->checkpoints == 1 ? "" : "s", r->t_checkpoint,
@@ -545,7 +552,6 @@ int ipc_cmd_run(int argc, char **argv) {
     r.frames_dir = str_printf("%s/frames", r.outdir, NULL);
     r.ckpt_path = str_printf("%s/checkpoint.bin", r.outdir, NULL);
     r.preview_dir = str_printf("%s/preview", r.outdir, NULL);
-    r.camera = r.lw ? ipc_lcp_world_default_camera(r.lw) : ipc_world_default_camera(r.w);
     if (ipc_output_prepare(r.frames_dir, &err) != IPC_OK ||
         (r.ck.preview_every > 0 && ipc_output_prepare(r.preview_dir, &err) != IPC_OK)) {
       fprintf(stderr, "ipcc run: %s\n", err.msg);

@@ -1,6 +1,8 @@
 /* a 5x7 bitmap font for plot labels: digits, capitals and the punctuation numbers and
    titles need; each glyph is 7 rows of 5 cells, '#' set */
 #include <ctype.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "io/plot.h"
@@ -70,4 +72,23 @@ int ipc_image_text(ipc_image *im, int x, int y, const char *text, const unsigned
       }
   }
   return ipc_text_width(text, scale);
+}
+
+void ipc_image_frame_label(ipc_image *im, int frame, double t) {
+  char text[64];
+  if (isfinite(t))
+    snprintf(text, sizeof text, "FRAME %d  T = %.4g S", frame, t);
+  else
+    snprintf(text, sizeof text, "FRAME %d", frame);
+  int scale = im->height >= 720 ? 2 : 1, w = ipc_text_width(text, scale), h = 7 * scale;
+  int x0 = 6 * scale, y0 = im->height - h - 8 * scale;
+  /* a light plate under the text: readable on the sky and on dark bodies alike */
+  for (int y = y0 - 3 * scale; y < y0 + h + 3 * scale; ++y)
+    for (int x = x0 - 3 * scale; x < x0 + w + 3 * scale; ++x) {
+      if (x < 0 || y < 0 || x >= im->width || y >= im->height) continue;
+      unsigned char *p = im->rgb + 3 * ((size_t)y * (size_t)im->width + (size_t)x);
+      for (int d = 0; d < 3; ++d) p[d] = (unsigned char)(p[d] / 4 + 3 * 255 / 4);
+    }
+  static const unsigned char ink[3] = {30, 30, 36};
+  ipc_image_text(im, x0, y0, text, ink, scale);
 }

@@ -14,6 +14,10 @@ int ipc_image_text(ipc_image *im, int x, int y, const char *text, const unsigned
 /* width in pixels of text at scale */
 int ipc_text_width(const char *text, int scale);
 
+/* "FRAME k  T = t S" in the bottom-left corner of a preview, on a light plate (t NAN: the
+   frame number only) */
+void ipc_image_frame_label(ipc_image *im, int frame, double t);
+
 /* one line of a plot: n points (x, y); non-finite y leave a gap */
 typedef struct ipc_plot_series {
   const char *label;

@@ -59,7 +59,7 @@ static void up_of(const ipc_model *m, double up[3]) {
    when every one is an obstacle) and their feet on each floor (a plane facing up, not far
    below them). huge obstacles and the planes elsewhere are only context. *n gets the
    count; ipc_free the array */
-static double *frame_points(const ipc_model *m, const double up[3], int *n) {
+static double *frame_points(const ipc_model *m, const double *x0, const double up[3], int *n) {
   int ndyn = 0;
   for (int b = 0; b < m->nbodies; ++b) ndyn += m->bodies[b].obstacle ? 0 : m->bodies[b].nv;
   int nfloors = 0;
@@ -69,7 +69,7 @@ static double *frame_points(const ipc_model *m, const double up[3], int *n) {
   double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
   for (int i = 0; i < m->nverts; ++i) {
     if (ndyn > 0 && m->bodies[m->surface.vert_body[i]].obstacle) continue;
-    const double *x = m->x0 + 3 * (size_t)i;
+    const double *x = x0 + 3 * (size_t)i;
     memcpy(p + 3 * (size_t)(*n)++, x, 3 * sizeof *x);
     for (int d = 0; d < 3; ++d) {
       lo[d] = fmin(lo[d], x[d]);
@@ -132,9 +132,7 @@ static double fit_points(const double *p, int n, double diag, const double c[3],
 }
 
 /* the box of the framed points */
-static void frame_box(const ipc_model *m, const double up[3], double lo[3], double hi[3]) {
-  int n = 0;
-  double *p = frame_points(m, up, &n);
+static void points_box(const double *p, int n, double lo[3], double hi[3]) {
   for (int d = 0; d < 3; ++d) {
     lo[d] = INFINITY;
     hi[d] = -INFINITY;
@@ -144,6 +142,14 @@ static void frame_box(const ipc_model *m, const double up[3], double lo[3], doub
       lo[d] = fmin(lo[d], p[3 * i + d]);
       hi[d] = fmax(hi[d], p[3 * i + d]);
     }
+}
+
+/* the box of the framed points of the initial state (the scale of the floor tiles and of
+   the depth range) */
+static void frame_box(const ipc_model *m, const double up[3], double lo[3], double hi[3]) {
+  int n = 0;
+  double *p = frame_points(m, m->x0, up, &n);
+  points_box(p, n, lo, hi);
   ipc_free(p);
 }
 
@@ -153,8 +159,10 @@ static double box_diag(const double lo[3], const double hi[3]) {
   return sqrt(d2) > 0 ? sqrt(d2) : 1.0;
 }
 
-/* the camera of model m (ipc_world_default_camera) */
-ipc_camera ipc_model_camera(const ipc_model *m) {
+/* the camera of model m that frames the points p (n; frame_points): the scene's own camera
+   when it has one, else a view from azimuth 35 degrees, 25 degrees above the horizon, that
+   centers and fits them */
+static ipc_camera camera_of_points(const ipc_model *m, const double *p, int n) {
   ipc_camera c;
   up_of(m, c.up);
   c.fov = m->params.camera_fov > 0 ? m->params.camera_fov : 35.0;
@@ -179,13 +187,11 @@ ipc_camera ipc_model_camera(const ipc_model *m) {
   for (int d = 0; d < 3; ++d)
     dir[d] = cos(el) * (cos(az) * a[d] + sin(az) * b[d]) + sin(el) * c.up[d];
   double lo[3], hi[3], shift[2], r[3], u[3], f[3] = {-dir[0], -dir[1], -dir[2]};
-  frame_box(m, c.up, lo, hi);
+  points_box(p, n, lo, hi);
   for (int d = 0; d < 3; ++d) c.target[d] = 0.5 * (lo[d] + hi[d]);
   cross3(r, f, c.up);
   normalize3(r);
   cross3(u, r, f);
-  int n = 0;
-  double *p = frame_points(m, c.up, &n);
   /* twice: the distance changes a little once the picture is centered */
   for (int pass = 0; pass < 2; ++pass) {
     double dist = fit_points(p, n, box_diag(lo, hi), c.target, dir, r, u, c.fov, shift);
@@ -194,7 +200,58 @@ ipc_camera ipc_model_camera(const ipc_model *m) {
       c.eye[d] = c.target[d] + dist * dir[d];
     }
   }
+  return c;
+}
+
+ipc_camera ipc_model_camera(const ipc_model *m) {
+  double up[3];
+  up_of(m, up);
+  int n = 0;
+  double *p = frame_points(m, m->x0, up, &n);
+  ipc_camera c = camera_of_points(m, p, n);
   ipc_free(p);
+  return c;
+}
+
+void ipc_model_dynamic_box(const ipc_model *m, const double *x, double box[6]) {
+  int ndyn = 0;
+  for (int b = 0; b < m->nbodies; ++b) ndyn += m->bodies[b].obstacle ? 0 : m->bodies[b].nv;
+  for (int d = 0; d < 3; ++d) {
+    box[d] = INFINITY;
+    box[3 + d] = -INFINITY;
+  }
+  for (int i = 0; i < m->nverts; ++i) {
+    if (ndyn > 0 && m->bodies[m->surface.vert_body[i]].obstacle) continue;
+    for (int d = 0; d < 3; ++d) {
+      box[d] = fmin(box[d], x[3 * i + d]);
+      box[3 + d] = fmax(box[3 + d], x[3 * i + d]);
+    }
+  }
+}
+
+ipc_camera ipc_model_camera_boxes(const ipc_model *m, const double *boxes, int nboxes) {
+  /* a model whose "vertices" are the corners of the boxes: frame_points then adds their
+     shadows on the floors as for the vertices of one state */
+  ipc_model corners = *m;
+  double *x = IPC_NEW(double, 24 * (size_t)nboxes + 3);
+  int nc = 0;
+  for (int k = 0; k < nboxes; ++k) {
+    const double *b = boxes + 6 * (size_t)k;
+    if (!(b[0] <= b[3] && b[1] <= b[4] && b[2] <= b[5])) continue;
+    for (int c = 0; c < 8; ++c)
+      for (int d = 0; d < 3; ++d) x[3 * ((size_t)nc + (size_t)c) + d] = b[(c >> d & 1) ? 3 + d : d];
+    nc += 8;
+  }
+  double up[3];
+  up_of(m, up);
+  /* frame_points reads every vertex as dynamic when the model has no body */
+  corners.nverts = nc;
+  corners.nbodies = 0;
+  int n = 0;
+  double *p = frame_points(&corners, x, up, &n);
+  ipc_camera c = camera_of_points(m, p, n);
+  ipc_free(p);
+  ipc_free(x);
   return c;
 }
 
@@ -548,6 +605,21 @@ ipc_camera ipc_world_default_camera(const ipc_world *w) {
 
 ipc_camera ipc_lcp_world_default_camera(const ipc_lcp_world *w) {
   return ipc_model_camera(ipc_lcp_world_model(w));
+}
+
+ipc_camera ipc_model_follow_camera(const ipc_model *m, const double *x) {
+  double boxes[12];
+  ipc_model_dynamic_box(m, m->x0, boxes);
+  ipc_model_dynamic_box(m, x, boxes + 6);
+  return ipc_model_camera_boxes(m, boxes, 2);
+}
+
+ipc_camera ipc_world_follow_camera(const ipc_world *w) {
+  return ipc_model_follow_camera(&w->m, w->x);
+}
+
+ipc_camera ipc_lcp_world_follow_camera(const ipc_lcp_world *w) {
+  return ipc_model_follow_camera(ipc_lcp_world_model(w), ipc_lcp_world_positions(w));
 }
 
 void ipc_render_world(ipc_image *im, const ipc_world *w, const ipc_camera *cam) {
