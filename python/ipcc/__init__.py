@@ -12,6 +12,7 @@ libipcc.so), else as the installed libipcc.so.0.
 """
 import ctypes
 import os
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -105,7 +106,11 @@ def scene_from_dict(scene, base_dir=".", lenient=False):
         path = os.path.join(d, "scene.json")
         with open(path, "w") as f:
             json.dump(s, f)
-        return load_scene(path, lenient)
+        try:
+            return load_scene(path, lenient)
+        except Error as e:
+            # the scene is the caller's dict, not our temporary file: say so
+            raise type(e)(e.status, str(e).replace(path, "scene dict")) from None
 
 
 class World:
@@ -114,14 +119,25 @@ class World:
 
     def __init__(self, handle):
         self._w = ctypes.c_void_p(handle)
+        self._c = self._w  # the C world, freed once closed and no array views it
         self._n = _lib.ipc_world_vertex_count(self._w)
+        self._views = 0
 
     def close(self):
-        """frees the C world. Arrays from positions, velocities and triangles must not be
-        used afterwards (they view its memory)."""
-        if self._w:
-            _lib.ipc_world_destroy(self._w)
-            self._w = None
+        """ends the world: later calls raise ValueError. Its memory is freed now, or, while
+        arrays from positions, velocities or triangles still view it, when the last of them
+        goes (they stay readable, frozen at the state of the close)."""
+        self._w = None
+        self._release()
+
+    def _release(self):
+        if self._c and self._w is None and self._views == 0:
+            _lib.ipc_world_destroy(self._c)
+            self._c = None
+
+    def _view_gone(self):
+        self._views -= 1
+        self._release()
 
     def __enter__(self):
         return self
@@ -130,7 +146,9 @@ class World:
         self.close()
 
     def __del__(self):
-        self.close()
+        self._w = None
+        self._views = 0
+        self._release()
 
     def _handle(self):
         if not self._w:
@@ -148,12 +166,15 @@ class World:
         return {name: getattr(st, name) for name, _ in _CStepStats._fields_}
 
     def _view(self, ptr, shape, ctype, dtype):
-        # a read-only array over C memory; the ctypes buffer holds a reference to self,
-        # so the world outlives the array unless close() is called explicitly
+        # a read-only array over C memory; the ctypes buffer holds a reference to self and
+        # counts as a view, so the C world is freed only after the last array goes, even
+        # when close() comes first
         count = shape[0] * shape[1]
         address = ctypes.cast(ptr, ctypes.c_void_p).value
         buf = (ctype * count).from_address(address) if count else (ctype * 0)()
         buf._world = self
+        self._views += 1
+        weakref.finalize(buf, World._view_gone, self)
         a = np.frombuffer(buf, dtype=dtype).reshape(shape)
         a.flags.writeable = False
         return a

@@ -68,7 +68,9 @@ def _find():
         found = ctypes.util.find_library("ipcc")
         if not found:
             raise OSError(
-                "ipcc: cannot load %s; install the library (meson install) or set "
+                "ipcc: cannot load %s; install the library (meson install), and for an "
+                "install under a prefix outside the loader's path (e.g. $HOME/.local) set "
+                "LD_LIBRARY_PATH to PREFIX/lib/x86_64-linux-gnu (or PREFIX/lib), or set "
                 "IPCC_LIBRARY to the path of libipcc.so" % SONAME) from None
         return ctypes.CDLL(found)
 

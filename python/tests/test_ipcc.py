@@ -148,3 +148,30 @@ def test_scene_from_dict_young():
     with pytest.raises(ipcc.InputError, match=r"bodies\[0\]\.material\.young"):
         ipcc.scene_from_dict({"bodies": [{"mesh": "scenes/meshes/cube.msh",
                                           "material": {"young": -5}}]}, base_dir=ROOT)
+
+
+def test_view_outlives_close():
+    """an array read from a world stays valid after close(): the C world is freed when the
+    last view goes (it used to read freed memory silently)"""
+    import gc
+
+    w = ipcc.load_scene(os.path.join(ROOT, "scenes", "two_cubes.json"))
+    w.step()
+    p = w.positions
+    snapshot = p.copy()
+    w.close()
+    with pytest.raises(ValueError):
+        w.positions
+    junk = [np.full((1000, 3), 7.0) for _ in range(200)]  # would reuse freed memory
+    assert np.array_equal(p, snapshot)
+    assert w._c is not None  # still held by the view
+    del p, junk
+    gc.collect()
+    assert w._c is None  # freed with the last view
+
+
+def test_scene_dict_error_names_no_temporary_file():
+    with pytest.raises(ipcc.InputError) as e:
+        ipcc.scene_from_dict({"bodies": [{"mesh": "scenes/meshes/cube.msh", "colour": 1}]},
+                             base_dir=ROOT)
+    assert "scene dict" in str(e.value) and "ipcc-scene-" not in str(e.value)
