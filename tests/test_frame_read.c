@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "core/alloc.h"
 #include "core/surface.h"
 #include "geometry/intersect_surface.h"
+#include "io/frame_vtu.h"
 #include "io/mesh_internal.h"
 #include "io/path.h"
 #include "ipcc/ipcc.h"
@@ -244,7 +246,7 @@ static void test_bad(void) {
        "<VTKFile type=\"UnstructuredGrid\"><UnstructuredGrid><Piece NumberOfPoints=\"1\" "
        "NumberOfCells=\"0\">\n<Points><DataArray format=\"binary\">AAAA</DataArray></Points>"
        "</Piece></UnstructuredGrid></VTKFile>",
-       "a.vtu:2: DataArray '' is not format=\"ascii\""},
+       "a.vtu:2: DataArray '' is binary and its type is not one of"},
       {"a.vtu",
        "<VTKFile type=\"UnstructuredGrid\"><UnstructuredGrid><Piece NumberOfPoints=\"1\" "
        "NumberOfCells=\"0\">\n<Points><DataArray format=\"ascii\">0 0</DataArray></Points>"
@@ -280,6 +282,606 @@ static void test_bad(void) {
     CHECK(m.x == NULL);
     ipc_mesh_free(&m);
   }
+}
+
+/* ---- VTU encodings (frame_vtu.c: IPC_VTU_ENCODING; vtu.c: binary arrays) ---- */
+
+static const char *const encodings[3] = {"ascii", "raw", "zlib"};
+
+/* frame 0 of scene in OBJ, PLY and VTU, the VTU in encoding enc (IPC_VTU_ENCODING) */
+static int write_frames_as(const char *scene, const char *enc) {
+  setenv("IPC_VTU_ENCODING", enc, 1);
+  int ok = write_frames(scene);
+  unsetenv("IPC_VTU_ENCODING");
+  return ok;
+}
+
+/* the corners of triangle t of m in a canonical order: sorted, so that the triangles of two
+   meshes numbering their vertices differently compare */
+typedef struct tri_key {
+  double c[9];
+} tri_key;
+
+static int cmp_corner(const double *a, const double *b) {
+  for (int d = 0; d < 3; ++d)
+    if (a[d] != b[d]) return a[d] < b[d] ? -1 : 1;
+  return 0;
+}
+
+static int cmp_key(const void *a, const void *b) {
+  const tri_key *x = a, *y = b;
+  for (int k = 0; k < 3; ++k) {
+    int c = cmp_corner(x->c + 3 * k, y->c + 3 * k);
+    if (c) return c;
+  }
+  return 0;
+}
+
+static tri_key *tri_keys(const ipc_mesh *m) {
+  tri_key *keys = IPC_NEW(tri_key, (size_t)m->ntris + 1);
+  for (int t = 0; t < m->ntris; ++t) {
+    const double *p[3];
+    for (int k = 0; k < 3; ++k) p[k] = m->x + 3 * (size_t)m->tris[3 * t + k];
+    for (int i = 0; i < 3; ++i)
+      for (int j = i + 1; j < 3; ++j)
+        if (cmp_corner(p[j], p[i]) < 0) {
+          const double *s = p[i];
+          p[i] = p[j];
+          p[j] = s;
+        }
+    for (int k = 0; k < 3; ++k) memcpy(keys[t].c + 3 * k, p[k], 3 * sizeof(double));
+  }
+  qsort(keys, (size_t)m->ntris, sizeof *keys, cmp_key);
+  return keys;
+}
+
+/* 1 when a and b have the same triangles at the same positions, bit for bit, whatever
+   their vertex numbers */
+static int same_triangles(const ipc_mesh *a, const ipc_mesh *b) {
+  if (a->ntris != b->ntris) return 0;
+  tri_key *ka = tri_keys(a), *kb = tri_keys(b);
+  int same = !memcmp(ka, kb, sizeof *ka * (size_t)a->ntris);
+  ipc_free(ka);
+  ipc_free(kb);
+  return same;
+}
+
+/* 1 when a and b are the same mesh: vertices bit for bit, cells and marks */
+static int same_mesh(const ipc_mesh *a, const ipc_mesh *b) {
+  size_t nv = (size_t)a->nverts;
+  return a->nverts == b->nverts && !memcmp(a->x, b->x, 3 * sizeof(double) * nv) &&
+         a->ntets == b->ntets && !memcmp(a->tets, b->tets, 4 * sizeof(int) * (size_t)a->ntets) &&
+         a->ntris == b->ntris && !memcmp(a->tris, b->tris, 3 * sizeof(int) * (size_t)a->ntris) &&
+         a->nsegs == b->nsegs && !memcmp(a->segs, b->segs, 2 * sizeof(int) * (size_t)a->nsegs) &&
+         (a->vert_obstacle != NULL) == (b->vert_obstacle != NULL) &&
+         (!a->vert_obstacle || !memcmp(a->vert_obstacle, b->vert_obstacle, nv));
+}
+
+/* a run's frame in each encoding reads back as its OBJ frame: the same triangles at the same
+   positions, bit for bit, and the same obstacle marks; the three VTU meshes are identical */
+static void test_encodings(const char *scene, int obstacles) {
+  ipc_mesh ascii;
+  memset(&ascii, 0, sizeof ascii);
+  for (int e = 0; e < 3; ++e) {
+    CHECK_MSG(write_frames_as(scene, encodings[e]), "%s: %s frames written", scene, encodings[e]);
+    char path[512];
+    snprintf(path, sizeof path, "%s/000000.vtu", dir);
+    size_t len;
+    char *b = slurp(path, &len);
+    if (!b) continue;
+    /* the XML before the appended data holds no NUL byte: strstr sees all of it */
+    int appended = strstr(b, "<AppendedData encoding=\"raw\">\n_") != NULL;
+    int zlib = strstr(b, "compressor=\"vtkZLibDataCompressor\"") != NULL;
+    CHECK_MSG(appended == (e > 0) && zlib == (e == 2), "%s: %s frame: appended %d, zlib %d", scene,
+              encodings[e], appended, zlib);
+    CHECK(strstr(b, "Name=\"TimeValue\" NumberOfTuples=\"1\" format=\"ascii\">") != NULL);
+    CHECK((strstr(b, "Name=\"Points\" NumberOfComponents=\"3\" format=\"appended\"") != NULL) ==
+          (e > 0));
+    ipc_free(b);
+    ipc_mesh o, v;
+    if (!read_frame("obj", &o)) continue;
+    if (read_frame("vtu", &v)) {
+      CHECK_MSG(same_triangles(&v, &o), "%s: %s VTU triangles are the OBJ's", scene, encodings[e]);
+      CHECK(v.nsegs == o.nsegs && count_marked(&v) == count_marked(&o));
+      CHECK((v.vert_obstacle != NULL) == obstacles);
+      if (e == 0)
+        ascii = v;
+      else
+        CHECK_MSG(same_mesh(&v, &ascii), "%s: %s VTU reads as the ascii one", scene, encodings[e]);
+      if (e > 0) ipc_mesh_free(&v);
+    }
+    ipc_mesh_free(&o);
+  }
+  ipc_mesh_free(&ascii);
+}
+
+static uint64_t get_le(const unsigned char *p, int size) {
+  uint64_t u = 0;
+  for (int k = size - 1; k >= 0; --k) u = u << 8 | p[k];
+  return u;
+}
+
+/* the values of the array named name (the first after `after`) of a VTU frame: ascii, or
+   appended as frame_vtu.c writes it (UInt64 headers, little-endian, zlib blocks when
+   compressed), decoded here with zlib itself; NULL when it is not there */
+static double *frame_array(const char *b, const char *after, const char *name, size_t *n) {
+  char key[96];
+  snprintf(key, sizeof key, "Name=\"%s\"", name);
+  const char *p = after ? strstr(b, after) : b;
+  p = p ? strstr(p, key) : NULL;
+  *n = 0;
+  if (!p) return NULL;
+  const char *tag = p;
+  while (tag > b && *tag != '<') --tag;
+  const char *gt = strchr(p, '>');
+  const char *ascii = strstr(tag, "format=\"ascii\"");
+  if (ascii && ascii < gt) {
+    const char *end = strstr(gt, "</DataArray>");
+    double *v = IPC_NEW(double, (size_t)(end - gt));
+    for (char *q = (char *)gt + 1;;) {
+      const char *s = q;
+      double x = strtod(s, &q);
+      if (q == s || q > end) break;
+      v[(*n)++] = x;
+    }
+    return v;
+  }
+  const char *ty = strstr(tag, "type=\"") + 6, *off = strstr(tag, "offset=\"");
+  if (!off || off > gt) return NULL;
+  const unsigned char *d = (const unsigned char *)strstr(b, "<AppendedData encoding=\"raw\">\n_") +
+                           31 + strtoull(off + 8, NULL, 10);
+  int zlib = strstr(b, "compressor=\"vtkZLibDataCompressor\"") != NULL;
+  size_t nbytes;
+  unsigned char *bytes;
+  if (!zlib) {
+    nbytes = (size_t)get_le(d, 8);
+    bytes = IPC_NEW(unsigned char, nbytes + 1);
+    memcpy(bytes, d + 8, nbytes);
+  } else {
+    size_t nb = (size_t)get_le(d, 8), bs = (size_t)get_le(d + 8, 8),
+           last = (size_t)get_le(d + 16, 8);
+    nbytes = nb ? (nb - 1) * bs + (last ? last : bs) : 0;
+    bytes = IPC_NEW(unsigned char, nbytes + 1);
+    const unsigned char *z = d + 24 + 8 * nb;
+    for (size_t k = 0; k < nb; ++k) {
+      uLongf got = k + 1 < nb || !last ? bs : last;
+      uLong cs = (uLong)get_le(d + 24 + 8 * k, 8);
+      CHECK(uncompress(bytes + k * bs, &got, z, cs) == Z_OK);
+      z += cs;
+    }
+  }
+  int size = !strncmp(ty, "Float64", 7) ? 8 : !strncmp(ty, "Int32", 5) ? 4 : 1;
+  double *v = IPC_NEW(double, nbytes / (size_t)size + 1);
+  for (size_t i = 0; i < nbytes / (size_t)size; ++i) {
+    uint64_t u = get_le(bytes + (size_t)size * i, size);
+    if (size == 8)
+      memcpy(&v[i], &u, 8);
+    else
+      v[i] = size == 4 ? (double)(int32_t)(uint32_t)u : (double)u;
+  }
+  *n = nbytes / (size_t)size;
+  ipc_free(bytes);
+  return v;
+}
+
+/* every array of the binary frames (written through the encoding parameter, not the
+   environment) holds the values of the ascii frame, bit for bit; a bad IPC_VTU_ENCODING is
+   an error naming it; the LCP writer too */
+static void test_binary_arrays(void) {
+  ipc_scene_def def;
+  ipc_error err;
+  if (ipc_scene_load("scenes/incline_obstacle.json", &def, &err) != IPC_OK) return;
+  ipc_world *w = ipc_world_create(&def, &err);
+  ipc_step_stats st;
+  for (int k = 0; k < 3 && w; ++k) CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+  static const struct {
+    const char *after, *name;
+  } arrays[] = {{NULL, "TimeValue"}, {NULL, "velocity"},       {NULL, "object_id"},
+                {NULL, "obstacle"},  {NULL, "energy_density"}, {"<CellData", "object_id"},
+                {NULL, "Points"},    {NULL, "connectivity"},   {NULL, "offsets"},
+                {NULL, "types"}};
+  char *text[3] = {NULL, NULL, NULL};
+  for (int e = 0; e < 3 && w; ++e) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/arrays_%s.vtu", dir, encodings[e]);
+    CHECK(ipc_world_write_vtu_encoded(w, path, (ipc_vtu_encoding)(IPC_VTU_ASCII + e), &err) ==
+          IPC_OK);
+    size_t len;
+    text[e] = slurp(path, &len);
+  }
+  for (size_t k = 0; k < sizeof arrays / sizeof *arrays && text[0] && text[1] && text[2]; ++k) {
+    size_t n0, n;
+    double *a = frame_array(text[0], arrays[k].after, arrays[k].name, &n0);
+    CHECK_MSG(a && n0 > 0, "ascii array %s", arrays[k].name);
+    for (int e = 1; e < 3; ++e) {
+      double *v = frame_array(text[e], arrays[k].after, arrays[k].name, &n);
+      CHECK_MSG(v && a && n == n0 && !memcmp(v, a, n * sizeof(double)),
+                "%s array %s: %zu values, the ascii one %zu", encodings[e], arrays[k].name, n, n0);
+      ipc_free(v);
+    }
+    ipc_free(a);
+  }
+  double vmax = 0;
+  size_t nv;
+  double *vel = text[2] ? frame_array(text[2], NULL, "velocity", &nv) : NULL;
+  for (size_t i = 0; vel && i < nv; ++i) vmax = fmax(vmax, fabs(vel[i]));
+  CHECK(vmax > 0); /* the comparison saw moving points */
+  ipc_free(vel);
+  for (int e = 0; e < 3; ++e) ipc_free(text[e]);
+  /* the environment: a bad name refused, naming the variable */
+  char path[512];
+  snprintf(path, sizeof path, "%s/env.vtu", dir);
+  setenv("IPC_VTU_ENCODING", "gzip", 1);
+  ipc_error e2 = {IPC_OK, ""};
+  CHECK(w && ipc_world_write_vtu(w, path, &e2) == IPC_ERR_INPUT &&
+        strstr(e2.msg, "IPC_VTU_ENCODING is 'gzip', expected ascii, raw or zlib"));
+  CHECK(access(path, F_OK) != 0);
+  setenv("IPC_VTU_ENCODING", "raw", 1);
+  CHECK(w && ipc_world_write_vtu(w, path, &e2) == IPC_OK);
+  unsetenv("IPC_VTU_ENCODING");
+  size_t len;
+  char *b = slurp(path, &len);
+  CHECK(b && strstr(b, "<AppendedData encoding=\"raw\">") && !strstr(b, "compressor="));
+  ipc_free(b);
+  ipc_vtu_encoding enc;
+  CHECK(ipc_vtu_encoding_parse("zlib", &enc) == 0 && enc == IPC_VTU_ZLIB);
+  CHECK(ipc_vtu_encoding_parse("ZLIB", &enc) == -1);
+  CHECK(ipc_vtu_encoding_from_env(&enc, &e2) == IPC_OK && enc == IPC_VTU_DEFAULT_ENCODING);
+  ipc_world_destroy(w);
+  /* LCP: the raw and zlib frames read as the ascii one */
+  ipc_lcp_world *lw = ipc_lcp_world_create(&def, NULL, &err);
+  ipc_lcp_step_stats ls;
+  for (int k = 0; k < 3 && lw; ++k) CHECK(ipc_lcp_world_step(lw, &ls, &err) == IPC_OK);
+  ipc_mesh m[3];
+  for (int e = 0; e < 3 && lw; ++e) {
+    snprintf(path, sizeof path, "%s/lcp_%s.vtu", dir, encodings[e]);
+    CHECK(ipc_lcp_world_write_vtu_encoded(lw, path, (ipc_vtu_encoding)(IPC_VTU_ASCII + e), &err) ==
+          IPC_OK);
+    CHECK_MSG(ipc_mesh_read(path, &m[e], &err) == IPC_OK, "%s", err.msg);
+  }
+  if (lw) {
+    CHECK(same_mesh(&m[1], &m[0]) && same_mesh(&m[2], &m[0]) && m[0].ntets > 0);
+    for (int e = 0; e < 3; ++e) ipc_mesh_free(&m[e]);
+  }
+  ipc_lcp_world_destroy(lw);
+  ipc_scene_def_free(&def);
+}
+
+/* hand-made binary VTU files (base64 by Python's base64, zlib and struct): crossing_vtu's two
+   tets in inline base64 (UInt32 headers encoded with the data; UInt64 headers encoded apart,
+   as VTK does; zlib blocks of 80 bytes) and in appended base64 (zlib, UInt32 headers, the
+   'obstacle' marks) */
+static const char inline_u32_vtu[] =
+    "<?xml version=\"1.0\"?>\n"
+    "<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+    "<UnstructuredGrid>\n"
+    "<Piece NumberOfPoints=\"8\" NumberOfCells=\"2\">\n"
+    "<Points>\n"
+    "<DataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\" format=\"binary\">wAAAA"
+    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAPA/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA8D8AAAAAA"
+    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAADwP5qZmZmZmbk/mpmZmZmZuT+amZmZmZm5P5qZmZmZmfE/mpmZmZmZuT+am"
+    "ZmZmZm5P5qZmZmZmbk/mpmZmZmZ8T+amZmZmZm5P5qZmZmZmbk/mpmZmZmZuT+amZmZmZnxPw==</DataArray>\n"
+    "</Points>\n"
+    "<Cells>\n"
+    "<DataArray type=\"Int32\" Name=\"connectivity\" format=\"binary\">IAAAAAAAAAABAAAAAgAAAAMAAA"
+    "AEAAAABQAAAAYAAAAHAAAA</DataArray>\n"
+    "<DataArray type=\"Int64\" Name=\"offsets\" format=\"binary\">EAAAAAQAAAAAAAAACAAAAAAAAAA=</D"
+    "ataArray>\n"
+    "<DataArray type=\"UInt8\" Name=\"types\" format=\"binary\">\n"
+    "  AgAAAAoK\n"
+    "  </DataArray>\n"
+    "</Cells>\n"
+    "</Piece>\n"
+    "</UnstructuredGrid>\n"
+    "</VTKFile>\n";
+static const char inline_u64_vtu[] =
+    "<?xml version=\"1.0\"?>\n"
+    "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" header_type="
+    "\"UInt64\">\n"
+    "<UnstructuredGrid>\n"
+    "<Piece NumberOfPoints=\"8\" NumberOfCells=\"2\">\n"
+    "<Points>\n"
+    "<DataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\" format=\"binary\">wAAAA"
+    "AAAAAA=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA8D8AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAADwP"
+    "wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAPA/mpmZmZmZuT+amZmZmZm5P5qZmZmZmbk/mpmZmZmZ8T+amZmZm"
+    "Zm5P5qZmZmZmbk/mpmZmZmZuT+amZmZmZnxP5qZmZmZmbk/mpmZmZmZuT+amZmZmZm5P5qZmZmZmfE/</DataArray>"
+    "\n"
+    "</Points>\n"
+    "<Cells>\n"
+    "<DataArray type=\"UInt16\" Name=\"connectivity\" format=\"binary\">EAAAAAAAAAA=AAABAAIAAwAEA"
+    "AUABgAHAA==</DataArray>\n"
+    "<DataArray type=\"Int64\" Name=\"offsets\" format=\"binary\">EAAAAAAAAAA=BAAAAAAAAAAIAAAAAAA"
+    "AAA==</DataArray>\n"
+    "<DataArray type=\"UInt8\" Name=\"types\" format=\"binary\">AgAAAAAAAAA=Cgo=</DataArray>\n"
+    "</Cells>\n"
+    "</Piece>\n"
+    "</UnstructuredGrid>\n"
+    "</VTKFile>\n";
+static const char inline_zlib_vtu[] =
+    "<?xml version=\"1.0\"?>\n"
+    "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" header_type="
+    "\"UInt64\" compressor=\"vtkZLibDataCompressor\">\n"
+    "<UnstructuredGrid>\n"
+    "<Piece NumberOfPoints=\"8\" NumberOfCells=\"2\">\n"
+    "<Points>\n"
+    "<DataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\" format=\"binary\">AwAAA"
+    "AAAAABQAAAAAAAAACAAAAAAAAAAEgAAAAAAAAAXAAAAAAAAABMAAAAAAAAAeJxjYMAHPtjjlcYiDwBQTgJfeJxjYEAGH"
+    "+xnzQSBnTjojwTlAf77Jhh4nJs1EwR22s/CSn+0BwAxNxJ1</DataArray>\n"
+    "</Points>\n"
+    "<Cells>\n"
+    "<DataArray type=\"Int64\" Name=\"connectivity\" format=\"binary\">AQAAAAAAAABQAAAAAAAAAEAAAA"
+    "AAAAAAHgAAAAAAAAA=eJxjYIAARijNBKWZoTQLlGaF0mxQmh1KAwAC4AAd</DataArray>\n"
+    "<DataArray type=\"Int64\" Name=\"offsets\" format=\"binary\">AQAAAAAAAABQAAAAAAAAABAAAAAAAAA"
+    "ADgAAAAAAAAA=eJxjYYAADigNAACQAA0=</DataArray>\n"
+    "<DataArray type=\"UInt8\" Name=\"types\" format=\"binary\">AQAAAAAAAABQAAAAAAAAAAIAAAAAAAAAC"
+    "gAAAAAAAAA=eJzj4gIAACAAFQ==</DataArray>\n"
+    "</Cells>\n"
+    "</Piece>\n"
+    "</UnstructuredGrid>\n"
+    "</VTKFile>\n";
+static const char appended_b64_vtu[] =
+    "<?xml version=\"1.0\"?>\n"
+    "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" compressor=\""
+    "vtkZLibDataCompressor\">\n"
+    "<UnstructuredGrid>\n"
+    "<Piece NumberOfPoints=\"8\" NumberOfCells=\"2\">\n"
+    "<PointData>\n"
+    "<DataArray type=\"UInt8\" Name=\"obstacle\" format=\"appended\" offset=\"236\"/>\n"
+    "</PointData>\n"
+    "<Points>\n"
+    "<DataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\" format=\"appended\" off"
+    "set=\"0\"/>\n"
+    "</Points>\n"
+    "<Cells>\n"
+    "<DataArray type=\"Int32\" Name=\"connectivity\" format=\"appended\" offset=\"88\"/>\n"
+    "<DataArray type=\"Int32\" Name=\"offsets\" format=\"appended\" offset=\"152\"/>\n"
+    "<DataArray type=\"UInt8\" Name=\"types\" format=\"appended\" offset=\"196\"/>\n"
+    "</Cells>\n"
+    "</Piece>\n"
+    "</UnstructuredGrid>\n"
+    "<AppendedData encoding=\"base64\">\n"
+    " _AgAAAGQAAABcAAAAFgAAABcAAAA=eJxjYMAHPtjjlSZCftbMmTMBjJMF83icmzlzp/2smSCATn/EIU68PACdMTT4AQ"
+    "AAAGQAAAAgAAAAHQAAAA==eJxjYGBgYARiJiBmBmIWIGYFYjYgZgdiAAFwAB0=AQAAAGQAAAAIAAAADgAAAA==eJxjYW"
+    "Bg4ABiAABIAA0=AQAAAGQAAAACAAAACgAAAA==eJzj4gIAACAAFQ==AQAAAGQAAAAIAAAACwAAAA==eJxjZIQAAAAsAA"
+    "k=\n"
+    "</AppendedData>\n"
+    "</VTKFile>\n";
+
+static void put_be(unsigned char *p, uint64_t v, int size) {
+  for (int k = size - 1; k >= 0; --k, v >>= 8) p[k] = (unsigned char)v;
+}
+
+/* crossing_vtu's tets as raw appended data in big-endian byte order (UInt32 headers) */
+static size_t big_endian_vtu(char *b) {
+  static const double x[24] = {0,   0,   0,   1,   0,   0,   0,   1,   0,   0,   0,   1,
+                               0.1, 0.1, 0.1, 1.1, 0.1, 0.1, 0.1, 1.1, 0.1, 0.1, 0.1, 1.1};
+  int n =
+      sprintf(b,
+              "<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" byte_order=\"BigEndian\">\n"
+              "<UnstructuredGrid><Piece NumberOfPoints=\"8\" NumberOfCells=\"2\"><Points>\n"
+              "<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"appended\" "
+              "offset=\"0\"/>\n</Points><Cells>\n"
+              "<DataArray type=\"Int32\" Name=\"connectivity\" format=\"appended\" "
+              "offset=\"196\"/>\n"
+              "<DataArray type=\"Int16\" Name=\"offsets\" format=\"appended\" offset=\"232\"/>\n"
+              "<DataArray type=\"UInt8\" Name=\"types\" format=\"appended\" offset=\"240\"/>\n"
+              "</Cells></Piece></UnstructuredGrid>\n<AppendedData encoding=\"raw\">\n   _");
+  unsigned char *p = (unsigned char *)b + n;
+  put_be(p, 192, 4);
+  for (int i = 0; i < 24; ++i) {
+    uint64_t u;
+    memcpy(&u, &x[i], 8);
+    put_be(p + 4 + 8 * i, u, 8);
+  }
+  p += 196;
+  put_be(p, 32, 4);
+  for (int i = 0; i < 8; ++i) put_be(p + 4 + 4 * i, (uint64_t)i, 4);
+  p += 36;
+  put_be(p, 4, 4);
+  put_be(p + 4, 4, 2);
+  put_be(p + 6, 8, 2);
+  p += 8;
+  put_be(p, 2, 4);
+  p[4] = p[5] = 10;
+  p += 6;
+  n = (int)((char *)p - b);
+  return (size_t)n + (size_t)sprintf((char *)p, "\n</AppendedData>\n</VTKFile>\n");
+}
+
+static void test_binary_handwritten(void) {
+  ipc_mesh ref, m;
+  ipc_error err;
+  if (parse("c.vtu", crossing_vtu, &ref, &err) != IPC_OK) return;
+  static const struct {
+    const char *name, *text;
+  } files[] = {{"inline_u32.vtu", inline_u32_vtu},
+               {"inline_u64.vtu", inline_u64_vtu},
+               {"inline_zlib.vtu", inline_zlib_vtu},
+               {"appended_b64.vtu", appended_b64_vtu}};
+  for (size_t k = 0; k < sizeof files / sizeof *files; ++k) {
+    ipc_status st = parse(files[k].name, files[k].text, &m, &err);
+    CHECK_MSG(st == IPC_OK, "%s: %s", files[k].name, err.msg);
+    if (st) continue;
+    int marked = k == 3; /* appended_b64 marks every point an obstacle */
+    CHECK(m.vert_obstacle ? marked && count_marked(&m) == 8 : !marked);
+    if (marked) {
+      ipc_free(m.vert_obstacle);
+      m.vert_obstacle = NULL;
+    }
+    CHECK_MSG(same_mesh(&m, &ref), "%s reads as crossing_vtu", files[k].name);
+    ipc_mesh_free(&m);
+  }
+  char big[2048];
+  size_t n = big_endian_vtu(big);
+  ipc_status st = ipc_mesh_parse("big.vtu", big, n, &m, &err);
+  CHECK_MSG(st == IPC_OK, "%s", err.msg);
+  if (!st) CHECK_MSG(same_mesh(&m, &ref), "big-endian raw appended data read");
+  ipc_mesh_free(&m);
+  ipc_mesh_free(&ref);
+}
+
+/* text with the first `what` after `after` replaced by `with` (ipc_free it) */
+static char *replaced(const char *text, size_t len, const char *after, const char *what,
+                      const char *with, size_t *out_len) {
+  const char *a = after ? strstr(text, after) : text;
+  const char *p = a ? strstr(a, what) : NULL;
+  CHECK_MSG(p != NULL, "'%s' after '%s'", what, after ? after : "");
+  if (!p) p = text + len;
+  size_t head = (size_t)(p - text), wl = p < text + len ? strlen(what) : 0, nw = strlen(with);
+  char *b = IPC_NEW(char, len - wl + nw + 1);
+  memcpy(b, text, head);
+  memcpy(b + head, with, nw);
+  memcpy(b + head + nw, p + wl, len - head - wl);
+  *out_len = len - wl + nw;
+  b[*out_len] = '\0';
+  return b;
+}
+
+/* where the appended data of the array named name begin in b (frame_vtu.c's frames) */
+static unsigned char *appended_at(char *b, const char *name) {
+  char key[96];
+  snprintf(key, sizeof key, "Name=\"%s\"", name);
+  const char *off = strstr(strstr(b, key), "offset=\"") + 8;
+  return (unsigned char *)strstr(b, "<AppendedData encoding=\"raw\">\n_") + 31 +
+         strtoull(off, NULL, 10);
+}
+
+static void expect_error(const char *name, const char *b, size_t len, const char *want) {
+  ipc_mesh m;
+  ipc_error err = {IPC_OK, ""};
+  ipc_status st = ipc_mesh_parse(name, b, len, &m, &err);
+  CHECK_MSG(st == IPC_ERR_INPUT && !strncmp(err.msg, name, strlen(name)) && strstr(err.msg, want),
+            "%s: want '%s', got '%s'", name, want, err.msg);
+  CHECK(m.x == NULL);
+  ipc_mesh_free(&m);
+}
+
+/* malformed binary data: made from two_cubes' raw and zlib frames and the hand-made files;
+   each a clear error naming the file, the line of the array and the array */
+static void test_binary_bad(void) {
+  char *frame[3] = {NULL, NULL, NULL};
+  size_t flen[3] = {0, 0, 0};
+  for (int e = 1; e < 3; ++e) {
+    CHECK(write_frames_as("scenes/two_cubes.json", encodings[e]));
+    char path[512];
+    snprintf(path, sizeof path, "%s/000000.vtu", dir);
+    frame[e] = slurp(path, &flen[e]);
+  }
+  if (!frame[1] || !frame[2]) return;
+  char *raw = frame[1], *z = frame[2];
+  size_t rl = flen[1], zl = flen[2], n;
+  char *b;
+  /* raw: an offset past the end of the appended data */
+  b = replaced(raw, rl, "Name=\"Points\"", "offset=\"", "offset=\"99999", &n);
+  expect_error("m.vtu", b, n, "m.vtu:20: DataArray 'Points': offset 99999");
+  expect_error("m.vtu", b, n, "is past the end of the appended data (");
+  ipc_free(b);
+  /* raw: the data cut inside the connectivity (the closing tags kept) */
+  b = IPC_NEW(char, rl + 64);
+  n = (size_t)((char *)appended_at(raw, "connectivity") - raw) + 8 + 20;
+  memcpy(b, raw, n);
+  n += (size_t)sprintf(b + n, "\n</AppendedData>\n</VTKFile>\n");
+  expect_error("m.vtu", b, n,
+               "m.vtu:23: DataArray 'connectivity': the byte count is 192, 21 bytes follow");
+  ipc_free(b);
+  /* raw: byte counts that lie */
+  b = IPC_NEW(char, rl + 1);
+  memcpy(b, raw, rl);
+  unsigned char *at = appended_at(b, "Points");
+  at[0] += 8;
+  expect_error("m.vtu", b, rl, "DataArray 'Points': expected 48 values, the data hold 49");
+  at[0] -= 5;
+  expect_error("m.vtu", b, rl, "DataArray 'Points': 387 bytes are not a whole number of Float64");
+  at[0] -= 3;
+  at = appended_at(b, "types");
+  at[2] = 1;
+  expect_error("m.vtu", b, rl, "DataArray 'types': expected 12 values, the data hold 65548");
+  ipc_free(b);
+  /* raw: no appended section, no '_', another encoding */
+  b = replaced(raw, strstr(raw, "<AppendedData") - raw, NULL, "</UnstructuredGrid>\n",
+               "</UnstructuredGrid>\n</VTKFile>\n", &n);
+  expect_error("m.vtu", b, n,
+               "m.vtu:20: DataArray 'Points' is appended, and the file has no "
+               "<AppendedData>");
+  ipc_free(b);
+  b = replaced(raw, rl, NULL, "encoding=\"raw\">\n_", "encoding=\"rot\">\n_", &n);
+  expect_error("m.vtu", b, n, "<AppendedData>: expected encoding=\"raw\" or \"base64\"");
+  ipc_free(b);
+  b = replaced(raw, rl, NULL, "encoding=\"raw\">\n_", "encoding=\"raw\">\n-", &n);
+  expect_error("m.vtu", b, n, "<AppendedData>: expected '_' before the data");
+  ipc_free(b);
+  b = IPC_NEW(char, rl + 1);
+  n = (size_t)((char *)appended_at(raw, "types") - raw);
+  memcpy(b, raw, n);
+  expect_error("m.vtu", b, n, "<AppendedData> has no </AppendedData>");
+  ipc_free(b);
+  /* zlib: compressed sizes that lie, a broken stream, block counts and sizes that lie */
+  b = IPC_NEW(char, zl + 1);
+  memcpy(b, z, zl);
+  at = appended_at(b, "Points");
+  CHECK(get_le(at, 8) == 1 && get_le(at + 8, 8) == 32768 && get_le(at + 16, 8) == 384);
+  at[24] += 1;
+  expect_error("m.vtu", b, zl, "DataArray 'Points': block 0 of 1 inflates to 384 bytes from ");
+  at[24] -= 2;
+  expect_error("m.vtu", b, zl, "DataArray 'Points': block 0 of 1 is not a zlib stream of ");
+  at[24] += 1;
+  at[24 + 8 + 20] ^= 0x55;
+  expect_error("m.vtu", b, zl, "DataArray 'Points': block 0 of 1 is not a zlib stream of ");
+  at[24 + 8 + 20] ^= 0x55;
+  at[5] = 1;
+  expect_error("m.vtu", b, zl,
+               "DataArray 'Points': the compression header gives 1099511627777 "
+               "blocks, the data cannot hold their sizes");
+  at[5] = 0;
+  at[16] += 8;
+  expect_error("m.vtu", b, zl, "DataArray 'Points': expected 48 values, the data hold 49");
+  at[16] -= 8;
+  at[8] = 0;
+  at[9] = 1; /* blocks of 256 bytes, the last of 384 */
+  expect_error("m.vtu", b, zl, "gives 1 blocks of 256 bytes, the last of 384; expected blocks");
+  at[9] = 0x80;
+  /* the connectivity (any count): a full block of 32768 bytes */
+  at = appended_at(b, "connectivity");
+  at[16] = at[17] = 0;
+  expect_error("m.vtu", b, zl, "DataArray 'connectivity': block 0 of 1 inflates to 192 bytes from");
+  at[24] = 1;
+  at[25] = 0;
+  expect_error("m.vtu", b, zl, "block 0 of 1: 1 compressed bytes cannot inflate to 32768");
+  ipc_free(b);
+  b = replaced(z, zl, NULL, "vtkZLibDataCompressor", "vtkLZ4DataCompressor", &n);
+  expect_error("m.vtu", b, n,
+               "m.vtu:20: DataArray 'Points' is binary, and <VTKFile> has compressor=\"vtkLZ4Data"
+               "Compressor\"; only vtkZLibDataCompressor is read");
+  ipc_free(b);
+  b = replaced(z, zl, NULL, "header_type=\"UInt64\"", "header_type=\"UInt16\"", &n);
+  expect_error("m.vtu", b, n, "header_type=\"UInt16\", expected UInt32 or UInt64");
+  ipc_free(b);
+  /* base64: a character outside base64, a cut, text after the data, a bad type, a bad format */
+  size_t il = strlen(inline_u64_vtu);
+  b = replaced(inline_u64_vtu, il, "Name=\"Points\"", "AAAA", "AA*A", &n);
+  expect_error("i.vtu", b, n,
+               "i.vtu:6: DataArray 'Points': the byte count holds a character that is "
+               "not base64");
+  ipc_free(b);
+  b = replaced(inline_u64_vtu, il, "Name=\"Points\"", "mfE/</DataArray>", "</DataArray>", &n);
+  expect_error("i.vtu", b, n,
+               "i.vtu:6: DataArray 'Points': the byte count is 192, 189 bytes follow");
+  ipc_free(b);
+  b = replaced(inline_u64_vtu, il, "Name=\"types\"", "</DataArray>", "AAAA</DataArray>", &n);
+  expect_error("i.vtu", b, n, "DataArray 'types': text after its 2 values");
+  ipc_free(b);
+  b = replaced(inline_u64_vtu, il, NULL, "type=\"UInt16\"", "type=\"Float16\"", &n);
+  expect_error("i.vtu", b, n, "DataArray 'connectivity' is binary and its type is not one of");
+  ipc_free(b);
+  b = replaced(inline_u64_vtu, il, "Name=\"offsets\"", "binary", "binery", &n);
+  expect_error("i.vtu", b, n, "DataArray 'offsets' has format=\"binery\", expected ascii, binary");
+  ipc_free(b);
+  size_t al = strlen(appended_b64_vtu);
+  b = replaced(appended_b64_vtu, al, "Name=\"types\"", "offset=\"", "offset=\"1", &n);
+  expect_error("a.vtu", b, n, "DataArray 'types': offset 1");
+  ipc_free(b);
+  ipc_free(raw);
+  ipc_free(z);
 }
 
 /* ---- fuzzing ---- */
@@ -367,6 +969,11 @@ int main(void) {
   test_planted_binary_ply();
   test_handwritten();
   test_bad();
+  test_encodings("scenes/two_cubes.json", 0);
+  test_encodings("scenes/incline_obstacle.json", 1);
+  test_binary_arrays();
+  test_binary_handwritten();
+  test_binary_bad();
   test_fuzz();
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

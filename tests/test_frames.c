@@ -59,6 +59,8 @@ static double *vtu_array(const char *text, const char *after, const char *name, 
 
 int main(void) {
   char scene[128], dir[128], path[192];
+  /* the VTU checks below read ascii arrays (binary frames: test_frame_read.c) */
+  setenv("IPC_VTU_ENCODING", "ascii", 1);
   snprintf(dir, sizeof dir, "/tmp/ipcc_test_frames_%d", (int)getpid());
   snprintf(scene, sizeof scene, "%s.json", dir);
   FILE *f = fopen(scene, "w");

@@ -19,7 +19,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 RUNS=${1:-150000}
 [ $# -gt 0 ] && shift
-TARGETS=${*:-scene_json scene_txt msh obj tetgen matrix_market checkpoint ccd_queries fclib}
+TARGETS=${*:-scene_json scene_txt msh obj tetgen matrix_market checkpoint ccd_queries fclib vtu}
 BUILD=build-fuzz
 CRASHES=tests/fuzz/crashes
 MAX_RESTARTS=5

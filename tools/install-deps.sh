@@ -2,7 +2,9 @@
 # installs the Debian 12 packages ipcc needs, non-interactively, if any is missing.
 # --fuzz: also clang and its libFuzzer runtime, for tools/fuzz.sh only
 set -e
-pkgs="build-essential clang libomp-dev meson ninja-build pkg-config libsuitesparse-dev libopenblas-dev liblapacke-dev libgmp-dev libcjson-dev libpng-dev libfclib-dev libhdf5-dev python3-numpy python3-pytest"
+pkgs="build-essential clang libomp-dev meson ninja-build pkg-config libsuitesparse-dev libopenblas-dev liblapacke-dev libgmp-dev libcjson-dev libpng-dev zlib1g-dev libfclib-dev libhdf5-dev python3-numpy python3-pytest"
+# Blender 3.4 for tests/test_blender.sh (the --format pc2 point cache in Blender, docs/rendering.md)
+pkgs="$pkgs blender"
 [ "${1:-}" = "--fuzz" ] && pkgs="$pkgs libclang-rt-14-dev"
 missing=""
 for p in $pkgs; do

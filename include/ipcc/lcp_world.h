@@ -154,6 +154,10 @@ ipc_status ipc_lcp_world_write_ply(const ipc_lcp_world *w, const char *path, ipc
    mode can produce, has energy_density -1) */
 ipc_status ipc_lcp_world_write_vtu(const ipc_lcp_world *w, const char *path, ipc_error *err)
     IPC_NONNULL(1, 2);
+/* frame `frame` of the point cache dir/motion.pc2 (frame 0 also dir/rest.obj), as
+   ipc_world_write_pc2 */
+ipc_status ipc_lcp_world_write_pc2(const ipc_lcp_world *w, const char *dir, int frame,
+                                   ipc_error *err) IPC_NONNULL(1, 2);
 /* frame number `frame` in every format of `formats` (as ipc_world_write_frame) */
 ipc_status ipc_lcp_world_write_frame(const ipc_lcp_world *w, const char *dir, int frame,
                                      unsigned formats, ipc_error *err) IPC_NONNULL(1, 2);

@@ -48,7 +48,8 @@ typedef struct ipc_mesh {
    - .ply: ascii or binary_little_endian; vertex x, y, z (any numeric type), face
      vertex_indices (fan-triangulated), edge vertex1/vertex2 as segments; other elements
      and properties skipped.
-   - .vtu: VTK XML UnstructuredGrid, one Piece, ascii arrays; cells vertex, line, polyline,
+   - .vtu: VTK XML UnstructuredGrid, one Piece, arrays ascii, base64 or appended (raw or
+     base64), optionally zlib-compressed; cells vertex, line, polyline,
      triangle, polygon, quad, tetra (tets as for .msh, their boundary first in tris).
    - every mesh has nobjects >= 1; without names the one object is named after the file.
    on failure *out is zeroed. */

@@ -1,4 +1,4 @@
-/* writing frames: OBJ, PLY, VTU */
+/* writing frames: OBJ, PLY, VTU, and the PC2 point cache */
 #ifndef IPCC_OUTPUT_H
 #define IPCC_OUTPUT_H
 
@@ -16,20 +16,30 @@ ipc_status ipc_world_write_obj(const ipc_world *w, const char *path, ipc_error *
 ipc_status ipc_world_write_ply(const ipc_world *w, const char *path, ipc_error *err)
     IPC_NONNULL(1, 2);
 
-/* ParaView XML UnstructuredGrid (ascii) of every vertex: tets of deformable bodies,
+/* ParaView XML UnstructuredGrid of every vertex (binary zlib-compressed appended arrays;
+   IPC_VTU_ENCODING=raw or ascii chooses another encoding): tets of deformable bodies,
    triangles / lines / vertex cells of obstacles; point data velocity (m/s) and object_id,
    cell data energy_density (Psi in J/m^3, 0 on surface cells) and object_id; the time in
    FieldData TimeValue. written atomically */
 ipc_status ipc_world_write_vtu(const ipc_world *w, const char *path, ipc_error *err)
     IPC_NONNULL(1, 2);
 
-/* frame formats from a comma list such as "obj,vtu" (names: obj, ply, vtu) into
+/* the point cache of a run for renderers (docs/rendering.md): frame 0 writes dir/rest.obj
+   (the surfaces as the OBJ frame, the same objects and vertex order, with vertex normals) and
+   starts dir/motion.pc2 (PC2: one sample of those vertices' positions, float32); frame k > 0
+   appends sample k to it, in place: samples k and later are replaced, so dir/motion.pc2 must
+   hold at least k samples of the same vertex count (IPC_ERR_INPUT otherwise). the file is a
+   valid cache after every call (the sample is synced before the header counts it) */
+ipc_status ipc_world_write_pc2(const ipc_world *w, const char *dir, int frame, ipc_error *err)
+    IPC_NONNULL(1, 2);
+
+/* frame formats from a comma list such as "obj,vtu" (names: obj, ply, vtu, pc2) into
    IPC_FORMAT_* bits (scene.h); 0 on success, -1 for an unknown or empty name */
 int ipc_output_formats_parse(const char *list, unsigned *formats) IPC_NONNULL(1, 2);
 
 /* writes the current state as frame number `frame` in every format of `formats`
    (0 = OBJ) to dir/NNNNNN.obj, .ply, .vtu (six digits); with VTU also dir/frames.pvd
-   (ipc_frames_pvd_add) */
+   (ipc_frames_pvd_add), with PC2 sample `frame` of dir/motion.pc2 (ipc_world_write_pc2) */
 ipc_status ipc_world_write_frame(const ipc_world *w, const char *dir, int frame, unsigned formats,
                                  ipc_error *err) IPC_NONNULL(1, 2);
 

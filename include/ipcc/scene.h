@@ -144,8 +144,11 @@ typedef struct ipc_plane_def {
   double friction_static; /* static coefficient; below friction (e.g. 0) = same as friction */
 } ipc_plane_def;
 
-/* frame file formats: bits of ipc_scene_def.output_formats */
-enum { IPC_FORMAT_OBJ = 1, IPC_FORMAT_PLY = 2, IPC_FORMAT_VTU = 4 };
+/* frame file formats: bits of ipc_scene_def.output_formats (PC2: the point cache
+   frames/rest.obj + frames/motion.pc2 instead of a file per frame) */
+enum { IPC_FORMAT_OBJ = 1, IPC_FORMAT_PLY = 2, IPC_FORMAT_VTU = 4, IPC_FORMAT_PC2 = 8 };
+/* every format bit */
+#define IPC_FORMAT_ALL (IPC_FORMAT_OBJ | IPC_FORMAT_PLY | IPC_FORMAT_VTU | IPC_FORMAT_PC2)
 
 typedef struct ipc_scene_def {
   char *path;        /* the scene file, for messages; may be NULL */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/outdir.h"
@@ -21,6 +22,7 @@
 #include "core/surface.h"
 #include "geometry/containment.h"
 #include "geometry/intersect_surface.h"
+#include "io/frame_pc2.h"
 #include "io/stats_common.h"
 #include "ipcc/ipcc.h"
 
@@ -427,7 +429,9 @@ int ipc_cmd_check(int argc, char **argv) {
   }
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/frames", path);
-  if (!is_dir(dir)) snprintf(dir, sizeof dir, "%s", path);
+  /* a run's frames/ also holds the point cache's rest shape (--format pc2): frame 0 again */
+  int run_frames = is_dir(dir);
+  if (!run_frames) snprintf(dir, sizeof dir, "%s", path);
   DIR *d = opendir(dir);
   if (!d) {
     fprintf(stderr, "ipcc check: %s: cannot open folder\n", dir);
@@ -439,6 +443,7 @@ int ipc_cmd_check(int argc, char **argv) {
   struct dirent *de;
   while ((de = readdir(d))) {
     if (de->d_name[0] == '.' || !mesh_rank(de->d_name) || strstr(de->d_name, ".tmp.")) continue;
+    if (run_frames && !strcmp(de->d_name, IPC_PC2_REST)) continue;
     if (n == cap) names = realloc(names, (cap *= 2) * sizeof *names);
     size_t len = strlen(dir) + strlen(de->d_name) + 2;
     names[n] = malloc(len);
@@ -464,7 +469,12 @@ int ipc_cmd_check(int argc, char **argv) {
   free(names);
   free(c.planes);
   if (n == 0) {
-    fprintf(stderr, "ipcc check: %s: no mesh files (.obj, .ply, .vtu, .msh, .ele) found\n", dir);
+    char cache[4200];
+    snprintf(cache, sizeof cache, "%s/%s", dir, IPC_PC2_CACHE);
+    fprintf(stderr, "ipcc check: %s: no mesh files (.obj, .ply, .vtu, .msh, .ele) found%s\n", dir,
+            run_frames && access(cache, F_OK) == 0
+                ? " (the run wrote the point cache alone: check reads OBJ, PLY or VTU frames)"
+                : "");
     return 2;
   }
   printf("%zu frames checked: %d intersecting, %d unreadable", n, bad, input);

@@ -15,6 +15,7 @@
 #include "cli/progress.h"
 #include "cli/run_args.h"
 #include "cli/run_lcp.h"
+#include "io/frame_pc2.h"
 #include "io/plot.h"
 #include "io/run_output.h"
 #include "ipcc/ipcc.h"
@@ -35,8 +36,11 @@ static void run_usage(FILE *f) {
       "                   stats.json, checkpoint); without it OUTDIR must hold no run\n"
       "  --steps N        simulate N steps instead of the scene's duration / time_step\n"
       "                   (at most 1000000000, as duration / time_step)\n"
-      "  --format LIST    frame formats, comma separated: obj, ply, vtu (default: the scene's\n"
-      "                   output.format, else obj); vtu adds frames/frames.pvd (ParaView)\n"
+      "  --format LIST    frame formats, comma separated: obj, ply, vtu, pc2 (default: the\n"
+      "                   scene's output.format, else obj); vtu adds frames/frames.pvd\n"
+      "                   (ParaView); pc2 writes one point cache for renderers instead of a\n"
+      "                   file per frame: frames/rest.obj and frames/motion.pc2\n"
+      "                   (docs/rendering.md)\n"
       "  --every N        write a frame every Nth step (default: the scene's output.every)\n"
       "  --preview        PNG previews of the frames in OUTDIR/preview (or output.preview)\n"
       "  --preview-every N  a preview of every Nth frame and the last (implies --preview)\n"
@@ -233,7 +237,8 @@ static int run_open_new(run *r) {
 
 /* a resumed run, its world created from the checkpoint's (unchanged) scene and meshes: the
    folder's last frame must be the one the checkpoint recorded, the saved state must load (and
-   in IPC mode be intersection-free); then the temporary files of the killed run go. 0 or 2 */
+   in IPC mode be intersection-free); then the point cache is cut to the checkpoint's frames
+   and the temporary files of the killed run go. 0 or 2 */
 static int resume_checks(run *r) {
   ipc_error err;
   ipc_error_clear(&err);
@@ -244,6 +249,11 @@ static int resume_checks(run *r) {
       (r->lw ? ipc_checkpoint_restore_lcp_world(c, r->lw, &err)
              : ipc_checkpoint_restore_world(c, r->w, &err)) != IPC_OK) {
     fprintf(stderr, "ipcc run: --resume: %s/checkpoint.bin: %s\n", r->outdir, err.msg);
+    rc = 2;
+  } else if ((c->formats & IPC_FORMAT_PC2) &&
+             ipc_pc2_truncate(frames, c->frame + 1, &err) != IPC_OK) {
+    /* the killed run's samples after the checkpoint go: the resumed run appends its own */
+    fprintf(stderr, "ipcc run: --resume: %s\n", err.msg);
     rc = 2;
   } else {
     char *preview = str_printf("%s/preview", r->outdir, NULL);
@@ -495,6 +505,8 @@ static int run_finish(run *r, int rc) {
       ipc_world_plane(r->w, k, planes + 6 * k, planes + 6 * k + 3);
   sum->nplanes = np;
   sum->planes = planes;
+  sum->time_step = r->def.time_step;
+  sum->every = c->every;
   sum->wall_seconds = r->wall_before + ipc_progress_now() - r->bar.t_start;
   ipc_progress_break(&r->bar);
   char *stats = str_printf("%s/stats.json", r->outdir, NULL);
@@ -512,8 +524,13 @@ static int run_finish(run *r, int rc) {
       ipc_run_lcp_summary(c);
     else
       ipc_summary(c);
-    printf("frames: %s/NNNNNN.{%s} (%d), statistics: %s\n", r->frames_dir,
-           format_names(c->formats, fmts, sizeof fmts), c->frame + 1, stats);
+    if (c->formats & ~(unsigned)IPC_FORMAT_PC2)
+      printf("frames: %s/NNNNNN.{%s} (%d), ", r->frames_dir,
+             format_names(c->formats, fmts, sizeof fmts), c->frame + 1);
+    if (c->formats & IPC_FORMAT_PC2)
+      printf("point cache: %s/%s (%d frames, rest shape %s), ", r->frames_dir, IPC_PC2_CACHE,
+             c->frame + 1, IPC_PC2_REST);
+    printf("statistics: %s\n", stats);
     if (c->preview_every > 0) printf("previews: %s/NNNNNN.png\n", r->preview_dir);
     printf("writing: frames %.2f s", r->t_output - r->t_preview);
     if (c->preview_every > 0) printf(", previews %.2f s", r->t_preview);

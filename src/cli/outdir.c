@@ -14,6 +14,7 @@
 
 #include "cli/commands.h"
 #include "core/alloc.h"
+#include "io/frame_pc2.h"
 #include "io/path.h"
 #include "ipcc/output.h"
 
@@ -45,6 +46,8 @@ static int is_frame(const char *name) {
   const char *ext = after_frame_number(name);
   unsigned formats;
   if (!strcmp(name, "frames.pvd")) return 1; /* the VTU frames' ParaView collection */
+  /* the point cache (--format pc2) */
+  if (!strcmp(name, IPC_PC2_REST) || !strcmp(name, IPC_PC2_CACHE)) return 1;
   return ext && !strchr(ext, ',') && ipc_output_formats_parse(ext, &formats) == 0;
 }
 

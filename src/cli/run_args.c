@@ -113,7 +113,7 @@ static int value(ipc_run_args *o, const char *a, char *val) {
   } else if (!strcmp(a, "--format")) {
     o->run_only = 1;
     if (ipc_output_formats_parse(val, &o->formats) != 0) {
-      fprintf(stderr, "ipcc run: --format: expected obj, ply, vtu or a comma list, got '%s'\n",
+      fprintf(stderr, "ipcc run: --format: expected obj, ply, vtu, pc2 or a comma list, got '%s'\n",
               val);
       return 2;
     }

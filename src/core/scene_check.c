@@ -253,9 +253,9 @@ static int scene(const checker *c, const ipc_scene_def *s) {
       !at_least(c, 0, "output", "preview", s->preview_every, 0,
                 "true, false, or a positive integer (every Nth frame)"))
     return 0;
-  if (s->output_formats & ~(unsigned)(IPC_FORMAT_OBJ | IPC_FORMAT_PLY | IPC_FORMAT_VTU))
+  if (s->output_formats & ~(unsigned)IPC_FORMAT_ALL)
     return fail(c, 0, "output", "format",
-                "a format name or a list of them (obj, ply, vtu), got the bits 0x%x",
+                "a format name or a list of them (obj, ply, vtu, pc2), got the bits 0x%x",
                 s->output_formats);
   /* a camera_fov of 0 without a camera is the renderer's default */
   if ((s->camera_set || s->camera_fov != 0) &&

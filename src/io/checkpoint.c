@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "io/frame_pc2.h"
 #include "io/mesh_internal.h"
 #include "io/path.h"
 #include "io/run_output.h"
@@ -263,7 +264,8 @@ static void read_body(reader *r, ipc_run_checkpoint *c) {
   RD(r, c->frame_hash, "frame hash");
   /* the limits of the command line's --steps, --every and --format */
   if (!r->bad && (total < 0 || total > INT32_MAX)) r->bad = "step count";
-  if (!r->bad && (ints[0] < 1 || ints[1] < 1 || ints[1] > 7 || ints[2] < 0 || ints[4] < 0))
+  if (!r->bad &&
+      (ints[0] < 1 || ints[1] < 1 || (ints[1] & ~IPC_FORMAT_ALL) || ints[2] < 0 || ints[4] < 0))
     r->bad = "run options";
   c->steps_total = (long)total;
   c->every = ints[0];
@@ -420,8 +422,10 @@ ipc_status ipc_checkpoint_check_meshes(const ipc_run_checkpoint *c, const ipc_sc
   return st;
 }
 
-/* frames_dir/NNNNNN.EXT of c->frame in the first of c->formats (frames.c's names) */
+/* frames_dir/NNNNNN.EXT of c->frame in the first of c->formats (frames.c's names); NULL for
+   a run that writes the point cache alone (its frames are samples of motion.pc2) */
 static char *frame_file(const ipc_run_checkpoint *c, const char *frames_dir) {
+  if (!(c->formats & (IPC_FORMAT_OBJ | IPC_FORMAT_PLY | IPC_FORMAT_VTU))) return NULL;
   const char *ext = c->formats & IPC_FORMAT_OBJ   ? "obj"
                     : c->formats & IPC_FORMAT_PLY ? "ply"
                                                   : "vtu";
@@ -431,32 +435,48 @@ static char *frame_file(const ipc_run_checkpoint *c, const char *frames_dir) {
   return p;
 }
 
+/* the hash of frame c->frame: its file's, or with the point cache alone its sample's bytes */
+static ipc_status frame_hash(const ipc_run_checkpoint *c, const char *frames_dir, uint64_t *h,
+                             ipc_error *err) {
+  char *p = frame_file(c, frames_dir);
+  if (p) {
+    ipc_status st = ipc_file_hash(p, h, err);
+    ipc_free(p);
+    return st;
+  }
+  size_t len = 0;
+  unsigned char *b = ipc_pc2_read_sample(frames_dir, c->frame, &len, err);
+  if (!b) return IPC_ERR_INPUT;
+  *h = fnv1a(FNV_OFFSET, b, len);
+  ipc_free(b);
+  return IPC_OK;
+}
+
 ipc_status ipc_checkpoint_hash_frame(ipc_run_checkpoint *c, const char *frames_dir,
                                      ipc_error *err) {
-  char *p = frame_file(c, frames_dir);
-  ipc_status st = ipc_file_hash(p, &c->frame_hash, err);
-  ipc_free(p);
-  return st;
+  return frame_hash(c, frames_dir, &c->frame_hash, err);
 }
 
 ipc_status ipc_checkpoint_check_frame(const ipc_run_checkpoint *c, const char *frames_dir,
                                       ipc_error *err) {
   char *p = frame_file(c, frames_dir);
+  /* with the point cache alone, the frame is sample c->frame of motion.pc2 */
+  char *shown = p ? p : ipc_path_join(frames_dir, IPC_PC2_CACHE);
   uint64_t h = 0;
   ipc_status st = IPC_OK;
-  if (access(p, F_OK) != 0)
+  if (access(shown, F_OK) != 0)
     st = ipc_error_set(err, IPC_ERR_INPUT,
                        "%s: missing; the checkpoint recorded frame %d there (is it from "
                        "another run's folder?)",
-                       p, c->frame);
-  else if (ipc_file_hash(p, &h, err) != IPC_OK)
+                       shown, c->frame);
+  else if (frame_hash(c, frames_dir, &h, err) != IPC_OK)
     st = IPC_ERR_INPUT;
   else if (h != c->frame_hash)
     st = ipc_error_set(err, IPC_ERR_INPUT,
                        "%s: not the frame the checkpoint recorded (is the checkpoint from "
                        "another run's folder?)",
-                       p);
-  ipc_free(p);
+                       shown);
+  ipc_free(shown);
   return st;
 }
 

@@ -1,5 +1,5 @@
-/* frame sequences: format names, one frame in every chosen format, and the ParaView
-   collection (.pvd) of the VTU frames */
+/* frame sequences: format names, one frame in every chosen format (the PC2 point cache:
+   frame_pc2.c), and the ParaView collection (.pvd) of the VTU frames */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +30,10 @@ int ipc_frame_numbering(const ipc_model *m, int *file_of) {
 static const struct {
   const char *name;
   unsigned bit;
-} formats_known[] = {{"obj", IPC_FORMAT_OBJ}, {"ply", IPC_FORMAT_PLY}, {"vtu", IPC_FORMAT_VTU}};
+} formats_known[] = {{"obj", IPC_FORMAT_OBJ},
+                     {"ply", IPC_FORMAT_PLY},
+                     {"vtu", IPC_FORMAT_VTU},
+                     {"pc2", IPC_FORMAT_PC2}};
 
 int ipc_output_formats_parse(const char *list, unsigned *formats) {
   unsigned bits = 0;
@@ -58,6 +61,7 @@ typedef struct frame_writers {
   ipc_status (*obj)(const void *w, const char *path, ipc_error *err);
   ipc_status (*ply)(const void *w, const char *path, ipc_error *err);
   ipc_status (*vtu)(const void *w, const char *path, ipc_error *err);
+  ipc_status (*pc2)(const void *w, const char *dir, int frame, ipc_error *err);
 } frame_writers;
 
 static ipc_status write_frame(const frame_writers *fw, const char *dir, int frame, unsigned formats,
@@ -79,6 +83,7 @@ static ipc_status write_frame(const frame_writers *fw, const char *dir, int fram
     st = fw->vtu(fw->w, path, err);
     if (st == IPC_OK) st = ipc_frames_pvd_add(dir, frame, fw->time, err);
   }
+  if (st == IPC_OK && (formats & IPC_FORMAT_PC2)) st = fw->pc2(fw->w, dir, frame, err);
   ipc_free(path);
   return st;
 }
@@ -92,6 +97,9 @@ static ipc_status ipc_ply(const void *w, const char *path, ipc_error *err) {
 static ipc_status ipc_vtu(const void *w, const char *path, ipc_error *err) {
   return ipc_world_write_vtu(w, path, err);
 }
+static ipc_status ipc_pc2(const void *w, const char *dir, int frame, ipc_error *err) {
+  return ipc_world_write_pc2(w, dir, frame, err);
+}
 static ipc_status lcp_obj(const void *w, const char *path, ipc_error *err) {
   return ipc_lcp_world_write_obj(w, path, err);
 }
@@ -101,16 +109,19 @@ static ipc_status lcp_ply(const void *w, const char *path, ipc_error *err) {
 static ipc_status lcp_vtu(const void *w, const char *path, ipc_error *err) {
   return ipc_lcp_world_write_vtu(w, path, err);
 }
+static ipc_status lcp_pc2(const void *w, const char *dir, int frame, ipc_error *err) {
+  return ipc_lcp_world_write_pc2(w, dir, frame, err);
+}
 
 ipc_status ipc_world_write_frame(const ipc_world *w, const char *dir, int frame, unsigned formats,
                                  ipc_error *err) {
-  frame_writers fw = {w, ipc_world_time(w), ipc_obj, ipc_ply, ipc_vtu};
+  frame_writers fw = {w, ipc_world_time(w), ipc_obj, ipc_ply, ipc_vtu, ipc_pc2};
   return write_frame(&fw, dir, frame, formats, err);
 }
 
 ipc_status ipc_lcp_world_write_frame(const ipc_lcp_world *w, const char *dir, int frame,
                                      unsigned formats, ipc_error *err) {
-  frame_writers fw = {w, ipc_lcp_world_time(w), lcp_obj, lcp_ply, lcp_vtu};
+  frame_writers fw = {w, ipc_lcp_world_time(w), lcp_obj, lcp_ply, lcp_vtu, lcp_pc2};
   return write_frame(&fw, dir, frame, formats, err);
 }
 

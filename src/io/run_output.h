@@ -35,6 +35,11 @@ typedef struct ipc_run_summary {
      checkpoints */
   int nplanes;
   const double *planes;
+  /* the frame interval, written as "time_step" (s) and "every" (steps per frame) when every
+   > 0 (frame k is the state at time k every time_step); set when stats.json is written, not
+   stored in checkpoints */
+  double time_step;
+  int every;
 } ipc_run_summary;
 
 /* writes {"summary": {...}, "steps": [{...}, ...]} atomically */
@@ -53,7 +58,9 @@ typedef struct ipc_run_checkpoint {
   uint64_t scene_hash;   /* ipc_file_hash of the scene file when the run started */
   int nmesh_files;       /* mesh files the scene reads (ipc_checkpoint_hash_meshes) */
   uint64_t *mesh_hashes; /* their ipc_file_hash, in body order */
-  uint64_t frame_hash;   /* ipc_file_hash of the last frame's file (ipc_checkpoint_hash_frame) */
+  uint64_t frame_hash;   /* ipc_file_hash of the last frame's file, or of its motion.pc2 sample
+                            when the run writes the point cache alone
+                            (ipc_checkpoint_hash_frame) */
   long steps_total;      /* steps the run was asked for */
   int every;             /* a frame every Nth step */
   unsigned formats;      /* IPC_FORMAT_* bits */
@@ -103,7 +110,8 @@ ipc_status ipc_checkpoint_hash_meshes(ipc_run_checkpoint *c, const ipc_scene_def
    first file that changed */
 ipc_status ipc_checkpoint_check_meshes(const ipc_run_checkpoint *c, const ipc_scene_def *def,
                                        ipc_error *err);
-/* hashes frame c->frame in frames_dir (its file in the first of c->formats) into c */
+/* hashes frame c->frame in frames_dir (its file in the first of c->formats; with the point
+   cache alone its sample in motion.pc2) into c */
 ipc_status ipc_checkpoint_hash_frame(ipc_run_checkpoint *c, const char *frames_dir, ipc_error *err);
 /* that frame file against c->frame_hash: a checkpoint belongs to the folder whose frames it
    recorded; IPC_ERR_INPUT naming the frame file when it is missing or differs */

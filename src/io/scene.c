@@ -449,7 +449,7 @@ static int parse_plane(reader *r, const cJSON *obj, const char *path, ipc_plane_
 /* output.format ("obj", "obj,vtu" or ["obj", "vtu"]), output.preview (bool or every Nth
    frame), output.camera {eye, target, fov} */
 static int parse_output_extras(reader *r, const cJSON *output, ipc_scene_def *s) {
-  static const char *const fmt_what = "a format name or a list of them (obj, ply, vtu)";
+  static const char *const fmt_what = "a format name or a list of them (obj, ply, vtu, pc2)";
   const cJSON *f = cJSON_GetObjectItemCaseSensitive(output, "format");
   if (f) {
     unsigned bits = 0;

@@ -40,6 +40,10 @@ void ipc_stats_summary_begin(cJSON *s, const ipc_run_summary *sum, const char *d
       cJSON_AddItemToArray(planes, o);
     }
   }
+  if (sum->every > 0) {
+    ipc_stats_add_num(s, "time_step", sum->time_step);
+    cJSON_AddNumberToObject(s, "every", sum->every);
+  }
 }
 
 void ipc_stats_summary_check(cJSON *s, const ipc_run_summary *sum) {

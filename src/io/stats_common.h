@@ -17,7 +17,8 @@ void ipc_stats_add_nums(cJSON *o, const char *key, const char *const *names, con
                         int n);
 
 /* the summary's first keys: mode (default_mode when sum->mode is NULL), scene (when set),
-   steps, wall_seconds, seconds_per_step, min_distance, and planes (when sum->planes is set) */
+   steps, wall_seconds, seconds_per_step, min_distance, planes (when sum->planes is set), and
+   time_step and every (when sum->every > 0) */
 void ipc_stats_summary_begin(cJSON *s, const ipc_run_summary *sum, const char *default_mode);
 
 /* intersection_free and frames_checked when the frames were checked, else

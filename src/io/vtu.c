@@ -1,21 +1,55 @@
-/* VTK XML UnstructuredGrid (.vtu) reader for ascii data arrays: one Piece, its Points and
-   its Cells (connectivity, offsets, types) of type vertex (1), line (3), polyline (4),
-   triangle (5), polygon (7), quad (9) and tetrahedron (10). tets give their boundary
-   triangles (and the mesh's tets), the other cells are surfaces, segments or points. ipcc's
-   frames (frame_vtu.c) add a PointData array 'obstacle' (1 on kinematic obstacles), which
-   becomes ipc_mesh.vert_obstacle. other arrays are skipped; binary, appended and compressed
-   arrays are refused when they hold data the reader needs. */
+/* VTK XML UnstructuredGrid (.vtu) reader: one Piece, its Points and its Cells
+   (connectivity, offsets, types) of type vertex (1), line (3), polyline (4), triangle (5),
+   polygon (7), quad (9) and tetrahedron (10). tets give their boundary triangles (and the
+   mesh's tets), the other cells are surfaces, segments or points. ipcc's frames (frame_vtu.c)
+   add a PointData array 'obstacle' (1 on kinematic obstacles), which becomes
+   ipc_mesh.vert_obstacle; other arrays are skipped.
+   the arrays read may be ascii, inline binary (format="binary": base64) or appended
+   (format="appended" offset="N" into <AppendedData encoding="raw"> or "base64", the offset
+   counting bytes or base64 characters after its '_'), of type Int8 to UInt64, Float32 or
+   Float64. binary data start with a byte count of the VTKFile's header_type (UInt32 unless
+   header_type="UInt64") in its byte_order (LittleEndian unless BigEndian); with
+   compressor="vtkZLibDataCompressor" they are VTK's zlib blocks instead: [number of blocks]
+   [block size][size of a last partial block, 0 if none][compressed size of each block], then
+   the blocks. base64 decodes in groups of four characters, so that a header encoded apart
+   from its data (padded) reads as one encoded with it. every count, size and offset is
+   checked against the bytes there are before anything is read or allocated (a block may
+   inflate to at most ZLIB_MAX_RATIO times its compressed size, zlib's bound), and a block must
+   inflate to exactly its size using exactly its compressed bytes; errors name the file, the
+   line of the array's tag and the array. */
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "core/alloc.h"
 #include "core/surface.h"
 #include "io/mesh_internal.h"
 
-enum { MAX_DEPTH = 32, MAX_INDEX = 1 << 30 };
+enum { MAX_DEPTH = 32, MAX_INDEX = 1 << 30, ZLIB_MAX_RATIO = 1032 };
+
+/* the value types of binary arrays */
+enum {
+  T_INT8,
+  T_UINT8,
+  T_INT16,
+  T_UINT16,
+  T_INT32,
+  T_UINT32,
+  T_INT64,
+  T_UINT64,
+  T_FLOAT32,
+  T_FLOAT64
+};
+static const struct {
+  const char *name;
+  int size;
+} value_types[] = {{"Int8", 1},   {"UInt8", 1}, {"Int16", 2},  {"UInt16", 2},  {"Int32", 4},
+                   {"UInt32", 4}, {"Int64", 8}, {"UInt64", 8}, {"Float32", 4}, {"Float64", 8}};
+enum { NTYPES = sizeof value_types / sizeof *value_types };
 
 enum {
   VTK_VERTEX = 1,
@@ -36,11 +70,17 @@ typedef struct tag {
   int closing, empty;
 } tag;
 
-/* a data array as read: its values and the line of its tag */
+/* a data array as read: its values and the line of its tag; an appended one waits for the
+   <AppendedData> section with its offset and value type */
 typedef struct array {
   double *v;
   size_t n;
-  int line;
+  int line, seen;
+  const char *name; /* its Name attribute, for messages */
+  int name_len;
+  long want; /* values expected, -1: any count */
+  int type, appended;
+  uint64_t offset;
 } array;
 
 typedef struct vtu_reader {
@@ -52,6 +92,9 @@ typedef struct vtu_reader {
   int pieces, piece_line;
   long npoints, ncells;
   array points, conn, offsets, types, obstacle;
+  /* the VTKFile attributes binary data need (NULL when absent) */
+  const char *byte_order, *header_type, *compressor;
+  size_t byte_order_len, header_type_len, compressor_len;
 } vtu_reader;
 
 static int line_of(const vtu_reader *r, const char *at) {
@@ -192,28 +235,325 @@ static ipc_status attr_count(const vtu_reader *r, const tag *t, const char *key,
                  (int)t->name_len, t->name, key, MAX_INDEX);
 }
 
-/* the numbers of the data array opened by t (up to the next '<') into a; want values
-   (-1: any count) */
-static ipc_status read_array(vtu_reader *r, const tag *t, long want, array *a, ipc_error *err) {
-  size_t nl = 0;
-  const char *name = attr(t, "Name", &nl);
-  int line = line_of(r, t->at);
-  if (!name) name = "";
-  if (a->v) return fail_at(r, line, err, "DataArray '%.*s' given twice", (int)nl, name);
-  if (!attr_is(t, "format", "ascii"))
-    return fail_at(r, line, err,
-                   "DataArray '%.*s' is not format=\"ascii\"; only ascii arrays are read "
-                   "(save the file as ascii in ParaView)",
-                   (int)nl, name);
+/* ---- binary data: base64 or raw bytes, byte counts or zlib blocks ---- */
+
+/* where the bytes of a binary array come from: raw bytes in [p, end), or base64 text there
+   decoded four characters at a time (carry: the decoded bytes not yet taken) */
+typedef struct source {
+  const unsigned char *p, *end;
+  int base64;
+  int bad_char; /* base64: stopped at a character outside the alphabet */
+  unsigned char carry[3];
+  int ncarry, taken;
+} source;
+
+static void source_init(source *s, const char *p, const char *end, int base64) {
+  memset(s, 0, sizeof *s);
+  s->p = (const unsigned char *)p;
+  s->end = (const unsigned char *)end;
+  s->base64 = base64;
+}
+
+/* at least as many bytes as s can still give (base64: every 4 characters give at most 3) */
+static size_t source_left(const source *s) {
+  size_t n = (size_t)(s->end - s->p);
+  return (size_t)(s->ncarry - s->taken) + (s->base64 ? n / 4 * 3 : n);
+}
+
+static int b64_value(unsigned char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* the next four base64 characters (white space skipped) into s->carry: 1 and up to three
+   bytes ('=' pads a group to fewer), or 0 when the text ends first or holds another character
+   (s->bad_char) */
+static int b64_group(source *s) {
+  int v[4] = {0, 0, 0, 0}, pad = 0;
+  for (int k = 0; k < 4;) {
+    while (s->p < s->end && is_space((char)*s->p)) ++s->p;
+    if (s->p >= s->end) return 0;
+    unsigned char c = *s->p;
+    if (c == '=' && k >= 2) {
+      pad++;
+    } else {
+      v[k] = b64_value(c);
+      if (v[k] < 0 || pad) {
+        s->bad_char = 1;
+        return 0;
+      }
+    }
+    ++s->p;
+    ++k;
+  }
+  uint32_t bits =
+      (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
+  s->carry[0] = (unsigned char)(bits >> 16);
+  s->carry[1] = (unsigned char)(bits >> 8);
+  s->carry[2] = (unsigned char)bits;
+  s->ncarry = 3 - pad;
+  s->taken = 0;
+  return 1;
+}
+
+/* n bytes of s into dst: 0, or -1 when s ends first */
+static int source_read(source *s, unsigned char *dst, size_t n) {
+  if (!s->base64) {
+    if ((size_t)(s->end - s->p) < n) return -1;
+    if (n) memcpy(dst, s->p, n);
+    s->p += n;
+    return 0;
+  }
+  for (size_t i = 0; i < n;) {
+    if (s->taken == s->ncarry) {
+      if (!b64_group(s)) return -1;
+      continue;
+    }
+    size_t k = (size_t)(s->ncarry - s->taken);
+    if (k > n - i) k = n - i;
+    memcpy(dst + i, s->carry + s->taken, k);
+    s->taken += (int)k;
+    i += k;
+  }
+  return 0;
+}
+
+/* the unsigned integer of size bytes at p in the file's byte order */
+static uint64_t load_uint(const unsigned char *p, int size, int big) {
+  uint64_t u = 0;
+  for (int k = 0; k < size; ++k) u = u << 8 | p[big ? k : size - 1 - k];
+  return u;
+}
+
+static double load_value(const unsigned char *p, int type, int big) {
+  uint64_t u = load_uint(p, value_types[type].size, big);
+  switch (type) {
+    case T_INT8:
+      return (int8_t)(uint8_t)u;
+    case T_INT16:
+      return (int16_t)(uint16_t)u;
+    case T_INT32:
+      return (int32_t)(uint32_t)u;
+    case T_INT64:
+      return (double)(int64_t)u;
+    case T_FLOAT32: {
+      uint32_t b = (uint32_t)u;
+      float f;
+      memcpy(&f, &b, 4);
+      return f;
+    }
+    case T_FLOAT64: {
+      double d;
+      memcpy(&d, &u, 8);
+      return d;
+    }
+    default:
+      return (double)u;
+  }
+}
+
+static int eq(const char *s, size_t n, const char *want) {
+  return s && name_is(s, n, want);
+}
+
+/* what the file says of binary data: big-endian, 8-byte headers, zlib blocks */
+typedef struct binary_layout {
+  int big, header, zlib;
+} binary_layout;
+
+static ipc_status layout(const vtu_reader *r, const array *a, binary_layout *b, ipc_error *err) {
+  b->big = eq(r->byte_order, r->byte_order_len, "BigEndian");
+  if (r->byte_order && !b->big && !eq(r->byte_order, r->byte_order_len, "LittleEndian"))
+    return fail_at(r, a->line, err,
+                   "DataArray '%.*s' is binary, and <VTKFile> has byte_order=\"%.*s\", expected "
+                   "LittleEndian or BigEndian",
+                   a->name_len, a->name, (int)r->byte_order_len, r->byte_order);
+  b->header = eq(r->header_type, r->header_type_len, "UInt64") ? 8 : 4;
+  if (r->header_type && b->header == 4 && !eq(r->header_type, r->header_type_len, "UInt32"))
+    return fail_at(r, a->line, err,
+                   "DataArray '%.*s' is binary, and <VTKFile> has header_type=\"%.*s\", expected "
+                   "UInt32 or UInt64",
+                   a->name_len, a->name, (int)r->header_type_len, r->header_type);
+  b->zlib = r->compressor_len > 0;
+  if (b->zlib && !eq(r->compressor, r->compressor_len, "vtkZLibDataCompressor"))
+    return fail_at(r, a->line, err,
+                   "DataArray '%.*s' is binary, and <VTKFile> has compressor=\"%.*s\"; only "
+                   "vtkZLibDataCompressor is read (save the file uncompressed or with zlib)",
+                   a->name_len, a->name, (int)r->compressor_len, r->compressor);
+  return IPC_OK;
+}
+
+/* the end of a source s that gave out: cut short, or a character outside base64 */
+static ipc_status cut_short(const vtu_reader *r, const array *a, const source *s, const char *what,
+                            ipc_error *err) {
+  return fail_at(r, a->line, err, "DataArray '%.*s': %s %s", a->name_len, a->name, what,
+                 s->bad_char ? "holds a character that is not base64" : "is cut short");
+}
+
+/* n header words of s into w */
+static int read_words(source *s, const binary_layout *b, uint64_t *w, size_t n) {
+  unsigned char buf[8];
+  for (size_t k = 0; k < n; ++k) {
+    if (source_read(s, buf, (size_t)b->header)) return -1;
+    w[k] = load_uint(buf, b->header, b->big);
+  }
+  return 0;
+}
+
+/* nbytes of values fit a: whole values, the count a wants, no more than the values there can
+   be */
+static ipc_status check_bytes(const vtu_reader *r, const array *a, uint64_t nbytes,
+                              ipc_error *err) {
+  int size = value_types[a->type].size;
+  if (nbytes % (uint64_t)size)
+    return fail_at(r, a->line, err, "DataArray '%.*s': %llu bytes are not a whole number of %s",
+                   a->name_len, a->name, (unsigned long long)nbytes, value_types[a->type].name);
+  uint64_t n = nbytes / (uint64_t)size;
+  if (a->want >= 0 && n != (uint64_t)a->want)
+    return fail_at(r, a->line, err, "DataArray '%.*s': expected %ld values, the data hold %llu",
+                   a->name_len, a->name, a->want, (unsigned long long)n);
+  return IPC_OK;
+}
+
+/* the uncompressed bytes of a: a byte count, then the bytes */
+static ipc_status read_plain(const vtu_reader *r, const array *a, source *s, const binary_layout *b,
+                             unsigned char **bytes, uint64_t *nbytes, ipc_error *err) {
+  if (read_words(s, b, nbytes, 1)) return cut_short(r, a, s, "the byte count", err);
+  ipc_status st = check_bytes(r, a, *nbytes, err);
+  if (st) return st;
+  if (*nbytes > source_left(s))
+    return fail_at(r, a->line, err, "DataArray '%.*s': the byte count is %llu, %zu bytes follow",
+                   a->name_len, a->name, (unsigned long long)*nbytes, source_left(s));
+  *bytes = IPC_NEW(unsigned char, *nbytes + 1);
+  if (source_read(s, *bytes, *nbytes)) return cut_short(r, a, s, "the data", err);
+  return IPC_OK;
+}
+
+/* the bytes of a from VTK's zlib blocks */
+static ipc_status read_zlib(const vtu_reader *r, const array *a, source *s, const binary_layout *b,
+                            unsigned char **bytes, uint64_t *nbytes, ipc_error *err) {
+  uint64_t h[3];
+  if (read_words(s, b, h, 3)) return cut_short(r, a, s, "the compression header", err);
+  uint64_t nb = h[0], bs = h[1], last = h[2];
+  if (nb > source_left(s) / (size_t)b->header)
+    return fail_at(r, a->line, err,
+                   "DataArray '%.*s': the compression header gives %llu blocks, the data cannot "
+                   "hold their sizes",
+                   a->name_len, a->name, (unsigned long long)nb);
+  if (nb > 0 && (bs == 0 || last > bs || (nb - 1) > (UINT64_MAX >> 4) / bs))
+    return fail_at(r, a->line, err,
+                   "DataArray '%.*s': the compression header gives %llu blocks of %llu bytes, the "
+                   "last of %llu; expected blocks of at least one byte, the last no larger",
+                   a->name_len, a->name, (unsigned long long)nb, (unsigned long long)bs,
+                   (unsigned long long)last);
+  *nbytes = nb == 0 ? 0 : (nb - 1) * bs + (last ? last : bs);
+  ipc_status st = check_bytes(r, a, *nbytes, err);
+  if (st) return st;
+  uint64_t *csize = IPC_NEW(uint64_t, nb + 1), sum = 0, cmax = 0;
+  if (read_words(s, b, csize, nb)) st = cut_short(r, a, s, "the compression header", err);
+  for (uint64_t k = 0; k < nb && !st; ++k) {
+    uint64_t usize = k + 1 < nb || !last ? bs : last;
+    if (csize[k] > source_left(s) - sum)
+      st = fail_at(r, a->line, err,
+                   "DataArray '%.*s': block %llu of %llu has %llu compressed bytes, %llu bytes "
+                   "are left",
+                   a->name_len, a->name, (unsigned long long)k, (unsigned long long)nb,
+                   (unsigned long long)csize[k], (unsigned long long)(source_left(s) - sum));
+    else if (usize / ZLIB_MAX_RATIO > csize[k])
+      st = fail_at(r, a->line, err,
+                   "DataArray '%.*s': block %llu of %llu: %llu compressed bytes cannot inflate to "
+                   "%llu",
+                   a->name_len, a->name, (unsigned long long)k, (unsigned long long)nb,
+                   (unsigned long long)csize[k], (unsigned long long)usize);
+    sum += csize[k];
+    if (csize[k] > cmax) cmax = csize[k];
+  }
+  unsigned char *z = st ? NULL : IPC_NEW(unsigned char, cmax + 1);
+  if (!st) *bytes = IPC_NEW(unsigned char, *nbytes + 1);
+  uint64_t at = 0;
+  for (uint64_t k = 0; k < nb && !st; ++k) {
+    uint64_t usize = k + 1 < nb || !last ? bs : last;
+    if (source_read(s, z, csize[k])) {
+      st = cut_short(r, a, s, "the compressed blocks", err);
+      break;
+    }
+    uLongf got = (uLongf)usize;
+    uLong used = (uLong)csize[k];
+    int zs = uncompress2(*bytes + at, &got, z, &used);
+    if (zs != Z_OK)
+      st = fail_at(r, a->line, err,
+                   "DataArray '%.*s': block %llu of %llu is not a zlib stream of %llu bytes "
+                   "inflating to %llu (zlib: %s)",
+                   a->name_len, a->name, (unsigned long long)k, (unsigned long long)nb,
+                   (unsigned long long)csize[k], (unsigned long long)usize, zError(zs));
+    else if (got != usize || used != csize[k])
+      st = fail_at(r, a->line, err,
+                   "DataArray '%.*s': block %llu of %llu inflates to %llu bytes from %llu "
+                   "compressed bytes, the header gives %llu from %llu",
+                   a->name_len, a->name, (unsigned long long)k, (unsigned long long)nb,
+                   (unsigned long long)got, (unsigned long long)used, (unsigned long long)usize,
+                   (unsigned long long)csize[k]);
+    at += usize;
+  }
+  ipc_free(z);
+  ipc_free(csize);
+  return st;
+}
+
+/* the values of the binary array a from s, into a->v */
+static ipc_status read_binary(const vtu_reader *r, array *a, source *s, ipc_error *err) {
+  binary_layout b;
+  ipc_status st = layout(r, a, &b, err);
+  if (st) return st;
+  unsigned char *bytes = NULL;
+  uint64_t nbytes = 0;
+  st = b.zlib ? read_zlib(r, a, s, &b, &bytes, &nbytes, err)
+              : read_plain(r, a, s, &b, &bytes, &nbytes, err);
+  if (st) {
+    ipc_free(bytes);
+    return st;
+  }
+  int size = value_types[a->type].size;
+  size_t n = (size_t)(nbytes / (uint64_t)size);
+  a->v = IPC_NEW(double, n + 1);
+  for (size_t i = 0; i < n && !st; ++i) {
+    double v = load_value(bytes + (size_t)size * i, a->type, b.big);
+    if (!isfinite(v))
+      st = fail_at(r, a->line, err, "DataArray '%.*s': value %zu is %g, expected a finite number",
+                   a->name_len, a->name, i, v);
+    a->v[a->n++] = v;
+  }
+  ipc_free(bytes);
+  return st;
+}
+
+/* an offset="N" attribute: N up to 2^62 */
+static int attr_offset(const tag *t, uint64_t *out) {
+  size_t n = 0;
+  const char *v = attr(t, "offset", &n);
+  if (!v || n == 0 || n > 19) return -1;
+  uint64_t x = 0;
+  for (size_t k = 0; k < n; ++k) {
+    if (v[k] < '0' || v[k] > '9') return -1;
+    x = 10 * x + (uint64_t)(v[k] - '0');
+  }
+  if (x > (uint64_t)1 << 62) return -1;
+  *out = x;
+  return 0;
+}
+
+/* the numbers of an ascii data array opened by t (up to the next '<') into a */
+static ipc_status read_ascii(vtu_reader *r, const tag *t, array *a, ipc_error *err) {
   const char *p = t->end, *e = memchr(p, '<', (size_t)(r->end - p));
   if (!e) e = r->end;
   /* every value takes a character and a separator: count is bounded by the text */
   size_t cap = (size_t)(e - p) / 2 + 1;
-  if (want > 0 && (size_t)want > cap)
-    return fail_at(r, line, err, "DataArray '%.*s': expected %ld values, the text holds fewer",
-                   (int)nl, name, want);
+  if (a->want > 0 && (size_t)a->want > cap)
+    return fail_at(r, a->line, err, "DataArray '%.*s': expected %ld values, the text holds fewer",
+                   a->name_len, a->name, a->want);
   a->v = IPC_NEW(double, cap);
-  a->line = line;
   while (p < e) {
     while (p < e && is_space(*p)) ++p;
     if (p >= e) break;
@@ -223,16 +563,109 @@ static ipc_status read_array(vtu_reader *r, const tag *t, long want, array *a, i
       const char *w = p;
       while (w < e && !is_space(*w) && w - p < 20) ++w;
       return fail_at(r, line_of(r, p), err,
-                     "DataArray '%.*s': expected a finite number, found '%.*s'", (int)nl, name,
-                     (int)(w - p), p);
+                     "DataArray '%.*s': expected a finite number, found '%.*s'", a->name_len,
+                     a->name, (int)(w - p), p);
     }
     a->v[a->n++] = v;
     p = q;
   }
-  if (want >= 0 && a->n != (size_t)want)
-    return fail_at(r, line, err, "DataArray '%.*s': expected %ld values, found %zu", (int)nl, name,
-                   want, a->n);
+  if (a->want >= 0 && a->n != (size_t)a->want)
+    return fail_at(r, a->line, err, "DataArray '%.*s': expected %ld values, found %zu", a->name_len,
+                   a->name, a->want, a->n);
   r->p = e;
+  return IPC_OK;
+}
+
+/* the data array opened by t into a (an appended one: its offset and type, read at
+   <AppendedData>); want values (-1: any count) */
+static ipc_status read_array(vtu_reader *r, const tag *t, long want, array *a, ipc_error *err) {
+  size_t nl = 0;
+  const char *name = attr(t, "Name", &nl);
+  a->line = line_of(r, t->at);
+  a->name = name ? name : "";
+  a->name_len = (int)(nl < 64 ? nl : 64);
+  if (a->seen)
+    return fail_at(r, a->line, err, "DataArray '%.*s' given twice", a->name_len, a->name);
+  a->seen = 1;
+  a->want = want;
+  if (attr_is(t, "format", "ascii")) return read_ascii(r, t, a, err);
+  int binary = attr_is(t, "format", "binary");
+  if (!binary && !attr_is(t, "format", "appended")) {
+    size_t fl = 0;
+    const char *f = attr(t, "format", &fl);
+    return fail_at(r, a->line, err,
+                   "DataArray '%.*s' has format=\"%.*s\", expected ascii, binary or appended",
+                   a->name_len, a->name, (int)(f && fl < 32 ? fl : 0), f ? f : "");
+  }
+  a->type = -1;
+  for (int k = 0; k < NTYPES; ++k)
+    if (attr_is(t, "type", value_types[k].name)) a->type = k;
+  if (a->type < 0)
+    return fail_at(r, a->line, err,
+                   "DataArray '%.*s' is binary and its type is not one of Int8, UInt8, Int16, "
+                   "UInt16, Int32, UInt32, Int64, UInt64, Float32, Float64",
+                   a->name_len, a->name);
+  if (!binary) {
+    if (attr_offset(t, &a->offset))
+      return fail_at(r, a->line, err,
+                     "DataArray '%.*s' is appended, expected offset=\"N\" with N in [0, 2^62]",
+                     a->name_len, a->name);
+    a->appended = 1;
+    return IPC_OK;
+  }
+  const char *e = memchr(t->end, '<', (size_t)(r->end - t->end));
+  if (!e) e = r->end;
+  source s;
+  source_init(&s, t->end, e, 1);
+  ipc_status st = read_binary(r, a, &s, err);
+  if (st) return st;
+  while (s.p < s.end && is_space((char)*s.p)) ++s.p;
+  if (s.p < s.end || s.taken < s.ncarry)
+    return fail_at(r, a->line, err, "DataArray '%.*s': text after its %zu values", a->name_len,
+                   a->name, a->n);
+  r->p = e;
+  return IPC_OK;
+}
+
+/* the last occurrence of what in [p, r->end), or NULL */
+static const char *find_last(const vtu_reader *r, const char *p, const char *what) {
+  size_t n = strlen(what), avail = (size_t)(r->end - p);
+  if (avail < n) return NULL;
+  for (size_t i = avail - n + 1; i-- > 0;)
+    if (p[i] == what[0] && !memcmp(p + i, what, n)) return p + i;
+  return NULL;
+}
+
+/* the appended arrays, from the <AppendedData> section tag t opens */
+static ipc_status appended_data(vtu_reader *r, const tag *t, ipc_error *err) {
+  array *all[] = {&r->points, &r->conn, &r->offsets, &r->types, &r->obstacle};
+  int any = 0;
+  for (int k = 0; k < 5; ++k) any |= all[k]->appended && !all[k]->v;
+  if (!any) return IPC_OK; /* nothing the reader needs is in it */
+  int line = line_of(r, t->at), base64 = attr_is(t, "encoding", "base64");
+  if (!base64 && !attr_is(t, "encoding", "raw"))
+    return fail_at(r, line, err, "<AppendedData>: expected encoding=\"raw\" or \"base64\"");
+  if (t->empty) return fail_at(r, line, err, "<AppendedData/> is empty, arrays are appended");
+  const char *p = t->end;
+  while (p < r->end && is_space(*p)) ++p;
+  if (p >= r->end || *p != '_')
+    return fail_at(r, line, err, "<AppendedData>: expected '_' before the data");
+  const char *start = p + 1, *stop = find_last(r, start, "</AppendedData>");
+  if (!stop) return fail_at(r, line, err, "<AppendedData> has no </AppendedData>");
+  size_t len = (size_t)(stop - start);
+  for (int k = 0; k < 5; ++k) {
+    array *a = all[k];
+    if (!a->appended || a->v) continue;
+    if (a->offset > len)
+      return fail_at(r, a->line, err,
+                     "DataArray '%.*s': offset %llu is past the end of the appended data (%zu %s)",
+                     a->name_len, a->name, (unsigned long long)a->offset, len,
+                     base64 ? "characters" : "bytes");
+    source s;
+    source_init(&s, start + a->offset, stop, base64);
+    ipc_status st = read_binary(r, a, &s, err);
+    if (st) return st;
+  }
   return IPC_OK;
 }
 
@@ -268,6 +701,12 @@ static ipc_status element(vtu_reader *r, const tag *t, ipc_error *err) {
                    t->name);
   if (tag_is(t, "VTKFile") && !attr_is(t, "type", "UnstructuredGrid"))
     return fail_at(r, line_of(r, t->at), err, "expected <VTKFile type=\"UnstructuredGrid\">");
+  if (tag_is(t, "VTKFile") && r->depth == 0) {
+    /* checked when a binary array needs them */
+    r->byte_order = attr(t, "byte_order", &r->byte_order_len);
+    r->header_type = attr(t, "header_type", &r->header_type_len);
+    r->compressor = attr(t, "compressor", &r->compressor_len);
+  }
   ipc_status st = IPC_OK;
   if (tag_is(t, "Piece")) {
     if (++r->pieces > 1)
@@ -290,8 +729,8 @@ static ipc_status scan_xml(vtu_reader *r, ipc_error *err) {
   tag t;
   int k;
   while ((k = next_tag(r, &t, err)) == 1) {
-    /* raw binary follows: nothing the reader needs is in it */
-    if (tag_is(&t, "AppendedData")) return IPC_OK;
+    /* binary data follow: no tag after it is read */
+    if (tag_is(&t, "AppendedData") && !t.closing) return appended_data(r, &t, err);
     ipc_status st = element(r, &t, err);
     if (st) return st;
   }
@@ -299,6 +738,12 @@ static ipc_status scan_xml(vtu_reader *r, ipc_error *err) {
   if (r->depth > 0)
     return fail_at(r, line_of(r, r->end), err, "file ends inside <%.*s>",
                    (int)r->open_len[r->depth - 1], r->open[r->depth - 1]);
+  const array *all[] = {&r->points, &r->conn, &r->offsets, &r->types, &r->obstacle};
+  for (int j = 0; j < 5; ++j)
+    if (all[j]->appended)
+      return fail_at(r, all[j]->line, err,
+                     "DataArray '%.*s' is appended, and the file has no <AppendedData>",
+                     all[j]->name_len, all[j]->name);
   return IPC_OK;
 }
 
