@@ -175,7 +175,7 @@ void ipc_run_lcp_summary(const ipc_run_checkpoint *c) {
   if (c->check)
     printf(", %s", !sum->intersection_free ? "INTERSECTING"
                    : sum->min_distance < 0
-                       ? "surfaces intersection-free (the overlap above is at contacts)"
+                       ? "PENETRATING at contacts (no two surfaces cross)"
                        : "intersection-free");
   printf("\n");
   /* two prescribed motions (scripts, pins, obstacles) that meet: the LCP's impulses move
