@@ -531,9 +531,10 @@ static void test_fast_obstacle(void) {
     double c[3];
     body_com(w, 0, c);
     double plate_y = w->x[3 * w->m.bodies[1].v0 + 1];
-    printf("plate at 300 m/s onto a %s affine cube: plate at y %.3f, cube centre at y %.3f, "
-           "%d steps with prescribed overlap\n",
-           pinned ? "pinned" : "free", plate_y, c[1], overlap_steps);
+    printf(
+        "plate at 300 m/s onto a %s affine cube: plate at y %.3f, cube centre at y %.3f, "
+        "%d steps with prescribed overlap\n",
+        pinned ? "pinned" : "free", plate_y, c[1], overlap_steps);
     if (pinned) {
       CHECK(fabs(c[1] - 0.5) < 1e-12); /* the pin holds */
       CHECK(overlap_steps > 0);        /* and the crossing is said */

@@ -105,7 +105,7 @@ static void test_framing(void) {
 static void test_axis_labels(void) {
   static const double cases[][3] = {
       {533.6, 533.65, 0.01}, {533.6, 533.6001, 2e-5}, {0, 1, 0.2}, {0, 20, 5},
-      {1e6, 5e6, 1e6},       {1e-5, 5e-5, 1e-5},       {-3, 3, 1}, {1e9, 1e9 + 10, 2}};
+      {1e6, 5e6, 1e6},       {1e-5, 5e-5, 1e-5},      {-3, 3, 1},  {1e9, 1e9 + 10, 2}};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
     double lo = cases[c][0], hi = cases[c][1], step = cases[c][2];
     ipc_axis_format f;
@@ -155,8 +155,7 @@ static void test_run_framing(void) {
       inside_first += u >= 0 && u < W && v >= 0 && v < H;
     }
   CHECK_MSG(inside_all == 24, "%d of 24 corners in the whole-run view", inside_all);
-  CHECK_MSG(inside_first < 24, "the first frame's view loses the far box (%d of 24)",
-            inside_first);
+  CHECK_MSG(inside_first < 24, "the first frame's view loses the far box (%d of 24)", inside_first);
   /* the follow camera of the state moved 12 m: start and now both in the picture */
   double *x = malloc(sizeof(double) * 3 * (size_t)m->nverts);
   for (int i = 0; i < 3 * m->nverts; ++i) x[i] = m->x0[i] + (i % 3 == 0 ? 12.0 : 0.0);

@@ -174,18 +174,18 @@ void ipc_run_lcp_summary(const ipc_run_checkpoint *c) {
            c->nsteps ? c->lcp_steps[deepest].step : 0);
   if (c->check)
     printf(", %s", !sum->intersection_free ? "INTERSECTING"
-                   : sum->min_distance < 0
-                       ? "PENETRATING at contacts (no two surfaces cross)"
-                       : "intersection-free");
+                   : sum->min_distance < 0 ? "PENETRATING at contacts (no two surfaces cross)"
+                                           : "intersection-free");
   printf("\n");
   /* two prescribed motions (scripts, pins, obstacles) that meet: the LCP's impulses move
      neither side, so the surfaces pass into or through each other (IPC mode stops the script
      short instead and reports dirichlet_unmet) */
   if (pre_steps)
-    printf("prescribed motions collide: scripted, pinned or obstacle surfaces overlap in %d "
-           "steps from step %d (up to %d contacts; prescribed_overlap in stats.json); contact "
-           "impulses move neither side, so the surfaces pass into each other\n",
-           pre_steps, c->lcp_steps[first_pre].step, pre_max);
+    printf(
+        "prescribed motions collide: scripted, pinned or obstacle surfaces overlap in %d "
+        "steps from step %d (up to %d contacts; prescribed_overlap in stats.json); contact "
+        "impulses move neither side, so the surfaces pass into each other\n",
+        pre_steps, c->lcp_steps[first_pre].step, pre_max);
   long regions = 0;
   int steps = 0;
   size_t worst = 0;

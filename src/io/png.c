@@ -1,6 +1,6 @@
 /* images and PNG output (the only file that includes png.h) */
-#include <png.h>
 #include <errno.h>
+#include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <string.h>

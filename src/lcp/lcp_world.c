@@ -479,8 +479,7 @@ ipc_status ipc_lcp_world_step(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_erro
      by more than the margin of that search (an obstacle starting to move, a script switching
      on) could carry its vertices through a surface within the step: seek them again */
   const double *g = m->params.gravity;
-  if (prescribe(w, w->time) > 3 * w->h * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]))
-    detect(w);
+  if (prescribe(w, w->time) > 3 * w->h * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2])) detect(w);
   ipc_status s = ipc_lcp_world_free_velocity(w, st, err);
   if (s == IPC_OK) s = ipc_lcp_affine_free_velocity(w, err);
   if (s != IPC_OK) return s;
