@@ -1,28 +1,30 @@
 /* OBJ frame writer: one named object per body or obstacle, holding its surface
    (triangles, segments, or points), with vertex indices local to the file */
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "io/frame_numbering.h"
+#include "io/frame_obj.h"
 #include "io/path.h"
 #include "ipc/world_internal.h"
 #include "ipcc/lcp_world.h"
 #include "ipcc/output.h"
 #include "lcp/lcp_world_internal.h"
 
-/* the frame of model m at positions x (nverts x 3) and time t */
-static ipc_status write_frame(const ipc_model *m, const double *xs, double time, const char *path,
-                              ipc_error *err) {
+ipc_status ipc_obj_write_model(const ipc_model *m, const double *xs, const double *normals,
+                               const char *comment, const char *path, ipc_error *err) {
   const ipc_surface *s = &m->surface;
   ipc_atomic_file af;
-  ipc_status st_open = ipc_atomic_open(&af, path, err);
-  if (st_open != IPC_OK) return st_open;
+  ipc_status st = ipc_atomic_open(&af, path, err);
+  if (st != IPC_OK) return st;
   FILE *f = af.f;
   /* OBJ numbers vertices from 1 */
   int *local = IPC_NEW(int, (size_t)m->nverts + 1);
   ipc_frame_numbering(m, local);
   for (int i = 0; i < m->nverts; ++i) local[i] += 1;
-  fprintf(f, "# ipcc frame: t = %.17g s\n", time);
+  fprintf(f, "# %s\n", comment);
   for (int b = 0; b < m->nbodies; ++b) {
     const ipc_body *bd = &m->bodies[b];
     fprintf(f, "o %s\n", bd->name);
@@ -33,9 +35,23 @@ static ipc_status write_frame(const ipc_model *m, const double *xs, double time,
       const double *x = xs + 3 * (size_t)i;
       fprintf(f, "v %.17g %.17g %.17g\n", x[0], x[1], x[2]);
     }
-    for (int k = bd->f0; k < bd->f0 + bd->nf; ++k)
-      fprintf(f, "f %d %d %d\n", local[s->faces[3 * k]], local[s->faces[3 * k + 1]],
-              local[s->faces[3 * k + 2]]);
+    for (int i = bd->v0; i < bd->v0 + bd->nv && normals; ++i) {
+      if (!local[i]) continue;
+      const double *n = normals + 3 * (size_t)i;
+      double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+      if (len > 0 && isfinite(len))
+        fprintf(f, "vn %.9g %.9g %.9g\n", n[0] / len, n[1] / len, n[2] / len);
+      else
+        fputs("vn 0 0 1\n", f);
+    }
+    for (int k = bd->f0; k < bd->f0 + bd->nf; ++k) {
+      int a = local[s->faces[3 * k]], c = local[s->faces[3 * k + 1]],
+          d = local[s->faces[3 * k + 2]];
+      if (normals)
+        fprintf(f, "f %d//%d %d//%d %d//%d\n", a, a, c, c, d, d);
+      else
+        fprintf(f, "f %d %d %d\n", a, c, d);
+    }
     for (int k = bd->s0; k < bd->s0 + bd->ns; ++k)
       fprintf(f, "l %d %d\n", local[m->segs[2 * k]], local[m->segs[2 * k + 1]]);
     if (points_only)
@@ -43,6 +59,14 @@ static ipc_status write_frame(const ipc_model *m, const double *xs, double time,
   }
   ipc_free(local);
   return ipc_atomic_commit(&af, err);
+}
+
+/* the frame of model m at positions x (nverts x 3) and time t */
+static ipc_status write_frame(const ipc_model *m, const double *xs, double time, const char *path,
+                              ipc_error *err) {
+  char comment[64];
+  snprintf(comment, sizeof comment, "ipcc frame: t = %.17g s", time);
+  return ipc_obj_write_model(m, xs, NULL, comment, path, err);
 }
 
 ipc_status ipc_world_write_obj(const ipc_world *w, const char *path, ipc_error *err) {

@@ -28,6 +28,7 @@
 
 #include "core/alloc.h"
 #include "io/frame_numbering.h"
+#include "io/frame_obj.h"
 #include "io/path.h"
 #include "ipc/world_internal.h"
 #include "ipcc/lcp_world.h"
@@ -190,18 +191,12 @@ ipc_status ipc_pc2_truncate(const char *dir, int samples, ipc_error *err) {
   return st;
 }
 
-/* the rest shape: the OBJ frame's objects and numbering (file_of, 0-based), with vertex
-   normals (the sum of the adjacent triangles' area-weighted normals, normalised; 0 0 1 on a
-   vertex without triangles) and faces "f a//a b//b c//c" */
-static ipc_status write_rest(const ipc_model *m, const double *xs, double time, const int *file_of,
-                             int npoints, const char *path, ipc_error *err) {
+/* the rest shape: the OBJ frame's objects and numbering, with vertex normals (the sum of the
+   adjacent triangles' area-weighted normals; ipc_obj_write_model normalises them) */
+static ipc_status write_rest(const ipc_model *m, const double *xs, double time, int npoints,
+                             const char *path, ipc_error *err) {
   const ipc_surface *s = &m->surface;
-  ipc_atomic_file af;
-  ipc_status st = ipc_atomic_open(&af, path, err);
-  if (st != IPC_OK) return st;
-  FILE *f = af.f;
-  double *nrm = IPC_NEW(double, 3 * (size_t)m->nverts + 1);
-  memset(nrm, 0, sizeof(double) * (3 * (size_t)m->nverts + 1));
+  double *nrm = IPC_NEW0(double, 3 * (size_t)m->nverts + 1);
   for (int k = 0; k < s->nfaces; ++k) {
     const int *t = s->faces + 3 * k;
     const double *a = xs + 3 * (size_t)t[0], *b = xs + 3 * (size_t)t[1], *c = xs + 3 * (size_t)t[2];
@@ -211,41 +206,14 @@ static ipc_status write_rest(const ipc_model *m, const double *xs, double time, 
     for (int j = 0; j < 3; ++j)
       for (int d = 0; d < 3; ++d) nrm[3 * (size_t)t[j] + d] += n[d];
   }
-  fprintf(f,
-          "# ipcc rest shape: frame 0, t = %.17g s; %s holds these %d vertices, in this order, "
-          "one sample per frame\n",
-          time, IPC_PC2_CACHE, npoints);
-  for (int b = 0; b < m->nbodies; ++b) {
-    const ipc_body *bd = &m->bodies[b];
-    fprintf(f, "o %s\n", bd->name);
-    if (bd->obstacle) fputs("# ipcc obstacle\n", f);
-    int points_only = bd->nf == 0 && bd->ns == 0;
-    for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) {
-      if (file_of[i] < 0) continue;
-      const double *x = xs + 3 * (size_t)i;
-      fprintf(f, "v %.17g %.17g %.17g\n", x[0], x[1], x[2]);
-    }
-    for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) {
-      if (file_of[i] < 0) continue;
-      const double *n = nrm + 3 * (size_t)i;
-      double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-      if (len > 0 && isfinite(len))
-        fprintf(f, "vn %.9g %.9g %.9g\n", n[0] / len, n[1] / len, n[2] / len);
-      else
-        fputs("vn 0 0 1\n", f);
-    }
-    for (int k = bd->f0; k < bd->f0 + bd->nf; ++k) {
-      int a = file_of[s->faces[3 * k]] + 1, c = file_of[s->faces[3 * k + 1]] + 1,
-          d = file_of[s->faces[3 * k + 2]] + 1;
-      fprintf(f, "f %d//%d %d//%d %d//%d\n", a, a, c, c, d, d);
-    }
-    for (int k = bd->s0; k < bd->s0 + bd->ns; ++k)
-      fprintf(f, "l %d %d\n", file_of[m->segs[2 * k]] + 1, file_of[m->segs[2 * k + 1]] + 1);
-    if (points_only)
-      for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) fprintf(f, "p %d\n", file_of[i] + 1);
-  }
+  char comment[192];
+  snprintf(comment, sizeof comment,
+           "ipcc rest shape: frame 0, t = %.17g s; %s holds these %d vertices, in this order, "
+           "one sample per frame",
+           time, IPC_PC2_CACHE, npoints);
+  ipc_status st = ipc_obj_write_model(m, xs, nrm, comment, path, err);
   ipc_free(nrm);
-  return ipc_atomic_commit(&af, err);
+  return st;
 }
 
 /* sample `frame` (bytes, len) appended to the cache at path: written at its offset, the rest
@@ -294,7 +262,7 @@ static ipc_status write_pc2(const ipc_model *m, const double *xs, double time, c
   if (frame == 0) {
     /* a new cache: the rest shape, then the cache of one sample, both atomically */
     char *rest = cache_path(dir, IPC_PC2_REST);
-    st = write_rest(m, xs, time, file_of, n, rest, err);
+    st = write_rest(m, xs, time, n, rest, err);
     ipc_free(rest);
     ipc_atomic_file af;
     if (st == IPC_OK && (st = ipc_atomic_open(&af, path, err)) == IPC_OK) {
