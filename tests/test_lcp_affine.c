@@ -364,28 +364,14 @@ static void test_mixed(void) {
   }
 }
 
-/* a whole-body script makes an affine body a kinematic mover: one cube pushed at 0.5 m/s
-   along x into a free affine cube 1 cm ahead on a frictionless ground, another spinning at
-   2 rad/s about its vertical axis far away; for 0.5 s at h 0.01 their vertices follow the
-   scripts' rigid motion exactly and the pushed cube is carried ahead of the pusher (measured:
-   0.52 m/s, 2 cm ahead) */
-static void test_scripted(void) {
-  char dir[] = "/tmp/ipcc_lcpaffs_XXXXXX", file[64], cwd[4096];
-  if (!mkdtemp(dir) || !getcwd(cwd, sizeof cwd)) return;
+/* world of a JSON scene text (meshes relative to the source tree) */
+static ipc_lcp_world *world_of_json(const char *json) {
+  char dir[] = "/tmp/ipcc_lcpjs_XXXXXX", file[64];
+  if (!mkdtemp(dir)) return NULL;
   snprintf(file, sizeof file, "%s/s.json", dir);
   FILE *f = fopen(file, "w");
-  if (!f) return;
-  fprintf(f,
-          "{\"time_step\": 0.01, \"gravity\": [0, -9.81, 0], \"bodies\": ["
-          "{\"mesh\": \"%s/%s\", \"affine\": true, \"translation\": [0, 0.001, 0],"
-          " \"dirichlet\": [{\"box\": [[-0.1, -0.1, -0.1], [1.1, 1.1, 1.1]],"
-          " \"velocity\": [0.5, 0, 0]}]},"
-          "{\"mesh\": \"%s/%s\", \"affine\": true, \"translation\": [1.01, 0.001, 0]},"
-          "{\"mesh\": \"%s/%s\", \"affine\": true, \"translation\": [10, 0.001, 0],"
-          " \"dirichlet\": [{\"box\": [[-0.1, -0.1, -0.1], [1.1, 1.1, 1.1]],"
-          " \"angular_velocity\": [0, 2, 0]}]}],"
-          " \"planes\": [{\"point\": [0, 0, 0], \"normal\": [0, 1, 0]}]}",
-          cwd, cube, cwd, cube, cwd, cube);
+  if (!f) return NULL;
+  fputs(json, f);
   fclose(f);
   ipc_scene_def sc;
   ipc_error err;
@@ -393,9 +379,32 @@ static void test_scripted(void) {
   remove(file);
   rmdir(dir);
   CHECK_MSG(loaded, "%s", err.msg);
-  if (!loaded) return;
+  if (!loaded) return NULL;
   ipc_lcp_world *w = create(&sc, NULL);
   ipc_scene_def_free(&sc);
+  return w;
+}
+
+/* a whole-body script makes an affine body a kinematic mover: one cube pushed at 0.5 m/s
+   along x into a free affine cube 1 cm ahead on a frictionless ground, another spinning at
+   2 rad/s about its vertical axis far away; for 0.5 s at h 0.01 their vertices follow the
+   scripts' rigid motion exactly and the pushed cube is carried ahead of the pusher (measured:
+   0.52 m/s, 2 cm ahead) */
+static void test_scripted(void) {
+  char cwd[4096], json[4096];
+  if (!getcwd(cwd, sizeof cwd)) return;
+  snprintf(json, sizeof json,
+           "{\"time_step\": 0.01, \"gravity\": [0, -9.81, 0], \"bodies\": ["
+           "{\"mesh\": \"%s/%s\", \"affine\": true, \"translation\": [0, 0.001, 0],"
+           " \"dirichlet\": [{\"box\": [[-0.1, -0.1, -0.1], [1.1, 1.1, 1.1]],"
+           " \"velocity\": [0.5, 0, 0]}]},"
+           "{\"mesh\": \"%s/%s\", \"affine\": true, \"translation\": [1.01, 0.001, 0]},"
+           "{\"mesh\": \"%s/%s\", \"affine\": true, \"translation\": [10, 0.001, 0],"
+           " \"dirichlet\": [{\"box\": [[-0.1, -0.1, -0.1], [1.1, 1.1, 1.1]],"
+           " \"angular_velocity\": [0, 2, 0]}]}],"
+           " \"planes\": [{\"point\": [0, 0, 0], \"normal\": [0, 1, 0]}]}",
+           cwd, cube, cwd, cube, cwd, cube);
+  ipc_lcp_world *w = world_of_json(json);
   if (!w) return;
   CHECK(w->naff == 3);
   int n = w->m.nverts, ok = 1;
@@ -476,27 +485,6 @@ static void test_neumann(void) {
   CHECK_MSG(worst < 1e-9, "centre of mass off by %g (relative)", worst);
   CHECK_MSG(turned > 1e-3, "an off-centre push did not turn the body (%g)", turned);
   ipc_lcp_world_destroy(w);
-}
-
-/* world of a JSON scene text (meshes relative to the source tree) */
-static ipc_lcp_world *world_of_json(const char *json) {
-  char dir[] = "/tmp/ipcc_lcpjs_XXXXXX", file[64];
-  if (!mkdtemp(dir)) return NULL;
-  snprintf(file, sizeof file, "%s/s.json", dir);
-  FILE *f = fopen(file, "w");
-  if (!f) return NULL;
-  fputs(json, f);
-  fclose(f);
-  ipc_scene_def sc;
-  ipc_error err;
-  int loaded = ipc_scene_load(file, &sc, &err) == IPC_OK;
-  remove(file);
-  rmdir(dir);
-  CHECK_MSG(loaded, "%s", err.msg);
-  if (!loaded) return NULL;
-  ipc_lcp_world *w = create(&sc, NULL);
-  ipc_scene_def_free(&sc);
-  return w;
 }
 
 /* an obstacle plate starting 1 m above a cube at 300 m/s (3 m per step of 0.01 s): the contacts
