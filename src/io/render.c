@@ -55,31 +55,32 @@ static void up_of(const ipc_model *m, double up[3]) {
   }
 }
 
-/* the points a preview frames: the initial vertices of the dynamic bodies (of all bodies
-   when every one is an obstacle) and their feet on each floor (a plane facing up, not far
-   below them). huge obstacles and the planes elsewhere are only context. *n gets the
-   count; ipc_free the array */
-static double *frame_points(const ipc_model *m, const double *x0, const double up[3], int *n) {
-  int ndyn = 0;
-  for (int b = 0; b < m->nbodies; ++b) ndyn += m->bodies[b].obstacle ? 0 : m->bodies[b].nv;
-  int nfloors = 0;
-  for (int ip = 0; ip < m->nplanes; ++ip) nfloors += dot3(m->planes[ip].normal, up) >= 0.5;
-  double *p = IPC_NEW(double, 3 * (size_t)(1 + nfloors) * (size_t)m->nverts + 3);
-  *n = 0;
+/* 1 when vertex i is framed: a vertex of a dynamic body, or any vertex when every body is an
+   obstacle (huge obstacles and the planes are only context) */
+static int framed_vertex(const ipc_model *m, int all, int i) {
+  return all || !m->bodies[m->surface.vert_body[i]].obstacle;
+}
+
+static int frames_all(const ipc_model *m) {
+  for (int b = 0; b < m->nbodies; ++b)
+    if (!m->bodies[b].obstacle && m->bodies[b].nv > 0) return 0;
+  return 1;
+}
+
+/* the n points p with their feet on each floor (a plane facing up, not far below them)
+   added; p has room for (1 + floors) n + 1 points. Returns the count (the origin alone when
+   n is 0) */
+static int add_floor_feet(const ipc_model *m, const double up[3], double *p, int n) {
   double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-  for (int i = 0; i < m->nverts; ++i) {
-    if (ndyn > 0 && m->bodies[m->surface.vert_body[i]].obstacle) continue;
-    const double *x = x0 + 3 * (size_t)i;
-    memcpy(p + 3 * (size_t)(*n)++, x, 3 * sizeof *x);
+  for (int i = 0; i < n; ++i)
     for (int d = 0; d < 3; ++d) {
-      lo[d] = fmin(lo[d], x[d]);
-      hi[d] = fmax(hi[d], x[d]);
+      lo[d] = fmin(lo[d], p[3 * i + d]);
+      hi[d] = fmax(hi[d], p[3 * i + d]);
     }
-  }
   double diag = 0;
-  for (int d = 0; d < 3 && *n > 0; ++d) diag += (hi[d] - lo[d]) * (hi[d] - lo[d]);
+  for (int d = 0; d < 3 && n > 0; ++d) diag += (hi[d] - lo[d]) * (hi[d] - lo[d]);
   diag = sqrt(diag) > 0 ? sqrt(diag) : 1.0;
-  int nb = *n;
+  int nb = n;
   for (int ip = 0; ip < m->nplanes; ++ip) {
     const ipc_plane *pl = &m->planes[ip];
     if (dot3(pl->normal, up) < 0.5) continue; /* walls and ceilings */
@@ -87,14 +88,32 @@ static double *frame_points(const ipc_model *m, const double *x0, const double u
       const double *x = p + 3 * (size_t)i;
       double h = dot3(pl->normal, x) - dot3(pl->normal, pl->point);
       if (!(h >= 0 && h < 2 * diag)) continue;
-      double *q = p + 3 * (size_t)(*n)++;
+      double *q = p + 3 * (size_t)n++;
       for (int d = 0; d < 3; ++d) q[d] = x[d] - h * pl->normal[d];
     }
   }
-  if (*n == 0) { /* no vertices at all: the origin */
+  if (n == 0) { /* no vertices at all: the origin */
     p[0] = p[1] = p[2] = 0;
-    *n = 1;
+    n = 1;
   }
+  return n;
+}
+
+/* room for np points and their floor feet */
+static double *feet_room(const ipc_model *m, const double up[3], int np) {
+  int nfloors = 0;
+  for (int ip = 0; ip < m->nplanes; ++ip) nfloors += dot3(m->planes[ip].normal, up) >= 0.5;
+  return IPC_NEW(double, 3 * (size_t)(1 + nfloors) * (size_t)np + 3);
+}
+
+/* the points a preview frames: the framed vertices at x0 and their feet on the floors. *n
+   gets the count; ipc_free the array */
+static double *frame_points(const ipc_model *m, const double *x0, const double up[3], int *n) {
+  double *p = feet_room(m, up, m->nverts);
+  int all = frames_all(m), k = 0;
+  for (int i = 0; i < m->nverts; ++i)
+    if (framed_vertex(m, all, i)) memcpy(p + 3 * (size_t)k++, x0 + 3 * (size_t)i, 3 * sizeof *x0);
+  *n = add_floor_feet(m, up, p, k);
   return p;
 }
 
@@ -214,14 +233,13 @@ ipc_camera ipc_model_camera(const ipc_model *m) {
 }
 
 void ipc_model_dynamic_box(const ipc_model *m, const double *x, double box[6]) {
-  int ndyn = 0;
-  for (int b = 0; b < m->nbodies; ++b) ndyn += m->bodies[b].obstacle ? 0 : m->bodies[b].nv;
+  int all = frames_all(m);
   for (int d = 0; d < 3; ++d) {
     box[d] = INFINITY;
     box[3 + d] = -INFINITY;
   }
   for (int i = 0; i < m->nverts; ++i) {
-    if (ndyn > 0 && m->bodies[m->surface.vert_body[i]].obstacle) continue;
+    if (!framed_vertex(m, all, i)) continue;
     for (int d = 0; d < 3; ++d) {
       box[d] = fmin(box[d], x[3 * i + d]);
       box[3 + d] = fmax(box[3 + d], x[3 * i + d]);
@@ -230,28 +248,20 @@ void ipc_model_dynamic_box(const ipc_model *m, const double *x, double box[6]) {
 }
 
 ipc_camera ipc_model_camera_boxes(const ipc_model *m, const double *boxes, int nboxes) {
-  /* a model whose "vertices" are the corners of the boxes: frame_points then adds their
-     shadows on the floors as for the vertices of one state */
-  ipc_model corners = *m;
-  double *x = IPC_NEW(double, 24 * (size_t)nboxes + 3);
-  int nc = 0;
+  /* the corners of the boxes framed as the vertices of one state are, with their feet */
+  double up[3];
+  up_of(m, up);
+  double *p = feet_room(m, up, 8 * nboxes);
+  int n = 0;
   for (int k = 0; k < nboxes; ++k) {
     const double *b = boxes + 6 * (size_t)k;
     if (!(b[0] <= b[3] && b[1] <= b[4] && b[2] <= b[5])) continue;
-    for (int c = 0; c < 8; ++c)
-      for (int d = 0; d < 3; ++d) x[3 * ((size_t)nc + (size_t)c) + d] = b[(c >> d & 1) ? 3 + d : d];
-    nc += 8;
+    for (int c = 0; c < 8; ++c, ++n)
+      for (int d = 0; d < 3; ++d) p[3 * (size_t)n + d] = b[(c >> d & 1) ? 3 + d : d];
   }
-  double up[3];
-  up_of(m, up);
-  /* frame_points reads every vertex as dynamic when the model has no body */
-  corners.nverts = nc;
-  corners.nbodies = 0;
-  int n = 0;
-  double *p = frame_points(&corners, x, up, &n);
+  n = add_floor_feet(m, up, p, n);
   ipc_camera c = camera_of_points(m, p, n);
   ipc_free(p);
-  ipc_free(x);
   return c;
 }
 
