@@ -15,22 +15,15 @@
 #include <unistd.h>
 
 #include "io/frame_pc2.h"
+#include "io/path.h"
 #include "io/run_output.h"
 #include "ipcc/ipcc.h"
 #include "test.h"
 
+/* the whole file (ipc_read_file_max, the library's reader), NULL when unreadable */
 static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *b = malloc((size_t)n + 1);
-  size_t got = fread(b, 1, (size_t)n, f);
-  fclose(f);
-  b[got] = '\0';
-  if (len) *len = got;
-  return b;
+  ipc_error err;
+  return ipc_read_file_max(path, IPC_READ_MAX_MESH, len, &err);
 }
 
 static float le_f32(const unsigned char *p) {
