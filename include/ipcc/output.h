@@ -38,8 +38,12 @@ ipc_status ipc_world_write_pc2(const ipc_world *w, const char *dir, int frame, i
 int ipc_output_formats_parse(const char *list, unsigned *formats) IPC_NONNULL(1, 2);
 
 /* writes the current state as frame number `frame` in every format of `formats`
-   (0 = OBJ) to dir/NNNNNN.obj, .ply, .vtu (six digits); with VTU also dir/frames.pvd
-   (ipc_frames_pvd_add), with PC2 sample `frame` of dir/motion.pc2 (ipc_world_write_pc2) */
+   (no frame format bit = OBJ) to dir/NNNNNN.obj, .ply, .vtu (six digits); with VTU also
+   dir/frames.pvd (ipc_frames_pvd_add), with PC2 sample `frame` of dir/motion.pc2
+   (ipc_world_write_pc2); with IPC_FORMAT_PLANES dir/planes.obj: the analytic planes as
+   squares (two triangles, normal as "vn") around the bounding box of every vertex of this
+   and, read back from the planes.obj there, the earlier frames, with a margin of half its
+   diagonal: rewritten with every frame, it covers all frames so far */
 ipc_status ipc_world_write_frame(const ipc_world *w, const char *dir, int frame, unsigned formats,
                                  ipc_error *err) IPC_NONNULL(1, 2);
 

@@ -57,6 +57,16 @@ typedef enum ipc_warm_start {
   IPC_WARM_INERTIAL = 2, /* the inertial prediction x~ (with gravity and Neumann forces) */
 } ipc_warm_start;
 
+/* the solver of the Newton systems (newton.linear_solver; docs/scene-format.md). The PETSc
+   ones need a build with PETSc (meson option petsc); a scene asking for one in a build
+   without it is rejected at load */
+typedef enum ipc_linear_solver_kind {
+  IPC_LINEAR_SOLVER_CHOLMOD = 0,       /* CHOLMOD supernodal Cholesky (the default) */
+  IPC_LINEAR_SOLVER_PETSC_MUMPS = 1,   /* PETSc: MUMPS Cholesky (LDL^T), direct like CHOLMOD */
+  IPC_LINEAR_SOLVER_PETSC_CG_GAMG = 2, /* PETSc: CG preconditioned by GAMG */
+  IPC_LINEAR_SOLVER_PETSC = 3,         /* PETSc: only PETSc's options (-ksp_type, -pc_type) */
+} ipc_linear_solver_kind;
+
 /* a region of vertices: a box in coordinates relative to the body's rest bounding
    box (0 = min, 1 = max; values outside [0,1] give slack), or an explicit list */
 typedef struct ipc_region_def {
@@ -145,10 +155,19 @@ typedef struct ipc_plane_def {
 } ipc_plane_def;
 
 /* frame file formats: bits of ipc_scene_def.output_formats (PC2: the point cache
-   frames/rest.obj + frames/motion.pc2 instead of a file per frame) */
-enum { IPC_FORMAT_OBJ = 1, IPC_FORMAT_PLY = 2, IPC_FORMAT_VTU = 4, IPC_FORMAT_PC2 = 8 };
-/* every format bit */
-#define IPC_FORMAT_ALL (IPC_FORMAT_OBJ | IPC_FORMAT_PLY | IPC_FORMAT_VTU | IPC_FORMAT_PC2)
+   frames/rest.obj + frames/motion.pc2 instead of a file per frame; PLANES: not a format of
+   its own but, beside the frames, the analytic planes as squares in frames/planes.obj) */
+enum {
+  IPC_FORMAT_OBJ = 1,
+  IPC_FORMAT_PLY = 2,
+  IPC_FORMAT_VTU = 4,
+  IPC_FORMAT_PC2 = 8,
+  IPC_FORMAT_PLANES = 16
+};
+/* the bits that choose frame files */
+#define IPC_FORMAT_FRAMES (IPC_FORMAT_OBJ | IPC_FORMAT_PLY | IPC_FORMAT_VTU | IPC_FORMAT_PC2)
+/* every bit */
+#define IPC_FORMAT_ALL (IPC_FORMAT_FRAMES | IPC_FORMAT_PLANES)
 
 typedef struct ipc_scene_def {
   char *path;        /* the scene file, for messages; may be NULL */
@@ -178,6 +197,7 @@ typedef struct ipc_scene_def {
      contact island, bodies that cannot touch along the step searched apart, converged
      islands frozen (newton.c, islands.h) */
   int island_line_search;
+  ipc_linear_solver_kind linear_solver; /* (IPC_LINEAR_SOLVER_CHOLMOD) */
   /* output */
   int output_every; /* write every Nth step */
   int nbodies;

@@ -23,6 +23,7 @@
 #include "geometry/containment.h"
 #include "geometry/intersect_surface.h"
 #include "io/frame_pc2.h"
+#include "io/frame_planes.h"
 #include "io/stats_common.h"
 #include "ipcc/ipcc.h"
 
@@ -444,6 +445,8 @@ int ipc_cmd_check(int argc, char **argv) {
   while ((de = readdir(d))) {
     if (de->d_name[0] == '.' || !mesh_rank(de->d_name) || strstr(de->d_name, ".tmp.")) continue;
     if (run_frames && !strcmp(de->d_name, IPC_PC2_REST)) continue;
+    /* the planes' squares (--write-planes): the planes are checked from stats.json */
+    if (run_frames && !strcmp(de->d_name, IPC_PLANES_FILE)) continue;
     if (n == cap) names = realloc(names, (cap *= 2) * sizeof *names);
     size_t len = strlen(dir) + strlen(de->d_name) + 2;
     names[n] = malloc(len);

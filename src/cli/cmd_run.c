@@ -16,6 +16,7 @@
 #include "cli/run_args.h"
 #include "cli/run_lcp.h"
 #include "io/frame_pc2.h"
+#include "io/frame_planes.h"
 #include "io/plot.h"
 #include "io/run_output.h"
 #include "ipcc/ipcc.h"
@@ -23,8 +24,9 @@
 static void run_usage(FILE *f) {
   fputs(
       "usage: ipcc run SCENE [-o OUTDIR] [--mode ipc|lcp] [--steps N] [--format LIST]\n"
-      "                [--every N] [--preview] [--preview-every N] [--check] [--no-checkpoint]\n"
-      "                [--checkpoint-every N] [--quiet] [--lenient] [--threads N] [--overwrite]\n"
+      "                [--write-planes] [--every N] [--preview] [--preview-every N] [--check]\n"
+      "                [--no-checkpoint] [--checkpoint-every N] [--quiet] [--lenient]\n"
+      "                [--threads N] [--overwrite]\n"
       "                [LCP options]\n"
       "       ipcc run --resume OUTDIR [--steps N] [--quiet] [--lenient] [--threads N]\n"
       "                [--checkpoint-every N]\n"
@@ -221,8 +223,16 @@ static int run_open_new(run *r) {
                    : r->lw         ? ipc_lcp_world_scene_steps(r->lw)
                                    : ipc_world_scene_steps(r->w);
   c->every = r->o.every > 0 ? r->o.every : (r->def.output_every > 0 ? r->def.output_every : 1);
-  c->formats = r->o.formats ? r->o.formats : r->def.output_formats;
+  c->formats = (r->o.formats ? r->o.formats : r->def.output_formats) & IPC_FORMAT_FRAMES;
   if (!c->formats) c->formats = IPC_FORMAT_OBJ;
+  if (r->o.write_planes || (r->def.output_formats & IPC_FORMAT_PLANES)) {
+    if (!(r->lw ? ipc_lcp_world_plane_count(r->lw) : ipc_world_plane_count(r->w))) {
+      fprintf(stderr, "ipcc run: %s: %s: the scene has no analytic planes (\"planes\") to write\n",
+              scene, r->o.write_planes ? "--write-planes" : "output.planes");
+      return 2;
+    }
+    c->formats |= IPC_FORMAT_PLANES;
+  }
   c->preview_every = r->o.preview_every ? r->o.preview_every : r->def.preview_every;
   c->check = r->o.check;
   c->frame = -1;
@@ -524,12 +534,13 @@ static int run_finish(run *r, int rc) {
       ipc_run_lcp_summary(c);
     else
       ipc_summary(c);
-    if (c->formats & ~(unsigned)IPC_FORMAT_PC2)
+    if (c->formats & (IPC_FORMAT_FRAMES & ~(unsigned)IPC_FORMAT_PC2))
       printf("frames: %s/NNNNNN.{%s} (%d), ", r->frames_dir,
              format_names(c->formats, fmts, sizeof fmts), c->frame + 1);
     if (c->formats & IPC_FORMAT_PC2)
       printf("point cache: %s/%s (%d frames, rest shape %s), ", r->frames_dir, IPC_PC2_CACHE,
              c->frame + 1, IPC_PC2_REST);
+    if (c->formats & IPC_FORMAT_PLANES) printf("planes: %s/%s, ", r->frames_dir, IPC_PLANES_FILE);
     printf("statistics: %s\n", stats);
     if (c->preview_every > 0) printf("previews: %s/NNNNNN.png\n", r->preview_dir);
     printf("writing: frames %.2f s", r->t_output - r->t_preview);

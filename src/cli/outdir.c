@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "core/alloc.h"
 #include "io/frame_pc2.h"
+#include "io/frame_planes.h"
 #include "io/path.h"
 #include "ipcc/output.h"
 
@@ -48,6 +49,7 @@ static int is_frame(const char *name) {
   if (!strcmp(name, "frames.pvd")) return 1; /* the VTU frames' ParaView collection */
   /* the point cache (--format pc2) */
   if (!strcmp(name, IPC_PC2_REST) || !strcmp(name, IPC_PC2_CACHE)) return 1;
+  if (!strcmp(name, IPC_PLANES_FILE)) return 1; /* --write-planes */
   return ext && !strchr(ext, ',') && ipc_output_formats_parse(ext, &formats) == 0;
 }
 

@@ -83,6 +83,9 @@ static int flag(ipc_run_args *o, const char *a) {
   } else if (!strcmp(a, "--preview")) {
     if (!o->preview_every) o->preview_every = 1;
     o->run_only = 1;
+  } else if (!strcmp(a, "--write-planes")) {
+    o->write_planes = 1;
+    o->run_only = 1;
   } else {
     return 0;
   }

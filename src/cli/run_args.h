@@ -21,6 +21,7 @@ typedef struct ipc_run_args {
   int check;            /* --check */
   int overwrite;        /* --overwrite: replace an earlier run in outdir */
   unsigned formats;     /* --format LIST (IPC_FORMAT_* bits); 0: the scene's */
+  int write_planes;     /* --write-planes: frames/planes.obj (or the scene's output.planes) */
   int every;            /* --every N; 0: the scene's */
   int preview_every;    /* --preview (1) / --preview-every N; 0: the scene's */
   int checkpoint;       /* 0 with --no-checkpoint */
@@ -34,7 +35,8 @@ void ipc_run_args_init(ipc_run_args *o);
 
 /* if argv[*i] is one of the options both modes take (-o/--out DIR, --steps N, --threads N
    (applied at once with ipc_set_threads), --quiet/-q, --check, --overwrite, --mode M,
-   --resume DIR, --format LIST, --every N, --preview, --preview-every N, --no-checkpoint,
+   --resume DIR, --format LIST, --write-planes, --every N, --preview, --preview-every N,
+   --no-checkpoint,
    --checkpoint-every N, --lenient; trailing slashes of folders are dropped), records it in o and
    moves *i past its value: returns 1. returns 0 when argv[*i] is none of these, 2 when its value is
    missing or bad (message on stderr). */

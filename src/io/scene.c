@@ -446,8 +446,8 @@ static int parse_plane(reader *r, const cJSON *obj, const char *path, ipc_plane_
   return 1;
 }
 
-/* output.format ("obj", "obj,vtu" or ["obj", "vtu"]), output.preview (bool or every Nth
-   frame), output.camera {eye, target, fov} */
+/* output.format ("obj", "obj,vtu" or ["obj", "vtu"]), output.planes (bool), output.preview
+   (bool or every Nth frame), output.camera {eye, target, fov} */
 static int parse_output_extras(reader *r, const cJSON *output, ipc_scene_def *s) {
   static const char *const fmt_what = "a format name or a list of them (obj, ply, vtu, pc2)";
   const cJSON *f = cJSON_GetObjectItemCaseSensitive(output, "format");
@@ -467,6 +467,13 @@ static int parse_output_extras(reader *r, const cJSON *output, ipc_scene_def *s)
       return fail(r, "output.format", fmt_what);
     }
     s->output_formats = bits;
+  }
+  const cJSON *pl = cJSON_GetObjectItemCaseSensitive(output, "planes");
+  if (pl) {
+    if (!cJSON_IsBool(pl))
+      return fail(r, "output.planes",
+                  "true or false (true: the analytic planes as squares in frames/planes.obj)");
+    if (cJSON_IsTrue(pl)) s->output_formats |= IPC_FORMAT_PLANES;
   }
   const cJSON *p = cJSON_GetObjectItemCaseSensitive(output, "preview");
   if (p) {
@@ -619,7 +626,7 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
   }
   const cJSON *output = cJSON_GetObjectItemCaseSensitive(root, "output");
   if (output) {
-    static const char *const okeys[] = {"every", "format", "preview", "camera", NULL};
+    static const char *const okeys[] = {"every", "format", "planes", "preview", "camera", NULL};
     if (!check_keys(r, output, "output", okeys) ||
         !get_int(r, output, "output", "every", &s->output_every, 1, "a positive integer") ||
         !parse_output_extras(r, output, s))
