@@ -81,8 +81,8 @@ static int objects_cover(const ipc_mesh *m, int n) {
 }
 
 /* the three formats of one frame of scene: PLY is the OBJ bit for bit, VTU has the same
-   surface count and marks (plus interior tet vertices); OBJ and PLY know each vertex's body
-   (OBJ: its object, PLY: object_id, the same indices), VTU does not */
+   surface count and marks (plus interior tet vertices); all three know each vertex's body
+   (OBJ: its object, PLY and VTU: object_id, the same indices) */
 static void test_own_frames(const char *scene, int nbodies, int obstacles) {
   CHECK_MSG(write_frames(scene), "%s: frames written", scene);
   ipc_mesh o, p, v;
@@ -99,7 +99,15 @@ static void test_own_frames(const char *scene, int nbodies, int obstacles) {
   CHECK_MSG(objects_cover(&p, nbodies), "%s: PLY object_id", scene);
   CHECK(o.vert_object && p.vert_object &&
         !memcmp(o.vert_object, p.vert_object, sizeof(int) * (size_t)o.nverts));
-  CHECK(v.vert_object == NULL);
+  CHECK_MSG(objects_cover(&v, nbodies), "%s: VTU object_id", scene);
+  /* the VTU's surface vertices (the OBJ's, in order: tet interiors in between) in the same
+     bodies */
+  int same = v.vert_object != NULL;
+  for (int i = 0, j = 0; same && i < o.nverts; ++i) {
+    while (j < v.nverts && memcmp(v.x + 3 * j, o.x + 3 * i, 3 * sizeof(double)) != 0) ++j;
+    same = j < v.nverts && v.vert_object[j] == o.vert_object[i];
+  }
+  CHECK_MSG(same, "%s: VTU and OBJ put a vertex in different bodies", scene);
   ipc_mesh_free(&o);
   ipc_mesh_free(&p);
   ipc_mesh_free(&v);
@@ -273,6 +281,12 @@ static void test_bad(void) {
        "<DataArray Name=\"types\" format=\"ascii\">12</DataArray></Cells>"
        "</Piece></UnstructuredGrid></VTKFile>",
        "a.vtu:5: cell 0 has VTK type 12"},
+      {"a.vtu",
+       "<VTKFile type=\"UnstructuredGrid\"><UnstructuredGrid><Piece NumberOfPoints=\"2\" "
+       "NumberOfCells=\"0\">\n<Points><DataArray format=\"ascii\">0 0 0 1 0 0</DataArray>"
+       "</Points><PointData>\n\n<DataArray Name=\"object_id\" format=\"ascii\">0 1.5</DataArray>"
+       "</PointData></Piece></UnstructuredGrid></VTKFile>",
+       "a.vtu:4: DataArray 'object_id': point 1 has 1.5, expected an integer object id"},
   };
   for (size_t k = 0; k < sizeof cases / sizeof *cases; ++k) {
     ipc_mesh m;

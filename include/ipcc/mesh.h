@@ -24,8 +24,8 @@ typedef struct ipc_mesh {
   int *vert_object; /* (nverts) object index of each vertex, -1 on none; NULL when the file has
                        no per-vertex objects. OBJ: the object (index into object_names) of the
                        first f, l or p statement referencing the vertex; PLY: the vertex
-                       property object_id as written (names unknown: nobjects stays 1); NULL
-                       for VTU, Gmsh and TetGen */
+                       property object_id as written, VTU: the point data 'object_id' (names
+                       unknown: nobjects stays 1); NULL for Gmsh and TetGen */
 } ipc_mesh;
 
 /* reads .msh (Gmsh 2.2/4.1 ASCII), .obj, .seg, .node/.ele (TetGen) by extension;

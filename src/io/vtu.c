@@ -3,7 +3,8 @@
    polygon (7), quad (9) and tetrahedron (10). tets give their boundary triangles (and the
    mesh's tets), the other cells are surfaces, segments or points. ipcc's frames (frame_vtu.c)
    add a PointData array 'obstacle' (1 on kinematic obstacles), which becomes
-   ipc_mesh.vert_obstacle; other arrays are skipped.
+   ipc_mesh.vert_obstacle, and 'object_id' (the body of each point), which becomes
+   ipc_mesh.vert_object (integers from -1 up, else an error); other arrays are skipped.
    the arrays read may be ascii, inline binary (format="binary": base64) or appended
    (format="appended" offset="N" into <AppendedData encoding="raw"> or "base64", the offset
    counting bytes or base64 characters after its '_'), of type Int8 to UInt64, Float32 or
@@ -17,6 +18,7 @@
    inflate to at most ZLIB_MAX_RATIO times its compressed size, zlib's bound), and a block must
    inflate to exactly its size using exactly its compressed bytes; errors name the file, the
    line of the array's tag and the array. */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -91,7 +93,7 @@ typedef struct vtu_reader {
   int depth;
   int pieces, piece_line;
   long npoints, ncells;
-  array points, conn, offsets, types, obstacle;
+  array points, conn, offsets, types, obstacle, object_id;
   /* the VTKFile attributes binary data need (NULL when absent) */
   const char *byte_order, *header_type, *compressor;
   size_t byte_order_len, header_type_len, compressor_len;
@@ -638,9 +640,10 @@ static const char *find_last(const vtu_reader *r, const char *p, const char *wha
 
 /* the appended arrays, from the <AppendedData> section tag t opens */
 static ipc_status appended_data(vtu_reader *r, const tag *t, ipc_error *err) {
-  array *all[] = {&r->points, &r->conn, &r->offsets, &r->types, &r->obstacle};
+  array *all[] = {&r->points, &r->conn, &r->offsets, &r->types, &r->obstacle, &r->object_id};
+  enum { NALL = sizeof all / sizeof all[0] };
   int any = 0;
-  for (int k = 0; k < 5; ++k) any |= all[k]->appended && !all[k]->v;
+  for (int k = 0; k < NALL; ++k) any |= all[k]->appended && !all[k]->v;
   if (!any) return IPC_OK; /* nothing the reader needs is in it */
   int line = line_of(r, t->at), base64 = attr_is(t, "encoding", "base64");
   if (!base64 && !attr_is(t, "encoding", "raw"))
@@ -653,7 +656,7 @@ static ipc_status appended_data(vtu_reader *r, const tag *t, ipc_error *err) {
   const char *start = p + 1, *stop = find_last(r, start, "</AppendedData>");
   if (!stop) return fail_at(r, line, err, "<AppendedData> has no </AppendedData>");
   size_t len = (size_t)(stop - start);
-  for (int k = 0; k < 5; ++k) {
+  for (int k = 0; k < NALL; ++k) {
     array *a = all[k];
     if (!a->appended || a->v) continue;
     if (a->offset > len)
@@ -682,6 +685,8 @@ static ipc_status data_array(vtu_reader *r, const tag *t, ipc_error *err) {
   }
   if (name_is(parent, plen, "PointData") && attr_is(t, "Name", "obstacle"))
     return read_array(r, t, r->npoints, &r->obstacle, err);
+  if (name_is(parent, plen, "PointData") && attr_is(t, "Name", "object_id"))
+    return read_array(r, t, r->npoints, &r->object_id, err);
   return IPC_OK;
 }
 
@@ -896,6 +901,7 @@ static void reader_free(vtu_reader *r) {
   ipc_free(r->offsets.v);
   ipc_free(r->types.v);
   ipc_free(r->obstacle.v);
+  ipc_free(r->object_id.v);
 }
 
 static ipc_status check_arrays(const vtu_reader *r, ipc_error *err) {
@@ -906,6 +912,24 @@ static ipc_status check_arrays(const vtu_reader *r, ipc_error *err) {
   if (r->ncells > 0 && (!r->conn.v || !r->offsets.v || !r->types.v))
     return fail_at(r, r->piece_line, err,
                    "<Cells> needs the DataArrays connectivity, offsets and types");
+  return IPC_OK;
+}
+
+/* the 'object_id' array as ints into *out (NULL when there is none); an error naming its
+   line for a value that is not an integer from -1 to INT_MAX */
+static ipc_status object_ids(const vtu_reader *r, int **out, ipc_error *err) {
+  *out = NULL;
+  if (!r->object_id.v) return IPC_OK;
+  for (size_t i = 0; i < r->object_id.n; ++i) {
+    double v = r->object_id.v[i];
+    if (!(v >= -1 && v <= INT_MAX && v == floor(v)))
+      return fail_at(r, r->object_id.line, err,
+                     "DataArray 'object_id': point %zu has %g, expected an integer object id "
+                     "(-1 for none)",
+                     i, v);
+  }
+  *out = IPC_NEW(int, r->object_id.n);
+  for (size_t i = 0; i < r->object_id.n; ++i) (*out)[i] = (int)r->object_id.v[i];
   return IPC_OK;
 }
 
@@ -934,6 +958,8 @@ ipc_status ipc_vtu_parse(const char *name, const char *buf, size_t len, ipc_mesh
   if (!st) st = check_arrays(&r, err);
   if (!st && r.ncells > 0) st = read_cells(&r, &c, err);
   if (!st) st = tets_to_surface(&r, r.points.v, &c, err);
+  int *vobj = NULL;
+  if (!st) st = object_ids(&r, &vobj, err);
   if (st) {
     reader_free(&r);
     ipc_free(c.tets);
@@ -957,6 +983,7 @@ ipc_status ipc_vtu_parse(const char *name, const char *buf, size_t len, ipc_mesh
   out->object_tri_start[0] = 0;
   out->object_tri_start[1] = c.ntris;
   out->vert_obstacle = obstacle_points(&r);
+  out->vert_object = vobj;
   reader_free(&r);
   return IPC_OK;
 }
