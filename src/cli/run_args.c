@@ -9,6 +9,7 @@
 
 #include "cli/outdir.h"
 #include "ipcc/ipcc.h"
+#include "linalg/linear_solver.h"
 
 void ipc_run_args_init(ipc_run_args *o) {
   memset(o, 0, sizeof *o);
@@ -96,6 +97,33 @@ static const char *const valued[] = {
     "-o",       "--out",    "--steps", "--threads",       "--mode",
     "--resume", "--format", "--every", "--preview-every", "--checkpoint-every"};
 
+/* --linear-solver NAME and --petsc-options "...": process-wide, applied at once (as
+   --threads), so a resumed run may take them too; 0 or 2 */
+static int linear_solver_option(const char *a, const char *val) {
+  ipc_linear_solver_kind kind;
+  ipc_error err;
+  if (!strcmp(a, "--petsc-options")) {
+    if (ipc_linear_solver_set_petsc_options(val, &err) == 0) return 0;
+    fprintf(stderr, "ipcc run: --petsc-options: %s\n", err.msg);
+    return 2;
+  }
+  if (!ipc_linear_solver_kind_parse(val, &kind)) {
+    fprintf(stderr, "ipcc run: --linear-solver: expected %s, got '%s'\n",
+            ipc_linear_solver_kind_list(), val);
+    return 2;
+  }
+  if (!ipc_linear_solver_kind_available(kind)) {
+    fprintf(stderr,
+            "ipcc run: --linear-solver %s: this build of ipcc has no PETSc (install petsc-dev "
+            "and libopenmpi-dev, e.g. with tools/install-deps.sh, then meson setup --reconfigure "
+            "-Dpetsc=enabled)\n",
+            val);
+    return 2;
+  }
+  ipc_linear_solver_force((int)kind);
+  return 0;
+}
+
 /* the value val of option a (one of valued); 0 or 2 */
 static int value(ipc_run_args *o, const char *a, char *val) {
   long n = 0;
@@ -137,6 +165,13 @@ static int value(ipc_run_args *o, const char *a, char *val) {
 int ipc_run_args_common(ipc_run_args *o, int argc, char **argv, int *i) {
   const char *a = argv[*i];
   if (flag(o, a)) return 1;
+  if (!strcmp(a, "--linear-solver") || !strcmp(a, "--petsc-options")) {
+    if (*i + 1 >= argc) {
+      fprintf(stderr, "ipcc run: %s: expected a value\n", a);
+      return 2;
+    }
+    return linear_solver_option(a, argv[++*i]) ? 2 : 1;
+  }
   size_t k = 0;
   while (k < sizeof valued / sizeof valued[0] && strcmp(a, valued[k]) != 0) ++k;
   if (k == sizeof valued / sizeof valued[0]) return 0;

@@ -39,7 +39,8 @@ void ipc_run_args_init(ipc_run_args *o);
    --no-checkpoint,
    --checkpoint-every N, --lenient; trailing slashes of folders are dropped), records it in o and
    moves *i past its value: returns 1. returns 0 when argv[*i] is none of these, 2 when its value is
-   missing or bad (message on stderr). */
+   missing or bad (message on stderr). --linear-solver NAME and --petsc-options "..." are applied
+   at once, process-wide (linear_solver.h), so a resumed run takes them too. */
 int ipc_run_args_common(ipc_run_args *o, int argc, char **argv, int *i);
 
 /* after all arguments: with --resume, only --steps, --quiet, --lenient, --threads and

@@ -15,6 +15,7 @@
 #include "ipcc/output.h"
 #include "ipcc/render.h"
 #include "ipcc/scene.h"
+#include "linalg/linear_solver.h"
 
 ipc_scene_def ipc_default_scene_def(void) {
   ipc_scene_def s;
@@ -520,6 +521,29 @@ static int parse_damping(reader *r, const cJSON *root, ipc_scene_def *s) {
   return 1;
 }
 
+/* newton.linear_solver: a name of linear_solver.h, whose backend this build has */
+static int parse_linear_solver(reader *r, const cJSON *newton, ipc_scene_def *s) {
+  const char *name = NULL;
+  if (!get_string(r, newton, "newton", "linear_solver", &name)) return 0;
+  if (!name) return 1;
+  if (!ipc_linear_solver_kind_parse(name, &s->linear_solver)) {
+    char what[160];
+    snprintf(what, sizeof what, "%s, got \"%.40s\"", ipc_linear_solver_kind_list(), name);
+    return fail(r, "newton.linear_solver", what);
+  }
+  if (!ipc_linear_solver_kind_available(s->linear_solver)) {
+    ipc_error_set(r->err, IPC_ERR_INPUT,
+                  "%s: key 'newton.linear_solver': \"%s\" needs PETSc, which this build of ipcc "
+                  "does not have (install petsc-dev and libopenmpi-dev, e.g. with "
+                  "tools/install-deps.sh, then meson setup --reconfigure -Dpetsc=enabled), or "
+                  "use \"cholmod\"",
+                  r->file, name);
+    r->failed = 1;
+    return 0;
+  }
+  return 1;
+}
+
 static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_scene_def *s) {
   static const char *const keys[] = {"time_step", "duration",    "gravity", "integrator",
                                      "contact",   "newton",      "output",  "bodies",
@@ -593,8 +617,8 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
   }
   const cJSON *newton = cJSON_GetObjectItemCaseSensitive(root, "newton");
   if (newton) {
-    static const char *const nkeys[] = {"tolerance", "max_iterations", "warm_start", "line_search",
-                                        NULL};
+    static const char *const nkeys[] = {"tolerance",   "max_iterations", "warm_start",
+                                        "line_search", "linear_solver",  NULL};
     if (!check_keys(r, newton, "newton", nkeys) ||
         !get_number(r, newton, "newton", "tolerance", &s->newton_tol, 1e-15, 1e6,
                     "a positive tolerance (relative to the bbox diagonal, per second)") ||
@@ -623,6 +647,7 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
       else
         return fail(r, "newton.line_search", "\"islands\" or \"global\"");
     }
+    if (!parse_linear_solver(r, newton, s)) return 0;
   }
   const cJSON *output = cJSON_GetObjectItemCaseSensitive(root, "output");
   if (output) {

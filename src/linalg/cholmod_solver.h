@@ -7,13 +7,8 @@
 
 #include <stdbool.h>
 
+#include "linalg/linear_solver.h" /* ipc_factor_status */
 #include "linalg/sparse.h"
-
-typedef enum ipc_factor_status {
-  IPC_FACTOR_OK = 0,
-  IPC_FACTOR_NOT_PD = 1, /* not (numerically) positive definite */
-  IPC_FACTOR_FAILED = 2, /* anything else: out of memory, problem too large */
-} ipc_factor_status;
 
 typedef struct ipc_cholmod_stats {
   int analyses;       /* symbolic analyses */

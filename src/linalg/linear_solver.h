@@ -1,0 +1,99 @@
+/* the solver of the Newton systems behind one interface: CHOLMOD (cholmod_solver.h, the
+ * default) or PETSc (petsc_solver.h: MUMPS, CG with GAMG, or whatever PETSc's options
+ * database asks for). Callers factor A + shift I (an upper-triangle ipc_csc, as the
+ * assembler gives it), then solve; an iterative backend "factors" by setting up its
+ * preconditioner and solves to the accuracy the caller asked for. */
+#ifndef IPCC_LINALG_LINEAR_SOLVER_H
+#define IPCC_LINALG_LINEAR_SOLVER_H
+
+#include <stdbool.h>
+
+#include "ipcc/error.h"
+#include "ipcc/scene.h"
+#include "linalg/sparse.h"
+
+typedef enum ipc_factor_status {
+  IPC_FACTOR_OK = 0,
+  IPC_FACTOR_NOT_PD = 1, /* not (numerically) positive definite */
+  IPC_FACTOR_FAILED = 2, /* anything else: out of memory, problem too large, no convergence */
+} ipc_factor_status;
+
+typedef struct ipc_linear_solver_stats {
+  int analyses;       /* symbolic analyses (new sparsity pattern) */
+  int factorizations; /* numeric factorizations (preconditioner set-ups) attempted */
+  int not_pd;         /* of them, not positive definite */
+  int solves;
+  long iterations;        /* Krylov iterations over all solves (0 for direct solvers) */
+  double analyze_seconds; /* wall time, summed over calls; CHOLMOD: its symbolic analysis,
+                             PETSc: building the matrix for a new pattern */
+  double factor_seconds;
+  double solve_seconds;
+} ipc_linear_solver_stats;
+
+/* how exact a solve must be, for iterative backends (direct ones solve to round-off):
+   x may differ from A^-1 b by max(abs, rel |x|_inf) in the infinity norm. lambda_min > 0
+   is a lower bound of the smallest eigenvalue of A (the error bound |e|_2 <= |r|_2 /
+   lambda_min turns it into a residual test); 0: no bound known, the backend's defaults */
+typedef struct ipc_solve_accuracy {
+  double abs, rel, lambda_min;
+} ipc_solve_accuracy;
+
+typedef struct ipc_linear_solver ipc_linear_solver;
+
+/* a solver of the given kind with no factor. NULL with err set (IPC_ERR_INPUT, naming the
+   scene key newton.linear_solver) when the kind is unknown or its backend cannot start
+   (a PETSc kind in a build without PETSc, PETSc failing to initialize). Free with
+   ipc_linear_solver_destroy. */
+ipc_linear_solver *ipc_linear_solver_create(ipc_linear_solver_kind kind, ipc_error *err);
+
+/* frees s and its factor; s may be NULL */
+void ipc_linear_solver_destroy(ipc_linear_solver *s);
+
+/* factors A + shift I (A: upper triangle, only read during the call; shift usually 0). The
+   symbolic analysis is redone when pattern_changed (from ipc_sparse_finish), on the first
+   call and when the size changes. On failure the factor is unusable until a successful
+   factor call. */
+ipc_factor_status ipc_linear_solver_factor(ipc_linear_solver *s, const ipc_csc *A,
+                                           bool pattern_changed, double shift);
+
+/* x = (A + shift I)^-1 b with the last successful factor; b, x (n), may alias. Returns
+   IPC_FACTOR_FAILED (x undefined) when there is no valid factor or an iterative solve did
+   not converge, IPC_FACTOR_NOT_PD when it found A indefinite */
+ipc_factor_status ipc_linear_solver_solve(ipc_linear_solver *s, const double *b, double *x);
+
+/* 1 when solves are iterative (their accuracy is set with ipc_linear_solver_set_accuracy) */
+int ipc_linear_solver_iterative(const ipc_linear_solver *s);
+
+/* the accuracy of the next solves; ignored by direct backends */
+void ipc_linear_solver_set_accuracy(ipc_linear_solver *s, const ipc_solve_accuracy *acc);
+
+/* counters and timings so far */
+void ipc_linear_solver_get_stats(const ipc_linear_solver *s, ipc_linear_solver_stats *stats);
+
+/* the kind's name in scenes and on the command line ("cholmod", "petsc-mumps",
+   "petsc-cg-gamg", "petsc"); "unknown" for other values */
+const char *ipc_linear_solver_kind_name(ipc_linear_solver_kind kind);
+
+/* the kind named name into *kind: 1, or 0 when name is none of them */
+int ipc_linear_solver_kind_parse(const char *name, ipc_linear_solver_kind *kind);
+
+/* the accepted names, for messages: "\"cholmod\", \"petsc-mumps\", ..." */
+const char *ipc_linear_solver_kind_list(void);
+
+/* 1 when this build can create solvers of the kind (PETSc kinds need -Dpetsc) */
+int ipc_linear_solver_kind_available(ipc_linear_solver_kind kind);
+
+/* process-wide choice that takes precedence over every scene's newton.linear_solver (the
+   command line's --linear-solver); kind < 0 restores the scenes' choice */
+void ipc_linear_solver_force(int kind);
+
+/* the kind a scene asking for `scene` gets: the forced one if any, else scene */
+ipc_linear_solver_kind ipc_linear_solver_pick(ipc_linear_solver_kind scene);
+
+/* options for PETSc's database ("-ksp_type cg -pc_type hypre"), for the PETSc solvers created
+   afterwards in this process (the command line's --petsc-options; PETSc reads PETSC_OPTIONS
+   itself, before these). 0, or 1 with err set (IPC_ERR_INPUT) in a build without PETSc or
+   when PETSc cannot read them */
+int ipc_linear_solver_set_petsc_options(const char *options, ipc_error *err);
+
+#endif

@@ -1,0 +1,420 @@
+/* PETSc backend (petsc_solver.h): the assembler's upper-triangle CSC is copied into a PETSc
+ * matrix (MATSBAIJ, upper triangle, when the preconditioner is a Cholesky factorization;
+ * MATAIJ, both triangles, otherwise) and solved with a KSP configured by a preset, then by
+ * PETSc's options database:
+ *   petsc-mumps    KSPPREONLY + PCCHOLESKY with MUMPS: LDL^T (MUMPS SYM=2) with the analysis
+ *                  reused while the pattern holds; "not positive definite" is a negative pivot
+ *                  count (MUMPS INFOG(12) through MatGetInertia) or a zero pivot, as CHOLMOD's
+ *                  LL^T fails on a pivot <= 0.
+ *   petsc-cg-gamg  KSPCG + PCGAMG (levels smoothed by symmetric SOR); "not positive definite"
+ *                  when CG stops on an indefinite matrix or preconditioner, or its answer has
+ *                  b.x = x.Ax <= 0.
+ *   petsc          PETSc's defaults and the options alone (the b.x test when iterative).
+ * Iterative solves stop on a test tied to the caller's accuracy (ipc_solve_accuracy) unless
+ * -ksp_rtol or -ksp_atol is given: A = M + (PSD terms) for the Newton systems, so with lambda
+ * a lower bound of its smallest eigenvalue the error e = x - A^-1 b of an iterate with
+ * residual r obeys |e|_inf <= |e|_2 <= |r|_2 / lambda; CG stops once
+ * |r|_2 <= lambda max(abs, rel |x|_inf), which bounds the error in the solution's own units.
+ * One MPI rank for now: the objects live on PETSC_COMM_WORLD, every rank holding all rows,
+ * and a run on more ranks is refused at creation. */
+#include "linalg/petsc_solver.h"
+
+#include <math.h>
+#include <petscksp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/timer.h"
+
+struct ipc_petsc {
+  ipc_linear_solver_kind kind;
+  KSP ksp;
+  Mat A; /* NULL before the first factor and after a failed set-up */
+  Vec b, x;
+  int sbaij;     /* A stores the upper triangle only */
+  int iterative; /* the KSP is not KSPPREONLY */
+  int own_test;  /* the accuracy test below replaced PETSc's */
+  void *default_test;
+  int n;
+  /* A's rows in CSR (columns ascending): entry p is val[src[p]] of the caller's CSC */
+  PetscInt *rowptr, *cols; /* (n + 1), (m) */
+  PetscScalar *vals;       /* (m) */
+  int *src;                /* (m) */
+  int *diag;               /* (n) position of each row's diagonal entry */
+  int valid;               /* a successful factor */
+  ipc_solve_accuracy acc;
+  ipc_linear_solver_stats st;
+};
+
+/* PETSc's state in this process: 0 not started, 1 running (ours to finalize at exit),
+   -1 failed to start */
+static int petsc_state = 0;
+static char *pending_options; /* ipc_petsc_set_options before the start */
+
+int ipc_petsc_available(void) {
+  return 1;
+}
+
+static void petsc_stop(void) {
+  PetscBool fin = PETSC_FALSE;
+  if (petsc_state == 1 && PetscFinalized(&fin) == 0 && !fin) PetscFinalize();
+  petsc_state = 0;
+}
+
+static int insert_options(const char *options, ipc_error *err) {
+  if (PetscOptionsInsertString(NULL, options) != 0) {
+    ipc_error_set(err, IPC_ERR_INPUT, "PETSc options '%s': PETSc cannot read them", options);
+    return 1;
+  }
+  return 0;
+}
+
+int ipc_petsc_set_options(const char *options, ipc_error *err) {
+  if (petsc_state == 1) return options ? insert_options(options, err) : 0;
+  ipc_free(pending_options);
+  pending_options = NULL;
+  if (options) {
+    size_t len = strlen(options) + 1;
+    pending_options = ipc_malloc(len);
+    memcpy(pending_options, options, len);
+  }
+  return 0;
+}
+
+/* PETSc (and MPI, unless someone started it) once per process: PETSC_OPTIONS, then the
+   options of ipc_petsc_set_options. PETSc's signal handler stays off (a crash should reach
+   the sanitizers and the shell as itself); PetscFinalize at exit */
+static int petsc_start(ipc_error *err) {
+  if (petsc_state == 1) return 0;
+  if (petsc_state == 0) {
+    PetscBool up = PETSC_FALSE;
+    PetscInitialized(&up);
+    if (up) { /* someone else's PETSc: use it, leave it to them */
+      petsc_state = 2;
+    } else if (PetscOptionsSetValue(NULL, "-no_signal_handler", NULL) == 0 &&
+               PetscInitializeNoArguments() == 0) {
+      petsc_state = 1;
+      atexit(petsc_stop);
+    } else {
+      petsc_state = -1;
+    }
+  }
+  if (petsc_state < 0) {
+    ipc_error_set(err, IPC_ERR_INPUT,
+                  "newton.linear_solver: PETSc (or MPI under it) could not start; see its "
+                  "messages above");
+    return 1;
+  }
+  if (pending_options) {
+    int rc = insert_options(pending_options, err);
+    ipc_free(pending_options);
+    pending_options = NULL;
+    if (rc) return 1;
+  }
+  return 0;
+}
+
+/* stops once |r|_2 <= lambda max(abs, rel |x|_inf) (see the top of the file); PETSc's default
+   test while no bound is known */
+static PetscErrorCode accuracy_test(KSP ksp, PetscInt it, PetscReal rnorm,
+                                    KSPConvergedReason *reason, void *ctx) {
+  ipc_petsc *s = ctx;
+  if (!(s->acc.lambda_min > 0)) return KSPConvergedDefault(ksp, it, rnorm, reason, s->default_test);
+  *reason = KSP_CONVERGED_ITERATING;
+  if (!isfinite(rnorm)) {
+    *reason = KSP_DIVERGED_NANORINF;
+    return 0;
+  }
+  PetscReal xinf = 0;
+  if (it > 0) {
+    Vec x;
+    PetscCall(KSPBuildSolution(ksp, NULL, &x));
+    PetscCall(VecNorm(x, NORM_INFINITY, &xinf));
+  }
+  if (rnorm <= s->acc.lambda_min * fmax(s->acc.abs, s->acc.rel * xinf)) {
+    *reason = KSP_CONVERGED_ATOL;
+    return 0;
+  }
+  PetscInt maxit;
+  PetscCall(KSPGetTolerances(ksp, NULL, NULL, NULL, &maxit));
+  if (it >= maxit) *reason = KSP_DIVERGED_ITS;
+  return 0;
+}
+
+/* name = value in PETSc's options database unless name is there */
+static PetscErrorCode default_option(const char *name, const char *value) {
+  PetscBool set;
+  PetscCall(PetscOptionsHasName(NULL, NULL, name, &set));
+  if (!set) PetscCall(PetscOptionsSetValue(NULL, name, value));
+  return 0;
+}
+
+static PetscErrorCode configure(ipc_petsc *s) {
+  PC pc;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &s->ksp));
+  PetscCall(KSPGetPC(s->ksp, &pc));
+  if (s->kind == IPC_LINEAR_SOLVER_PETSC_MUMPS) {
+    PetscCall(KSPSetType(s->ksp, KSPPREONLY));
+    PetscCall(PCSetType(pc, PCCHOLESKY));
+    PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+  } else if (s->kind == IPC_LINEAR_SOLVER_PETSC_CG_GAMG) {
+    PetscCall(KSPSetType(s->ksp, KSPCG));
+    PetscCall(PCSetType(pc, PCGAMG));
+    /* GAMG's levels smooth with Chebyshev by default, whose polynomial is positive only
+       above the estimated spectrum: on Hessians with barrier terms the estimate fell short
+       and CG stopped on an indefinite preconditioner (two cubes on a plane, step 26).
+       Symmetric SOR sweeps keep the V-cycle symmetric positive definite. Put in PETSc's
+       database unless given, since GAMG builds its levels from there */
+    PetscCall(default_option("-mg_levels_ksp_type", "richardson"));
+    PetscCall(default_option("-mg_levels_pc_type", "sor"));
+  }
+  PetscCall(KSPSetFromOptions(s->ksp));
+  PetscBool preonly, chol, rtol, atol;
+  PetscCall(PetscObjectTypeCompare((PetscObject)s->ksp, KSPPREONLY, &preonly));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCCHOLESKY, &chol));
+  s->iterative = !preonly;
+  s->sbaij = chol;
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-ksp_rtol", &rtol));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-ksp_atol", &atol));
+  if (s->iterative && !rtol && !atol) {
+    /* the bound needs the true residual's norm */
+    PetscCall(KSPSetNormType(s->ksp, KSP_NORM_UNPRECONDITIONED));
+    PetscCall(KSPConvergedDefaultCreate(&s->default_test));
+    PetscCall(KSPSetConvergenceTest(s->ksp, accuracy_test, s, NULL));
+    s->own_test = 1;
+  }
+  return 0;
+}
+
+ipc_petsc *ipc_petsc_create(ipc_linear_solver_kind kind, ipc_error *err) {
+  if (kind != IPC_LINEAR_SOLVER_PETSC_MUMPS && kind != IPC_LINEAR_SOLVER_PETSC_CG_GAMG &&
+      kind != IPC_LINEAR_SOLVER_PETSC) {
+    ipc_error_set(err, IPC_ERR_INPUT, "newton.linear_solver: \"%s\" is not a PETSc solver",
+                  ipc_linear_solver_kind_name(kind));
+    return NULL;
+  }
+  if (petsc_start(err)) return NULL;
+  PetscMPIInt ranks = 1;
+  MPI_Comm_size(PETSC_COMM_WORLD, &ranks);
+  if (ranks != 1) {
+    ipc_error_set(err, IPC_ERR_INPUT,
+                  "newton.linear_solver \"%s\": PETSc solves run on one MPI rank in this version, "
+                  "got %d (run without mpirun)",
+                  ipc_linear_solver_kind_name(kind), (int)ranks);
+    return NULL;
+  }
+  ipc_petsc *s = IPC_NEW0(ipc_petsc, 1);
+  s->kind = kind;
+  if (configure(s) != 0) {
+    ipc_error_set(err, IPC_ERR_INPUT,
+                  "newton.linear_solver \"%s\": PETSc rejected the solver's options (see its "
+                  "messages above)",
+                  ipc_linear_solver_kind_name(kind));
+    ipc_petsc_destroy(s);
+    return NULL;
+  }
+  return s;
+}
+
+void ipc_petsc_destroy(ipc_petsc *s) {
+  if (!s) return;
+  if (petsc_state > 0) {
+    KSPDestroy(&s->ksp);
+    MatDestroy(&s->A);
+    VecDestroy(&s->b);
+    VecDestroy(&s->x);
+    if (s->default_test) KSPConvergedDefaultDestroy(s->default_test);
+  }
+  ipc_free(s->rowptr);
+  ipc_free(s->cols);
+  ipc_free(s->vals);
+  ipc_free(s->src);
+  ipc_free(s->diag);
+  ipc_free(s);
+}
+
+/* A's rows from the CSC's pattern: the upper triangle's rows (its transpose), and with both
+   triangles, row i = CSC column i (rows <= i) followed by the upper row's entries past i */
+static void build_rows(ipc_petsc *s, const ipc_csc *A) {
+  int n = A->n;
+  size_t m = s->sbaij ? (size_t)A->nnz : 2 * (size_t)A->nnz - (size_t)n;
+  /* a new pattern is rare next to the factorizations it serves: exact sizes */
+  s->rowptr = ipc_realloc(s->rowptr, sizeof(PetscInt) * ((size_t)n + 1));
+  s->diag = ipc_realloc(s->diag, sizeof(int) * ((size_t)n + 1));
+  s->cols = ipc_realloc(s->cols, sizeof(PetscInt) * (m + 1));
+  s->vals = ipc_realloc(s->vals, sizeof(PetscScalar) * (m + 1));
+  s->src = ipc_realloc(s->src, sizeof(int) * (m + 1));
+  /* row lengths: upper entries per row (+ the lower ones, CSC column i minus its diagonal) */
+  memset(s->rowptr, 0, sizeof(PetscInt) * ((size_t)n + 1));
+  for (int k = 0; k < A->nnz; ++k) ++s->rowptr[A->rowind[k] + 1];
+  if (!s->sbaij)
+    for (int j = 0; j < n; ++j) s->rowptr[j + 1] += A->colptr[j + 1] - A->colptr[j] - 1;
+  for (int i = 0; i < n; ++i) s->rowptr[i + 1] += s->rowptr[i];
+  /* next free slot of each row, in diag (reused as the cursor, then set to the diagonal) */
+  for (int i = 0; i < n; ++i) s->diag[i] = (int)s->rowptr[i];
+  if (!s->sbaij)
+    for (int j = 0; j < n; ++j)
+      for (int k = A->colptr[j]; k < A->colptr[j + 1] - 1; ++k) {
+        int p = s->diag[j]++;
+        s->cols[p] = A->rowind[k];
+        s->src[p] = k;
+      }
+  for (int j = 0; j < n; ++j)
+    for (int k = A->colptr[j]; k < A->colptr[j + 1]; ++k) {
+      int p = s->diag[A->rowind[k]]++;
+      s->cols[p] = j;
+      s->src[p] = k;
+    }
+  /* the diagonal: first of the upper part of each row */
+  for (int i = 0; i < n; ++i) {
+    int p = (int)s->rowptr[i];
+    while (s->cols[p] != i) ++p;
+    s->diag[i] = p;
+  }
+  s->n = n;
+}
+
+/* a matrix, vectors and operators for the pattern of A (the rows built) */
+static PetscErrorCode new_pattern(ipc_petsc *s) {
+  PetscInt n = s->n;
+  PetscCall(MatDestroy(&s->A));
+  PetscCall(VecDestroy(&s->b));
+  PetscCall(VecDestroy(&s->x));
+  PetscCall(MatCreate(PETSC_COMM_WORLD, &s->A));
+  PetscCall(MatSetSizes(s->A, n, n, n, n));
+  if (s->sbaij) {
+    PetscCall(MatSetType(s->A, MATSBAIJ));
+    PetscCall(MatSeqSBAIJSetPreallocationCSR(s->A, 1, s->rowptr, s->cols, NULL));
+    PetscCall(MatMPISBAIJSetPreallocationCSR(s->A, 1, s->rowptr, s->cols, NULL));
+  } else {
+    PetscCall(MatSetType(s->A, MATAIJ));
+    PetscCall(MatSeqAIJSetPreallocationCSR(s->A, s->rowptr, s->cols, NULL));
+    PetscCall(MatMPIAIJSetPreallocationCSR(s->A, s->rowptr, s->cols, NULL));
+  }
+  PetscCall(MatSetOption(s->A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  PetscCall(MatCreateVecs(s->A, &s->x, &s->b));
+  return 0;
+}
+
+/* A + shift I's values into the matrix, then the factorization (preconditioner set-up) */
+static PetscErrorCode fill_and_set_up(ipc_petsc *s, const ipc_csc *A, double shift) {
+  for (int i = 0; i < s->n; ++i) {
+    for (PetscInt p = s->rowptr[i]; p < s->rowptr[i + 1]; ++p) s->vals[p] = A->val[s->src[p]];
+    s->vals[s->diag[i]] += shift;
+    PetscInt row = i;
+    PetscCall(MatSetValues(s->A, 1, &row, s->rowptr[i + 1] - s->rowptr[i], s->cols + s->rowptr[i],
+                           s->vals + s->rowptr[i], INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(s->A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(s->A, MAT_FINAL_ASSEMBLY));
+  /* KSPSetUp does nothing after a set-up unless the operators were set again; with the same
+     matrix and pattern the preconditioner keeps its symbolic part (a numeric factorization) */
+  PetscCall(KSPSetOperators(s->ksp, s->A, s->A));
+  PetscCall(KSPSetUp(s->ksp));
+  return 0;
+}
+
+/* after a set-up: OK, NOT_PD (a zero pivot, or negative ones where the factor can count
+   them) or FAILED */
+static ipc_factor_status set_up_status(ipc_petsc *s) {
+  PC pc;
+  PCFailedReason why = PC_NOERROR;
+  if (KSPGetPC(s->ksp, &pc) != 0 || PCGetFailedReason(pc, &why) != 0) return IPC_FACTOR_FAILED;
+  if (why == PC_FACTOR_NUMERIC_ZEROPIVOT || why == PC_FACTOR_STRUCT_ZEROPIVOT)
+    return IPC_FACTOR_NOT_PD;
+  if (why != PC_NOERROR) return IPC_FACTOR_FAILED;
+  if (!s->sbaij) return IPC_FACTOR_OK;
+  Mat F;
+  PetscBool has = PETSC_FALSE;
+  PetscInt neg = 0;
+  if (PCFactorGetMatrix(pc, &F) != 0 || MatHasOperation(F, MATOP_GET_INERTIA, &has) != 0)
+    return IPC_FACTOR_FAILED;
+  if (has && MatGetInertia(F, &neg, NULL, NULL) != 0) return IPC_FACTOR_FAILED;
+  return neg > 0 ? IPC_FACTOR_NOT_PD : IPC_FACTOR_OK;
+}
+
+ipc_factor_status ipc_petsc_factor(ipc_petsc *s, const ipc_csc *A, bool pattern_changed,
+                                   double shift) {
+  s->valid = 0;
+  ++s->st.factorizations;
+  if (A->n == 0) {
+    s->n = 0;
+    s->valid = 1;
+    return IPC_FACTOR_OK;
+  }
+  if (!s->A || pattern_changed || s->n != A->n) {
+    double t0 = ipc_now();
+    build_rows(s, A);
+    PetscErrorCode e = new_pattern(s);
+    s->st.analyze_seconds += ipc_now() - t0;
+    if (e != 0) {
+      MatDestroy(&s->A);
+      return IPC_FACTOR_FAILED;
+    }
+    ++s->st.analyses;
+  }
+  double t0 = ipc_now();
+  PetscErrorCode e = fill_and_set_up(s, A, shift);
+  ipc_factor_status fs = e != 0 ? IPC_FACTOR_FAILED : set_up_status(s);
+  s->st.factor_seconds += ipc_now() - t0;
+  if (fs == IPC_FACTOR_NOT_PD) ++s->st.not_pd;
+  s->valid = fs == IPC_FACTOR_OK;
+  return fs;
+}
+
+/* the solve; b.x and b.b into *bx, *bb (b and x may alias) */
+static PetscErrorCode run_solve(ipc_petsc *s, const double *b, double *x,
+                                KSPConvergedReason *reason, PetscInt *its, double *bx, double *bb) {
+  PetscScalar *v;
+  PetscCall(VecGetArrayWrite(s->b, &v));
+  memcpy(v, b, sizeof(double) * (size_t)s->n);
+  PetscCall(VecRestoreArrayWrite(s->b, &v));
+  PetscCall(KSPSolve(s->ksp, s->b, s->x));
+  PetscCall(KSPGetConvergedReason(s->ksp, reason));
+  PetscCall(KSPGetIterationNumber(s->ksp, its));
+  PetscCall(VecDot(s->b, s->x, bx));
+  PetscCall(VecDot(s->b, s->b, bb));
+  const PetscScalar *r;
+  PetscCall(VecGetArrayRead(s->x, &r));
+  memcpy(x, r, sizeof(double) * (size_t)s->n);
+  PetscCall(VecRestoreArrayRead(s->x, &r));
+  return 0;
+}
+
+ipc_factor_status ipc_petsc_solve(ipc_petsc *s, const double *b, double *x) {
+  if (!s->valid) return IPC_FACTOR_FAILED;
+  if (s->n == 0) return IPC_FACTOR_OK;
+  double t0 = ipc_now();
+  KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
+  PetscInt its = 0;
+  double bx = 0, bb = 0;
+  PetscErrorCode e = run_solve(s, b, x, &reason, &its, &bx, &bb);
+  s->st.solve_seconds += ipc_now() - t0;
+  ++s->st.solves;
+  s->st.iterations += its;
+  if (e != 0) return IPC_FACTOR_FAILED;
+  /* CG stops on an indefinite matrix only when its curvature changes sign between two
+     iterations (a preconditioner that inverts A keeps the signs consistent), so an answer
+     with b.x = x.Ax <= 0 certifies too that A is not positive definite: for Newton, x would
+     not be a descent direction */
+  if (reason == KSP_DIVERGED_INDEFINITE_MAT || reason == KSP_DIVERGED_INDEFINITE_PC ||
+      (s->iterative && reason > 0 && bb > 0 && !(bx > 0))) {
+    ++s->st.not_pd;
+    s->valid = 0;
+    return IPC_FACTOR_NOT_PD;
+  }
+  return reason > 0 ? IPC_FACTOR_OK : IPC_FACTOR_FAILED;
+}
+
+int ipc_petsc_iterative(const ipc_petsc *s) {
+  return s->iterative;
+}
+
+void ipc_petsc_set_accuracy(ipc_petsc *s, const ipc_solve_accuracy *acc) {
+  s->acc = *acc;
+}
+
+void ipc_petsc_get_stats(const ipc_petsc *s, ipc_linear_solver_stats *stats) {
+  *stats = s->st;
+}
