@@ -1,11 +1,19 @@
 #!/bin/sh
 # installs the Debian 12 packages ipcc needs, non-interactively, if any is missing.
 # --fuzz: also clang and its libFuzzer runtime, for tools/fuzz.sh only
+# --bench: also Bullet and ODE, for tests/bench/bench_engines only (the pour side by side);
+#   the flags combine
 set -e
 pkgs="build-essential clang libomp-dev meson ninja-build pkg-config libsuitesparse-dev libopenblas-dev liblapacke-dev libgmp-dev libcjson-dev libpng-dev zlib1g-dev libfclib-dev libhdf5-dev python3-numpy python3-pytest"
 # Blender 3.4 for tests/test_blender.sh (the --format pc2 point cache in Blender, docs/rendering.md)
 pkgs="$pkgs blender"
-[ "${1:-}" = "--fuzz" ] && pkgs="$pkgs libclang-rt-14-dev"
+for arg in "$@"; do
+  case "$arg" in
+    --fuzz) pkgs="$pkgs libclang-rt-14-dev" ;;
+    --bench) pkgs="$pkgs libbullet-dev libode-dev" ;;
+    *) echo "install-deps.sh: unknown option $arg (expected --fuzz, --bench)" >&2; exit 2 ;;
+  esac
+done
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
