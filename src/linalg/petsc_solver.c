@@ -19,8 +19,10 @@
  * and a run on more ranks is refused at creation. */
 #include "linalg/petsc_solver.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <petscksp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,12 +58,6 @@ int ipc_petsc_available(void) {
   return 1;
 }
 
-static void petsc_stop(void) {
-  PetscBool fin = PETSC_FALSE;
-  if (petsc_state == 1 && PetscFinalized(&fin) == 0 && !fin) PetscFinalize();
-  petsc_state = 0;
-}
-
 static int insert_options(const char *options, ipc_error *err) {
   if (PetscOptionsInsertString(NULL, options) != 0) {
     ipc_error_set(err, IPC_ERR_INPUT, "PETSc options '%s': PETSc cannot read them", options);
@@ -82,22 +78,61 @@ int ipc_petsc_set_options(const char *options, ipc_error *err) {
   return 0;
 }
 
-/* PETSc (and MPI, unless someone started it) once per process: PETSC_OPTIONS, then the
-   options of ipc_petsc_set_options. PETSc's signal handler stays off (a crash should reach
-   the sanitizers and the shell as itself); PetscFinalize at exit */
+/* the command line PETSc starts with (its options come from there after PETSC_OPTIONS, so
+   options read only at the start, -log_view, -malloc_debug ..., work from
+   ipc_petsc_set_options too): "ipcc -no_signal_handler" and the pending options split at
+   white space; kept until PETSc stops */
+static char *start_text;
+static char **start_argv;
+
+static void petsc_stop(void) {
+  PetscBool fin = PETSC_FALSE;
+  if (petsc_state == 1 && PetscFinalized(&fin) == 0 && !fin) PetscFinalize();
+  petsc_state = 0;
+  ipc_free(start_text);
+  ipc_free(start_argv);
+  start_text = NULL;
+  start_argv = NULL;
+}
+
+static int start_args(char ***argv) {
+  const char *opts = pending_options ? pending_options : "";
+  size_t len = strlen(opts);
+  start_text = ipc_malloc(len + sizeof "ipcc -no_signal_handler ");
+  snprintf(start_text, len + sizeof "ipcc -no_signal_handler ", "ipcc -no_signal_handler %s", opts);
+  start_argv = IPC_NEW(char *, len / 2 + 4);
+  int argc = 0;
+  for (char *p = start_text; *p;) {
+    while (*p && isspace((unsigned char)*p)) *p++ = '\0';
+    if (!*p) break;
+    start_argv[argc++] = p;
+    while (*p && !isspace((unsigned char)*p)) ++p;
+  }
+  start_argv[argc] = NULL;
+  *argv = start_argv;
+  ipc_free(pending_options);
+  pending_options = NULL;
+  return argc;
+}
+
+/* PETSc (and MPI, unless someone started it) once per process, PetscFinalize at exit.
+   PETSc's signal handler stays off: a crash should reach the sanitizers and the shell as
+   itself */
 static int petsc_start(ipc_error *err) {
-  if (petsc_state == 1) return 0;
   if (petsc_state == 0) {
     PetscBool up = PETSC_FALSE;
     PetscInitialized(&up);
     if (up) { /* someone else's PETSc: use it, leave it to them */
       petsc_state = 2;
-    } else if (PetscOptionsSetValue(NULL, "-no_signal_handler", NULL) == 0 &&
-               PetscInitializeNoArguments() == 0) {
-      petsc_state = 1;
-      atexit(petsc_stop);
     } else {
-      petsc_state = -1;
+      char **argv;
+      int argc = start_args(&argv);
+      if (PetscInitialize(&argc, &argv, NULL, NULL) == 0) {
+        petsc_state = 1;
+        atexit(petsc_stop);
+      } else {
+        petsc_state = -1;
+      }
     }
   }
   if (petsc_state < 0) {
@@ -106,7 +141,7 @@ static int petsc_start(ipc_error *err) {
                   "messages above");
     return 1;
   }
-  if (pending_options) {
+  if (pending_options) { /* given after the start */
     int rc = insert_options(pending_options, err);
     ipc_free(pending_options);
     pending_options = NULL;
