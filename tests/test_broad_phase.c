@@ -238,8 +238,8 @@ static double dist_ss(const double *a, const double *b, const double *c, const d
   return d;
 }
 
-/* every pair closer than `inflation` at x0, or at sampled times of x0 -> x1, is
-   listed; returns the number of such pairs */
+/* every pair closer than `inflation` at x0, or at sampled times of x0 -> x1, that the
+   surface's body_contact rule lets touch is listed; returns the number of such pairs */
 static int check_conservative(const ipc_candidates *c, const ipc_surface *s, const double *x0,
                               const double *x1, double inflation) {
   int nt = x1 ? 9 : 1, missed = 0, close = 0;
@@ -278,7 +278,8 @@ static int check_conservative(const ipc_candidates *c, const ipc_surface *s, con
     for (int f = 0; f < s->nfaces; ++f) {
       const int *fv = s->faces + 3 * f;
       int q[4] = {v, fv[0], fv[1], fv[2]};
-      if (!near_vf[(size_t)i * s->nfaces + f] || shares(&v, 1, fv, 3) || all_obstacle(s, q, 4))
+      if (!near_vf[(size_t)i * s->nfaces + f] || shares(&v, 1, fv, 3) || all_obstacle(s, q, 4) ||
+          !ipc_surface_pair_touches(s, v, fv[0]))
         continue;
       ++close;
       if (!pairs_have(c->vf, c->nvf, v, f)) ++missed;
@@ -287,7 +288,7 @@ static int check_conservative(const ipc_candidates *c, const ipc_surface *s, con
       const int *ev = s->edges + 2 * e;
       int q[3] = {v, ev[0], ev[1]};
       if (!near_ve[(size_t)i * s->nedges + e] || !(s->vert_point[v] || s->edge_codim[e]) ||
-          shares(&v, 1, ev, 2) || all_obstacle(s, q, 3))
+          shares(&v, 1, ev, 2) || all_obstacle(s, q, 3) || !ipc_surface_pair_touches(s, v, ev[0]))
         continue;
       ++close;
       if (!pairs_have(c->ve, c->nve, v, e)) ++missed;
@@ -295,7 +296,7 @@ static int check_conservative(const ipc_candidates *c, const ipc_surface *s, con
     for (int j = i + 1; j < s->nsv; ++j) {
       int u = s->sv[j], q[2] = {v, u};
       if (!near_vv[(size_t)i * s->nsv + j] || !s->vert_point[v] || !s->vert_point[u] ||
-          all_obstacle(s, q, 2))
+          all_obstacle(s, q, 2) || !ipc_surface_pair_touches(s, v, u))
         continue;
       ++close;
       if (!pairs_have(c->vv, c->nvv, v, u)) ++missed;
@@ -305,7 +306,8 @@ static int check_conservative(const ipc_candidates *c, const ipc_surface *s, con
     for (int b = a + 1; b < s->nedges; ++b) {
       const int *ea = s->edges + 2 * a, *eb = s->edges + 2 * b;
       int q[4] = {ea[0], ea[1], eb[0], eb[1]};
-      if (!near_ee[(size_t)a * s->nedges + b] || shares(ea, 2, eb, 2) || all_obstacle(s, q, 4))
+      if (!near_ee[(size_t)a * s->nedges + b] || shares(ea, 2, eb, 2) || all_obstacle(s, q, 4) ||
+          !ipc_surface_pair_touches(s, ea[0], eb[0]))
         continue;
       ++close;
       if (!pairs_have(c->ee, c->nee, a, b)) ++missed;
@@ -894,6 +896,176 @@ static void test_box_groups(void) {
   ipc_box_ws_free(ws);
 }
 
+/* ---------- several bodies: the swept broad phase in moving frames ---------- */
+
+/* keeps of the pair list l (kind 0 vf, 1 ee, 2 ve, 3 vv) the pairs of two bodies */
+static void cross_only(plist *l, const ipc_surface *s, const int *body, int kind) {
+  size_t n = 0;
+  for (size_t i = 0; i < l->n; ++i) {
+    int a = l->p[2 * i], b = l->p[2 * i + 1];
+    int va = kind == 1 ? s->edges[2 * a] : a;
+    int vb = kind == 0 ? s->faces[3 * b] : kind == 3 ? b : s->edges[2 * b];
+    if (body[va] == body[vb]) continue;
+    l->p[2 * n] = a;
+    l->p[2 * n + 1] = b;
+    ++n;
+  }
+  l->n = n;
+}
+
+/* the vf and ee pairs of two bodies other than `still` (kinematic, at rest) */
+static size_t moving_pairs(int *const *vf, size_t nvf, int *const *ee, size_t nee,
+                           const ipc_surface *s, const int *body, int still) {
+  size_t n = 0;
+  for (size_t i = 0; i < nvf; ++i)
+    n += body[(*vf)[2 * i]] != still && body[s->faces[3 * (*vf)[2 * i + 1]]] != still;
+  for (size_t i = 0; i < nee; ++i)
+    n += body[s->edges[2 * (*ee)[2 * i]]] != still && body[s->edges[2 * (*ee)[2 * i + 1]]] != still;
+  return n;
+}
+
+/* a pile of bodies carried along together (a common displacement 10 times the pile's size)
+   with small motions of their own, over and through two wavy sheets of 13 x 13 vertices (an
+   obstacle at rest, and a body moving with the pile: more primitives (3,267) than a scan per pair
+   of bodies takes, so searched through their own trees), with triangles, segments and points; the
+   bodies never touch themselves (rigid-shaped, or body_contact between bodies). The broad phase
+   body by body lists: only pairs of two different bodies; between the moving bodies far fewer than
+   the world-swept boxes (brute force; neither set holds the other: boxes swept in another frame are
+   other boxes); every pair that comes closer than the inflation at sampled times of the step (the
+   conservative check), sorted */
+static void test_bodies(int seed) {
+  rng_state = 0x51afd7ed558ccd1dull * (uint64_t)(seed + 3);
+  enum { NS = 6, PER = 12, G = 13, NV = NS * PER + 2 * G * G, NB = NS + 2 };
+  static double x0[3 * NV], x1[3 * NV];
+  static int body[NV], faces[3 * (5 * NS + 4 * (G - 1) * (G - 1))];
+  double shift[3] = {seed % 2 ? 10.0 : 0.0, seed % 3 ? -8.0 : 0.0, 5.0};
+  int segs[2 * NS], points[2 * NS], nf = 0, ns = 0, np = 0;
+  for (int b = 0; b < NS; ++b) {
+    double cx = 0.6 * urand(), cy = 0.6 * urand(), cz = 0.6 * urand();
+    double own[3] = {0.1 * (urand() - 0.5), 0.1 * (urand() - 0.5), 0.1 * (urand() - 0.5)};
+    int o = b * PER;
+    for (int i = 0; i < PER; ++i) {
+      int v = o + i;
+      body[v] = b;
+      x0[3 * v] = cx + 0.25 * (urand() - 0.5);
+      x0[3 * v + 1] = cy + 0.25 * (urand() - 0.5);
+      x0[3 * v + 2] = cz + 0.25 * (urand() - 0.5);
+      for (int k = 0; k < 3; ++k)
+        x1[3 * v + k] = x0[3 * v + k] + shift[k] + own[k] + 0.01 * (urand() - 0.5);
+    }
+    /* 5 triangles over its first 9 vertices, one segment, its last two vertices points
+       (seeds 0-3) */
+    for (int f = 0; f < 5; ++f) {
+      int i = irand(9), j, k;
+      do j = irand(9);
+      while (j == i);
+      do k = irand(9);
+      while (k == i || k == j);
+      faces[3 * nf] = o + i;
+      faces[3 * nf + 1] = o + j;
+      faces[3 * nf + 2] = o + k;
+      ++nf;
+    }
+    segs[2 * ns] = o + 9;
+    segs[2 * ns + 1] = o + irand(9);
+    ++ns;
+    if (seed < 4) {
+      points[np++] = o + 10;
+      points[np++] = o + 11;
+    }
+  }
+  /* the sheets: body NS at rest (an obstacle), body NS + 1 moving with the pile */
+  for (int g = 0; g < 2; ++g) {
+    int base = NS * PER + g * G * G;
+    double y = 0.15 + 0.3 * g;
+    for (int i = 0; i < G; ++i)
+      for (int j = 0; j < G; ++j) {
+        int v = base + i * G + j;
+        body[v] = NS + g;
+        x0[3 * v] = -0.1 + 0.8 * i / (G - 1);
+        x0[3 * v + 1] = y + 0.05 * sin(7.0 * i / G + g) * cos(5.0 * j / G);
+        x0[3 * v + 2] = -0.1 + 0.8 * j / (G - 1);
+        for (int k = 0; k < 3; ++k)
+          x1[3 * v + k] = x0[3 * v + k] + (g ? shift[k] + 0.02 * (urand() - 0.5) : 0.0);
+      }
+    nf += grid_faces(faces + 3 * nf, base, G);
+  }
+  unsigned char obs[NV];
+  for (int v = 0; v < NV; ++v) obs[v] = body[v] == NS;
+  ipc_surface s;
+  hand_surface(&s, NV, faces, nf, segs, ns, points, np, obs);
+  memcpy(s.vert_body, body, sizeof body);
+  static unsigned char rigid[NV];
+  if (seed % 2) {
+    for (int v = 0; v < NV; ++v) rigid[v] = !obs[v];
+    s.vert_rigid = rigid;
+  } else {
+    s.body_contact = IPC_BODY_CONTACT_BETWEEN_BODIES;
+  }
+  const double infl[2] = {0.02, 0.1};
+  for (int k = 0; k < 2; ++k) {
+    ipc_candidates c = {0};
+    ipc_broad_phase(&c, &s, x0, x1, infl[k]);
+    ref_lists r;
+    brute_force(&r, &s, x0, x1, infl[k]);
+    char what[96];
+    snprintf(what, sizeof what, "bodies seed %d inflation %g", seed, infl[k]);
+    int cross = 1, sheet = 0;
+    for (size_t i = 0; i < c.nvf; ++i) {
+      int fb = body[s.faces[3 * c.vf[2 * i + 1]]];
+      cross &= body[c.vf[2 * i]] != fb;
+      sheet += fb >= NS;
+    }
+    for (size_t i = 0; i < c.nee; ++i)
+      cross &= body[s.edges[2 * c.ee[2 * i]]] != body[s.edges[2 * c.ee[2 * i + 1]]];
+    CHECK_MSG(cross, "%s: a pair within one body", what);
+    CHECK_MSG(sheet > 0, "%s: no pair with a sheet's faces: the big bodies go untested", what);
+    /* between the moving bodies (the obstacle at rest is swept by the pile's motion in
+       either frame) the frames drop most of the world boxes' pairs */
+    size_t got = moving_pairs(&c.vf, c.nvf, &c.ee, c.nee, &s, body, NS);
+    size_t world = moving_pairs(&r.vf.p, r.vf.n, &r.ee.p, r.ee.n, &s, body, NS);
+    if (shift[0] != 0)
+      CHECK_MSG(3 * got < world, "%s: %zu pairs between moving bodies, the world boxes %zu", what,
+                got, world);
+    int close = check_conservative(&c, &s, x0, x1, infl[k]);
+    if (k == 1) CHECK_MSG(close > 0, "%s: no close pairs, the check is vacuous", what);
+    /* the lists are sorted (the contact set and CCD rely on it) */
+    int sorted = 1;
+    for (size_t i = 1; i < c.nvf; ++i) sorted &= pair_cmp(c.vf + 2 * (i - 1), c.vf + 2 * i) < 0;
+    for (size_t i = 1; i < c.nee; ++i) sorted &= pair_cmp(c.ee + 2 * (i - 1), c.ee + 2 * i) < 0;
+    for (size_t i = 1; i < c.nve; ++i) sorted &= pair_cmp(c.ve + 2 * (i - 1), c.ve + 2 * i) < 0;
+    for (size_t i = 1; i < c.nvv; ++i) sorted &= pair_cmp(c.vv + 2 * (i - 1), c.vv + 2 * i) < 0;
+    CHECK(sorted);
+    if (getenv("IPC_TEST_VERBOSE"))
+      fprintf(stderr, "%s: %zu pairs (world boxes %zu), %d close\n", what, got, world, close);
+    ref_free(&r);
+    ipc_candidates_free(&c);
+  }
+  /* at rest (no sweep) the lists are the static boxes' exactly (the brute force less the
+     pairs within one body, which the rule keeps apart) */
+  for (int k = 0; k < 2; ++k) {
+    ipc_candidates c = {0};
+    ipc_broad_phase(&c, &s, x0, NULL, infl[k]);
+    ref_lists r;
+    brute_force(&r, &s, x0, NULL, infl[k]);
+    cross_only(&r.vf, &s, body, 0);
+    cross_only(&r.ee, &s, body, 1);
+    cross_only(&r.ve, &s, body, 2);
+    cross_only(&r.vv, &s, body, 3);
+    char what[96];
+    snprintf(what, sizeof what, "bodies at rest seed %d inflation %g", seed, infl[k]);
+    CHECK_MSG(pairs_equal(what, c.vf, c.nvf, r.vf.p, r.vf.n), "%s vf", what);
+    CHECK_MSG(pairs_equal(what, c.ee, c.nee, r.ee.p, r.ee.n), "%s ee", what);
+    CHECK_MSG(pairs_equal(what, c.ve, c.nve, r.ve.p, r.ve.n), "%s ve", what);
+    CHECK_MSG(pairs_equal(what, c.vv, c.nvv, r.vv.p, r.vv.n), "%s vv", what);
+    CHECK(c.nvf > 0 && c.nee > 0);
+    ref_free(&r);
+    ipc_candidates_free(&c);
+  }
+  s.vert_rigid = NULL;
+  hand_surface_free(&s);
+}
+
 int main(void) {
   for (int seed = 0; seed < 6; ++seed) test_soup(seed);
   for (int seed = 0; seed < 6; ++seed) test_narrow(seed);
@@ -904,5 +1076,6 @@ int main(void) {
   test_reuse();
   test_box_pairs();
   test_box_groups();
+  for (int seed = 0; seed < 6; ++seed) test_bodies(seed);
   TEST_MAIN_END();
 }

@@ -5,6 +5,7 @@
 #include "core/surface.h"
 
 #include <assert.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -287,6 +288,8 @@ ipc_status ipc_surface_build(ipc_surface *s, int nverts, const int *faces, int n
   if (vert_body && nverts) memcpy(s->vert_body, vert_body, sizeof(int) * (size_t)nverts);
   s->vert_obstacle = IPC_NEW0(unsigned char, (size_t)nverts);
   if (vert_obstacle && nverts) memcpy(s->vert_obstacle, vert_obstacle, (size_t)nverts);
+  static atomic_ullong serials;
+  s->serial = atomic_fetch_add(&serials, 1) + 1;
   return IPC_OK;
 }
 

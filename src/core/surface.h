@@ -26,6 +26,10 @@ typedef struct ipc_surface {
      no barrier, CCD or check is needed between them (the world checks the rest shape and
      det A instead). Set by the model build, freed with the surface */
   unsigned char *vert_rigid;
+  /* a number unique to this surface among those ipc_surface_build made in this process
+     (never 0), for caches of what depends on the surface only (the broad phase's lists by
+     body); 0 on surfaces assembled by hand, which such caches must hash instead */
+  unsigned long long serial;
 } ipc_surface;
 
 /* 1 when the primitive holding vertex a may touch the one holding vertex b under

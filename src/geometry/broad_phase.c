@@ -18,11 +18,13 @@
 #include "geometry/broad_phase.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/parallel.h"
 #include "geometry/box_tree.h"
+#include "geometry/broad_phase_bodies.h"
 #include "geometry/distance.h"
 
 struct ipc_broad_phase_ws {
@@ -45,6 +47,7 @@ struct ipc_broad_phase_ws {
   unsigned char *built_passive; /* (nverts) */
   size_t cap_built_passive;
   int built_has_passive;
+  struct ipc_bodies_ws *bodies; /* the swept broad phase body by body */
 };
 
 static void shrink_lists(ipc_candidates *c);
@@ -167,6 +170,19 @@ void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const doub
   struct ipc_broad_phase_ws *w = c->ws;
   const unsigned char *obs = passive;
   void *ctx = (void *)s;
+  /* swept boxes of several bodies: body by body in their moving frames (developers compare
+     with the one tree alone by IPCC_BROAD_PHASE=tree) */
+  static int one_tree = -1;
+  if (one_tree < 0) {
+    const char *e = getenv("IPCC_BROAD_PHASE");
+    one_tree = e && !strcmp(e, "tree");
+  }
+  if (!one_tree && ipc_broad_phase_bodies(&w->bodies, c, s, x0, x1, inflation, grow, obs)) {
+    c->refit = 0;
+    w->built_for = NULL; /* the trees were not rebuilt: the next refit must build */
+    shrink_lists(c);
+    return;
+  }
 
   vertex_boxes(w, s, x0, x1, 0.5 * inflation, grow);
   ipc_reserve((void **)&w->ebox, &w->cap_ebox, (size_t)s->nedges * 6, sizeof(double));
@@ -386,6 +402,7 @@ void ipc_candidates_free(ipc_candidates *c) {
     ipc_free(w->merged);
     ipc_free(w->keep);
     ipc_free(w->built_passive);
+    ipc_bodies_ws_free(w->bodies);
     ipc_free(w);
   }
   memset(c, 0, sizeof *c);

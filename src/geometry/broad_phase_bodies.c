@@ -1,0 +1,707 @@
+/* the swept broad phase body by body, in moving frames (issue 21): for the pairs of two
+   different bodies only, it finds the same pairs that matter as the one-tree broad phase
+   (broad_phase.c) without sweeping boxes along what the two bodies share of their motion.
+
+   The distance between two points of the surface at time t of the step is unchanged when
+   both are displaced by the same c t: so for a pair of bodies (a, b) every vertex may be
+   swept over x0 -> x1 - c instead of x0 -> x1, with c = the mean of the two bodies' mean
+   vertex displacements. Two bodies carried along together (a pile sliding down a tube, a
+   stream falling) then have boxes as short as their relative motion, where world-swept
+   boxes are as long as the whole displacement and pair every primitive with every other of
+   both bodies. Pairs whose boxes in the frame of their bodies do not overlap stay farther
+   apart than the inflation all along the step, so they are left out exactly as a world box
+   test would leave out a pair at rest.
+
+   Body pairs come from the bodies' world-swept boxes (a few thousand boxes), then their
+   boxes in the pair's frame; within a pair only the primitives whose frame box meets the
+   intersection of the two bodies' frame boxes are searched. The pair filters are the
+   one-tree broad phase's (adjacency, body_contact, passive pairs). Used when no body needs
+   pairs within itself (affine bodies, obstacles, body_contact between bodies): a body that
+   may touch itself is searched by the one-tree broad phase. */
+#include "geometry/broad_phase_bodies.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "geometry/box_tree.h"
+
+/* min and max without libm's NaN rules (fmin/fmax are calls on x86-64); the inputs are
+   finite coordinates */
+static inline double mn(double a, double b) {
+  return b < a ? b : a;
+}
+static inline double mx(double a, double b) {
+  return b > a ? b : a;
+}
+
+struct ipc_bodies_ws {
+  int nb;
+  double *box0, *box1, *c, *gmax; /* per body: boxes at x0 and x1, mean displacement, grow */
+  size_t cap_box0, cap_box1, cap_c, cap_gmax;
+  unsigned char *bpass; /* per body: every surface vertex passive */
+  size_t cap_bpass;
+  int *rep; /* per body: one surface vertex (for ipc_surface_pair_touches), -1: none */
+  size_t cap_rep;
+  /* primitives by body (CSR): surface vertices, edges, faces */
+  int *vs, *vid, *es, *eid, *fs, *fid;
+  size_t cap_vs, cap_vid, cap_es, cap_eid, cap_fs, cap_fid;
+  double *bb; /* body boxes for the body pairs */
+  size_t cap_bb;
+  int *bpairs;
+  size_t nbp, cap_bp;
+  ipc_box_ws *bw;
+  /* the body pairs whose frame boxes overlap: bodies, frame, region */
+  int *kab;
+  double *kcf, *kR;
+  size_t nkept, cap_kab, cap_kcf, cap_kR;
+  /* per pair of bodies: the chunks of each side and kind that meet its region, with their
+     boxes in the pair's frame; the primitive boxes of the chunks met (stamped per pair) */
+  int *lch[2][3];
+  double *lbox[2][3];
+  size_t nl[2][3], cap_lch[2][3], cap_lbox[2][3];
+  unsigned *chstamp[3], stamp;
+  int *choff[3], *pid[3];
+  double *pbox[3];
+  size_t npb[3], cap_chstamp[3], cap_choff[3], cap_pid[3], cap_pbox[3];
+  /* chunks of CHUNK consecutive primitives of one body and kind (positions in vid / eid /
+     fid), with their boxes in the body's own frame (swept over x0 -> x1 - c_b) */
+  double *chbox[3], *grpbox[3]; /* and of groups of CHUNK chunks */
+  size_t cap_chbox[3], cap_grpbox[3];
+  int *chs[3]; /* (nb + 1) first chunk of each body */
+  size_t cap_chs[3];
+  uint64_t grouped_hash; /* surface_hash of the surface the lists by body are for */
+  int grouped_nb;
+  struct keyed *keyed;
+  size_t cap_keyed;
+  double *vob; /* (nverts x 6) surface vertices' boxes in their body's own frame */
+  size_t cap_vob;
+  int *sort_tmp; /* sort_pairs */
+  size_t *sort_count;
+  size_t cap_sort_tmp, cap_sort_count;
+};
+
+enum { CHUNK = 16 };
+
+typedef struct filter_ctx {
+  const ipc_surface *s;
+  const unsigned char *passive;
+} filter_ctx;
+
+static int all_passive(const unsigned char *passive, const int *v, int n) {
+  if (!passive) return 0;
+  for (int k = 0; k < n; ++k)
+    if (!passive[v[k]]) return 0;
+  return 1;
+}
+
+/* the one-tree broad phase's filters (broad_phase.c) on global ids, plus its passive rule:
+   two primitives whose vertices are all passive make no pair */
+static int keep_vf_g(const filter_ctx *x, int v, int f) {
+  const ipc_surface *s = x->s;
+  const int *t = s->faces + 3 * (size_t)f;
+  if (x->passive && x->passive[v] && all_passive(x->passive, t, 3)) return 0;
+  return v != t[0] && v != t[1] && v != t[2] && ipc_surface_pair_touches(s, v, t[0]);
+}
+
+static int keep_ee_g(const filter_ctx *x, int a, int b) {
+  const ipc_surface *s = x->s;
+  const int *ea = s->edges + 2 * (size_t)a, *eb = s->edges + 2 * (size_t)b;
+  if (all_passive(x->passive, ea, 2) && all_passive(x->passive, eb, 2)) return 0;
+  return ea[0] != eb[0] && ea[0] != eb[1] && ea[1] != eb[0] && ea[1] != eb[1] &&
+         ipc_surface_pair_touches(s, ea[0], eb[0]);
+}
+
+static int keep_ve_g(const filter_ctx *x, int v, int e) {
+  const ipc_surface *s = x->s;
+  const int *ed = s->edges + 2 * (size_t)e;
+  if (x->passive && x->passive[v] && all_passive(x->passive, ed, 2)) return 0;
+  return v != ed[0] && v != ed[1] && ipc_surface_pair_touches(s, v, ed[0]);
+}
+
+static int keep_vv_g(const filter_ctx *x, int a, int b) {
+  if (x->passive && x->passive[a] && x->passive[b]) return 0;
+  return ipc_surface_pair_touches(x->s, a, b);
+}
+
+enum { K_VF, K_EE, K_VE, K_VV };
+
+static int overlap(const double *a, const double *b) {
+  return a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] && a[2] <= b[5] &&
+         b[2] <= a[5];
+}
+
+static void box_union(double *u, const double *b) {
+  for (int k = 0; k < 3; ++k) {
+    u[k] = mn(u[k], b[k]);
+    u[k + 3] = mx(u[k + 3], b[k + 3]);
+  }
+}
+
+/* the primitive lists of every body (CSR by the body of their first vertex) */
+static void group_by_body(struct ipc_bodies_ws *w, const ipc_surface *s) {
+  int nb = w->nb;
+  ipc_reserve((void **)&w->vs, &w->cap_vs, (size_t)nb + 1, sizeof(int));
+  ipc_reserve((void **)&w->es, &w->cap_es, (size_t)nb + 1, sizeof(int));
+  ipc_reserve((void **)&w->fs, &w->cap_fs, (size_t)nb + 1, sizeof(int));
+  ipc_reserve((void **)&w->vid, &w->cap_vid, (size_t)s->nsv, sizeof(int));
+  ipc_reserve((void **)&w->eid, &w->cap_eid, (size_t)s->nedges, sizeof(int));
+  ipc_reserve((void **)&w->fid, &w->cap_fid, (size_t)s->nfaces, sizeof(int));
+  int *start[3] = {w->vs, w->es, w->fs}, *ids[3] = {w->vid, w->eid, w->fid};
+  int count[3] = {s->nsv, s->nedges, s->nfaces};
+  for (int k = 0; k < 3; ++k) {
+    int *st = start[k];
+    memset(st, 0, sizeof(int) * ((size_t)nb + 1));
+    for (int i = 0; i < count[k]; ++i) {
+      int v = k == 0 ? s->sv[i] : k == 1 ? s->edges[2 * (size_t)i] : s->faces[3 * (size_t)i];
+      ++st[s->vert_body[v] + 1];
+    }
+    for (int b = 0; b < nb; ++b) st[b + 1] += st[b];
+    for (int i = 0; i < count[k]; ++i) {
+      int v = k == 0 ? s->sv[i] : k == 1 ? s->edges[2 * (size_t)i] : s->faces[3 * (size_t)i];
+      int slot = st[s->vert_body[v]]++;
+      ids[k][slot] = k == 0 ? v : i;
+    }
+    for (int b = nb; b > 0; --b) st[b] = st[b - 1];
+    st[0] = 0;
+  }
+}
+
+/* what identifies the surface for the lists by body: its serial, else (a surface assembled
+   by hand) a hash of what they depend on: the surface vertices' bodies, the edges, the faces
+   (FNV-1a over their ints, with the high bit set apart from serials) */
+static uint64_t surface_hash(const ipc_surface *s) {
+  if (s->serial) return s->serial; /* built by ipc_surface_build: its serial is its identity */
+  uint64_t h = 1469598103934665603ull;
+#define MIX(v) (h = (h ^ (uint64_t)(uint32_t)(v)) * 1099511628211ull)
+  MIX(s->nsv);
+  MIX(s->nedges);
+  MIX(s->nfaces);
+  for (int i = 0; i < s->nsv; ++i) {
+    MIX(s->sv[i]);
+    MIX(s->vert_body[s->sv[i]]);
+  }
+  for (int i = 0; i < 2 * s->nedges; ++i) MIX(s->edges[i]);
+  for (int i = 0; i < 3 * s->nfaces; ++i) MIX(s->faces[i]);
+#undef MIX
+  return h | 1ull << 63;
+}
+
+/* a primitive's position key for the sort below */
+typedef struct keyed {
+  uint64_t key;
+  int id;
+} keyed;
+
+static int cmp_keyed(const void *pa, const void *pb) {
+  const keyed *a = pa, *b = pb;
+  return (a->key > b->key) - (a->key < b->key);
+}
+
+/* the 10 low bits of v spread to every third bit */
+static uint64_t spread3(uint64_t v) {
+  uint64_t r = 0;
+  for (int i = 0; i < 10; ++i) r |= ((v >> i) & 1u) << (3 * i);
+  return r;
+}
+
+/* each body's primitives of each kind in Morton order of their centroids at x (within the
+   body's box), so that CHUNK consecutive ones lie close together and their chunk boxes are
+   small (a mesh's own order, a latitude-longitude sphere's bands, would make long chunks) */
+static void order_in_bodies(struct ipc_bodies_ws *w, const ipc_surface *s, const double *x) {
+  const int *start[3] = {w->vs, w->es, w->fs};
+  int *ids[3] = {w->vid, w->eid, w->fid};
+  for (int b = 0; b < w->nb; ++b) {
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int i = w->vs[b]; i < w->vs[b + 1]; ++i)
+      for (int k = 0; k < 3; ++k) {
+        lo[k] = mn(lo[k], x[3 * (size_t)w->vid[i] + k]);
+        hi[k] = mx(hi[k], x[3 * (size_t)w->vid[i] + k]);
+      }
+    for (int k = 0; k < 3; ++k) {
+      int n = start[k][b + 1] - start[k][b];
+      if (n < 2) continue;
+      ipc_reserve((void **)&w->keyed, &w->cap_keyed, (size_t)n, sizeof(keyed));
+      keyed *kd = w->keyed;
+      for (int i = 0; i < n; ++i) {
+        int id = ids[k][start[k][b] + i];
+        const int *v = k == 0   ? &ids[k][start[k][b] + i]
+                       : k == 1 ? s->edges + 2 * (size_t)id
+                                : s->faces + 3 * (size_t)id;
+        int nv = k + 1;
+        uint64_t key = 0;
+        for (int d = 0; d < 3; ++d) {
+          double m = 0;
+          for (int j = 0; j < nv; ++j) m += x[3 * (size_t)v[j] + d];
+          m /= nv;
+          double t = hi[d] > lo[d] ? (m - lo[d]) / (hi[d] - lo[d]) : 0.0;
+          uint64_t q = (uint64_t)(t < 0 ? 0 : t > 1 ? 1023 : t * 1023);
+          key |= spread3(q) << d;
+        }
+        kd[i] = (keyed){key, id};
+      }
+      qsort(kd, (size_t)n, sizeof *kd, cmp_keyed);
+      for (int i = 0; i < n; ++i) ids[k][start[k][b] + i] = kd[i].id;
+    }
+  }
+}
+
+/* per body: boxes at x0 and x1, mean displacement, largest grow, passive, a vertex */
+static void body_summaries(struct ipc_bodies_ws *w, const ipc_surface *s, const double *x0,
+                           const double *x1, const double *grow, const unsigned char *passive) {
+  int nb = w->nb;
+  ipc_reserve((void **)&w->box0, &w->cap_box0, 6 * (size_t)nb, sizeof(double));
+  ipc_reserve((void **)&w->box1, &w->cap_box1, 6 * (size_t)nb, sizeof(double));
+  ipc_reserve((void **)&w->c, &w->cap_c, 3 * (size_t)nb, sizeof(double));
+  ipc_reserve((void **)&w->gmax, &w->cap_gmax, (size_t)nb, sizeof(double));
+  ipc_reserve((void **)&w->bpass, &w->cap_bpass, (size_t)nb, 1);
+  ipc_reserve((void **)&w->rep, &w->cap_rep, (size_t)nb, sizeof(int));
+  for (int b = 0; b < nb; ++b) {
+    double *b0 = w->box0 + 6 * (size_t)b, *b1 = w->box1 + 6 * (size_t)b, *c = w->c + 3 * (size_t)b;
+    for (int k = 0; k < 3; ++k) {
+      b0[k] = b1[k] = INFINITY;
+      b0[k + 3] = b1[k + 3] = -INFINITY;
+      c[k] = 0;
+    }
+    w->gmax[b] = 0;
+    w->bpass[b] = 1;
+    w->rep[b] = w->vs[b] < w->vs[b + 1] ? w->vid[w->vs[b]] : -1;
+    for (int i = w->vs[b]; i < w->vs[b + 1]; ++i) {
+      size_t v = (size_t)w->vid[i];
+      for (int k = 0; k < 3; ++k) {
+        double p = x0[3 * v + k], q = x1[3 * v + k];
+        b0[k] = mn(b0[k], p);
+        b0[k + 3] = mx(b0[k + 3], p);
+        b1[k] = mn(b1[k], q);
+        b1[k + 3] = mx(b1[k + 3], q);
+        c[k] += q - p;
+      }
+      if (grow) w->gmax[b] = mx(w->gmax[b], grow[v]);
+      if (!passive || !passive[v]) w->bpass[b] = 0;
+    }
+    int n = w->vs[b + 1] - w->vs[b];
+    for (int k = 0; k < 3 && n > 0; ++k) c[k] /= n;
+  }
+}
+
+/* body b's box in the frame moving with c t: the box at x0 united with the box at x1 - c,
+   grown by r (the half inflation plus the body's largest grow) */
+static void frame_box(const struct ipc_bodies_ws *w, int b, const double c[3], double r,
+                      double out[6]) {
+  const double *b0 = w->box0 + 6 * (size_t)b, *b1 = w->box1 + 6 * (size_t)b;
+  for (int k = 0; k < 3; ++k) {
+    out[k] = mn(b0[k], b1[k] - c[k]) - r;
+    out[k + 3] = mx(b0[k + 3], b1[k + 3] - c[k]) + r;
+  }
+}
+
+/* vertex v's box over x0 -> x1 - c, grown by r0 plus its grow */
+static inline void vertex_box(const double *x0, const double *x1, const double *grow, size_t v,
+                              const double c[3], double r0, double *bx) {
+  double r = grow ? r0 + grow[v] : r0;
+  for (int k = 0; k < 3; ++k) {
+    double p = x0[3 * v + k], q = x1[3 * v + k] - c[k];
+    bx[k] = mn(p, q) - r;
+    bx[k + 3] = mx(p, q) + r;
+  }
+}
+
+/* the boxes of the nv vertices of elem (their union) in the frame c */
+static inline void elem_box(const double *x0, const double *x1, const double *grow, const int *ev,
+                            int nv, const double c[3], double r0, double *u) {
+  vertex_box(x0, x1, grow, (size_t)ev[0], c, r0, u);
+  for (int k = 1; k < nv; ++k) {
+    double b[6];
+    vertex_box(x0, x1, grow, (size_t)ev[k], c, r0, b);
+    box_union(u, b);
+  }
+}
+
+/* the chunks of every body and kind with their boxes in the body's own frame */
+/* one past body b's last chunk of kind k */
+static int body_chunk_end(const struct ipc_bodies_ws *w, int k, int b) {
+  const int *start = k == 0 ? w->vs : k == 1 ? w->es : w->fs;
+  return w->chs[k][b] + (start[b + 1] - start[b] + CHUNK - 1) / CHUNK;
+}
+
+static void body_chunks(struct ipc_bodies_ws *w, const ipc_surface *s, const double *x0,
+                        const double *x1, double r0, const double *grow) {
+  int nb = w->nb;
+  const int *start[3] = {w->vs, w->es, w->fs};
+  /* every surface vertex's box in its body's own frame, once */
+  ipc_reserve((void **)&w->vob, &w->cap_vob, 6 * (size_t)s->nverts, sizeof(double));
+  for (int b = 0; b < nb; ++b)
+    for (int i = w->vs[b]; i < w->vs[b + 1]; ++i)
+      vertex_box(x0, x1, grow, (size_t)w->vid[i], w->c + 3 * (size_t)b, r0,
+                 w->vob + 6 * (size_t)w->vid[i]);
+  for (int k = 0; k < 3; ++k) {
+    ipc_reserve((void **)&w->chs[k], &w->cap_chs[k], (size_t)nb + 1, sizeof(int));
+    /* each body's chunks start at a multiple of CHUNK, so groups of CHUNK chunks are
+       g / CHUNK (the chunks between bodies are never visited) */
+    int n = 0;
+    for (int b = 0; b < nb; ++b) {
+      w->chs[k][b] = n;
+      n += (start[k][b + 1] - start[k][b] + CHUNK - 1) / CHUNK;
+      n = (n + CHUNK - 1) / CHUNK * CHUNK;
+    }
+    w->chs[k][nb] = n;
+    ipc_reserve((void **)&w->chbox[k], &w->cap_chbox[k], 6 * (size_t)n + 6, sizeof(double));
+    ipc_reserve((void **)&w->grpbox[k], &w->cap_grpbox[k], 6 * (size_t)(n / CHUNK) + 6,
+                sizeof(double));
+    for (int b = 0; b < nb; ++b)
+      for (int ch = w->chs[k][b]; ch < body_chunk_end(w, k, b); ++ch) {
+        int i0 = start[k][b] + CHUNK * (ch - w->chs[k][b]), i1 = i0 + CHUNK;
+        if (i1 > start[k][b + 1]) i1 = start[k][b + 1];
+        double *u = w->chbox[k] + 6 * (size_t)ch;
+        for (int j = 0; j < 3; ++j) {
+          u[j] = INFINITY;
+          u[j + 3] = -INFINITY;
+        }
+        for (int i = i0; i < i1; ++i) {
+          const int *v = k == 0   ? &w->vid[i]
+                         : k == 1 ? s->edges + 2 * (size_t)w->eid[i]
+                                  : s->faces + 3 * (size_t)w->fid[i];
+          for (int q = 0; q <= k; ++q) box_union(u, w->vob + 6 * (size_t)v[q]);
+        }
+      }
+    /* the groups' boxes */
+    for (int b = 0; b < nb; ++b) {
+      int last = body_chunk_end(w, k, b);
+      for (int g = w->chs[k][b]; g < last; g += CHUNK) {
+        double *u = w->grpbox[k] + 6 * (size_t)(g / CHUNK);
+        for (int j = 0; j < 3; ++j) {
+          u[j] = INFINITY;
+          u[j + 3] = -INFINITY;
+        }
+        for (int ch = g; ch < g + CHUNK && ch < last; ++ch)
+          box_union(u, w->chbox[k] + 6 * (size_t)ch);
+      }
+    }
+  }
+}
+
+/* the chunks of kind k of body b whose boxes in the frame cf meet R, with those boxes, into
+   list `side` (a chunk's boxes in the frame cf lie in its box of the body's own frame swept by
+   t (c_b - cf)) */
+static void frame_chunks(struct ipc_bodies_ws *w, int b, int side, int k, const double cf[3],
+                         const double R[6]) {
+  const double *cb = w->c + 3 * (size_t)b;
+  double d[3] = {cb[0] - cf[0], cb[1] - cf[1], cb[2] - cf[2]};
+  size_t n = 0;
+  int c0 = w->chs[k][b], c1 = body_chunk_end(w, k, b);
+  ipc_reserve((void **)&w->lch[side][k], &w->cap_lch[side][k], (size_t)(c1 - c0) + 1, sizeof(int));
+  ipc_reserve((void **)&w->lbox[side][k], &w->cap_lbox[side][k], 6 * (size_t)(c1 - c0) + 6,
+              sizeof(double));
+  /* R moved back into the body's frame: a chunk's own box meets it when its frame box meets
+     R; groups of CHUNK chunks first */
+  double Q[6];
+  for (int j = 0; j < 3; ++j) {
+    Q[j] = R[j] - mx(0.0, d[j]);
+    Q[j + 3] = R[j + 3] - mn(0.0, d[j]);
+  }
+  for (int g = c0; g < c1; g += CHUNK) {
+    if (!overlap(w->grpbox[k] + 6 * (size_t)(g / CHUNK), Q)) continue;
+    int g1 = g + CHUNK < c1 ? g + CHUNK : c1;
+    for (int ch = g; ch < g1; ++ch) {
+      const double *o = w->chbox[k] + 6 * (size_t)ch;
+      if (!overlap(o, Q)) continue;
+      double *f = w->lbox[side][k] + 6 * n;
+      for (int j = 0; j < 3; ++j) {
+        f[j] = o[j] + mn(0.0, d[j]);
+        f[j + 3] = o[j + 3] + mx(0.0, d[j]);
+      }
+      w->lch[side][k][n++] = ch;
+    }
+  }
+  w->nl[side][k] = n;
+}
+
+/* the ids and boxes in the frame cf of the primitives of chunk ch (kind k of body b), computed
+   once per pair of bodies (w->stamp) into w->pbox[k] / w->pid[k]; their count in *n */
+static const double *chunk_prims(struct ipc_bodies_ws *w, const ipc_surface *s, int k, int b,
+                                 int ch, const double *x0, const double *x1, const double cf[3],
+                                 double r0, const double *grow, const int **ids, int *n) {
+  const int *start = k == 0 ? w->vs : k == 1 ? w->es : w->fs;
+  int i0 = start[b] + CHUNK * (ch - w->chs[k][b]), i1 = i0 + CHUNK;
+  if (i1 > start[b + 1]) i1 = start[b + 1];
+  *n = i1 - i0;
+  if (w->chstamp[k][ch] != w->stamp) {
+    size_t off = w->npb[k]; /* room reserved for both bodies at the pair's start */
+    for (int i = i0; i < i1; ++i) {
+      double *bx = w->pbox[k] + 6 * (off + (size_t)(i - i0));
+      int id = k == 0 ? w->vid[i] : k == 1 ? w->eid[i] : w->fid[i];
+      w->pid[k][off + (size_t)(i - i0)] = id;
+      if (k == 0)
+        vertex_box(x0, x1, grow, (size_t)id, cf, r0, bx);
+      else if (k == 1)
+        elem_box(x0, x1, grow, s->edges + 2 * (size_t)id, 2, cf, r0, bx);
+      else
+        elem_box(x0, x1, grow, s->faces + 3 * (size_t)id, 3, cf, r0, bx);
+    }
+    w->choff[k][ch] = (int)off;
+    w->chstamp[k][ch] = w->stamp;
+    w->npb[k] = off + (size_t)(i1 - i0);
+  }
+  *ids = w->pid[k] + w->choff[k][ch];
+  return w->pbox[k] + 6 * (size_t)w->choff[k][ch];
+}
+
+static void emit_pair(int **out, size_t *nout, size_t *cap, int i, int j) {
+  ipc_reserve((void **)out, cap, *nout + 1, 2 * sizeof(int));
+  (*out)[2 * *nout] = i;
+  (*out)[2 * *nout + 1] = j;
+  ++*nout;
+}
+
+/* the primitive pairs of kinds (ka of body a: list side sa) x (kb of body b: list sb) whose
+   frame boxes overlap and that the filter `kind` keeps, through their chunks' boxes, appended
+   to *out as global ids ((min, max) with minmax) */
+typedef struct pair_job {
+  struct ipc_bodies_ws *w;
+  const ipc_surface *s;
+  const unsigned char *passive;
+  const double *x0, *x1, *grow, *cf;
+  double r0;
+} pair_job;
+
+static void chunk_pairs(const pair_job *j, int a, int sa, int ka, int b, int sb, int kb, int kind,
+                        int minmax, int **out, size_t *nout, size_t *cap) {
+  struct ipc_bodies_ws *w = j->w;
+  filter_ctx f = {j->s, j->passive};
+  for (size_t i = 0; i < w->nl[sa][ka]; ++i) {
+    const double *A = w->lbox[sa][ka] + 6 * i;
+    for (size_t q = 0; q < w->nl[sb][kb]; ++q) {
+      const double *B = w->lbox[sb][kb] + 6 * q;
+      if (!overlap(A, B)) continue;
+      const int *ia, *ib;
+      int na, nb;
+      const double *pa = chunk_prims(w, j->s, ka, a, w->lch[sa][ka][i], j->x0, j->x1, j->cf, j->r0,
+                                     j->grow, &ia, &na);
+      const double *pb = chunk_prims(w, j->s, kb, b, w->lch[sb][kb][q], j->x0, j->x1, j->cf, j->r0,
+                                     j->grow, &ib, &nb);
+      /* the primitives of each chunk within the other chunk's box, then their pairs */
+      int ua[CHUNK], vb[CHUNK], nua = 0, nvb = 0;
+      for (int u = 0; u < na; ++u)
+        if (overlap(pa + 6 * u, B)) ua[nua++] = u;
+      if (nua == 0) continue;
+      for (int v = 0; v < nb; ++v)
+        if (overlap(pb + 6 * v, A)) vb[nvb++] = v;
+      for (int iu = 0; iu < nua; ++iu) {
+        int u = ua[iu];
+        for (int iv = 0; iv < nvb; ++iv) {
+          int v = vb[iv];
+          if (!overlap(pa + 6 * u, pb + 6 * v)) continue;
+          int x = ia[u], y = ib[v], keep;
+          switch (kind) {
+            case K_VF:
+              keep = keep_vf_g(&f, x, y);
+              break;
+            case K_EE:
+              keep = keep_ee_g(&f, x, y);
+              break;
+            case K_VE:
+              keep = ((j->s->vert_point && j->s->vert_point[x]) ||
+                      (j->s->edge_codim && j->s->edge_codim[y])) &&
+                     keep_ve_g(&f, x, y);
+              break;
+            default:
+              keep = j->s->vert_point && j->s->vert_point[x] && j->s->vert_point[y] &&
+                     keep_vv_g(&f, x, y);
+          }
+          if (!keep) continue;
+          if (minmax && x > y) {
+            int t = x;
+            x = y;
+            y = t;
+          }
+          emit_pair(out, nout, cap, x, y);
+        }
+      }
+    }
+  }
+}
+
+/* the n pairs p sorted by (first, second), first in [0, ra), second in [0, rb): a counting
+   sort by the second, then a stable one by the first */
+static void sort_pairs(struct ipc_bodies_ws *w, int *p, size_t n, int ra, int rb) {
+  if (n < 2) return;
+  ipc_reserve((void **)&w->sort_tmp, &w->cap_sort_tmp, 2 * n, sizeof(int));
+  size_t range = (size_t)(ra > rb ? ra : rb) + 1;
+  ipc_reserve((void **)&w->sort_count, &w->cap_sort_count, range, sizeof(size_t));
+  size_t *count = w->sort_count;
+  for (int pass = 0; pass < 2; ++pass) {
+    const int *src = pass == 0 ? p : w->sort_tmp;
+    int *dst = pass == 0 ? w->sort_tmp : p;
+    int col = pass == 0 ? 1 : 0, r = pass == 0 ? rb : ra;
+    memset(count, 0, sizeof *count * ((size_t)r + 1));
+    for (size_t i = 0; i < n; ++i) ++count[src[2 * i + col] + 1];
+    for (int i = 0; i < r; ++i) count[i + 1] += count[i];
+    for (size_t i = 0; i < n; ++i) {
+      size_t q = count[src[2 * i + col]]++;
+      dst[2 * q] = src[2 * i];
+      dst[2 * q + 1] = src[2 * i + 1];
+    }
+  }
+}
+
+static int body_pair_kept(int i, int j, void *vctx) {
+  const void **ctx = vctx;
+  const struct ipc_bodies_ws *w = ctx[0];
+  const ipc_surface *s = ctx[1];
+  if (w->bpass[i] && w->bpass[j]) return 0;
+  if (w->rep[i] < 0 || w->rep[j] < 0) return 0;
+  /* the rule is one per pair of bodies (obstacle flags are per body) */
+  return ipc_surface_pair_touches(s, w->rep[i], w->rep[j]) ||
+         ipc_surface_pair_touches(s, w->rep[j], w->rep[i]);
+}
+
+/* whether body b may need pairs within itself: not rigid-shaped, the scene lets a body touch
+   itself, and not wholly passive */
+static int self_pairs_possible(const struct ipc_bodies_ws *w, const ipc_surface *s, int b) {
+  int v = w->rep[b];
+  if (v < 0 || w->bpass[b]) return 0;
+  if (s->vert_rigid && s->vert_rigid[v]) return 0;
+  if (s->body_contact == IPC_BODY_CONTACT_BETWEEN_BODIES) return 0;
+  if (s->body_contact == IPC_BODY_CONTACT_OBSTACLES_ONLY) return s->vert_obstacle[v];
+  return 1;
+}
+
+int ipc_broad_phase_bodies(struct ipc_bodies_ws **wsp, ipc_candidates *c, const ipc_surface *s,
+                           const double *x0, const double *x1, double inflation, const double *grow,
+                           const unsigned char *passive) {
+  if (s->nsv == 0) return 0;
+  if (!x1) x1 = x0; /* at rest: boxes at x0, every frame the same */
+  int nb = 0;
+  for (int i = 0; i < s->nsv; ++i)
+    nb = s->vert_body[s->sv[i]] + 1 > nb ? s->vert_body[s->sv[i]] + 1 : nb;
+  if (nb < 2) return 0;
+  if (!*wsp) *wsp = IPC_NEW0(struct ipc_bodies_ws, 1);
+  struct ipc_bodies_ws *w = *wsp;
+  w->nb = nb;
+  /* the grouping and its order depend on the surface only: kept while its hash is the same
+     (the order's positions are the first call's: it stays correct, only its chunks may
+     loosen as deformable bodies deform) */
+  uint64_t h = surface_hash(s);
+  if (w->grouped_hash != h || w->grouped_nb != nb) {
+    group_by_body(w, s);
+    order_in_bodies(w, s, x0);
+    w->grouped_hash = h;
+    w->grouped_nb = nb;
+  }
+  body_summaries(w, s, x0, x1, grow, passive);
+  for (int b = 0; b < nb; ++b)
+    if (self_pairs_possible(w, s, b)) return 0;
+  double r0 = 0.5 * inflation;
+
+  /* body pairs: world-swept boxes */
+  ipc_reserve((void **)&w->bb, &w->cap_bb, 6 * (size_t)nb, sizeof(double));
+  for (int b = 0; b < nb; ++b) {
+    double *o = w->bb + 6 * (size_t)b, r = r0 + w->gmax[b];
+    const double *b0 = w->box0 + 6 * (size_t)b, *b1 = w->box1 + 6 * (size_t)b;
+    for (int k = 0; k < 3; ++k) {
+      o[k] = mn(b0[k], b1[k]) - r;
+      o[k + 3] = mx(b0[k + 3], b1[k + 3]) + r;
+    }
+    if (w->rep[b] < 0)
+      for (int k = 0; k < 6; ++k) o[k] = NAN; /* no surface: overlaps nothing */
+  }
+  if (!w->bw) w->bw = ipc_box_ws_new();
+  w->nbp = 0;
+  const void *bctx[2] = {w, s};
+  ipc_box_pairs_ws(w->bw, &w->bpairs, &w->nbp, &w->cap_bp, w->bb, nb, NULL, 0, body_pair_kept,
+                   (void *)bctx);
+
+  /* the body pairs whose boxes in their own frame overlap, with their region */
+  w->nkept = 0;
+  for (size_t p = 0; p < w->nbp; ++p) {
+    int a = w->bpairs[2 * p], b = w->bpairs[2 * p + 1];
+    double cf[3], fa[6], fb[6];
+    for (int k = 0; k < 3; ++k) cf[k] = 0.5 * (w->c[3 * (size_t)a + k] + w->c[3 * (size_t)b + k]);
+    frame_box(w, a, cf, r0 + w->gmax[a], fa);
+    frame_box(w, b, cf, r0 + w->gmax[b], fb);
+    if (!overlap(fa, fb)) continue;
+    size_t n = w->nkept++;
+    ipc_reserve((void **)&w->kab, &w->cap_kab, 2 * (n + 1), sizeof(int));
+    ipc_reserve((void **)&w->kcf, &w->cap_kcf, 3 * (n + 1), sizeof(double));
+    ipc_reserve((void **)&w->kR, &w->cap_kR, 6 * (n + 1), sizeof(double));
+    w->kab[2 * n] = a;
+    w->kab[2 * n + 1] = b;
+    for (int k = 0; k < 3; ++k) {
+      w->kcf[3 * n + k] = cf[k];
+      w->kR[6 * n + k] = mx(fa[k], fb[k]);
+      w->kR[6 * n + k + 3] = mn(fa[k + 3], fb[k + 3]);
+    }
+  }
+  body_chunks(w, s, x0, x1, r0, grow);
+  for (int k = 0; k < 3; ++k) {
+    size_t nch = (size_t)w->chs[k][nb];
+    ipc_reserve((void **)&w->chstamp[k], &w->cap_chstamp[k], nch + 1, sizeof(unsigned));
+    ipc_reserve((void **)&w->choff[k], &w->cap_choff[k], nch + 1, sizeof(int));
+    memset(w->chstamp[k], 0, sizeof(unsigned) * (nch + 1));
+  }
+  w->stamp = 0;
+  int points = 0, codim = 0;
+  for (int i = 0; s->vert_point && i < s->nsv; ++i) points |= s->vert_point[s->sv[i]];
+  for (int e = 0; s->edge_codim && e < s->nedges; ++e) codim |= s->edge_codim[e];
+
+  ipc_candidates_clear(c);
+  for (size_t p = 0; p < w->nkept; ++p) {
+    int a = w->kab[2 * p], b = w->kab[2 * p + 1];
+    const double *cf = w->kcf + 3 * p, *R = w->kR + 6 * p;
+    ++w->stamp;
+    /* room for every primitive of both bodies: the boxes returned stay in place */
+    const int *start[3] = {w->vs, w->es, w->fs};
+    for (int k = 0; k < 3; ++k) {
+      size_t room = (size_t)(start[k][a + 1] - start[k][a] + start[k][b + 1] - start[k][b]);
+      ipc_reserve((void **)&w->pbox[k], &w->cap_pbox[k], 6 * room + 6, sizeof(double));
+      ipc_reserve((void **)&w->pid[k], &w->cap_pid[k], room + 1, sizeof(int));
+      w->npb[k] = 0;
+    }
+    for (int k = 0; k < 3; ++k) {
+      frame_chunks(w, a, 0, k, cf, R);
+      frame_chunks(w, b, 1, k, cf, R);
+    }
+    pair_job j = {w, s, passive, x0, x1, grow, cf, r0};
+    /* vertices against faces both ways, edges against edges */
+    chunk_pairs(&j, a, 0, 0, b, 1, 2, K_VF, 0, &c->vf, &c->nvf, &c->cap_vf);
+    chunk_pairs(&j, b, 1, 0, a, 0, 2, K_VF, 0, &c->vf, &c->nvf, &c->cap_vf);
+    chunk_pairs(&j, a, 0, 1, b, 1, 1, K_EE, 1, &c->ee, &c->nee, &c->cap_ee);
+    /* isolated points against every edge, other vertices against codimensional edges;
+       points against points */
+    if (points || codim) {
+      chunk_pairs(&j, a, 0, 0, b, 1, 1, K_VE, 0, &c->ve, &c->nve, &c->cap_ve);
+      chunk_pairs(&j, b, 1, 0, a, 0, 1, K_VE, 0, &c->ve, &c->nve, &c->cap_ve);
+    }
+    if (points) chunk_pairs(&j, a, 0, 0, b, 1, 0, K_VV, 1, &c->vv, &c->nvv, &c->cap_vv);
+  }
+  sort_pairs(w, c->vf, c->nvf, s->nverts, s->nfaces);
+  sort_pairs(w, c->ee, c->nee, s->nedges, s->nedges);
+  sort_pairs(w, c->ve, c->nve, s->nverts, s->nedges);
+  sort_pairs(w, c->vv, c->nvv, s->nverts, s->nverts);
+  return 1;
+}
+
+void ipc_bodies_ws_free(struct ipc_bodies_ws *w) {
+  if (!w) return;
+  void *arrays[] = {w->box0, w->box1, w->c,   w->gmax,     w->bpass,     w->rep, w->vs,
+                    w->vid,  w->es,   w->eid, w->fs,       w->fid,       w->bb,  w->bpairs,
+                    w->kab,  w->kcf,  w->kR,  w->sort_tmp, w->sort_count};
+  for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
+  for (int k = 0; k < 3; ++k) {
+    ipc_free(w->chbox[k]);
+    ipc_free(w->grpbox[k]);
+    ipc_free(w->chs[k]);
+    ipc_free(w->chstamp[k]);
+    ipc_free(w->choff[k]);
+    ipc_free(w->pid[k]);
+    ipc_free(w->pbox[k]);
+    for (int side = 0; side < 2; ++side) {
+      ipc_free(w->lch[side][k]);
+      ipc_free(w->lbox[side][k]);
+    }
+  }
+  ipc_box_ws_free(w->bw);
+  ipc_free(w);
+}
