@@ -29,6 +29,9 @@ typedef struct view {
   int y0, rows;           /* the band of sample rows the buffers hold */
   double *color;          /* (rows x w x 3) in [0, 1] */
   double *iz;             /* (rows x w) 1 / depth, 0 = empty */
+  double tile;            /* > 0: the triangle drawn is checkered in space by cubes of this
+                             side (obstacles), its world corners in wp */
+  const double *wp[3];
 } view;
 
 static double dot3(const double a[3], const double b[3]) {
@@ -389,7 +392,17 @@ static void raster(view *v, const double s[9], const double c[9]) {
       size_t k = (size_t)(y - v->y0) * (size_t)v->w + (size_t)x;
       if (iz <= v->iz[k]) continue;
       v->iz[k] = iz;
-      for (int d = 0; d < 3; ++d) v->color[3 * k + d] = b0 * c[d] + b1 * c[3 + d] + b2 * c[6 + d];
+      double dim = 1.0;
+      if (v->tile > 0) { /* the world point (perspective-correct) and its cube's parity */
+        double cell = 0;
+        for (int d = 0; d < 3; ++d)
+          cell +=
+              floor((b0 * s[2] * v->wp[0][d] + b1 * s[5] * v->wp[1][d] + b2 * s[8] * v->wp[2][d]) /
+                    (iz * v->tile));
+        dim = fmod(cell, 2.0) == 0 ? 1.0 : 0.9;
+      }
+      for (int d = 0; d < 3; ++d)
+        v->color[3 * k + d] = dim * (b0 * c[d] + b1 * c[3 + d] + b2 * c[6 + d]);
     }
   }
 }
@@ -401,6 +414,7 @@ static void draw_front_tri(view *v, const double p[3][3], const double n[3][3],
   for (int k = 0; k < 3; ++k) {
     if (!project(v, p[k], s + 3 * k)) return;
     shade(v, p[k], n[k], base, c + 3 * k);
+    v->wp[k] = p[k];
   }
   raster(v, s, c);
 }
@@ -451,11 +465,12 @@ static const double palette[][3] = {{0.91, 0.47, 0.20}, {0.20, 0.58, 0.78}, {0.8
                                     {0.36, 0.70, 0.36}, {0.60, 0.42, 0.80}, {0.95, 0.76, 0.26}};
 static const double obstacle_color[3] = {0.62, 0.63, 0.67};
 
-/* surfaces of the obstacles (obstacles != 0) or of the dynamic bodies. the normal at a face
-   corner averages (area-weighted) the faces around the vertex that bend less than the
-   crease angle from this face, so smooth surfaces are smooth and the edges of a cube stay
-   sharp. */
-static void draw_bodies(view *v, const ipc_model *m, const double *x, int obstacles) {
+/* surfaces of the obstacles (obstacles != 0: checkered in space by cubes of side tile, so a
+   body sliding over a flat obstacle is seen to move when the view follows it) or of
+   the dynamic bodies. the normal at a face corner averages (area-weighted) the faces around
+   the vertex that bend less than the crease angle from this face, so smooth surfaces are
+   smooth and the edges of a cube stay sharp. */
+static void draw_bodies(view *v, const ipc_model *m, const double *x, int obstacles, double tile) {
   const ipc_surface *s = &m->surface;
   const double crease_cos = 0.75; /* about 40 degrees */
   int nf = s->nfaces, nv = m->nverts;
@@ -495,7 +510,9 @@ static void draw_bodies(view *v, const ipc_model *m, const double *x, int obstac
         }
         if (!normalize3(nc)) memcpy(nc, own, sizeof own);
       }
+      v->tile = bd->obstacle ? tile : 0.0;
       draw_tri(v, x + 3 * f[0], x + 3 * f[1], x + 3 * f[2], n, base);
+      v->tile = 0.0;
     }
   }
   ipc_free(fn);
@@ -503,15 +520,25 @@ static void draw_bodies(view *v, const ipc_model *m, const double *x, int obstac
   ipc_free(adj);
 }
 
+enum { PLANE_TILES = 16 };
+
+/* half the side of the planes' checkered squares: 1.25 times the framed box's diagonal */
+static double plane_half(const ipc_model *m) {
+  double up[3], lo[3], hi[3];
+  up_of(m, up);
+  frame_box(m, up, lo, hi);
+  return 1.25 * box_diag(lo, hi);
+}
+
 /* a checkered square of tiles on each plane the eye looks at from its open side, centered
    at the foot of the framed bodies; a plane seen from behind (a wall of a box of planes,
    between the eye and the bodies) is left out */
 static void draw_planes(view *v, const ipc_model *m) {
-  enum { tiles = 16 };
+  enum { tiles = PLANE_TILES };
   double up[3], lo[3], hi[3], cb[3];
   up_of(m, up);
   frame_box(m, up, lo, hi);
-  double half = 1.25 * box_diag(lo, hi);
+  double half = plane_half(m);
   for (int d = 0; d < 3; ++d) cb[d] = 0.5 * (lo[d] + hi[d]);
   for (int k = 0; k < m->nplanes; ++k) {
     const ipc_plane *pl = &m->planes[k];
@@ -563,7 +590,7 @@ void ipc_render_model(ipc_image *im, const ipc_model *m, const double *pos, cons
   double up[3], lo[3], hi[3];
   up_of(m, up);
   frame_box(m, up, lo, hi);
-  view v, b;
+  view v = {0}, b;
   view_init(&v, cam, SS * im->width, SS * im->height, box_diag(lo, hi));
   int band = (int)(BAND_SAMPLES / (size_t)v.w) / SS * SS; /* whole rows of the image */
   band = band < SS ? SS : band > v.h ? v.h : band;
@@ -587,8 +614,9 @@ void ipc_render_model(ipc_image *im, const ipc_model *m, const double *pos, cons
     }
     if (v.ok) {
       draw_planes(&v, m);
-      draw_bodies(&v, m, pos, 1);
-      draw_bodies(&b, m, pos, 0);
+      /* obstacles checkered by cubes of the planes' tile */
+      draw_bodies(&v, m, pos, 1, 2 * plane_half(m) / PLANE_TILES);
+      draw_bodies(&b, m, pos, 0, 0.0);
       composite(&v, &b);
     }
     for (int y = y0 / SS; y < (y0 + v.rows) / SS; ++y)
