@@ -34,10 +34,9 @@ struct ipc_petsc {
   KSP ksp;
   Mat A; /* NULL before the first factor and after a failed set-up */
   Vec b, x;
-  int sbaij;     /* A stores the upper triangle only */
-  int iterative; /* the KSP is not KSPPREONLY */
-  int own_test;  /* the accuracy test below replaced PETSc's */
-  void *default_test;
+  int sbaij;          /* A stores the upper triangle only */
+  int iterative;      /* the KSP is not KSPPREONLY */
+  void *default_test; /* PETSc's test, for accuracy_test without a bound */
   int n;
   /* A's rows in CSR (columns ascending): entry p is val[src[p]] of the caller's CSC */
   PetscInt *rowptr, *cols; /* (n + 1), (m) */
@@ -49,8 +48,8 @@ struct ipc_petsc {
   ipc_linear_solver_stats st;
 };
 
-/* PETSc's state in this process: 0 not started, 1 running (ours to finalize at exit),
-   -1 failed to start */
+/* PETSc's state in this process: 0 not started, 1 running (ours to finalize at exit), 2 started
+   by someone else (theirs to finalize), -1 failed to start */
 static int petsc_state = 0;
 static char *pending_options; /* ipc_petsc_set_options before the start */
 
@@ -217,7 +216,6 @@ static PetscErrorCode configure(ipc_petsc *s) {
     PetscCall(KSPSetNormType(s->ksp, KSP_NORM_UNPRECONDITIONED));
     PetscCall(KSPConvergedDefaultCreate(&s->default_test));
     PetscCall(KSPSetConvergenceTest(s->ksp, accuracy_test, s, NULL));
-    s->own_test = 1;
   }
   return 0;
 }
