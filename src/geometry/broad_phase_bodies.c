@@ -685,9 +685,9 @@ int ipc_broad_phase_bodies(struct ipc_bodies_ws **wsp, ipc_candidates *c, const 
 
 void ipc_bodies_ws_free(struct ipc_bodies_ws *w) {
   if (!w) return;
-  void *arrays[] = {w->box0, w->box1, w->c,   w->gmax,     w->bpass,     w->rep, w->vs,
-                    w->vid,  w->es,   w->eid, w->fs,       w->fid,       w->bb,  w->bpairs,
-                    w->kab,  w->kcf,  w->kR,  w->sort_tmp, w->sort_count};
+  void *arrays[] = {w->box0, w->box1, w->c,   w->gmax,     w->bpass,      w->rep,   w->vs,
+                    w->vid,  w->es,   w->eid, w->fs,       w->fid,        w->bb,    w->bpairs,
+                    w->kab,  w->kcf,  w->kR,  w->sort_tmp, w->sort_count, w->keyed, w->vob};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   for (int k = 0; k < 3; ++k) {
     ipc_free(w->chbox[k]);
