@@ -26,10 +26,10 @@ static void run_usage(FILE *f) {
       "usage: ipcc run SCENE [-o OUTDIR] [--mode ipc|lcp] [--steps N] [--format LIST]\n"
       "                [--write-planes] [--every N] [--preview] [--preview-every N] [--check]\n"
       "                [--no-checkpoint] [--checkpoint-every N] [--quiet] [--lenient]\n"
-      "                [--threads N] [--overwrite]\n"
+      "                [--threads N] [--overwrite] [--linear-solver NAME] [--petsc-options S]\n"
       "                [LCP options]\n"
       "       ipcc run --resume OUTDIR [--steps N] [--quiet] [--lenient] [--threads N]\n"
-      "                [--checkpoint-every N]\n"
+      "                [--checkpoint-every N] [--linear-solver NAME] [--petsc-options S]\n"
       "  SCENE            a JSON scene (docs/scene-format.md) or an IPC .txt script (README.md)\n"
       "  -o OUTDIR        output folder (default: out/<scene name>, in LCP mode\n"
       "                   out/<scene name>_lcp); frames go to OUTDIR/frames\n"
@@ -57,7 +57,11 @@ static void run_usage(FILE *f) {
       "  --quiet          no progress bar and no summary\n"
       "  --lenient        IPC scripts: unsupported keywords are warnings, not errors\n"
       "  --threads N      threads for ipcc's own loops (default 1); results do not\n"
-      "                   depend on it\n",
+      "                   depend on it\n"
+      "  --linear-solver NAME  the Newton systems' solver: cholmod (default), petsc-mumps,\n"
+      "                   petsc-cg-gamg or petsc (or newton.linear_solver; README, Beyond one\n"
+      "                   machine)\n"
+      "  --petsc-options \"...\"  PETSc options for the petsc solvers (as PETSC_OPTIONS)\n",
       f);
   ipc_run_lcp_usage(f);
 }
