@@ -22,9 +22,11 @@
 //   --iterations, m_solverMode SOLVER_USE_WARMSTARTING | SOLVER_SIMD |
 //   SOLVER_USE_2_FRICTION_DIRECTIONS (two friction rows per contact, each clamped by
 //   mu lambda_n: a friction pyramid, as ODE's dContactApprox1; Bullet's default is one row
-//   along the slip), and Bullet's defaults otherwise: split impulse on (penetration is
-//   corrected by a separate position pass with ERP2 0.2 and adds no momentum), ERP 0.2, CFM
-//   0, residual threshold 0 (every sweep is taken), islands batched up to 128 constraints;
+//   along the slip), and Bullet's defaults otherwise: ERP 0.2, CFM 0, residual threshold 0
+//   (every sweep is taken), islands batched up to 128 constraints, split impulse on; but
+//   Bullet splits only penetrations deeper than m_splitImpulsePenetrationThreshold (-0.04 m),
+//   so the pour's contacts get the Baumgarte term with ERP 0.2 (a run with split impulse off
+//   gives the same trajectories);
 // - one thread (no task scheduler).
 // Reported per step: points of all persistent manifolds after the step, the sweeps taken
 // (solveSingleIteration calls, summed over the solver's batches), the time of
