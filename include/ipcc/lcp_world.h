@@ -57,6 +57,12 @@ typedef struct ipc_lcp_step_stats {
                               no contact impulse can separate */
 } ipc_lcp_step_stats;
 
+/* which contact points the LCP mode solves */
+typedef enum ipc_lcp_manifold {
+  IPC_LCP_MANIFOLD_REDUCED = 0, /* at most four per touching pair (deformable: per patch) */
+  IPC_LCP_MANIFOLD_FULL = 1,    /* every point contact within the gap */
+} ipc_lcp_manifold;
+
 /* options of the LCP mode. solver takes the values of the LCP solvers:
    0 pgs, 1 pcg-pgs, 2 amgs, 3 lemke (see ipc_lcp_world_def_set for names) */
 typedef struct ipc_lcp_world_def {
@@ -74,6 +80,8 @@ typedef struct ipc_lcp_world_def {
   int warm_start;       /* start from the previous step's impulses of the same contacts (1) */
   int split_regions;    /* solve each independent region separately (1) */
   const char *dump_dir; /* when set, each region's LCP is written there as Matrix Market */
+  /* contact manifolds: at most four points per touching pair (reduced) or every point */
+  ipc_lcp_manifold manifold;
 } ipc_lcp_world_def;
 
 /* defaults as listed above: PGS, no friction, coupled (stable on stiff, light bodies; lumped
@@ -83,8 +91,8 @@ ipc_lcp_world_def ipc_default_lcp_world_def(void);
 /* sets one option by name, as scenes and the command line spell them: "solver" (pgs,
    pcg-pgs, amgs, lemke), "friction" (none, box, pyramid, cone), "directions", "coupling"
    (lumped, coupled), "gap", "baumgarte", "restitution", "tolerance", "max_iterations",
-   "omega", "warm_start" (true/false), "regions" (true/false). IPC_ERR_INPUT names the key
-   and what was expected. */
+   "omega", "warm_start" (true/false), "regions" (true/false), "manifold" (reduced, full).
+   IPC_ERR_INPUT names the key and what was expected. */
 ipc_status ipc_lcp_world_def_set(ipc_lcp_world_def *d, const char *key, const char *value,
                                  ipc_error *err) IPC_NONNULL(1, 2, 3);
 

@@ -16,6 +16,7 @@ void ipc_run_lcp_usage(FILE *f) {
       "  --solver pgs|pcg-pgs|amgs|lemke  --friction none|box|pyramid|cone  --directions K\n"
       "  --coupling coupled|lumped (default coupled)  --gap D  --baumgarte B\n"
       "  --restitution E  --tol T  --max-iter N  --omega W  --no-warm-start  --no-regions\n"
+      "  --manifold reduced|full (default reduced: at most 4 contact points per touching pair)\n"
       "  --dump-lcp DIR   each region's LCP as Matrix Market (not with --resume)\n",
       f);
 }
@@ -32,6 +33,7 @@ static const char *const value_flags[][2] = {
     {"--tol", "tolerance"},
     {"--max-iter", "max_iterations"},
     {"--omega", "omega"},
+    {"--manifold", "manifold"},
 };
 
 enum { NVALUED = sizeof value_flags / sizeof value_flags[0] };

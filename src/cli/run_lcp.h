@@ -12,7 +12,7 @@
 
 /* the LCP options of the command line, as given */
 typedef struct ipc_run_lcp_opts {
-  const char *val[10]; /* the last value of each option that sets a def key, or NULL */
+  const char *val[11]; /* the last value of each option that sets a def key, or NULL */
   const char *dump;    /* --dump-lcp DIR */
   int no_warm, no_regions;
   const char *first; /* the first LCP option given (messages), NULL when none */
@@ -22,7 +22,7 @@ typedef struct ipc_run_lcp_opts {
 void ipc_run_lcp_usage(FILE *f);
 
 /* if argv[*i] is an LCP option (--solver S, --friction F, --directions K, --coupling C, --gap D,
-   --baumgarte B, --restitution E, --tol T, --max-iter N, --omega W, --no-warm-start,
+   --baumgarte B, --restitution E, --tol T, --max-iter N, --omega W, --manifold M, --no-warm-start,
    --no-regions, --dump-lcp DIR), records it and moves *i past its value: 1; 0 when it is none,
    2 when its value is missing (message on stderr; values are checked by ipc_run_lcp_def) */
 int ipc_run_lcp_option(ipc_run_lcp_opts *lo, int argc, char **argv, int *i);

@@ -98,6 +98,7 @@ static int cone_pgs(ipc_lcp_op *op, const double *mu, const ipc_lcp_options *o, 
       ipc_lcp_sumsq_add(&step, a - old1);
       ipc_lcp_sumsq_add(&step, b - old2);
     }
+    if (o->check_every > 1 && it % o->check_every != 0 && it < o->max_iter) continue;
     ipc_lcp_op_eval(op, z, w);
     double r = ipc_lcp_cone_residual_zw(m, mu, z, w);
     if (!isfinite(r)) {

@@ -35,11 +35,18 @@
 
 #define X(i) (x + 3 * (size_t)(i))
 
+/* an unsigned normal turned against the previous by more than this (cosine) has crossed */
+#define IPC_LCP_CROSSED_COS (-0.5)
+
 enum { KIND_PT = 1, KIND_EE = 2, KIND_PE = 3, KIND_PP = 4, KIND_PLANE = 5 };
 
 void ipc_lcp_contact_set_free(ipc_lcp_contact_set *cs) {
   ipc_free(cs->c);
   memset(cs, 0, sizeof *cs);
+}
+
+int ipc_lcp_contact_plane(const ipc_lcp_contact *c) {
+  return c->key[0] == 1 ? (int)c->key[2] : -1;
 }
 
 void ipc_lcp_tangents(const double n[3], double t1[3], double t2[3]) {
@@ -72,6 +79,10 @@ typedef struct builder {
   double h, accel;
   int *front; /* (nfront x 2) vertex, body: the vertex is in front of one of the body's faces */
   size_t nfront, cap_front;
+  double *u; /* (nverts) |v_i - c|, c the mean velocity: u_i + u_j >= |v_i - v_j|; or NULL */
+  int cross; /* the reach from the speeds of one side's vertices against the other's only, and
+               speculative contacts only when they approach (reduced manifolds) */
+  const ipc_lcp_contact_set *prev; /* last step's contacts (sorted by key), or NULL */
 } builder;
 
 /* the kinetic coefficient of a contact of vertex va with vertex vb, or plane -vb - 1, under
@@ -88,27 +99,56 @@ static double pair_mu(const ipc_model *m, int va, int vb) {
 
 /* the distance a pair may close within the step, with a factor 2 of margin: 2h (the
    largest relative speed of its vertices + 2h accel); a plane is at rest. Relative speeds,
-   so the far parts of one fast body (or of two bodies flying together) are no contacts. */
-static double reach(const builder *b, int np, const int *ids, int plane) {
+   so the far parts of one fast body (or of two bodies flying together) are no contacts.
+   With b->cross, only the speeds of the first na ids (one side) against the others count:
+   how fast the sides approach, not how fast a spinning face's corners move apart. */
+static double reach(const builder *b, int np, int na, const int *ids, int plane) {
   if (!b->v) return 0;
   double s2 = 0;
   for (int i = 0; i < np; ++i) {
     const double *vi = b->v + 3 * (size_t)ids[i];
-    if (plane >= 0) s2 = fmax(s2, vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2]);
-    for (int j = i + 1; j < np; ++j) {
+    double t = vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2];
+    if (plane >= 0 && t > s2) s2 = t; /* (a NaN speed is ignored, as fmax does) */
+    if (b->cross && i >= na) break;
+    for (int j = b->cross ? na : i + 1; j < np; ++j) {
       const double *vj = b->v + 3 * (size_t)ids[j];
       double d[3] = {vi[0] - vj[0], vi[1] - vj[1], vi[2] - vj[2]};
-      s2 = fmax(s2, d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+      t = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+      if (t > s2) s2 = t;
     }
   }
   return 2 * b->h * (sqrt(s2) + 2 * b->h * b->accel);
+}
+
+/* -1 when contacts c and p (same vertices) have their sides swapped (a vertex-vertex pair
+   seen from either face), else 1: their normals compare side for side after this sign */
+static double side_sign(const ipc_lcp_contact *c, const ipc_lcp_contact *p) {
+  for (int a = 0; a < c->nv; ++a)
+    for (int k = 0; k < p->nv; ++k)
+      if (p->vert[k] == c->vert[a] && (p->w[k] > 0) != (c->w[a] > 0)) return -1;
+  return 1;
+}
+
+/* bsearch: a key against a contact's */
+static int cmp_key_contact(const void *key, const void *contact) {
+  const unsigned long long *a = key, *b = ((const ipc_lcp_contact *)contact)->key;
+  for (int k = 0; k < 3; ++k)
+    if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
+  return 0;
 }
 
 /* adds a contact of the given points and weights (ids may repeat nothing; zero weights are
    dropped) with normal n and gap phi, when phi < gap */
 static ipc_lcp_contact *emit(builder *b, int kind, int np, const int *ids, const double *wts,
                              const double n[3], double phi, double mu, int plane) {
-  if (!(phi < b->gap + reach(b, np, ids, plane))) return NULL;
+  if (!(phi < b->gap + reach(b, np, kind == KIND_EE ? 2 : 1, ids, plane))) return NULL;
+  int approach = 1; /* a speculative contact of the reduced manifolds closes along its normal */
+  if (b->cross && b->v && !(phi < b->gap)) {
+    double vn = 0;
+    for (int k = 0; k < np; ++k) vn += wts[k] * dot3(n, b->v + 3 * (size_t)ids[k]);
+    double closing = vn < 0 ? -vn : 0;
+    approach = phi < b->gap + 2 * b->h * (closing + 2 * b->h * b->accel);
+  }
   ipc_lcp_contact c;
   memset(&c, 0, sizeof c);
   for (int k = 0; k < 4; ++k) c.vert[k] = -1;
@@ -139,17 +179,49 @@ static ipc_lcp_contact *emit(builder *b, int kind, int np, const int *ids, const
   c.key[1] = ((unsigned long long)(unsigned)s[0] << 32) | (unsigned)s[1];
   c.key[2] = kind == KIND_PLANE ? (unsigned long long)plane
                                 : ((unsigned long long)(unsigned)s[2] << 32) | (unsigned)s[3];
+  /* one that does not approach stays when its normal turned against last step's: it may
+     have crossed, which orient decides (a pair that crossed seems to separate) */
+  if (!approach) {
+    const ipc_lcp_contact *p =
+        b->prev ? bsearch(c.key, b->prev->c, b->prev->n, sizeof *b->prev->c, cmp_key_contact)
+                : NULL;
+    if (!p || side_sign(&c, p) * dot3(c.n, p->n) >= 0) return NULL;
+  }
   ipc_reserve((void **)&b->out->c, &b->out->cap, b->out->n + 1, sizeof c);
   b->out->c[b->out->n++] = c;
   return &b->out->c[b->out->n - 1];
+}
+
+/* whether a pair whose gap is at least lb (m) is surely beyond the gap and reach emit
+   requires of it: most candidates of the inflated broad phase are, and are dropped before
+   their classification (a relative margin keeps the decision emit's under rounding) */
+static int beyond(const builder *b, double lb, int np, int na, const int *ids) {
+  if (b->u) { /* first against a bound of the reach from the two largest u_i (of each side) */
+    double u1 = 0, u2 = 0, ua = 0, ub = 0;
+    for (int i = 0; i < np; ++i) {
+      double t = b->u[ids[i]];
+      if (t > u1)
+        u2 = u1, u1 = t;
+      else if (t > u2)
+        u2 = t;
+      if (i < na)
+        ua = t > ua ? t : ua;
+      else
+        ub = t > ub ? t : ub;
+    }
+    double s = b->cross ? ua + ub : u1 + u2;
+    double bound = 2 * b->h * (s + 2 * b->h * b->accel);
+    if (lb > (1 + 1e-9) * (b->gap + bound) + 1e-300) return 1;
+  }
+  return lb > (1 + 1e-9) * (b->gap + reach(b, np, na, ids, -1)) + 1e-300;
 }
 
 static void vertex_face(builder *b, int p, int f) {
   const ipc_model *m = b->m;
   const double *x = b->x;
   const int *F = m->surface.faces + 3 * (size_t)f;
-  ipc_pt_type type = ipc_pt_classify(X(p), X(F[0]), X(F[1]), X(F[2]));
-  if (!m->surface.vert_obstacle[F[0]]) {
+  int ids[4] = {p, F[0], F[1], F[2]};
+  {
     double fn[3], e1[3], e2[3], r[3];
     for (int d = 0; d < 3; ++d) {
       e1[d] = X(F[1])[d] - X(F[0])[d];
@@ -157,14 +229,23 @@ static void vertex_face(builder *b, int p, int f) {
       r[d] = X(p)[d] - X(F[0])[d];
     }
     cross3(fn, e1, e2);
-    if (dot3(fn, r) >= 0) {
+    double side = dot3(fn, r);
+    int body = m->surface.vert_body[F[0]];
+    /* (the candidates come by vertex: a repeat of the last entry adds nothing) */
+    if (!m->surface.vert_obstacle[F[0]] && side >= 0 &&
+        !(b->nfront > 0 && b->front[2 * b->nfront - 2] == p &&
+          b->front[2 * b->nfront - 1] == body)) {
       ipc_reserve((void **)&b->front, &b->cap_front, 2 * (b->nfront + 1), sizeof(int));
       b->front[2 * b->nfront] = p;
-      b->front[2 * b->nfront + 1] = m->surface.vert_body[F[0]];
+      b->front[2 * b->nfront + 1] = body;
       b->nfront++;
     }
+    /* the distance to the face's plane bounds every gap of the pair from below (and a
+       vertex behind the face by more than the gap makes none) */
+    double len = sqrt(dot3(fn, fn));
+    if (len > 0 && beyond(b, fabs(side) / len, 4, 1, ids)) return;
   }
-  int ids[4] = {p, F[0], F[1], F[2]};
+  ipc_pt_type type = ipc_pt_classify(X(p), X(F[0]), X(F[1]), X(F[2]));
   double w[4] = {1, 0, 0, 0}, n[3], phi;
   double mu = pair_mu(m, p, F[0]);
   if (type == IPC_PT_P_T) {
@@ -235,11 +316,51 @@ static void vertex_face(builder *b, int p, int f) {
   if (type != IPC_PT_P_T || m->surface.vert_obstacle[F[0]]) c->unsigned_gap = 1;
 }
 
+/* an edge-edge contact whose closest point on one edge is its end (a zero weight dropped) is a
+   vertex against the other edge (or vertex), the same key as vertex_face's: the vertex first
+   with a positive weight (normal and weights negated when it was on the negative side) and
+   face_body the other side's body, so that its side is decided as vertex_face's (inside the
+   body or not) */
+static void vertex_side_first(ipc_lcp_contact *c, const ipc_model *m) {
+  int pos = 0, neg = 0, vn = -1;
+  for (int k = 0; k < c->nv; ++k) {
+    if (c->w[k] > 0) ++pos;
+    if (c->w[k] < 0) ++neg, vn = k;
+  }
+  if (pos != 1 && neg == 1) { /* the vertex on the negative side: to the front, negated */
+    int v = c->vert[vn];
+    double wv = c->w[vn];
+    for (int k = vn; k > 0; --k) c->vert[k] = c->vert[k - 1], c->w[k] = c->w[k - 1];
+    c->vert[0] = v;
+    c->w[0] = wv;
+    for (int k = 0; k < c->nv; ++k) c->w[k] = -c->w[k];
+    for (int d = 0; d < 3; ++d) c->n[d] = -c->n[d];
+    ipc_lcp_tangents(c->n, c->t1, c->t2);
+  } else if (pos != 1) {
+    return;
+  }
+  int other = c->vert[c->nv - 1];
+  if (!m->surface.vert_obstacle[other]) c->face_body = m->surface.vert_body[other];
+}
+
 /* closest points of two segments a0-a1 and b0-b1 as parameters (s, t) for the classified
    type */
 static void edge_edge(builder *b, int a0, int a1, int b0, int b1) {
   const ipc_model *m = b->m;
   const double *x = b->x;
+  int ids[4] = {a0, a1, b0, b1};
+  {
+    /* the distance of the two lines bounds the segments' from below */
+    double u[3], v[3], r[3], c[3];
+    for (int d = 0; d < 3; ++d) {
+      u[d] = X(a1)[d] - X(a0)[d];
+      v[d] = X(b1)[d] - X(b0)[d];
+      r[d] = X(a0)[d] - X(b0)[d];
+    }
+    cross3(c, u, v);
+    double len = sqrt(dot3(c, c));
+    if (len > 0 && beyond(b, fabs(dot3(r, c)) / len, 4, 2, ids)) return;
+  }
   ipc_ee_type type = ipc_ee_classify(X(a0), X(a1), X(b0), X(b1));
   double s = 0, t = 0;
   switch (type) {
@@ -283,13 +404,13 @@ static void edge_edge(builder *b, int a0, int a1, int b0, int b1) {
       t = t < 0 ? 0 : (t > 1 ? 1 : t);
     }
   }
-  int ids[4] = {a0, a1, b0, b1};
   double w[4] = {1 - s, s, -(1 - t), -t}, n[3];
   for (int d = 0; d < 3; ++d)
     n[d] = (1 - s) * X(a0)[d] + s * X(a1)[d] - (1 - t) * X(b0)[d] - t * X(b1)[d];
   double phi = normalize3(n);
   if (!(phi > 0)) return;
-  emit(b, KIND_EE, 4, ids, w, n, phi, pair_mu(m, a0, b0), -1);
+  ipc_lcp_contact *c = emit(b, KIND_EE, 4, ids, w, n, phi, pair_mu(m, a0, b0), -1);
+  if (c && c->nv < 4) vertex_side_first(c, m);
 }
 
 static void vertex_edge(builder *b, int p, int e0, int e1) {
@@ -318,7 +439,7 @@ static void vertex_vertex(builder *b, int p, int q) {
 }
 
 static void keep_shallowest(ipc_lcp_contact_set *cs, int *front, size_t nfront);
-static void orient(ipc_lcp_contact_set *cur, const ipc_lcp_contact_set *prev);
+static void orient(ipc_lcp_contact_set *cur, const ipc_lcp_contact_set *prev, const builder *b);
 
 static int key_cmp(const unsigned long long *a, const unsigned long long *b) {
   for (int k = 0; k < 3; ++k)
@@ -326,8 +447,15 @@ static int key_cmp(const unsigned long long *a, const unsigned long long *b) {
   return 0;
 }
 
+/* a contact's sort fields and its index: sorting these moves a fifth of the bytes */
+typedef struct sort_rec {
+  unsigned long long key[3];
+  double phi, n[3];
+  size_t idx;
+} sort_rec;
+
 static int cmp_contact(const void *pa, const void *pb) {
-  const ipc_lcp_contact *a = pa, *b = pb;
+  const sort_rec *a = pa, *b = pb;
   int kc = key_cmp(a->key, b->key);
   if (kc) return kc;
   /* same vertices: keep the smallest gap first, then a fixed order of the normal */
@@ -340,10 +468,21 @@ static int cmp_contact(const void *pa, const void *pb) {
 double ipc_lcp_contacts_collect(ipc_lcp_contact_set *out, const ipc_model *m,
                                 const ipc_candidates *cand, const double *x, double gap,
                                 const double *vel, double h, double accel,
-                                const ipc_lcp_contact_set *prev) {
+                                const ipc_lcp_contact_set *prev, int cross_reach) {
   out->n = 0;
-  builder b = {out, m, x, gap, gap, vel, h, accel, NULL, 0, 0};
+  builder b = {out, m, x, gap, gap, vel, h, accel, NULL, 0, 0, NULL, cross_reach, prev};
   const ipc_surface *s = &m->surface;
+  if (vel && m->nverts > 0) {
+    double c[3] = {0, 0, 0};
+    for (int i = 0; i < m->nverts; ++i)
+      for (int d = 0; d < 3; ++d) c[d] += vel[3 * (size_t)i + d] / m->nverts;
+    b.u = IPC_NEW(double, (size_t)m->nverts);
+    for (int i = 0; i < m->nverts; ++i) {
+      const double *v = vel + 3 * (size_t)i;
+      double r[3] = {v[0] - c[0], v[1] - c[1], v[2] - c[2]};
+      b.u[i] = sqrt(dot3(r, r));
+    }
+  }
   for (size_t i = 0; i < cand->nvf; ++i) vertex_face(&b, cand->vf[2 * i], cand->vf[2 * i + 1]);
   for (size_t i = 0; i < cand->nee; ++i) {
     const int *ea = s->edges + 2 * (size_t)cand->ee[2 * i];
@@ -367,17 +506,31 @@ double ipc_lcp_contacts_collect(ipc_lcp_contact_set *out, const ipc_model *m,
     }
   }
   if (out->n > 1) {
-    qsort(out->c, out->n, sizeof *out->c, cmp_contact);
-    size_t k = 0;
+    sort_rec *r = IPC_NEW(sort_rec, out->n);
     for (size_t i = 0; i < out->n; ++i) {
-      if (k > 0 && !memcmp(out->c[k - 1].key, out->c[i].key, sizeof out->c[i].key)) continue;
-      out->c[k++] = out->c[i];
+      const ipc_lcp_contact *c = &out->c[i];
+      memcpy(r[i].key, c->key, sizeof c->key);
+      r[i].phi = c->phi;
+      memcpy(r[i].n, c->n, sizeof c->n);
+      r[i].idx = i;
     }
+    qsort(r, out->n, sizeof *r, cmp_contact);
+    size_t n0 = out->n, k = 0;
+    ipc_lcp_contact *sorted = IPC_NEW(ipc_lcp_contact, n0);
+    for (size_t i = 0; i < out->n; ++i) {
+      if (k > 0 && !memcmp(r[i - 1].key, r[i].key, sizeof r[i].key)) continue;
+      sorted[k++] = out->c[r[i].idx];
+    }
+    ipc_free(r);
+    ipc_free(out->c);
+    out->c = sorted;
     out->n = k;
+    out->cap = n0;
   }
-  if (prev) orient(out, prev);
+  if (prev) orient(out, prev, &b);
   keep_shallowest(out, b.front, b.nfront);
   ipc_free(b.front);
+  ipc_free(b.u);
   double min_phi = INFINITY;
   for (size_t i = 0; i < out->n; ++i)
     if (out->c[i].phi < min_phi) min_phi = out->c[i].phi;
@@ -431,9 +584,42 @@ static void keep_shallowest(ipc_lcp_contact_set *cs, int *front, size_t nfront) 
   cs->n = k;
 }
 
+/* the generalized winding number of point q about the closed, outward surface of body b at
+   x (1 inside, 0 outside): the solid angles of its faces over 4 pi (Van Oosterom and
+   Strackee's formula) */
+static double winding(const ipc_model *m, int body, const double *x, const double *q) {
+  const ipc_body *bd = &m->bodies[body];
+  double sum = 0;
+  for (int f = bd->f0; f < bd->f0 + bd->nf; ++f) {
+    const int *F = m->surface.faces + 3 * (size_t)f;
+    double a[3], b[3], c[3], bc[3];
+    for (int d = 0; d < 3; ++d) {
+      a[d] = X(F[0])[d] - q[d];
+      b[d] = X(F[1])[d] - q[d];
+      c[d] = X(F[2])[d] - q[d];
+    }
+    double la = sqrt(dot3(a, a)), lb = sqrt(dot3(b, b)), lc = sqrt(dot3(c, c));
+    cross3(bc, b, c);
+    sum += 2 * atan2(dot3(a, bc), la * lb * lc + dot3(a, b) * lc + dot3(a, c) * lb + dot3(b, c) * la);
+  }
+  return sum / (4 * 3.14159265358979323846);
+}
+
 /* gives each unsigned contact of cur the side of the contact with the same key in prev
-   (both sorted by key) */
-static void orient(ipc_lcp_contact_set *cur, const ipc_lcp_contact_set *prev) {
+   (both sorted by key). A normal turned against the previous one is a crossing only when the
+   pair could have crossed: the step that brought it here (the velocities v, x moved by h v)
+   closed it along the previous normal by at least half its previous gap. Otherwise the vertex
+   went around the feature (a speculative pair 3 mm apart, its vertex sliding 5 mm past an
+   edge: the normal turns by 90 degrees) and keeps its unsigned normal; flipped, that was a
+   penetration of several millimetres, its constraint pulling the vertex back around the edge
+   and into the other body. Nor is a normal turned by less than acos(IPC_LCP_CROSSED_COS)
+   (120 degrees): a pair that passes through its feature comes out behind it, its normal
+   nearly reversed; one that closed its gap along the normal and slid sideways past an edge
+   by a few millimetres turns by about 90 degrees. A vertex against a feature of a closed
+   body (face_body) has crossed exactly when it is inside that body (its winding number):
+   around a sharp edge of a coarse ellipsoid a normal turned by 132 degrees with the vertex
+   1.2 mm in front of the body's faces. */
+static void orient(ipc_lcp_contact_set *cur, const ipc_lcp_contact_set *prev, const builder *bd) {
   size_t j = 0;
   for (size_t i = 0; i < cur->n; ++i) {
     ipc_lcp_contact *c = &cur->c[i];
@@ -443,13 +629,20 @@ static void orient(ipc_lcp_contact_set *cur, const ipc_lcp_contact_set *prev) {
     const ipc_lcp_contact *p = &prev->c[j];
     /* the same vertices may have swapped sides (a vertex-vertex pair seen from either
        face): compare the normals side for side */
-    double side = dot3(c->n, p->n);
-    for (int a = 0; a < c->nv; ++a)
-      for (int b = 0; b < p->nv; ++b)
-        if (p->vert[b] == c->vert[a] && (p->w[b] > 0) != (c->w[a] > 0)) {
-          side = -side;
-          a = c->nv, b = p->nv;
-        }
+    double sign = side_sign(c, p), side = sign * dot3(c->n, p->n);
+    if (side < 0 && bd->v && c->face_body >= 0) {
+      /* a vertex against a closed body's feature has crossed exactly when it is inside */
+      int pv = c->vert[0];
+      for (int a = 0; a < c->nv; ++a)
+        if (c->w[a] > 0) pv = c->vert[a];
+      if (winding(bd->m, c->face_body, bd->x, bd->x + 3 * (size_t)pv) < 0.5) continue;
+    } else if (side < 0 && bd->v && p->phi > 0) {
+      double closing = 0; /* -h d(gap)/dt along the previous normal */
+      for (int a = 0; a < c->nv; ++a)
+        closing -= bd->h * sign * c->w[a] * dot3(p->n, bd->v + 3 * (size_t)c->vert[a]);
+      /* around the feature, not through it */
+      if (closing < 0.5 * p->phi || side > IPC_LCP_CROSSED_COS) continue;
+    }
     if (side < 0) {
       for (int d = 0; d < 3; ++d) c->n[d] = -c->n[d];
       c->phi = -c->phi;

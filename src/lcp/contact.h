@@ -42,13 +42,17 @@ void ipc_lcp_tangents(const double n[3], double t1[3], double t2[3]);
    Of a vertex's contacts with one body's features, negative gaps other than the nearest
    feature's are dropped, and all of them when the vertex is in front of one of the body's
    faces near it (outside). A vertex deeper than gap behind a face is taken to be across
-   the body (no contact with that face).
+   the body (no contact with that face). cross_reach: the speeds are those of one side's
+   vertices against the other's (not of two vertices of one side: a spinning face).
    Returns the smallest phi kept (INFINITY when none). */
 double ipc_lcp_contacts_collect(ipc_lcp_contact_set *out, const ipc_model *m,
                                 const ipc_candidates *cand, const double *x, double gap,
                                 const double *v, double h, double accel,
-                                const ipc_lcp_contact_set *prev);
+                                const ipc_lcp_contact_set *prev, int cross_reach);
 
 void ipc_lcp_contact_set_free(ipc_lcp_contact_set *cs);
+
+/* the plane of a vertex-plane contact, -1 for the other kinds */
+int ipc_lcp_contact_plane(const ipc_lcp_contact *c);
 
 #endif

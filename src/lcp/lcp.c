@@ -20,6 +20,7 @@ ipc_lcp_options ipc_lcp_default_options(void) {
   o.amgs_alpha = 0.5;
   o.amgs_omega_identity = false;
   o.amgs_gamma = 1.0;
+  o.check_every = 1;
   return o;
 }
 

@@ -87,6 +87,9 @@ typedef struct ipc_lcp_options {
                                units of W; about half the mean diagonal works); alpha > 0 */
   bool amgs_omega_identity; /* Omega = alpha I (Zheng-Yin) instead of alpha diag(W) */
   double amgs_gamma;        /* AMGS modulus scale gamma > 0 (iterates are invariant to it) */
+  int check_every;          /* PGS (and the cone's): the residual (a product with W, as
+                               costly as a sweep) is evaluated after every check_every-th
+                               sweep and the last (<= 1: every sweep) */
 } ipc_lcp_options;
 
 /* why a solver stopped */

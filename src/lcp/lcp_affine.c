@@ -250,6 +250,19 @@ void ipc_lcp_affine_advance(ipc_lcp_world *w) {
   }
 }
 
+void ipc_lcp_affine_displace(ipc_lcp_world *w) {
+  for (int a = 0; a < w->naff; ++a) {
+    double *q = w->aq + 12 * (size_t)a;
+    const double *dq = w->adqd + 12 * (size_t)a;
+    int moved = 0;
+    for (int k = 0; k < 12; ++k) moved |= dq[k] != 0;
+    if (w->aff_scripted[a] || !moved) continue;
+    for (int k = 0; k < 12; ++k) q[k] += w->h * dq[k];
+    start(&w->aff_mom[a], q, q);
+    map_body(w, a, q, w->x);
+  }
+}
+
 double ipc_lcp_affine_energy(const ipc_lcp_world *w) {
   double e = 0;
   for (int a = 0; a < w->naff; ++a)

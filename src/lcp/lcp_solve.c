@@ -50,7 +50,7 @@ static void row_dir(const ipc_lcp_world *w, const ipc_lcp_contact *c, int j, dou
   }
 }
 
-static double required_normal_velocity(const ipc_lcp_world *w, const ipc_lcp_contact *c) {
+double ipc_lcp_required_normal_velocity(const ipc_lcp_world *w, const ipc_lcp_contact *c) {
   double h = w->h;
   /* between two meshes the normal turns during the step: aim at a skin, not at contact */
   double phi = c->nv > 1 ? c->phi - IPC_LCP_SKIN * w->gap : c->phi;
@@ -297,9 +297,13 @@ static int coupled_w_blocks(const ipc_lcp_world *w, region_ws *ws, const ipc_lcp
   return ok;
 }
 
-/* solves the region of contacts idx[0..nc-1]; z (nc x R, warm start in, impulses out) */
+/* solves the region of contacts idx[0..nc-1]; z (nc x R, warm start in, impulses out).
+   keep: z is the solution already (a region an added point did not reach): only its impulses
+   are applied, and *out (its last solve's result) recorded; else solved to the relative
+   residual tol */
 static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, const int *idx, int nc,
-                               double *z, ipc_lcp_step_stats *st, ipc_error *err) {
+                               double *z, int keep, double tol, ipc_lcp_region_result *out,
+                               ipc_lcp_step_stats *st, ipc_error *err) {
   const ipc_model *m = &w->m;
   const int R = ipc_lcp_world_rows(w);
   const int nrows = nc * R;
@@ -308,7 +312,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
      (10,118 rows of affine balls: 0.8 GB and most of a step's time) */
   int ndef = 0;
   for (int a = 0; a < nc && !ndef; ++a) {
-    const ipc_lcp_contact *c = &w->contacts.c[idx[a]];
+    const ipc_lcp_contact *c = &w->active->c[idx[a]];
     for (int k = 0; k < c->nv; ++k)
       ndef |= !w->fixed[c->vert[k]] && !(w->vert_aff && w->vert_aff[c->vert[k]] >= 0);
   }
@@ -319,7 +323,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
      couplings): 12 columns each after them, in order of appearance */
   int nloc = 0, naloc = 0;
   for (int a = 0; a < nc; ++a) {
-    const ipc_lcp_contact *c = &w->contacts.c[idx[a]];
+    const ipc_lcp_contact *c = &w->active->c[idx[a]];
     for (int k = 0; k < c->nv; ++k) {
       int v = c->vert[k], af = w->vert_aff ? w->vert_aff[v] : -1;
       if (w->fixed[v]) continue;
@@ -340,8 +344,9 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
       (coupled || w->def.dump_dir || w->def.friction == IPC_LCP_FRICTION_PYRAMID) ? (size_t)nM : 0);
   size_t nt = 0, nat = 0;
   for (int a = 0; a < nc; ++a) {
-    const ipc_lcp_contact *c = &w->contacts.c[idx[a]];
-    double rn = required_normal_velocity(w, c);
+    const ipc_lcp_contact *c = &w->active->c[idx[a]];
+    /* a projection asks for the gap alone: no v*, the whole penetration (projection.c) */
+    double rn = w->projecting ? -c->phi / w->h : ipc_lcp_required_normal_velocity(w, c);
     for (int j = 0; j < R; ++j) {
       int row = a * R + j;
       double d[3], qi = 0;
@@ -351,7 +356,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
         int af = w->vert_aff ? w->vert_aff[v] : -1;
         for (int e = 0; e < 3; ++e) {
           double coef = c->w[k] * d[e];
-          qi += coef * w->vstar[3 * v + e];
+          if (!w->projecting) qi += coef * w->vstar[3 * v + e];
           if (w->fixed[v] || coef == 0 || af >= 0) continue;
           int col = coupled ? dofmap[3 * v + e] : 3 * w->loc[v] + e;
           if (col >= 0) add_triplet(ws, &nt, row, col, coef);
@@ -366,7 +371,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
     ws->mu[a] = c->mu;
   }
   for (int a = 0; a < nc && !coupled; ++a) {
-    const ipc_lcp_contact *c = &w->contacts.c[idx[a]];
+    const ipc_lcp_contact *c = &w->active->c[idx[a]];
     for (int k = 0; k < c->nv; ++k) {
       int v = c->vert[k];
       if (w->loc[v] >= 0)
@@ -385,7 +390,9 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
   p.n = nrows;
   p.q = ws->q;
   double *W = ws->Wd; /* dense W of the J rows when needed */
-  if (coupled && w->use_bf) {
+  if (keep) {
+    /* no W: the impulses are known */
+  } else if (coupled && w->use_bf) {
     if (!coupled_w_blocks(w, ws, &J, nrows, W)) {
       ipc_lcp_csr_free(&J);
       ipc_lcp_csr_free(&JaT);
@@ -412,7 +419,9 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
       }
     }
   }
-  if (coupled) {
+  if (keep) {
+    /* nothing to solve */
+  } else if (coupled) {
     add_affine_w(&JaT, nrows, W);
     for (int r = 0; r < nrows; ++r) /* symmetrise round-off */
       for (int i = r + 1; i < nrows; ++i) {
@@ -429,15 +438,20 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
   }
   ipc_lcp_options o = ipc_lcp_default_options();
   o.solver = (ipc_lcp_solver)w->def.solver;
-  o.tol = w->def.tol;
+  o.tol = tol;
   o.max_iter = w->def.max_iter;
   o.omega = w->def.omega;
+  o.check_every = IPC_LCP_CHECK_EVERY;
   o.z0 = z;
   ipc_lcp_result res;
   memset(&res, 0, sizeof res);
   ipc_status s = IPC_OK;
   int converged = 1;
-  if (w->def.friction == IPC_LCP_FRICTION_PYRAMID) {
+  if (keep) {
+    res.residual = out->residual;
+    res.rel_residual = out->rel_residual;
+    converged = out->converged;
+  } else if (w->def.friction == IPC_LCP_FRICTION_PYRAMID) {
     /* Stewart-Trinkle LCP, per contact (z_n, beta_1..k, sigma) */
     const int B = R + 1;
     double *M = ws->M;
@@ -492,8 +506,12 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
     ipc_lcp_csr_free(&Mx);
     return s;
   }
-  if (s != IPC_OK) converged = 0;
+  /* against the world's tolerance (a region solved again stops at its first solve's) */
+  if (s != IPC_OK || (!keep && !(res.rel_residual <= w->def.tol))) converged = 0;
   record(st, nc, &res, converged);
+  out->residual = res.residual;
+  out->rel_residual = res.rel_residual;
+  out->converged = converged;
   for (int i = 0; i < nrows; ++i)
     if (!isfinite(z[i])) {
       ipc_lcp_csr_free(&J);
@@ -525,7 +543,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
   }
   if (!coupled) {
     for (int a = 0; a < nc; ++a) {
-      const ipc_lcp_contact *c = &w->contacts.c[idx[a]];
+      const ipc_lcp_contact *c = &w->active->c[idx[a]];
       for (int k = 0; k < c->nv; ++k) {
         int v = c->vert[k];
         int l = w->loc[v];
@@ -567,23 +585,21 @@ static void group(int nc, int nreg, const int *region, int *start, int *order) {
   ipc_free(fill);
 }
 
-ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err) {
+ipc_status ipc_lcp_world_solve_pass(ipc_lcp_world *w, int all, ipc_lcp_step_stats *st,
+                                    ipc_error *err) {
   const ipc_model *m = &w->m;
-  const int nc = (int)w->contacts.n, R = ipc_lcp_world_rows(w);
+  const int nc = (int)w->active->n, R = ipc_lcp_world_rows(w);
   const int coupled = w->def.coupling == IPC_LCP_COUPLED;
   if (w->naff > 0) memset(w->adqd, 0, 12 * (size_t)w->naff * sizeof(double));
-  ipc_reserve((void **)&w->z, &w->z_cap, (size_t)nc * R + 1, sizeof(double));
-  memset(w->z, 0, sizeof(double) * ((size_t)nc * R + 1));
-  /* warm start: merge with the previous step's contacts (both sorted by key) */
-  if (w->def.warm_start && w->prev_n > 0 && nc > 0) {
-    size_t j = 0;
-    for (int c = 0; c < nc; ++c) {
-      const unsigned long long *k = w->contacts.c[c].key;
-      while (j < w->prev_n && key_cmp(w->prev_key + 3 * j, k) < 0) ++j;
-      if (j < w->prev_n && key_cmp(w->prev_key + 3 * j, k) == 0)
-        memcpy(w->z + (size_t)c * R, w->prev_z + j * R, sizeof(double) * (size_t)R);
-    }
+  memset(w->dv, 0, 3 * (size_t)m->nverts * sizeof(double));
+  if (all) {
+    ipc_reserve((void **)&w->cres, &w->cres_cap, (size_t)nc + 1, sizeof *w->cres);
+    memset(w->cres, 0, sizeof *w->cres * ((size_t)nc + 1));
   }
+  /* the statistics of the last pass's regions; its iterations add up */
+  st->regions = st->region_max = st->unconverged = 0;
+  memset(st->region_hist, 0, sizeof st->region_hist);
+  st->residual = st->rel_residual = 0;
   ipc_status s = IPC_OK;
   if (nc > 0) {
     /* regions */
@@ -593,7 +609,7 @@ ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st
     int *scratch = IPC_NEW(int, nkeys + 1);
     kptr[0] = 0;
     for (int c = 0; c < nc; ++c) {
-      const ipc_lcp_contact *ct = &w->contacts.c[c];
+      const ipc_lcp_contact *ct = &w->active->c[c];
       int base = kptr[c];
       for (int k = 0; k < ct->nv; ++k) {
         int v = ct->vert[k];
@@ -635,9 +651,23 @@ ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st
       }
       for (int a = 0; a < cnt; ++a)
         memcpy(zr + (size_t)a * R, w->z + (size_t)idx[a] * R, sizeof(double) * (size_t)R);
-      s = solve_region(w, &ws, r, idx, cnt, zr, st, err);
-      for (int a = 0; a < cnt; ++a)
+      /* after the first solve, a region without an added point holds its solution; one with
+         is solved again from it to the residual its first solve reached (a region that
+         stopped at the sweep cap would spend the whole cap again) */
+      int fresh = all;
+      double tol = w->def.tol;
+      ipc_lcp_region_result rr = w->cres[idx[0]];
+      for (int a = 0; a < cnt; ++a) {
+        const ipc_lcp_region_result *c = &w->cres[idx[a]];
+        fresh |= c->fresh;
+        if (!c->fresh) tol = fmax(tol, c->rel_residual), rr = *c;
+      }
+      s = solve_region(w, &ws, r, idx, cnt, zr, !fresh, all ? w->def.tol : tol, &rr, st, err);
+      for (int a = 0; a < cnt; ++a) {
         memcpy(w->z + (size_t)idx[a] * R, zr + (size_t)a * R, sizeof(double) * (size_t)R);
+        w->cres[idx[a]] = rr;
+        w->cres[idx[a]].fresh = 0;
+      }
     }
     if (coupled && s == IPC_OK && ipc_sparse_num_free(w->asm_) > 0) {
       if ((w->use_bf ? ipc_lcp_body_factors_solve(&w->bf, ws.jtz)
@@ -655,13 +685,44 @@ ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st
     ipc_free(order);
     ipc_free(scratch);
   }
+  return s;
+}
+
+ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err) {
+  const int R = ipc_lcp_world_rows(w);
+  size_t nc = w->active->n;
+  ipc_reserve((void **)&w->z, &w->z_cap, nc * R + 1, sizeof(double));
+  memset(w->z, 0, sizeof(double) * (nc * R + 1));
+  /* warm start: merge with the previous step's contacts (both sorted by key) */
+  if (w->def.warm_start && w->prev_n > 0 && nc > 0) {
+    size_t j = 0;
+    for (size_t c = 0; c < nc; ++c) {
+      const unsigned long long *k = w->active->c[c].key;
+      while (j < w->prev_n && key_cmp(w->prev_key + 3 * j, k) < 0) ++j;
+      if (j < w->prev_n && key_cmp(w->prev_key + 3 * j, k) == 0)
+        memcpy(w->z + c * R, w->prev_z + j * R, sizeof(double) * (size_t)R);
+    }
+  }
+  /* the manifolds' solution, then again with the dropped points it would let through (their
+     impulses 0, the others' from the last pass) until none is */
+  w->activated = 0;
+  w->activation_rounds = 0;
+  ipc_status s = ipc_lcp_world_solve_pass(w, 1, st, err);
+  for (int round = 0; s == IPC_OK && round < IPC_LCP_ACTIVATION_ROUNDS; ++round) {
+    size_t added = ipc_lcp_world_activate(w);
+    if (added == 0) break;
+    w->activated += added;
+    w->activation_rounds++;
+    s = ipc_lcp_world_solve_pass(w, 0, st, err);
+  }
+  nc = w->active->n;
   /* keep this step's impulses for the next warm start */
-  w->prev_n = (size_t)nc;
+  w->prev_n = nc;
   ipc_reserve((void **)&w->prev_key, &w->prev_cap_key, 3 * (size_t)nc + 1,
               sizeof(unsigned long long));
   ipc_reserve((void **)&w->prev_z, &w->prev_cap_z, (size_t)nc * R + 1, sizeof(double));
-  for (int c = 0; c < nc; ++c)
-    memcpy(w->prev_key + 3 * (size_t)c, w->contacts.c[c].key, sizeof(unsigned long long) * 3);
+  for (size_t c = 0; c < nc; ++c)
+    memcpy(w->prev_key + 3 * c, w->active->c[c].key, sizeof(unsigned long long) * 3);
   memcpy(w->prev_z, w->z, sizeof(double) * (size_t)nc * R);
   return s;
 }

@@ -25,6 +25,7 @@
 #include "geometry/intersect_surface.h"
 #include "lcp/lcp.h"
 #include "lcp/lcp_world_internal.h"
+#include "lcp/manifold.h"
 
 ipc_lcp_world_def ipc_default_lcp_world_def(void) {
   ipc_lcp_world_def d;
@@ -42,6 +43,7 @@ ipc_lcp_world_def ipc_default_lcp_world_def(void) {
   d.warm_start = 1;
   d.split_regions = 1;
   d.dump_dir = NULL;
+  d.manifold = IPC_LCP_MANIFOLD_REDUCED;
   return d;
 }
 
@@ -129,6 +131,14 @@ ipc_status ipc_lcp_world_def_set(ipc_lcp_world_def *d, const char *key, const ch
       return ipc_error_set(err, IPC_ERR_INPUT, "lcp.omega: expected a number in (0, 2), got '%s'",
                            value);
     d->omega = x;
+  } else if (!strcmp(key, "manifold")) {
+    if (!strcmp(value, "reduced"))
+      d->manifold = IPC_LCP_MANIFOLD_REDUCED;
+    else if (!strcmp(value, "full"))
+      d->manifold = IPC_LCP_MANIFOLD_FULL;
+    else
+      return ipc_error_set(err, IPC_ERR_INPUT, "lcp.manifold: expected reduced or full, got '%s'",
+                           value);
   } else if (!strcmp(key, "warm_start") || !strcmp(key, "regions")) {
     int b;
     if (!parse_bool(value, &b))
@@ -141,7 +151,8 @@ ipc_status ipc_lcp_world_def_set(ipc_lcp_world_def *d, const char *key, const ch
   } else {
     return ipc_error_set(err, IPC_ERR_INPUT,
                          "lcp.%s: unknown option (known: solver friction directions coupling gap "
-                         "baumgarte restitution tolerance max_iterations omega warm_start regions)",
+                         "baumgarte restitution tolerance max_iterations omega warm_start regions "
+                         "manifold)",
                          key);
   }
   return IPC_OK;
@@ -189,10 +200,14 @@ void ipc_lcp_world_destroy(ipc_lcp_world *w) {
   ipc_candidates_free(&w->cand);
   ipc_lcp_contact_set_free(&w->contacts);
   ipc_lcp_contact_set_free(&w->prev_contacts);
-  double *arrays[] = {w->x,      w->v,          w->vstar,   w->x0,      w->dv,
-                      w->target, w->dir_center, w->DmInv,   w->vol,     w->tet_g,
-                      w->tet_H,  w->grad,       w->diag,    w->rhs,     w->sol,
-                      w->prev_z, w->z,          w->pcg_buf, w->x_factor};
+  ipc_lcp_contact_set_free(&w->manifold);
+  ipc_lcp_contact_set_free(&w->proj);
+  ipc_free(w->moved);
+  ipc_lcp_body_pairs_free(&w->bp);
+  double *arrays[] = {w->x,      w->v,          w->vstar,   w->x0,       w->dv,
+                      w->target, w->dir_center, w->DmInv,   w->vol,      w->tet_g,
+                      w->tet_H,  w->grad,       w->diag,    w->rhs,      w->sol,
+                      w->prev_z, w->z,          w->pcg_buf, w->x_factor, w->grow};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   ipc_free(w->fixed);
   ipc_free(w->scripted);
@@ -200,6 +215,7 @@ void ipc_lcp_world_destroy(ipc_lcp_world *w) {
   ipc_free(w->dof_fixed_prev);
   ipc_free(w->tet_model);
   ipc_free(w->prev_key);
+  ipc_free(w->cres);
   ipc_free(w->loc);
   ipc_free(w->dump_dir);
   ipc_lcp_affine_free(w);
@@ -231,30 +247,167 @@ double ipc_lcp_default_gap(const ipc_model *m) {
   return gap > 0 ? gap : 1e-3;
 }
 
+void ipc_lcp_world_reduce(ipc_lcp_world *w) {
+  if (w->def.manifold == IPC_LCP_MANIFOLD_FULL) {
+    w->active = &w->contacts;
+    w->manifolds = w->contacts.n;
+    return;
+  }
+  w->manifolds = ipc_lcp_manifold_reduce(&w->manifold, &w->contacts, &w->m, w->x, w->patch_cell,
+                                         w->gap, IPC_LCP_MANIFOLD_TIE * w->gap);
+  w->active = &w->manifold;
+}
+
+/* the mean rest length of the deformable bodies' surface edges (neither affine nor obstacle),
+   0 when there are none */
+static double deformable_edge_length(const ipc_model *m) {
+  const ipc_surface *s = &m->surface;
+  double sum = 0;
+  int cnt = 0;
+  for (int e = 0; e < s->nedges; ++e) {
+    int b = s->vert_body ? s->vert_body[s->edges[2 * e]] : 0;
+    if (m->nbodies == 0 || m->bodies[b].affine || m->bodies[b].obstacle) continue;
+    sum += rest_edge_length(m, e);
+    cnt++;
+  }
+  return cnt > 0 ? sum / cnt : 0;
+}
+
+/* the broad phase of the reduced manifolds: each vertex box grown by 2h |v_i - c|, c the
+   mean velocity of the vertices that are not obstacles', so a pair's boxes are within
+   2h (|v_i - c| + |v_j - c|) >= 2h |v_i - v_j| of each other: what two of its vertices can
+   close in the step, whatever c. With c = 0 that is twice the speeds; the global bound
+   (twice the largest speed) pairs every primitive of a body sliding at that speed with all
+   others within 2h v_max. A stream of bodies moving together is close to c. */
+static void broad_phase_relative(ipc_lcp_world *w, double accel) {
+  const ipc_model *m = &w->m;
+  const int n = m->nverts;
+  double c[3] = {0, 0, 0};
+  int cnt = 0;
+  for (int i = 0; i < n; ++i)
+    if (!m->surface.vert_obstacle[i]) {
+      for (int d = 0; d < 3; ++d) c[d] += w->v[3 * (size_t)i + d];
+      cnt++;
+    }
+  for (int d = 0; d < 3 && cnt > 0; ++d) c[d] /= cnt;
+  for (int i = 0; i < n; ++i) {
+    const double *v = w->v + 3 * (size_t)i;
+    double u[3] = {v[0] - c[0], v[1] - c[1], v[2] - c[2]};
+    w->grow[i] = 2 * w->h * sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+  }
+  ipc_broad_phase_passive(&w->cand, &m->surface, w->x, NULL, w->gap + 4 * w->h * w->h * accel,
+                          w->grow, m->surface.vert_obstacle);
+}
+
 /* contacts at the current positions: every pair within the contact gap plus the distance
    two vertices can close in one step (twice the largest speed, with gravity's increment),
    so fast pairs are caught before they cross (speculative contacts); returns the smallest
    gap seen */
 static double detect(ipc_lcp_world *w) {
   const ipc_model *m = &w->m;
-  double vmax2 = 0;
-  for (int i = 0; i < m->nverts; ++i) {
-    const double *v = w->v + 3 * (size_t)i;
-    double s = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-    if (s > vmax2) vmax2 = s;
-  }
   const double *g = m->params.gravity;
-  double reach =
-      2 * w->h * (sqrt(vmax2) + 2 * w->h * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]));
-  double gap = w->gap + reach;
-  ipc_broad_phase(&w->cand, &m->surface, w->x, NULL, gap);
+  if (w->def.manifold == IPC_LCP_MANIFOLD_FULL) {
+    double vmax2 = 0;
+    for (int i = 0; i < m->nverts; ++i) {
+      const double *v = w->v + 3 * (size_t)i;
+      double s = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+      if (s > vmax2) vmax2 = s;
+    }
+    double reach =
+        2 * w->h * (sqrt(vmax2) + 2 * w->h * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]));
+    ipc_broad_phase(&w->cand, &m->surface, w->x, NULL, w->gap + reach);
+  } else if (w->use_bp) {
+    ipc_lcp_body_pairs_run(&w->bp, &w->cand, m, w->x, w->v, w->gap, w->h,
+                           sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]));
+  } else {
+    broad_phase_relative(w, sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]));
+  }
   ipc_lcp_contact_set t = w->prev_contacts;
   w->prev_contacts = w->contacts;
   w->contacts = t;
   w->min_phi =
       ipc_lcp_contacts_collect(&w->contacts, m, &w->cand, w->x, w->gap, w->v, w->h,
-                               sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]), &w->prev_contacts);
+                               sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]), &w->prev_contacts,
+                               w->def.manifold == IPC_LCP_MANIFOLD_REDUCED);
+  ipc_lcp_world_reduce(w);
   return w->min_phi;
+}
+
+static int touches_moved(const ipc_lcp_world *w, int nv, const int *vert) {
+  for (int k = 0; k < nv; ++k)
+    if (w->moved[w->m.surface.vert_body[vert[k]]]) return 1;
+  return 0;
+}
+
+static int key_less(const unsigned long long *a, const unsigned long long *b) {
+  for (int k = 0; k < 3; ++k)
+    if (a[k] != b[k]) return a[k] < b[k];
+  return 0;
+}
+
+/* after a projection: the contacts of the bodies it moved (w->moved) found again from the
+   candidates of the last detection (the projection moves them by a fraction of the gap, far
+   less than the broad phase's margin), the others kept; returns the smallest gap */
+static double detect_moved(ipc_lcp_world *w) {
+  const ipc_model *m = &w->m;
+  const ipc_surface *s = &m->surface;
+  const ipc_candidates *c = &w->cand;
+  ipc_candidates sub;
+  memset(&sub, 0, sizeof sub);
+  sub.vf = IPC_NEW(int, 2 * c->nvf + 1);
+  sub.ee = IPC_NEW(int, 2 * c->nee + 1);
+  sub.ve = IPC_NEW(int, 2 * c->nve + 1);
+  sub.vv = IPC_NEW(int, 2 * c->nvv + 1);
+  for (size_t i = 0; i < c->nvf; ++i) {
+    const int *f = s->faces + 3 * (size_t)c->vf[2 * i + 1];
+    int q[4] = {c->vf[2 * i], f[0], f[1], f[2]};
+    if (touches_moved(w, 4, q)) memcpy(sub.vf + 2 * sub.nvf++, c->vf + 2 * i, 2 * sizeof(int));
+  }
+  for (size_t i = 0; i < c->nee; ++i) {
+    const int *a = s->edges + 2 * (size_t)c->ee[2 * i],
+              *b = s->edges + 2 * (size_t)c->ee[2 * i + 1];
+    int q[4] = {a[0], a[1], b[0], b[1]};
+    if (touches_moved(w, 4, q)) memcpy(sub.ee + 2 * sub.nee++, c->ee + 2 * i, 2 * sizeof(int));
+  }
+  for (size_t i = 0; i < c->nve; ++i) {
+    const int *e = s->edges + 2 * (size_t)c->ve[2 * i + 1];
+    int q[3] = {c->ve[2 * i], e[0], e[1]};
+    if (touches_moved(w, 3, q)) memcpy(sub.ve + 2 * sub.nve++, c->ve + 2 * i, 2 * sizeof(int));
+  }
+  for (size_t i = 0; i < c->nvv; ++i)
+    if (touches_moved(w, 2, c->vv + 2 * i))
+      memcpy(sub.vv + 2 * sub.nvv++, c->vv + 2 * i, 2 * sizeof(int));
+  const double *g = m->params.gravity;
+  ipc_lcp_contact_set fresh = {0};
+  ipc_lcp_contacts_collect(&fresh, m, &sub, w->x, w->gap, w->v, w->h,
+                           sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]), &w->prev_contacts,
+                           w->def.manifold == IPC_LCP_MANIFOLD_REDUCED);
+  ipc_free(sub.vf);
+  ipc_free(sub.ee);
+  ipc_free(sub.ve);
+  ipc_free(sub.vv);
+  /* merge by key: the moved bodies' contacts from fresh, the others' from w->contacts */
+  ipc_lcp_contact_set out = {0};
+  ipc_reserve((void **)&out.c, &out.cap, w->contacts.n + fresh.n + 1, sizeof *out.c);
+  size_t i = 0, j = 0;
+  for (;;) {
+    while (i < w->contacts.n && touches_moved(w, w->contacts.c[i].nv, w->contacts.c[i].vert)) ++i;
+    while (j < fresh.n && !touches_moved(w, fresh.c[j].nv, fresh.c[j].vert)) ++j;
+    if (i == w->contacts.n && j == fresh.n) break;
+    if (j == fresh.n || (i < w->contacts.n && key_less(w->contacts.c[i].key, fresh.c[j].key)))
+      out.c[out.n++] = w->contacts.c[i++];
+    else
+      out.c[out.n++] = fresh.c[j++];
+  }
+  ipc_lcp_contact_set_free(&fresh);
+  ipc_lcp_contact_set_free(&w->contacts);
+  w->contacts = out;
+  double min_phi = INFINITY;
+  for (size_t k = 0; k < w->contacts.n; ++k)
+    if (w->contacts.c[k].phi < min_phi) min_phi = w->contacts.c[k].phi;
+  w->min_phi = min_phi;
+  ipc_lcp_world_reduce(w);
+  return min_phi;
 }
 
 ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_world_def *def,
@@ -296,6 +449,9 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
   w->def.dump_dir = w->dump_dir;
   w->h = scene->time_step;
   w->gap = d.contact_gap > 0 ? d.contact_gap : ipc_lcp_default_gap(m);
+  w->patch_cell = IPC_LCP_PATCH_EDGES * deformable_edge_length(m);
+  w->use_bp = ipc_lcp_body_pairs_init(&w->bp, m);
+  w->active = &w->contacts;
   w->x = IPC_NEW(double, n3);
   w->v = IPC_NEW(double, n3);
   w->vstar = IPC_NEW0(double, n3);
@@ -307,6 +463,7 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
   w->rhs = IPC_NEW0(double, n3);
   w->sol = IPC_NEW0(double, n3);
   w->x_factor = IPC_NEW0(double, n3);
+  w->grow = IPC_NEW0(double, (size_t)n + 1);
   w->fixed = IPC_NEW0(unsigned char, n + 1);
   w->scripted = IPC_NEW0(unsigned char, n + 1);
   w->dof_fixed = IPC_NEW0(unsigned char, n3);
@@ -485,7 +642,7 @@ ipc_status ipc_lcp_world_step(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_erro
   if (s != IPC_OK) return s;
   double t1 = ipc_now();
   st->t_velocity = t1 - t0;
-  st->contacts = (int)w->contacts.n;
+  st->contacts = (int)w->active->n;
   memset(w->dv, 0, 3 * (size_t)n * sizeof(double));
   s = ipc_lcp_world_solve_contacts(w, st, err);
   if (s != IPC_OK) return s;
@@ -503,10 +660,18 @@ ipc_status ipc_lcp_world_step(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_erro
   double t3 = ipc_now();
   double phi = detect(w);
   st->t_contacts = ipc_now() - t3;
+  int projected = ipc_lcp_world_project(w, st, err);
+  if (projected < 0) return IPC_ERR_SIM;
+  if (projected) {
+    double t4 = ipc_now();
+    st->t_solve += t4 - t3 - st->t_contacts;
+    phi = detect_moved(w);
+    st->t_contacts += ipc_now() - t4;
+  }
   st->step = w->step;
   st->time = w->time;
   st->min_distance = phi < w->gap ? phi : INFINITY;
-  st->contacts_after = (int)w->contacts.n;
+  st->contacts_after = (int)w->active->n;
   for (size_t k = 0; k < w->contacts.n; ++k) {
     const ipc_lcp_contact *c = &w->contacts.c[k];
     int moved = 0;

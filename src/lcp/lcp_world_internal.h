@@ -7,9 +7,17 @@
 #include "geometry/broad_phase.h"
 #include "ipcc/lcp_world.h"
 #include "lcp/body_factors.h"
+#include "lcp/body_pairs.h"
 #include "lcp/contact.h"
 #include "linalg/cholmod_solver.h"
 #include "linalg/sparse.h"
+
+/* the last solve of the region a contact was in, and whether it was added since */
+typedef struct ipc_lcp_region_result {
+  double residual, rel_residual;
+  int converged;
+  int fresh;
+} ipc_lcp_region_result;
 
 struct ipc_lcp_world {
   ipc_model m;
@@ -42,9 +50,26 @@ struct ipc_lcp_world {
   double *rhs, *sol;   /* reduced */
   /* contacts at x (found at the end of the previous step) */
   ipc_candidates cand;
+  double *grow; /* (nverts) the broad phase's growth of each vertex box (reduced manifolds) */
+  ipc_lcp_body_pairs bp; /* the broad phase by body pairs (reduced manifolds), when use_bp */
+  int use_bp;
   ipc_lcp_contact_set contacts;
   ipc_lcp_contact_set prev_contacts; /* the previous step's, for the sides of unsigned pairs */
   double min_phi;
+  /* the contacts the step solves: contacts itself (manifold full) or its reduction to
+     manifolds (ipc_lcp_world_reduce) */
+  ipc_lcp_contact_set manifold;
+  const ipc_lcp_contact_set *active;
+  size_t manifolds;      /* manifolds in active (full: one per contact) */
+  double patch_cell;     /* edge of the patch cells of deformable bodies' manifolds (m), 0: none */
+  size_t activated;      /* dropped points the last step added back (activation.c) */
+  int activation_rounds; /* extra solves of the last step that they took */
+  int projecting;        /* the solve is a projection of positions (projection.c) */
+  ipc_lcp_region_result *cres; /* (active contacts) of the step's solves */
+  size_t cres_cap;
+  ipc_lcp_contact_set proj; /* the contacts of the last projection */
+  unsigned char *moved;     /* (nbodies) the bodies the last projection moved */
+  size_t moved_cap;
   /* impulses of the last step per contact (rows_per_contact each), for warm starts */
   unsigned long long *prev_key; /* (prev_n x 3) */
   double *prev_z;
@@ -100,6 +125,58 @@ ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st,
    says the world held (a loaded checkpoint: the next steps reuse it as the saved world
    would have). IPC_ERR_INPUT when it does not fit (free DOF count) or a tet is inverted */
 ipc_status ipc_lcp_world_rebuild_factor(ipc_lcp_world *w, ipc_error *err);
+
+/* a deformable body's contacts form manifolds per cell of this many mean surface edges */
+#define IPC_LCP_PATCH_EDGES 3.0
+
+/* points within this fraction of the contact gap of a manifold's deepest count as deep as it
+   (of them the outermost is kept: a corner of a flat face, not a point on its edge) */
+#define IPC_LCP_MANIFOLD_TIE 0.01
+
+/* w->active from w->contacts at w->x under w->def.manifold */
+void ipc_lcp_world_reduce(ipc_lcp_world *w);
+
+/* one solve of the contacts of w->active from the impulses in w->z (in: start, out: the
+   solution): w->dv and w->adqd from them; region statistics of this solve into st, its
+   iterations added (lcp_solve.c). all = 0: only the regions that hold a contact marked fresh
+   in w->cres are solved, the others keep their impulses (w->cres as the last solve left it) */
+ipc_status ipc_lcp_world_solve_pass(ipc_lcp_world *w, int all, ipc_lcp_step_stats *st,
+                                    ipc_error *err);
+
+/* post-stabilization (projection.c): when the contacts found after the step (w->contacts)
+   hold a penetration deeper than IPC_LCP_PROJECT_TOL x the gap, the positions of the bodies
+   involved are projected out of it (velocities unchanged; w->moved flags the bodies moved).
+   Adds the solver's iterations to st->lcp_iterations; 1 when it projected, 0 when there was
+   nothing to do, -1 on failure (err set) */
+int ipc_lcp_world_project(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err);
+
+/* penetrations deeper than this fraction of the contact gap are projected out */
+#define IPC_LCP_PROJECT_TOL 0.05
+
+/* after a projection (w->adqd its change of qdot): q += h adqd on the rotations, x = J q of
+   the affine bodies it moved; qdot and v unchanged */
+void ipc_lcp_affine_displace(ipc_lcp_world *w);
+
+/* the step's PGS sweeps test the residual after every this many (lcp.h check_every): the test
+   costs as much as a sweep, and a region that stops at the sweep cap never passes it */
+#define IPC_LCP_CHECK_EVERY 4
+
+/* solves after the first that add dropped points back (at most) */
+#define IPC_LCP_ACTIVATION_ROUNDS 8
+
+/* a dropped point is added back when the step's velocities would close it more than this
+   fraction of the contact gap past what its constraint allows */
+#define IPC_LCP_ACTIVATION_TOL 0.05
+
+/* after a solve of the manifolds (w->dv, w->adqd set): the contacts of w->contacts left out
+   of w->active whose normal velocity at the end of the step v* + dv falls short of what their
+   constraint requires by more than IPC_LCP_ACTIVATION_TOL x gap / h are added to w->manifold
+   (sorted by key) and w->z (impulse 0; the others keep theirs). Returns how many. */
+size_t ipc_lcp_world_activate(ipc_lcp_world *w);
+
+/* the normal velocity contact c requires (m/s): -phi/h, Baumgarte, skin, restitution
+   (lcp_solve.c) */
+double ipc_lcp_required_normal_velocity(const ipc_lcp_world *w, const ipc_lcp_contact *c);
 
 /* the default contact gap as a fraction of the mean surface edge length */
 #define IPC_LCP_GAP_EDGE_FRACTION 0.1

@@ -17,18 +17,21 @@
      i32 factor_n, refactor_next, reuse_skip, backoff: the reuse of the factor of M + h^2 K
      when factor_n > 0: the x0 the factor was made at (nverts x 3) and the DOF mask
                               (nverts x 3 bytes)
+     i32 manifold             the run's lcp.manifold (version 3; --manifold is a flag that
+                              the checkpoint's options do not hold)
    A step depends on more than x and v: the warm start (PGS stops at a tolerance, so its
    start shows in the bits), the contact sides, and, in lumped coupling, which old factor
    preconditions the unconstrained velocity. The factor itself is not saved: it is rebuilt
    from the same matrix (same positions and mask), which CHOLMOD factors to the same bits.
-   Everything else is fixed by the scene or recomputed in each step. */
+   Everything else is fixed by the scene or recomputed in each step (the manifolds from the
+   contacts and x). */
 #include <stdint.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "lcp/lcp_world_internal.h"
 
-#define IPC_LCP_STATE_VERSION 2u
+#define IPC_LCP_STATE_VERSION 3u
 
 static const char state_magic[8] = {'I', 'P', 'C', 'L', 'S', 'T', 'A', 'T'};
 
@@ -42,7 +45,7 @@ ipc_status ipc_lcp_world_save_state(const ipc_lcp_world *w, FILE *f, ipc_error *
   uint32_t head[6] = {IPC_LCP_STATE_VERSION,   (uint32_t)m->nverts, (uint32_t)m->ntets,
                       (uint32_t)m->ndirichlet, (uint32_t)R,         (uint32_t)w->naff};
   size_t na = 12 * (size_t)w->naff;
-  int32_t step = w->step;
+  int32_t step = w->step, manifold = (int32_t)w->def.manifold;
   uint64_t nc = w->contacts.n, np = w->prev_n;
   int32_t fs[4] = {w->factor_n, w->refactor_next, w->reuse_skip, w->backoff};
   int ok = put(f, state_magic, sizeof state_magic) && put(f, head, sizeof head) &&
@@ -55,6 +58,7 @@ ipc_status ipc_lcp_world_save_state(const ipc_lcp_world *w, FILE *f, ipc_error *
            put(f, w->prev_z, np * R * sizeof(double)) && put(f, fs, sizeof fs);
   if (ok && w->factor_n > 0)
     ok = put(f, w->x_factor, n3 * sizeof(double)) && put(f, w->dof_fixed_prev, n3);
+  ok = ok && put(f, &manifold, sizeof manifold);
   if (!ok) return ipc_error_set(err, IPC_ERR_INPUT, "LCP world state: write failed");
   return IPC_OK;
 }
@@ -141,7 +145,7 @@ ipc_status ipc_lcp_world_load_state(ipc_lcp_world *w, FILE *f, ipc_error *err) {
                          "%u rows per contact, %u affine bodies; the run has %d, %d, %d, %zu, %d",
                          head[1], head[2], head[3], head[4], head[5], m->nverts, m->ntets,
                          m->ndirichlet, R, w->naff);
-  int32_t step = 0, fs[4] = {0, 0, 0, 0};
+  int32_t step = 0, manifold = 0, fs[4] = {0, 0, 0, 0};
   double time = 0;
   get(&s, &step, sizeof step);
   get(&s, &time, sizeof time);
@@ -161,9 +165,11 @@ ipc_status ipc_lcp_world_load_state(ipc_lcp_world *w, FILE *f, ipc_error *err) {
     xf = get_array(&s, n3, sizeof(double));
     mask = get_array(&s, n3, 1);
   }
+  get(&s, &manifold, sizeof manifold);
   const char *bad = !s.ok || !key || !z       ? "truncated"
                     : s.left != 0             ? "longer than its fields"
                     : step < 0 || fs[0] < 0   ? "negative step or factor size"
+                    : (manifold & ~1) != 0    ? "manifold"
                     : !contacts_fit(c, nc, m) ? "a contact's vertices are not the scene's"
                                               : NULL;
   for (size_t i = 0; !bad && mask && i < n3; ++i)
@@ -183,6 +189,8 @@ ipc_status ipc_lcp_world_load_state(ipc_lcp_world *w, FILE *f, ipc_error *err) {
   }
   memcpy(w->dir_center, dc, 3 * (size_t)m->ndirichlet * sizeof(double));
   take_contacts(w, c, nc, key, z, np);
+  w->def.manifold = (ipc_lcp_manifold)manifold;
+  ipc_lcp_world_reduce(w);
   w->refactor_next = fs[1];
   w->reuse_skip = fs[2];
   w->backoff = fs[3];

@@ -40,6 +40,7 @@ int ipc_lcp_pgs_run(ipc_lcp_op *op, const ipc_lcp_options *o, int max_iter, doub
         ipc_lcp_sumsq_add(&step, dz);
       }
     }
+    if (o->check_every > 1 && it % o->check_every != 0 && it < max_iter) continue;
     double r = ipc_lcp_op_eval(op, z, w);
     if (!isfinite(r)) {
       *stop = IPC_LCP_SINGULAR;
