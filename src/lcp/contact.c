@@ -600,7 +600,8 @@ static double winding(const ipc_model *m, int body, const double *x, const doubl
     }
     double la = sqrt(dot3(a, a)), lb = sqrt(dot3(b, b)), lc = sqrt(dot3(c, c));
     cross3(bc, b, c);
-    sum += 2 * atan2(dot3(a, bc), la * lb * lc + dot3(a, b) * lc + dot3(a, c) * lb + dot3(b, c) * la);
+    sum +=
+        2 * atan2(dot3(a, bc), la * lb * lc + dot3(a, b) * lc + dot3(a, c) * lb + dot3(b, c) * la);
   }
   return sum / (4 * 3.14159265358979323846);
 }
