@@ -53,10 +53,8 @@ int ipc_lcp_body_pairs_init(ipc_lcp_body_pairs *bp, const ipc_model *m) {
   int n = s->nsv > s->nfaces ? s->nsv : s->nfaces;
   if (s->nedges > n) n = s->nedges;
   int *body = IPC_NEW(int, (size_t)n + 1);
-  int *ids = IPC_NEW(int, (size_t)s->nsv + 1);
   for (int i = 0; i < s->nsv; ++i) body[i] = s->vert_body[s->sv[i]];
-  by_body(nb, s->nsv, body, &bp->vptr, &ids);
-  bp->vlist = ids;
+  by_body(nb, s->nsv, body, &bp->vptr, &bp->vlist); /* surface-vertex indices, then ids */
   for (int i = 0; i < s->nsv; ++i) bp->vlist[i] = s->sv[bp->vlist[i]];
   for (int f = 0; f < s->nfaces; ++f) body[f] = s->vert_body[s->faces[3 * (size_t)f]];
   by_body(nb, s->nfaces, body, &bp->fptr, &bp->flist);

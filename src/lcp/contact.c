@@ -183,8 +183,9 @@ static ipc_lcp_contact *emit(builder *b, int kind, int np, const int *ids, const
      have crossed, which orient decides (a pair that crossed seems to separate) */
   if (!approach) {
     const ipc_lcp_contact *p =
-        b->prev ? bsearch(c.key, b->prev->c, b->prev->n, sizeof *b->prev->c, cmp_key_contact)
-                : NULL;
+        b->prev && b->prev->n > 0
+            ? bsearch(c.key, b->prev->c, b->prev->n, sizeof *b->prev->c, cmp_key_contact)
+            : NULL;
     if (!p || side_sign(&c, p) * dot3(c.n, p->n) >= 0) return NULL;
   }
   ipc_reserve((void **)&b->out->c, &b->out->cap, b->out->n + 1, sizeof c);
