@@ -50,7 +50,7 @@ static void cross_add(const double a[3], const double b[3], double s, double out
    x = sum_k w_k q_k, v = sum_k w_k qdot_k, i.e. sum_kl M4_kl q_k x qdot_l */
 static void angular_momentum(const ipc_world *w, int a, double L[3]) {
   double M4[16];
-  ipc_affine_mass4(&w->aff_mom[a], M4);
+  ipc_affine_mass4(&w->rest.aff_mom[a], M4);
   const double *q = w->aq + 12 * a, *qd = w->aqd + 12 * a;
   L[0] = L[1] = L[2] = 0;
   for (int k = 0; k < 4; ++k)
@@ -110,7 +110,7 @@ static void spin_with(const char *integrator, const char *extra, double h, doubl
   *rel = *orth = INFINITY;
   ipc_world *w = make_world(json);
   if (!w) return;
-  CHECK(w->naff == 1 && w->nsys == w->m.nverts + 4);
+  CHECK(w->rest.naff == 1 && w->nsys == w->m.nverts + 4);
   double L0[3], L[3];
   angular_momentum(w, 0, L0);
   int n = (int)lround(1.0 / h);
@@ -269,7 +269,7 @@ static const char *mixed_scene =
 static void test_mixed(void) {
   ipc_world *w = make_world(mixed_scene);
   if (!w) return;
-  CHECK(w->naff == 1 && w->aff_body[0] == 1);
+  CHECK(w->rest.naff == 1 && w->rest.aff_body[0] == 1);
   CHECK(run(w, 40) == 40);
   /* the affine cube rests on the soft one (top at y ~ 1), 30 degrees turned */
   const ipc_body *bd = &w->m.bodies[1];
@@ -464,7 +464,7 @@ static void test_refused(void) {
 
 /* the centre of mass of affine body a: J(cbar) q, cbar = first moment / mass */
 static void centre_of_mass(const ipc_world *w, int a, double c[3]) {
-  const ipc_affine_moments *mom = &w->aff_mom[a];
+  const ipc_affine_moments *mom = &w->rest.aff_mom[a];
   double cbar[3] = {mom->first[0] / mom->mass, mom->first[1] / mom->mass,
                     mom->first[2] / mom->mass};
   ipc_affine_position(w->aq + 12 * (size_t)a, cbar, c);

@@ -104,7 +104,7 @@ static void slope(ipc_lcp_coupling cpl, double mu, double theta, double *slip, d
   ipc_lcp_world *w = create(&sc, &d);
   scene_free(&sc);
   if (!w) return;
-  CHECK(w->naff == 1);
+  CHECK(w->rest.naff == 1);
   double c0[3], ts[128], ss[128];
   int n = 0;
   body_com(w, 0, c0);
@@ -154,7 +154,7 @@ static void test_stack(void) {
   ipc_lcp_world *w = create(&sc, &d);
   scene_free(&sc);
   if (!w) return;
-  CHECK(w->naff == 3);
+  CHECK(w->rest.naff == 3);
   ipc_lcp_step_stats st;
   int ok = 1;
   for (int k = 0; k < 100 && ok; ++k) ok = step(w, &st);
@@ -190,7 +190,7 @@ static void test_stack(void) {
 /* angular momentum about the origin of affine body a: the integral of rho x cross v with
    x = p + A xbar, v = pdot + Adot xbar, from the volume moments (m, c, S) */
 static void angular_momentum(const ipc_lcp_world *w, int a, double L[3]) {
-  const ipc_affine_moments *mom = &w->aff_mom[a];
+  const ipc_affine_moments *mom = &w->rest.aff_mom[a];
   const double *q = w->aq + 12 * (size_t)a, *qd = w->aqd + 12 * (size_t)a;
   double mx[4][4]; /* integral of rho w_j w_k, w = (1, xbar) */
   mx[0][0] = mom->mass;
@@ -340,7 +340,7 @@ static void test_mixed(void) {
     ipc_lcp_world *w = create(&sc, &d);
     scene_free(&sc);
     if (!w) continue;
-    CHECK(w->naff == 1);
+    CHECK(w->rest.naff == 1);
     ipc_lcp_step_stats st = {0};
     int ok = 1;
     double mind = INFINITY, e_prev = 0;
@@ -406,7 +406,7 @@ static void test_scripted(void) {
            cwd, cube, cwd, cube, cwd, cube);
   ipc_lcp_world *w = world_of_json(json);
   if (!w) return;
-  CHECK(w->naff == 3);
+  CHECK(w->rest.naff == 3);
   int n = w->m.nverts, ok = 1;
   double *x0 = malloc(sizeof(double) * 3 * (size_t)n), err_push = 0, err_spin = 0;
   memcpy(x0, w->x, sizeof(double) * 3 * (size_t)n);

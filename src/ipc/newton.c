@@ -138,12 +138,13 @@ static double elastic_range(void *vctx, size_t chunk, size_t begin, size_t end) 
   const ipc_body *bd = &w->m.bodies[j->body];
   size_t t0 = (size_t)bd->t0 + begin;
   int nt = (int)(end - begin);
-  ipc_material_model mm = (ipc_material_model)w->tet_model[bd->t0];
+  ipc_material_model mm = (ipc_material_model)w->rest.tet_model[bd->t0];
   const int *tets = w->m.tets + 4 * t0;
   if (!j->derivs)
-    return ipc_tets_energy(mm, bd->mu, bd->lambda, nt, tets, w->DmInv + 9 * t0, w->vol + t0, j->x);
-  return ipc_tets_derivatives(mm, bd->mu, bd->lambda, nt, tets, w->DmInv + 9 * t0, w->vol + t0,
-                              j->x, NULL, w->tet_g + 12 * t0, w->tet_H + 144 * t0,
+    return ipc_tets_energy(mm, bd->mu, bd->lambda, nt, tets, w->rest.DmInv + 9 * t0,
+                           w->rest.vol + t0, j->x);
+  return ipc_tets_derivatives(mm, bd->mu, bd->lambda, nt, tets, w->rest.DmInv + 9 * t0,
+                              w->rest.vol + t0, j->x, NULL, w->tet_g + 12 * t0, w->tet_H + 144 * t0,
                               ipc_world_elastic_project(w));
 }
 
@@ -210,8 +211,8 @@ static double potential_split(ipc_world *w, const double *x, const double *q, co
     e[is ? body_slot(is, b) : 0] +=
         isfinite(el) ? h2 * el + ipc_damping_energy_tets(w, x, bd->t0, bd->nt) : INFINITY;
   }
-  for (int a = 0; a < w->naff; ++a)
-    e[is ? body_slot(is, w->aff_body[a]) : 0] += ipc_affine_world_body_energy(w, q, a);
+  for (int a = 0; a < w->rest.naff; ++a)
+    e[is ? body_slot(is, w->rest.aff_body[a]) : 0] += ipc_affine_world_body_energy(w, q, a);
   double kb = ipc_barrier_energy_islands(&w->cm, &w->cand, x, w->kappa, is ? is->vert : NULL, none,
                                          e, min_d2, next);
   if (!is) e[0] += kb;
@@ -311,7 +312,7 @@ static void assemble(ipc_world *w, ipc_step_stats *st) {
       for (int d = 0; d < 3; ++d) w->g[3 * cl->verts[a] + d] += cl->g[3 * a + d];
     ipc_affine_world_sparse_add(w, s->asm_, cl->nv, cl->verts, cl->H);
   }
-  if (w->naff == 0) {
+  if (w->rest.naff == 0) {
     ipc_friction_add(&w->fric, w->x, w->xn, w->g, s->asm_);
   } else {
     friction_add_mapped(w);
@@ -333,14 +334,14 @@ static void update_mask(ipc_world *w) {
     for (int d = 0; d < 3; ++d) s->dof_fixed[3 * i + d] = f;
   }
   /* a scripted affine body is kinematic: its pseudo-vertices are fixed too */
-  for (int a = 0; a < w->naff; ++a)
+  for (int a = 0; a < w->rest.naff; ++a)
     memset(s->dof_fixed + 3 * (size_t)w->aff_pv[4 * a],
-           w->aff_fixed[a] || (s->nfrozen > 0 && s->frozen[w->aff_body[a]]), 12);
+           w->aff_fixed[a] || (s->nfrozen > 0 && s->frozen[w->rest.aff_body[a]]), 12);
   ipc_sparse_set_mask(s->asm_, s->dof_fixed);
   if (s->tet_set < 0 && w->m.ntets > 0)
     s->tet_set = ipc_sparse_add_element_set(s->asm_, w->m.ntets, 4, w->m.tets);
-  if (s->aff_set < 0 && w->naff > 0)
-    s->aff_set = ipc_sparse_add_element_set(s->asm_, w->naff, 4, w->aff_pv);
+  if (s->aff_set < 0 && w->rest.naff > 0)
+    s->aff_set = ipc_sparse_add_element_set(s->asm_, w->rest.naff, 4, w->aff_pv);
 }
 
 /* kappa chosen at x as IPC does at a step's start (kappa.c): from w->kappa, the value balancing
@@ -432,8 +433,8 @@ static void swept_candidates(ipc_world *w, ipc_step_stats *st) {
   int n = w->m.nverts;
   double t0 = ipc_now();
   for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + w->p[i];
-  if (w->naff > 0) {
-    for (int a = 0; a < w->naff; ++a)
+  if (w->rest.naff > 0) {
+    for (int a = 0; a < w->rest.naff; ++a)
       ipc_affine_curved_step(w->aq + 12 * (size_t)a, w->adq + 12 * (size_t)a, 1.0,
                              w->aqe + 12 * (size_t)a);
     ipc_affine_world_positions(w, w->aqe, w->xe);
@@ -443,7 +444,7 @@ static void swept_candidates(ipc_world *w, ipc_step_stats *st) {
   /* within a solve the trees of the last broad phase are refit (the solve's first one, at
      its start, is built afresh) */
   w->cand.refit = 1;
-  ipc_broad_phase_passive(&w->cand, sf, w->x, w->xe, w->dhat, w->naff > 0 ? w->aff_grow : NULL,
+  ipc_broad_phase_passive(&w->cand, sf, w->x, w->xe, w->dhat, w->rest.naff > 0 ? w->aff_grow : NULL,
                           w->solver->nfrozen > 0 ? w->solver->passive : sf->vert_obstacle);
   /* with one step length for all, the pairs that stay beyond dhat all along the step (and
      beyond the distance the kappa update watches) can touch nothing the line search
@@ -451,7 +452,7 @@ static void swept_candidates(ipc_world *w, ipc_step_stats *st) {
   if (!w->m.params.island_line_search)
     ipc_candidates_narrow(&w->cand, sf, w->x, w->xe,
                           fmax(w->dhat, ipc_kappa_watch_distance(w->m.bbox_diag)),
-                          w->naff > 0 ? w->aff_grow : NULL);
+                          w->rest.naff > 0 ? w->aff_grow : NULL);
   st->t_broad_phase += ipc_now() - t0;
 }
 
@@ -461,7 +462,7 @@ static void islands_begin(ipc_world *w) {
   ipc_newton_solver *s = w->solver;
   int n = w->m.nverts;
   for (int i = 0; i < n; ++i) {
-    int a = w->naff > 0 ? w->vert_aff[i] : -1;
+    int a = w->rest.naff > 0 ? w->rest.vert_aff[i] : -1;
     s->moving[i] = (a >= 0 ? !w->aff_fixed[a] : !w->fixed[i]) &&
                    !(s->nfrozen > 0 && s->frozen[w->m.surface.vert_body[i]]);
   }
@@ -499,9 +500,9 @@ static void set_trial(ipc_world *w) {
     double al = i >= 0 ? s->alpha[i] : 0.0;
     for (int d = 0; d < 3; ++d) w->xe[3 * v + d] = w->x[3 * v + d] + al * w->p[3 * v + d];
   }
-  if (w->naff == 0) return;
-  for (int a = 0; a < w->naff; ++a) {
-    int i = is->body[w->aff_body[a]];
+  if (w->rest.naff == 0) return;
+  for (int a = 0; a < w->rest.naff; ++a) {
+    int i = is->body[w->rest.aff_body[a]];
     const double *q = w->aq + 12 * (size_t)a;
     if (i < 0)
       memcpy(w->aqe + 12 * (size_t)a, q, 12 * sizeof(double));
@@ -530,7 +531,7 @@ static int line_search(ipc_world *w, ipc_step_stats *st, double tol, double alph
                        double *min_d2) {
   ipc_newton_solver *s = w->solver;
   const ipc_islands *is = &s->isl;
-  int ni = is->n, curved = w->naff > 0;
+  int ni = is->n, curved = w->rest.naff > 0;
   double scale = w->m.params.ccd_scale;
   /* per island, an island whose step is within the tolerance has converged: it stays */
   int per_island = w->m.params.island_line_search;
@@ -662,11 +663,11 @@ static int settle_islands(ipc_world *w, double tol, int *stuck, ipc_step_stats *
   if (any_failed) {
     for (int v = 0; v < n; ++v) {
       int i = is->vert[v];
-      if (i < 0 || (w->naff > 0 && w->vert_aff[v] >= 0)) continue;
+      if (i < 0 || (w->rest.naff > 0 && w->rest.vert_aff[v] >= 0)) continue;
       for (int d = 0; d < 3; ++d) s->dec[i] -= w->g[3 * v + d] * w->p[3 * v + d];
     }
-    for (int a = 0; a < w->naff; ++a) {
-      int i = is->body[w->aff_body[a]];
+    for (int a = 0; a < w->rest.naff; ++a) {
+      int i = is->body[w->rest.aff_body[a]];
       if (i < 0) continue;
       size_t o = 3 * (size_t)w->aff_pv[4 * a];
       for (int k = 0; k < 12; ++k) s->dec[i] -= w->g[o + k] * w->p[o + k];
@@ -819,7 +820,7 @@ static void watch_kappa(ipc_world *w) {
 /* 1 when vertex i is one of IPC's Dirichlet nodes: scripted, of a deformable body or of an
    IPC codimensional shape (a mass in w->mbc.mass), not of an affine body */
 static int mbc_vertex(const ipc_world *w, int i) {
-  return w->scripted[i] && w->mbc.mass[i] > 0 && !(w->naff > 0 && w->vert_aff[i] >= 0);
+  return w->scripted[i] && w->mbc.mass[i] > 0 && !(w->rest.naff > 0 && w->rest.vert_aff[i] >= 0);
 }
 
 /* holds the scripted vertices of deformable bodies where they are (held) or lets them go
@@ -994,7 +995,7 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
         e0_kappa = w->kappa;
       }
       memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
-      if (w->naff > 0) memcpy(w->aq, w->aqe, 12 * (size_t)w->naff * sizeof(double));
+      if (w->rest.naff > 0) memcpy(w->aq, w->aqe, 12 * (size_t)w->rest.naff * sizeof(double));
       s->next_valid = 1;
       s->next_min_d2 = min_d2;
       if (m->params.kappa <= 0) watch_kappa(w);
@@ -1105,11 +1106,11 @@ static int place_scripted(ipc_world *w, ipc_step_stats *st, int obstacles_only) 
    when every such body is placed */
 static int place_affine_scripted(ipc_world *w, ipc_step_stats *st) {
   int n = w->m.nverts, all = 1;
-  for (int a = 0; a < w->naff; ++a) {
+  for (int a = 0; a < w->rest.naff; ++a) {
     if (!w->aff_scripted[a] || w->aff_fixed[a]) continue;
     double *q = w->aq + 12 * (size_t)a, *qs = w->aqs + 12 * (size_t)a;
     memcpy(w->xe, w->x, 3 * (size_t)n * sizeof(double));
-    memcpy(w->aqe, w->aq, 12 * (size_t)w->naff * sizeof(double));
+    memcpy(w->aqe, w->aq, 12 * (size_t)w->rest.naff * sizeof(double));
     memcpy(w->aqe + 12 * (size_t)a, qs, 12 * sizeof(double));
     ipc_affine_world_positions(w, w->aqe, w->xe);
     if (memcmp(q, qs, 12 * sizeof(double)) != 0 && !placement_ok(w, st)) {
@@ -1128,7 +1129,7 @@ static int place_affine_scripted(ipc_world *w, ipc_step_stats *st) {
    vertex of a scripted affine body not placed */
 static int unplaced(const ipc_world *w, int i) {
   if (!w->scripted[i]) return 0;
-  int a = w->naff > 0 ? w->vert_aff[i] : -1;
+  int a = w->rest.naff > 0 ? w->rest.vert_aff[i] : -1;
   return a < 0 ? !w->fixed[i] : !w->aff_fixed[a];
 }
 
@@ -1192,7 +1193,7 @@ static int warm_start(ipc_world *w, ipc_step_stats *st) {
     }
   if (!any) return 0;
   /* affine bodies are not warm-started: they are fixed here and keep their q */
-  if (w->naff > 0) memcpy(w->aqe, w->aq, 12 * (size_t)w->naff * sizeof(double));
+  if (w->rest.naff > 0) memcpy(w->aqe, w->aq, 12 * (size_t)w->rest.naff * sizeof(double));
   double toi = swept_max_step(w, st, w->dhat);
   double alpha = toi < 1.0 ? m->params.ccd_scale * toi : 1.0;
   if (!(alpha > 0)) return 0;
@@ -1233,7 +1234,7 @@ static int affine_start(ipc_world *w, ipc_step_stats *st) {
   w->kappa = kappa;
   if (moved) {
     memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
-    memcpy(w->aq, w->aqe, 12 * (size_t)w->naff * sizeof(double));
+    memcpy(w->aq, w->aqe, 12 * (size_t)w->rest.naff * sizeof(double));
   }
   return moved;
 }
@@ -1242,7 +1243,7 @@ double ipc_newton_potential_gradient(ipc_world *w) {
   ipc_step_stats st;
   memset(&st, 0, sizeof st);
   for (int i = 0; i < w->m.nverts; ++i)
-    w->fixed[i] = (w->naff > 0 && w->vert_aff[i] >= 0) || w->m.mass[i] == 0;
+    w->fixed[i] = (w->rest.naff > 0 && w->rest.vert_aff[i] >= 0) || w->m.mass[i] == 0;
   update_mask(w);
   static_candidates(w, &st);
   ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->x);
@@ -1263,18 +1264,18 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   memset(w->fixed, 0, (size_t)n);
   memset(w->penalty, 0, (size_t)n * sizeof(double));
   /* the real vertices of affine bodies carry no unknowns: their pseudo-vertices do */
-  for (int i = 0; i < n && w->naff > 0; ++i) w->fixed[i] = w->vert_aff[i] >= 0;
+  for (int i = 0; i < n && w->rest.naff > 0; ++i) w->fixed[i] = w->rest.vert_aff[i] >= 0;
   /* scripted affine bodies are kinematic rigid movers: placed on their script's q directly
      when they can be, like obstacles */
-  if (w->naff > 0) {
-    memset(w->aff_fixed, 0, (size_t)w->naff);
-    memset(w->aff_penalty, 0, (size_t)w->naff * sizeof(double));
+  if (w->rest.naff > 0) {
+    memset(w->aff_fixed, 0, (size_t)w->rest.naff);
+    memset(w->aff_penalty, 0, (size_t)w->rest.naff * sizeof(double));
   }
   int pending = !place_affine_scripted(w, st);
   /* obstacle vertices without a script this step stay where they are, and so do scripted
      vertices already on their targets */
   for (int i = 0; i < n; ++i) {
-    if (w->scripted[i] && w->naff > 0 && w->vert_aff[i] >= 0) continue; /* placed above */
+    if (w->scripted[i] && w->rest.naff > 0 && w->rest.vert_aff[i] >= 0) continue; /* placed above */
     if (w->scripted[i]) {
       const double *x = w->x + 3 * i, *t = w->target + 3 * i;
       if (x[0] == t[0] && x[1] == t[1] && x[2] == t[2])
@@ -1304,7 +1305,7 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
     pending = 0;
     for (int i = 0; i < n; ++i) pending |= unplaced(w, i);
   }
-  if (w->naff > 0) affine_start(w, st);
+  if (w->rest.naff > 0) affine_start(w, st);
   if (m->params.warm_start != IPC_WARM_PREVIOUS) warm_start(w, st);
   /* the first solve of a step: kappa chosen for the step and friction lagged at its start
      (after the obstacles and warm start moved), as IPC's fullyImplicit_IP does */
@@ -1320,7 +1321,7 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
       for (int i = 0; i < n; ++i)
         if (w->scripted[i] && !w->fixed[i])
           w->penalty[i] = weight * (m->mass[i] > 0 ? m->mass[i] : w->mean_mass);
-      for (int a = 0; a < w->naff; ++a)
+      for (int a = 0; a < w->rest.naff; ++a)
         if (w->aff_scripted[a] && !w->aff_fixed[a]) w->aff_penalty[a] = weight;
     }
     rc = newton_solve(w, st, &iters_left, err);

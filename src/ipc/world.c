@@ -103,9 +103,9 @@ static void newmark_initial_acceleration(ipc_world *w) {
   for (int b = 0; b < m->nbodies; ++b) {
     const ipc_body *bd = &m->bodies[b];
     if (bd->nt == 0) continue;
-    ipc_tets_derivatives((ipc_material_model)w->tet_model[bd->t0], bd->mu, bd->lambda, bd->nt,
-                         m->tets + 4 * (size_t)bd->t0, w->DmInv + 9 * (size_t)bd->t0,
-                         w->vol + bd->t0, w->x, NULL, w->tet_g + 12 * (size_t)bd->t0, NULL, 0);
+    ipc_tets_derivatives((ipc_material_model)w->rest.tet_model[bd->t0], bd->mu, bd->lambda, bd->nt,
+                         m->tets + 4 * (size_t)bd->t0, w->rest.DmInv + 9 * (size_t)bd->t0,
+                         w->rest.vol + bd->t0, w->x, NULL, w->tet_g + 12 * (size_t)bd->t0, NULL, 0);
     for (int t = bd->t0; t < bd->t0 + bd->nt; ++t)
       for (int k = 0; k < 4; ++k)
         for (int d = 0; d < 3; ++d)
@@ -141,11 +141,11 @@ static double damping_limit(const ipc_world *w, int *which) {
     if (!(stiff > 0)) continue;
     if (bd->affine) {
       double vol = 0;
-      for (int t = bd->t0; t < bd->t0 + bd->nt; ++t) vol += w->vol[t];
+      for (int t = bd->t0; t < bd->t0 + bd->nt; ++t) vol += w->rest.vol[t];
       l2 = vol > 0 ? cbrt(vol) * cbrt(vol) : INFINITY;
     } else {
       for (int t = bd->t0; t < bd->t0 + bd->nt; ++t)
-        l2 = fmin(l2, cbrt(w->vol[t]) * cbrt(w->vol[t]));
+        l2 = fmin(l2, cbrt(w->rest.vol[t]) * cbrt(w->rest.vol[t]));
     }
     if (!(l2 < INFINITY)) continue;
     double beta = 1e10 * bd->density * l2 / (w->h * stiff);
@@ -187,18 +187,15 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   memcpy(w->x, m->x0, 3 * (size_t)n * sizeof(double));
   memcpy(w->v, m->v0, 3 * (size_t)n * sizeof(double));
 
-  /* rest shapes; inverted or flat tets are bad input */
-  w->DmInv = IPC_NEW(double, 9 * (size_t)m->ntets + 1);
-  w->vol = IPC_NEW(double, (size_t)m->ntets + 1);
+  /* rest shapes (inverted or flat tets are bad input) and the affine bodies */
   w->tet_g = IPC_NEW(double, 12 * (size_t)m->ntets + 1);
   w->tet_H = IPC_NEW(double, 144 * (size_t)m->ntets + 1);
-  w->tet_model = IPC_NEW(int, (size_t)m->ntets + 1);
   if (def->damping_stiffness > 0) w->damp_H = IPC_NEW0(double, 144 * (size_t)m->ntets + 1);
-  if (ipc_model_tet_rest(m, def->path, w->DmInv, w->vol, w->tet_model, err) != IPC_OK ||
-      ipc_affine_world_init(w, def, err) != IPC_OK) {
+  if (ipc_rest_build(&w->rest, m, def, IPC_REST_WORLD_ORIGIN, err) != IPC_OK) {
     ipc_world_destroy(w);
     return NULL;
   }
+  ipc_affine_world_init(w, def);
   int stiff_body = -1;
   double beta_max = def->damping_stiffness > 0 ? damping_limit(w, &stiff_body) : INFINITY;
   if (def->damping_stiffness > beta_max) {
@@ -293,14 +290,14 @@ void ipc_world_destroy(ipc_world *w) {
   ipc_contact_set_free(&w->contacts);
   ipc_contact_model_free(&w->cm);
   ipc_friction_free(&w->fric);
-  double *arrays[] = {w->x,   w->v,     w->a,      w->xn,      w->xt,         w->xe,
-                      w->p,   w->g,     w->target, w->penalty, w->dir_center, w->DmInv,
-                      w->vol, w->tet_g, w->tet_H,  w->damp_H,  w->mbc.pull,   w->mbc.mass};
+  double *arrays[] = {w->x,     w->v,      w->a,        w->xn,      w->xt,         w->xe,
+                      w->p,     w->g,      w->target,   w->penalty, w->dir_center, w->tet_g,
+                      w->tet_H, w->damp_H, w->mbc.pull, w->mbc.mass};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   ipc_free(w->fixed);
   ipc_free(w->scripted);
-  ipc_free(w->tet_model);
   ipc_affine_world_free(w);
+  ipc_rest_free(&w->rest);
   ipc_model_free(&w->m);
   ipc_free(w);
 }
@@ -329,20 +326,20 @@ int ipc_world_step_count(const ipc_world *w) {
 }
 
 void ipc_world_tet_energy_density(const ipc_world *w, double *psi) {
-  ipc_model_tet_energy_density(&w->m, w->DmInv, w->tet_model, w->x, psi);
+  ipc_model_tet_energy_density(&w->m, w->rest.DmInv, w->rest.tet_model, w->x, psi);
 }
 
 int ipc_world_intersection_free(const ipc_world *w, char *what, size_t n) {
   if (!ipc_model_planes_clear(&w->m, w->x, what, n)) return 0;
   /* an affine body's own surface stays intersection-free while its map is one-to-one */
-  for (int a = 0; a < w->naff; ++a) {
+  for (int a = 0; a < w->rest.naff; ++a) {
     const double *q = w->aq + 12 * (size_t)a; /* A's columns at q + 3, + 6, + 9 */
     double det = q[3] * (q[7] * q[11] - q[10] * q[8]) - q[6] * (q[4] * q[11] - q[10] * q[5]) +
                  q[9] * (q[4] * q[8] - q[7] * q[5]);
     if (!(det > 0)) {
       if (what)
         snprintf(what, n, "affine body '%s' is inverted or flat (det A = %g)",
-                 w->m.bodies[w->aff_body[a]].name, det);
+                 w->m.bodies[w->rest.aff_body[a]].name, det);
       return 0;
     }
   }
@@ -382,7 +379,7 @@ static double total_energy(ipc_world *w) {
   const ipc_model *m = &w->m;
   double e = ipc_affine_world_mechanical_energy(w);
   for (int i = 0; i < m->nverts; ++i) {
-    if (w->naff > 0 && w->vert_aff[i] >= 0) continue;
+    if (w->rest.naff > 0 && w->rest.vert_aff[i] >= 0) continue;
     const double *v = w->v + 3 * i, *x = w->x + 3 * i;
     e += 0.5 * m->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     e -= m->mass[i] *

@@ -4,6 +4,7 @@
 
 #include "affine/affine.h"
 #include "core/model.h"
+#include "core/rest.h"
 #include "elastic/elasticity.h"
 #include "geometry/broad_phase.h"
 #include "ipc/contacts.h"
@@ -18,6 +19,7 @@ typedef struct ipc_newton_solver ipc_newton_solver;
 
 struct ipc_world {
   ipc_model m;
+  ipc_rest rest; /* rest shapes, the affine bodies' list and moments (about the world origin) */
   ipc_contact_model cm;
   double h, dhat;
   double c_elastic; /* weight of h^2 Psi and the barrier: 1 (Euler) or beta (Newmark) */
@@ -51,8 +53,6 @@ struct ipc_world {
   } mbc;
   double *dir_center; /* (ndirichlet x 3) current centers of scripted regions */
   /* elasticity */
-  double *DmInv, *vol;   /* (ntets x 9), (ntets) */
-  int *tet_model;        /* (ntets) ipc_material_model */
   double *tet_g, *tet_H; /* (ntets x 12), (ntets x 144) per-iteration scratch */
   double *damp_H;        /* (ntets x 144) Rayleigh damping blocks of the step (damping.h) */
   /* contact */
@@ -74,28 +74,23 @@ struct ipc_world {
   /* 1 when the scene has a friction coefficient > 0 (a body's or a plane's): every solve
      then re-lags friction and tests the direction, as IPC's solveFric */
   int solve_friction;
-  /* affine bodies (affine_world.c, docs/affine-integration.md): naff bodies of 12 DOFs q
-     each; body a owns the pseudo-vertices nverts + 4a .. nverts + 4a + 3 of the Newton
+  /* affine bodies (affine_world.c, docs/affine-integration.md): rest.naff bodies of 12 DOFs
+     q each; body a owns the pseudo-vertices nverts + 4a .. nverts + 4a + 3 of the Newton
      system (its DOF blocks p, A e1, A e2, A e3), its real vertices are fixed there and
      recomputed as x_i = J_i q */
-  int naff;
-  int nsys;         /* vertices of the Newton system: nverts + 4 naff */
-  int *aff_body;    /* (naff) body index */
-  int *aff_pv;      /* (naff x 4) pseudo-vertex ids */
-  int *vert_aff;    /* (nverts) affine body of a vertex or -1; NULL when naff == 0 */
-  double *aff_grow; /* (nverts) broad-phase growth of each vertex box for curved trials */
-  ipc_affine_moments *aff_mom;
+  int nsys;                /* vertices of the Newton system: nverts + 4 naff */
+  int *aff_pv;             /* (naff x 4) pseudo-vertex ids */
+  double *aff_grow;        /* (nverts) broad-phase growth of each vertex box for curved trials */
   double *aq, *aqn, *aqd;  /* (naff x 12) q, q at the start of the step, qdot */
   double *aqt, *aqe, *adq; /* (naff x 12) prediction, trial q, Newton direction */
   double *aqa;             /* (naff x 12) qddot, Newmark's acceleration (0 for implicit Euler) */
   double *aff_damp;        /* (naff x 9) A_n^T A_n for the strain damping (damping.h), or NULL */
   /* scripted affine bodies move as kinematic rigid movers: body a's scripts are the model's
-     dirichlet entries aff_dir0[a] .. + aff_ndir[a] - 1 (each selects the whole body); when
+     dirichlet entries rest.aff_dir0[a] .. + rest.aff_ndir[a] - 1 (whole body each); when
      one is active, aqs holds the step's target q and aff_scripted[a] is 1. Like scripted
      vertices, such a body is placed on its target and fixed (aff_fixed, its pseudo-vertices
      leave the Newton system) or, when that move is refused, pulled there by the penalty
      1/2 aff_penalty (q - qs)^T M (q - qs) first */
-  int *aff_dir0, *aff_ndir;
   double *aqs, *aff_penalty;   /* (naff x 12), (naff) */
   unsigned char *aff_scripted; /* (naff) */
   unsigned char *aff_fixed;    /* (naff) */
@@ -130,10 +125,10 @@ ipc_newton_solver *ipc_newton_solver_create(int nverts);
 
 /* ---- affine bodies (affine_world.c); every function is a no-op when naff == 0 ---- */
 
-/* finds the affine bodies of the model, refuses what this step does not support yet
-   (IPC_ERR_INPUT naming the key), builds their mass properties, q = identity and qdot
-   fitted to the initial vertex velocities; sets nsys. Call once x, v, tet_g, tet_H exist. */
-ipc_status ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def, ipc_error *err);
+/* the state and workspace of the affine bodies of w->rest: q = identity and qdot fitted to
+   the initial vertex velocities (ipc_rest_affine_start); sets nsys. Call once x, v, tet_g,
+   tet_H exist. */
+void ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def);
 void ipc_affine_world_free(ipc_world *w);
 
 /* after the step's Dirichlet targets: the target q of every affine body with an active

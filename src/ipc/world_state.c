@@ -72,8 +72,8 @@ static int state_fields(ipc_world *w, field *f) {
   f[k++] = (field){TAG_V, w->v, n3};
   f[k++] = (field){TAG_A, w->a, n3};
   f[k++] = (field){TAG_DIR_CENTER, w->dir_center, 3 * (size_t)w->m.ndirichlet * sizeof(double)};
-  if (w->naff > 0) {
-    size_t n12 = 12 * (size_t)w->naff * sizeof(double);
+  if (w->rest.naff > 0) {
+    size_t n12 = 12 * (size_t)w->rest.naff * sizeof(double);
     f[k++] = (field){TAG_AFFINE_Q, w->aq, n12};
     f[k++] = (field){TAG_AFFINE_QDOT, w->aqd, n12};
     if (w->m.params.integrator == IPC_NEWMARK) f[k++] = (field){TAG_AFFINE_QDDOT, w->aqa, n12};

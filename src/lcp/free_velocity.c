@@ -99,9 +99,9 @@ static int add_elasticity(ipc_lcp_world *w, ipc_error *err) {
     for (int t0 = bd->t0; t0 < bd->t0 + bd->nt; t0 += IPC_LCP_TET_CHUNK) {
       int nt = bd->t0 + bd->nt - t0 < IPC_LCP_TET_CHUNK ? bd->t0 + bd->nt - t0 : IPC_LCP_TET_CHUNK;
       const int *tets = m->tets + 4 * (size_t)t0;
-      double e = ipc_tets_derivatives((ipc_material_model)w->tet_model[t0], bd->mu, bd->lambda, nt,
-                                      tets, w->DmInv + 9 * (size_t)t0, w->vol + t0, w->x0, NULL, g,
-                                      H, IPC_PROJECT_ANALYTIC);
+      double e = ipc_tets_derivatives((ipc_material_model)w->rest.tet_model[t0], bd->mu, bd->lambda,
+                                      nt, tets, w->rest.DmInv + 9 * (size_t)t0, w->rest.vol + t0,
+                                      w->x0, NULL, g, H, IPC_PROJECT_ANALYTIC);
       if (!isfinite(e)) {
         ipc_error_set(err, IPC_ERR_SIM, "step %d: body '%s' has an inverted tet", w->step + 1,
                       bd->name);
@@ -142,7 +142,7 @@ static int assemble(ipc_lcp_world *w, ipc_csc *A, bool *changed, ipc_error *err)
   int n = m->nverts;
   for (int i = 0; i < n; ++i) /* an affine body's vertices follow q (lcp_affine.c) */
     for (int d = 0; d < 3; ++d)
-      w->dof_fixed[3 * i + d] = w->fixed[i] || (w->vert_aff && w->vert_aff[i] >= 0);
+      w->dof_fixed[3 * i + d] = w->fixed[i] || (w->rest.vert_aff && w->rest.vert_aff[i] >= 0);
   if (!w->have_mask || memcmp(w->dof_fixed, w->dof_fixed_prev, 3 * (size_t)n)) {
     ipc_sparse_set_mask(w->asm_, w->dof_fixed);
     memcpy(w->dof_fixed_prev, w->dof_fixed, 3 * (size_t)n);

@@ -152,7 +152,7 @@ static void affine_row(const ipc_lcp_world *w, region_ws *ws, const ipc_lcp_cont
   int body[4], nb = 0;
   double g[4][12];
   for (int k = 0; k < c->nv; ++k) {
-    int v = c->vert[k], a = w->vert_aff ? w->vert_aff[v] : -1;
+    int v = c->vert[k], a = w->rest.vert_aff ? w->rest.vert_aff[v] : -1;
     if (a < 0 || w->fixed[v]) continue;
     int s = 0;
     while (s < nb && body[s] != a) ++s;
@@ -161,7 +161,7 @@ static void affine_row(const ipc_lcp_world *w, region_ws *ws, const ipc_lcp_cont
       memset(g[s], 0, sizeof g[s]);
     }
     double wt[4];
-    ipc_lcp_affine_weights(w, v, wt);
+    ipc_rest_weights(&w->rest, &w->m, v, wt);
     for (int j = 0; j < 4; ++j)
       for (int e = 0; e < 3; ++e) g[s][3 * j + e] += c->w[k] * wt[j] * d[e];
   }
@@ -314,7 +314,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
   for (int a = 0; a < nc && !ndef; ++a) {
     const ipc_lcp_contact *c = &w->active->c[idx[a]];
     for (int k = 0; k < c->nv; ++k)
-      ndef |= !w->fixed[c->vert[k]] && !(w->vert_aff && w->vert_aff[c->vert[k]] >= 0);
+      ndef |= !w->fixed[c->vert[k]] && !(w->rest.vert_aff && w->rest.vert_aff[c->vert[k]] >= 0);
   }
   const int coupled = w->def.coupling == IPC_LCP_COUPLED && ndef;
   const int *dofmap = coupled ? ipc_sparse_dof_map(w->asm_) : NULL;
@@ -325,7 +325,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
   for (int a = 0; a < nc; ++a) {
     const ipc_lcp_contact *c = &w->active->c[idx[a]];
     for (int k = 0; k < c->nv; ++k) {
-      int v = c->vert[k], af = w->vert_aff ? w->vert_aff[v] : -1;
+      int v = c->vert[k], af = w->rest.vert_aff ? w->rest.vert_aff[v] : -1;
       if (w->fixed[v]) continue;
       if (af >= 0) {
         if (w->aff_loc[af] < 0) {
@@ -353,7 +353,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
       row_dir(w, c, j, d);
       for (int k = 0; k < c->nv; ++k) {
         int v = c->vert[k];
-        int af = w->vert_aff ? w->vert_aff[v] : -1;
+        int af = w->rest.vert_aff ? w->rest.vert_aff[v] : -1;
         for (int e = 0; e < 3; ++e) {
           double coef = c->w[k] * d[e];
           if (!w->projecting) qi += coef * w->vstar[3 * v + e];
@@ -590,7 +590,7 @@ ipc_status ipc_lcp_world_solve_pass(ipc_lcp_world *w, int all, ipc_lcp_step_stat
   const ipc_model *m = &w->m;
   const int nc = (int)w->active->n, R = ipc_lcp_world_rows(w);
   const int coupled = w->def.coupling == IPC_LCP_COUPLED;
-  if (w->naff > 0) memset(w->adqd, 0, 12 * (size_t)w->naff * sizeof(double));
+  if (w->rest.naff > 0) memset(w->adqd, 0, 12 * (size_t)w->rest.naff * sizeof(double));
   memset(w->dv, 0, 3 * (size_t)m->nverts * sizeof(double));
   if (all) {
     ipc_reserve((void **)&w->cres, &w->cres_cap, (size_t)nc + 1, sizeof *w->cres);
@@ -614,10 +614,10 @@ ipc_status ipc_lcp_world_solve_pass(ipc_lcp_world *w, int all, ipc_lcp_step_stat
       for (int k = 0; k < ct->nv; ++k) {
         int v = ct->vert[k];
         /* lumped: an affine body's vertices share one key, its first vertex */
-        int af = w->vert_aff ? w->vert_aff[v] : -1;
+        int af = w->rest.vert_aff ? w->rest.vert_aff[v] : -1;
         keys[base + k] = w->fixed[v] ? -1
                          : coupled   ? m->surface.vert_body[v]
-                         : af >= 0   ? m->bodies[w->aff_body[af]].v0
+                         : af >= 0   ? m->bodies[w->rest.aff_body[af]].v0
                                      : v;
       }
       kptr[c + 1] = base + ct->nv;
@@ -634,8 +634,8 @@ ipc_status ipc_lcp_world_solve_pass(ipc_lcp_world *w, int all, ipc_lcp_step_stat
     region_ws ws;
     memset(&ws, 0, sizeof ws);
     if (coupled) ws.jtz = IPC_NEW0(double, ipc_sparse_num_free(w->asm_) + 1);
-    ws.aff_list = IPC_NEW(int, w->naff + 1);
-    ws.acol = IPC_NEW(double, 12 * (size_t)w->naff + 1);
+    ws.aff_list = IPC_NEW(int, w->rest.naff + 1);
+    ws.acol = IPC_NEW(double, 12 * (size_t)w->rest.naff + 1);
     double *zr = IPC_NEW(double, (size_t)nc *R + 1);
     for (int r = 0; r < nreg && s == IPC_OK; ++r) {
       int cnt = start[r + 1] - start[r];

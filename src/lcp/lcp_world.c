@@ -204,21 +204,20 @@ void ipc_lcp_world_destroy(ipc_lcp_world *w) {
   ipc_lcp_contact_set_free(&w->proj);
   ipc_free(w->moved);
   ipc_lcp_body_pairs_free(&w->bp);
-  double *arrays[] = {w->x,      w->v,          w->vstar,   w->x0,       w->dv,
-                      w->target, w->dir_center, w->DmInv,   w->vol,      w->tet_g,
-                      w->tet_H,  w->grad,       w->diag,    w->rhs,      w->sol,
-                      w->prev_z, w->z,          w->pcg_buf, w->x_factor, w->grow};
+  double *arrays[] = {w->x,          w->v,      w->vstar, w->x0,      w->dv,       w->target,
+                      w->dir_center, w->tet_g,  w->tet_H, w->grad,    w->diag,     w->rhs,
+                      w->sol,        w->prev_z, w->z,     w->pcg_buf, w->x_factor, w->grow};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   ipc_free(w->fixed);
   ipc_free(w->scripted);
   ipc_free(w->dof_fixed);
   ipc_free(w->dof_fixed_prev);
-  ipc_free(w->tet_model);
   ipc_free(w->prev_key);
   ipc_free(w->cres);
   ipc_free(w->loc);
   ipc_free(w->dump_dir);
   ipc_lcp_affine_free(w);
+  ipc_rest_free(&w->rest);
   ipc_model_free(&w->m);
   ipc_free(w);
 }
@@ -475,19 +474,13 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
     memcpy(w->dir_center + 3 * k, m->dirichlet[k].center, 3 * sizeof(double));
   memcpy(w->x, m->x0, 3 * (size_t)n * sizeof(double));
   memcpy(w->v, m->v0, 3 * (size_t)n * sizeof(double));
-  w->DmInv = IPC_NEW(double, 9 * (size_t)m->ntets + 1);
-  w->vol = IPC_NEW(double, (size_t)m->ntets + 1);
   w->tet_g = IPC_NEW(double, 12 * (size_t)IPC_LCP_TET_CHUNK);
   w->tet_H = IPC_NEW(double, 144 * (size_t)IPC_LCP_TET_CHUNK);
-  w->tet_model = IPC_NEW(int, (size_t)m->ntets + 1);
-  if (ipc_model_tet_rest(m, scene->path, w->DmInv, w->vol, w->tet_model, err) != IPC_OK) {
+  if (ipc_rest_build(&w->rest, m, scene, IPC_REST_CENTRE, err) != IPC_OK) {
     ipc_lcp_world_destroy(w);
     return NULL;
   }
-  if (ipc_lcp_affine_init(w, scene, err) != IPC_OK) {
-    ipc_lcp_world_destroy(w);
-    return NULL;
-  }
+  ipc_lcp_affine_init(w);
   w->asm_ = ipc_sparse_create(n);
   w->chol = ipc_cholmod_create();
   w->tet_set = -1;
@@ -561,7 +554,7 @@ int ipc_lcp_world_scene_steps(const ipc_lcp_world *w) {
 }
 
 void ipc_lcp_world_tet_energy_density(const ipc_lcp_world *w, double *psi) {
-  ipc_model_tet_energy_density(&w->m, w->DmInv, w->tet_model, w->x, psi);
+  ipc_model_tet_energy_density(&w->m, w->rest.DmInv, w->rest.tet_model, w->x, psi);
 }
 
 int ipc_lcp_world_intersection_free(const ipc_lcp_world *w, char *what, size_t n) {
@@ -611,7 +604,7 @@ static double total_energy(const ipc_lcp_world *w) {
   const ipc_model *m = &w->m;
   double e = ipc_lcp_affine_energy(w);
   for (int i = 0; i < m->nverts; ++i) {
-    if (w->vert_aff && w->vert_aff[i] >= 0) continue;
+    if (w->rest.vert_aff && w->rest.vert_aff[i] >= 0) continue;
     const double *v = w->v + 3 * i, *x = w->x + 3 * i;
     e += 0.5 * m->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     e -= m->mass[i] *
@@ -620,9 +613,9 @@ static double total_energy(const ipc_lcp_world *w) {
   for (int b = 0; b < m->nbodies; ++b) {
     const ipc_body *bd = &m->bodies[b];
     if (bd->nt == 0 || bd->affine) continue;
-    e += ipc_tets_energy((ipc_material_model)w->tet_model[bd->t0], bd->mu, bd->lambda, bd->nt,
-                         m->tets + 4 * (size_t)bd->t0, w->DmInv + 9 * (size_t)bd->t0,
-                         w->vol + bd->t0, w->x);
+    e += ipc_tets_energy((ipc_material_model)w->rest.tet_model[bd->t0], bd->mu, bd->lambda, bd->nt,
+                         m->tets + 4 * (size_t)bd->t0, w->rest.DmInv + 9 * (size_t)bd->t0,
+                         w->rest.vol + bd->t0, w->x);
   }
   return e;
 }

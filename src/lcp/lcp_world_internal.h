@@ -4,6 +4,7 @@
 
 #include "affine/affine.h"
 #include "core/model.h"
+#include "core/rest.h"
 #include "geometry/broad_phase.h"
 #include "ipcc/lcp_world.h"
 #include "lcp/body_factors.h"
@@ -21,6 +22,7 @@ typedef struct ipc_lcp_region_result {
 
 struct ipc_lcp_world {
   ipc_model m;
+  ipc_rest rest; /* rest shapes, the affine bodies' list and moments (about their centres) */
   ipc_lcp_world_def def;
   char *dump_dir;
   double h, gap;
@@ -39,8 +41,6 @@ struct ipc_lcp_world {
   int have_mask;
   double *dir_center; /* (ndirichlet x 3) */
   /* elasticity */
-  double *DmInv, *vol;   /* (ntets x 9), (ntets) */
-  int *tet_model;        /* (ntets) */
   double *tet_g, *tet_H; /* (IPC_LCP_TET_CHUNK x 12), (IPC_LCP_TET_CHUNK x 144) */
   /* linear solve of A = M + h^2 K over the free DOFs */
   ipc_sparse *asm_;
@@ -93,21 +93,15 @@ struct ipc_lcp_world {
   ipc_lcp_body_factors bf;
   int use_bf;
   int whole_factor; /* coupled mode factors A whole (tests compare against it) */
-  /* affine bodies (lcp_affine.c): naff bodies of 12 DOFs q = (p, A e1, A e2, A e3); their
-     vertices are x_i = J_i q (recomputed, never advanced on their own) and have no DOF in
-     the sparse system */
-  int naff;
-  int *aff_body;               /* (naff) model body */
-  int *aff_dir0, *aff_ndir;    /* (naff) the body's scripts in the model's dirichlet list */
+  /* affine bodies (lcp_affine.c): rest.naff bodies of 12 DOFs q = (p, A e1, A e2, A e3);
+     their vertices are x_i = J_i q (recomputed, never advanced on their own) and have no DOF
+     in the sparse system */
   int *aff_loc;                /* (naff) local index in the region being solved, -1 */
   unsigned char *aff_scripted; /* (naff) moved by a whole-body script this step */
-  ipc_affine_moments *aff_mom; /* (naff) */
-  int *vert_aff;               /* (nverts) affine body of a vertex or -1; NULL when naff = 0 */
   double *aq, *aqd;            /* (naff x 12) state q and qdot */
   double *aqs;                 /* (naff x 12) a scripted body's q at the end of the step */
   double *aqd_star, *adqd;     /* (naff x 12) unconstrained qdot, change by the impulses */
   double *aL;                  /* (naff x 144) lower Cholesky factor of M + h^2 K_orth */
-  double *aff_origin;          /* (naff x 3) the initial centre of mass: xbar_i = x0_i - it */
 };
 
 /* tets whose elastic derivatives are computed at once (the tet_g/tet_H buffers) */
@@ -196,14 +190,10 @@ ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st
 
 /* ---- affine bodies (lcp_affine.c); every function is a no-op when naff == 0 ---- */
 
-/* finds the affine bodies of the model (q = (0, I), qdot fitted to the initial vertex
-   velocities, x and v mapped from them); IPC_ERR_INPUT naming the scene key for what they
-   do not support (a script on part of the body, Neumann forces, no tets) */
-ipc_status ipc_lcp_affine_init(ipc_lcp_world *w, const ipc_scene_def *def, ipc_error *err);
+/* the state and workspace of the affine bodies of w->rest: q = (centre, I), qdot fitted to
+   the initial vertex velocities, x and v mapped from them (ipc_rest_affine_start) */
+void ipc_lcp_affine_init(ipc_lcp_world *w);
 void ipc_lcp_affine_free(ipc_lcp_world *w);
-
-/* the weights w_i = (1, xbar_i) of affine vertex i (xbar_i about its body's origin) */
-void ipc_lcp_affine_weights(const ipc_lcp_world *w, int i, double wt[4]);
 
 /* x_i = J_i q and v_i = J_i qdot for every affine vertex */
 void ipc_lcp_affine_map(ipc_lcp_world *w);

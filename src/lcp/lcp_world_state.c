@@ -43,8 +43,8 @@ ipc_status ipc_lcp_world_save_state(const ipc_lcp_world *w, FILE *f, ipc_error *
   const ipc_model *m = &w->m;
   size_t n3 = 3 * (size_t)m->nverts, R = (size_t)ipc_lcp_world_rows(w);
   uint32_t head[6] = {IPC_LCP_STATE_VERSION,   (uint32_t)m->nverts, (uint32_t)m->ntets,
-                      (uint32_t)m->ndirichlet, (uint32_t)R,         (uint32_t)w->naff};
-  size_t na = 12 * (size_t)w->naff;
+                      (uint32_t)m->ndirichlet, (uint32_t)R,         (uint32_t)w->rest.naff};
+  size_t na = 12 * (size_t)w->rest.naff;
   int32_t step = w->step, manifold = (int32_t)w->def.manifold;
   uint64_t nc = w->contacts.n, np = w->prev_n;
   int32_t fs[4] = {w->factor_n, w->refactor_next, w->reuse_skip, w->backoff};
@@ -126,7 +126,7 @@ static void take_contacts(ipc_lcp_world *w, ipc_lcp_contact *c, uint64_t nc,
 ipc_status ipc_lcp_world_load_state(ipc_lcp_world *w, FILE *f, ipc_error *err) {
   const ipc_model *m = &w->m;
   size_t n3 = 3 * (size_t)m->nverts, R = (size_t)ipc_lcp_world_rows(w);
-  size_t na = 12 * (size_t)w->naff;
+  size_t na = 12 * (size_t)w->rest.naff;
   src s = {f, bytes_left(f), 1};
   s.ok = s.left >= 0;
   char magic[8];
@@ -139,12 +139,13 @@ ipc_status ipc_lcp_world_load_state(ipc_lcp_world *w, FILE *f, ipc_error *err) {
     return ipc_error_set(err, IPC_ERR_INPUT, "LCP world state: version %u (expected %u)", head[0],
                          IPC_LCP_STATE_VERSION);
   if (head[1] != (uint32_t)m->nverts || head[2] != (uint32_t)m->ntets ||
-      head[3] != (uint32_t)m->ndirichlet || head[4] != (uint32_t)R || head[5] != (uint32_t)w->naff)
+      head[3] != (uint32_t)m->ndirichlet || head[4] != (uint32_t)R ||
+      head[5] != (uint32_t)w->rest.naff)
     return ipc_error_set(err, IPC_ERR_INPUT,
                          "LCP world state: saved for %u vertices, %u tets, %u scripted regions, "
                          "%u rows per contact, %u affine bodies; the run has %d, %d, %d, %zu, %d",
                          head[1], head[2], head[3], head[4], head[5], m->nverts, m->ntets,
-                         m->ndirichlet, R, w->naff);
+                         m->ndirichlet, R, w->rest.naff);
   int32_t step = 0, manifold = 0, fs[4] = {0, 0, 0, 0};
   double time = 0;
   get(&s, &step, sizeof step);
