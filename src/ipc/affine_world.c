@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "core/dirichlet.h"
 #include "ipc/world_internal.h"
 
 void ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def) {
@@ -18,7 +17,6 @@ void ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def) {
   if (na == 0) return;
   w->aff_pv = IPC_NEW(int, 4 * (size_t)na);
   w->aff_grow = IPC_NEW0(double, m->nverts);
-  w->aff_scripted = IPC_NEW0(unsigned char, na);
   w->aff_fixed = IPC_NEW0(unsigned char, na);
   w->aff_penalty = IPC_NEW0(double, na);
   if (def->damping_stiffness > 0) {
@@ -26,7 +24,7 @@ void ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def) {
     for (int k = 0; k < na; ++k)
       w->aff_damp[9 * k] = w->aff_damp[9 * k + 4] = w->aff_damp[9 * k + 8] = 1.0;
   }
-  double **arrays[] = {&w->aq, &w->aqn, &w->aqd, &w->aqt, &w->aqe, &w->adq, &w->aqs, &w->aqa};
+  double **arrays[] = {&w->aq, &w->aqn, &w->aqd, &w->aqt, &w->aqe, &w->adq, &w->aqa};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k)
     *arrays[k] = IPC_NEW0(double, 12 * (size_t)na);
   for (int a = 0; a < na; ++a) {
@@ -42,30 +40,11 @@ void ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def) {
 void ipc_affine_world_free(ipc_world *w) {
   ipc_free(w->aff_pv);
   ipc_free(w->aff_grow);
-  ipc_free(w->aff_scripted);
   ipc_free(w->aff_fixed);
   ipc_free(w->aff_penalty);
   ipc_free(w->aff_damp);
-  double *arrays[] = {w->aq, w->aqn, w->aqd, w->aqt, w->aqe, w->adq, w->aqs, w->aqa};
+  double *arrays[] = {w->aq, w->aqn, w->aqd, w->aqt, w->aqe, w->adq, w->aqa};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) ipc_free(arrays[k]);
-}
-
-void ipc_affine_world_script(ipc_world *w) {
-  for (int a = 0; a < w->rest.naff; ++a) {
-    w->aff_scripted[a] = (unsigned char)ipc_dirichlet_affine_scripted(
-        &w->m, w->dir_center, w->rest.aff_dir0[a], w->rest.aff_ndir[a], w->time, w->h,
-        w->aq + 12 * (size_t)a, w->aqs + 12 * (size_t)a);
-  }
-  for (int i = 0; i < w->m.nverts && w->rest.naff > 0; ++i) {
-    int a = w->rest.vert_aff[i];
-    if (a < 0 || !w->aff_scripted[a]) continue;
-    const double *qa = w->aqs + 12 * (size_t)a;
-    double wt[4];
-    ipc_rest_weights(&w->rest, &w->m, i, wt);
-    for (int d = 0; d < 3; ++d)
-      w->target[3 * (size_t)i + d] =
-          qa[d] + wt[1] * qa[3 + d] + wt[2] * qa[6 + d] + wt[3] * qa[9 + d];
-  }
 }
 
 void ipc_affine_world_positions(const ipc_world *w, const double *q, double *x) {
@@ -132,7 +111,7 @@ void ipc_affine_world_rotated_prediction(const ipc_world *w, double *q) {
   memcpy(q, w->aqt, 12 * (size_t)w->rest.naff * sizeof(double));
   for (int a = 0; a < w->rest.naff; ++a) {
     double R[9], *A = q + 12 * (size_t)a + 3;
-    if (w->aff_scripted[a]) { /* a kinematic mover stays where its script put it */
+    if (w->pre.aff_scripted[a]) { /* a kinematic mover stays where its script put it */
       memcpy(q + 12 * (size_t)a, w->aq + 12 * (size_t)a, 12 * sizeof(double));
       continue;
     }
@@ -154,7 +133,7 @@ double ipc_affine_world_body_energy(const ipc_world *w, const double *q, int a) 
   e += h2 * ipc_affine_orth_energy(qa, bd->affine_stiffness, w->rest.aff_mom[a].volume);
   if (w->aff_penalty[a] > 0)
     e += w->aff_penalty[a] *
-         ipc_affine_inertia(&w->rest.aff_mom[a], qa, w->aqs + 12 * (size_t)a, NULL);
+         ipc_affine_inertia(&w->rest.aff_mom[a], qa, w->pre.qs + 12 * (size_t)a, NULL);
   if (w->aff_damp) e += ipc_affine_strain_energy(qa, w->aff_damp + 9 * (size_t)a, damp_coef(w, a));
   return e;
 }
@@ -190,7 +169,7 @@ void ipc_affine_world_add(const ipc_world *w, double *g, ipc_sparse *A, int set)
     double pen = w->aff_penalty[a];
     ipc_affine_inertia(mom, qa, w->aqt + 12 * (size_t)a, gi);
     ipc_affine_orth_gradient(qa, ka, mom->volume, go);
-    if (pen > 0) ipc_affine_inertia(mom, qa, w->aqs + 12 * (size_t)a, gs);
+    if (pen > 0) ipc_affine_inertia(mom, qa, w->pre.qs + 12 * (size_t)a, gs);
     /* the pseudo-vertices of a body are consecutive from aff_pv[4a] */
     double *gp = g ? g + 3 * (size_t)w->aff_pv[4 * a] : NULL;
     for (int k = 0; k < 12 && gp; ++k) gp[k] += gi[k] + h2 * go[k] + pen * gs[k];

@@ -194,7 +194,7 @@ static double potential_split(ipc_world *w, const double *x, const double *q, co
       ei += 0.5 * mi * (d0 * d0 + d1 * d1 + d2 * d2);
     }
     if (w->penalty[i] > 0) {
-      const double *t = w->target + 3 * i, *l = w->mbc.pull + 3 * i;
+      const double *t = w->pre.target + 3 * i, *l = w->mbc.pull + 3 * i;
       double d0 = a[0] - t[0], d1 = a[1] - t[1], d2 = a[2] - t[2];
       ei +=
           0.5 * w->penalty[i] * (d0 * d0 + d1 * d1 + d2 * d2) - (l[0] * d0 + l[1] * d1 + l[2] * d2);
@@ -284,7 +284,7 @@ static void assemble(ipc_world *w, ipc_step_stats *st) {
       double gi = 0;
       if (mi > 0) gi += mi * (w->x[3 * i + d] - w->xt[3 * i + d]);
       if (w->penalty[i] > 0)
-        gi += w->penalty[i] * (w->x[3 * i + d] - w->target[3 * i + d]) - w->mbc.pull[3 * i + d];
+        gi += w->penalty[i] * (w->x[3 * i + d] - w->pre.target[3 * i + d]) - w->mbc.pull[3 * i + d];
       w->g[3 * i + d] = gi;
       s->diag[3 * i + d] = dm;
     }
@@ -380,7 +380,7 @@ void ipc_newton_choose_kappa(ipc_world *w, ipc_step_stats *st) {
     ipc_affine_world_add(w, s->gE, NULL, -1);
     for (int i = 0; i < n; ++i) {
       for (int d = 0; d < 3; ++d) {
-        if (w->fixed[i] || w->scripted[i]) {
+        if (w->fixed[i] || w->pre.scripted[i]) {
           s->gB[3 * i + d] = s->gE[3 * i + d] = 0;
         } else {
           s->gE[3 * i + d] += m->mass[i] * (w->x[3 * i + d] - w->xt[3 * i + d]);
@@ -820,7 +820,8 @@ static void watch_kappa(ipc_world *w) {
 /* 1 when vertex i is one of IPC's Dirichlet nodes: scripted, of a deformable body or of an
    IPC codimensional shape (a mass in w->mbc.mass), not of an affine body */
 static int mbc_vertex(const ipc_world *w, int i) {
-  return w->scripted[i] && w->mbc.mass[i] > 0 && !(w->rest.naff > 0 && w->rest.vert_aff[i] >= 0);
+  return w->pre.scripted[i] && w->mbc.mass[i] > 0 &&
+         !(w->rest.naff > 0 && w->rest.vert_aff[i] >= 0);
 }
 
 /* holds the scripted vertices of deformable bodies where they are (held) or lets them go
@@ -855,7 +856,7 @@ static int mbc_update(ipc_world *w, double pmax) {
   for (int i = 0; i < n; ++i)
     if (mbc_vertex(w, i))
       for (int d = 0; d < 3; ++d) {
-        double e = w->x[3 * i + d] - w->target[3 * i + d];
+        double e = w->x[3 * i + d] - w->pre.target[3 * i + d];
         sq += e * e;
       }
   w->mbc.done = 1 - sqrt(sq / w->mbc.dir2);
@@ -873,7 +874,8 @@ static int mbc_update(ipc_world *w, double pmax) {
       for (int i = 0; i < n; ++i)
         if (mbc_vertex(w, i))
           for (int d = 0; d < 3; ++d)
-            w->mbc.pull[3 * i + d] -= w->mbc.rho * m[i] * (w->x[3 * i + d] - w->target[3 * i + d]);
+            w->mbc.pull[3 * i + d] -=
+                w->mbc.rho * m[i] * (w->x[3 * i + d] - w->pre.target[3 * i + d]);
       return 1;
     }
   }
@@ -1085,8 +1087,8 @@ static int place_scripted(ipc_world *w, ipc_step_stats *st, int obstacles_only) 
   int n = m->nverts, any = 0;
   memcpy(w->xe, w->x, 3 * (size_t)n * sizeof(double));
   for (int i = 0; i < n; ++i) {
-    if (!w->scripted[i] || w->fixed[i] || (obstacles_only && m->mass[i] > 0)) continue;
-    for (int d = 0; d < 3; ++d) w->xe[3 * i + d] = w->target[3 * i + d];
+    if (!w->pre.scripted[i] || w->fixed[i] || (obstacles_only && m->mass[i] > 0)) continue;
+    for (int d = 0; d < 3; ++d) w->xe[3 * i + d] = w->pre.target[3 * i + d];
     any = 1;
   }
   if (any) {
@@ -1094,7 +1096,7 @@ static int place_scripted(ipc_world *w, ipc_step_stats *st, int obstacles_only) 
     memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
   }
   for (int i = 0; i < n; ++i)
-    if (w->scripted[i] && !w->fixed[i] && !(obstacles_only && m->mass[i] > 0)) {
+    if (w->pre.scripted[i] && !w->fixed[i] && !(obstacles_only && m->mass[i] > 0)) {
       w->fixed[i] = 1;
       w->penalty[i] = 0;
     }
@@ -1107,8 +1109,8 @@ static int place_scripted(ipc_world *w, ipc_step_stats *st, int obstacles_only) 
 static int place_affine_scripted(ipc_world *w, ipc_step_stats *st) {
   int n = w->m.nverts, all = 1;
   for (int a = 0; a < w->rest.naff; ++a) {
-    if (!w->aff_scripted[a] || w->aff_fixed[a]) continue;
-    double *q = w->aq + 12 * (size_t)a, *qs = w->aqs + 12 * (size_t)a;
+    if (!w->pre.aff_scripted[a] || w->aff_fixed[a]) continue;
+    double *q = w->aq + 12 * (size_t)a, *qs = w->pre.qs + 12 * (size_t)a;
     memcpy(w->xe, w->x, 3 * (size_t)n * sizeof(double));
     memcpy(w->aqe, w->aq, 12 * (size_t)w->rest.naff * sizeof(double));
     memcpy(w->aqe + 12 * (size_t)a, qs, 12 * sizeof(double));
@@ -1128,7 +1130,7 @@ static int place_affine_scripted(ipc_world *w, ipc_step_stats *st) {
 /* 1 when vertex i has a script it does not follow yet: a scripted vertex not fixed, or a
    vertex of a scripted affine body not placed */
 static int unplaced(const ipc_world *w, int i) {
-  if (!w->scripted[i]) return 0;
+  if (!w->pre.scripted[i]) return 0;
   int a = w->rest.naff > 0 ? w->rest.vert_aff[i] : -1;
   return a < 0 ? !w->fixed[i] : !w->aff_fixed[a];
 }
@@ -1145,7 +1147,7 @@ static void mbc_begin(ipc_world *w, ipc_step_stats *st) {
   for (int i = 0; i < n; ++i)
     if (mbc_vertex(w, i))
       for (int d = 0; d < 3; ++d) {
-        double e = w->target[3 * i + d] - w->x[3 * i + d];
+        double e = w->pre.target[3 * i + d] - w->x[3 * i + d];
         w->xe[3 * i + d] = w->x[3 * i + d] + e;
         dir2 += e * e;
       }
@@ -1158,7 +1160,7 @@ static void mbc_begin(ipc_world *w, ipc_step_stats *st) {
     ipc_broad_phase(&w->cand, &w->m.surface, w->x, w->xe, 0.0);
     st->t_broad_phase += ipc_now() - t0;
     t0 = ipc_now();
-    double alpha = ipc_ipc_script_step_bound(&w->cm, &w->cand, w->x, w->xe, w->scripted);
+    double alpha = ipc_ipc_script_step_bound(&w->cm, &w->cand, w->x, w->xe, w->pre.scripted);
     st->t_ccd += ipc_now() - t0;
     memcpy(w->p, w->xe, 3 * (size_t)n * sizeof(double)); /* the targets' end of the move */
     for (int k = 0; k < 60; ++k, alpha *= 0.5) {
@@ -1275,9 +1277,10 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   /* obstacle vertices without a script this step stay where they are, and so do scripted
      vertices already on their targets */
   for (int i = 0; i < n; ++i) {
-    if (w->scripted[i] && w->rest.naff > 0 && w->rest.vert_aff[i] >= 0) continue; /* placed above */
-    if (w->scripted[i]) {
-      const double *x = w->x + 3 * i, *t = w->target + 3 * i;
+    if (w->pre.scripted[i] && w->rest.naff > 0 && w->rest.vert_aff[i] >= 0)
+      continue; /* placed above */
+    if (w->pre.scripted[i]) {
+      const double *x = w->x + 3 * i, *t = w->pre.target + 3 * i;
       if (x[0] == t[0] && x[1] == t[1] && x[2] == t[2])
         w->fixed[i] = 1;
       else
@@ -1319,10 +1322,10 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   for (int round = 0;; ++round) {
     if (pending) {
       for (int i = 0; i < n; ++i)
-        if (w->scripted[i] && !w->fixed[i])
+        if (w->pre.scripted[i] && !w->fixed[i])
           w->penalty[i] = weight * (m->mass[i] > 0 ? m->mass[i] : w->mean_mass);
       for (int a = 0; a < w->rest.naff; ++a)
-        if (w->aff_scripted[a] && !w->aff_fixed[a]) w->aff_penalty[a] = weight;
+        if (w->pre.aff_scripted[a] && !w->aff_fixed[a]) w->aff_penalty[a] = weight;
     }
     rc = newton_solve(w, st, &iters_left, err);
     if (rc == 1) return solve_failure(err);
@@ -1330,7 +1333,8 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
     double gap = 0;
     for (int i = 0; i < n; ++i)
       if (unplaced(w, i))
-        for (int d = 0; d < 3; ++d) gap = fmax(gap, fabs(w->x[3 * i + d] - w->target[3 * i + d]));
+        for (int d = 0; d < 3; ++d)
+          gap = fmax(gap, fabs(w->x[3 * i + d] - w->pre.target[3 * i + d]));
     /* affine bodies first: the deformable placement fixes its vertices even when a later
        placement fails */
     if (place_affine_scripted(w, st) && place_scripted(w, st, 0)) {

@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "core/dirichlet.h"
 #include "core/timer.h"
 #include "elastic/elasticity.h"
 #include "elastic/model_rest.h"
@@ -175,12 +174,10 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   w->xn = IPC_NEW(double, 3 * (size_t)n);
   w->xt = IPC_NEW(double, 3 * (size_t)n);
   w->xe = IPC_NEW(double, 3 * (size_t)n);
-  w->target = IPC_NEW0(double, 3 * (size_t)n);
   w->penalty = IPC_NEW0(double, n);
   w->mbc.pull = IPC_NEW0(double, 3 * (size_t)n);
   w->mbc.mass = IPC_NEW0(double, (size_t)n + 1);
   w->fixed = IPC_NEW0(unsigned char, n);
-  w->scripted = IPC_NEW0(unsigned char, n);
   w->dir_center = IPC_NEW(double, 3 * (size_t)m->ndirichlet + 1);
   for (int k = 0; k < m->ndirichlet; ++k)
     memcpy(w->dir_center + 3 * k, m->dirichlet[k].center, 3 * sizeof(double));
@@ -196,6 +193,7 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
     return NULL;
   }
   ipc_affine_world_init(w, def);
+  ipc_prescription_init(&w->pre, n, w->rest.naff);
   int stiff_body = -1;
   double beta_max = def->damping_stiffness > 0 ? damping_limit(w, &stiff_body) : INFINITY;
   if (def->damping_stiffness > beta_max) {
@@ -290,12 +288,12 @@ void ipc_world_destroy(ipc_world *w) {
   ipc_contact_set_free(&w->contacts);
   ipc_contact_model_free(&w->cm);
   ipc_friction_free(&w->fric);
-  double *arrays[] = {w->x,     w->v,      w->a,        w->xn,      w->xt,         w->xe,
-                      w->p,     w->g,      w->target,   w->penalty, w->dir_center, w->tet_g,
-                      w->tet_H, w->damp_H, w->mbc.pull, w->mbc.mass};
+  double *arrays[] = {w->x,     w->v,     w->a,      w->xn,       w->xt,
+                      w->xe,    w->p,     w->g,      w->penalty,  w->dir_center,
+                      w->tet_g, w->tet_H, w->damp_H, w->mbc.pull, w->mbc.mass};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   ipc_free(w->fixed);
-  ipc_free(w->scripted);
+  ipc_prescription_free(&w->pre);
   ipc_affine_world_free(w);
   ipc_rest_free(&w->rest);
   ipc_model_free(&w->m);
@@ -457,11 +455,9 @@ ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   memset(st, 0, sizeof *st);
   st->ccd_alpha_min = 1.0;
   memcpy(w->xn, w->x, 3 * (size_t)n * sizeof(double));
-  memset(w->scripted, 0, (size_t)n);
-  ipc_dirichlet_release(m, w->time, w->x);
-  ipc_dirichlet_targets(m, w->dir_center, w->h, w->time, w->x, w->target, w->scripted);
-  ipc_affine_world_script(w);
-  if (ipc_mesh_seq_targets(m, w->step, w->target, w->scripted, err) != IPC_OK) return IPC_ERR_INPUT;
+  if (ipc_prescribe(&w->pre, m, &w->rest, w->dir_center, w->h, w->time, w->step, w->x, w->aq,
+                    err) != IPC_OK)
+    return IPC_ERR_INPUT;
   predict(w, w->time);
   ipc_affine_world_predict(w, w->time);
   ipc_damping_update(w);
@@ -485,7 +481,6 @@ ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
     for (int i = 0; i < 3 * n; ++i) w->v[i] = (w->x[i] - w->xn[i]) / h;
   }
   ipc_affine_world_velocities(w); /* from q; J_i qdot (and J_i qddot) on affine vertices */
-  ipc_dirichlet_advance_centers(m, w->dir_center, w->h, w->time);
   w->time += h;
   w->step++;
   st->step = w->step;

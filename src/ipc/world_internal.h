@@ -4,6 +4,7 @@
 
 #include "affine/affine.h"
 #include "core/model.h"
+#include "core/prescribe.h"
 #include "core/rest.h"
 #include "elastic/elasticity.h"
 #include "geometry/broad_phase.h"
@@ -28,14 +29,12 @@ struct ipc_world {
   /* state, all (nverts x 3) */
   double *x, *v, *a;
   /* workspace */
-  double *xn;              /* positions at the start of the step */
-  double *xt;              /* inertial prediction */
-  double *xe;              /* trial / end of the swept step */
-  double *p, *g;           /* Newton direction and gradient (full layout) */
-  double *target;          /* scripted targets (nverts x 3) */
-  double *penalty;         /* (nverts) weight pulling scripted vertices to their targets */
-  unsigned char *fixed;    /* (nverts) vertex removed from the solve this step */
-  unsigned char *scripted; /* (nverts) vertex has a scripted target this step */
+  double *xn;           /* positions at the start of the step */
+  double *xt;           /* inertial prediction */
+  double *xe;           /* trial / end of the swept step */
+  double *p, *g;        /* Newton direction and gradient (full layout) */
+  double *penalty;      /* (nverts) weight pulling scripted vertices to their targets */
+  unsigned char *fixed; /* (nverts) vertex removed from the solve this step */
   /* the original IPC code's moving boundary conditions, for the scripted vertices of
      deformable bodies on IPC's Newton path (newton.c, mbc_begin / mbc_update): at a step's
      start they move as far as IPC's CCD lets them and are held there; short of their targets,
@@ -51,7 +50,8 @@ struct ipc_world {
     double *pull;       /* (nverts x 3) sqrt(m) lambda */
     double *mass;       /* (nverts) the mass m of a scripted vertex here (world.c, mbc_masses) */
   } mbc;
-  double *dir_center; /* (ndirichlet x 3) current centers of scripted regions */
+  double *dir_center;   /* (ndirichlet x 3) current centers of scripted regions */
+  ipc_prescription pre; /* the step's scripted targets (core/prescribe.h) */
   /* elasticity */
   double *tet_g, *tet_H; /* (ntets x 12), (ntets x 144) per-iteration scratch */
   double *damp_H;        /* (ntets x 144) Rayleigh damping blocks of the step (damping.h) */
@@ -87,13 +87,12 @@ struct ipc_world {
   double *aff_damp;        /* (naff x 9) A_n^T A_n for the strain damping (damping.h), or NULL */
   /* scripted affine bodies move as kinematic rigid movers: body a's scripts are the model's
      dirichlet entries rest.aff_dir0[a] .. + rest.aff_ndir[a] - 1 (whole body each); when
-     one is active, aqs holds the step's target q and aff_scripted[a] is 1. Like scripted
+     one is active, pre.qs holds the step's target q and pre.aff_scripted[a] is 1. Like scripted
      vertices, such a body is placed on its target and fixed (aff_fixed, its pseudo-vertices
      leave the Newton system) or, when that move is refused, pulled there by the penalty
      1/2 aff_penalty (q - qs)^T M (q - qs) first */
-  double *aqs, *aff_penalty;   /* (naff x 12), (naff) */
-  unsigned char *aff_scripted; /* (naff) */
-  unsigned char *aff_fixed;    /* (naff) */
+  double *aff_penalty;      /* (naff) */
+  unsigned char *aff_fixed; /* (naff) */
 };
 
 /* the projection of the elastic Hessian (IPC_PROJECT_*) in Newton and the damping matrix:
@@ -130,11 +129,6 @@ ipc_newton_solver *ipc_newton_solver_create(int nverts);
    tet_H exist. */
 void ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def);
 void ipc_affine_world_free(ipc_world *w);
-
-/* after the step's Dirichlet targets: the target q of every affine body with an active
-   script (the script's rigid motion of its current q about the region's centre), with
-   its vertices' targets set to J_i q exactly */
-void ipc_affine_world_script(ipc_world *w);
 
 /* how far the line search's curved trials (ipc_affine_curved_step of aq along adq, any step
    up to alpha) stray from the straight segments x -> xe(alpha) of the affine vertices, at

@@ -41,7 +41,6 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "core/dirichlet.h"
 #include "lcp/lcp_world_internal.h"
 
 void ipc_lcp_affine_map(ipc_lcp_world *w) {
@@ -55,8 +54,7 @@ void ipc_lcp_affine_init(ipc_lcp_world *w) {
   int na = w->rest.naff;
   if (na == 0) return;
   w->aff_loc = IPC_NEW(int, na);
-  w->aff_scripted = IPC_NEW0(unsigned char, na);
-  double **arrays[] = {&w->aq, &w->aqd, &w->aqs, &w->aqd_star, &w->adqd};
+  double **arrays[] = {&w->aq, &w->aqd, &w->aqd_star, &w->adqd};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k)
     *arrays[k] = IPC_NEW0(double, 12 * (size_t)na);
   w->aL = IPC_NEW0(double, 144 * (size_t)na);
@@ -66,19 +64,8 @@ void ipc_lcp_affine_init(ipc_lcp_world *w) {
 
 void ipc_lcp_affine_free(ipc_lcp_world *w) {
   ipc_free(w->aff_loc);
-  ipc_free(w->aff_scripted);
-  double *arrays[] = {w->aq, w->aqd, w->aqs, w->aqd_star, w->adqd, w->aL};
+  double *arrays[] = {w->aq, w->aqd, w->aqd_star, w->adqd, w->aL};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) ipc_free(arrays[k]);
-}
-
-void ipc_lcp_affine_script(ipc_lcp_world *w) {
-  for (int a = 0; a < w->rest.naff; ++a) {
-    w->aff_scripted[a] = (unsigned char)ipc_dirichlet_affine_scripted(
-        &w->m, w->dir_center, w->rest.aff_dir0[a], w->rest.aff_ndir[a], w->time, w->h,
-        w->aq + 12 * (size_t)a, w->aqs + 12 * (size_t)a);
-    if (w->aff_scripted[a])
-      ipc_rest_map_body(&w->rest, &w->m, a, w->aqs + 12 * (size_t)a, w->target);
-  }
 }
 
 /* in-place Cholesky A = L L^T of the symmetric n x n A (row-major; L in the lower triangle,
@@ -143,8 +130,8 @@ ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err) {
     const ipc_affine_moments *mom = &w->rest.aff_mom[a];
     const double *q = w->aq + 12 * (size_t)a;
     double *qd = w->aqd + 12 * (size_t)a, *qs = w->aqd_star + 12 * (size_t)a;
-    if (w->aff_scripted[a]) { /* a kinematic mover: its vertices are prescribed */
-      for (int k = 0; k < 12; ++k) qd[k] = qs[k] = (w->aqs[12 * (size_t)a + k] - q[k]) / h;
+    if (w->pre.aff_scripted[a]) { /* a kinematic mover: its vertices are prescribed */
+      for (int k = 0; k < 12; ++k) qd[k] = qs[k] = (w->pre.qs[12 * (size_t)a + k] - q[k]) / h;
       continue;
     }
     double f[12], qt[12], q0[12], g[12], H[144], *L = w->aL + 144 * (size_t)a;
@@ -177,8 +164,8 @@ ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err) {
 void ipc_lcp_affine_advance(ipc_lcp_world *w) {
   for (int a = 0; a < w->rest.naff; ++a) {
     double *q = w->aq + 12 * (size_t)a, *qd = w->aqd + 12 * (size_t)a;
-    if (w->aff_scripted[a]) { /* exactly on the script's path */
-      memcpy(q, w->aqs + 12 * (size_t)a, 12 * sizeof(double));
+    if (w->pre.aff_scripted[a]) { /* exactly on the script's path */
+      memcpy(q, w->pre.qs + 12 * (size_t)a, 12 * sizeof(double));
     } else {
       for (int k = 0; k < 12; ++k) {
         qd[k] = w->aqd_star[12 * (size_t)a + k] + w->adqd[12 * (size_t)a + k];
@@ -197,7 +184,7 @@ void ipc_lcp_affine_displace(ipc_lcp_world *w) {
     const double *dq = w->adqd + 12 * (size_t)a;
     int moved = 0;
     for (int k = 0; k < 12; ++k) moved |= dq[k] != 0;
-    if (w->aff_scripted[a] || !moved) continue;
+    if (w->pre.aff_scripted[a] || !moved) continue;
     for (int k = 0; k < 12; ++k) q[k] += w->h * dq[k];
     start(&w->rest.aff_mom[a], q, q);
     ipc_rest_map_body(&w->rest, &w->m, a, q, w->x);

@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "core/dirichlet.h"
 #include "core/timer.h"
 #include "core/vec3.h"
 #include "elastic/elasticity.h"
@@ -204,12 +203,12 @@ void ipc_lcp_world_destroy(ipc_lcp_world *w) {
   ipc_lcp_contact_set_free(&w->proj);
   ipc_free(w->moved);
   ipc_lcp_body_pairs_free(&w->bp);
-  double *arrays[] = {w->x,          w->v,      w->vstar, w->x0,      w->dv,       w->target,
-                      w->dir_center, w->tet_g,  w->tet_H, w->grad,    w->diag,     w->rhs,
-                      w->sol,        w->prev_z, w->z,     w->pcg_buf, w->x_factor, w->grow};
+  double *arrays[] = {w->x,      w->v,     w->vstar,   w->x0,       w->dv,  w->dir_center,
+                      w->tet_g,  w->tet_H, w->grad,    w->diag,     w->rhs, w->sol,
+                      w->prev_z, w->z,     w->pcg_buf, w->x_factor, w->grow};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   ipc_free(w->fixed);
-  ipc_free(w->scripted);
+  ipc_prescription_free(&w->pre);
   ipc_free(w->dof_fixed);
   ipc_free(w->dof_fixed_prev);
   ipc_free(w->prev_key);
@@ -456,7 +455,6 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
   w->vstar = IPC_NEW0(double, n3);
   w->x0 = IPC_NEW(double, n3);
   w->dv = IPC_NEW0(double, n3);
-  w->target = IPC_NEW0(double, n3);
   w->grad = IPC_NEW0(double, n3);
   w->diag = IPC_NEW0(double, n3);
   w->rhs = IPC_NEW0(double, n3);
@@ -464,7 +462,6 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
   w->x_factor = IPC_NEW0(double, n3);
   w->grow = IPC_NEW0(double, (size_t)n + 1);
   w->fixed = IPC_NEW0(unsigned char, n + 1);
-  w->scripted = IPC_NEW0(unsigned char, n + 1);
   w->dof_fixed = IPC_NEW0(unsigned char, n3);
   w->dof_fixed_prev = IPC_NEW0(unsigned char, n3);
   w->loc = IPC_NEW(int, n + 1);
@@ -481,6 +478,7 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
     return NULL;
   }
   ipc_lcp_affine_init(w);
+  ipc_prescription_init(&w->pre, n, w->rest.naff);
   w->asm_ = ipc_sparse_create(n);
   w->chol = ipc_cholmod_create();
   w->tet_set = -1;
@@ -565,30 +563,30 @@ int ipc_lcp_world_intersection_free(const ipc_lcp_world *w, char *what, size_t n
   return 0;
 }
 
-/* prescribed velocities: scripted regions active at time t and obstacles (0 unless scripted).
-   Returns the largest change of a prescribed vertex velocity from the one the contacts were
-   detected with (w->v at the end of the last step) */
-static double prescribe(ipc_lcp_world *w, double t) {
+/* the step's prescription (ipc_prescribe) as velocities: obstacles' vertices still (0 unless
+   scripted), scripted ones moving to their targets, (target - x) / h; both fixed in the solve.
+   *change: the largest change of a prescribed vertex velocity from the one the contacts were
+   detected with (w->v at the end of the last step). IPC_ERR_INPUT as ipc_prescribe */
+static ipc_status prescribe(ipc_lcp_world *w, double t, double *change, ipc_error *err) {
   ipc_model *m = &w->m;
   int n = m->nverts;
   double dv2 = 0;
   memcpy(w->x0, w->x, 3 * (size_t)n * sizeof(double));
   for (int i = 0; i < n; ++i) {
     w->fixed[i] = m->mass[i] <= 0;
-    w->scripted[i] = 0;
     if (w->fixed[i]) {
       dv2 = fmax(dv2, dot3(w->v + 3 * i, w->v + 3 * i));
       memset(w->v + 3 * i, 0, 3 * sizeof(double));
     }
   }
-  ipc_dirichlet_release(m, t, w->x);
-  ipc_dirichlet_targets(m, w->dir_center, w->h, t, w->x, w->target, w->scripted);
-  ipc_lcp_affine_script(w);
+  if (ipc_prescribe(&w->pre, m, &w->rest, w->dir_center, w->h, t, w->step, w->x, w->aq, err) !=
+      IPC_OK)
+    return IPC_ERR_INPUT;
   for (int v = 0; v < n; ++v) {
-    if (!w->scripted[v]) continue;
+    if (!w->pre.scripted[v]) continue;
     double d2 = 0;
     for (int j = 0; j < 3; ++j) {
-      double tg = w->target[3 * v + j], vj = (tg - w->x[3 * v + j]) / w->h;
+      double tg = w->pre.target[3 * v + j], vj = (tg - w->x[3 * v + j]) / w->h;
       d2 += (vj - w->v[3 * v + j]) * (vj - w->v[3 * v + j]);
       w->x0[3 * v + j] = tg;
       w->v[3 * v + j] = vj;
@@ -596,8 +594,8 @@ static double prescribe(ipc_lcp_world *w, double t) {
     dv2 = fmax(dv2, d2);
     w->fixed[v] = 1;
   }
-  ipc_dirichlet_advance_centers(m, w->dir_center, w->h, t);
-  return sqrt(dv2);
+  *change = sqrt(dv2);
+  return IPC_OK;
 }
 
 static double total_energy(const ipc_lcp_world *w) {
@@ -629,8 +627,11 @@ ipc_status ipc_lcp_world_step(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_erro
      by more than the margin of that search (an obstacle starting to move, a script switching
      on) could carry its vertices through a surface within the step: seek them again */
   const double *g = m->params.gravity;
-  if (prescribe(w, w->time) > 3 * w->h * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2])) detect(w);
-  ipc_status s = ipc_lcp_world_free_velocity(w, st, err);
+  double change;
+  ipc_status s = prescribe(w, w->time, &change, err);
+  if (s != IPC_OK) return s;
+  if (change > 3 * w->h * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2])) detect(w);
+  s = ipc_lcp_world_free_velocity(w, st, err);
   if (s == IPC_OK) s = ipc_lcp_affine_free_velocity(w, err);
   if (s != IPC_OK) return s;
   double t1 = ipc_now();

@@ -4,6 +4,7 @@
 
 #include "affine/affine.h"
 #include "core/model.h"
+#include "core/prescribe.h"
 #include "core/rest.h"
 #include "geometry/broad_phase.h"
 #include "ipcc/lcp_world.h"
@@ -31,15 +32,14 @@ struct ipc_lcp_world {
   /* state (nverts x 3) */
   double *x, *v;
   /* workspace (nverts x 3 unless noted) */
-  double *vstar;           /* unconstrained velocity of the step */
-  double *x0;              /* linearisation point: x with scripted vertices on their targets */
-  double *dv;              /* velocity change of the contact impulses */
-  double *target;          /* scripted targets */
-  unsigned char *fixed;    /* (nverts) velocity prescribed this step (obstacles, scripts) */
-  unsigned char *scripted; /* (nverts) on a Dirichlet script this step */
+  double *vstar;        /* unconstrained velocity of the step */
+  double *x0;           /* linearisation point: x with scripted vertices on their targets */
+  double *dv;           /* velocity change of the contact impulses */
+  unsigned char *fixed; /* (nverts) velocity prescribed this step (obstacles, scripts) */
   unsigned char *dof_fixed, *dof_fixed_prev; /* (nverts x 3) */
   int have_mask;
-  double *dir_center; /* (ndirichlet x 3) */
+  double *dir_center;   /* (ndirichlet x 3) */
+  ipc_prescription pre; /* the step's scripted targets (core/prescribe.h) */
   /* elasticity */
   double *tet_g, *tet_H; /* (IPC_LCP_TET_CHUNK x 12), (IPC_LCP_TET_CHUNK x 144) */
   /* linear solve of A = M + h^2 K over the free DOFs */
@@ -96,12 +96,10 @@ struct ipc_lcp_world {
   /* affine bodies (lcp_affine.c): rest.naff bodies of 12 DOFs q = (p, A e1, A e2, A e3);
      their vertices are x_i = J_i q (recomputed, never advanced on their own) and have no DOF
      in the sparse system */
-  int *aff_loc;                /* (naff) local index in the region being solved, -1 */
-  unsigned char *aff_scripted; /* (naff) moved by a whole-body script this step */
-  double *aq, *aqd;            /* (naff x 12) state q and qdot */
-  double *aqs;                 /* (naff x 12) a scripted body's q at the end of the step */
-  double *aqd_star, *adqd;     /* (naff x 12) unconstrained qdot, change by the impulses */
-  double *aL;                  /* (naff x 144) lower Cholesky factor of M + h^2 K_orth */
+  int *aff_loc;            /* (naff) local index in the region being solved, -1 */
+  double *aq, *aqd;        /* (naff x 12) state q and qdot */
+  double *aqd_star, *adqd; /* (naff x 12) unconstrained qdot, change by the impulses */
+  double *aL;              /* (naff x 144) lower Cholesky factor of M + h^2 K_orth */
 };
 
 /* tets whose elastic derivatives are computed at once (the tet_g/tet_H buffers) */
@@ -198,11 +196,6 @@ void ipc_lcp_affine_free(ipc_lcp_world *w);
 /* x_i = J_i q and v_i = J_i qdot for every affine vertex */
 void ipc_lcp_affine_map(ipc_lcp_world *w);
 
-/* after the step's Dirichlet targets, before the centres advance: the end-of-step q of every
-   affine body with an active script (aqs, the last active script winning) and its vertices'
-   targets J_i aqs */
-void ipc_lcp_affine_script(ipc_lcp_world *w);
-
 /* the unconstrained qdot* of every affine body (factoring A_a into aL) and w->vstar of its
    vertices; a scripted body moves with its script. IPC_ERR_SIM when A_a cannot be factored */
 ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err);
@@ -211,7 +204,7 @@ ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err);
 void ipc_lcp_affine_forward(const ipc_lcp_world *w, int a, double g[12]);
 void ipc_lcp_affine_backward(const ipc_lcp_world *w, int a, double y[12]);
 
-/* the end of the step: qdot = qdot* + adqd, q += h qdot (a scripted body: q = aqs), and x, v
+/* the end of the step: qdot = qdot* + adqd, q += h qdot (a scripted body: q = pre.qs), and x, v
    of the affine vertices from them */
 void ipc_lcp_affine_advance(ipc_lcp_world *w);
 
