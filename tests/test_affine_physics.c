@@ -32,7 +32,7 @@ static void body_com(const ipc_world *w, int b, double c[3]) {
   c[0] = c[1] = c[2] = 0;
   for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) {
     ms += w->m.mass[i];
-    for (int d = 0; d < 3; ++d) c[d] += w->m.mass[i] * w->x[3 * i + d];
+    for (int d = 0; d < 3; ++d) c[d] += w->m.mass[i] * w->s.x[3 * i + d];
   }
   for (int d = 0; d < 3; ++d) c[d] /= ms;
 }
@@ -339,13 +339,13 @@ static int box_drop(const char *mesh, ipc_affine_moments *mom, double *c, double
     ipc_step_stats st;
     if (!step(w, &st)) break;
     /* the centre of mass A cbar + p from the exact moments (cbar = first / mass) */
-    const double *q = w->aq;
+    const double *q = w->s.q;
     for (int i = 0; i < 3; ++i) {
       c[3 * k + i] = q[i];
       for (int j = 0; j < 3; ++j) c[3 * k + i] += q[3 + 3 * j + i] * mom->first[j] / mom->mass;
     }
   }
-  memcpy(Aend, w->aq + 3, 9 * sizeof(double));
+  memcpy(Aend, w->s.q + 3, 9 * sizeof(double));
   ipc_world_destroy(w);
   return k;
 }

@@ -24,7 +24,7 @@ void ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def) {
     for (int k = 0; k < na; ++k)
       w->aff_damp[9 * k] = w->aff_damp[9 * k + 4] = w->aff_damp[9 * k + 8] = 1.0;
   }
-  double **arrays[] = {&w->aq, &w->aqn, &w->aqd, &w->aqt, &w->aqe, &w->adq, &w->aqa};
+  double **arrays[] = {&w->aqn, &w->aqt, &w->aqe, &w->adq};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k)
     *arrays[k] = IPC_NEW0(double, 12 * (size_t)na);
   for (int a = 0; a < na; ++a) {
@@ -34,7 +34,7 @@ void ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def) {
     memset(w->tet_g + 12 * (size_t)bd->t0, 0, 12 * (size_t)bd->nt * sizeof(double));
     memset(w->tet_H + 144 * (size_t)bd->t0, 0, 144 * (size_t)bd->nt * sizeof(double));
   }
-  ipc_rest_affine_start(&w->rest, m, w->x, w->v, w->aq, w->aqd);
+  ipc_rest_affine_start(&w->rest, m, w->s.x, w->s.v, w->s.q, w->s.qd);
 }
 
 void ipc_affine_world_free(ipc_world *w) {
@@ -43,7 +43,7 @@ void ipc_affine_world_free(ipc_world *w) {
   ipc_free(w->aff_fixed);
   ipc_free(w->aff_penalty);
   ipc_free(w->aff_damp);
-  double *arrays[] = {w->aq, w->aqn, w->aqd, w->aqt, w->aqe, w->adq, w->aqa};
+  double *arrays[] = {w->aqn, w->aqt, w->aqe, w->adq};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) ipc_free(arrays[k]);
 }
 
@@ -65,12 +65,12 @@ void ipc_affine_world_predict(ipc_world *w, double t) {
   int newmark = w->m.params.integrator == IPC_NEWMARK;
   for (int k = 0; k < 12 * w->rest.naff; ++k) f[k] *= c;
   for (int a = 0; a < w->rest.naff; ++a) {
-    double *q = w->aq + 12 * (size_t)a, *qt = w->aqt + 12 * (size_t)a;
+    double *q = w->s.q + 12 * (size_t)a, *qt = w->aqt + 12 * (size_t)a;
     memcpy(w->aqn + 12 * (size_t)a, q, 12 * sizeof(double));
-    ipc_affine_predict(&w->rest.aff_mom[a], q, w->aqd + 12 * (size_t)a, h, f + 12 * (size_t)a, qt);
+    ipc_affine_predict(&w->rest.aff_mom[a], q, w->s.qd + 12 * (size_t)a, h, f + 12 * (size_t)a, qt);
     if (newmark)
       for (int k = 0; k < 12; ++k)
-        qt[k] += h * h * (0.5 - IPC_NEWMARK_BETA) * w->aqa[12 * (size_t)a + k];
+        qt[k] += h * h * (0.5 - IPC_NEWMARK_BETA) * w->s.qdd[12 * (size_t)a + k];
   }
   ipc_free(f);
 }
@@ -81,16 +81,16 @@ void ipc_affine_world_velocities(ipc_world *w) {
   if (w->m.params.integrator == IPC_NEWMARK) {
     const double beta = IPC_NEWMARK_BETA, gamma = IPC_NEWMARK_GAMMA;
     for (int k = 0; k < 12 * w->rest.naff; ++k) {
-      double qhat = w->aqn[k] + h * w->aqd[k] + h * h * (0.5 - beta) * w->aqa[k];
-      double anew = (w->aq[k] - qhat) / (beta * h * h);
-      w->aqd[k] += h * ((1 - gamma) * w->aqa[k] + gamma * anew);
-      w->aqa[k] = anew;
+      double qhat = w->aqn[k] + h * w->s.qd[k] + h * h * (0.5 - beta) * w->s.qdd[k];
+      double anew = (w->s.q[k] - qhat) / (beta * h * h);
+      w->s.qd[k] += h * ((1 - gamma) * w->s.qdd[k] + gamma * anew);
+      w->s.qdd[k] = anew;
     }
-    ipc_rest_map(&w->rest, &w->m, w->aqa, w->a);
+    ipc_rest_map(&w->rest, &w->m, w->s.qdd, w->s.a);
   } else {
-    for (int k = 0; k < 12 * w->rest.naff; ++k) w->aqd[k] = (w->aq[k] - w->aqn[k]) / h;
+    for (int k = 0; k < 12 * w->rest.naff; ++k) w->s.qd[k] = (w->s.q[k] - w->aqn[k]) / h;
   }
-  ipc_rest_map(&w->rest, &w->m, w->aqd, w->v);
+  ipc_rest_map(&w->rest, &w->m, w->s.qd, w->s.v);
 }
 
 void ipc_affine_world_initial_acceleration(ipc_world *w) {
@@ -102,9 +102,9 @@ void ipc_affine_world_initial_acceleration(ipc_world *w) {
   const double zero[12] = {0};
   for (int a = 0; a < w->rest.naff; ++a) /* M^-1 f: the prediction from rest with h = 1 */
     ipc_affine_predict(&w->rest.aff_mom[a], zero, zero, 1.0, f + 12 * (size_t)a,
-                       w->aqa + 12 * (size_t)a);
+                       w->s.qdd + 12 * (size_t)a);
   ipc_free(f);
-  ipc_rest_map(&w->rest, &w->m, w->aqa, w->a);
+  ipc_rest_map(&w->rest, &w->m, w->s.qdd, w->s.a);
 }
 
 void ipc_affine_world_rotated_prediction(const ipc_world *w, double *q) {
@@ -112,7 +112,7 @@ void ipc_affine_world_rotated_prediction(const ipc_world *w, double *q) {
   for (int a = 0; a < w->rest.naff; ++a) {
     double R[9], *A = q + 12 * (size_t)a + 3;
     if (w->pre.aff_scripted[a]) { /* a kinematic mover stays where its script put it */
-      memcpy(q + 12 * (size_t)a, w->aq + 12 * (size_t)a, 12 * sizeof(double));
+      memcpy(q + 12 * (size_t)a, w->s.q + 12 * (size_t)a, 12 * sizeof(double));
       continue;
     }
     if (ipc_affine_polar(A, R) == 0) memcpy(A, R, sizeof R);
@@ -141,8 +141,8 @@ double ipc_affine_world_body_energy(const ipc_world *w, const double *q, int a) 
 double ipc_affine_world_mechanical_energy(const ipc_world *w) {
   double e = 0;
   for (int a = 0; a < w->rest.naff; ++a)
-    e += ipc_affine_body_energy(&w->rest.aff_mom[a], w->aq + 12 * (size_t)a,
-                                w->aqd + 12 * (size_t)a, w->m.params.gravity,
+    e += ipc_affine_body_energy(&w->rest.aff_mom[a], w->s.q + 12 * (size_t)a,
+                                w->s.qd + 12 * (size_t)a, w->m.params.gravity,
                                 w->m.bodies[w->rest.aff_body[a]].affine_stiffness);
   return e;
 }
@@ -164,7 +164,7 @@ void ipc_affine_world_add(const ipc_world *w, double *g, ipc_sparse *A, int set)
   for (int a = 0; a < w->rest.naff; ++a) {
     const ipc_body *bd = &w->m.bodies[w->rest.aff_body[a]];
     const ipc_affine_moments *mom = &w->rest.aff_mom[a];
-    const double *qa = w->aq + 12 * (size_t)a;
+    const double *qa = w->s.q + 12 * (size_t)a;
     double ka = bd->affine_stiffness, gi[12], go[12], gs[12] = {0}, H[144], M[144];
     double pen = w->aff_penalty[a];
     ipc_affine_inertia(mom, qa, w->aqt + 12 * (size_t)a, gi);
@@ -258,8 +258,8 @@ void ipc_affine_world_direction(ipc_world *w, double *p) {
 void ipc_affine_world_sag(const ipc_world *w, double alpha, double *grow) {
   for (int a = 0; a < w->rest.naff; ++a) {
     const ipc_body *b = &w->m.bodies[w->rest.aff_body[a]];
-    double sa = ipc_affine_curved_sag(w->aq + 12 * (size_t)a, w->adq + 12 * (size_t)a, alpha, b->nv,
-                                      w->x + 3 * (size_t)b->v0);
+    double sa = ipc_affine_curved_sag(w->s.q + 12 * (size_t)a, w->adq + 12 * (size_t)a, alpha,
+                                      b->nv, w->s.x + 3 * (size_t)b->v0);
     /* 1% over the bound: rounding in the trial points */
     for (int i = b->v0; i < b->v0 + b->nv; ++i) grow[i] = 1.01 * sa;
   }

@@ -6,6 +6,7 @@
 #include "core/model.h"
 #include "core/prescribe.h"
 #include "core/rest.h"
+#include "core/state.h"
 #include "elastic/elasticity.h"
 #include "geometry/broad_phase.h"
 #include "ipc/contacts.h"
@@ -24,10 +25,7 @@ struct ipc_world {
   ipc_contact_model cm;
   double h, dhat;
   double c_elastic; /* weight of h^2 Psi and the barrier: 1 (Euler) or beta (Newmark) */
-  double time;
-  int step;
-  /* state, all (nverts x 3) */
-  double *x, *v, *a;
+  ipc_state s;      /* time, step, x, v, a, affine q, qdot, qddot, script centres (core/state.h) */
   /* workspace */
   double *xn;           /* positions at the start of the step */
   double *xt;           /* inertial prediction */
@@ -50,7 +48,6 @@ struct ipc_world {
     double *pull;       /* (nverts x 3) sqrt(m) lambda */
     double *mass;       /* (nverts) the mass m of a scripted vertex here (world.c, mbc_masses) */
   } mbc;
-  double *dir_center;   /* (ndirichlet x 3) current centers of scripted regions */
   ipc_prescription pre; /* the step's scripted targets (core/prescribe.h) */
   /* elasticity */
   double *tet_g, *tet_H; /* (ntets x 12), (ntets x 144) per-iteration scratch */
@@ -81,9 +78,8 @@ struct ipc_world {
   int nsys;                /* vertices of the Newton system: nverts + 4 naff */
   int *aff_pv;             /* (naff x 4) pseudo-vertex ids */
   double *aff_grow;        /* (nverts) broad-phase growth of each vertex box for curved trials */
-  double *aq, *aqn, *aqd;  /* (naff x 12) q, q at the start of the step, qdot */
+  double *aqn;             /* (naff x 12) q at the start of the step (q, qdot: s.q, s.qd) */
   double *aqt, *aqe, *adq; /* (naff x 12) prediction, trial q, Newton direction */
-  double *aqa;             /* (naff x 12) qddot, Newmark's acceleration (0 for implicit Euler) */
   double *aff_damp;        /* (naff x 9) A_n^T A_n for the strain damping (damping.h), or NULL */
   /* scripted affine bodies move as kinematic rigid movers: body a's scripts are the model's
      dirichlet entries rest.aff_dir0[a] .. + rest.aff_ndir[a] - 1 (whole body each); when

@@ -103,7 +103,7 @@ static int add_elasticity(ipc_lcp_world *w, ipc_error *err) {
                                       nt, tets, w->rest.DmInv + 9 * (size_t)t0, w->rest.vol + t0,
                                       w->x0, NULL, g, H, IPC_PROJECT_ANALYTIC);
       if (!isfinite(e)) {
-        ipc_error_set(err, IPC_ERR_SIM, "step %d: body '%s' has an inverted tet", w->step + 1,
+        ipc_error_set(err, IPC_ERR_SIM, "step %d: body '%s' has an inverted tet", w->s.step + 1,
                       bd->name);
         return 0;
       }
@@ -195,10 +195,10 @@ ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st,
   for (int i = 0; i < n; ++i)
     for (int d = 0; d < 3; ++d)
       w->vstar[3 * i + d] =
-          m->mass[i] * w->v[3 * i + d] + h * (m->mass[i] * g[d] - w->grad[3 * i + d]);
+          m->mass[i] * w->s.v[3 * i + d] + h * (m->mass[i] * g[d] - w->grad[3 * i + d]);
   for (int k = 0; k < m->nneumann; ++k) {
     const ipc_neumann *nb = &m->neumann[k];
-    if (!(w->time >= nb->t_begin && w->time < nb->t_end)) continue;
+    if (!(w->s.time >= nb->t_begin && w->s.time < nb->t_end)) continue;
     for (int i = 0; i < nb->nverts; ++i)
       for (int d = 0; d < 3; ++d)
         w->vstar[3 * nb->verts[i] + d] += h * m->mass[nb->verts[i]] * nb->acceleration[d];
@@ -236,7 +236,7 @@ ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st,
           ipc_cholmod_solve(w->chol, w->rhs, w->sol) != IPC_FACTOR_OK) {
         w->factor_n = 0;
         return ipc_error_set(err, IPC_ERR_SIM, "step %d: M + h^2 K could not be factored",
-                             w->step + 1);
+                             w->s.step + 1);
       }
       w->factor_n = nf;
       st->refactored = 1;
@@ -247,6 +247,6 @@ ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st,
     ipc_sparse_scatter(w->asm_, w->sol, w->vstar);
   }
   for (int i = 0; i < n; ++i)
-    if (w->fixed[i]) memcpy(w->vstar + 3 * i, w->v + 3 * i, 3 * sizeof(double));
+    if (w->fixed[i]) memcpy(w->vstar + 3 * i, w->s.v + 3 * i, 3 * sizeof(double));
   return IPC_OK;
 }

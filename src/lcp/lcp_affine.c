@@ -45,8 +45,8 @@
 
 void ipc_lcp_affine_map(ipc_lcp_world *w) {
   for (int a = 0; a < w->rest.naff; ++a) {
-    ipc_rest_map_body(&w->rest, &w->m, a, w->aq + 12 * (size_t)a, w->x);
-    ipc_rest_map_body(&w->rest, &w->m, a, w->aqd + 12 * (size_t)a, w->v);
+    ipc_rest_map_body(&w->rest, &w->m, a, w->s.q + 12 * (size_t)a, w->s.x);
+    ipc_rest_map_body(&w->rest, &w->m, a, w->s.qd + 12 * (size_t)a, w->s.v);
   }
 }
 
@@ -54,17 +54,17 @@ void ipc_lcp_affine_init(ipc_lcp_world *w) {
   int na = w->rest.naff;
   if (na == 0) return;
   w->aff_loc = IPC_NEW(int, na);
-  double **arrays[] = {&w->aq, &w->aqd, &w->aqd_star, &w->adqd};
+  double **arrays[] = {&w->aqd_star, &w->adqd};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k)
     *arrays[k] = IPC_NEW0(double, 12 * (size_t)na);
   w->aL = IPC_NEW0(double, 144 * (size_t)na);
   for (int a = 0; a < na; ++a) w->aff_loc[a] = -1;
-  ipc_rest_affine_start(&w->rest, &w->m, w->x, w->v, w->aq, w->aqd);
+  ipc_rest_affine_start(&w->rest, &w->m, w->s.x, w->s.v, w->s.q, w->s.qd);
 }
 
 void ipc_lcp_affine_free(ipc_lcp_world *w) {
   ipc_free(w->aff_loc);
-  double *arrays[] = {w->aq, w->aqd, w->aqd_star, w->adqd, w->aL};
+  double *arrays[] = {w->aqd_star, w->adqd, w->aL};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) ipc_free(arrays[k]);
 }
 
@@ -124,12 +124,12 @@ ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err) {
   /* the Neumann loads active now as generalized forces: sum m_i J_i^T a over the loaded
      vertices of each body (the forces m_i a a deformable body's vertices get) */
   double *fn = IPC_NEW0(double, 12 * (size_t)w->rest.naff);
-  ipc_model_affine_neumann(&w->m, w->rest.vert_aff, w->rest.aff_origin, w->time, fn);
+  ipc_model_affine_neumann(&w->m, w->rest.vert_aff, w->rest.aff_origin, w->s.time, fn);
   for (int a = 0; a < w->rest.naff; ++a) {
     const ipc_body *bd = &w->m.bodies[w->rest.aff_body[a]];
     const ipc_affine_moments *mom = &w->rest.aff_mom[a];
-    const double *q = w->aq + 12 * (size_t)a;
-    double *qd = w->aqd + 12 * (size_t)a, *qs = w->aqd_star + 12 * (size_t)a;
+    const double *q = w->s.q + 12 * (size_t)a;
+    double *qd = w->s.qd + 12 * (size_t)a, *qs = w->aqd_star + 12 * (size_t)a;
     if (w->pre.aff_scripted[a]) { /* a kinematic mover: its vertices are prescribed */
       for (int k = 0; k < 12; ++k) qd[k] = qs[k] = (w->pre.qs[12 * (size_t)a + k] - q[k]) / h;
       continue;
@@ -150,7 +150,7 @@ ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err) {
       ipc_free(fn);
       return ipc_error_set(err, IPC_ERR_SIM,
                            "step %d: affine body '%s': M + h^2 K could not be factored",
-                           w->step + 1, bd->name);
+                           w->s.step + 1, bd->name);
     }
     ipc_lcp_affine_forward(w, a, qs);
     ipc_lcp_affine_backward(w, a, qs);
@@ -163,7 +163,7 @@ ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err) {
 
 void ipc_lcp_affine_advance(ipc_lcp_world *w) {
   for (int a = 0; a < w->rest.naff; ++a) {
-    double *q = w->aq + 12 * (size_t)a, *qd = w->aqd + 12 * (size_t)a;
+    double *q = w->s.q + 12 * (size_t)a, *qd = w->s.qd + 12 * (size_t)a;
     if (w->pre.aff_scripted[a]) { /* exactly on the script's path */
       memcpy(q, w->pre.qs + 12 * (size_t)a, 12 * sizeof(double));
     } else {
@@ -173,29 +173,29 @@ void ipc_lcp_affine_advance(ipc_lcp_world *w) {
       }
       start(&w->rest.aff_mom[a], q, q); /* back onto the rotations (below) */
     }
-    ipc_rest_map_body(&w->rest, &w->m, a, q, w->x);
-    ipc_rest_map_body(&w->rest, &w->m, a, qd, w->v);
+    ipc_rest_map_body(&w->rest, &w->m, a, q, w->s.x);
+    ipc_rest_map_body(&w->rest, &w->m, a, qd, w->s.v);
   }
 }
 
 void ipc_lcp_affine_displace(ipc_lcp_world *w) {
   for (int a = 0; a < w->rest.naff; ++a) {
-    double *q = w->aq + 12 * (size_t)a;
+    double *q = w->s.q + 12 * (size_t)a;
     const double *dq = w->adqd + 12 * (size_t)a;
     int moved = 0;
     for (int k = 0; k < 12; ++k) moved |= dq[k] != 0;
     if (w->pre.aff_scripted[a] || !moved) continue;
     for (int k = 0; k < 12; ++k) q[k] += w->h * dq[k];
     start(&w->rest.aff_mom[a], q, q);
-    ipc_rest_map_body(&w->rest, &w->m, a, q, w->x);
+    ipc_rest_map_body(&w->rest, &w->m, a, q, w->s.x);
   }
 }
 
 double ipc_lcp_affine_energy(const ipc_lcp_world *w) {
   double e = 0;
   for (int a = 0; a < w->rest.naff; ++a)
-    e += ipc_affine_body_energy(&w->rest.aff_mom[a], w->aq + 12 * (size_t)a,
-                                w->aqd + 12 * (size_t)a, w->m.params.gravity,
+    e += ipc_affine_body_energy(&w->rest.aff_mom[a], w->s.q + 12 * (size_t)a,
+                                w->s.qd + 12 * (size_t)a, w->m.params.gravity,
                                 w->m.bodies[w->rest.aff_body[a]].affine_stiffness);
   return e;
 }

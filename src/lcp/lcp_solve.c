@@ -58,7 +58,7 @@ double ipc_lcp_required_normal_velocity(const ipc_lcp_world *w, const ipc_lcp_co
   if (w->def.restitution > 0) {
     double vn = 0; /* pre-step normal velocity */
     for (int a = 0; a < c->nv; ++a)
-      for (int k = 0; k < 3; ++k) vn += c->w[a] * c->n[k] * w->v[3 * c->vert[a] + k];
+      for (int k = 0; k < 3; ++k) vn += c->w[a] * c->n[k] * w->s.v[3 * c->vert[a] + k];
     const double *g = w->m.params.gravity;
     double thr = 2 * h * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
     if (vn < -thr && phi + h * vn <= 0) r = fmax(r, -w->def.restitution * vn);
@@ -200,10 +200,10 @@ static ipc_status dump_region(const ipc_lcp_world *w, int region, int n, const d
   if (!w->dump_dir) return IPC_OK;
   size_t len = strlen(w->dump_dir) + 64;
   char *path = IPC_NEW(char, len);
-  snprintf(path, len, "%s/step%06d_region%04d_M.mtx", w->dump_dir, w->step + 1, region);
+  snprintf(path, len, "%s/step%06d_region%04d_M.mtx", w->dump_dir, w->s.step + 1, region);
   ipc_status s = ipc_mm_write_array(path, n, n, W, err);
   if (s == IPC_OK) {
-    snprintf(path, len, "%s/step%06d_region%04d_q.mtx", w->dump_dir, w->step + 1, region);
+    snprintf(path, len, "%s/step%06d_region%04d_q.mtx", w->dump_dir, w->s.step + 1, region);
     s = ipc_mm_write_array(path, n, 1, q, err);
   }
   ipc_free(path);
@@ -397,7 +397,8 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
       ipc_lcp_csr_free(&J);
       ipc_lcp_csr_free(&JaT);
       affine_release(w, ws, naloc);
-      return ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T could not be solved", w->step + 1);
+      return ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T could not be solved",
+                           w->s.step + 1);
     }
   } else if (coupled) {
     /* W = J A^-1 J^T: one solve per row; 0 when no DOF is free (the factor is empty) */
@@ -410,7 +411,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
         ipc_lcp_csr_free(&JaT);
         affine_release(w, ws, naloc);
         return ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T could not be solved",
-                             w->step + 1);
+                             w->s.step + 1);
       }
       for (int r = 0; r < nrows; ++r) {
         double s = 0;
@@ -519,7 +520,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
       affine_release(w, ws, naloc);
       ipc_lcp_csr_free(&Mx);
       return ipc_error_set(err, IPC_ERR_SIM, "step %d: contact impulses are not finite",
-                           w->step + 1);
+                           w->s.step + 1);
     }
   /* affine bodies: qdot += L^-T (L^-1 J_a^T) z */
   if (coupled)
@@ -672,7 +673,8 @@ ipc_status ipc_lcp_world_solve_pass(ipc_lcp_world *w, int all, ipc_lcp_step_stat
     if (coupled && s == IPC_OK && ipc_sparse_num_free(w->asm_) > 0) {
       if ((w->use_bf ? ipc_lcp_body_factors_solve(&w->bf, ws.jtz)
                      : ipc_cholmod_solve(w->chol, ws.jtz, ws.jtz)) != IPC_FACTOR_OK)
-        s = ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T z could not be solved", w->step + 1);
+        s = ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T z could not be solved",
+                          w->s.step + 1);
       else
         ipc_sparse_scatter(w->asm_, ws.jtz, w->dv);
     }

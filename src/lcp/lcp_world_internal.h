@@ -6,6 +6,7 @@
 #include "core/model.h"
 #include "core/prescribe.h"
 #include "core/rest.h"
+#include "core/state.h"
 #include "geometry/broad_phase.h"
 #include "ipcc/lcp_world.h"
 #include "lcp/body_factors.h"
@@ -27,10 +28,7 @@ struct ipc_lcp_world {
   ipc_lcp_world_def def;
   char *dump_dir;
   double h, gap;
-  double time;
-  int step;
-  /* state (nverts x 3) */
-  double *x, *v;
+  ipc_state s; /* time, step, x, v, affine q and qdot, script centres (core/state.h) */
   /* workspace (nverts x 3 unless noted) */
   double *vstar;        /* unconstrained velocity of the step */
   double *x0;           /* linearisation point: x with scripted vertices on their targets */
@@ -38,7 +36,6 @@ struct ipc_lcp_world {
   unsigned char *fixed; /* (nverts) velocity prescribed this step (obstacles, scripts) */
   unsigned char *dof_fixed, *dof_fixed_prev; /* (nverts x 3) */
   int have_mask;
-  double *dir_center;   /* (ndirichlet x 3) */
   ipc_prescription pre; /* the step's scripted targets (core/prescribe.h) */
   /* elasticity */
   double *tet_g, *tet_H; /* (IPC_LCP_TET_CHUNK x 12), (IPC_LCP_TET_CHUNK x 144) */
@@ -97,7 +94,6 @@ struct ipc_lcp_world {
      their vertices are x_i = J_i q (recomputed, never advanced on their own) and have no DOF
      in the sparse system */
   int *aff_loc;            /* (naff) local index in the region being solved, -1 */
-  double *aq, *aqd;        /* (naff x 12) state q and qdot */
   double *aqd_star, *adqd; /* (naff x 12) unconstrained qdot, change by the impulses */
   double *aL;              /* (naff x 144) lower Cholesky factor of M + h^2 K_orth */
 };
@@ -108,7 +104,7 @@ struct ipc_lcp_world {
 /* the separation the contacts between two meshes aim at, as a fraction of the contact gap */
 #define IPC_LCP_SKIN 0.1
 
-/* the unconstrained velocity w->vstar of the step from w->x0, w->v, w->fixed (linearly
+/* the unconstrained velocity w->vstar of the step from w->x0, w->s.v, w->fixed (linearly
    implicit Euler, free_velocity.c); fills st->velocity_iterations and st->refactored.
    IPC_ERR_SIM when a tet is inverted or A cannot be factored. */
 ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err);
@@ -125,7 +121,7 @@ ipc_status ipc_lcp_world_rebuild_factor(ipc_lcp_world *w, ipc_error *err);
    (of them the outermost is kept: a corner of a flat face, not a point on its edge) */
 #define IPC_LCP_MANIFOLD_TIE 0.01
 
-/* w->active from w->contacts at w->x under w->def.manifold */
+/* w->active from w->contacts at w->s.x under w->def.manifold */
 void ipc_lcp_world_reduce(ipc_lcp_world *w);
 
 /* one solve of the contacts of w->active from the impulses in w->z (in: start, out: the
