@@ -30,6 +30,21 @@ void ipc_state_free(ipc_state *s) {
   memset(s, 0, sizeof *s);
 }
 
+double ipc_state_mechanical_energy(const ipc_state *s, const ipc_model *m, const ipc_rest *r) {
+  double e = 0;
+  for (int a = 0; a < r->naff; ++a)
+    e += ipc_affine_body_energy(&r->aff_mom[a], s->q + 12 * (size_t)a, s->qd + 12 * (size_t)a,
+                                m->params.gravity, m->bodies[r->aff_body[a]].affine_stiffness);
+  const double *g = m->params.gravity;
+  for (int i = 0; i < m->nverts; ++i) {
+    if (r->naff > 0 && r->vert_aff[i] >= 0) continue;
+    const double *v = s->v + 3 * (size_t)i, *x = s->x + 3 * (size_t)i;
+    e += 0.5 * m->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    e -= m->mass[i] * (g[0] * x[0] + g[1] * x[1] + g[2] * x[2]);
+  }
+  return e;
+}
+
 /* ---- the record ---- */
 
 static const char state_magic[8] = {'I', 'P', 'C', 'S', 'T', 'A', 'T', 'E'};

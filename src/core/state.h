@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "core/model.h"
+#include "core/rest.h"
 
 typedef struct ipc_state {
   int step;
@@ -25,6 +26,11 @@ void ipc_state_init(ipc_state *s, const ipc_model *m, int naff);
 
 /* frees and zeroes */
 void ipc_state_free(ipc_state *s);
+
+/* kinetic + gravitational energy of the state: the affine bodies of r from their exact mass
+   matrices, with their orthogonality energy (ipc_affine_body_energy), the other vertices from
+   their lumped masses; elastic energy not included */
+double ipc_state_mechanical_energy(const ipc_state *s, const ipc_model *m, const ipc_rest *r);
 
 /* ---- the state record (checkpoints, ipc_world_save_state / ipc_lcp_world_save_state): one
    serialisation for both modes. Layout (host byte order; read back by the same build):

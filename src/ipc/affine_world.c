@@ -138,15 +138,6 @@ double ipc_affine_world_body_energy(const ipc_world *w, const double *q, int a) 
   return e;
 }
 
-double ipc_affine_world_mechanical_energy(const ipc_world *w) {
-  double e = 0;
-  for (int a = 0; a < w->rest.naff; ++a)
-    e += ipc_affine_body_energy(&w->rest.aff_mom[a], w->s.q + 12 * (size_t)a,
-                                w->s.qd + 12 * (size_t)a, w->m.params.gravity,
-                                w->m.bodies[w->rest.aff_body[a]].affine_stiffness);
-  return e;
-}
-
 void ipc_affine_world_pull(const ipc_world *w, double *g) {
   for (int i = 0; i < w->m.nverts && w->rest.naff > 0; ++i) {
     int a = w->rest.vert_aff[i];

@@ -368,16 +368,7 @@ static void predict(ipc_world *w, double t) {
 /* kinetic + elastic + gravitational potential energy of the current state; affine bodies
    from their exact mass matrices (their lumped vertex masses only approximate them) */
 static double total_energy(ipc_world *w) {
-  const ipc_model *m = &w->m;
-  double e = ipc_affine_world_mechanical_energy(w);
-  for (int i = 0; i < m->nverts; ++i) {
-    if (w->rest.naff > 0 && w->rest.vert_aff[i] >= 0) continue;
-    const double *v = w->s.v + 3 * i, *x = w->s.x + 3 * i;
-    e += 0.5 * m->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    e -= m->mass[i] *
-         (m->params.gravity[0] * x[0] + m->params.gravity[1] * x[1] + m->params.gravity[2] * x[2]);
-  }
-  return e + ipc_elastic_energy(w, w->s.x);
+  return ipc_state_mechanical_energy(&w->s, &w->m, &w->rest) + ipc_elastic_energy(w, w->s.x);
 }
 
 /* dhat for the step's solves: sets the contact model's and kappa's bounds with it */

@@ -157,10 +157,6 @@ void ipc_affine_world_rotated_prediction(const ipc_world *w, double *q);
    strain damping */
 double ipc_affine_world_body_energy(const ipc_world *w, const double *q, int a);
 
-/* kinetic + gravitational + orthogonality energy of the affine bodies at the current state,
-   from their exact mass matrices: 1/2 qdot^T M qdot - f_g^T q + kappa_A V |A A^T - I|^2 */
-double ipc_affine_world_mechanical_energy(const ipc_world *w);
-
 /* moves a gradient (nsys x 3) of the real affine vertices onto their pseudo-vertices:
    g_P += J_i^T g_i, then g_i = 0 */
 void ipc_affine_world_pull(const ipc_world *w, double *g);

@@ -190,12 +190,3 @@ void ipc_lcp_affine_displace(ipc_lcp_world *w) {
     ipc_rest_map_body(&w->rest, &w->m, a, q, w->s.x);
   }
 }
-
-double ipc_lcp_affine_energy(const ipc_lcp_world *w) {
-  double e = 0;
-  for (int a = 0; a < w->rest.naff; ++a)
-    e += ipc_affine_body_energy(&w->rest.aff_mom[a], w->s.q + 12 * (size_t)a,
-                                w->s.qd + 12 * (size_t)a, w->m.params.gravity,
-                                w->m.bodies[w->rest.aff_body[a]].affine_stiffness);
-  return e;
-}

@@ -594,14 +594,7 @@ static ipc_status prescribe(ipc_lcp_world *w, double t, double *change, ipc_erro
 
 static double total_energy(const ipc_lcp_world *w) {
   const ipc_model *m = &w->m;
-  double e = ipc_lcp_affine_energy(w);
-  for (int i = 0; i < m->nverts; ++i) {
-    if (w->rest.vert_aff && w->rest.vert_aff[i] >= 0) continue;
-    const double *v = w->s.v + 3 * i, *x = w->s.x + 3 * i;
-    e += 0.5 * m->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    e -= m->mass[i] *
-         (m->params.gravity[0] * x[0] + m->params.gravity[1] * x[1] + m->params.gravity[2] * x[2]);
-  }
+  double e = ipc_state_mechanical_energy(&w->s, m, &w->rest);
   for (int b = 0; b < m->nbodies; ++b) {
     const ipc_body *bd = &m->bodies[b];
     if (bd->nt == 0 || bd->affine) continue;

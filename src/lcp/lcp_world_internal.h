@@ -204,9 +204,6 @@ void ipc_lcp_affine_backward(const ipc_lcp_world *w, int a, double y[12]);
    of the affine vertices from them */
 void ipc_lcp_affine_advance(ipc_lcp_world *w);
 
-/* kinetic, gravitational and orthogonality energy of the affine bodies */
-double ipc_lcp_affine_energy(const ipc_lcp_world *w);
-
 /* the model (for writers) */
 const ipc_model *ipc_lcp_world_model(const ipc_lcp_world *w);
 
