@@ -32,7 +32,7 @@ static void body_com(const ipc_world *w, int b, double c[3]) {
   c[0] = c[1] = c[2] = 0;
   for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) {
     ms += w->m.mass[i];
-    for (int d = 0; d < 3; ++d) c[d] += w->m.mass[i] * w->x[3 * i + d];
+    for (int d = 0; d < 3; ++d) c[d] += w->m.mass[i] * w->s.x[3 * i + d];
   }
   for (int d = 0; d < 3; ++d) c[d] /= ms;
 }
@@ -81,7 +81,7 @@ static void incline(double theta, double *slip, double *accel, double *creep) {
   memcpy(def.planes[0].normal, n, sizeof n);
   ipc_world *w = create(&def);
   if (!w) return;
-  CHECK(w->naff == 1);
+  CHECK(w->rest.naff == 1);
   int steps = (int)lround(1.0 / w->h), nfit = 0;
   double c0[3], ts[128], ss[128];
   body_com(w, 0, c0);
@@ -155,7 +155,7 @@ static void test_stack(void) {
       " \"friction\": 0.5}],"
       " \"planes\": [{\"point\": [0, 0, 0], \"normal\": [0, 1, 0], \"friction\": 0.5}]}");
   if (!w) return;
-  CHECK(w->naff == 3);
+  CHECK(w->rest.naff == 3);
   int n = (int)lround(1.0 / w->h), done = 1;
   ipc_step_stats st;
   for (int k = 0; k < n && done; ++k) done = step(w, &st);
@@ -330,7 +330,7 @@ static int box_drop(const char *mesh, ipc_affine_moments *mom, double *c, double
            mesh);
   ipc_world *w = make_world(json);
   if (!w) return 0;
-  *mom = w->aff_mom[0];
+  *mom = w->rest.aff_mom[0];
   double lumped = 0; /* the vertex masses (by volume for tets, by area for a surface) */
   for (int i = 0; i < w->m.nverts; ++i) lumped += w->m.mass[i];
   CHECK_NEAR(lumped, mom->mass, 1e-12);
@@ -339,13 +339,13 @@ static int box_drop(const char *mesh, ipc_affine_moments *mom, double *c, double
     ipc_step_stats st;
     if (!step(w, &st)) break;
     /* the centre of mass A cbar + p from the exact moments (cbar = first / mass) */
-    const double *q = w->aq;
+    const double *q = w->s.q;
     for (int i = 0; i < 3; ++i) {
       c[3 * k + i] = q[i];
       for (int j = 0; j < 3; ++j) c[3 * k + i] += q[3 + 3 * j + i] * mom->first[j] / mom->mass;
     }
   }
-  memcpy(Aend, w->aq + 3, 9 * sizeof(double));
+  memcpy(Aend, w->s.q + 3, 9 * sizeof(double));
   ipc_world_destroy(w);
   return k;
 }

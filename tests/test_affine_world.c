@@ -50,8 +50,8 @@ static void cross_add(const double a[3], const double b[3], double s, double out
    x = sum_k w_k q_k, v = sum_k w_k qdot_k, i.e. sum_kl M4_kl q_k x qdot_l */
 static void angular_momentum(const ipc_world *w, int a, double L[3]) {
   double M4[16];
-  ipc_affine_mass4(&w->aff_mom[a], M4);
-  const double *q = w->aq + 12 * a, *qd = w->aqd + 12 * a;
+  ipc_affine_mass4(&w->rest.aff_mom[a], M4);
+  const double *q = w->s.q + 12 * a, *qd = w->s.qd + 12 * a;
   L[0] = L[1] = L[2] = 0;
   for (int k = 0; k < 4; ++k)
     for (int l = 0; l < 4; ++l) cross_add(q + 3 * k, qd + 3 * l, M4[4 * k + l], L);
@@ -59,7 +59,7 @@ static void angular_momentum(const ipc_world *w, int a, double L[3]) {
 
 /* |A A^T - I|_F of affine body a */
 static double orth_error(const ipc_world *w, int a) {
-  const double *q = w->aq + 12 * a;
+  const double *q = w->s.q + 12 * a;
   double s = 0;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
@@ -110,7 +110,7 @@ static void spin_with(const char *integrator, const char *extra, double h, doubl
   *rel = *orth = INFINITY;
   ipc_world *w = make_world(json);
   if (!w) return;
-  CHECK(w->naff == 1 && w->nsys == w->m.nverts + 4);
+  CHECK(w->rest.naff == 1 && w->nsys == w->m.nverts + 4);
   double L0[3], L[3];
   angular_momentum(w, 0, L0);
   int n = (int)lround(1.0 / h);
@@ -176,11 +176,11 @@ static void test_fall_newmark(void) {
   CHECK(run(w, 50) == 50);
   double t = 0.5, err_p = 0, err_a = 0, err_acc = 0;
   const double want[3] = {0.5 * t, 1.0 * t - 0.5 * 9.80665 * t * t, 0};
-  for (int d = 0; d < 3; ++d) err_p = fmax(err_p, fabs(w->aq[d] - want[d]));
-  for (int k = 0; k < 9; ++k) err_a = fmax(err_a, fabs(w->aq[3 + k] - (k % 4 == 0 ? 1.0 : 0.0)));
+  for (int d = 0; d < 3; ++d) err_p = fmax(err_p, fabs(w->s.q[d] - want[d]));
+  for (int k = 0; k < 9; ++k) err_a = fmax(err_a, fabs(w->s.q[3 + k] - (k % 4 == 0 ? 1.0 : 0.0)));
   for (int i = 0; i < w->m.nverts; ++i)
     for (int d = 0; d < 3; ++d)
-      err_acc = fmax(err_acc, fabs(w->a[3 * i + d] - (d == 1 ? -9.80665 : 0.0)));
+      err_acc = fmax(err_acc, fabs(w->s.a[3 * i + d] - (d == 1 ? -9.80665 : 0.0)));
   fprintf(stderr, "fall, Newmark: |p - p(t)| %.3g, |A - I| %.3g, |a - g| %.3g\n", err_p, err_a,
           err_acc);
   CHECK(err_p < 1e-10);
@@ -241,8 +241,8 @@ static void test_drop(void) {
   CHECK(run(w, 80) == 80);
   double ymin = INFINITY, vmax = 0;
   for (int i = 0; i < w->m.nverts; ++i) {
-    ymin = fmin(ymin, w->x[3 * i + 1]);
-    vmax = fmax(vmax, norm3(w->v + 3 * i));
+    ymin = fmin(ymin, w->s.x[3 * i + 1]);
+    vmax = fmax(vmax, norm3(w->s.v + 3 * i));
   }
   fprintf(stderr, "drop: lowest vertex %.3g, fastest %.3g m/s, orth %.3g\n", ymin, vmax,
           orth_error(w, 0));
@@ -269,12 +269,12 @@ static const char *mixed_scene =
 static void test_mixed(void) {
   ipc_world *w = make_world(mixed_scene);
   if (!w) return;
-  CHECK(w->naff == 1 && w->aff_body[0] == 1);
+  CHECK(w->rest.naff == 1 && w->rest.aff_body[0] == 1);
   CHECK(run(w, 40) == 40);
   /* the affine cube rests on the soft one (top at y ~ 1), 30 degrees turned */
   const ipc_body *bd = &w->m.bodies[1];
   double ymin = INFINITY;
-  for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) ymin = fmin(ymin, w->x[3 * i + 1]);
+  for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) ymin = fmin(ymin, w->s.x[3 * i + 1]);
   fprintf(stderr, "mixed: affine cube bottom at %.4g, orth %.3g\n", ymin, orth_error(w, 0));
   CHECK(ymin > 0.9 && ymin < 1.01);
   ipc_world_destroy(w);
@@ -288,21 +288,21 @@ static void gradient_fd(const char *name, const char *json) {
   CHECK(run(w, 40) == 40);
   CHECK(w->fric.n > 0);
   static const double off[12] = {1e-4, -2e-4, 5e-5, 1e-4, 0, -1e-4, 2e-4, 1e-4, 0, -1e-4, 0, 1e-4};
-  for (int k = 0; k < 12; ++k) w->aq[k] += off[k];
-  ipc_affine_world_positions(w, w->aq, w->x);
+  for (int k = 0; k < 12; ++k) w->s.q[k] += off[k];
+  ipc_affine_world_positions(w, w->s.q, w->s.x);
   ipc_newton_potential_gradient(w);
   CHECK(w->contacts.n > 0);
   double g[12], gmax = 0, emax = 0, dq = 1e-7;
   memcpy(g, w->g + 3 * (size_t)w->aff_pv[0], sizeof g);
   for (int k = 0; k < 12; ++k) gmax = fmax(gmax, fabs(g[k]));
   for (int k = 0; k < 12; ++k) {
-    double q0 = w->aq[k], e[2];
+    double q0 = w->s.q[k], e[2];
     for (int s = 0; s < 2; ++s) {
-      w->aq[k] = q0 + (s ? -dq : dq);
-      ipc_affine_world_positions(w, w->aq, w->x);
+      w->s.q[k] = q0 + (s ? -dq : dq);
+      ipc_affine_world_positions(w, w->s.q, w->s.x);
       e[s] = ipc_newton_potential_gradient(w);
     }
-    w->aq[k] = q0;
+    w->s.q[k] = q0;
     double fd = (e[0] - e[1]) / (2 * dq);
     emax = fmax(emax, fabs(fd - g[k]));
   }
@@ -353,7 +353,7 @@ static void run_scripted(ipc_world *w, int n, const double c[3], const double v[
     }
     CHECK_MSG(ipc_world_intersection_free(w, what, sizeof what), "step %d: %s", k + 1, what);
     *unmet += st.dirichlet_unmet;
-    double t = w->time, th = norm3(omega) * t, q[12];
+    double t = w->s.time, th = norm3(omega) * t, q[12];
     double ax[3] = {0, 0, 0};
     if (th > 0)
       for (int d = 0; d < 3; ++d) ax[d] = omega[d] * t / th;
@@ -367,7 +367,7 @@ static void run_scripted(ipc_world *w, int n, const double c[3], const double v[
     }
     for (int d = 0; d < 3; ++d)
       q[d] = c[d] + v[d] * t - (q[3 + d] * c[0] + q[6 + d] * c[1] + q[9 + d] * c[2]);
-    for (int i = 0; i < 12; ++i) *qerr = fmax(*qerr, fabs(w->aq[i] - q[i]));
+    for (int i = 0; i < 12; ++i) *qerr = fmax(*qerr, fabs(w->s.q[i] - q[i]));
     *oerr = fmax(*oerr, orth_error(w, 0));
   }
 }
@@ -378,8 +378,8 @@ static void x_range(const ipc_world *w, int b, double *lo, double *hi) {
   *lo = INFINITY;
   *hi = -INFINITY;
   for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) {
-    *lo = fmin(*lo, w->x[3 * i]);
-    *hi = fmax(*hi, w->x[3 * i]);
+    *lo = fmin(*lo, w->s.x[3 * i]);
+    *hi = fmax(*hi, w->s.x[3 * i]);
   }
 }
 
@@ -464,10 +464,10 @@ static void test_refused(void) {
 
 /* the centre of mass of affine body a: J(cbar) q, cbar = first moment / mass */
 static void centre_of_mass(const ipc_world *w, int a, double c[3]) {
-  const ipc_affine_moments *mom = &w->aff_mom[a];
+  const ipc_affine_moments *mom = &w->rest.aff_mom[a];
   double cbar[3] = {mom->first[0] / mom->mass, mom->first[1] / mom->mass,
                     mom->first[2] / mom->mass};
-  ipc_affine_position(w->aq + 12 * (size_t)a, cbar, c);
+  ipc_affine_position(w->s.q + 12 * (size_t)a, cbar, c);
 }
 
 /* a Neumann load on the top half of a free affine cube (no gravity, no contact): the
@@ -485,7 +485,7 @@ static void test_neumann(void) {
   double total = 0, loaded = 0, c0[3], c[3];
   for (int i = 0; i < w->m.nverts; ++i) {
     total += w->m.mass[i];
-    if (w->x[3 * i + 1] > 0.9) loaded += w->m.mass[i];
+    if (w->s.x[3 * i + 1] > 0.9) loaded += w->m.mass[i];
   }
   double ac = 2.0 * loaded / total, h = 0.01, worst = 0;
   centre_of_mass(w, 0, c0);
@@ -498,7 +498,7 @@ static void test_neumann(void) {
     worst = fmax(worst, fabs(c[0] - c0[0] - want) / want);
     CHECK(fabs(c[1] - c0[1]) < 1e-12 && fabs(c[2] - c0[2]) < 1e-12);
   }
-  const double *A = w->aq + 3;
+  const double *A = w->s.q + 3;
   double turned = fabs(A[1]) + fabs(A[3]); /* the xy rotation's entries (columns of A) */
   fprintf(stderr,
           "neumann: centre of mass within %.2e of the loaded fraction's push, A turned "

@@ -169,19 +169,24 @@ static void lying_lengths(const unsigned char *b, size_t n, const ipc_run_checkp
   }
 }
 
-/* the offset of the positions (the field with tag 5) in a world state record: magic, 5 u32,
-   then fields of (u32 tag, u64 bytes, data) */
-static size_t positions_offset(const char *buf) {
-  size_t off = 8 + 20;
+/* the offset of the field with this tag in a world state record (src/core/state.h): magic,
+   7 u32, then fields of (u32 tag, u64 bytes, data) */
+static size_t field_offset(const char *buf, uint32_t want) {
+  size_t off = 8 + 28;
   for (;;) {
     uint32_t tag;
     uint64_t bytes;
     memcpy(&tag, buf + off, 4);
     memcpy(&bytes, buf + off + 4, 8);
     off += 12;
-    if (tag == 5) return off;
+    if (tag == want) return off;
     off += bytes;
   }
+}
+
+/* the positions: tag 5 */
+static size_t positions_offset(const char *buf) {
+  return field_offset(buf, 5);
 }
 
 /* a saved state whose positions intersect (the upper cube moved into the lower one) */
@@ -317,10 +322,9 @@ static void lcp_checkpoint(const ipc_scene_def *def) {
   }
   CHECK(!memcmp(ipc_lcp_world_positions(w), ipc_lcp_world_positions(w2), n3 * sizeof(double)));
   CHECK(!memcmp(ipc_lcp_world_velocities(w), ipc_lcp_world_velocities(w2), n3 * sizeof(double)));
-  /* the first contact's first vertex: after magic, 5 u32, step, time, x, v, no scripted
-     centers, the contact count */
+  /* the first contact's first vertex: the LCP contacts are field 33 */
   unsigned char *st = d.world_state;
-  size_t off = 8 + 20 + 4 + 8 + 2 * n3 * sizeof(double) + 8 + offsetof(ipc_lcp_contact, vert);
+  size_t off = field_offset((const char *)st, 33) + offsetof(ipc_lcp_contact, vert);
   int bad_vertex = ipc_lcp_world_vertex_count(w) + 7;
   memcpy(st + off, &bad_vertex, sizeof bad_vertex);
   CHECK(ipc_checkpoint_restore_lcp_world(&d, w2, &err) == IPC_ERR_INPUT);
@@ -334,6 +338,13 @@ static void lcp_checkpoint(const ipc_scene_def *def) {
   fclose(mem);
   mem = fmemopen(buf, len, "rb");
   CHECK(ipc_lcp_world_load_state(w2, mem, &err) == IPC_ERR_INPUT);
+  CHECK_MSG(strstr(err.msg, "an IPC world's record") != NULL, "%s", err.msg);
+  fclose(mem);
+  /* a record of the formats before both modes shared one is refused with a message */
+  memcpy(buf, "IPCWSTAT", 8);
+  mem = fmemopen(buf, len, "rb");
+  CHECK(ipc_world_load_state(iw, mem, &err) == IPC_ERR_INPUT);
+  CHECK_MSG(strstr(err.msg, "older ipcc") != NULL, "%s", err.msg);
   fclose(mem);
   free(buf);
   ipc_world_destroy(iw);

@@ -62,11 +62,11 @@ static void derivatives(void) {
   }
   srand(7);
   /* C at a deformed state, displacements from another one */
-  for (int i = 0; i < N; ++i) w->x[i] += 0.05 * frand();
+  for (int i = 0; i < N; ++i) w->s.x[i] += 0.05 * frand();
   ipc_damping_update(w);
-  for (int i = 0; i < N; ++i) w->xn[i] = w->x[i] + 0.05 * frand();
+  for (int i = 0; i < N; ++i) w->xn[i] = w->s.x[i] + 0.05 * frand();
   static double x[N], g[N], gp[N], gm[N], H[N * N];
-  for (int i = 0; i < N; ++i) x[i] = w->x[i] + 0.1 * frand();
+  for (int i = 0; i < N; ++i) x[i] = w->s.x[i] + 0.1 * frand();
   ipc_damping_gradient(w, x, g);
   /* assembled C */
   for (int t = 0; t < w->m.ntets; ++t) {

@@ -24,7 +24,7 @@ static void body_com(const ipc_world *w, int b, double c[3]) {
   c[0] = c[1] = c[2] = 0;
   for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) {
     ms += w->m.mass[i];
-    for (int d = 0; d < 3; ++d) c[d] += w->m.mass[i] * w->x[3 * i + d];
+    for (int d = 0; d < 3; ++d) c[d] += w->m.mass[i] * w->s.x[3 * i + d];
   }
   for (int d = 0; d < 3; ++d) c[d] /= ms;
 }
@@ -143,7 +143,7 @@ static void run_scene(const char *scene, int frictionless, int steps, double *mo
   CHECK_MSG(frictionless ? fric == 0 : fric > 0, "%s: %d friction contacts", scene, fric);
   *move = *drop = *speed = 0;
   for (int i = 0; i < n; ++i) {
-    const double *x = w->x + 3 * i, *x0 = w->m.x0 + 3 * i, *v = w->v + 3 * i;
+    const double *x = w->s.x + 3 * i, *x0 = w->m.x0 + 3 * i, *v = w->s.v + 3 * i;
     double d0 = x[0] - x0[0], d1 = x[1] - x0[1], d2 = x[2] - x0[2];
     *move = fmax(*move, sqrt(d0 * d0 + d1 * d1 + d2 * d2));
     *drop = fmax(*drop, -d1);

@@ -112,8 +112,8 @@ static void free_fall(void) {
 /* kinetic + elastic energy (no gravity in these worlds) */
 static double energy(const ipc_world *w) {
   double k = 0;
-  for (int i = 0; i < 3 * w->m.nverts; ++i) k += 0.5 * w->m.mass[i / 3] * w->v[i] * w->v[i];
-  return k + ipc_elastic_energy(w, w->x);
+  for (int i = 0; i < 3 * w->m.nverts; ++i) k += 0.5 * w->m.mass[i / 3] * w->s.v[i] * w->s.v[i];
+  return k + ipc_elastic_energy(w, w->s.x);
 }
 
 enum { BREATHE, STRETCH };
@@ -122,9 +122,9 @@ enum { BREATHE, STRETCH };
    or a 5% stretch released at rest */
 static void excite(ipc_world *w, int how) {
   for (int i = 0; i < w->m.nverts; ++i) {
-    double *x = w->x + 3 * i;
+    double *x = w->s.x + 3 * i;
     if (how == BREATHE)
-      w->v[3 * i] = x[0] - 0.5;
+      w->s.v[3 * i] = x[0] - 0.5;
     else
       x[0] = 0.5 + 1.05 * (x[0] - 0.5);
   }

@@ -57,7 +57,7 @@ static void test_build(void) {
   memset(moving, 1, (size_t)m->nverts);
   ipc_candidates cand = {0};
   /* pairs within 2 cm: b0 and b1 only (the plane is not a candidate pair) */
-  ipc_broad_phase(&cand, &m->surface, w->x, NULL, 0.02);
+  ipc_broad_phase(&cand, &m->surface, w->s.x, NULL, 0.02);
   CHECK(cand.nvf + cand.nee > 0);
   ipc_islands is = {0};
   ipc_islands_build(&is, m, moving, &cand, NULL, 0);
@@ -125,7 +125,7 @@ static run_result run(const char *json, int global, int steps) {
   }
   size_t n = 3 * (size_t)w->m.nverts;
   r.x = malloc(n * sizeof(double));
-  memcpy(r.x, w->x, n * sizeof(double));
+  memcpy(r.x, w->s.x, n * sizeof(double));
   ipc_world_destroy(w);
   return r;
 }

@@ -81,7 +81,7 @@ static void body_com(const ipc_lcp_world *w, int b, double c[3]) {
   c[0] = c[1] = c[2] = 0;
   for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) {
     ms += w->m.mass[i];
-    for (int d = 0; d < 3; ++d) c[d] += w->m.mass[i] * w->x[3 * i + d];
+    for (int d = 0; d < 3; ++d) c[d] += w->m.mass[i] * w->s.x[3 * i + d];
   }
   for (int d = 0; d < 3; ++d) c[d] /= ms;
 }
@@ -104,7 +104,7 @@ static void slope(ipc_lcp_coupling cpl, double mu, double theta, double *slip, d
   ipc_lcp_world *w = create(&sc, &d);
   scene_free(&sc);
   if (!w) return;
-  CHECK(w->naff == 1);
+  CHECK(w->rest.naff == 1);
   double c0[3], ts[128], ss[128];
   int n = 0;
   body_com(w, 0, c0);
@@ -154,7 +154,7 @@ static void test_stack(void) {
   ipc_lcp_world *w = create(&sc, &d);
   scene_free(&sc);
   if (!w) return;
-  CHECK(w->naff == 3);
+  CHECK(w->rest.naff == 3);
   ipc_lcp_step_stats st;
   int ok = 1;
   for (int k = 0; k < 100 && ok; ++k) ok = step(w, &st);
@@ -190,8 +190,8 @@ static void test_stack(void) {
 /* angular momentum about the origin of affine body a: the integral of rho x cross v with
    x = p + A xbar, v = pdot + Adot xbar, from the volume moments (m, c, S) */
 static void angular_momentum(const ipc_lcp_world *w, int a, double L[3]) {
-  const ipc_affine_moments *mom = &w->aff_mom[a];
-  const double *q = w->aq + 12 * (size_t)a, *qd = w->aqd + 12 * (size_t)a;
+  const ipc_affine_moments *mom = &w->rest.aff_mom[a];
+  const double *q = w->s.q + 12 * (size_t)a, *qd = w->s.qd + 12 * (size_t)a;
   double mx[4][4]; /* integral of rho w_j w_k, w = (1, xbar) */
   mx[0][0] = mom->mass;
   for (int j = 0; j < 3; ++j) {
@@ -210,7 +210,7 @@ static void angular_momentum(const ipc_lcp_world *w, int a, double L[3]) {
 
 /* ||A A^T - I||_F of affine body a */
 static double orth_error(const ipc_lcp_world *w, int a) {
-  const double *A = w->aq + 12 * (size_t)a + 3; /* columns of A */
+  const double *A = w->s.q + 12 * (size_t)a + 3; /* columns of A */
   double s = 0;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
@@ -340,7 +340,7 @@ static void test_mixed(void) {
     ipc_lcp_world *w = create(&sc, &d);
     scene_free(&sc);
     if (!w) continue;
-    CHECK(w->naff == 1);
+    CHECK(w->rest.naff == 1);
     ipc_lcp_step_stats st = {0};
     int ok = 1;
     double mind = INFINITY, e_prev = 0;
@@ -406,10 +406,10 @@ static void test_scripted(void) {
            cwd, cube, cwd, cube, cwd, cube);
   ipc_lcp_world *w = world_of_json(json);
   if (!w) return;
-  CHECK(w->naff == 3);
+  CHECK(w->rest.naff == 3);
   int n = w->m.nverts, ok = 1;
   double *x0 = malloc(sizeof(double) * 3 * (size_t)n), err_push = 0, err_spin = 0;
-  memcpy(x0, w->x, sizeof(double) * 3 * (size_t)n);
+  memcpy(x0, w->s.x, sizeof(double) * 3 * (size_t)n);
   ipc_lcp_step_stats st;
   for (int k = 1; k <= 50 && ok; ++k) {
     ok = step(w, &st);
@@ -417,11 +417,11 @@ static void test_scripted(void) {
     const ipc_body *b0 = &w->m.bodies[0], *b2 = &w->m.bodies[2];
     for (int i = b0->v0; i < b0->v0 + b0->nv; ++i)
       for (int d = 0; d < 3; ++d)
-        err_push = fmax(err_push, fabs(w->x[3 * i + d] - x0[3 * i + d] - (d == 0 ? 0.5 * t : 0)));
+        err_push = fmax(err_push, fabs(w->s.x[3 * i + d] - x0[3 * i + d] - (d == 0 ? 0.5 * t : 0)));
     for (int i = b2->v0; i < b2->v0 + b2->nv; ++i) { /* about the centre (10.5, 0.501, 0.5) */
       double rx = x0[3 * i] - 10.5, rz = x0[3 * i + 2] - 0.5;
       double ex[3] = {10.5 + c * rx + s * rz, x0[3 * i + 1], 0.5 - s * rx + c * rz};
-      for (int d = 0; d < 3; ++d) err_spin = fmax(err_spin, fabs(w->x[3 * i + d] - ex[d]));
+      for (int d = 0; d < 3; ++d) err_spin = fmax(err_spin, fabs(w->s.x[3 * i + d] - ex[d]));
     }
   }
   double cp[3], cf[3];
@@ -430,13 +430,13 @@ static void test_scripted(void) {
   printf(
       "scripted affine movers (LCP): push path error %.3g m, spin path error %.3g m; pushed "
       "cube %.4f m ahead of the pusher, moving at %.4f m/s\n",
-      err_push, err_spin, cf[0] - cp[0], w->aqd[12]);
+      err_push, err_spin, cf[0] - cp[0], w->s.qd[12]);
   CHECK(ok);
   CHECK(err_push < 1e-12 && err_spin < 1e-12);
   CHECK(cf[0] - cp[0] > 1 - 1e-3 && cf[0] - cp[0] < 1 + w->gap);
   /* carried at the pusher's speed, a little more from the push out to the contact skin
      (0.1 x the contact gap) on the frictionless ground */
-  CHECK(w->aqd[12] > 0.5 - 1e-6 && w->aqd[12] < 0.55);
+  CHECK(w->s.qd[12] > 0.5 - 1e-6 && w->s.qd[12] < 0.55);
   free(x0);
   ipc_lcp_world_destroy(w);
 }
@@ -467,18 +467,18 @@ static void test_neumann(void) {
   const ipc_body *bd = &w->m.bodies[0];
   for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) {
     total += w->m.mass[i];
-    if (w->x[3 * i + 1] > 1.9) loaded += w->m.mass[i];
+    if (w->s.x[3 * i + 1] > 1.9) loaded += w->m.mass[i];
   }
   double ac = 2.0 * loaded / total;
-  memcpy(c0, w->aq, sizeof c0);
+  memcpy(c0, w->s.q, sizeof c0);
   ipc_lcp_step_stats st;
   for (int n = 1; n <= 20 && step(w, &st); ++n) {
     int m = n < 10 ? n : 10; /* loaded in steps 1..10 */
     double want = h * h * ac * (m * (m + 1) / 2.0 + (double)(n - m) * m);
-    worst = fmax(worst, fabs(w->aq[0] - c0[0] - want) / want);
-    CHECK(fabs(w->aq[1] - c0[1]) < 1e-12 && fabs(w->aq[2] - c0[2]) < 1e-12);
+    worst = fmax(worst, fabs(w->s.q[0] - c0[0] - want) / want);
+    CHECK(fabs(w->s.q[1] - c0[1]) < 1e-12 && fabs(w->s.q[2] - c0[2]) < 1e-12);
   }
-  double turned = fabs(w->aq[4]) + fabs(w->aq[6]);
+  double turned = fabs(w->s.q[4]) + fabs(w->s.q[6]);
   fprintf(stderr, "neumann: centre of mass within %.2e of the resultant's push, A turned %.3g\n",
           worst, turned);
   CHECK_MSG(loaded > 0 && loaded < total, "loaded mass %g of %g", loaded, total);
@@ -518,7 +518,7 @@ static void test_fast_obstacle(void) {
     }
     double c[3];
     body_com(w, 0, c);
-    double plate_y = w->x[3 * w->m.bodies[1].v0 + 1];
+    double plate_y = w->s.x[3 * w->m.bodies[1].v0 + 1];
     printf(
         "plate at 300 m/s onto a %s affine cube: plate at y %.3f, cube centre at y %.3f, "
         "%d steps with prescribed overlap\n",

@@ -79,7 +79,7 @@ static void test_reduce(void) {
   CHECK_MSG(base == (GRID + 1) * (GRID + 1), "%d base contacts", base);
   CHECK(w->active == &w->manifold && w->manifold.n == 4 && w->manifolds == 1);
   for (size_t i = 0; i < w->manifold.n; ++i) {
-    const double *p = w->x + 3 * (size_t)w->manifold.c[i].vert[0];
+    const double *p = w->s.x + 3 * (size_t)w->manifold.c[i].vert[0];
     CHECK_MSG((p[0] == 0 || p[0] == 1) && (p[2] == 0 || p[2] == 1) && p[1] == 0,
               "kept (%g %g %g), not a corner", p[0], p[1], p[2]);
   }
@@ -94,7 +94,7 @@ static void test_reduce(void) {
       all.c[i].phi = w->gap * ((double)rand() / RAND_MAX - 0.2); /* some penetrating */
       if (all.c[i].phi < all.c[deepest].phi) deepest = i;
     }
-    size_t nm = ipc_lcp_manifold_reduce(&red, &all, &w->m, w->x, w->patch_cell, 10 * w->gap, 0.0);
+    size_t nm = ipc_lcp_manifold_reduce(&red, &all, &w->m, w->s.x, w->patch_cell, 10 * w->gap, 0.0);
     CHECK(nm == 1 && red.n >= 1 && red.n <= IPC_LCP_MANIFOLD_POINTS);
     int has_deepest = 0;
     for (size_t i = 0; i < red.n; ++i) {
@@ -106,7 +106,7 @@ static void test_reduce(void) {
     }
     CHECK_MSG(has_deepest, "trial %d: the deepest point was dropped", trial);
     /* within the band of the deepest only: a band of 0 keeps it alone */
-    ipc_lcp_manifold_reduce(&red, &all, &w->m, w->x, w->patch_cell, 0.0, 0.0);
+    ipc_lcp_manifold_reduce(&red, &all, &w->m, w->s.x, w->patch_cell, 0.0, 0.0);
     CHECK(red.n == 1 && key_eq(&red.c[0], &all.c[deepest]));
   }
   ipc_lcp_contact_set_free(&all);
@@ -125,7 +125,7 @@ static void test_resting_box(void) {
   double x0[3 * 8], gap = w->gap, lowest = INFINITY, drift = 0;
   int corners[8], nc = 0;
   for (int i = 0; i < w->m.nverts && nc < 8; ++i) {
-    const double *p = w->x + 3 * i;
+    const double *p = w->s.x + 3 * i;
     if ((p[0] == 0 || p[0] == 1) && (p[1] == 0 || p[1] == 1) && (p[2] == 0 || p[2] == 1)) {
       memcpy(x0 + 3 * nc, p, 3 * sizeof(double));
       corners[nc++] = i;
@@ -149,10 +149,10 @@ static void test_resting_box(void) {
     if (st.min_distance < lowest) lowest = st.min_distance;
     for (int c = 0; c < 8; ++c)
       for (int d = 0; d < 3; ++d)
-        drift = fmax(drift, fabs(w->x[3 * corners[c] + d] - x0[3 * c + d]));
+        drift = fmax(drift, fabs(w->s.x[3 * corners[c] + d] - x0[3 * c + d]));
   }
   for (size_t i = 0; i < w->manifold.n; ++i) {
-    const double *p = w->x + 3 * (size_t)w->manifold.c[i].vert[0];
+    const double *p = w->s.x + 3 * (size_t)w->manifold.c[i].vert[0];
     CHECK(fabs(p[0] - round(p[0])) < 1e-6 && fabs(p[2] - round(p[2])) < 1e-6);
   }
   printf(
@@ -183,13 +183,14 @@ static void test_full(void) {
   const double *g = w->m.params.gravity;
   double accel = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]), vmax = 0;
   for (int i = 0; i < w->m.nverts; ++i)
-    vmax = fmax(vmax, sqrt(w->v[3 * i] * w->v[3 * i] + w->v[3 * i + 1] * w->v[3 * i + 1] +
-                           w->v[3 * i + 2] * w->v[3 * i + 2]));
+    vmax = fmax(vmax, sqrt(w->s.v[3 * i] * w->s.v[3 * i] + w->s.v[3 * i + 1] * w->s.v[3 * i + 1] +
+                           w->s.v[3 * i + 2] * w->s.v[3 * i + 2]));
   ipc_candidates cand = {0};
   ipc_lcp_contact_set cs = {0};
-  ipc_broad_phase(&cand, &w->m.surface, w->x, NULL, w->gap + 2 * w->h * (vmax + 2 * w->h * accel));
-  ipc_lcp_contacts_collect(&cs, &w->m, &cand, w->x, w->gap, w->v, w->h, accel, &w->prev_contacts,
-                           0);
+  ipc_broad_phase(&cand, &w->m.surface, w->s.x, NULL,
+                  w->gap + 2 * w->h * (vmax + 2 * w->h * accel));
+  ipc_lcp_contacts_collect(&cs, &w->m, &cand, w->s.x, w->gap, w->s.v, w->h, accel,
+                           &w->prev_contacts, 0);
   CHECK_MSG(cs.n == w->contacts.n && cs.n > 4, "%zu against %zu contacts", cs.n, w->contacts.n);
   CHECK(cs.n == w->contacts.n && !memcmp(cs.c, w->contacts.c, cs.n * sizeof *cs.c));
   printf("full: %zu contacts solved, the detection's set\n", w->contacts.n);
@@ -221,7 +222,7 @@ static void test_deformable(void) {
     const ipc_lcp_contact *c = &w->manifold.c[i];
     if (ipc_lcp_contact_plane(c) != 0) continue;
     int q[3];
-    for (int d = 0; d < 3; ++d) q[d] = d == 1 ? 0 : (int)floor(w->x[3 * c->vert[0] + d] / cell);
+    for (int d = 0; d < 3; ++d) q[d] = d == 1 ? 0 : (int)floor(w->s.x[3 * c->vert[0] + d] / cell);
     int j = 0;
     while (j < ncell && memcmp(cells[j], q, sizeof q)) ++j;
     if (j == ncell && ncell < 16) memcpy(cells[ncell++], q, sizeof q);
@@ -247,15 +248,15 @@ static void test_projection(void) {
   const double young[1] = {0};
   ipc_lcp_world *w = world(1, at, young, 0.01, IPC_LCP_MANIFOLD_REDUCED, 0);
   if (!w) return;
-  w->aq[1] -= 0.0011; /* p_y: the base 1 mm under the plane */
+  w->s.q[1] -= 0.0011; /* p_y: the base 1 mm under the plane */
   ipc_lcp_affine_map(w);
   ipc_lcp_step_stats st;
   ipc_error err;
   CHECK(ipc_lcp_world_step(w, &st, &err) == IPC_OK);
   double vmax = 0, lowest = INFINITY;
   for (int i = 0; i < w->m.nverts; ++i) {
-    for (int d = 0; d < 3; ++d) vmax = fmax(vmax, fabs(w->v[3 * i + d]));
-    lowest = fmin(lowest, w->x[3 * i + 1]);
+    for (int d = 0; d < 3; ++d) vmax = fmax(vmax, fabs(w->s.v[3 * i + d]));
+    lowest = fmin(lowest, w->s.x[3 * i + 1]);
   }
   printf(
       "projection: base at %.3g m after the step (was -1e-3), speed %.3g m/s, min distance "
@@ -296,7 +297,7 @@ static void test_stack(void) {
   }
   double c1 = 0;
   for (int i = w->m.bodies[1].v0; i < w->m.bodies[1].v0 + w->m.bodies[1].nv; ++i)
-    c1 = fmax(c1, w->x[3 * i + 1]);
+    c1 = fmax(c1, w->s.x[3 * i + 1]);
   printf(
       "stack: at most %d points between two sides, top of the upper cube at %.6f m (the "
       "contacts between meshes aim at a skin of %.4f m)\n",

@@ -167,9 +167,9 @@ int main(void) {
         CHECK(st.dirichlet_unmet == 0);
         int off = 0, handles = 0;
         for (int i = 0; i < w->m.nverts; ++i)
-          if (w->scripted[i]) {
+          if (w->pre.scripted[i]) {
             ++handles;
-            for (int d = 0; d < 3; ++d) off += w->x[3 * i + d] != w->target[3 * i + d];
+            for (int d = 0; d < 3; ++d) off += w->s.x[3 * i + d] != w->pre.target[3 * i + d];
           }
         CHECK(handles > 0);
         CHECK_MSG(off == 0, "step %d: %d handle coordinates off their targets", s + 1, off);

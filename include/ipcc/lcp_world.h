@@ -183,7 +183,8 @@ void ipc_render_lcp_world(ipc_image *im, const ipc_lcp_world *w, const ipc_camer
 /* the world's changing state (positions, velocities, time, step count, scripted centers,
    the contacts found at the end of the last step, the warm-start impulses and what decides
    the reuse of the factor of M + h^2 K) for checkpoints; a loaded world steps on exactly as
-   the saved one would have (the factor is rebuilt from the positions it was made at) */
+   the saved one would have (the factor is rebuilt from the positions it was made at); the
+   record's format is the one both modes share (src/core/state.h), with the LCP fields */
 ipc_status ipc_lcp_world_save_state(const ipc_lcp_world *w, FILE *f, ipc_error *err)
     IPC_NONNULL(1, 2);
 /* reads what ipc_lcp_world_save_state wrote into w, created from the same scene and options;

@@ -120,7 +120,8 @@ int ipc_world_plane(const ipc_world *w, int k, double point[3], double normal[3]
 const int *ipc_world_surface_triangles(const ipc_world *w, int *ntris) IPC_NONNULL(1);
 
 /* the changing state (positions, velocities, time, step, barrier stiffness, scripted-region
-   centers; list in src/ipc/world_state.c) as a versioned binary record on f. a world created
+   centers; list in src/ipc/world_state.c) as a versioned binary record on f, the format both
+   modes share (src/core/state.h). a world created
    from the same scene and loaded with it continues bit for bit as the saved one would. */
 ipc_status ipc_world_save_state(const ipc_world *w, FILE *f, ipc_error *err) IPC_NONNULL(1, 2);
 /* reads what ipc_world_save_state wrote into w (created from the same scene);

@@ -14,14 +14,14 @@
        u32 mode (0 IPC, 1 LCP), u32 sizeof(ipc_lcp_step_stats) (must match in LCP mode)
        u64 nsteps, then nsteps raw ipc_step_stats (LCP: ipc_lcp_step_stats) records
        LCP: the options (lcp_def_io)
-       u64 world state length, then the ipc_world_save_state (LCP: ipc_lcp_world_save_state)
-       record
+       u64 world state length, then the world state record (core/state.h; one format for both
+       modes, written by ipc_world_save_state or ipc_lcp_world_save_state)
    the hashes (ipc_file_hash, FNV-1a too) tie the checkpoint to the bytes of the scene, of
    every mesh file and of the last frame it recorded; the checksum catches any damage of the
    file itself (FNV-1a changes with every single-byte change). a new summary field or step
    statistic bumps the version (old checkpoints are then refused with a message, never
    misread). version 3 added the mode and the LCP fields, 4 the LCP steps'
-   prescribed_overlap. */
+   prescribed_overlap, 5 the world state record both modes share. */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -37,7 +37,7 @@
 #include "io/run_output.h"
 #include "ipcc/lcp_world.h"
 
-#define IPC_CHECKPOINT_VERSION 4u
+#define IPC_CHECKPOINT_VERSION 5u
 
 static const char ckpt_magic[8] = {'I', 'P', 'C', 'C', 'K', 'P', 'T', '\0'};
 

@@ -70,7 +70,7 @@ static ipc_status write_frame(const ipc_model *m, const double *xs, double time,
 }
 
 ipc_status ipc_world_write_obj(const ipc_world *w, const char *path, ipc_error *err) {
-  return write_frame(&w->m, w->x, w->time, path, err);
+  return write_frame(&w->m, ipc_world_positions(w), ipc_world_time(w), path, err);
 }
 
 ipc_status ipc_lcp_world_write_obj(const ipc_lcp_world *w, const char *path, ipc_error *err) {

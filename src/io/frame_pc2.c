@@ -282,7 +282,7 @@ static ipc_status write_pc2(const ipc_model *m, const double *xs, double time, c
 }
 
 ipc_status ipc_world_write_pc2(const ipc_world *w, const char *dir, int frame, ipc_error *err) {
-  return write_pc2(&w->m, w->x, w->time, dir, frame, err);
+  return write_pc2(&w->m, ipc_world_positions(w), ipc_world_time(w), dir, frame, err);
 }
 
 ipc_status ipc_lcp_world_write_pc2(const ipc_lcp_world *w, const char *dir, int frame,

@@ -81,7 +81,7 @@ static ipc_status write_ply(const ipc_model *m, const double *xs, double time, c
 }
 
 ipc_status ipc_world_write_ply(const ipc_world *w, const char *path, ipc_error *err) {
-  return write_ply(&w->m, w->x, w->time, path, err);
+  return write_ply(&w->m, ipc_world_positions(w), ipc_world_time(w), path, err);
 }
 
 ipc_status ipc_lcp_world_write_ply(const ipc_lcp_world *w, const char *path, ipc_error *err) {

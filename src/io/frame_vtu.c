@@ -371,7 +371,8 @@ ipc_status ipc_world_write_vtu_encoded(const ipc_world *w, const char *path, ipc
                                        ipc_error *err) {
   double *psi = IPC_NEW(double, (size_t)w->m.ntets + 1);
   ipc_world_tet_energy_density(w, psi);
-  ipc_status st = write_vtu(&w->m, w->x, w->v, w->time, psi, path, enc, err);
+  ipc_status st = write_vtu(&w->m, ipc_world_positions(w), ipc_world_velocities(w),
+                            ipc_world_time(w), psi, path, enc, err);
   ipc_free(psi);
   return st;
 }

@@ -653,7 +653,7 @@ ipc_camera ipc_model_follow_camera(const ipc_model *m, const double *x) {
 }
 
 ipc_camera ipc_world_follow_camera(const ipc_world *w) {
-  return ipc_model_follow_camera(&w->m, w->x);
+  return ipc_model_follow_camera(&w->m, ipc_world_positions(w));
 }
 
 ipc_camera ipc_lcp_world_follow_camera(const ipc_lcp_world *w) {
@@ -661,7 +661,7 @@ ipc_camera ipc_lcp_world_follow_camera(const ipc_lcp_world *w) {
 }
 
 void ipc_render_world(ipc_image *im, const ipc_world *w, const ipc_camera *cam) {
-  ipc_render_model(im, &w->m, w->x, cam);
+  ipc_render_model(im, &w->m, ipc_world_positions(w), cam);
 }
 
 void ipc_render_lcp_world(ipc_image *im, const ipc_lcp_world *w, const ipc_camera *cam) {

@@ -1,187 +1,118 @@
 /* affine bodies in the IPC world (docs/affine-integration.md): body a has the state
    q_a = (p, A e1, A e2, A e3) and its vertices move as x_i = J_i q_a = sum_k w_ik q_a,k with
-   w_i = (1, xbar_i) and xbar_i the vertex's initial position (the model's x0). The Newton
+   w_i = (1, xbar_i) and xbar_i the vertex's initial position (the model's x0; core/rest.h
+   with the world's origin as the rest coordinates' origin). The Newton
    system gets four pseudo-vertices per body, one per 3-block of q, so every Hessian block
    stays a 3x3 block; the real vertices are fixed in it and follow q. */
 #include <math.h>
 #include <string.h>
 
 #include "core/alloc.h"
-#include "core/dirichlet.h"
 #include "ipc/world_internal.h"
 
-/* the weights w_i = (1, xbar_i) of vertex i */
-static void weights(const ipc_world *w, int i, double wt[4]) {
-  wt[0] = 1.0;
-  for (int d = 0; d < 3; ++d) wt[1 + d] = w->m.x0[3 * (size_t)i + d];
-}
-
-/* out_i = J_i q_a over the vertices of every affine body a (q: naff x 12) */
-static void map_vertices(const ipc_world *w, const double *q, double *out) {
-  for (int i = 0; i < w->m.nverts; ++i) {
-    int a = w->vert_aff[i];
-    if (a < 0) continue;
-    const double *qa = q + 12 * (size_t)a;
-    double wt[4];
-    weights(w, i, wt);
-    for (int d = 0; d < 3; ++d)
-      out[3 * (size_t)i + d] = qa[d] + wt[1] * qa[3 + d] + wt[2] * qa[6 + d] + wt[3] * qa[9 + d];
-  }
-}
-
-ipc_status ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def, ipc_error *err) {
+void ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def) {
   const ipc_model *m = &w->m;
-  w->nsys = m->nverts;
-  for (int b = 0; b < m->nbodies; ++b) w->naff += m->bodies[b].affine != 0;
-  if (w->naff == 0) return IPC_OK;
-  int na = w->naff;
-  w->aff_body = IPC_NEW(int, na);
+  int na = w->rest.naff;
+  w->nsys = m->nverts + 4 * na;
+  if (na == 0) return;
   w->aff_pv = IPC_NEW(int, 4 * (size_t)na);
-  w->vert_aff = IPC_NEW(int, m->nverts);
   w->aff_grow = IPC_NEW0(double, m->nverts);
-  w->aff_mom = IPC_NEW0(ipc_affine_moments, na);
-  w->aff_dir0 = IPC_NEW(int, na);
-  w->aff_ndir = IPC_NEW(int, na);
-  w->aff_scripted = IPC_NEW0(unsigned char, na);
   w->aff_fixed = IPC_NEW0(unsigned char, na);
   w->aff_penalty = IPC_NEW0(double, na);
   if (def->damping_stiffness > 0) {
     w->aff_damp = IPC_NEW0(double, 9 * (size_t)na);
-    for (int k = 0; k < na; ++k) w->aff_damp[9 * k] = w->aff_damp[9 * k + 4] = w->aff_damp[9 * k + 8] = 1.0;
+    for (int k = 0; k < na; ++k)
+      w->aff_damp[9 * k] = w->aff_damp[9 * k + 4] = w->aff_damp[9 * k + 8] = 1.0;
   }
-  double **arrays[] = {&w->aq, &w->aqn, &w->aqd, &w->aqt, &w->aqe, &w->adq, &w->aqs, &w->aqa};
+  double **arrays[] = {&w->aqn, &w->aqt, &w->aqe, &w->adq};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k)
     *arrays[k] = IPC_NEW0(double, 12 * (size_t)na);
-  for (int i = 0; i < m->nverts; ++i) w->vert_aff[i] = -1;
-  w->nsys = m->nverts + 4 * na;
-  int a = 0, dnext = 0; /* the model's dirichlet list: per body, obstacle entry, then its own */
-  for (int b = 0; b < m->nbodies; ++b) {
-    const ipc_body *bd = &m->bodies[b];
-    int d0 = dnext + bd->obstacle;
-    dnext = d0 + def->bodies[b].ndirichlet;
-    if (!bd->affine) continue;
-    if (ipc_model_affine_scripts_check(m, def, b, d0, err) != IPC_OK) return IPC_ERR_INPUT;
-    w->aff_dir0[a] = d0;
-    w->aff_ndir[a] = def->bodies[b].ndirichlet;
-    if (ipc_model_body_moments(m, bd, &w->aff_mom[a], err) != IPC_OK) return IPC_ERR_INPUT;
-    w->aff_body[a] = b;
+  for (int a = 0; a < na; ++a) {
+    const ipc_body *bd = &m->bodies[w->rest.aff_body[a]];
     for (int k = 0; k < 4; ++k) w->aff_pv[4 * a + k] = m->nverts + 4 * a + k;
-    for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) w->vert_aff[i] = a;
-    /* x0 is the rest shape: q = (0, I) */
-    double *q = w->aq + 12 * (size_t)a;
-    q[3] = q[7] = q[11] = 1.0;
-    ipc_affine_fit_velocity(bd->nv, m->x0 + 3 * (size_t)bd->v0, m->mass + bd->v0,
-                            w->v + 3 * (size_t)bd->v0, w->aqd + 12 * (size_t)a);
     /* no tet elasticity: the per-tet derivatives the assembly adds stay zero */
     memset(w->tet_g + 12 * (size_t)bd->t0, 0, 12 * (size_t)bd->nt * sizeof(double));
     memset(w->tet_H + 144 * (size_t)bd->t0, 0, 144 * (size_t)bd->nt * sizeof(double));
-    ++a;
   }
-  map_vertices(w, w->aq, w->x);
-  map_vertices(w, w->aqd, w->v);
-  return IPC_OK;
+  ipc_rest_affine_start(&w->rest, m, w->s.x, w->s.v, w->s.q, w->s.qd);
 }
 
 void ipc_affine_world_free(ipc_world *w) {
-  ipc_free(w->aff_body);
   ipc_free(w->aff_pv);
-  ipc_free(w->vert_aff);
   ipc_free(w->aff_grow);
-  ipc_free(w->aff_mom);
-  ipc_free(w->aff_dir0);
-  ipc_free(w->aff_ndir);
-  ipc_free(w->aff_scripted);
   ipc_free(w->aff_fixed);
   ipc_free(w->aff_penalty);
   ipc_free(w->aff_damp);
-  double *arrays[] = {w->aq, w->aqn, w->aqd, w->aqt, w->aqe, w->adq, w->aqs, w->aqa};
+  double *arrays[] = {w->aqn, w->aqt, w->aqe, w->adq};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) ipc_free(arrays[k]);
 }
 
-void ipc_affine_world_script(ipc_world *w) {
-  for (int a = 0; a < w->naff; ++a) {
-    w->aff_scripted[a] = (unsigned char)ipc_dirichlet_affine_scripted(
-        &w->m, w->dir_center, w->aff_dir0[a], w->aff_ndir[a], w->time, w->h, w->aq + 12 * (size_t)a,
-        w->aqs + 12 * (size_t)a);
-  }
-  for (int i = 0; i < w->m.nverts && w->naff > 0; ++i) {
-    int a = w->vert_aff[i];
-    if (a < 0 || !w->aff_scripted[a]) continue;
-    const double *qa = w->aqs + 12 * (size_t)a;
-    double wt[4];
-    weights(w, i, wt);
-    for (int d = 0; d < 3; ++d)
-      w->target[3 * (size_t)i + d] =
-          qa[d] + wt[1] * qa[3 + d] + wt[2] * qa[6 + d] + wt[3] * qa[9 + d];
-  }
-}
-
 void ipc_affine_world_positions(const ipc_world *w, const double *q, double *x) {
-  if (w->naff > 0) map_vertices(w, q, x);
+  if (w->rest.naff > 0) ipc_rest_map(&w->rest, &w->m, q, x);
 }
 
 void ipc_affine_world_predict(ipc_world *w, double t) {
-  if (w->naff == 0) return;
+  if (w->rest.naff == 0) return;
   /* generalized forces: gravity, and the Neumann loads active at t as the vertex forces
      m_i a on their vertices (as a deformable body gets them), sum_i m_i J_i^T a */
-  double *f = IPC_NEW0(double, 12 * (size_t)w->naff);
-  for (int a = 0; a < w->naff; ++a)
-    ipc_affine_uniform_force(&w->aff_mom[a], w->m.params.gravity, f + 12 * (size_t)a);
-  ipc_model_affine_neumann(&w->m, w->vert_aff, NULL, t, f);
+  double *f = IPC_NEW0(double, 12 * (size_t)w->rest.naff);
+  for (int a = 0; a < w->rest.naff; ++a)
+    ipc_affine_uniform_force(&w->rest.aff_mom[a], w->m.params.gravity, f + 12 * (size_t)a);
+  ipc_model_affine_neumann(&w->m, w->rest.vert_aff, NULL, t, f);
   /* c h^2 M^-1 f, as the vertices' c h^2 (g + neumann): ipc_affine_predict scales by h^2,
      so f is scaled by c (1 for implicit Euler, beta for Newmark) */
   double c = w->c_elastic, h = w->h;
   int newmark = w->m.params.integrator == IPC_NEWMARK;
-  for (int k = 0; k < 12 * w->naff; ++k) f[k] *= c;
-  for (int a = 0; a < w->naff; ++a) {
-    double *q = w->aq + 12 * (size_t)a, *qt = w->aqt + 12 * (size_t)a;
+  for (int k = 0; k < 12 * w->rest.naff; ++k) f[k] *= c;
+  for (int a = 0; a < w->rest.naff; ++a) {
+    double *q = w->s.q + 12 * (size_t)a, *qt = w->aqt + 12 * (size_t)a;
     memcpy(w->aqn + 12 * (size_t)a, q, 12 * sizeof(double));
-    ipc_affine_predict(&w->aff_mom[a], q, w->aqd + 12 * (size_t)a, h, f + 12 * (size_t)a, qt);
+    ipc_affine_predict(&w->rest.aff_mom[a], q, w->s.qd + 12 * (size_t)a, h, f + 12 * (size_t)a, qt);
     if (newmark)
       for (int k = 0; k < 12; ++k)
-        qt[k] += h * h * (0.5 - IPC_NEWMARK_BETA) * w->aqa[12 * (size_t)a + k];
+        qt[k] += h * h * (0.5 - IPC_NEWMARK_BETA) * w->s.qdd[12 * (size_t)a + k];
   }
   ipc_free(f);
 }
 
 void ipc_affine_world_velocities(ipc_world *w) {
-  if (w->naff == 0) return;
+  if (w->rest.naff == 0) return;
   double h = w->h;
   if (w->m.params.integrator == IPC_NEWMARK) {
     const double beta = IPC_NEWMARK_BETA, gamma = IPC_NEWMARK_GAMMA;
-    for (int k = 0; k < 12 * w->naff; ++k) {
-      double qhat = w->aqn[k] + h * w->aqd[k] + h * h * (0.5 - beta) * w->aqa[k];
-      double anew = (w->aq[k] - qhat) / (beta * h * h);
-      w->aqd[k] += h * ((1 - gamma) * w->aqa[k] + gamma * anew);
-      w->aqa[k] = anew;
+    for (int k = 0; k < 12 * w->rest.naff; ++k) {
+      double qhat = w->aqn[k] + h * w->s.qd[k] + h * h * (0.5 - beta) * w->s.qdd[k];
+      double anew = (w->s.q[k] - qhat) / (beta * h * h);
+      w->s.qd[k] += h * ((1 - gamma) * w->s.qdd[k] + gamma * anew);
+      w->s.qdd[k] = anew;
     }
-    map_vertices(w, w->aqa, w->a);
+    ipc_rest_map(&w->rest, &w->m, w->s.qdd, w->s.a);
   } else {
-    for (int k = 0; k < 12 * w->naff; ++k) w->aqd[k] = (w->aq[k] - w->aqn[k]) / h;
+    for (int k = 0; k < 12 * w->rest.naff; ++k) w->s.qd[k] = (w->s.q[k] - w->aqn[k]) / h;
   }
-  map_vertices(w, w->aqd, w->v);
+  ipc_rest_map(&w->rest, &w->m, w->s.qd, w->s.v);
 }
 
 void ipc_affine_world_initial_acceleration(ipc_world *w) {
-  if (w->naff == 0) return;
-  double *f = IPC_NEW0(double, 12 * (size_t)w->naff);
-  for (int a = 0; a < w->naff; ++a)
-    ipc_affine_uniform_force(&w->aff_mom[a], w->m.params.gravity, f + 12 * (size_t)a);
-  ipc_model_affine_neumann(&w->m, w->vert_aff, NULL, 0.0, f);
+  if (w->rest.naff == 0) return;
+  double *f = IPC_NEW0(double, 12 * (size_t)w->rest.naff);
+  for (int a = 0; a < w->rest.naff; ++a)
+    ipc_affine_uniform_force(&w->rest.aff_mom[a], w->m.params.gravity, f + 12 * (size_t)a);
+  ipc_model_affine_neumann(&w->m, w->rest.vert_aff, NULL, 0.0, f);
   const double zero[12] = {0};
-  for (int a = 0; a < w->naff; ++a) /* M^-1 f: the prediction from rest with h = 1 */
-    ipc_affine_predict(&w->aff_mom[a], zero, zero, 1.0, f + 12 * (size_t)a,
-                       w->aqa + 12 * (size_t)a);
+  for (int a = 0; a < w->rest.naff; ++a) /* M^-1 f: the prediction from rest with h = 1 */
+    ipc_affine_predict(&w->rest.aff_mom[a], zero, zero, 1.0, f + 12 * (size_t)a,
+                       w->s.qdd + 12 * (size_t)a);
   ipc_free(f);
-  map_vertices(w, w->aqa, w->a);
+  ipc_rest_map(&w->rest, &w->m, w->s.qdd, w->s.a);
 }
 
 void ipc_affine_world_rotated_prediction(const ipc_world *w, double *q) {
-  memcpy(q, w->aqt, 12 * (size_t)w->naff * sizeof(double));
-  for (int a = 0; a < w->naff; ++a) {
+  memcpy(q, w->aqt, 12 * (size_t)w->rest.naff * sizeof(double));
+  for (int a = 0; a < w->rest.naff; ++a) {
     double R[9], *A = q + 12 * (size_t)a + 3;
-    if (w->aff_scripted[a]) { /* a kinematic mover stays where its script put it */
-      memcpy(q + 12 * (size_t)a, w->aq + 12 * (size_t)a, 12 * sizeof(double));
+    if (w->pre.aff_scripted[a]) { /* a kinematic mover stays where its script put it */
+      memcpy(q + 12 * (size_t)a, w->s.q + 12 * (size_t)a, 12 * sizeof(double));
       continue;
     }
     if (ipc_affine_polar(A, R) == 0) memcpy(A, R, sizeof R);
@@ -190,36 +121,29 @@ void ipc_affine_world_rotated_prediction(const ipc_world *w, double *q) {
 
 /* the strain damping coefficient of affine body a: beta h kappa_A V (damping.h) */
 static double damp_coef(const ipc_world *w, int a) {
-  return w->m.params.damping_stiffness * w->h * w->m.bodies[w->aff_body[a]].affine_stiffness *
-         w->aff_mom[a].volume;
+  return w->m.params.damping_stiffness * w->h * w->m.bodies[w->rest.aff_body[a]].affine_stiffness *
+         w->rest.aff_mom[a].volume;
 }
 
 double ipc_affine_world_body_energy(const ipc_world *w, const double *q, int a) {
   double h2 = w->c_elastic * w->h * w->h;
-  const ipc_body *bd = &w->m.bodies[w->aff_body[a]];
+  const ipc_body *bd = &w->m.bodies[w->rest.aff_body[a]];
   const double *qa = q + 12 * (size_t)a;
-  double e = ipc_affine_inertia(&w->aff_mom[a], qa, w->aqt + 12 * (size_t)a, NULL);
-  e += h2 * ipc_affine_orth_energy(qa, bd->affine_stiffness, w->aff_mom[a].volume);
+  double e = ipc_affine_inertia(&w->rest.aff_mom[a], qa, w->aqt + 12 * (size_t)a, NULL);
+  e += h2 * ipc_affine_orth_energy(qa, bd->affine_stiffness, w->rest.aff_mom[a].volume);
   if (w->aff_penalty[a] > 0)
-    e += w->aff_penalty[a] * ipc_affine_inertia(&w->aff_mom[a], qa, w->aqs + 12 * (size_t)a, NULL);
+    e += w->aff_penalty[a] *
+         ipc_affine_inertia(&w->rest.aff_mom[a], qa, w->pre.qs + 12 * (size_t)a, NULL);
   if (w->aff_damp) e += ipc_affine_strain_energy(qa, w->aff_damp + 9 * (size_t)a, damp_coef(w, a));
   return e;
 }
 
-double ipc_affine_world_mechanical_energy(const ipc_world *w) {
-  double e = 0;
-  for (int a = 0; a < w->naff; ++a)
-    e += ipc_affine_body_energy(&w->aff_mom[a], w->aq + 12 * (size_t)a, w->aqd + 12 * (size_t)a,
-                                w->m.params.gravity, w->m.bodies[w->aff_body[a]].affine_stiffness);
-  return e;
-}
-
 void ipc_affine_world_pull(const ipc_world *w, double *g) {
-  for (int i = 0; i < w->m.nverts && w->naff > 0; ++i) {
-    int a = w->vert_aff[i];
+  for (int i = 0; i < w->m.nverts && w->rest.naff > 0; ++i) {
+    int a = w->rest.vert_aff[i];
     if (a < 0) continue;
     double wt[4], *gi = g + 3 * (size_t)i;
-    weights(w, i, wt);
+    ipc_rest_weights(&w->rest, &w->m, i, wt);
     for (int k = 0; k < 4; ++k)
       for (int d = 0; d < 3; ++d) g[3 * (size_t)w->aff_pv[4 * a + k] + d] += wt[k] * gi[d];
     gi[0] = gi[1] = gi[2] = 0.0;
@@ -228,15 +152,15 @@ void ipc_affine_world_pull(const ipc_world *w, double *g) {
 
 void ipc_affine_world_add(const ipc_world *w, double *g, ipc_sparse *A, int set) {
   double h2 = w->c_elastic * w->h * w->h;
-  for (int a = 0; a < w->naff; ++a) {
-    const ipc_body *bd = &w->m.bodies[w->aff_body[a]];
-    const ipc_affine_moments *mom = &w->aff_mom[a];
-    const double *qa = w->aq + 12 * (size_t)a;
+  for (int a = 0; a < w->rest.naff; ++a) {
+    const ipc_body *bd = &w->m.bodies[w->rest.aff_body[a]];
+    const ipc_affine_moments *mom = &w->rest.aff_mom[a];
+    const double *qa = w->s.q + 12 * (size_t)a;
     double ka = bd->affine_stiffness, gi[12], go[12], gs[12] = {0}, H[144], M[144];
     double pen = w->aff_penalty[a];
     ipc_affine_inertia(mom, qa, w->aqt + 12 * (size_t)a, gi);
     ipc_affine_orth_gradient(qa, ka, mom->volume, go);
-    if (pen > 0) ipc_affine_inertia(mom, qa, w->aqs + 12 * (size_t)a, gs);
+    if (pen > 0) ipc_affine_inertia(mom, qa, w->pre.qs + 12 * (size_t)a, gs);
     /* the pseudo-vertices of a body are consecutive from aff_pv[4a] */
     double *gp = g ? g + 3 * (size_t)w->aff_pv[4 * a] : NULL;
     for (int k = 0; k < 12 && gp; ++k) gp[k] += gi[k] + h2 * go[k] + pen * gs[k];
@@ -268,7 +192,7 @@ static int slot(int *ids, int *n, int id) {
 void ipc_affine_world_sparse_add(const ipc_world *w, ipc_sparse *A, int nv, const int *verts,
                                  const double *H) {
   int any = 0;
-  for (int k = 0; k < nv && w->naff > 0; ++k) any |= w->vert_aff[verts[k]] >= 0;
+  for (int k = 0; k < nv && w->rest.naff > 0; ++k) any |= w->rest.vert_aff[verts[k]] >= 0;
   if (!any) {
     ipc_sparse_add(A, nv, verts, H);
     return;
@@ -279,13 +203,13 @@ void ipc_affine_world_sparse_add(const ipc_world *w, ipc_sparse *A, int nv, cons
   double T[MAXV][MAXU];
   memset(T, 0, sizeof T);
   for (int k = 0; k < nv; ++k) {
-    int a = w->vert_aff[verts[k]];
+    int a = w->rest.vert_aff[verts[k]];
     if (a < 0) {
       T[k][slot(ids, &nu, verts[k])] += 1.0;
       continue;
     }
     double wt[4];
-    weights(w, verts[k], wt);
+    ipc_rest_weights(&w->rest, &w->m, verts[k], wt);
     for (int j = 0; j < 4; ++j) T[k][slot(ids, &nu, w->aff_pv[4 * a + j])] += wt[j];
   }
   /* T^T H T, block by block (each block of T is a scalar times I3), in two passes:
@@ -316,17 +240,17 @@ void ipc_affine_world_sparse_add(const ipc_world *w, ipc_sparse *A, int nv, cons
 }
 
 void ipc_affine_world_direction(ipc_world *w, double *p) {
-  if (w->naff == 0) return;
-  for (int a = 0; a < w->naff; ++a)
+  if (w->rest.naff == 0) return;
+  for (int a = 0; a < w->rest.naff; ++a)
     memcpy(w->adq + 12 * (size_t)a, p + 3 * (size_t)w->aff_pv[4 * a], 12 * sizeof(double));
-  map_vertices(w, w->adq, p);
+  ipc_rest_map(&w->rest, &w->m, w->adq, p);
 }
 
 void ipc_affine_world_sag(const ipc_world *w, double alpha, double *grow) {
-  for (int a = 0; a < w->naff; ++a) {
-    const ipc_body *b = &w->m.bodies[w->aff_body[a]];
-    double sa = ipc_affine_curved_sag(w->aq + 12 * (size_t)a, w->adq + 12 * (size_t)a, alpha, b->nv,
-                                      w->x + 3 * (size_t)b->v0);
+  for (int a = 0; a < w->rest.naff; ++a) {
+    const ipc_body *b = &w->m.bodies[w->rest.aff_body[a]];
+    double sa = ipc_affine_curved_sag(w->s.q + 12 * (size_t)a, w->adq + 12 * (size_t)a, alpha,
+                                      b->nv, w->s.x + 3 * (size_t)b->v0);
     /* 1% over the bound: rounding in the trial points */
     for (int i = b->v0; i < b->v0 + b->nv; ++i) grow[i] = 1.01 * sa;
   }

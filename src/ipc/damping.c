@@ -11,15 +11,15 @@ void ipc_damping_update(ipc_world *w) {
   if (!(c > 0)) return;
   /* affine bodies: the Gram matrix A^T A at the start of the step, for their strain
      damping (ipc_affine_strain_energy, applied in affine_world.c) */
-  for (int a = 0; a < w->naff; ++a)
-    ipc_affine_gram(w->aq + 12 * (size_t)a, w->aff_damp + 9 * (size_t)a);
+  for (int a = 0; a < w->rest.naff; ++a)
+    ipc_affine_gram(w->s.q + 12 * (size_t)a, w->aff_damp + 9 * (size_t)a);
   /* (an affine body's tets keep the zero blocks they were allocated with) */
   for (int b = 0; b < m->nbodies; ++b) {
     const ipc_body *bd = &m->bodies[b];
     if (bd->nt == 0 || bd->affine) continue;
     size_t t0 = (size_t)bd->t0;
-    ipc_tets_derivatives((ipc_material_model)w->tet_model[t0], bd->mu, bd->lambda, bd->nt,
-                         m->tets + 4 * t0, w->DmInv + 9 * t0, w->vol + t0, w->x, NULL,
+    ipc_tets_derivatives((ipc_material_model)w->rest.tet_model[t0], bd->mu, bd->lambda, bd->nt,
+                         m->tets + 4 * t0, w->rest.DmInv + 9 * t0, w->rest.vol + t0, w->s.x, NULL,
                          w->tet_g + 12 * t0, w->damp_H + 144 * t0, ipc_world_elastic_project(w));
   }
   for (size_t k = 0; k < 144 * (size_t)m->ntets; ++k) w->damp_H[k] *= c;

@@ -138,12 +138,13 @@ static double elastic_range(void *vctx, size_t chunk, size_t begin, size_t end) 
   const ipc_body *bd = &w->m.bodies[j->body];
   size_t t0 = (size_t)bd->t0 + begin;
   int nt = (int)(end - begin);
-  ipc_material_model mm = (ipc_material_model)w->tet_model[bd->t0];
+  ipc_material_model mm = (ipc_material_model)w->rest.tet_model[bd->t0];
   const int *tets = w->m.tets + 4 * t0;
   if (!j->derivs)
-    return ipc_tets_energy(mm, bd->mu, bd->lambda, nt, tets, w->DmInv + 9 * t0, w->vol + t0, j->x);
-  return ipc_tets_derivatives(mm, bd->mu, bd->lambda, nt, tets, w->DmInv + 9 * t0, w->vol + t0,
-                              j->x, NULL, w->tet_g + 12 * t0, w->tet_H + 144 * t0,
+    return ipc_tets_energy(mm, bd->mu, bd->lambda, nt, tets, w->rest.DmInv + 9 * t0,
+                           w->rest.vol + t0, j->x);
+  return ipc_tets_derivatives(mm, bd->mu, bd->lambda, nt, tets, w->rest.DmInv + 9 * t0,
+                              w->rest.vol + t0, j->x, NULL, w->tet_g + 12 * t0, w->tet_H + 144 * t0,
                               ipc_world_elastic_project(w));
 }
 
@@ -193,7 +194,7 @@ static double potential_split(ipc_world *w, const double *x, const double *q, co
       ei += 0.5 * mi * (d0 * d0 + d1 * d1 + d2 * d2);
     }
     if (w->penalty[i] > 0) {
-      const double *t = w->target + 3 * i, *l = w->mbc.pull + 3 * i;
+      const double *t = w->pre.target + 3 * i, *l = w->mbc.pull + 3 * i;
       double d0 = a[0] - t[0], d1 = a[1] - t[1], d2 = a[2] - t[2];
       ei +=
           0.5 * w->penalty[i] * (d0 * d0 + d1 * d1 + d2 * d2) - (l[0] * d0 + l[1] * d1 + l[2] * d2);
@@ -210,8 +211,8 @@ static double potential_split(ipc_world *w, const double *x, const double *q, co
     e[is ? body_slot(is, b) : 0] +=
         isfinite(el) ? h2 * el + ipc_damping_energy_tets(w, x, bd->t0, bd->nt) : INFINITY;
   }
-  for (int a = 0; a < w->naff; ++a)
-    e[is ? body_slot(is, w->aff_body[a]) : 0] += ipc_affine_world_body_energy(w, q, a);
+  for (int a = 0; a < w->rest.naff; ++a)
+    e[is ? body_slot(is, w->rest.aff_body[a]) : 0] += ipc_affine_world_body_energy(w, q, a);
   double kb = ipc_barrier_energy_islands(&w->cm, &w->cand, x, w->kappa, is ? is->vert : NULL, none,
                                          e, min_d2, next);
   if (!is) e[0] += kb;
@@ -236,8 +237,8 @@ static double contact_range(void *vw, size_t chunk, size_t begin, size_t end) {
   ipc_world *w = vw;
   contact_local *cl = w->solver->cl;
   for (size_t k = begin; k < end; ++k)
-    ipc_contact_local(&w->contacts.c[k], &w->cm, w->x, w->kappa, 1, &cl[k].nv, cl[k].verts, cl[k].g,
-                      cl[k].H);
+    ipc_contact_local(&w->contacts.c[k], &w->cm, w->s.x, w->kappa, 1, &cl[k].nv, cl[k].verts,
+                      cl[k].g, cl[k].H);
   return 0.0;
 }
 
@@ -253,10 +254,10 @@ static void contact_derivatives(ipc_world *w) {
 static void friction_add_mapped(ipc_world *w) {
   const ipc_friction *f = &w->fric;
   double eps = f->eps_v * f->h, Hl[144];
-  ipc_friction_add(f, w->x, w->xn, w->g, NULL);
+  ipc_friction_add(f, w->s.x, w->xn, w->g, NULL);
   for (size_t k = 0; k < f->n; ++k) {
     const ipc_friction_contact *fc = &f->c[k];
-    ipc_friction_contact_local(fc, w->x, w->xn, eps, 1, NULL, Hl);
+    ipc_friction_contact_local(fc, w->s.x, w->xn, eps, 1, NULL, Hl);
     ipc_affine_world_sparse_add(w, w->solver->asm_, fc->nv, fc->v, Hl);
   }
 }
@@ -269,7 +270,7 @@ static void assemble(ipc_world *w, ipc_step_stats *st) {
   double h2 = w->c_elastic * w->h * w->h;
   double t0 = ipc_now();
   ipc_dense_threads(1);
-  elastic_derivatives(w, w->x);
+  elastic_derivatives(w, w->s.x);
   ipc_sparse_begin(s->asm_);
   memset(w->g, 0, 3 * (size_t)w->nsys * sizeof(double));
   /* the pseudo-vertices' inertia is in their elements (ipc_affine_world_add) */
@@ -281,9 +282,10 @@ static void assemble(ipc_world *w, ipc_step_stats *st) {
     double dm = mi + w->penalty[i];
     for (int d = 0; d < 3; ++d) {
       double gi = 0;
-      if (mi > 0) gi += mi * (w->x[3 * i + d] - w->xt[3 * i + d]);
+      if (mi > 0) gi += mi * (w->s.x[3 * i + d] - w->xt[3 * i + d]);
       if (w->penalty[i] > 0)
-        gi += w->penalty[i] * (w->x[3 * i + d] - w->target[3 * i + d]) - w->mbc.pull[3 * i + d];
+        gi +=
+            w->penalty[i] * (w->s.x[3 * i + d] - w->pre.target[3 * i + d]) - w->mbc.pull[3 * i + d];
       w->g[3 * i + d] = gi;
       s->diag[3 * i + d] = dm;
     }
@@ -301,7 +303,7 @@ static void assemble(ipc_world *w, ipc_step_stats *st) {
       for (int k = 0; k < 144; ++k) Hs[k] += w->damp_H[144 * (size_t)t + k];
     ipc_sparse_add_element(s->asm_, s->tet_set, t, Hs);
   }
-  ipc_damping_gradient(w, w->x, w->g);
+  ipc_damping_gradient(w, w->s.x, w->g);
   /* contacts: local gradients and projected Hessians in parallel, then added in order */
   contact_derivatives(w);
   for (size_t k = 0; k < w->contacts.n; ++k) {
@@ -311,8 +313,8 @@ static void assemble(ipc_world *w, ipc_step_stats *st) {
       for (int d = 0; d < 3; ++d) w->g[3 * cl->verts[a] + d] += cl->g[3 * a + d];
     ipc_affine_world_sparse_add(w, s->asm_, cl->nv, cl->verts, cl->H);
   }
-  if (w->naff == 0) {
-    ipc_friction_add(&w->fric, w->x, w->xn, w->g, s->asm_);
+  if (w->rest.naff == 0) {
+    ipc_friction_add(&w->fric, w->s.x, w->xn, w->g, s->asm_);
   } else {
     friction_add_mapped(w);
     /* every gradient over real vertices is in: move the affine ones to their bodies */
@@ -333,14 +335,14 @@ static void update_mask(ipc_world *w) {
     for (int d = 0; d < 3; ++d) s->dof_fixed[3 * i + d] = f;
   }
   /* a scripted affine body is kinematic: its pseudo-vertices are fixed too */
-  for (int a = 0; a < w->naff; ++a)
+  for (int a = 0; a < w->rest.naff; ++a)
     memset(s->dof_fixed + 3 * (size_t)w->aff_pv[4 * a],
-           w->aff_fixed[a] || (s->nfrozen > 0 && s->frozen[w->aff_body[a]]), 12);
+           w->aff_fixed[a] || (s->nfrozen > 0 && s->frozen[w->rest.aff_body[a]]), 12);
   ipc_sparse_set_mask(s->asm_, s->dof_fixed);
   if (s->tet_set < 0 && w->m.ntets > 0)
     s->tet_set = ipc_sparse_add_element_set(s->asm_, w->m.ntets, 4, w->m.tets);
-  if (s->aff_set < 0 && w->naff > 0)
-    s->aff_set = ipc_sparse_add_element_set(s->asm_, w->naff, 4, w->aff_pv);
+  if (s->aff_set < 0 && w->rest.naff > 0)
+    s->aff_set = ipc_sparse_add_element_set(s->asm_, w->rest.naff, 4, w->aff_pv);
 }
 
 /* kappa chosen at x as IPC does at a step's start (kappa.c): from w->kappa, the value balancing
@@ -353,9 +355,9 @@ void ipc_newton_choose_kappa(ipc_world *w, ipc_step_stats *st) {
   int n = m->nverts;
   ipc_kappa_bounds(&w->kappa_min, &w->kappa_max, m->bbox_diag, w->dhat, w->mean_mass);
   double t0 = ipc_now();
-  ipc_broad_phase(&w->cand, &m->surface, w->x, NULL, w->dhat);
+  ipc_broad_phase(&w->cand, &m->surface, w->s.x, NULL, w->dhat);
   st->t_broad_phase += ipc_now() - t0;
-  double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->x);
+  double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->s.x);
   s->static_fresh = 1;
   if (w->contacts.n > 0) w->min_d2 = d2;
   double h2 = w->c_elastic * w->h * w->h;
@@ -365,12 +367,12 @@ void ipc_newton_choose_kappa(ipc_world *w, ipc_step_stats *st) {
   for (size_t k = 0; k < w->contacts.n; ++k) {
     int nv, verts[4];
     double gl[12], Hl[144];
-    ipc_contact_local(&w->contacts.c[k], &w->cm, w->x, 1.0, 0, &nv, verts, gl, Hl);
+    ipc_contact_local(&w->contacts.c[k], &w->cm, w->s.x, 1.0, 0, &nv, verts, gl, Hl);
     for (int a = 0; a < nv; ++a)
       for (int d = 0; d < 3; ++d) s->gB[3 * verts[a] + d] += gl[3 * a + d];
   }
   if (w->contacts.n > 0) {
-    elastic_derivatives(w, w->x);
+    elastic_derivatives(w, w->s.x);
     for (int t = 0; t < m->ntets; ++t)
       for (int k = 0; k < 4; ++k)
         for (int d = 0; d < 3; ++d)
@@ -379,10 +381,10 @@ void ipc_newton_choose_kappa(ipc_world *w, ipc_step_stats *st) {
     ipc_affine_world_add(w, s->gE, NULL, -1);
     for (int i = 0; i < n; ++i) {
       for (int d = 0; d < 3; ++d) {
-        if (w->fixed[i] || w->scripted[i]) {
+        if (w->fixed[i] || w->pre.scripted[i]) {
           s->gB[3 * i + d] = s->gE[3 * i + d] = 0;
         } else {
-          s->gE[3 * i + d] += m->mass[i] * (w->x[3 * i + d] - w->xt[3 * i + d]);
+          s->gE[3 * i + d] += m->mass[i] * (w->s.x[3 * i + d] - w->xt[3 * i + d]);
         }
       }
     }
@@ -394,7 +396,7 @@ void ipc_newton_choose_kappa(ipc_world *w, ipc_step_stats *st) {
 /* candidates within dhat at x into w->cand, timed into st */
 static void static_candidates(ipc_world *w, ipc_step_stats *st) {
   double t0 = ipc_now();
-  ipc_broad_phase(&w->cand, &w->m.surface, w->x, NULL, w->dhat);
+  ipc_broad_phase(&w->cand, &w->m.surface, w->s.x, NULL, w->dhat);
   st->t_broad_phase += ipc_now() - t0;
 }
 
@@ -403,15 +405,15 @@ static void static_candidates(ipc_world *w, ipc_step_stats *st) {
    bound of that step; both timed into st */
 static double swept_max_step(ipc_world *w, ipc_step_stats *st, double inflation) {
   double t0 = ipc_now();
-  ipc_broad_phase(&w->cand, &w->m.surface, w->x, w->xe, inflation);
+  ipc_broad_phase(&w->cand, &w->m.surface, w->s.x, w->xe, inflation);
   st->t_broad_phase += ipc_now() - t0;
   t0 = ipc_now();
-  double toi = ipc_ccd_max_step(&w->cm, &w->cand, w->x, w->xe);
+  double toi = ipc_ccd_max_step(&w->cm, &w->cand, w->s.x, w->xe);
   st->t_ccd += ipc_now() - t0;
   return toi;
 }
 
-/* 1 when the Newton direction w->p at w->x can no longer be judged by the energy: its
+/* 1 when the Newton direction w->p at w->s.x can no longer be judged by the energy: its
    predicted decrease -g.p (the exact decrease of the quadratic model at alpha = 1 is half
    of it) is within the rounding error of evaluating the potential e0, a sum of
    non-negative terms whose computed value is off by up to a few thousand ulps of e0.
@@ -431,10 +433,10 @@ enum { LS_PENDING, LS_ACCEPTED, LS_FAILED, LS_DONE };
 static void swept_candidates(ipc_world *w, ipc_step_stats *st) {
   int n = w->m.nverts;
   double t0 = ipc_now();
-  for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + w->p[i];
-  if (w->naff > 0) {
-    for (int a = 0; a < w->naff; ++a)
-      ipc_affine_curved_step(w->aq + 12 * (size_t)a, w->adq + 12 * (size_t)a, 1.0,
+  for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->s.x[i] + w->p[i];
+  if (w->rest.naff > 0) {
+    for (int a = 0; a < w->rest.naff; ++a)
+      ipc_affine_curved_step(w->s.q + 12 * (size_t)a, w->adq + 12 * (size_t)a, 1.0,
                              w->aqe + 12 * (size_t)a);
     ipc_affine_world_positions(w, w->aqe, w->xe);
     ipc_affine_world_sag(w, 1.0, w->aff_grow);
@@ -443,15 +445,16 @@ static void swept_candidates(ipc_world *w, ipc_step_stats *st) {
   /* within a solve the trees of the last broad phase are refit (the solve's first one, at
      its start, is built afresh) */
   w->cand.refit = 1;
-  ipc_broad_phase_passive(&w->cand, sf, w->x, w->xe, w->dhat, w->naff > 0 ? w->aff_grow : NULL,
+  ipc_broad_phase_passive(&w->cand, sf, w->s.x, w->xe, w->dhat,
+                          w->rest.naff > 0 ? w->aff_grow : NULL,
                           w->solver->nfrozen > 0 ? w->solver->passive : sf->vert_obstacle);
   /* with one step length for all, the pairs that stay beyond dhat all along the step (and
      beyond the distance the kappa update watches) can touch nothing the line search
      computes: dropped once here rather than skipped by every CCD pass and energy */
   if (!w->m.params.island_line_search)
-    ipc_candidates_narrow(&w->cand, sf, w->x, w->xe,
+    ipc_candidates_narrow(&w->cand, sf, w->s.x, w->xe,
                           fmax(w->dhat, ipc_kappa_watch_distance(w->m.bbox_diag)),
-                          w->naff > 0 ? w->aff_grow : NULL);
+                          w->rest.naff > 0 ? w->aff_grow : NULL);
   st->t_broad_phase += ipc_now() - t0;
 }
 
@@ -461,7 +464,7 @@ static void islands_begin(ipc_world *w) {
   ipc_newton_solver *s = w->solver;
   int n = w->m.nverts;
   for (int i = 0; i < n; ++i) {
-    int a = w->naff > 0 ? w->vert_aff[i] : -1;
+    int a = w->rest.naff > 0 ? w->rest.vert_aff[i] : -1;
     s->moving[i] = (a >= 0 ? !w->aff_fixed[a] : !w->fixed[i]) &&
                    !(s->nfrozen > 0 && s->frozen[w->m.surface.vert_body[i]]);
   }
@@ -497,12 +500,12 @@ static void set_trial(ipc_world *w) {
   for (int v = 0; v < n; ++v) {
     int i = is->vert[v];
     double al = i >= 0 ? s->alpha[i] : 0.0;
-    for (int d = 0; d < 3; ++d) w->xe[3 * v + d] = w->x[3 * v + d] + al * w->p[3 * v + d];
+    for (int d = 0; d < 3; ++d) w->xe[3 * v + d] = w->s.x[3 * v + d] + al * w->p[3 * v + d];
   }
-  if (w->naff == 0) return;
-  for (int a = 0; a < w->naff; ++a) {
-    int i = is->body[w->aff_body[a]];
-    const double *q = w->aq + 12 * (size_t)a;
+  if (w->rest.naff == 0) return;
+  for (int a = 0; a < w->rest.naff; ++a) {
+    int i = is->body[w->rest.aff_body[a]];
+    const double *q = w->s.q + 12 * (size_t)a;
     if (i < 0)
       memcpy(w->aqe + 12 * (size_t)a, q, 12 * sizeof(double));
     else
@@ -530,7 +533,7 @@ static int line_search(ipc_world *w, ipc_step_stats *st, double tol, double alph
                        double *min_d2) {
   ipc_newton_solver *s = w->solver;
   const ipc_islands *is = &s->isl;
-  int ni = is->n, curved = w->naff > 0;
+  int ni = is->n, curved = w->rest.naff > 0;
   double scale = w->m.params.ccd_scale;
   /* per island, an island whose step is within the tolerance has converged: it stays */
   int per_island = w->m.params.island_line_search;
@@ -547,7 +550,7 @@ static int line_search(ipc_world *w, ipc_step_stats *st, double tol, double alph
     if (need) {
       set_trial(w);
       double tc = ipc_now();
-      ipc_ccd_max_step_islands(&w->cm, &w->cand, w->x, w->xe, is->vert, ni, s->check, s->toi);
+      ipc_ccd_max_step_islands(&w->cm, &w->cand, w->s.x, w->xe, is->vert, ni, s->check, s->toi);
       st->t_ccd += ipc_now() - tc;
       int cut = 0;
       for (int i = 0; i < ni; ++i) {
@@ -662,11 +665,11 @@ static int settle_islands(ipc_world *w, double tol, int *stuck, ipc_step_stats *
   if (any_failed) {
     for (int v = 0; v < n; ++v) {
       int i = is->vert[v];
-      if (i < 0 || (w->naff > 0 && w->vert_aff[v] >= 0)) continue;
+      if (i < 0 || (w->rest.naff > 0 && w->rest.vert_aff[v] >= 0)) continue;
       for (int d = 0; d < 3; ++d) s->dec[i] -= w->g[3 * v + d] * w->p[3 * v + d];
     }
-    for (int a = 0; a < w->naff; ++a) {
-      int i = is->body[w->aff_body[a]];
+    for (int a = 0; a < w->rest.naff; ++a) {
+      int i = is->body[w->rest.aff_body[a]];
       if (i < 0) continue;
       size_t o = 3 * (size_t)w->aff_pv[4 * a];
       for (int k = 0; k < 12; ++k) s->dec[i] -= w->g[o + k] * w->p[o + k];
@@ -773,17 +776,17 @@ static int newton_direction(ipc_world *w, ipc_step_stats *st, ipc_error *err, do
       ipc_error_set(err, IPC_ERR_SIM,
                     "step %d: the Newton system could not be solved (newton.linear_solver \"%s\": "
                     "the Krylov solve did not converge)",
-                    w->step + 1,
+                    w->s.step + 1,
                     ipc_linear_solver_kind_name(ipc_linear_solver_pick(w->m.params.linear_solver)));
     else
       ipc_error_set(err, IPC_ERR_SIM, "step %d: the Newton system could not be factored",
-                    w->step + 1);
+                    w->s.step + 1);
     return 1;
   }
   ipc_sparse_scatter(s->asm_, s->sol, w->p);
   for (int i = 0; i < 3 * w->nsys; ++i)
     if (!isfinite(w->p[i])) {
-      ipc_error_set(err, IPC_ERR_SIM, "step %d: the Newton direction is not finite", w->step + 1);
+      ipc_error_set(err, IPC_ERR_SIM, "step %d: the Newton direction is not finite", w->s.step + 1);
       return 1;
     }
   /* affine vertices move by J_i dq: the step and its size are judged in vertex space */
@@ -802,7 +805,7 @@ static void watch_kappa(ipc_world *w) {
   int closer = 0;
   for (size_t k = 0; k < s->watch.n && !closer; ++k) {
     ipc_contact c = s->watch.c[k];
-    closer = ipc_contact_distance2(&c, &w->cm, w->x) <= s->watch.c[k].d2;
+    closer = ipc_contact_distance2(&c, &w->cm, w->s.x) <= s->watch.c[k].d2;
   }
   if (closer) w->kappa = ipc_kappa_doubled(w->kappa, w->kappa_max);
   double dw = ipc_kappa_watch_distance(w->m.bbox_diag);
@@ -819,7 +822,8 @@ static void watch_kappa(ipc_world *w) {
 /* 1 when vertex i is one of IPC's Dirichlet nodes: scripted, of a deformable body or of an
    IPC codimensional shape (a mass in w->mbc.mass), not of an affine body */
 static int mbc_vertex(const ipc_world *w, int i) {
-  return w->scripted[i] && w->mbc.mass[i] > 0 && !(w->naff > 0 && w->vert_aff[i] >= 0);
+  return w->pre.scripted[i] && w->mbc.mass[i] > 0 &&
+         !(w->rest.naff > 0 && w->rest.vert_aff[i] >= 0);
 }
 
 /* holds the scripted vertices of deformable bodies where they are (held) or lets them go
@@ -854,7 +858,7 @@ static int mbc_update(ipc_world *w, double pmax) {
   for (int i = 0; i < n; ++i)
     if (mbc_vertex(w, i))
       for (int d = 0; d < 3; ++d) {
-        double e = w->x[3 * i + d] - w->target[3 * i + d];
+        double e = w->s.x[3 * i + d] - w->pre.target[3 * i + d];
         sq += e * e;
       }
   w->mbc.done = 1 - sqrt(sq / w->mbc.dir2);
@@ -872,7 +876,8 @@ static int mbc_update(ipc_world *w, double pmax) {
       for (int i = 0; i < n; ++i)
         if (mbc_vertex(w, i))
           for (int d = 0; d < 3; ++d)
-            w->mbc.pull[3 * i + d] -= w->mbc.rho * m[i] * (w->x[3 * i + d] - w->target[3 * i + d]);
+            w->mbc.pull[3 * i + d] -=
+                w->mbc.rho * m[i] * (w->s.x[3 * i + d] - w->pre.target[3 * i + d]);
       return 1;
     }
   }
@@ -904,7 +909,7 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
       d2 = s->next_min_d2;
       s->next_valid = 0;
     } else {
-      d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->x);
+      d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->s.x);
     }
     w->min_d2 = d2;
     if ((int)w->contacts.n > st->contacts_max) st->contacts_max = (int)w->contacts.n;
@@ -925,7 +930,7 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
     if (dr == 1) return 1;
     st->residual = pmax / w->h;
     if (w->trace_n < w->trace_cap) {
-      w->trace_energy[w->trace_n] = potential(w, w->x, w->aq, NULL);
+      w->trace_energy[w->trace_n] = potential(w, w->s.x, w->s.q, NULL);
       w->trace_step[w->trace_n++] = pmax;
     }
     ++st->newton_iterations;
@@ -949,13 +954,13 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
       s->e0[1] = e0_kept[1];
       e0 = s->e0[0] + s->e0[1];
     } else {
-      e0 = potential_split(w, w->x, w->aq, is, s->e0, NULL, NULL);
+      e0 = potential_split(w, w->s.x, w->s.q, is, s->e0, NULL, NULL);
     }
     if (!isfinite(e0)) {
       ipc_error_set(err, IPC_ERR_SIM,
                     "step %d: the incremental potential is not finite (%g) at an accepted "
                     "state: inertia, gravity or forces overflow double precision",
-                    w->step + 1, e0);
+                    w->s.step + 1, e0);
       return 1;
     }
     /* a step the energy cannot resolve: a line search would accept it on equal energies or
@@ -970,7 +975,7 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
     if (!m->params.island_line_search) {
       double psurf;
       double tc = ipc_now();
-      alpha0 = ipc_ipc_step_bound(&w->cm, &w->contacts, &w->cand, w->x, w->xe, iteration == 0,
+      alpha0 = ipc_ipc_step_bound(&w->cm, &w->contacts, &w->cand, w->s.x, w->xe, iteration == 0,
                                   m->params.ipc_newton_path, &psurf);
       st->t_ccd += ipc_now() - tc;
     }
@@ -983,7 +988,7 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
       fprintf(stderr,
               "ipcc trace: step %d it %d kappa %.6g dhat2 %.6g |p|inf %.6g tol %.6g alpha0 %.6g "
               "alpha %.6g E %.10g -> %.10g min_d2 %.6g contacts %zu friction %zu |g|2 %.6g\n",
-              w->step + 1, st->newton_iterations, w->kappa, w->dhat * w->dhat, pmax, tol, alpha0,
+              w->s.step + 1, st->newton_iterations, w->kappa, w->dhat * w->dhat, pmax, tol, alpha0,
               rc == 0 ? s->alpha[0] : 0.0, e0, rc == 0 ? s->e1[0] + s->e1[1] : e0, min_d2,
               w->contacts.n, w->fric.n, s->g2);
     e0_kappa = -1.0;
@@ -993,8 +998,8 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
         e0_kept[1] = s->e1[1];
         e0_kappa = w->kappa;
       }
-      memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
-      if (w->naff > 0) memcpy(w->aq, w->aqe, 12 * (size_t)w->naff * sizeof(double));
+      memcpy(w->s.x, w->xe, 3 * (size_t)n * sizeof(double));
+      if (w->rest.naff > 0) memcpy(w->s.q, w->aqe, 12 * (size_t)w->rest.naff * sizeof(double));
       s->next_valid = 1;
       s->next_min_d2 = min_d2;
       if (m->params.kappa <= 0) watch_kappa(w);
@@ -1031,7 +1036,7 @@ int ipc_newton_direction_converged(ipc_world *w, ipc_step_stats *st, ipc_error *
   const ipc_model *m = &w->m;
   update_mask(w);
   static_candidates(w, st);
-  w->min_d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->x);
+  w->min_d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->s.x);
   double pmax;
   int dr = newton_direction(w, st, err, &pmax);
   if (dr == 1) return -1;
@@ -1059,7 +1064,7 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
     update_mask(w);
     if (rc != 1) {
       static_candidates(w, st);
-      w->min_d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->x);
+      w->min_d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->s.x);
     }
   }
   return rc;
@@ -1082,18 +1087,18 @@ static int placement_ok(ipc_world *w, ipc_step_stats *st) {
 static int place_scripted(ipc_world *w, ipc_step_stats *st, int obstacles_only) {
   const ipc_model *m = &w->m;
   int n = m->nverts, any = 0;
-  memcpy(w->xe, w->x, 3 * (size_t)n * sizeof(double));
+  memcpy(w->xe, w->s.x, 3 * (size_t)n * sizeof(double));
   for (int i = 0; i < n; ++i) {
-    if (!w->scripted[i] || w->fixed[i] || (obstacles_only && m->mass[i] > 0)) continue;
-    for (int d = 0; d < 3; ++d) w->xe[3 * i + d] = w->target[3 * i + d];
+    if (!w->pre.scripted[i] || w->fixed[i] || (obstacles_only && m->mass[i] > 0)) continue;
+    for (int d = 0; d < 3; ++d) w->xe[3 * i + d] = w->pre.target[3 * i + d];
     any = 1;
   }
   if (any) {
     if (!placement_ok(w, st)) return 0;
-    memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
+    memcpy(w->s.x, w->xe, 3 * (size_t)n * sizeof(double));
   }
   for (int i = 0; i < n; ++i)
-    if (w->scripted[i] && !w->fixed[i] && !(obstacles_only && m->mass[i] > 0)) {
+    if (w->pre.scripted[i] && !w->fixed[i] && !(obstacles_only && m->mass[i] > 0)) {
       w->fixed[i] = 1;
       w->penalty[i] = 0;
     }
@@ -1105,18 +1110,18 @@ static int place_scripted(ipc_world *w, ipc_step_stats *st, int obstacles_only) 
    when every such body is placed */
 static int place_affine_scripted(ipc_world *w, ipc_step_stats *st) {
   int n = w->m.nverts, all = 1;
-  for (int a = 0; a < w->naff; ++a) {
-    if (!w->aff_scripted[a] || w->aff_fixed[a]) continue;
-    double *q = w->aq + 12 * (size_t)a, *qs = w->aqs + 12 * (size_t)a;
-    memcpy(w->xe, w->x, 3 * (size_t)n * sizeof(double));
-    memcpy(w->aqe, w->aq, 12 * (size_t)w->naff * sizeof(double));
+  for (int a = 0; a < w->rest.naff; ++a) {
+    if (!w->pre.aff_scripted[a] || w->aff_fixed[a]) continue;
+    double *q = w->s.q + 12 * (size_t)a, *qs = w->pre.qs + 12 * (size_t)a;
+    memcpy(w->xe, w->s.x, 3 * (size_t)n * sizeof(double));
+    memcpy(w->aqe, w->s.q, 12 * (size_t)w->rest.naff * sizeof(double));
     memcpy(w->aqe + 12 * (size_t)a, qs, 12 * sizeof(double));
     ipc_affine_world_positions(w, w->aqe, w->xe);
     if (memcmp(q, qs, 12 * sizeof(double)) != 0 && !placement_ok(w, st)) {
       all = 0;
       continue;
     }
-    memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
+    memcpy(w->s.x, w->xe, 3 * (size_t)n * sizeof(double));
     memcpy(q, qs, 12 * sizeof(double));
     w->aff_fixed[a] = 1;
     w->aff_penalty[a] = 0;
@@ -1127,8 +1132,8 @@ static int place_affine_scripted(ipc_world *w, ipc_step_stats *st) {
 /* 1 when vertex i has a script it does not follow yet: a scripted vertex not fixed, or a
    vertex of a scripted affine body not placed */
 static int unplaced(const ipc_world *w, int i) {
-  if (!w->scripted[i]) return 0;
-  int a = w->naff > 0 ? w->vert_aff[i] : -1;
+  if (!w->pre.scripted[i]) return 0;
+  int a = w->rest.naff > 0 ? w->rest.vert_aff[i] : -1;
   return a < 0 ? !w->fixed[i] : !w->aff_fixed[a];
 }
 
@@ -1140,12 +1145,12 @@ static int unplaced(const ipc_world *w, int i) {
 static void mbc_begin(ipc_world *w, ipc_step_stats *st) {
   int n = w->m.nverts;
   double dir2 = 0;
-  memcpy(w->xe, w->x, 3 * (size_t)n * sizeof(double));
+  memcpy(w->xe, w->s.x, 3 * (size_t)n * sizeof(double));
   for (int i = 0; i < n; ++i)
     if (mbc_vertex(w, i))
       for (int d = 0; d < 3; ++d) {
-        double e = w->target[3 * i + d] - w->x[3 * i + d];
-        w->xe[3 * i + d] = w->x[3 * i + d] + e;
+        double e = w->pre.target[3 * i + d] - w->s.x[3 * i + d];
+        w->xe[3 * i + d] = w->s.x[3 * i + d] + e;
         dir2 += e * e;
       }
   memset(w->mbc.pull, 0, 3 * (size_t)n * sizeof(double));
@@ -1154,22 +1159,22 @@ static void mbc_begin(ipc_world *w, ipc_step_stats *st) {
   w->mbc.done = 1;
   if (w->mbc.on) {
     double t0 = ipc_now();
-    ipc_broad_phase(&w->cand, &w->m.surface, w->x, w->xe, 0.0);
+    ipc_broad_phase(&w->cand, &w->m.surface, w->s.x, w->xe, 0.0);
     st->t_broad_phase += ipc_now() - t0;
     t0 = ipc_now();
-    double alpha = ipc_ipc_script_step_bound(&w->cm, &w->cand, w->x, w->xe, w->scripted);
+    double alpha = ipc_ipc_script_step_bound(&w->cm, &w->cand, w->s.x, w->xe, w->pre.scripted);
     st->t_ccd += ipc_now() - t0;
     memcpy(w->p, w->xe, 3 * (size_t)n * sizeof(double)); /* the targets' end of the move */
     for (int k = 0; k < 60; ++k, alpha *= 0.5) {
-      for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + alpha * (w->p[i] - w->x[i]);
+      for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->s.x[i] + alpha * (w->p[i] - w->s.x[i]);
       if (isfinite(ipc_elastic_energy(w, w->xe)) &&
-          (alpha == 0 || ipc_ccd_max_step(&w->cm, &w->cand, w->x, w->xe) >= 1.0))
+          (alpha == 0 || ipc_ccd_max_step(&w->cm, &w->cand, w->s.x, w->xe) >= 1.0))
         break;
     }
-    memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
+    memcpy(w->s.x, w->xe, 3 * (size_t)n * sizeof(double));
     w->mbc.done = w->mbc.start = alpha;
     if (w->log_newton)
-      fprintf(stderr, "ipcc trace: step %d scripted move %.9g of the way\n", w->step + 1, alpha);
+      fprintf(stderr, "ipcc trace: step %d scripted move %.9g of the way\n", w->s.step + 1, alpha);
     w->mbc.dir2 = dir2;
   }
   mbc_hold(w, 1);
@@ -1185,14 +1190,14 @@ static int warm_start(ipc_world *w, ipc_step_stats *st) {
     for (int d = 0; d < 3; ++d) {
       double pi = 0.0;
       if (!w->fixed[i] && m->mass[i] > 0)
-        pi = inertial ? w->xt[3 * i + d] - w->x[3 * i + d] : w->h * w->v[3 * i + d];
+        pi = inertial ? w->xt[3 * i + d] - w->s.x[3 * i + d] : w->h * w->s.v[3 * i + d];
       w->p[3 * i + d] = pi;
-      w->xe[3 * i + d] = w->x[3 * i + d] + pi;
+      w->xe[3 * i + d] = w->s.x[3 * i + d] + pi;
       if (pi != 0.0) any = 1;
     }
   if (!any) return 0;
   /* affine bodies are not warm-started: they are fixed here and keep their q */
-  if (w->naff > 0) memcpy(w->aqe, w->aq, 12 * (size_t)w->naff * sizeof(double));
+  if (w->rest.naff > 0) memcpy(w->aqe, w->s.q, 12 * (size_t)w->rest.naff * sizeof(double));
   double toi = swept_max_step(w, st, w->dhat);
   double alpha = toi < 1.0 ? m->params.ccd_scale * toi : 1.0;
   if (!(alpha > 0)) return 0;
@@ -1200,13 +1205,13 @@ static int warm_start(ipc_world *w, ipc_step_stats *st) {
      with the smallest barrier stiffness, so it cannot run into a near-contact for free */
   double kappa = w->kappa;
   if (w->kappa == 0) w->kappa = w->kappa_min;
-  double e0 = potential(w, w->x, w->aq, NULL);
+  double e0 = potential(w, w->s.x, w->s.q, NULL);
   int moved = 0;
   for (int k = 0; k < 2 && !moved; ++k, alpha *= 0.5) {
-    for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->x[i] + alpha * w->p[i];
+    for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->s.x[i] + alpha * w->p[i];
     ++st->line_search_steps;
     if (potential(w, w->xe, w->aqe, NULL) < e0) {
-      memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
+      memcpy(w->s.x, w->xe, 3 * (size_t)n * sizeof(double));
       moved = 1;
     }
   }
@@ -1222,18 +1227,18 @@ static int warm_start(ipc_world *w, ipc_step_stats *st) {
    lowers the incremental potential (judged as warm_start does). returns 1 if moved */
 static int affine_start(ipc_world *w, ipc_step_stats *st) {
   int n = w->m.nverts;
-  memcpy(w->xe, w->x, 3 * (size_t)n * sizeof(double));
+  memcpy(w->xe, w->s.x, 3 * (size_t)n * sizeof(double));
   ipc_affine_world_rotated_prediction(w, w->aqe);
   ipc_affine_world_positions(w, w->aqe, w->xe);
   if (swept_max_step(w, st, w->dhat) < 1.0) return 0;
   double kappa = w->kappa;
   if (w->kappa == 0) w->kappa = w->kappa_min;
   ++st->line_search_steps;
-  int moved = potential(w, w->xe, w->aqe, NULL) < potential(w, w->x, w->aq, NULL);
+  int moved = potential(w, w->xe, w->aqe, NULL) < potential(w, w->s.x, w->s.q, NULL);
   w->kappa = kappa;
   if (moved) {
-    memcpy(w->x, w->xe, 3 * (size_t)n * sizeof(double));
-    memcpy(w->aq, w->aqe, 12 * (size_t)w->naff * sizeof(double));
+    memcpy(w->s.x, w->xe, 3 * (size_t)n * sizeof(double));
+    memcpy(w->s.q, w->aqe, 12 * (size_t)w->rest.naff * sizeof(double));
   }
   return moved;
 }
@@ -1242,15 +1247,15 @@ double ipc_newton_potential_gradient(ipc_world *w) {
   ipc_step_stats st;
   memset(&st, 0, sizeof st);
   for (int i = 0; i < w->m.nverts; ++i)
-    w->fixed[i] = (w->naff > 0 && w->vert_aff[i] >= 0) || w->m.mass[i] == 0;
+    w->fixed[i] = (w->rest.naff > 0 && w->rest.vert_aff[i] >= 0) || w->m.mass[i] == 0;
   update_mask(w);
   static_candidates(w, &st);
-  ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->x);
+  ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->s.x);
   w->solver->fresh = 1;
   assemble(w, &st);
   ipc_csc A; /* closes the assembly cycle */
   ipc_sparse_finish(w->solver->asm_, &A);
-  return potential(w, w->x, w->aq, NULL);
+  return potential(w, w->s.x, w->s.q, NULL);
 }
 
 ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
@@ -1263,20 +1268,21 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   memset(w->fixed, 0, (size_t)n);
   memset(w->penalty, 0, (size_t)n * sizeof(double));
   /* the real vertices of affine bodies carry no unknowns: their pseudo-vertices do */
-  for (int i = 0; i < n && w->naff > 0; ++i) w->fixed[i] = w->vert_aff[i] >= 0;
+  for (int i = 0; i < n && w->rest.naff > 0; ++i) w->fixed[i] = w->rest.vert_aff[i] >= 0;
   /* scripted affine bodies are kinematic rigid movers: placed on their script's q directly
      when they can be, like obstacles */
-  if (w->naff > 0) {
-    memset(w->aff_fixed, 0, (size_t)w->naff);
-    memset(w->aff_penalty, 0, (size_t)w->naff * sizeof(double));
+  if (w->rest.naff > 0) {
+    memset(w->aff_fixed, 0, (size_t)w->rest.naff);
+    memset(w->aff_penalty, 0, (size_t)w->rest.naff * sizeof(double));
   }
   int pending = !place_affine_scripted(w, st);
   /* obstacle vertices without a script this step stay where they are, and so do scripted
      vertices already on their targets */
   for (int i = 0; i < n; ++i) {
-    if (w->scripted[i] && w->naff > 0 && w->vert_aff[i] >= 0) continue; /* placed above */
-    if (w->scripted[i]) {
-      const double *x = w->x + 3 * i, *t = w->target + 3 * i;
+    if (w->pre.scripted[i] && w->rest.naff > 0 && w->rest.vert_aff[i] >= 0)
+      continue; /* placed above */
+    if (w->pre.scripted[i]) {
+      const double *x = w->s.x + 3 * i, *t = w->pre.target + 3 * i;
       if (x[0] == t[0] && x[1] == t[1] && x[2] == t[2])
         w->fixed[i] = 1;
       else
@@ -1304,24 +1310,24 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
     pending = 0;
     for (int i = 0; i < n; ++i) pending |= unplaced(w, i);
   }
-  if (w->naff > 0) affine_start(w, st);
+  if (w->rest.naff > 0) affine_start(w, st);
   if (m->params.warm_start != IPC_WARM_PREVIOUS) warm_start(w, st);
   /* the first solve of a step: kappa chosen for the step and friction lagged at its start
      (after the obstacles and warm start moved), as IPC's fullyImplicit_IP does */
   if (w->step_begin) {
     w->step_begin = 0;
     if (m->params.kappa <= 0) ipc_newton_choose_kappa(w, st);
-    ipc_friction_update(&w->fric, &w->cm, w->x, w->kappa);
+    ipc_friction_update(&w->fric, &w->cm, w->s.x, w->kappa);
   }
   double weight = 1e6;
   int rc = 0;
   for (int round = 0;; ++round) {
     if (pending) {
       for (int i = 0; i < n; ++i)
-        if (w->scripted[i] && !w->fixed[i])
+        if (w->pre.scripted[i] && !w->fixed[i])
           w->penalty[i] = weight * (m->mass[i] > 0 ? m->mass[i] : w->mean_mass);
-      for (int a = 0; a < w->naff; ++a)
-        if (w->aff_scripted[a] && !w->aff_fixed[a]) w->aff_penalty[a] = weight;
+      for (int a = 0; a < w->rest.naff; ++a)
+        if (w->pre.aff_scripted[a] && !w->aff_fixed[a]) w->aff_penalty[a] = weight;
     }
     rc = newton_solve(w, st, &iters_left, err);
     if (rc == 1) return solve_failure(err);
@@ -1329,7 +1335,8 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
     double gap = 0;
     for (int i = 0; i < n; ++i)
       if (unplaced(w, i))
-        for (int d = 0; d < 3; ++d) gap = fmax(gap, fabs(w->x[3 * i + d] - w->target[3 * i + d]));
+        for (int d = 0; d < 3; ++d)
+          gap = fmax(gap, fabs(w->s.x[3 * i + d] - w->pre.target[3 * i + d]));
     /* affine bodies first: the deformable placement fixes its vertices even when a later
        placement fails */
     if (place_affine_scripted(w, st) && place_scripted(w, st, 0)) {
@@ -1338,7 +1345,7 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
       if (rc == 0 && gap <= 1e-2 * tol) {
         /* the step ends at the placed state: its contact set and closest distance */
         static_candidates(w, st);
-        w->min_d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->x);
+        w->min_d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->s.x);
         break;
       }
       rc = newton_solve(w, st, &iters_left, err);

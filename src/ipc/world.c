@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "core/dirichlet.h"
 #include "core/timer.h"
 #include "elastic/elasticity.h"
 #include "elastic/model_rest.h"
@@ -103,9 +102,10 @@ static void newmark_initial_acceleration(ipc_world *w) {
   for (int b = 0; b < m->nbodies; ++b) {
     const ipc_body *bd = &m->bodies[b];
     if (bd->nt == 0) continue;
-    ipc_tets_derivatives((ipc_material_model)w->tet_model[bd->t0], bd->mu, bd->lambda, bd->nt,
-                         m->tets + 4 * (size_t)bd->t0, w->DmInv + 9 * (size_t)bd->t0,
-                         w->vol + bd->t0, w->x, NULL, w->tet_g + 12 * (size_t)bd->t0, NULL, 0);
+    ipc_tets_derivatives((ipc_material_model)w->rest.tet_model[bd->t0], bd->mu, bd->lambda, bd->nt,
+                         m->tets + 4 * (size_t)bd->t0, w->rest.DmInv + 9 * (size_t)bd->t0,
+                         w->rest.vol + bd->t0, w->s.x, NULL, w->tet_g + 12 * (size_t)bd->t0, NULL,
+                         0);
     for (int t = bd->t0; t < bd->t0 + bd->nt; ++t)
       for (int k = 0; k < 4; ++k)
         for (int d = 0; d < 3; ++d)
@@ -120,7 +120,7 @@ static void newmark_initial_acceleration(ipc_world *w) {
   }
   for (int i = 0; i < n; ++i)
     for (int d = 0; d < 3; ++d)
-      w->a[3 * i + d] = m->mass[i] > 0 ? m->params.gravity[d] + f[3 * i + d] / m->mass[i] : 0.0;
+      w->s.a[3 * i + d] = m->mass[i] > 0 ? m->params.gravity[d] + f[3 * i + d] / m->mass[i] : 0.0;
   ipc_free(f);
 }
 
@@ -141,11 +141,11 @@ static double damping_limit(const ipc_world *w, int *which) {
     if (!(stiff > 0)) continue;
     if (bd->affine) {
       double vol = 0;
-      for (int t = bd->t0; t < bd->t0 + bd->nt; ++t) vol += w->vol[t];
+      for (int t = bd->t0; t < bd->t0 + bd->nt; ++t) vol += w->rest.vol[t];
       l2 = vol > 0 ? cbrt(vol) * cbrt(vol) : INFINITY;
     } else {
       for (int t = bd->t0; t < bd->t0 + bd->nt; ++t)
-        l2 = fmin(l2, cbrt(w->vol[t]) * cbrt(w->vol[t]));
+        l2 = fmin(l2, cbrt(w->rest.vol[t]) * cbrt(w->rest.vol[t]));
     }
     if (!(l2 < INFINITY)) continue;
     double beta = 1e10 * bd->density * l2 / (w->h * stiff);
@@ -169,36 +169,25 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   w->h = def->time_step;
   w->dhat = def->dhat_absolute ? def->dhat : def->dhat * m->bbox_diag;
   w->c_elastic = def->integrator == IPC_NEWMARK ? newmark_beta : 1.0;
-  w->x = IPC_NEW(double, 3 * (size_t)n);
-  w->v = IPC_NEW(double, 3 * (size_t)n);
-  w->a = IPC_NEW0(double, 3 * (size_t)n);
   w->xn = IPC_NEW(double, 3 * (size_t)n);
   w->xt = IPC_NEW(double, 3 * (size_t)n);
   w->xe = IPC_NEW(double, 3 * (size_t)n);
-  w->target = IPC_NEW0(double, 3 * (size_t)n);
   w->penalty = IPC_NEW0(double, n);
   w->mbc.pull = IPC_NEW0(double, 3 * (size_t)n);
   w->mbc.mass = IPC_NEW0(double, (size_t)n + 1);
   w->fixed = IPC_NEW0(unsigned char, n);
-  w->scripted = IPC_NEW0(unsigned char, n);
-  w->dir_center = IPC_NEW(double, 3 * (size_t)m->ndirichlet + 1);
-  for (int k = 0; k < m->ndirichlet; ++k)
-    memcpy(w->dir_center + 3 * k, m->dirichlet[k].center, 3 * sizeof(double));
-  memcpy(w->x, m->x0, 3 * (size_t)n * sizeof(double));
-  memcpy(w->v, m->v0, 3 * (size_t)n * sizeof(double));
 
-  /* rest shapes; inverted or flat tets are bad input */
-  w->DmInv = IPC_NEW(double, 9 * (size_t)m->ntets + 1);
-  w->vol = IPC_NEW(double, (size_t)m->ntets + 1);
+  /* rest shapes (inverted or flat tets are bad input) and the affine bodies */
   w->tet_g = IPC_NEW(double, 12 * (size_t)m->ntets + 1);
   w->tet_H = IPC_NEW(double, 144 * (size_t)m->ntets + 1);
-  w->tet_model = IPC_NEW(int, (size_t)m->ntets + 1);
   if (def->damping_stiffness > 0) w->damp_H = IPC_NEW0(double, 144 * (size_t)m->ntets + 1);
-  if (ipc_model_tet_rest(m, def->path, w->DmInv, w->vol, w->tet_model, err) != IPC_OK ||
-      ipc_affine_world_init(w, def, err) != IPC_OK) {
+  if (ipc_rest_build(&w->rest, m, def, IPC_REST_WORLD_ORIGIN, err) != IPC_OK) {
     ipc_world_destroy(w);
     return NULL;
   }
+  ipc_state_init(&w->s, m, w->rest.naff);
+  ipc_affine_world_init(w, def);
+  ipc_prescription_init(&w->pre, n, w->rest.naff);
   int stiff_body = -1;
   double beta_max = def->damping_stiffness > 0 ? damping_limit(w, &stiff_body) : INFINITY;
   if (def->damping_stiffness > beta_max) {
@@ -231,18 +220,18 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   ipc_intersection hit;
   unsigned char *rigid = w->m.surface.vert_rigid;
   w->m.surface.vert_rigid = NULL;
-  int hits = ipc_surface_first_intersection(&m->surface, w->x, &hit);
+  int hits = ipc_surface_first_intersection(&m->surface, w->s.x, &hit);
   w->m.surface.vert_rigid = rigid;
   char what[256];
   if (hits) ipc_intersection_describe(what, sizeof what, &m->surface, &hit);
-  if (hits || !ipc_model_no_containment(m, w->x, what, sizeof what)) {
+  if (hits || !ipc_model_no_containment(m, w->s.x, what, sizeof what)) {
     ipc_error_set(err, IPC_ERR_INPUT, "%s: the initial state intersects: %s",
                   def->path ? def->path : "(scene)", what);
     ipc_world_destroy(w);
     return NULL;
   }
-  ipc_broad_phase(&w->cand, &m->surface, w->x, NULL, w->dhat);
-  double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->x);
+  ipc_broad_phase(&w->cand, &m->surface, w->s.x, NULL, w->dhat);
+  double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->s.x);
   if (d2 < 0) {
     ipc_error_set(err, IPC_ERR_INPUT,
                   "%s: the initial state has touching surfaces (zero distance) or a vertex on "
@@ -293,62 +282,62 @@ void ipc_world_destroy(ipc_world *w) {
   ipc_contact_set_free(&w->contacts);
   ipc_contact_model_free(&w->cm);
   ipc_friction_free(&w->fric);
-  double *arrays[] = {w->x,   w->v,     w->a,      w->xn,      w->xt,         w->xe,
-                      w->p,   w->g,     w->target, w->penalty, w->dir_center, w->DmInv,
-                      w->vol, w->tet_g, w->tet_H,  w->damp_H,  w->mbc.pull,   w->mbc.mass};
+  double *arrays[] = {w->xn,    w->xt,    w->xe,     w->p,        w->g,       w->penalty,
+                      w->tet_g, w->tet_H, w->damp_H, w->mbc.pull, w->mbc.mass};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   ipc_free(w->fixed);
-  ipc_free(w->scripted);
-  ipc_free(w->tet_model);
+  ipc_prescription_free(&w->pre);
   ipc_affine_world_free(w);
+  ipc_state_free(&w->s);
+  ipc_rest_free(&w->rest);
   ipc_model_free(&w->m);
   ipc_free(w);
 }
 
 const double *ipc_world_positions(const ipc_world *w) {
-  return w->x;
+  return w->s.x;
 }
 int ipc_world_vertex_count(const ipc_world *w) {
   return w->m.nverts;
 }
 double ipc_world_time(const ipc_world *w) {
-  return w->time;
+  return w->s.time;
 }
 double ipc_world_dhat(const ipc_world *w) {
   return w->dhat;
 }
 
 const double *ipc_world_velocities(const ipc_world *w) {
-  return w->v;
+  return w->s.v;
 }
 int ipc_world_tet_count(const ipc_world *w) {
   return w->m.ntets;
 }
 int ipc_world_step_count(const ipc_world *w) {
-  return w->step;
+  return w->s.step;
 }
 
 void ipc_world_tet_energy_density(const ipc_world *w, double *psi) {
-  ipc_model_tet_energy_density(&w->m, w->DmInv, w->tet_model, w->x, psi);
+  ipc_model_tet_energy_density(&w->m, w->rest.DmInv, w->rest.tet_model, w->s.x, psi);
 }
 
 int ipc_world_intersection_free(const ipc_world *w, char *what, size_t n) {
-  if (!ipc_model_planes_clear(&w->m, w->x, what, n)) return 0;
+  if (!ipc_model_planes_clear(&w->m, w->s.x, what, n)) return 0;
   /* an affine body's own surface stays intersection-free while its map is one-to-one */
-  for (int a = 0; a < w->naff; ++a) {
-    const double *q = w->aq + 12 * (size_t)a; /* A's columns at q + 3, + 6, + 9 */
+  for (int a = 0; a < w->rest.naff; ++a) {
+    const double *q = w->s.q + 12 * (size_t)a; /* A's columns at q + 3, + 6, + 9 */
     double det = q[3] * (q[7] * q[11] - q[10] * q[8]) - q[6] * (q[4] * q[11] - q[10] * q[5]) +
                  q[9] * (q[4] * q[8] - q[7] * q[5]);
     if (!(det > 0)) {
       if (what)
         snprintf(what, n, "affine body '%s' is inverted or flat (det A = %g)",
-                 w->m.bodies[w->aff_body[a]].name, det);
+                 w->m.bodies[w->rest.aff_body[a]].name, det);
       return 0;
     }
   }
   ipc_intersection hit;
-  if (!ipc_surface_first_intersection(&w->m.surface, w->x, &hit))
-    return ipc_model_no_containment(&w->m, w->x, what, n);
+  if (!ipc_surface_first_intersection(&w->m.surface, w->s.x, &hit))
+    return ipc_model_no_containment(&w->m, w->s.x, what, n);
   if (what) ipc_intersection_describe(what, n, &w->m.surface, &hit);
   return 0;
 }
@@ -365,8 +354,8 @@ static void predict(ipc_world *w, double t) {
   double h = w->h, ch2 = w->c_elastic * h * h;
   int newmark = m->params.integrator == IPC_NEWMARK;
   for (int i = 0; i < 3 * n; ++i) {
-    w->xt[i] = w->x[i] + h * w->v[i] + ch2 * m->params.gravity[i % 3];
-    if (newmark) w->xt[i] += h * h * (0.5 - newmark_beta) * w->a[i];
+    w->xt[i] = w->s.x[i] + h * w->s.v[i] + ch2 * m->params.gravity[i % 3];
+    if (newmark) w->xt[i] += h * h * (0.5 - newmark_beta) * w->s.a[i];
   }
   for (int k = 0; k < m->nneumann; ++k) {
     const ipc_neumann *nb = &m->neumann[k];
@@ -379,16 +368,7 @@ static void predict(ipc_world *w, double t) {
 /* kinetic + elastic + gravitational potential energy of the current state; affine bodies
    from their exact mass matrices (their lumped vertex masses only approximate them) */
 static double total_energy(ipc_world *w) {
-  const ipc_model *m = &w->m;
-  double e = ipc_affine_world_mechanical_energy(w);
-  for (int i = 0; i < m->nverts; ++i) {
-    if (w->naff > 0 && w->vert_aff[i] >= 0) continue;
-    const double *v = w->v + 3 * i, *x = w->x + 3 * i;
-    e += 0.5 * m->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    e -= m->mass[i] *
-         (m->params.gravity[0] * x[0] + m->params.gravity[1] * x[1] + m->params.gravity[2] * x[2]);
-  }
-  return e + ipc_elastic_energy(w, w->x);
+  return ipc_state_mechanical_energy(&w->s, &w->m, &w->rest) + ipc_elastic_energy(w, w->s.x);
 }
 
 /* dhat for the step's solves: sets the contact model's and kappa's bounds with it */
@@ -429,7 +409,7 @@ static ipc_status step_solves(ipc_world *w, ipc_step_stats *st, ipc_error *err) 
     int shrink = w->dhat > target && dmax2 >= target * target;
     int relag = 0;
     if (w->solve_friction) {
-      double change = ipc_friction_relag(&w->fric, &w->cm, w->x, w->xn, w->kappa, m->mass);
+      double change = ipc_friction_relag(&w->fric, &w->cm, w->s.x, w->xn, w->kappa, m->mass);
       had |= w->fric.n > 0;
       relag = solves < max_solves && !(ftol > 0 && change <= ftol);
     }
@@ -449,7 +429,7 @@ static ipc_status step_solves(ipc_world *w, ipc_step_stats *st, ipc_error *err) 
   }
   st->friction_iterations = had ? solves : 0;
   st->friction_contacts = (int)w->fric.n;
-  st->max_slip_speed = ipc_friction_max_slip(&w->fric, w->x, w->xn) / w->h;
+  st->max_slip_speed = ipc_friction_max_slip(&w->fric, w->s.x, w->xn) / w->h;
   return status;
 }
 
@@ -459,14 +439,12 @@ ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   double t0 = ipc_now();
   memset(st, 0, sizeof *st);
   st->ccd_alpha_min = 1.0;
-  memcpy(w->xn, w->x, 3 * (size_t)n * sizeof(double));
-  memset(w->scripted, 0, (size_t)n);
-  ipc_dirichlet_release(m, w->time, w->x);
-  ipc_dirichlet_targets(m, w->dir_center, w->h, w->time, w->x, w->target, w->scripted);
-  ipc_affine_world_script(w);
-  if (ipc_mesh_seq_targets(m, w->step, w->target, w->scripted, err) != IPC_OK) return IPC_ERR_INPUT;
-  predict(w, w->time);
-  ipc_affine_world_predict(w, w->time);
+  memcpy(w->xn, w->s.x, 3 * (size_t)n * sizeof(double));
+  if (ipc_prescribe(&w->pre, m, &w->rest, w->s.center, w->h, w->s.time, w->s.step, w->s.x, w->s.q,
+                    err) != IPC_OK)
+    return IPC_ERR_INPUT;
+  predict(w, w->s.time);
+  ipc_affine_world_predict(w, w->s.time);
   ipc_damping_update(w);
   /* every step starts from the scene's dhat and kappa's start value (IPC's fullyImplicit_IP) */
   if (w->dhat != w->dhat0) set_dhat(w, w->dhat0);
@@ -479,20 +457,19 @@ ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   double h = w->h;
   if (m->params.integrator == IPC_NEWMARK) {
     for (int i = 0; i < 3 * n; ++i) {
-      double xhat = w->xn[i] + h * w->v[i] + h * h * (0.5 - newmark_beta) * w->a[i];
-      double anew = (w->x[i] - xhat) / (newmark_beta * h * h);
-      w->v[i] += h * ((1 - newmark_gamma) * w->a[i] + newmark_gamma * anew);
-      w->a[i] = anew;
+      double xhat = w->xn[i] + h * w->s.v[i] + h * h * (0.5 - newmark_beta) * w->s.a[i];
+      double anew = (w->s.x[i] - xhat) / (newmark_beta * h * h);
+      w->s.v[i] += h * ((1 - newmark_gamma) * w->s.a[i] + newmark_gamma * anew);
+      w->s.a[i] = anew;
     }
   } else {
-    for (int i = 0; i < 3 * n; ++i) w->v[i] = (w->x[i] - w->xn[i]) / h;
+    for (int i = 0; i < 3 * n; ++i) w->s.v[i] = (w->s.x[i] - w->xn[i]) / h;
   }
   ipc_affine_world_velocities(w); /* from q; J_i qdot (and J_i qddot) on affine vertices */
-  ipc_dirichlet_advance_centers(m, w->dir_center, w->h, w->time);
-  w->time += h;
-  w->step++;
-  st->step = w->step;
-  st->time = w->time;
+  w->s.time += h;
+  w->s.step++;
+  st->step = w->s.step;
+  st->time = w->s.time;
   st->kappa = w->kappa;
   st->contacts = (int)w->contacts.n;
   /* exact when a pair is within dhat (the broad phase finds all such pairs); otherwise

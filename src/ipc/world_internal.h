@@ -4,6 +4,9 @@
 
 #include "affine/affine.h"
 #include "core/model.h"
+#include "core/prescribe.h"
+#include "core/rest.h"
+#include "core/state.h"
 #include "elastic/elasticity.h"
 #include "geometry/broad_phase.h"
 #include "ipc/contacts.h"
@@ -18,22 +21,18 @@ typedef struct ipc_newton_solver ipc_newton_solver;
 
 struct ipc_world {
   ipc_model m;
+  ipc_rest rest; /* rest shapes, the affine bodies' list and moments (about the world origin) */
   ipc_contact_model cm;
   double h, dhat;
   double c_elastic; /* weight of h^2 Psi and the barrier: 1 (Euler) or beta (Newmark) */
-  double time;
-  int step;
-  /* state, all (nverts x 3) */
-  double *x, *v, *a;
+  ipc_state s;      /* time, step, x, v, a, affine q, qdot, qddot, script centres (core/state.h) */
   /* workspace */
-  double *xn;              /* positions at the start of the step */
-  double *xt;              /* inertial prediction */
-  double *xe;              /* trial / end of the swept step */
-  double *p, *g;           /* Newton direction and gradient (full layout) */
-  double *target;          /* scripted targets (nverts x 3) */
-  double *penalty;         /* (nverts) weight pulling scripted vertices to their targets */
-  unsigned char *fixed;    /* (nverts) vertex removed from the solve this step */
-  unsigned char *scripted; /* (nverts) vertex has a scripted target this step */
+  double *xn;           /* positions at the start of the step */
+  double *xt;           /* inertial prediction */
+  double *xe;           /* trial / end of the swept step */
+  double *p, *g;        /* Newton direction and gradient (full layout) */
+  double *penalty;      /* (nverts) weight pulling scripted vertices to their targets */
+  unsigned char *fixed; /* (nverts) vertex removed from the solve this step */
   /* the original IPC code's moving boundary conditions, for the scripted vertices of
      deformable bodies on IPC's Newton path (newton.c, mbc_begin / mbc_update): at a step's
      start they move as far as IPC's CCD lets them and are held there; short of their targets,
@@ -49,10 +48,8 @@ struct ipc_world {
     double *pull;       /* (nverts x 3) sqrt(m) lambda */
     double *mass;       /* (nverts) the mass m of a scripted vertex here (world.c, mbc_masses) */
   } mbc;
-  double *dir_center; /* (ndirichlet x 3) current centers of scripted regions */
+  ipc_prescription pre; /* the step's scripted targets (core/prescribe.h) */
   /* elasticity */
-  double *DmInv, *vol;   /* (ntets x 9), (ntets) */
-  int *tet_model;        /* (ntets) ipc_material_model */
   double *tet_g, *tet_H; /* (ntets x 12), (ntets x 144) per-iteration scratch */
   double *damp_H;        /* (ntets x 144) Rayleigh damping blocks of the step (damping.h) */
   /* contact */
@@ -74,31 +71,24 @@ struct ipc_world {
   /* 1 when the scene has a friction coefficient > 0 (a body's or a plane's): every solve
      then re-lags friction and tests the direction, as IPC's solveFric */
   int solve_friction;
-  /* affine bodies (affine_world.c, docs/affine-integration.md): naff bodies of 12 DOFs q
-     each; body a owns the pseudo-vertices nverts + 4a .. nverts + 4a + 3 of the Newton
+  /* affine bodies (affine_world.c, docs/affine-integration.md): rest.naff bodies of 12 DOFs
+     q each; body a owns the pseudo-vertices nverts + 4a .. nverts + 4a + 3 of the Newton
      system (its DOF blocks p, A e1, A e2, A e3), its real vertices are fixed there and
      recomputed as x_i = J_i q */
-  int naff;
-  int nsys;         /* vertices of the Newton system: nverts + 4 naff */
-  int *aff_body;    /* (naff) body index */
-  int *aff_pv;      /* (naff x 4) pseudo-vertex ids */
-  int *vert_aff;    /* (nverts) affine body of a vertex or -1; NULL when naff == 0 */
-  double *aff_grow; /* (nverts) broad-phase growth of each vertex box for curved trials */
-  ipc_affine_moments *aff_mom;
-  double *aq, *aqn, *aqd;  /* (naff x 12) q, q at the start of the step, qdot */
+  int nsys;                /* vertices of the Newton system: nverts + 4 naff */
+  int *aff_pv;             /* (naff x 4) pseudo-vertex ids */
+  double *aff_grow;        /* (nverts) broad-phase growth of each vertex box for curved trials */
+  double *aqn;             /* (naff x 12) q at the start of the step (q, qdot: s.q, s.qd) */
   double *aqt, *aqe, *adq; /* (naff x 12) prediction, trial q, Newton direction */
-  double *aqa;             /* (naff x 12) qddot, Newmark's acceleration (0 for implicit Euler) */
   double *aff_damp;        /* (naff x 9) A_n^T A_n for the strain damping (damping.h), or NULL */
   /* scripted affine bodies move as kinematic rigid movers: body a's scripts are the model's
-     dirichlet entries aff_dir0[a] .. + aff_ndir[a] - 1 (each selects the whole body); when
-     one is active, aqs holds the step's target q and aff_scripted[a] is 1. Like scripted
+     dirichlet entries rest.aff_dir0[a] .. + rest.aff_ndir[a] - 1 (whole body each); when
+     one is active, pre.qs holds the step's target q and pre.aff_scripted[a] is 1. Like scripted
      vertices, such a body is placed on its target and fixed (aff_fixed, its pseudo-vertices
      leave the Newton system) or, when that move is refused, pulled there by the penalty
      1/2 aff_penalty (q - qs)^T M (q - qs) first */
-  int *aff_dir0, *aff_ndir;
-  double *aqs, *aff_penalty;   /* (naff x 12), (naff) */
-  unsigned char *aff_scripted; /* (naff) */
-  unsigned char *aff_fixed;    /* (naff) */
+  double *aff_penalty;      /* (naff) */
+  unsigned char *aff_fixed; /* (naff) */
 };
 
 /* the projection of the elastic Hessian (IPC_PROJECT_*) in Newton and the damping matrix:
@@ -130,16 +120,11 @@ ipc_newton_solver *ipc_newton_solver_create(int nverts);
 
 /* ---- affine bodies (affine_world.c); every function is a no-op when naff == 0 ---- */
 
-/* finds the affine bodies of the model, refuses what this step does not support yet
-   (IPC_ERR_INPUT naming the key), builds their mass properties, q = identity and qdot
-   fitted to the initial vertex velocities; sets nsys. Call once x, v, tet_g, tet_H exist. */
-ipc_status ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def, ipc_error *err);
+/* the state and workspace of the affine bodies of w->rest: q = identity and qdot fitted to
+   the initial vertex velocities (ipc_rest_affine_start); sets nsys. Call once x, v, tet_g,
+   tet_H exist. */
+void ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def);
 void ipc_affine_world_free(ipc_world *w);
-
-/* after the step's Dirichlet targets: the target q of every affine body with an active
-   script (the script's rigid motion of its current q about the region's centre), with
-   its vertices' targets set to J_i q exactly */
-void ipc_affine_world_script(ipc_world *w);
 
 /* how far the line search's curved trials (ipc_affine_curved_step of aq along adq, any step
    up to alpha) stray from the straight segments x -> xe(alpha) of the affine vertices, at
@@ -171,10 +156,6 @@ void ipc_affine_world_rotated_prediction(const ipc_world *w, double *q);
    1/2 |q_a - qtilde_a|_M^2, c h^2 times the orthogonality energy, the script penalty and the
    strain damping */
 double ipc_affine_world_body_energy(const ipc_world *w, const double *q, int a);
-
-/* kinetic + gravitational + orthogonality energy of the affine bodies at the current state,
-   from their exact mass matrices: 1/2 qdot^T M qdot - f_g^T q + kappa_A V |A A^T - I|^2 */
-double ipc_affine_world_mechanical_energy(const ipc_world *w);
 
 /* moves a gradient (nsys x 3) of the real affine vertices onto their pseudo-vertices:
    g_P += J_i^T g_i, then g_i = 0 */

@@ -23,14 +23,14 @@ static int key_cmp(const unsigned long long *a, const unsigned long long *b) {
 /* the velocity of vertex i at the end of the step: v* + dv, an affine body's v* + J_i dqdot */
 static void end_velocity(const ipc_lcp_world *w, int i, double v[3]) {
   const double *vs = w->vstar + 3 * (size_t)i;
-  int a = w->vert_aff ? w->vert_aff[i] : -1;
+  int a = w->rest.vert_aff ? w->rest.vert_aff[i] : -1;
   if (a < 0) {
     for (int d = 0; d < 3; ++d) v[d] = vs[d] + w->dv[3 * (size_t)i + d];
     return;
   }
   double wt[4];
   const double *dq = w->adqd + 12 * (size_t)a;
-  ipc_lcp_affine_weights(w, i, wt);
+  ipc_rest_weights(&w->rest, &w->m, i, wt);
   for (int d = 0; d < 3; ++d)
     v[d] = vs[d] + dq[d] + wt[1] * dq[3 + d] + wt[2] * dq[6 + d] + wt[3] * dq[9 + d];
 }

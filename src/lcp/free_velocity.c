@@ -99,11 +99,11 @@ static int add_elasticity(ipc_lcp_world *w, ipc_error *err) {
     for (int t0 = bd->t0; t0 < bd->t0 + bd->nt; t0 += IPC_LCP_TET_CHUNK) {
       int nt = bd->t0 + bd->nt - t0 < IPC_LCP_TET_CHUNK ? bd->t0 + bd->nt - t0 : IPC_LCP_TET_CHUNK;
       const int *tets = m->tets + 4 * (size_t)t0;
-      double e = ipc_tets_derivatives((ipc_material_model)w->tet_model[t0], bd->mu, bd->lambda, nt,
-                                      tets, w->DmInv + 9 * (size_t)t0, w->vol + t0, w->x0, NULL, g,
-                                      H, IPC_PROJECT_ANALYTIC);
+      double e = ipc_tets_derivatives((ipc_material_model)w->rest.tet_model[t0], bd->mu, bd->lambda,
+                                      nt, tets, w->rest.DmInv + 9 * (size_t)t0, w->rest.vol + t0,
+                                      w->x0, NULL, g, H, IPC_PROJECT_ANALYTIC);
       if (!isfinite(e)) {
-        ipc_error_set(err, IPC_ERR_SIM, "step %d: body '%s' has an inverted tet", w->step + 1,
+        ipc_error_set(err, IPC_ERR_SIM, "step %d: body '%s' has an inverted tet", w->s.step + 1,
                       bd->name);
         return 0;
       }
@@ -142,7 +142,7 @@ static int assemble(ipc_lcp_world *w, ipc_csc *A, bool *changed, ipc_error *err)
   int n = m->nverts;
   for (int i = 0; i < n; ++i) /* an affine body's vertices follow q (lcp_affine.c) */
     for (int d = 0; d < 3; ++d)
-      w->dof_fixed[3 * i + d] = w->fixed[i] || (w->vert_aff && w->vert_aff[i] >= 0);
+      w->dof_fixed[3 * i + d] = w->fixed[i] || (w->rest.vert_aff && w->rest.vert_aff[i] >= 0);
   if (!w->have_mask || memcmp(w->dof_fixed, w->dof_fixed_prev, 3 * (size_t)n)) {
     ipc_sparse_set_mask(w->asm_, w->dof_fixed);
     memcpy(w->dof_fixed_prev, w->dof_fixed, 3 * (size_t)n);
@@ -195,10 +195,10 @@ ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st,
   for (int i = 0; i < n; ++i)
     for (int d = 0; d < 3; ++d)
       w->vstar[3 * i + d] =
-          m->mass[i] * w->v[3 * i + d] + h * (m->mass[i] * g[d] - w->grad[3 * i + d]);
+          m->mass[i] * w->s.v[3 * i + d] + h * (m->mass[i] * g[d] - w->grad[3 * i + d]);
   for (int k = 0; k < m->nneumann; ++k) {
     const ipc_neumann *nb = &m->neumann[k];
-    if (!(w->time >= nb->t_begin && w->time < nb->t_end)) continue;
+    if (!(w->s.time >= nb->t_begin && w->s.time < nb->t_end)) continue;
     for (int i = 0; i < nb->nverts; ++i)
       for (int d = 0; d < 3; ++d)
         w->vstar[3 * nb->verts[i] + d] += h * m->mass[nb->verts[i]] * nb->acceleration[d];
@@ -236,7 +236,7 @@ ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st,
           ipc_cholmod_solve(w->chol, w->rhs, w->sol) != IPC_FACTOR_OK) {
         w->factor_n = 0;
         return ipc_error_set(err, IPC_ERR_SIM, "step %d: M + h^2 K could not be factored",
-                             w->step + 1);
+                             w->s.step + 1);
       }
       w->factor_n = nf;
       st->refactored = 1;
@@ -247,6 +247,6 @@ ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st,
     ipc_sparse_scatter(w->asm_, w->sol, w->vstar);
   }
   for (int i = 0; i < n; ++i)
-    if (w->fixed[i]) memcpy(w->vstar + 3 * i, w->v + 3 * i, 3 * sizeof(double));
+    if (w->fixed[i]) memcpy(w->vstar + 3 * i, w->s.v + 3 * i, 3 * sizeof(double));
   return IPC_OK;
 }

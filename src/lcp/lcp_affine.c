@@ -41,103 +41,31 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "core/dirichlet.h"
 #include "lcp/lcp_world_internal.h"
 
-void ipc_lcp_affine_weights(const ipc_lcp_world *w, int i, double wt[4]) {
-  const double *o = w->aff_origin + 3 * (size_t)w->vert_aff[i];
-  wt[0] = 1.0;
-  for (int d = 0; d < 3; ++d) wt[1 + d] = w->m.x0[3 * (size_t)i + d] - o[d];
-}
-
-/* out_i = J_i q_a for the vertices of body a (q: 12) */
-static void map_body(const ipc_lcp_world *w, int a, const double *q, double *out) {
-  const ipc_body *bd = &w->m.bodies[w->aff_body[a]];
-  for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) {
-    double wt[4];
-    ipc_lcp_affine_weights(w, i, wt);
-    for (int d = 0; d < 3; ++d)
-      out[3 * (size_t)i + d] = q[d] + wt[1] * q[3 + d] + wt[2] * q[6 + d] + wt[3] * q[9 + d];
-  }
-}
-
 void ipc_lcp_affine_map(ipc_lcp_world *w) {
-  for (int a = 0; a < w->naff; ++a) {
-    map_body(w, a, w->aq + 12 * (size_t)a, w->x);
-    map_body(w, a, w->aqd + 12 * (size_t)a, w->v);
+  for (int a = 0; a < w->rest.naff; ++a) {
+    ipc_rest_map_body(&w->rest, &w->m, a, w->s.q + 12 * (size_t)a, w->s.x);
+    ipc_rest_map_body(&w->rest, &w->m, a, w->s.qd + 12 * (size_t)a, w->s.v);
   }
 }
 
-ipc_status ipc_lcp_affine_init(ipc_lcp_world *w, const ipc_scene_def *def, ipc_error *err) {
-  const ipc_model *m = &w->m;
-  for (int b = 0; b < m->nbodies; ++b) w->naff += m->bodies[b].affine != 0;
-  if (w->naff == 0) return IPC_OK;
-  int na = w->naff;
-  w->aff_body = IPC_NEW(int, na);
-  w->aff_dir0 = IPC_NEW(int, na);
-  w->aff_ndir = IPC_NEW(int, na);
+void ipc_lcp_affine_init(ipc_lcp_world *w) {
+  int na = w->rest.naff;
+  if (na == 0) return;
   w->aff_loc = IPC_NEW(int, na);
-  w->aff_scripted = IPC_NEW0(unsigned char, na);
-  w->aff_mom = IPC_NEW0(ipc_affine_moments, na);
-  w->vert_aff = IPC_NEW(int, m->nverts);
-  double **arrays[] = {&w->aq, &w->aqd, &w->aqs, &w->aqd_star, &w->adqd};
+  double **arrays[] = {&w->aqd_star, &w->adqd};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k)
     *arrays[k] = IPC_NEW0(double, 12 * (size_t)na);
   w->aL = IPC_NEW0(double, 144 * (size_t)na);
-  w->aff_origin = IPC_NEW0(double, 3 * (size_t)na);
-  for (int i = 0; i < m->nverts; ++i) w->vert_aff[i] = -1;
-  int a = 0, dnext = 0; /* the model's dirichlet list: per body, obstacle entry, then its own */
-  for (int b = 0; b < m->nbodies; ++b) {
-    const ipc_body *bd = &m->bodies[b];
-    int d0 = dnext + bd->obstacle;
-    dnext = d0 + def->bodies[b].ndirichlet;
-    if (!bd->affine) continue;
-    if (ipc_model_affine_scripts_check(m, def, b, d0, err) != IPC_OK) return IPC_ERR_INPUT;
-    w->aff_body[a] = b;
-    w->aff_dir0[a] = d0;
-    w->aff_ndir[a] = def->bodies[b].ndirichlet;
-    w->aff_loc[a] = -1;
-    ipc_affine_moments world;
-    if (ipc_model_body_moments(m, bd, &world, err) != IPC_OK) return IPC_ERR_INPUT;
-    /* rest coordinates about the centre of mass; x0 is the rest shape: q = (centre, I) */
-    double *o = w->aff_origin + 3 * (size_t)a, *q = w->aq + 12 * (size_t)a, shift[3];
-    static const double I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    for (int d = 0; d < 3; ++d) shift[d] = -(o[d] = world.first[d] / world.mass);
-    ipc_affine_moments_transform(&world, I3, shift, &w->aff_mom[a]);
-    memcpy(q, o, 3 * sizeof(double));
-    q[3] = q[7] = q[11] = 1.0;
-    for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) w->vert_aff[i] = a;
-    double *xbar = IPC_NEW(double, 3 * (size_t)bd->nv);
-    for (int i = 0; i < bd->nv; ++i)
-      for (int d = 0; d < 3; ++d) xbar[3 * i + d] = m->x0[3 * (size_t)(bd->v0 + i) + d] - o[d];
-    ipc_affine_fit_velocity(bd->nv, xbar, m->mass + bd->v0, w->v + 3 * (size_t)bd->v0,
-                            w->aqd + 12 * (size_t)a);
-    ipc_free(xbar);
-    ++a;
-  }
-  ipc_lcp_affine_map(w);
-  return IPC_OK;
+  for (int a = 0; a < na; ++a) w->aff_loc[a] = -1;
+  ipc_rest_affine_start(&w->rest, &w->m, w->s.x, w->s.v, w->s.q, w->s.qd);
 }
 
 void ipc_lcp_affine_free(ipc_lcp_world *w) {
-  ipc_free(w->aff_body);
-  ipc_free(w->aff_dir0);
-  ipc_free(w->aff_ndir);
   ipc_free(w->aff_loc);
-  ipc_free(w->aff_scripted);
-  ipc_free(w->aff_mom);
-  ipc_free(w->vert_aff);
-  double *arrays[] = {w->aq, w->aqd, w->aqs, w->aqd_star, w->adqd, w->aL, w->aff_origin};
+  double *arrays[] = {w->aqd_star, w->adqd, w->aL};
   for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; ++k) ipc_free(arrays[k]);
-}
-
-void ipc_lcp_affine_script(ipc_lcp_world *w) {
-  for (int a = 0; a < w->naff; ++a) {
-    w->aff_scripted[a] = (unsigned char)ipc_dirichlet_affine_scripted(
-        &w->m, w->dir_center, w->aff_dir0[a], w->aff_ndir[a], w->time, w->h, w->aq + 12 * (size_t)a,
-        w->aqs + 12 * (size_t)a);
-    if (w->aff_scripted[a]) map_body(w, a, w->aqs + 12 * (size_t)a, w->target);
-  }
 }
 
 /* in-place Cholesky A = L L^T of the symmetric n x n A (row-major; L in the lower triangle,
@@ -192,18 +120,18 @@ static void start(const ipc_affine_moments *mom, const double qt[12], double q0[
 
 ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err) {
   double h = w->h;
-  if (w->naff == 0) return IPC_OK;
+  if (w->rest.naff == 0) return IPC_OK;
   /* the Neumann loads active now as generalized forces: sum m_i J_i^T a over the loaded
      vertices of each body (the forces m_i a a deformable body's vertices get) */
-  double *fn = IPC_NEW0(double, 12 * (size_t)w->naff);
-  ipc_model_affine_neumann(&w->m, w->vert_aff, w->aff_origin, w->time, fn);
-  for (int a = 0; a < w->naff; ++a) {
-    const ipc_body *bd = &w->m.bodies[w->aff_body[a]];
-    const ipc_affine_moments *mom = &w->aff_mom[a];
-    const double *q = w->aq + 12 * (size_t)a;
-    double *qd = w->aqd + 12 * (size_t)a, *qs = w->aqd_star + 12 * (size_t)a;
-    if (w->aff_scripted[a]) { /* a kinematic mover: its vertices are prescribed */
-      for (int k = 0; k < 12; ++k) qd[k] = qs[k] = (w->aqs[12 * (size_t)a + k] - q[k]) / h;
+  double *fn = IPC_NEW0(double, 12 * (size_t)w->rest.naff);
+  ipc_model_affine_neumann(&w->m, w->rest.vert_aff, w->rest.aff_origin, w->s.time, fn);
+  for (int a = 0; a < w->rest.naff; ++a) {
+    const ipc_body *bd = &w->m.bodies[w->rest.aff_body[a]];
+    const ipc_affine_moments *mom = &w->rest.aff_mom[a];
+    const double *q = w->s.q + 12 * (size_t)a;
+    double *qd = w->s.qd + 12 * (size_t)a, *qs = w->aqd_star + 12 * (size_t)a;
+    if (w->pre.aff_scripted[a]) { /* a kinematic mover: its vertices are prescribed */
+      for (int k = 0; k < 12; ++k) qd[k] = qs[k] = (w->pre.qs[12 * (size_t)a + k] - q[k]) / h;
       continue;
     }
     double f[12], qt[12], q0[12], g[12], H[144], *L = w->aL + 144 * (size_t)a;
@@ -222,51 +150,43 @@ ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err) {
       ipc_free(fn);
       return ipc_error_set(err, IPC_ERR_SIM,
                            "step %d: affine body '%s': M + h^2 K could not be factored",
-                           w->step + 1, bd->name);
+                           w->s.step + 1, bd->name);
     }
     ipc_lcp_affine_forward(w, a, qs);
     ipc_lcp_affine_backward(w, a, qs);
     for (int k = 0; k < 12; ++k) qs[k] = (q0[k] + qs[k] - q[k]) / h;
-    map_body(w, a, qs, w->vstar);
+    ipc_rest_map_body(&w->rest, &w->m, a, qs, w->vstar);
   }
   ipc_free(fn);
   return IPC_OK;
 }
 
 void ipc_lcp_affine_advance(ipc_lcp_world *w) {
-  for (int a = 0; a < w->naff; ++a) {
-    double *q = w->aq + 12 * (size_t)a, *qd = w->aqd + 12 * (size_t)a;
-    if (w->aff_scripted[a]) { /* exactly on the script's path */
-      memcpy(q, w->aqs + 12 * (size_t)a, 12 * sizeof(double));
+  for (int a = 0; a < w->rest.naff; ++a) {
+    double *q = w->s.q + 12 * (size_t)a, *qd = w->s.qd + 12 * (size_t)a;
+    if (w->pre.aff_scripted[a]) { /* exactly on the script's path */
+      memcpy(q, w->pre.qs + 12 * (size_t)a, 12 * sizeof(double));
     } else {
       for (int k = 0; k < 12; ++k) {
         qd[k] = w->aqd_star[12 * (size_t)a + k] + w->adqd[12 * (size_t)a + k];
         q[k] += w->h * qd[k];
       }
-      start(&w->aff_mom[a], q, q); /* back onto the rotations (below) */
+      start(&w->rest.aff_mom[a], q, q); /* back onto the rotations (below) */
     }
-    map_body(w, a, q, w->x);
-    map_body(w, a, qd, w->v);
+    ipc_rest_map_body(&w->rest, &w->m, a, q, w->s.x);
+    ipc_rest_map_body(&w->rest, &w->m, a, qd, w->s.v);
   }
 }
 
 void ipc_lcp_affine_displace(ipc_lcp_world *w) {
-  for (int a = 0; a < w->naff; ++a) {
-    double *q = w->aq + 12 * (size_t)a;
+  for (int a = 0; a < w->rest.naff; ++a) {
+    double *q = w->s.q + 12 * (size_t)a;
     const double *dq = w->adqd + 12 * (size_t)a;
     int moved = 0;
     for (int k = 0; k < 12; ++k) moved |= dq[k] != 0;
-    if (w->aff_scripted[a] || !moved) continue;
+    if (w->pre.aff_scripted[a] || !moved) continue;
     for (int k = 0; k < 12; ++k) q[k] += w->h * dq[k];
-    start(&w->aff_mom[a], q, q);
-    map_body(w, a, q, w->x);
+    start(&w->rest.aff_mom[a], q, q);
+    ipc_rest_map_body(&w->rest, &w->m, a, q, w->s.x);
   }
-}
-
-double ipc_lcp_affine_energy(const ipc_lcp_world *w) {
-  double e = 0;
-  for (int a = 0; a < w->naff; ++a)
-    e += ipc_affine_body_energy(&w->aff_mom[a], w->aq + 12 * (size_t)a, w->aqd + 12 * (size_t)a,
-                                w->m.params.gravity, w->m.bodies[w->aff_body[a]].affine_stiffness);
-  return e;
 }

@@ -58,7 +58,7 @@ double ipc_lcp_required_normal_velocity(const ipc_lcp_world *w, const ipc_lcp_co
   if (w->def.restitution > 0) {
     double vn = 0; /* pre-step normal velocity */
     for (int a = 0; a < c->nv; ++a)
-      for (int k = 0; k < 3; ++k) vn += c->w[a] * c->n[k] * w->v[3 * c->vert[a] + k];
+      for (int k = 0; k < 3; ++k) vn += c->w[a] * c->n[k] * w->s.v[3 * c->vert[a] + k];
     const double *g = w->m.params.gravity;
     double thr = 2 * h * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
     if (vn < -thr && phi + h * vn <= 0) r = fmax(r, -w->def.restitution * vn);
@@ -152,7 +152,7 @@ static void affine_row(const ipc_lcp_world *w, region_ws *ws, const ipc_lcp_cont
   int body[4], nb = 0;
   double g[4][12];
   for (int k = 0; k < c->nv; ++k) {
-    int v = c->vert[k], a = w->vert_aff ? w->vert_aff[v] : -1;
+    int v = c->vert[k], a = w->rest.vert_aff ? w->rest.vert_aff[v] : -1;
     if (a < 0 || w->fixed[v]) continue;
     int s = 0;
     while (s < nb && body[s] != a) ++s;
@@ -161,7 +161,7 @@ static void affine_row(const ipc_lcp_world *w, region_ws *ws, const ipc_lcp_cont
       memset(g[s], 0, sizeof g[s]);
     }
     double wt[4];
-    ipc_lcp_affine_weights(w, v, wt);
+    ipc_rest_weights(&w->rest, &w->m, v, wt);
     for (int j = 0; j < 4; ++j)
       for (int e = 0; e < 3; ++e) g[s][3 * j + e] += c->w[k] * wt[j] * d[e];
   }
@@ -200,10 +200,10 @@ static ipc_status dump_region(const ipc_lcp_world *w, int region, int n, const d
   if (!w->dump_dir) return IPC_OK;
   size_t len = strlen(w->dump_dir) + 64;
   char *path = IPC_NEW(char, len);
-  snprintf(path, len, "%s/step%06d_region%04d_M.mtx", w->dump_dir, w->step + 1, region);
+  snprintf(path, len, "%s/step%06d_region%04d_M.mtx", w->dump_dir, w->s.step + 1, region);
   ipc_status s = ipc_mm_write_array(path, n, n, W, err);
   if (s == IPC_OK) {
-    snprintf(path, len, "%s/step%06d_region%04d_q.mtx", w->dump_dir, w->step + 1, region);
+    snprintf(path, len, "%s/step%06d_region%04d_q.mtx", w->dump_dir, w->s.step + 1, region);
     s = ipc_mm_write_array(path, n, 1, q, err);
   }
   ipc_free(path);
@@ -314,7 +314,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
   for (int a = 0; a < nc && !ndef; ++a) {
     const ipc_lcp_contact *c = &w->active->c[idx[a]];
     for (int k = 0; k < c->nv; ++k)
-      ndef |= !w->fixed[c->vert[k]] && !(w->vert_aff && w->vert_aff[c->vert[k]] >= 0);
+      ndef |= !w->fixed[c->vert[k]] && !(w->rest.vert_aff && w->rest.vert_aff[c->vert[k]] >= 0);
   }
   const int coupled = w->def.coupling == IPC_LCP_COUPLED && ndef;
   const int *dofmap = coupled ? ipc_sparse_dof_map(w->asm_) : NULL;
@@ -325,7 +325,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
   for (int a = 0; a < nc; ++a) {
     const ipc_lcp_contact *c = &w->active->c[idx[a]];
     for (int k = 0; k < c->nv; ++k) {
-      int v = c->vert[k], af = w->vert_aff ? w->vert_aff[v] : -1;
+      int v = c->vert[k], af = w->rest.vert_aff ? w->rest.vert_aff[v] : -1;
       if (w->fixed[v]) continue;
       if (af >= 0) {
         if (w->aff_loc[af] < 0) {
@@ -353,7 +353,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
       row_dir(w, c, j, d);
       for (int k = 0; k < c->nv; ++k) {
         int v = c->vert[k];
-        int af = w->vert_aff ? w->vert_aff[v] : -1;
+        int af = w->rest.vert_aff ? w->rest.vert_aff[v] : -1;
         for (int e = 0; e < 3; ++e) {
           double coef = c->w[k] * d[e];
           if (!w->projecting) qi += coef * w->vstar[3 * v + e];
@@ -397,7 +397,8 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
       ipc_lcp_csr_free(&J);
       ipc_lcp_csr_free(&JaT);
       affine_release(w, ws, naloc);
-      return ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T could not be solved", w->step + 1);
+      return ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T could not be solved",
+                           w->s.step + 1);
     }
   } else if (coupled) {
     /* W = J A^-1 J^T: one solve per row; 0 when no DOF is free (the factor is empty) */
@@ -410,7 +411,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
         ipc_lcp_csr_free(&JaT);
         affine_release(w, ws, naloc);
         return ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T could not be solved",
-                             w->step + 1);
+                             w->s.step + 1);
       }
       for (int r = 0; r < nrows; ++r) {
         double s = 0;
@@ -519,7 +520,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
       affine_release(w, ws, naloc);
       ipc_lcp_csr_free(&Mx);
       return ipc_error_set(err, IPC_ERR_SIM, "step %d: contact impulses are not finite",
-                           w->step + 1);
+                           w->s.step + 1);
     }
   /* affine bodies: qdot += L^-T (L^-1 J_a^T) z */
   if (coupled)
@@ -590,7 +591,7 @@ ipc_status ipc_lcp_world_solve_pass(ipc_lcp_world *w, int all, ipc_lcp_step_stat
   const ipc_model *m = &w->m;
   const int nc = (int)w->active->n, R = ipc_lcp_world_rows(w);
   const int coupled = w->def.coupling == IPC_LCP_COUPLED;
-  if (w->naff > 0) memset(w->adqd, 0, 12 * (size_t)w->naff * sizeof(double));
+  if (w->rest.naff > 0) memset(w->adqd, 0, 12 * (size_t)w->rest.naff * sizeof(double));
   memset(w->dv, 0, 3 * (size_t)m->nverts * sizeof(double));
   if (all) {
     ipc_reserve((void **)&w->cres, &w->cres_cap, (size_t)nc + 1, sizeof *w->cres);
@@ -614,10 +615,10 @@ ipc_status ipc_lcp_world_solve_pass(ipc_lcp_world *w, int all, ipc_lcp_step_stat
       for (int k = 0; k < ct->nv; ++k) {
         int v = ct->vert[k];
         /* lumped: an affine body's vertices share one key, its first vertex */
-        int af = w->vert_aff ? w->vert_aff[v] : -1;
+        int af = w->rest.vert_aff ? w->rest.vert_aff[v] : -1;
         keys[base + k] = w->fixed[v] ? -1
                          : coupled   ? m->surface.vert_body[v]
-                         : af >= 0   ? m->bodies[w->aff_body[af]].v0
+                         : af >= 0   ? m->bodies[w->rest.aff_body[af]].v0
                                      : v;
       }
       kptr[c + 1] = base + ct->nv;
@@ -634,8 +635,8 @@ ipc_status ipc_lcp_world_solve_pass(ipc_lcp_world *w, int all, ipc_lcp_step_stat
     region_ws ws;
     memset(&ws, 0, sizeof ws);
     if (coupled) ws.jtz = IPC_NEW0(double, ipc_sparse_num_free(w->asm_) + 1);
-    ws.aff_list = IPC_NEW(int, w->naff + 1);
-    ws.acol = IPC_NEW(double, 12 * (size_t)w->naff + 1);
+    ws.aff_list = IPC_NEW(int, w->rest.naff + 1);
+    ws.acol = IPC_NEW(double, 12 * (size_t)w->rest.naff + 1);
     double *zr = IPC_NEW(double, (size_t)nc *R + 1);
     for (int r = 0; r < nreg && s == IPC_OK; ++r) {
       int cnt = start[r + 1] - start[r];
@@ -672,7 +673,8 @@ ipc_status ipc_lcp_world_solve_pass(ipc_lcp_world *w, int all, ipc_lcp_step_stat
     if (coupled && s == IPC_OK && ipc_sparse_num_free(w->asm_) > 0) {
       if ((w->use_bf ? ipc_lcp_body_factors_solve(&w->bf, ws.jtz)
                      : ipc_cholmod_solve(w->chol, ws.jtz, ws.jtz)) != IPC_FACTOR_OK)
-        s = ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T z could not be solved", w->step + 1);
+        s = ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T z could not be solved",
+                          w->s.step + 1);
       else
         ipc_sparse_scatter(w->asm_, ws.jtz, w->dv);
     }

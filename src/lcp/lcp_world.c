@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "core/dirichlet.h"
 #include "core/timer.h"
 #include "core/vec3.h"
 #include "elastic/elasticity.h"
@@ -204,21 +203,20 @@ void ipc_lcp_world_destroy(ipc_lcp_world *w) {
   ipc_lcp_contact_set_free(&w->proj);
   ipc_free(w->moved);
   ipc_lcp_body_pairs_free(&w->bp);
-  double *arrays[] = {w->x,      w->v,          w->vstar,   w->x0,       w->dv,
-                      w->target, w->dir_center, w->DmInv,   w->vol,      w->tet_g,
-                      w->tet_H,  w->grad,       w->diag,    w->rhs,      w->sol,
-                      w->prev_z, w->z,          w->pcg_buf, w->x_factor, w->grow};
+  double *arrays[] = {w->vstar, w->x0,  w->dv,     w->tet_g, w->tet_H,   w->grad,     w->diag,
+                      w->rhs,   w->sol, w->prev_z, w->z,     w->pcg_buf, w->x_factor, w->grow};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   ipc_free(w->fixed);
-  ipc_free(w->scripted);
+  ipc_prescription_free(&w->pre);
   ipc_free(w->dof_fixed);
   ipc_free(w->dof_fixed_prev);
-  ipc_free(w->tet_model);
   ipc_free(w->prev_key);
   ipc_free(w->cres);
   ipc_free(w->loc);
   ipc_free(w->dump_dir);
   ipc_lcp_affine_free(w);
+  ipc_state_free(&w->s);
+  ipc_rest_free(&w->rest);
   ipc_model_free(&w->m);
   ipc_free(w);
 }
@@ -253,7 +251,7 @@ void ipc_lcp_world_reduce(ipc_lcp_world *w) {
     w->manifolds = w->contacts.n;
     return;
   }
-  w->manifolds = ipc_lcp_manifold_reduce(&w->manifold, &w->contacts, &w->m, w->x, w->patch_cell,
+  w->manifolds = ipc_lcp_manifold_reduce(&w->manifold, &w->contacts, &w->m, w->s.x, w->patch_cell,
                                          w->gap, IPC_LCP_MANIFOLD_TIE * w->gap);
   w->active = &w->manifold;
 }
@@ -286,16 +284,16 @@ static void broad_phase_relative(ipc_lcp_world *w, double accel) {
   int cnt = 0;
   for (int i = 0; i < n; ++i)
     if (!m->surface.vert_obstacle[i]) {
-      for (int d = 0; d < 3; ++d) c[d] += w->v[3 * (size_t)i + d];
+      for (int d = 0; d < 3; ++d) c[d] += w->s.v[3 * (size_t)i + d];
       cnt++;
     }
   for (int d = 0; d < 3 && cnt > 0; ++d) c[d] /= cnt;
   for (int i = 0; i < n; ++i) {
-    const double *v = w->v + 3 * (size_t)i;
+    const double *v = w->s.v + 3 * (size_t)i;
     double u[3] = {v[0] - c[0], v[1] - c[1], v[2] - c[2]};
     w->grow[i] = 2 * w->h * sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
   }
-  ipc_broad_phase_passive(&w->cand, &m->surface, w->x, NULL, w->gap + 4 * w->h * w->h * accel,
+  ipc_broad_phase_passive(&w->cand, &m->surface, w->s.x, NULL, w->gap + 4 * w->h * w->h * accel,
                           w->grow, m->surface.vert_obstacle);
 }
 
@@ -309,15 +307,15 @@ static double detect(ipc_lcp_world *w) {
   if (w->def.manifold == IPC_LCP_MANIFOLD_FULL) {
     double vmax2 = 0;
     for (int i = 0; i < m->nverts; ++i) {
-      const double *v = w->v + 3 * (size_t)i;
+      const double *v = w->s.v + 3 * (size_t)i;
       double s = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
       if (s > vmax2) vmax2 = s;
     }
     double reach =
         2 * w->h * (sqrt(vmax2) + 2 * w->h * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]));
-    ipc_broad_phase(&w->cand, &m->surface, w->x, NULL, w->gap + reach);
+    ipc_broad_phase(&w->cand, &m->surface, w->s.x, NULL, w->gap + reach);
   } else if (w->use_bp) {
-    ipc_lcp_body_pairs_run(&w->bp, &w->cand, m, w->x, w->v, w->gap, w->h,
+    ipc_lcp_body_pairs_run(&w->bp, &w->cand, m, w->s.x, w->s.v, w->gap, w->h,
                            sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]));
   } else {
     broad_phase_relative(w, sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]));
@@ -326,7 +324,7 @@ static double detect(ipc_lcp_world *w) {
   w->prev_contacts = w->contacts;
   w->contacts = t;
   w->min_phi =
-      ipc_lcp_contacts_collect(&w->contacts, m, &w->cand, w->x, w->gap, w->v, w->h,
+      ipc_lcp_contacts_collect(&w->contacts, m, &w->cand, w->s.x, w->gap, w->s.v, w->h,
                                sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]), &w->prev_contacts,
                                w->def.manifold == IPC_LCP_MANIFOLD_REDUCED);
   ipc_lcp_world_reduce(w);
@@ -379,7 +377,7 @@ static double detect_moved(ipc_lcp_world *w) {
       memcpy(sub.vv + 2 * sub.nvv++, c->vv + 2 * i, 2 * sizeof(int));
   const double *g = m->params.gravity;
   ipc_lcp_contact_set fresh = {0};
-  ipc_lcp_contacts_collect(&fresh, m, &sub, w->x, w->gap, w->v, w->h,
+  ipc_lcp_contacts_collect(&fresh, m, &sub, w->s.x, w->gap, w->s.v, w->h,
                            sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]), &w->prev_contacts,
                            w->def.manifold == IPC_LCP_MANIFOLD_REDUCED);
   ipc_free(sub.vf);
@@ -452,12 +450,9 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
   w->patch_cell = IPC_LCP_PATCH_EDGES * deformable_edge_length(m);
   w->use_bp = ipc_lcp_body_pairs_init(&w->bp, m);
   w->active = &w->contacts;
-  w->x = IPC_NEW(double, n3);
-  w->v = IPC_NEW(double, n3);
   w->vstar = IPC_NEW0(double, n3);
   w->x0 = IPC_NEW(double, n3);
   w->dv = IPC_NEW0(double, n3);
-  w->target = IPC_NEW0(double, n3);
   w->grad = IPC_NEW0(double, n3);
   w->diag = IPC_NEW0(double, n3);
   w->rhs = IPC_NEW0(double, n3);
@@ -465,29 +460,19 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
   w->x_factor = IPC_NEW0(double, n3);
   w->grow = IPC_NEW0(double, (size_t)n + 1);
   w->fixed = IPC_NEW0(unsigned char, n + 1);
-  w->scripted = IPC_NEW0(unsigned char, n + 1);
   w->dof_fixed = IPC_NEW0(unsigned char, n3);
   w->dof_fixed_prev = IPC_NEW0(unsigned char, n3);
   w->loc = IPC_NEW(int, n + 1);
   for (int i = 0; i < n; ++i) w->loc[i] = -1;
-  w->dir_center = IPC_NEW(double, 3 * (size_t)m->ndirichlet + 1);
-  for (int k = 0; k < m->ndirichlet; ++k)
-    memcpy(w->dir_center + 3 * k, m->dirichlet[k].center, 3 * sizeof(double));
-  memcpy(w->x, m->x0, 3 * (size_t)n * sizeof(double));
-  memcpy(w->v, m->v0, 3 * (size_t)n * sizeof(double));
-  w->DmInv = IPC_NEW(double, 9 * (size_t)m->ntets + 1);
-  w->vol = IPC_NEW(double, (size_t)m->ntets + 1);
   w->tet_g = IPC_NEW(double, 12 * (size_t)IPC_LCP_TET_CHUNK);
   w->tet_H = IPC_NEW(double, 144 * (size_t)IPC_LCP_TET_CHUNK);
-  w->tet_model = IPC_NEW(int, (size_t)m->ntets + 1);
-  if (ipc_model_tet_rest(m, scene->path, w->DmInv, w->vol, w->tet_model, err) != IPC_OK) {
+  if (ipc_rest_build(&w->rest, m, scene, IPC_REST_CENTRE, err) != IPC_OK) {
     ipc_lcp_world_destroy(w);
     return NULL;
   }
-  if (ipc_lcp_affine_init(w, scene, err) != IPC_OK) {
-    ipc_lcp_world_destroy(w);
-    return NULL;
-  }
+  ipc_state_init(&w->s, m, w->rest.naff);
+  ipc_lcp_affine_init(w);
+  ipc_prescription_init(&w->pre, n, w->rest.naff);
   w->asm_ = ipc_sparse_create(n);
   w->chol = ipc_cholmod_create();
   w->tet_set = -1;
@@ -501,16 +486,16 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
 }
 
 const double *ipc_lcp_world_positions(const ipc_lcp_world *w) {
-  return w->x;
+  return w->s.x;
 }
 const double *ipc_lcp_world_velocities(const ipc_lcp_world *w) {
-  return w->v;
+  return w->s.v;
 }
 int ipc_lcp_world_vertex_count(const ipc_lcp_world *w) {
   return w->m.nverts;
 }
 double ipc_lcp_world_time(const ipc_lcp_world *w) {
-  return w->time;
+  return w->s.time;
 }
 double ipc_lcp_world_gap(const ipc_lcp_world *w) {
   return w->gap;
@@ -561,68 +546,61 @@ int ipc_lcp_world_scene_steps(const ipc_lcp_world *w) {
 }
 
 void ipc_lcp_world_tet_energy_density(const ipc_lcp_world *w, double *psi) {
-  ipc_model_tet_energy_density(&w->m, w->DmInv, w->tet_model, w->x, psi);
+  ipc_model_tet_energy_density(&w->m, w->rest.DmInv, w->rest.tet_model, w->s.x, psi);
 }
 
 int ipc_lcp_world_intersection_free(const ipc_lcp_world *w, char *what, size_t n) {
   ipc_intersection hit;
-  if (!ipc_surface_first_intersection(&w->m.surface, w->x, &hit))
-    return ipc_model_no_containment(&w->m, w->x, what, n);
+  if (!ipc_surface_first_intersection(&w->m.surface, w->s.x, &hit))
+    return ipc_model_no_containment(&w->m, w->s.x, what, n);
   if (what) ipc_intersection_describe(what, n, &w->m.surface, &hit);
   return 0;
 }
 
-/* prescribed velocities: scripted regions active at time t and obstacles (0 unless scripted).
-   Returns the largest change of a prescribed vertex velocity from the one the contacts were
-   detected with (w->v at the end of the last step) */
-static double prescribe(ipc_lcp_world *w, double t) {
+/* the step's prescription (ipc_prescribe) as velocities: obstacles' vertices still (0 unless
+   scripted), scripted ones moving to their targets, (target - x) / h; both fixed in the solve.
+   *change: the largest change of a prescribed vertex velocity from the one the contacts were
+   detected with (w->s.v at the end of the last step). IPC_ERR_INPUT as ipc_prescribe */
+static ipc_status prescribe(ipc_lcp_world *w, double t, double *change, ipc_error *err) {
   ipc_model *m = &w->m;
   int n = m->nverts;
   double dv2 = 0;
-  memcpy(w->x0, w->x, 3 * (size_t)n * sizeof(double));
+  memcpy(w->x0, w->s.x, 3 * (size_t)n * sizeof(double));
   for (int i = 0; i < n; ++i) {
     w->fixed[i] = m->mass[i] <= 0;
-    w->scripted[i] = 0;
     if (w->fixed[i]) {
-      dv2 = fmax(dv2, dot3(w->v + 3 * i, w->v + 3 * i));
-      memset(w->v + 3 * i, 0, 3 * sizeof(double));
+      dv2 = fmax(dv2, dot3(w->s.v + 3 * i, w->s.v + 3 * i));
+      memset(w->s.v + 3 * i, 0, 3 * sizeof(double));
     }
   }
-  ipc_dirichlet_release(m, t, w->x);
-  ipc_dirichlet_targets(m, w->dir_center, w->h, t, w->x, w->target, w->scripted);
-  ipc_lcp_affine_script(w);
+  if (ipc_prescribe(&w->pre, m, &w->rest, w->s.center, w->h, t, w->s.step, w->s.x, w->s.q, err) !=
+      IPC_OK)
+    return IPC_ERR_INPUT;
   for (int v = 0; v < n; ++v) {
-    if (!w->scripted[v]) continue;
+    if (!w->pre.scripted[v]) continue;
     double d2 = 0;
     for (int j = 0; j < 3; ++j) {
-      double tg = w->target[3 * v + j], vj = (tg - w->x[3 * v + j]) / w->h;
-      d2 += (vj - w->v[3 * v + j]) * (vj - w->v[3 * v + j]);
+      double tg = w->pre.target[3 * v + j], vj = (tg - w->s.x[3 * v + j]) / w->h;
+      d2 += (vj - w->s.v[3 * v + j]) * (vj - w->s.v[3 * v + j]);
       w->x0[3 * v + j] = tg;
-      w->v[3 * v + j] = vj;
+      w->s.v[3 * v + j] = vj;
     }
     dv2 = fmax(dv2, d2);
     w->fixed[v] = 1;
   }
-  ipc_dirichlet_advance_centers(m, w->dir_center, w->h, t);
-  return sqrt(dv2);
+  *change = sqrt(dv2);
+  return IPC_OK;
 }
 
 static double total_energy(const ipc_lcp_world *w) {
   const ipc_model *m = &w->m;
-  double e = ipc_lcp_affine_energy(w);
-  for (int i = 0; i < m->nverts; ++i) {
-    if (w->vert_aff && w->vert_aff[i] >= 0) continue;
-    const double *v = w->v + 3 * i, *x = w->x + 3 * i;
-    e += 0.5 * m->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    e -= m->mass[i] *
-         (m->params.gravity[0] * x[0] + m->params.gravity[1] * x[1] + m->params.gravity[2] * x[2]);
-  }
+  double e = ipc_state_mechanical_energy(&w->s, m, &w->rest);
   for (int b = 0; b < m->nbodies; ++b) {
     const ipc_body *bd = &m->bodies[b];
     if (bd->nt == 0 || bd->affine) continue;
-    e += ipc_tets_energy((ipc_material_model)w->tet_model[bd->t0], bd->mu, bd->lambda, bd->nt,
-                         m->tets + 4 * (size_t)bd->t0, w->DmInv + 9 * (size_t)bd->t0,
-                         w->vol + bd->t0, w->x);
+    e += ipc_tets_energy((ipc_material_model)w->rest.tet_model[bd->t0], bd->mu, bd->lambda, bd->nt,
+                         m->tets + 4 * (size_t)bd->t0, w->rest.DmInv + 9 * (size_t)bd->t0,
+                         w->rest.vol + bd->t0, w->s.x);
   }
   return e;
 }
@@ -636,8 +614,11 @@ ipc_status ipc_lcp_world_step(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_erro
      by more than the margin of that search (an obstacle starting to move, a script switching
      on) could carry its vertices through a surface within the step: seek them again */
   const double *g = m->params.gravity;
-  if (prescribe(w, w->time) > 3 * w->h * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2])) detect(w);
-  ipc_status s = ipc_lcp_world_free_velocity(w, st, err);
+  double change;
+  ipc_status s = prescribe(w, w->s.time, &change, err);
+  if (s != IPC_OK) return s;
+  if (change > 3 * w->h * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2])) detect(w);
+  s = ipc_lcp_world_free_velocity(w, st, err);
   if (s == IPC_OK) s = ipc_lcp_affine_free_velocity(w, err);
   if (s != IPC_OK) return s;
   double t1 = ipc_now();
@@ -649,14 +630,14 @@ ipc_status ipc_lcp_world_step(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_erro
   double t2 = ipc_now();
   st->t_solve = t2 - t1;
   for (int i = 0; i < 3 * n; ++i) {
-    w->v[i] = w->vstar[i] + w->dv[i];
-    if (!isfinite(w->v[i]))
-      return ipc_error_set(err, IPC_ERR_SIM, "step %d: velocity is not finite", w->step + 1);
-    w->x[i] += w->h * w->v[i];
+    w->s.v[i] = w->vstar[i] + w->dv[i];
+    if (!isfinite(w->s.v[i]))
+      return ipc_error_set(err, IPC_ERR_SIM, "step %d: velocity is not finite", w->s.step + 1);
+    w->s.x[i] += w->h * w->s.v[i];
   }
   ipc_lcp_affine_advance(w); /* x = J q on the affine bodies, not advanced on its own */
-  w->time += w->h;
-  w->step++;
+  w->s.time += w->h;
+  w->s.step++;
   double t3 = ipc_now();
   double phi = detect(w);
   st->t_contacts = ipc_now() - t3;
@@ -668,8 +649,8 @@ ipc_status ipc_lcp_world_step(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_erro
     phi = detect_moved(w);
     st->t_contacts += ipc_now() - t4;
   }
-  st->step = w->step;
-  st->time = w->time;
+  st->step = w->s.step;
+  st->time = w->s.time;
   st->min_distance = phi < w->gap ? phi : INFINITY;
   st->contacts_after = (int)w->active->n;
   for (size_t k = 0; k < w->contacts.n; ++k) {

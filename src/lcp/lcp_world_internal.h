@@ -4,6 +4,9 @@
 
 #include "affine/affine.h"
 #include "core/model.h"
+#include "core/prescribe.h"
+#include "core/rest.h"
+#include "core/state.h"
 #include "geometry/broad_phase.h"
 #include "ipcc/lcp_world.h"
 #include "lcp/body_factors.h"
@@ -21,26 +24,20 @@ typedef struct ipc_lcp_region_result {
 
 struct ipc_lcp_world {
   ipc_model m;
+  ipc_rest rest; /* rest shapes, the affine bodies' list and moments (about their centres) */
   ipc_lcp_world_def def;
   char *dump_dir;
   double h, gap;
-  double time;
-  int step;
-  /* state (nverts x 3) */
-  double *x, *v;
+  ipc_state s; /* time, step, x, v, affine q and qdot, script centres (core/state.h) */
   /* workspace (nverts x 3 unless noted) */
-  double *vstar;           /* unconstrained velocity of the step */
-  double *x0;              /* linearisation point: x with scripted vertices on their targets */
-  double *dv;              /* velocity change of the contact impulses */
-  double *target;          /* scripted targets */
-  unsigned char *fixed;    /* (nverts) velocity prescribed this step (obstacles, scripts) */
-  unsigned char *scripted; /* (nverts) on a Dirichlet script this step */
+  double *vstar;        /* unconstrained velocity of the step */
+  double *x0;           /* linearisation point: x with scripted vertices on their targets */
+  double *dv;           /* velocity change of the contact impulses */
+  unsigned char *fixed; /* (nverts) velocity prescribed this step (obstacles, scripts) */
   unsigned char *dof_fixed, *dof_fixed_prev; /* (nverts x 3) */
   int have_mask;
-  double *dir_center; /* (ndirichlet x 3) */
+  ipc_prescription pre; /* the step's scripted targets (core/prescribe.h) */
   /* elasticity */
-  double *DmInv, *vol;   /* (ntets x 9), (ntets) */
-  int *tet_model;        /* (ntets) */
   double *tet_g, *tet_H; /* (IPC_LCP_TET_CHUNK x 12), (IPC_LCP_TET_CHUNK x 144) */
   /* linear solve of A = M + h^2 K over the free DOFs */
   ipc_sparse *asm_;
@@ -93,21 +90,12 @@ struct ipc_lcp_world {
   ipc_lcp_body_factors bf;
   int use_bf;
   int whole_factor; /* coupled mode factors A whole (tests compare against it) */
-  /* affine bodies (lcp_affine.c): naff bodies of 12 DOFs q = (p, A e1, A e2, A e3); their
-     vertices are x_i = J_i q (recomputed, never advanced on their own) and have no DOF in
-     the sparse system */
-  int naff;
-  int *aff_body;               /* (naff) model body */
-  int *aff_dir0, *aff_ndir;    /* (naff) the body's scripts in the model's dirichlet list */
-  int *aff_loc;                /* (naff) local index in the region being solved, -1 */
-  unsigned char *aff_scripted; /* (naff) moved by a whole-body script this step */
-  ipc_affine_moments *aff_mom; /* (naff) */
-  int *vert_aff;               /* (nverts) affine body of a vertex or -1; NULL when naff = 0 */
-  double *aq, *aqd;            /* (naff x 12) state q and qdot */
-  double *aqs;                 /* (naff x 12) a scripted body's q at the end of the step */
-  double *aqd_star, *adqd;     /* (naff x 12) unconstrained qdot, change by the impulses */
-  double *aL;                  /* (naff x 144) lower Cholesky factor of M + h^2 K_orth */
-  double *aff_origin;          /* (naff x 3) the initial centre of mass: xbar_i = x0_i - it */
+  /* affine bodies (lcp_affine.c): rest.naff bodies of 12 DOFs q = (p, A e1, A e2, A e3);
+     their vertices are x_i = J_i q (recomputed, never advanced on their own) and have no DOF
+     in the sparse system */
+  int *aff_loc;            /* (naff) local index in the region being solved, -1 */
+  double *aqd_star, *adqd; /* (naff x 12) unconstrained qdot, change by the impulses */
+  double *aL;              /* (naff x 144) lower Cholesky factor of M + h^2 K_orth */
 };
 
 /* tets whose elastic derivatives are computed at once (the tet_g/tet_H buffers) */
@@ -116,7 +104,7 @@ struct ipc_lcp_world {
 /* the separation the contacts between two meshes aim at, as a fraction of the contact gap */
 #define IPC_LCP_SKIN 0.1
 
-/* the unconstrained velocity w->vstar of the step from w->x0, w->v, w->fixed (linearly
+/* the unconstrained velocity w->vstar of the step from w->x0, w->s.v, w->fixed (linearly
    implicit Euler, free_velocity.c); fills st->velocity_iterations and st->refactored.
    IPC_ERR_SIM when a tet is inverted or A cannot be factored. */
 ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err);
@@ -133,7 +121,7 @@ ipc_status ipc_lcp_world_rebuild_factor(ipc_lcp_world *w, ipc_error *err);
    (of them the outermost is kept: a corner of a flat face, not a point on its edge) */
 #define IPC_LCP_MANIFOLD_TIE 0.01
 
-/* w->active from w->contacts at w->x under w->def.manifold */
+/* w->active from w->contacts at w->s.x under w->def.manifold */
 void ipc_lcp_world_reduce(ipc_lcp_world *w);
 
 /* one solve of the contacts of w->active from the impulses in w->z (in: start, out: the
@@ -196,22 +184,13 @@ ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st
 
 /* ---- affine bodies (lcp_affine.c); every function is a no-op when naff == 0 ---- */
 
-/* finds the affine bodies of the model (q = (0, I), qdot fitted to the initial vertex
-   velocities, x and v mapped from them); IPC_ERR_INPUT naming the scene key for what they
-   do not support (a script on part of the body, Neumann forces, no tets) */
-ipc_status ipc_lcp_affine_init(ipc_lcp_world *w, const ipc_scene_def *def, ipc_error *err);
+/* the state and workspace of the affine bodies of w->rest: q = (centre, I), qdot fitted to
+   the initial vertex velocities, x and v mapped from them (ipc_rest_affine_start) */
+void ipc_lcp_affine_init(ipc_lcp_world *w);
 void ipc_lcp_affine_free(ipc_lcp_world *w);
-
-/* the weights w_i = (1, xbar_i) of affine vertex i (xbar_i about its body's origin) */
-void ipc_lcp_affine_weights(const ipc_lcp_world *w, int i, double wt[4]);
 
 /* x_i = J_i q and v_i = J_i qdot for every affine vertex */
 void ipc_lcp_affine_map(ipc_lcp_world *w);
-
-/* after the step's Dirichlet targets, before the centres advance: the end-of-step q of every
-   affine body with an active script (aqs, the last active script winning) and its vertices'
-   targets J_i aqs */
-void ipc_lcp_affine_script(ipc_lcp_world *w);
 
 /* the unconstrained qdot* of every affine body (factoring A_a into aL) and w->vstar of its
    vertices; a scripted body moves with its script. IPC_ERR_SIM when A_a cannot be factored */
@@ -221,12 +200,9 @@ ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err);
 void ipc_lcp_affine_forward(const ipc_lcp_world *w, int a, double g[12]);
 void ipc_lcp_affine_backward(const ipc_lcp_world *w, int a, double y[12]);
 
-/* the end of the step: qdot = qdot* + adqd, q += h qdot (a scripted body: q = aqs), and x, v
+/* the end of the step: qdot = qdot* + adqd, q += h qdot (a scripted body: q = pre.qs), and x, v
    of the affine vertices from them */
 void ipc_lcp_affine_advance(ipc_lcp_world *w);
-
-/* kinetic, gravitational and orthogonality energy of the affine bodies */
-double ipc_lcp_affine_energy(const ipc_lcp_world *w);
 
 /* the model (for writers) */
 const ipc_model *ipc_lcp_world_model(const ipc_lcp_world *w);

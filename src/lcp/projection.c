@@ -68,8 +68,8 @@ int ipc_lcp_world_project(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *e
   st->lcp_iterations += ps.lcp_iterations;
   if (s != IPC_OK) return -1;
   for (int i = 0; i < m->nverts; ++i) {
-    if (w->fixed[i] || (w->vert_aff && w->vert_aff[i] >= 0)) continue;
-    for (int d = 0; d < 3; ++d) w->x[3 * (size_t)i + d] += w->h * w->dv[3 * (size_t)i + d];
+    if (w->fixed[i] || (w->rest.vert_aff && w->rest.vert_aff[i] >= 0)) continue;
+    for (int d = 0; d < 3; ++d) w->s.x[3 * (size_t)i + d] += w->h * w->dv[3 * (size_t)i + d];
   }
   ipc_lcp_affine_displace(w);
   return 1;

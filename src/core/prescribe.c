@@ -1,0 +1,39 @@
+/* the scripted motion of one step; see prescribe.h */
+#include "core/prescribe.h"
+
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/dirichlet.h"
+
+void ipc_prescription_init(ipc_prescription *p, int nverts, int naff) {
+  p->target = IPC_NEW0(double, 3 * (size_t)nverts + 1);
+  p->scripted = IPC_NEW0(unsigned char, (size_t)nverts + 1);
+  p->qs = IPC_NEW0(double, 12 * (size_t)naff + 1);
+  p->aff_scripted = IPC_NEW0(unsigned char, (size_t)naff + 1);
+}
+
+void ipc_prescription_free(ipc_prescription *p) {
+  ipc_free(p->target);
+  ipc_free(p->scripted);
+  ipc_free(p->qs);
+  ipc_free(p->aff_scripted);
+  memset(p, 0, sizeof *p);
+}
+
+ipc_status ipc_prescribe(ipc_prescription *p, ipc_model *m, const ipc_rest *r, double *center,
+                         double h, double t, int step, const double *x, const double *q,
+                         ipc_error *err) {
+  memset(p->scripted, 0, (size_t)m->nverts);
+  ipc_dirichlet_release(m, t, x);
+  ipc_dirichlet_targets(m, center, h, t, x, p->target, p->scripted);
+  for (int a = 0; a < r->naff; ++a) {
+    double *qs = p->qs + 12 * (size_t)a;
+    p->aff_scripted[a] = (unsigned char)ipc_dirichlet_affine_scripted(
+        m, center, r->aff_dir0[a], r->aff_ndir[a], t, h, q + 12 * (size_t)a, qs);
+    if (p->aff_scripted[a]) ipc_rest_map_body(r, m, a, qs, p->target);
+  }
+  if (ipc_mesh_seq_targets(m, step, p->target, p->scripted, err) != IPC_OK) return IPC_ERR_INPUT;
+  ipc_dirichlet_advance_centers(m, center, h, t);
+  return IPC_OK;
+}
