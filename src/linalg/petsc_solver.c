@@ -53,6 +53,8 @@ struct ipc_petsc {
   int nblocks;             /* 0: no coordinates */
   size_t cap_xyz;
   int scalar_only; /* block size 3 failed once: scalar from then on (scalar_fallback) */
+  int new_matrix;  /* A was made since the last set-up */
+  int reuse;       /* GAMG keeps its interpolation while A is the same matrix (renew_ksp) */
   ipc_solve_accuracy acc;
   ipc_linear_solver_stats st;
 };
@@ -361,6 +363,7 @@ static PetscErrorCode new_pattern(ipc_petsc *s) {
   PetscCall(MatSetOption(s->A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
   PetscCall(MatCreateVecs(s->A, &s->x, &s->b));
   s->st.block_size = s->bs;
+  s->new_matrix = 1;
   return 0;
 }
 
@@ -388,6 +391,18 @@ static PetscErrorCode renew_ksp(ipc_petsc *s) {
   PetscCall(PetscOptionsHasName(NULL, NULL, "-ksp_max_it", &maxit));
   if (s->bs == 3 && !maxit)
     PetscCall(KSPSetTolerances(s->ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 500));
+  /* GAMG's coarsening and prolongators (two thirds of a set-up on the 1M-tet slab, in the
+     Galerkin products' symbolic phase and the prolongator smoothing) are kept while the
+     matrix and its pattern are: the coarse operators are recomputed from the new values, so
+     the V-cycle stays a symmetric positive definite approximation of the new matrix, only a
+     less tuned one */
+  PetscBool reuse_given, gamg;
+  PC pc;
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-pc_gamg_reuse_interpolation", &reuse_given));
+  PetscCall(KSPGetPC(s->ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCGAMG, &gamg));
+  s->reuse = s->bs == 3 && gamg && !reuse_given;
+  if (s->reuse) PetscCall(PCGAMGSetReuseInterpolation(pc, PETSC_TRUE));
   return 0;
 }
 
@@ -414,10 +429,14 @@ static PetscErrorCode set_up(ipc_petsc *s) {
   if (s->bs == 3) PetscCall(set_rigid_body_modes(s));
   /* KSPSetUp does nothing after a set-up unless the operators were set again; with the same
      matrix and pattern the preconditioner keeps its symbolic part (a numeric factorization).
-     GAMG coarsens afresh at every set-up, and its levels' Chebyshev smoothers refuse a
-     coarse matrix whose size changed (the mat twist, step 3; KSPReset did not help): with
-     block size 3 the solver is rebuilt from nothing (its options read again) */
-  if (s->bs == 3) PetscCall(renew_ksp(s));
+     GAMG coarsens afresh at every set-up unless it reuses its interpolation, and its levels'
+     Chebyshev smoothers refuse a coarse matrix whose size changed (the mat twist, step 3;
+     KSPReset did not help), and a KSP refuses a new matrix of another size (the mat twist,
+     step 22, when its free unknowns change): the solver is rebuilt from nothing (its options
+     read again) for every new matrix, and with block size 3 for every set-up without the
+     reuse */
+  if (s->new_matrix || (s->bs == 3 && !s->reuse)) PetscCall(renew_ksp(s));
+  s->new_matrix = 0;
   PetscCall(KSPSetOperators(s->ksp, s->A, s->A));
   int ours[NSMOOTHER_KEYS];
   PetscCall(set_up_smoothers(s, ours));
