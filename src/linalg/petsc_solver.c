@@ -404,8 +404,8 @@ static PetscErrorCode renew_ksp(ipc_petsc *s) {
   s->reuse = s->bs == 3 && gamg && !reuse_given;
   if (s->reuse) PetscCall(PCGAMGSetReuseInterpolation(pc, PETSC_TRUE));
   /* plain aggregation (the prolongators not smoothed): on the 1M-tet slab CG takes 33-46
-     iterations instead of 14-19, but a set-up costs a sixteenth (no Galerkin products of
-     smoothed prolongators, 43% of the time): 10.7 instead of 14.4 s of CPU per Newton
+     iterations instead of 14-19, but its set-ups cost a sixth (the Galerkin products with
+     smoothed prolongators took 58% of the run's time): 10.7 instead of 14.4 s of CPU per Newton
      iteration (README, the million-tet slab) */
   PetscBool nsmooths_given;
   PetscCall(PetscOptionsHasName(NULL, NULL, "-pc_gamg_agg_nsmooths", &nsmooths_given));
