@@ -4,6 +4,9 @@
    then succeeds; a ball dropped on a box on the ground takes the same Newton iterations
    with petsc-mumps as with CHOLMOD (positions to round-off) and with petsc-cg-gamg (+-1 per
    step, positions within the Newton tolerance); newton.linear_solver names are checked.
+   Block size 3 with the rigid-body modes (ipc_linear_solver_set_coordinates): set and unset
+   on a small system, and a tet slab dropped on a plane (tools/gen_slab.py's scene, 6 x 2 x
+   6 cubes) with petsc-cg-gamg against CHOLMOD as for the ball.
    In a build without PETSc only the CHOLMOD and name checks run (and test_petsc_stub checks
    the messages). */
 #include <math.h>
@@ -34,16 +37,68 @@ static const char *scene_text =
     "   \"material\": {\"density\": 1000, \"young\": 1e5, \"poisson\": 0.4}}],"
     " \"planes\": [{\"point\": [0, 0, 0], \"normal\": [0, 1, 0]}]}";
 
-/* the scene with `extra` inside "newton" (e.g. ", \"linear_solver\": \"petsc-mumps\"") */
-static ipc_status load(const char *extra, ipc_scene_def *def, ipc_error *err) {
-  char path[96], text[2048];
+/* a slab of 6 x 2 x 6 cubes of 1 cm (6 tets each) 2 mm above the plane, falling at 0.5
+   m/s (tools/gen_slab.py's scene); %s: the mesh, %s: inside "newton" */
+static const char *slab_text =
+    "{\"time_step\": 0.01, \"duration\": 0.12, \"gravity\": [0, -9.80665, 0],"
+    " \"newton\": {\"tolerance\": 1e-2%s},"
+    " \"bodies\": [{\"name\": \"slab\", \"mesh\": \"%s\", \"translation\": [0, 0.002, 0],"
+    "   \"velocity\": [0, -0.5, 0],"
+    "   \"material\": {\"model\": \"neo_hookean\", \"density\": 1000, \"young\": 1e6,"
+    "    \"poisson\": 0.3}}],"
+    " \"planes\": [{\"point\": [0, 0, 0], \"normal\": [0, 1, 0]}]}";
+
+/* the slab's mesh (Gmsh 2.2) into path: nx x ny x nz cubes of edge h, Kuhn's 6 tets each
+   (the paths from a corner to the opposite one along the axes), positive volumes */
+static void write_slab(const char *path, int nx, int ny, int nz, double h) {
+  FILE *f = fopen(path, "w");
+  int nv = (nx + 1) * (ny + 1) * (nz + 1);
+  fprintf(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n%d\n", nv);
+  for (int i = 0, id = 1; i <= nx; ++i)
+    for (int j = 0; j <= ny; ++j)
+      for (int k = 0; k <= nz; ++k)
+        fprintf(f, "%d %.17g %.17g %.17g\n", id++, (i - 0.5 * nx) * h, j * h, (k - 0.5 * nz) * h);
+  static const int perm[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  fprintf(f, "$EndNodes\n$Elements\n%d\n", 6 * nx * ny * nz);
+  int e = 1;
+  for (int i = 0; i < nx; ++i)
+    for (int j = 0; j < ny; ++j)
+      for (int k = 0; k < nz; ++k)
+        for (int p = 0; p < 6; ++p) {
+          int c[3] = {i, j, k}, t[4];
+          for (int q = 0; q < 4; ++q) {
+            if (q > 0) ++c[perm[p][q - 1]];
+            t[q] = (c[0] * (ny + 1) + c[1]) * (nz + 1) + c[2] + 1;
+          }
+          if (p == 1 || p == 2 || p == 5) { /* odd permutations of the axes: negative volume */
+            int tmp = t[1];
+            t[1] = t[2];
+            t[2] = tmp;
+          }
+          fprintf(f, "%d 4 2 0 1 %d %d %d %d\n", e++, t[0], t[1], t[2], t[3]);
+        }
+  fputs("$EndElements\n", f);
+  fclose(f);
+}
+
+/* the scene (the ball, or the slab) with `extra` inside "newton" (e.g. ", \"linear_solver\":
+   \"petsc-mumps\"") */
+static ipc_status load(const char *extra, int slab, ipc_scene_def *def, ipc_error *err) {
+  char path[96], text[2048], mesh[64], mesh_path[96];
   snprintf(path, sizeof path, "tests/data/tmp_petsc_%d.json", (int)getpid());
-  snprintf(text, sizeof text, scene_text, extra);
+  if (slab) {
+    snprintf(mesh, sizeof mesh, "tmp_slab_%d.msh", (int)getpid());
+    snprintf(mesh_path, sizeof mesh_path, "tests/data/%s", mesh);
+    write_slab(mesh_path, 6, 2, 6, 0.01);
+    snprintf(text, sizeof text, slab_text, extra, mesh);
+  } else {
+    snprintf(text, sizeof text, scene_text, extra);
+  }
   FILE *f = fopen(path, "w");
   fputs(text, f);
   fclose(f);
   ipc_status s = ipc_scene_load(path, def, err);
-  remove(path);
+  remove(path); /* the mesh stays until the world is made (simulate) */
   return s;
 }
 
@@ -57,13 +112,13 @@ static void names(void) {
   }
   ipc_scene_def def;
   ipc_error err;
-  CHECK(load(", \"linear_solver\": \"superlu\"", &def, &err) == IPC_ERR_INPUT);
+  CHECK(load(", \"linear_solver\": \"superlu\"", 0, &def, &err) == IPC_ERR_INPUT);
   CHECK_MSG(strstr(err.msg, "key 'newton.linear_solver'") && strstr(err.msg, "\"superlu\"") &&
                 strstr(err.msg, "petsc-cg-gamg"),
             "%s", err.msg);
-  CHECK(load(", \"linear_solver\": 3", &def, &err) == IPC_ERR_INPUT);
+  CHECK(load(", \"linear_solver\": 3", 0, &def, &err) == IPC_ERR_INPUT);
   CHECK_MSG(strstr(err.msg, "newton.linear_solver"), "%s", err.msg);
-  CHECK(load("", &def, &err) == IPC_OK);
+  CHECK(load("", 0, &def, &err) == IPC_OK);
   CHECK(def.linear_solver == IPC_LINEAR_SOLVER_CHOLMOD);
   ipc_scene_def_free(&def);
   ipc_linear_solver *s = ipc_linear_solver_create((ipc_linear_solver_kind)7, &err);
@@ -144,6 +199,50 @@ static void spd_solve(ipc_linear_solver_kind kind) {
   ipc_linear_solver_stats st;
   ipc_linear_solver_get_stats(ls, &st);
   CHECK(st.analyses == 1 && st.factorizations == 2 && st.solves == 2);
+  ipc_linear_solver_destroy(ls);
+}
+
+/* coordinates: block size 3 from the next factor when 3 x nblocks is the system's size,
+   scalar without them or when the count does not fit; each answer to the accuracy asked */
+static void coordinates(void) {
+  enum { N = 30 };
+  small_csc m;
+  random_spd(&m, N, 5);
+  ipc_csc A = view(&m);
+  double b[N], x[N], r[N], xyz[N];
+  for (int i = 0; i < N; ++i) {
+    b[i] = sin(0.3 * i + 0.1);
+    xyz[i] = 0.1 * (i % 7) + 0.01 * i; /* 10 points, not on a line */
+  }
+  ipc_error err;
+  ipc_linear_solver *ls = ipc_linear_solver_create(IPC_LINEAR_SOLVER_PETSC_CG_GAMG, &err);
+  CHECK_MSG(ls != NULL, "%s", err.msg);
+  if (!ls) return;
+  ipc_solve_accuracy acc = {1e-12, 1e-12, 1.0};
+  ipc_linear_solver_set_accuracy(ls, &acc);
+  const int nblocks[4] = {N / 3, 0, N / 3 - 1, N / 3};
+  const int want[4] = {3, 1, 1, 3};
+  for (int pass = 0; pass < 4; ++pass) {
+    ipc_linear_solver_set_coordinates(ls, nblocks[pass], pass == 1 ? NULL : xyz);
+    CHECK(ipc_linear_solver_factor(ls, &A, pass == 0, 0.0) == IPC_FACTOR_OK);
+    CHECK(ipc_linear_solver_solve(ls, b, x) == IPC_FACTOR_OK);
+    ipc_csc_mul(&A, x, r);
+    double e = 0;
+    for (int i = 0; i < N; ++i) e = fmax(e, fabs(r[i] - b[i]));
+    CHECK_MSG(e < 1e-10, "pass %d: residual %.3g", pass, e);
+    ipc_linear_solver_stats st;
+    ipc_linear_solver_get_stats(ls, &st);
+    CHECK_MSG(st.block_size == want[pass] && st.scalar_fallbacks == 0,
+              "pass %d: block size %d, %d fallbacks", pass, st.block_size, st.scalar_fallbacks);
+  }
+  ipc_linear_solver_destroy(ls);
+  /* CHOLMOD takes and ignores them */
+  ls = ipc_linear_solver_create(IPC_LINEAR_SOLVER_CHOLMOD, &err);
+  ipc_linear_solver_set_coordinates(ls, N / 3, xyz);
+  CHECK(ipc_linear_solver_factor(ls, &A, true, 0.0) == IPC_FACTOR_OK);
+  ipc_linear_solver_stats st;
+  ipc_linear_solver_get_stats(ls, &st);
+  CHECK(st.block_size == 1);
   ipc_linear_solver_destroy(ls);
 }
 
@@ -257,15 +356,20 @@ typedef struct run {
   double bbox;
 } run;
 
-static int simulate(ipc_linear_solver_kind kind, run *r) {
+static int simulate(ipc_linear_solver_kind kind, int slab, run *r) {
   char extra[64];
   snprintf(extra, sizeof extra, ", \"linear_solver\": \"%s\"", ipc_linear_solver_kind_name(kind));
   ipc_scene_def def;
   ipc_error err;
-  CHECK_MSG(load(extra, &def, &err) == IPC_OK, "%s", err.msg);
+  CHECK_MSG(load(extra, slab, &def, &err) == IPC_OK, "%s", err.msg);
   CHECK(def.linear_solver == kind);
   ipc_world *w = ipc_world_create(&def, &err);
   ipc_scene_def_free(&def);
+  if (slab) {
+    char mesh_path[96];
+    snprintf(mesh_path, sizeof mesh_path, "tests/data/tmp_slab_%d.msh", (int)getpid());
+    remove(mesh_path);
+  }
   CHECK_MSG(w != NULL, "%s", err.msg);
   if (!w) return 0;
   int ok = 1;
@@ -294,8 +398,8 @@ static double max_diff(const run *a, const run *b) {
 /* the scene with each backend against CHOLMOD */
 static void newton_runs(void) {
   run chol = {0}, mumps = {0}, cg = {0};
-  if (!simulate(IPC_LINEAR_SOLVER_CHOLMOD, &chol)) return;
-  if (simulate(IPC_LINEAR_SOLVER_PETSC_MUMPS, &mumps)) {
+  if (!simulate(IPC_LINEAR_SOLVER_CHOLMOD, 0, &chol)) return;
+  if (simulate(IPC_LINEAR_SOLVER_PETSC_MUMPS, 0, &mumps)) {
     for (int k = 0; k < STEPS; ++k)
       CHECK_MSG(mumps.its[k] == chol.its[k],
                 "petsc-mumps step %d: %d Newton iterations, CHOLMOD %d", k + 1, mumps.its[k],
@@ -307,7 +411,7 @@ static void newton_runs(void) {
   /* CG's directions are within 1% of Newton's (newton.c), so the iterations follow CHOLMOD's
      to +-1 per step and the positions stay within two Newton tolerances of a step (CHOLMOD
      itself moves 0.026 here when the tolerance is 10 times tighter) */
-  if (simulate(IPC_LINEAR_SOLVER_PETSC_CG_GAMG, &cg)) {
+  if (simulate(IPC_LINEAR_SOLVER_PETSC_CG_GAMG, 0, &cg)) {
     for (int k = 0; k < STEPS; ++k)
       CHECK_MSG(abs(cg.its[k] - chol.its[k]) <= 1,
                 "petsc-cg-gamg step %d: %d Newton iterations, CHOLMOD %d", k + 1, cg.its[k],
@@ -323,6 +427,27 @@ static void newton_runs(void) {
   free(cg.x);
 }
 
+/* the slab (whole free vertices: block size 3 and the rigid-body modes) with petsc-cg-gamg
+   against CHOLMOD: +-1 Newton iteration per step, positions within the Newton tolerance */
+static void slab_runs(void) {
+  run chol = {0}, cg = {0};
+  if (simulate(IPC_LINEAR_SOLVER_CHOLMOD, 1, &chol) &&
+      simulate(IPC_LINEAR_SOLVER_PETSC_CG_GAMG, 1, &cg)) {
+    for (int k = 0; k < STEPS; ++k)
+      CHECK_MSG(abs(cg.its[k] - chol.its[k]) <= 1,
+                "slab, petsc-cg-gamg step %d: %d Newton iterations, CHOLMOD %d", k + 1, cg.its[k],
+                chol.its[k]);
+    double d = max_diff(&cg, &chol);
+    fprintf(stderr,
+            "slab, petsc-cg-gamg: positions within %.3g of CHOLMOD's (Newton tolerance %.3g)\n", d,
+            chol.tol_x);
+    CHECK_MSG(d <= chol.tol_x, "slab, petsc-cg-gamg: %.3g from CHOLMOD, tolerance %.3g", d,
+              chol.tol_x);
+  }
+  free(chol.x);
+  free(cg.x);
+}
+
 int main(void) {
   names();
   cholmod_bits();
@@ -335,6 +460,8 @@ int main(void) {
   spd_solve(IPC_LINEAR_SOLVER_PETSC_CG_GAMG);
   not_pd(IPC_LINEAR_SOLVER_PETSC_MUMPS);
   not_pd_cg();
+  coordinates();
   newton_runs();
+  slab_runs();
   TEST_MAIN_END();
 }

@@ -56,6 +56,7 @@ struct ipc_newton_solver {
   unsigned char *dof_fixed; /* (nverts x 3) */
   double *rhs, *sol;        /* reduced vectors */
   double *diag;             /* (nverts x 3) */
+  double *xyz;              /* (nverts x 3) the free vertices' positions, in system order */
   double *gB, *gE;          /* kappa initialisation */
   int registered;
   contact_local *cl; /* (contacts) per-iteration scratch */
@@ -84,6 +85,7 @@ ipc_newton_solver *ipc_newton_solver_create(int nverts) {
   s->rhs = IPC_NEW(double, 3 * (size_t)nverts + 1);
   s->sol = IPC_NEW(double, 3 * (size_t)nverts + 1);
   s->diag = IPC_NEW(double, 3 * (size_t)nverts + 1);
+  s->xyz = IPC_NEW(double, 3 * (size_t)nverts + 1);
   s->gB = IPC_NEW(double, 3 * (size_t)nverts + 1);
   s->gE = IPC_NEW(double, 3 * (size_t)nverts + 1);
   s->moving = IPC_NEW0(unsigned char, (size_t)nverts + 1);
@@ -101,6 +103,7 @@ void ipc_newton_solver_destroy(ipc_newton_solver *s) {
   ipc_free(s->rhs);
   ipc_free(s->sol);
   ipc_free(s->diag);
+  ipc_free(s->xyz);
   ipc_free(s->gB);
   ipc_free(s->gE);
   ipc_free(s->cl);
@@ -700,6 +703,25 @@ static int settle_islands(ipc_world *w, double tol, int *stuck, ipc_step_stats *
   return active || t.thawed;
 }
 
+/* the positions of the vertices whose unknowns the reduced system holds, into xyz, when its
+   unknowns are whole vertices in vertex order (x, y, z of the first free vertex, then of the
+   next ...): their number, else 0 (affine bodies' pseudo-vertices, a vertex with only some
+   coordinates fixed) */
+static int free_vertex_coordinates(const ipc_world *w, double *xyz) {
+  int n = w->m.nverts;
+  if (w->nsys != n) return 0;
+  const int *map = ipc_sparse_dof_map(w->solver->asm_);
+  int nb = 0;
+  for (int v = 0; v < n; ++v) {
+    const int *m = map + 3 * (size_t)v;
+    if (m[0] < 0 && m[1] < 0 && m[2] < 0) continue;
+    if (m[0] != 3 * nb || m[1] != 3 * nb + 1 || m[2] != 3 * nb + 2) return 0;
+    memcpy(xyz + 3 * (size_t)nb, w->x + 3 * (size_t)v, 3 * sizeof(double));
+    ++nb;
+  }
+  return 3 * nb == ipc_sparse_num_free(w->solver->asm_) ? nb : 0;
+}
+
 /* assembles g and the projected H at x (contacts in w->contacts) and solves H p = -g into w->p
    (affine bodies' vertices moved by J_i dq); *pmax = |p|_inf. Returns 0, 1 on a failure
    (err set), 2 when no unknown is free */
@@ -747,6 +769,9 @@ static int newton_direction(ipc_world *w, ipc_step_stats *st, ipc_error *err, do
       if (s->diag[i] > 0) dmin = fmin(dmin, s->diag[i]);
     acc.lambda_min = isfinite(dmin) ? dmin : 0;
     ipc_linear_solver_set_accuracy(s->ls, &acc);
+    /* multigrid's near-null space: the rigid-body modes of the free vertices */
+    int nb = free_vertex_coordinates(w, s->xyz);
+    ipc_linear_solver_set_coordinates(s->ls, nb, nb ? s->xyz : NULL);
   }
   double t0 = ipc_now();
   ipc_linear_solver_stats cs0, cs1;

@@ -102,6 +102,10 @@ void ipc_linear_solver_set_accuracy(ipc_linear_solver *s, const ipc_solve_accura
   if (s->petsc) ipc_petsc_set_accuracy(s->petsc, acc);
 }
 
+void ipc_linear_solver_set_coordinates(ipc_linear_solver *s, int nblocks, const double *xyz) {
+  if (s->petsc) ipc_petsc_set_coordinates(s->petsc, nblocks, xyz);
+}
+
 void ipc_linear_solver_get_stats(const ipc_linear_solver *s, ipc_linear_solver_stats *stats) {
   if (s->petsc) {
     ipc_petsc_get_stats(s->petsc, stats);
@@ -114,6 +118,7 @@ void ipc_linear_solver_get_stats(const ipc_linear_solver *s, ipc_linear_solver_s
   stats->factorizations = cs.factorizations;
   stats->not_pd = cs.not_pd;
   stats->solves = cs.solves;
+  stats->block_size = 1;
   stats->analyze_seconds = cs.analyze_seconds;
   stats->factor_seconds = cs.factor_seconds;
   stats->solve_seconds = cs.solve_seconds;

@@ -24,6 +24,8 @@ typedef struct ipc_linear_solver_stats {
   int not_pd;         /* of them, not positive definite */
   int solves;
   long iterations;        /* Krylov iterations over all solves (0 for direct solvers) */
+  int block_size;         /* of the last matrix set up: 3 with rigid-body modes, else 1 */
+  int scalar_fallbacks;   /* times block size 3 failed and the solver went scalar */
   double analyze_seconds; /* wall time, summed over calls; CHOLMOD: its symbolic analysis,
                              PETSc: building the matrix for a new pattern */
   double factor_seconds;
@@ -66,6 +68,14 @@ int ipc_linear_solver_iterative(const ipc_linear_solver *s);
 
 /* the accuracy of the next solves; ignored by direct backends */
 void ipc_linear_solver_set_accuracy(ipc_linear_solver *s, const ipc_solve_accuracy *acc);
+
+/* the unknowns' geometry, for solvers that use it (PETSc's algebraic multigrid takes a block
+   size of 3 and the six rigid-body modes at these points as its near-null space): xyz
+   (nblocks x 3, copied) is where the vertex of unknowns 3i, 3i + 1, 3i + 2 sits, when the
+   system's n unknowns are the x, y, z of n / 3 vertices in that order; xyz NULL (or nblocks
+   0): they are not, and solvers treat them as scalars. Applies from the next factor call;
+   ignored by CHOLMOD and MUMPS */
+void ipc_linear_solver_set_coordinates(ipc_linear_solver *s, int nblocks, const double *xyz);
 
 /* counters and timings so far */
 void ipc_linear_solver_get_stats(const ipc_linear_solver *s, ipc_linear_solver_stats *stats);

@@ -15,6 +15,10 @@
  * a lower bound of its smallest eigenvalue the error e = x - A^-1 b of an iterate with
  * residual r obeys |e|_inf <= |e|_2 <= |r|_2 / lambda; CG stops once
  * |r|_2 <= lambda max(abs, rel |x|_inf), which bounds the error in the solution's own units.
+ * With coordinates (ipc_petsc_set_coordinates) an iterative solver's matrix gets block size 3
+ * and the rigid-body modes at them as its near-null space, which PCGAMG builds its coarse
+ * spaces from (smoothed aggregation for elasticity, Vanek, Mandel, Brezina 1996): without
+ * them GAMG aggregates scalar unknowns and cannot represent rotations on coarse levels.
  * One MPI rank for now: the objects live on PETSC_COMM_WORLD, every rank holding all rows,
  * and a run on more ranks is refused at creation. */
 #include "linalg/petsc_solver.h"
@@ -44,6 +48,13 @@ struct ipc_petsc {
   int *src;                /* (m) */
   int *diag;               /* (n) position of each row's diagonal entry */
   int valid;               /* a successful factor */
+  int bs;                  /* A's block size: 3 with the rigid-body near-null space, else 1 */
+  double *xyz;             /* (nblocks x 3) ipc_petsc_set_coordinates */
+  int nblocks;             /* 0: no coordinates */
+  size_t cap_xyz;
+  int scalar_only; /* block size 3 failed once: scalar from then on (scalar_fallback) */
+  int new_matrix;  /* A was made since the last set-up */
+  int reuse;       /* GAMG keeps its interpolation while A is the same matrix (renew_ksp) */
   ipc_solve_accuracy acc;
   ipc_linear_solver_stats st;
 };
@@ -176,11 +187,40 @@ static PetscErrorCode accuracy_test(KSP ksp, PetscInt it, PetscReal rnorm,
   return 0;
 }
 
-/* name = value in PETSc's options database unless name is there */
-static PetscErrorCode default_option(const char *name, const char *value) {
-  PetscBool set;
-  PetscCall(PetscOptionsHasName(NULL, NULL, name, &set));
-  if (!set) PetscCall(PetscOptionsSetValue(NULL, name, value));
+/* GAMG's level smoothers, unless given in PETSc's options: its default, Chebyshev, has a
+   polynomial positive only above the estimated spectrum; on Hessians with barrier terms the
+   estimate fell short and CG stopped on an indefinite preconditioner (two cubes on a plane,
+   step 26), so scalar systems are smoothed by symmetric SOR sweeps, which keep the V-cycle
+   symmetric positive definite. With the rigid-body modes, SOR meets zero pivots on coarse
+   levels (aggregates of a few collinear vertices give zero coarse rows: 45K unknowns of a
+   tet slab, step 1), so those systems get Chebyshev with Jacobi (zero diagonals count as 1)
+   over [0.1, 1.5] x the estimated largest eigenvalue (PETSc's default 1.1 cost the ball
+   dropped on a box of test_petsc 8 more Newton iterations in a step, 1.5 none).
+   GAMG reads its levels' options when it sets them up: they go into the database for the
+   set-up only (set_up_smoothers, then clear_smoothers) */
+enum { NSMOOTHER_KEYS = 3 };
+static const char *const smoother_keys[NSMOOTHER_KEYS] = {
+    "-mg_levels_ksp_type", "-mg_levels_pc_type", "-mg_levels_ksp_chebyshev_esteig"};
+
+static PetscErrorCode set_up_smoothers(ipc_petsc *s, int *ours) {
+  static const char *const scalar[NSMOOTHER_KEYS] = {"richardson", "sor", NULL};
+  static const char *const blocks[NSMOOTHER_KEYS] = {"chebyshev", "jacobi", "0,0.1,0,1.5"};
+  for (int k = 0; k < NSMOOTHER_KEYS; ++k) {
+    PetscBool set;
+    ours[k] = 0;
+    const char *value = s->bs == 3 ? blocks[k] : scalar[k];
+    if (s->kind != IPC_LINEAR_SOLVER_PETSC_CG_GAMG || !value) continue;
+    PetscCall(PetscOptionsHasName(NULL, NULL, smoother_keys[k], &set));
+    if (set) continue;
+    PetscCall(PetscOptionsSetValue(NULL, smoother_keys[k], value));
+    ours[k] = 1;
+  }
+  return 0;
+}
+
+static PetscErrorCode clear_smoothers(const int *ours) {
+  for (int k = 0; k < NSMOOTHER_KEYS; ++k)
+    if (ours[k]) PetscCall(PetscOptionsClearValue(NULL, smoother_keys[k]));
   return 0;
 }
 
@@ -195,13 +235,6 @@ static PetscErrorCode configure(ipc_petsc *s) {
   } else if (s->kind == IPC_LINEAR_SOLVER_PETSC_CG_GAMG) {
     PetscCall(KSPSetType(s->ksp, KSPCG));
     PetscCall(PCSetType(pc, PCGAMG));
-    /* GAMG's levels smooth with Chebyshev by default, whose polynomial is positive only
-       above the estimated spectrum: on Hessians with barrier terms the estimate fell short
-       and CG stopped on an indefinite preconditioner (two cubes on a plane, step 26).
-       Symmetric SOR sweeps keep the V-cycle symmetric positive definite. Put in PETSc's
-       database unless given, since GAMG builds its levels from there */
-    PetscCall(default_option("-mg_levels_ksp_type", "richardson"));
-    PetscCall(default_option("-mg_levels_pc_type", "sor"));
   }
   PetscCall(KSPSetFromOptions(s->ksp));
   PetscBool preonly, chol, rtol, atol;
@@ -264,6 +297,7 @@ void ipc_petsc_destroy(ipc_petsc *s) {
   ipc_free(s->vals);
   ipc_free(s->src);
   ipc_free(s->diag);
+  ipc_free(s->xyz);
   ipc_free(s);
 }
 
@@ -316,6 +350,7 @@ static PetscErrorCode new_pattern(ipc_petsc *s) {
   PetscCall(VecDestroy(&s->x));
   PetscCall(MatCreate(PETSC_COMM_WORLD, &s->A));
   PetscCall(MatSetSizes(s->A, n, n, n, n));
+  if (s->bs > 1) PetscCall(MatSetBlockSize(s->A, s->bs));
   if (s->sbaij) {
     PetscCall(MatSetType(s->A, MATSBAIJ));
     PetscCall(MatSeqSBAIJSetPreallocationCSR(s->A, 1, s->rowptr, s->cols, NULL));
@@ -327,24 +362,94 @@ static PetscErrorCode new_pattern(ipc_petsc *s) {
   }
   PetscCall(MatSetOption(s->A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
   PetscCall(MatCreateVecs(s->A, &s->x, &s->b));
+  s->st.block_size = s->bs;
+  s->new_matrix = 1;
+  return 0;
+}
+
+/* the six rigid-body modes at the coordinates as A's near-null space */
+static PetscErrorCode set_rigid_body_modes(ipc_petsc *s) {
+  Vec coords;
+  MatNullSpace nsp;
+  PetscCall(VecCreateMPIWithArray(PETSC_COMM_WORLD, 3, s->n, s->n, s->xyz, &coords));
+  PetscCall(MatNullSpaceCreateRigidBody(coords, &nsp));
+  PetscCall(MatSetNearNullSpace(s->A, nsp));
+  PetscCall(MatNullSpaceDestroy(&nsp));
+  PetscCall(VecDestroy(&coords));
+  return 0;
+}
+
+/* a new KSP for the same preset and options */
+static PetscErrorCode renew_ksp(ipc_petsc *s) {
+  PetscCall(KSPDestroy(&s->ksp));
+  if (s->default_test) PetscCall(KSPConvergedDefaultDestroy(s->default_test));
+  s->default_test = NULL;
+  PetscCall(configure(s));
+  /* with block size 3 a stalled solve (Chebyshev smoothers on two cubes landing, step 26)
+     falls back to scalar after 500 iterations instead of PETSc's 10,000 */
+  PetscBool maxit;
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-ksp_max_it", &maxit));
+  if (s->bs == 3 && !maxit)
+    PetscCall(KSPSetTolerances(s->ksp, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 500));
+  /* GAMG's coarsening and prolongators (two thirds of a set-up on the 1M-tet slab, in the
+     Galerkin products' symbolic phase and the prolongator smoothing) are kept while the
+     matrix and its pattern are: the coarse operators are recomputed from the new values, so
+     the V-cycle stays a symmetric positive definite approximation of the new matrix, only a
+     less tuned one */
+  PetscBool reuse_given, gamg;
+  PC pc;
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-pc_gamg_reuse_interpolation", &reuse_given));
+  PetscCall(KSPGetPC(s->ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCGAMG, &gamg));
+  s->reuse = s->bs == 3 && gamg && !reuse_given;
+  if (s->reuse) PetscCall(PCGAMGSetReuseInterpolation(pc, PETSC_TRUE));
+  /* plain aggregation (the prolongators not smoothed): on the 1M-tet slab CG takes 33-46
+     iterations instead of 14-19, but its set-ups cost a sixth (the Galerkin products with
+     smoothed prolongators took 58% of the run's time): 10.7 instead of 14.4 s of CPU per Newton
+     iteration (README, the million-tet slab) */
+  PetscBool nsmooths_given;
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-pc_gamg_agg_nsmooths", &nsmooths_given));
+  if (s->bs == 3 && gamg && !nsmooths_given) PetscCall(PCGAMGSetNSmooths(pc, 0));
   return 0;
 }
 
 /* A + shift I's values into the matrix, then the factorization (preconditioner set-up) */
+static PetscErrorCode set_up(ipc_petsc *s);
+
 static PetscErrorCode fill_and_set_up(ipc_petsc *s, const ipc_csc *A, double shift) {
   for (int i = 0; i < s->n; ++i) {
     for (PetscInt p = s->rowptr[i]; p < s->rowptr[i + 1]; ++p) s->vals[p] = A->val[s->src[p]];
     s->vals[s->diag[i]] += shift;
+  }
+  return set_up(s);
+}
+
+/* the values in vals into the matrix, then the preconditioner's set-up */
+static PetscErrorCode set_up(ipc_petsc *s) {
+  for (int i = 0; i < s->n; ++i) {
     PetscInt row = i;
     PetscCall(MatSetValues(s->A, 1, &row, s->rowptr[i + 1] - s->rowptr[i], s->cols + s->rowptr[i],
                            s->vals + s->rowptr[i], INSERT_VALUES));
   }
   PetscCall(MatAssemblyBegin(s->A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(s->A, MAT_FINAL_ASSEMBLY));
+  if (s->bs == 3) PetscCall(set_rigid_body_modes(s));
   /* KSPSetUp does nothing after a set-up unless the operators were set again; with the same
-     matrix and pattern the preconditioner keeps its symbolic part (a numeric factorization) */
+     matrix and pattern the preconditioner keeps its symbolic part (a numeric factorization).
+     GAMG coarsens afresh at every set-up unless it reuses its interpolation, and its levels'
+     Chebyshev smoothers refuse a coarse matrix whose size changed (the mat twist, step 3;
+     KSPReset did not help), and a KSP refuses a new matrix of another size (the mat twist,
+     step 22, when its free unknowns change): the solver is rebuilt from nothing (its options
+     read again) for every new matrix, and with block size 3 for every set-up without the
+     reuse */
+  if (s->new_matrix || (s->bs == 3 && !s->reuse)) PetscCall(renew_ksp(s));
+  s->new_matrix = 0;
   PetscCall(KSPSetOperators(s->ksp, s->A, s->A));
-  PetscCall(KSPSetUp(s->ksp));
+  int ours[NSMOOTHER_KEYS];
+  PetscCall(set_up_smoothers(s, ours));
+  PetscErrorCode e = KSPSetUp(s->ksp);
+  PetscCall(clear_smoothers(ours));
+  PetscCall(e);
   return 0;
 }
 
@@ -367,6 +472,20 @@ static ipc_factor_status set_up_status(ipc_petsc *s) {
   return neg > 0 ? IPC_FACTOR_NOT_PD : IPC_FACTOR_OK;
 }
 
+/* block size 3 with the rigid-body modes failed (a set-up error, an indefinite
+   preconditioner, a stalled solve: the mat twist's Chebyshev smoothers): the solver goes
+   scalar, as without coordinates, for good, and sets up again with the same values */
+static ipc_factor_status scalar_fallback(ipc_petsc *s) {
+  s->scalar_only = 1;
+  s->bs = 1;
+  ++s->st.scalar_fallbacks;
+  if (renew_ksp(s) != 0 || new_pattern(s) != 0 || set_up(s) != 0) {
+    MatDestroy(&s->A);
+    return IPC_FACTOR_FAILED;
+  }
+  return set_up_status(s);
+}
+
 ipc_factor_status ipc_petsc_factor(ipc_petsc *s, const ipc_csc *A, bool pattern_changed,
                                    double shift) {
   s->valid = 0;
@@ -376,8 +495,14 @@ ipc_factor_status ipc_petsc_factor(ipc_petsc *s, const ipc_csc *A, bool pattern_
     s->valid = 1;
     return IPC_FACTOR_OK;
   }
-  if (!s->A || pattern_changed || s->n != A->n) {
+  /* block size 3 for an iterative solver over vertex triples with known coordinates (a
+     Cholesky factor's MATSBAIJ stays scalar); a change of it rebuilds the matrix */
+  int bs = s->iterative && !s->sbaij && !s->scalar_only && s->nblocks > 0 && 3 * s->nblocks == A->n
+               ? 3
+               : 1;
+  if (!s->A || pattern_changed || s->n != A->n || s->bs != bs) {
     double t0 = ipc_now();
+    s->bs = bs;
     build_rows(s, A);
     PetscErrorCode e = new_pattern(s);
     s->st.analyze_seconds += ipc_now() - t0;
@@ -390,6 +515,7 @@ ipc_factor_status ipc_petsc_factor(ipc_petsc *s, const ipc_csc *A, bool pattern_
   double t0 = ipc_now();
   PetscErrorCode e = fill_and_set_up(s, A, shift);
   ipc_factor_status fs = e != 0 ? IPC_FACTOR_FAILED : set_up_status(s);
+  if (fs != IPC_FACTOR_OK && s->bs == 3) fs = scalar_fallback(s);
   s->st.factor_seconds += ipc_now() - t0;
   if (fs == IPC_FACTOR_NOT_PD) ++s->st.not_pd;
   s->valid = fs == IPC_FACTOR_OK;
@@ -423,16 +549,29 @@ ipc_factor_status ipc_petsc_solve(ipc_petsc *s, const double *b, double *x) {
   PetscInt its = 0;
   double bx = 0, bb = 0;
   PetscErrorCode e = run_solve(s, b, x, &reason, &its, &bx, &bb);
+  s->st.iterations += its;
+  if (s->bs == 3 && (e != 0 || (reason <= 0 && reason != KSP_DIVERGED_INDEFINITE_MAT))) {
+    if (scalar_fallback(s) != IPC_FACTOR_OK) {
+      s->valid = 0;
+      s->st.solve_seconds += ipc_now() - t0;
+      return IPC_FACTOR_FAILED;
+    }
+    its = 0;
+    e = run_solve(s, b, x, &reason, &its, &bx, &bb);
+    s->st.iterations += its;
+  }
   s->st.solve_seconds += ipc_now() - t0;
   ++s->st.solves;
-  s->st.iterations += its;
   if (e != 0) return IPC_FACTOR_FAILED;
   /* CG stops on an indefinite matrix only when its curvature changes sign between two
      iterations (a preconditioner that inverts A keeps the signs consistent), so an answer
      with b.x = x.Ax <= 0 certifies too that A is not positive definite: for Newton, x would
      not be a descent direction */
+  /* (a solve that stops before its first iteration answers x = 0, which the accuracy test
+     certified: the exact answer is within the accuracy of 0, as after a Newton step that
+     solved a quadratic model exactly; that is no evidence of indefiniteness) */
   if (reason == KSP_DIVERGED_INDEFINITE_MAT || reason == KSP_DIVERGED_INDEFINITE_PC ||
-      (s->iterative && reason > 0 && bb > 0 && !(bx > 0))) {
+      (s->iterative && reason > 0 && its > 0 && bb > 0 && !(bx > 0))) {
     ++s->st.not_pd;
     s->valid = 0;
     return IPC_FACTOR_NOT_PD;
@@ -446,6 +585,13 @@ int ipc_petsc_iterative(const ipc_petsc *s) {
 
 void ipc_petsc_set_accuracy(ipc_petsc *s, const ipc_solve_accuracy *acc) {
   s->acc = *acc;
+}
+
+void ipc_petsc_set_coordinates(ipc_petsc *s, int nblocks, const double *xyz) {
+  s->nblocks = xyz && nblocks > 0 ? nblocks : 0;
+  if (!s->nblocks) return;
+  ipc_reserve((void **)&s->xyz, &s->cap_xyz, 3 * (size_t)nblocks, sizeof(double));
+  memcpy(s->xyz, xyz, 3 * (size_t)nblocks * sizeof(double));
 }
 
 void ipc_petsc_get_stats(const ipc_petsc *s, ipc_linear_solver_stats *stats) {

@@ -27,12 +27,14 @@ ipc_petsc *ipc_petsc_create(ipc_linear_solver_kind kind, ipc_error *err);
 /* frees s; s may be NULL. PETSc itself stays up until exit. */
 void ipc_petsc_destroy(ipc_petsc *s);
 
-/* as ipc_linear_solver_factor / _solve / _iterative / _set_accuracy / _get_stats */
+/* as ipc_linear_solver_factor / _solve / _iterative / _set_accuracy / _set_coordinates /
+   _get_stats */
 ipc_factor_status ipc_petsc_factor(ipc_petsc *s, const ipc_csc *A, bool pattern_changed,
                                    double shift);
 ipc_factor_status ipc_petsc_solve(ipc_petsc *s, const double *b, double *x);
 int ipc_petsc_iterative(const ipc_petsc *s);
 void ipc_petsc_set_accuracy(ipc_petsc *s, const ipc_solve_accuracy *acc);
+void ipc_petsc_set_coordinates(ipc_petsc *s, int nblocks, const double *xyz);
 void ipc_petsc_get_stats(const ipc_petsc *s, ipc_linear_solver_stats *stats);
 
 #endif
