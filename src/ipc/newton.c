@@ -716,7 +716,7 @@ static int free_vertex_coordinates(const ipc_world *w, double *xyz) {
     const int *m = map + 3 * (size_t)v;
     if (m[0] < 0 && m[1] < 0 && m[2] < 0) continue;
     if (m[0] != 3 * nb || m[1] != 3 * nb + 1 || m[2] != 3 * nb + 2) return 0;
-    memcpy(xyz + 3 * (size_t)nb, w->x + 3 * (size_t)v, 3 * sizeof(double));
+    memcpy(xyz + 3 * (size_t)nb, w->s.x + 3 * (size_t)v, 3 * sizeof(double));
     ++nb;
   }
   return 3 * nb == ipc_sparse_num_free(w->solver->asm_) ? nb : 0;
