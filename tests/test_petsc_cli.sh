@@ -28,12 +28,23 @@ with_key superlu
 expect 2 "newton.linear_solver with an unknown name" "$IPCC" run "$T/superlu.json" -o "$T/o"
 contains "key 'newton.linear_solver': expected" "the message names the key"
 expect 0 "--linear-solver cholmod" "$IPCC" run "$scene" -o "$T/c" --steps 3 --quiet --linear-solver cholmod
+if grep -q '"linear_iterations":[[:space:]]*0' "$T/c/stats.json" &&
+   ! grep -q '"linear_iterations":[[:space:]]*[1-9]' "$T/c/stats.json"; then
+  ok "stats.json: no Krylov iterations with CHOLMOD"
+else
+  bad "stats.json: linear_iterations missing or nonzero with CHOLMOD"
+fi
 
 if [ "$HAVE_PETSC" = 1 ]; then
   with_key petsc-mumps
   expect 0 "newton.linear_solver petsc-mumps" "$IPCC" run "$T/petsc-mumps.json" -o "$T/m" --steps 3 --quiet
   expect 0 "--linear-solver petsc-cg-gamg" "$IPCC" run "$scene" -o "$T/g" --steps 3 --quiet \
     --linear-solver petsc-cg-gamg
+  # stats.json counts the CG iterations (summary and per step), 0 for CHOLMOD
+  cg=$(sed -n 's/.*"linear_iterations":[[:space:]]*\([0-9]*\).*/\1/p' "$T/g/stats.json" | head -1)
+  [ "${cg:-0}" -gt 0 ] && ok "stats.json: $cg CG iterations" || bad "stats.json: linear_iterations '$cg' for CG"
+  steps_cg=$(grep -c '"linear_iterations":[[:space:]]*[1-9]' "$T/g/stats.json")
+  [ "$steps_cg" -ge 3 ] && ok "CG iterations in $steps_cg records" || bad "CG iterations in $steps_cg records, expected the summary and 3 steps"
   expect 0 "--linear-solver petsc with --petsc-options" "$IPCC" run "$scene" -o "$T/p" --steps 3 \
     --quiet --linear-solver petsc --petsc-options "-ksp_type cg -pc_type jacobi -ksp_view"
   contains "type: jacobi" "the options reached PETSc (-ksp_view shows PCJACOBI)"

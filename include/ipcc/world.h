@@ -39,6 +39,8 @@ typedef struct ipc_step_stats {
                               longer resolve the step: the predicted decrease -g.p was within the
                               rounding error of the potential (the tolerance is below what double
                               precision can certify for this state) */
+  long linear_iterations;  /* Krylov iterations of the step's Newton solves (an iterative
+                              newton.linear_solver; 0 for CHOLMOD and other direct solvers) */
 } ipc_step_stats;
 
 /* number of threads for ipcc's own loops (default 1; n < 1: one per core; returns the

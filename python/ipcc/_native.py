@@ -39,8 +39,10 @@ class StepStats(ctypes.Structure):
         ("friction_contacts", ctypes.c_int),
         ("friction_iterations", ctypes.c_int),
         ("max_slip_speed", ctypes.c_double),
+        ("dhat_halvings", ctypes.c_int),
         ("factor_shifts", ctypes.c_int),
         ("newton_floor", ctypes.c_int),
+        ("linear_iterations", ctypes.c_long),
     ]
 
 

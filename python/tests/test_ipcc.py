@@ -175,3 +175,36 @@ def test_scene_dict_error_names_no_temporary_file():
         ipcc.scene_from_dict({"bodies": [{"mesh": "scenes/meshes/cube.msh", "colour": 1}]},
                              base_dir=ROOT)
     assert "scene dict" in str(e.value) and "ipcc-scene-" not in str(e.value)
+
+
+def _c_struct_fields(header, name):
+    """member names of `typedef struct NAME {...} NAME;` in an installed-style header, in order"""
+    import re
+
+    text = open(os.path.join(ROOT, "include", "ipcc", header)).read()
+    body = text[text.index("typedef struct %s {" % name):]
+    body = body[body.index("{") + 1:body.index("} %s;" % name)]
+    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+    names = []
+    for decl in body.split(";"):
+        decl = decl.strip()
+        if not decl:
+            continue
+        # "double t_assembly, t_factor" -> the names after the type
+        parts = decl.split(None, 1)[1]
+        names += [p.strip().lstrip("*") for p in parts.split(",")]
+    return names
+
+
+def test_step_stats_mirror_the_c_struct():
+    # the ctypes struct must hold every C member in order: C writes the whole struct into it
+    from ipcc import _native
+
+    names = [n for n, _ in _native.StepStats._fields_]
+    assert names == _c_struct_fields("world.h", "ipc_step_stats")
+
+
+def test_step_reports_linear_iterations(world):
+    st = world.step()
+    assert st["linear_iterations"] == 0  # CHOLMOD: a direct solve
+    assert st["dhat_halvings"] >= 0 and st["factor_shifts"] == 0

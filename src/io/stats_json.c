@@ -18,6 +18,9 @@ ipc_status ipc_write_stats_json(const char *path, const ipc_run_summary *sum,
   for (size_t i = 0; i < nsteps; ++i) floor_steps += steps[i].newton_floor;
   cJSON_AddNumberToObject(s, "newton_floor_steps", (double)floor_steps);
   cJSON_AddNumberToObject(s, "lcp_iterations", (double)sum->lcp_iterations);
+  double linear = 0;
+  for (size_t i = 0; i < nsteps; ++i) linear += (double)steps[i].linear_iterations;
+  cJSON_AddNumberToObject(s, "linear_iterations", linear);
   cJSON_AddNumberToObject(s, "contacts_max", sum->contacts_max);
   cJSON_AddNumberToObject(s, "dirichlet_unmet_steps", sum->dirichlet_unmet_steps);
   ipc_stats_add_num(s, "dhat", sum->dhat);
@@ -55,6 +58,7 @@ ipc_status ipc_write_stats_json(const char *path, const ipc_run_summary *sum,
     cJSON_AddNumberToObject(o, "dirichlet_unmet", p->dirichlet_unmet);
     cJSON_AddNumberToObject(o, "analyses", p->analyses);
     cJSON_AddNumberToObject(o, "factor_shifts", p->factor_shifts);
+    cJSON_AddNumberToObject(o, "linear_iterations", (double)p->linear_iterations);
     cJSON_AddNumberToObject(o, "friction_contacts", p->friction_contacts);
     cJSON_AddNumberToObject(o, "friction_iterations", p->friction_iterations);
     cJSON_AddNumberToObject(o, "dhat_halvings", p->dhat_halvings);

@@ -795,6 +795,7 @@ static int newton_direction(ipc_world *w, ipc_step_stats *st, ipc_error *err, do
   st->t_factor += ipc_now() - t0;
   ipc_linear_solver_get_stats(s->ls, &cs1);
   st->analyses += cs1.analyses - cs0.analyses;
+  st->linear_iterations += cs1.iterations - cs0.iterations;
   st->t_analyze += cs1.analyze_seconds - cs0.analyze_seconds;
   if (!ok) {
     if (ipc_linear_solver_iterative(s->ls))
