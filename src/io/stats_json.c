@@ -15,11 +15,13 @@ ipc_status ipc_write_stats_json(const char *path, const ipc_run_summary *sum,
                     sum->steps ? (double)sum->newton_iterations / sum->steps : 0.0);
   cJSON_AddNumberToObject(s, "newton_capped_steps", (double)sum->newton_capped_steps);
   long floor_steps = 0;
-  for (size_t i = 0; i < nsteps; ++i) floor_steps += steps[i].newton_floor;
+  double linear = 0;
+  for (size_t i = 0; i < nsteps; ++i) {
+    floor_steps += steps[i].newton_floor;
+    linear += (double)steps[i].linear_iterations;
+  }
   cJSON_AddNumberToObject(s, "newton_floor_steps", (double)floor_steps);
   cJSON_AddNumberToObject(s, "lcp_iterations", (double)sum->lcp_iterations);
-  double linear = 0;
-  for (size_t i = 0; i < nsteps; ++i) linear += (double)steps[i].linear_iterations;
   cJSON_AddNumberToObject(s, "linear_iterations", linear);
   cJSON_AddNumberToObject(s, "contacts_max", sum->contacts_max);
   cJSON_AddNumberToObject(s, "dirichlet_unmet_steps", sum->dirichlet_unmet_steps);

@@ -14,12 +14,6 @@
 #include "core/alloc.h"
 #include "lcp/lcp_world_internal.h"
 
-static int key_cmp(const unsigned long long *a, const unsigned long long *b) {
-  for (int k = 0; k < 3; ++k)
-    if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
-  return 0;
-}
-
 /* the velocity of vertex i at the end of the step: v* + dv, an affine body's v* + J_i dqdot */
 static void end_velocity(const ipc_lcp_world *w, int i, double v[3]) {
   const double *vs = w->vstar + 3 * (size_t)i;
@@ -56,7 +50,7 @@ size_t ipc_lcp_world_activate(ipc_lcp_world *w) {
   size_t add = 0;
   unsigned char *mark = IPC_NEW0(unsigned char, all->n + 1);
   for (size_t i = 0, j = 0; i < all->n; ++i) {
-    if (j < act->n && key_cmp(act->c[j].key, all->c[i].key) == 0) {
+    if (j < act->n && ipc_lcp_key_cmp(act->c[j].key, all->c[i].key) == 0) {
       ++j;
       continue;
     }
@@ -70,7 +64,7 @@ size_t ipc_lcp_world_activate(ipc_lcp_world *w) {
     ipc_lcp_region_result *res = IPC_NEW0(ipc_lcp_region_result, n + 1);
     size_t k = 0;
     for (size_t i = 0, j = 0; i < all->n; ++i) {
-      int kept = j < act->n && key_cmp(act->c[j].key, all->c[i].key) == 0;
+      int kept = j < act->n && ipc_lcp_key_cmp(act->c[j].key, all->c[i].key) == 0;
       if (!kept && !mark[i]) continue;
       c[k] = all->c[i];
       if (kept)

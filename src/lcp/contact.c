@@ -131,10 +131,7 @@ static double side_sign(const ipc_lcp_contact *c, const ipc_lcp_contact *p) {
 
 /* bsearch: a key against a contact's */
 static int cmp_key_contact(const void *key, const void *contact) {
-  const unsigned long long *a = key, *b = ((const ipc_lcp_contact *)contact)->key;
-  for (int k = 0; k < 3; ++k)
-    if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
-  return 0;
+  return ipc_lcp_key_cmp(key, ((const ipc_lcp_contact *)contact)->key);
 }
 
 /* adds a contact of the given points and weights (ids may repeat nothing; zero weights are
@@ -442,12 +439,6 @@ static void vertex_vertex(builder *b, int p, int q) {
 static void keep_shallowest(ipc_lcp_contact_set *cs, int *front, size_t nfront);
 static void orient(ipc_lcp_contact_set *cur, const ipc_lcp_contact_set *prev, const builder *b);
 
-static int key_cmp(const unsigned long long *a, const unsigned long long *b) {
-  for (int k = 0; k < 3; ++k)
-    if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
-  return 0;
-}
-
 /* a contact's sort fields and its index: sorting these moves a fifth of the bytes */
 typedef struct sort_rec {
   unsigned long long key[3];
@@ -457,7 +448,7 @@ typedef struct sort_rec {
 
 static int cmp_contact(const void *pa, const void *pb) {
   const sort_rec *a = pa, *b = pb;
-  int kc = key_cmp(a->key, b->key);
+  int kc = ipc_lcp_key_cmp(a->key, b->key);
   if (kc) return kc;
   /* same vertices: keep the smallest gap first, then a fixed order of the normal */
   if (a->phi != b->phi) return a->phi < b->phi ? -1 : 1;
@@ -545,7 +536,7 @@ static int cmp_inside(const void *pa, const void *pb) {
   if (a->face_body != b->face_body) return a->face_body < b->face_body ? -1 : 1;
   if (fabs(a->phi) != fabs(b->phi)) return fabs(a->phi) < fabs(b->phi) ? -1 : 1;
   if (a->phi != b->phi) return a->phi > b->phi ? -1 : 1;
-  return key_cmp(a->key, b->key);
+  return ipc_lcp_key_cmp(a->key, b->key);
 }
 
 /* the contacts of one vertex against the features of one body: the vertex is outside when
@@ -625,9 +616,9 @@ static void orient(ipc_lcp_contact_set *cur, const ipc_lcp_contact_set *prev, co
   size_t j = 0;
   for (size_t i = 0; i < cur->n; ++i) {
     ipc_lcp_contact *c = &cur->c[i];
-    while (j < prev->n && key_cmp(prev->c[j].key, c->key) < 0) ++j;
+    while (j < prev->n && ipc_lcp_key_cmp(prev->c[j].key, c->key) < 0) ++j;
     if (j == prev->n) break;
-    if (!c->unsigned_gap || key_cmp(prev->c[j].key, c->key)) continue;
+    if (!c->unsigned_gap || ipc_lcp_key_cmp(prev->c[j].key, c->key)) continue;
     const ipc_lcp_contact *p = &prev->c[j];
     /* the same vertices may have swapped sides (a vertex-vertex pair seen from either
        face): compare the normals side for side */

@@ -23,6 +23,14 @@ typedef struct ipc_lcp_contact {
   int face_body;             /* vertex against a deformable body's feature: that body, else -1 */
 } ipc_lcp_contact;
 
+/* -1, 0, 1 as contact key a orders before, equal to, after b (the order contact sets are
+   sorted in) */
+static inline int ipc_lcp_key_cmp(const unsigned long long a[3], const unsigned long long b[3]) {
+  for (int k = 0; k < 3; ++k)
+    if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
+  return 0;
+}
+
 typedef struct ipc_lcp_contact_set {
   ipc_lcp_contact *c;
   size_t n, cap;

@@ -569,12 +569,6 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
   return IPC_OK;
 }
 
-static int key_cmp(const unsigned long long *a, const unsigned long long *b) {
-  for (int k = 0; k < 3; ++k)
-    if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
-  return 0;
-}
-
 /* counting sort of the contacts by region: order[start[r] .. start[r+1]-1] */
 static void group(int nc, int nreg, const int *region, int *start, int *order) {
   for (int r = 0; r <= nreg; ++r) start[r] = 0;
@@ -700,8 +694,8 @@ ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st
     size_t j = 0;
     for (size_t c = 0; c < nc; ++c) {
       const unsigned long long *k = w->active->c[c].key;
-      while (j < w->prev_n && key_cmp(w->prev_key + 3 * j, k) < 0) ++j;
-      if (j < w->prev_n && key_cmp(w->prev_key + 3 * j, k) == 0)
+      while (j < w->prev_n && ipc_lcp_key_cmp(w->prev_key + 3 * j, k) < 0) ++j;
+      if (j < w->prev_n && ipc_lcp_key_cmp(w->prev_key + 3 * j, k) == 0)
         memcpy(w->z + c * R, w->prev_z + j * R, sizeof(double) * (size_t)R);
     }
   }

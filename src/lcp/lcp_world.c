@@ -303,7 +303,7 @@ static void broad_phase_relative(ipc_lcp_world *w, double accel) {
    gap seen */
 static double detect(ipc_lcp_world *w) {
   const ipc_model *m = &w->m;
-  const double *g = m->params.gravity;
+  const double ga = sqrt(dot3(m->params.gravity, m->params.gravity));
   if (w->def.manifold == IPC_LCP_MANIFOLD_FULL) {
     double vmax2 = 0;
     for (int i = 0; i < m->nverts; ++i) {
@@ -311,22 +311,19 @@ static double detect(ipc_lcp_world *w) {
       double s = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
       if (s > vmax2) vmax2 = s;
     }
-    double reach =
-        2 * w->h * (sqrt(vmax2) + 2 * w->h * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]));
+    double reach = 2 * w->h * (sqrt(vmax2) + 2 * w->h * ga);
     ipc_broad_phase(&w->cand, &m->surface, w->s.x, NULL, w->gap + reach);
   } else if (w->use_bp) {
-    ipc_lcp_body_pairs_run(&w->bp, &w->cand, m, w->s.x, w->s.v, w->gap, w->h,
-                           sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]));
+    ipc_lcp_body_pairs_run(&w->bp, &w->cand, m, w->s.x, w->s.v, w->gap, w->h, ga);
   } else {
-    broad_phase_relative(w, sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]));
+    broad_phase_relative(w, ga);
   }
   ipc_lcp_contact_set t = w->prev_contacts;
   w->prev_contacts = w->contacts;
   w->contacts = t;
   w->min_phi =
-      ipc_lcp_contacts_collect(&w->contacts, m, &w->cand, w->s.x, w->gap, w->s.v, w->h,
-                               sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]), &w->prev_contacts,
-                               w->def.manifold == IPC_LCP_MANIFOLD_REDUCED);
+      ipc_lcp_contacts_collect(&w->contacts, m, &w->cand, w->s.x, w->gap, w->s.v, w->h, ga,
+                               &w->prev_contacts, w->def.manifold == IPC_LCP_MANIFOLD_REDUCED);
   ipc_lcp_world_reduce(w);
   return w->min_phi;
 }
@@ -334,12 +331,6 @@ static double detect(ipc_lcp_world *w) {
 static int touches_moved(const ipc_lcp_world *w, int nv, const int *vert) {
   for (int k = 0; k < nv; ++k)
     if (w->moved[w->m.surface.vert_body[vert[k]]]) return 1;
-  return 0;
-}
-
-static int key_less(const unsigned long long *a, const unsigned long long *b) {
-  for (int k = 0; k < 3; ++k)
-    if (a[k] != b[k]) return a[k] < b[k];
   return 0;
 }
 
@@ -375,10 +366,9 @@ static double detect_moved(ipc_lcp_world *w) {
   for (size_t i = 0; i < c->nvv; ++i)
     if (touches_moved(w, 2, c->vv + 2 * i))
       memcpy(sub.vv + 2 * sub.nvv++, c->vv + 2 * i, 2 * sizeof(int));
-  const double *g = m->params.gravity;
   ipc_lcp_contact_set fresh = {0};
   ipc_lcp_contacts_collect(&fresh, m, &sub, w->s.x, w->gap, w->s.v, w->h,
-                           sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]), &w->prev_contacts,
+                           sqrt(dot3(m->params.gravity, m->params.gravity)), &w->prev_contacts,
                            w->def.manifold == IPC_LCP_MANIFOLD_REDUCED);
   ipc_free(sub.vf);
   ipc_free(sub.ee);
@@ -392,7 +382,8 @@ static double detect_moved(ipc_lcp_world *w) {
     while (i < w->contacts.n && touches_moved(w, w->contacts.c[i].nv, w->contacts.c[i].vert)) ++i;
     while (j < fresh.n && !touches_moved(w, fresh.c[j].nv, fresh.c[j].vert)) ++j;
     if (i == w->contacts.n && j == fresh.n) break;
-    if (j == fresh.n || (i < w->contacts.n && key_less(w->contacts.c[i].key, fresh.c[j].key)))
+    if (j == fresh.n ||
+        (i < w->contacts.n && ipc_lcp_key_cmp(w->contacts.c[i].key, fresh.c[j].key) < 0))
       out.c[out.n++] = w->contacts.c[i++];
     else
       out.c[out.n++] = fresh.c[j++];
@@ -617,7 +608,7 @@ ipc_status ipc_lcp_world_step(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_erro
   double change;
   ipc_status s = prescribe(w, w->s.time, &change, err);
   if (s != IPC_OK) return s;
-  if (change > 3 * w->h * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2])) detect(w);
+  if (change > 3 * w->h * sqrt(dot3(g, g))) detect(w);
   s = ipc_lcp_world_free_velocity(w, st, err);
   if (s == IPC_OK) s = ipc_lcp_affine_free_velocity(w, err);
   if (s != IPC_OK) return s;
