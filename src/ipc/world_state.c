@@ -25,14 +25,16 @@ static ipc_state_shape shape(const ipc_world *w) {
                            w->m.ndirichlet, w->rest.naff, w->m.params.integrator == IPC_NEWMARK};
 }
 
-ipc_status ipc_world_save_state(const ipc_world *w, FILE *f, ipc_error *err) {
+ipc_status ipc_world_state_save(const ipcc_world *world, FILE *f, ipc_error *err) {
+  const ipc_world *w = world->ws;
   ipc_state_shape sh = shape(w);
   ipc_state_field extra[2] = {{TAG_KAPPA, sizeof w->kappa, (void *)&w->kappa},
                               {TAG_MIN_D2, sizeof w->min_d2, (void *)&w->min_d2}};
   return ipc_state_save(&w->s, &sh, extra, 2, f, err);
 }
 
-ipc_status ipc_world_load_state(ipc_world *w, FILE *f, ipc_error *err) {
+ipc_status ipc_world_state_load(ipcc_world *world, FILE *f, ipc_error *err) {
+  ipc_world *w = world->ws;
   ipc_state_shape sh = shape(w);
   ipc_state_record r;
   if (ipc_state_record_read(&r, f, &sh, err) != IPC_OK) return IPC_ERR_INPUT;

@@ -41,7 +41,8 @@ static ipc_state_shape shape(const ipc_lcp_world *w) {
                            w->m.ndirichlet, w->rest.naff, 0};
 }
 
-ipc_status ipc_lcp_world_save_state(const ipc_lcp_world *w, FILE *f, ipc_error *err) {
+ipc_status ipc_lcp_world_state_save(const ipcc_world *world, FILE *f, ipc_error *err) {
+  const ipc_lcp_world *w = world->ws;
   ipc_state_shape sh = shape(w);
   uint64_t n3 = 3 * (uint64_t)w->m.nverts, R = (uint64_t)ipc_lcp_world_rows(w);
   uint32_t rows = (uint32_t)R;
@@ -77,7 +78,8 @@ static void *copy(const void *p, uint64_t n) {
   return q;
 }
 
-ipc_status ipc_lcp_world_load_state(ipc_lcp_world *w, FILE *f, ipc_error *err) {
+ipc_status ipc_lcp_world_state_load(ipcc_world *world, FILE *f, ipc_error *err) {
+  ipc_lcp_world *w = world->ws;
   const ipc_model *m = &w->m;
   ipc_state_shape sh = shape(w);
   uint64_t n3 = 3 * (uint64_t)m->nverts, R = (uint64_t)ipc_lcp_world_rows(w);
