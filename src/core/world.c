@@ -105,9 +105,33 @@ int ipcc_world_intersection_free(const ipcc_world *w, char *what, size_t n) {
   return 0;
 }
 
-ipc_status ipcc_world_save_state(const ipcc_world *w, FILE *f, ipc_error *err) {
-  return w->strategy->save(w, f, err);
+/* the sizes a state record of w is made for */
+static ipc_state_shape state_shape(const ipcc_world *w) {
+  const ipc_model *m = w->m;
+  int accel = w->strategy->newmark && m->params.integrator == IPC_NEWMARK;
+  return (ipc_state_shape){w->strategy->state_mode, m->nverts,     m->ntets,
+                           m->ndirichlet,           w->rest->naff, accel};
 }
+
+ipc_status ipcc_world_save_state(const ipcc_world *w, FILE *f, ipc_error *err) {
+  ipc_state_shape sh = state_shape(w);
+  ipc_state_field extra[IPCC_STATE_EXTRA];
+  union {
+    double d;
+    long long l;
+    unsigned char bytes[IPCC_STATE_SCRATCH];
+  } scratch;
+  int n = w->strategy->state_fields(w, extra, &scratch);
+  return ipc_state_save(w->s, &sh, extra, n, f, err);
+}
+
 ipc_status ipcc_world_load_state(ipcc_world *w, FILE *f, ipc_error *err) {
-  return w->strategy->load(w, f, err);
+  ipc_state_shape sh = state_shape(w);
+  ipc_state_record r;
+  if (ipc_state_record_read(&r, f, &sh, err) != IPC_OK) return IPC_ERR_INPUT;
+  ipc_status st =
+      ipc_state_record_check(&r, &sh, w->strategy->state_tags, w->strategy->nstate_tags, err);
+  if (st == IPC_OK) st = w->strategy->state_apply(w, &r, &sh, err);
+  ipc_state_record_free(&r);
+  return st;
 }

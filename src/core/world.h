@@ -22,14 +22,21 @@
 
 typedef struct ipcc_world ipcc_world;
 
+/* a strategy's fields of a state record: at most this many, with this much scratch */
+#define IPCC_STATE_EXTRA 16
+#define IPCC_STATE_SCRATCH 64
+
 /* a contact model: how a world is built beyond the model and how it steps */
 typedef struct ipcc_strategy {
-  const char *name;       /* "ipc" or "lcp" (stats.json's mode, messages) */
-  ipc_rest_origin origin; /* the affine bodies' rest coordinates (core/rest.h) */
-  int allows_penetration; /* 1: small overlaps at contacts are part of the model (LCP): the
-                             exact check reports them without failing a run, and neither planes
-                             nor affine maps are checked */
-  size_t record_size;     /* bytes of one step's statistics (ipc_step_stats, ...) */
+  const char *name;          /* "ipc" or "lcp" (stats.json's mode, messages) */
+  ipc_rest_origin origin;    /* the affine bodies' rest coordinates (core/rest.h) */
+  int allows_penetration;    /* 1: small overlaps at contacts are part of the model (LCP): the
+                                exact check reports them without failing a run, and neither planes
+                                nor affine maps are checked */
+  size_t record_size;        /* bytes of one step's statistics (ipc_step_stats, ...) */
+  ipc_state_mode state_mode; /* the mode its state records name (core/state.h) */
+  int newmark;               /* 1: follows the scene's integrator (Newmark's accelerations are
+                                part of the state); 0: linearly implicit Euler always */
   /* the strategy's options, before anything is built (NULL: none to check) */
   ipc_status (*check_options)(const void *options, ipc_error *err);
   /* a zeroed workspace with its world (the `world` member) pointing at its model, rest data,
@@ -44,9 +51,17 @@ typedef struct ipcc_strategy {
   void (*release)(ipcc_world *w);
   /* one step; record: record_size bytes, overwritten */
   ipc_status (*step)(ipcc_world *w, void *record, ipc_error *err);
-  /* the strategy's fields of the state record (core/state.h, tags from IPC_STATE_TAG_MODE) */
-  ipc_status (*save)(const ipcc_world *w, FILE *f, ipc_error *err);
-  ipc_status (*load)(ipcc_world *w, FILE *f, ipc_error *err);
+  /* the strategy's fields of the state record (core/state.h; its tags, from
+     IPC_STATE_TAG_MODE): into extra (at most IPCC_STATE_EXTRA), pointing into the workspace
+     or into scratch (IPCC_STATE_SCRATCH bytes, aligned for any number); returns how many */
+  int (*state_fields)(const ipcc_world *w, ipc_state_field *extra, void *scratch);
+  const uint32_t *state_tags; /* every tag it may write */
+  int nstate_tags;
+  /* a record read for w, its state's fields checked: checks the strategy's fields, then
+     copies the state's (ipc_state_record_apply) and its own into w; a refused record
+     (IPC_ERR_INPUT, err naming the field) leaves w as it was */
+  ipc_status (*state_apply)(ipcc_world *w, const ipc_state_record *r, const ipc_state_shape *sh,
+                            ipc_error *err);
   /* the distance below which contacts act: IPC's dhat, LCP's contact gap (m) */
   double (*contact_distance)(const ipcc_world *w);
 } ipcc_strategy;

@@ -418,19 +418,24 @@ static double ipc_distance(const ipcc_world *w) {
   return ((const ipc_world *)w->ws)->dhat;
 }
 
-/* in the order of ipcc_strategy's fields: name, affine rest origin, allows_penetration,
-   record_size, check_options, alloc, check_model, init, release, step, save, load,
-   contact_distance */
+/* in the order of ipcc_strategy's fields (core/world.h): name, affine rest origin,
+   allows_penetration, record_size, state_mode, newmark, check_options, alloc, check_model,
+   init, release, step, state_fields, state_tags, nstate_tags, state_apply, contact_distance
+   (positional: a designated table would repeat the LCP one line for line) */
 const ipcc_strategy ipcc_strategy_ipc = {"ipc",
                                          IPC_REST_WORLD_ORIGIN,
                                          0,
                                          sizeof(ipc_step_stats),
+                                         IPC_STATE_IPC,
+                                         1,
                                          NULL,
                                          ipc_alloc,
                                          NULL,
                                          ipc_init,
                                          ipc_release,
                                          ipc_step,
-                                         ipc_world_state_save,
-                                         ipc_world_state_load,
+                                         ipc_world_state_fields,
+                                         ipc_world_state_tags,
+                                         2,
+                                         ipc_world_state_apply,
                                          ipc_distance};

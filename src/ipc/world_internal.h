@@ -100,9 +100,12 @@ static inline int ipc_world_elastic_project(const ipc_world *w) {
   return w->m.params.ipc_newton_path ? IPC_PROJECT_IPC : IPC_PROJECT_ANALYTIC;
 }
 
-/* the IPC strategy's fields of the state record (world_state.c): kappa, min_d2 */
-ipc_status ipc_world_state_save(const ipcc_world *w, FILE *f, ipc_error *err);
-ipc_status ipc_world_state_load(ipcc_world *w, FILE *f, ipc_error *err);
+/* the IPC strategy's fields of the state record (world_state.c): kappa, min_d2 (ipcc_strategy's
+   state_fields, state_tags, state_apply) */
+int ipc_world_state_fields(const ipcc_world *w, ipc_state_field *extra, void *scratch);
+extern const uint32_t ipc_world_state_tags[2];
+ipc_status ipc_world_state_apply(ipcc_world *w, const ipc_state_record *r,
+                                 const ipc_state_shape *sh, ipc_error *err);
 
 /* elastic energy sum_t vol_t Psi(F_t(x)) (+INFINITY when undefined) */
 double ipc_elastic_energy(const ipc_world *w, const double *x);

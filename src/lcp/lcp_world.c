@@ -612,17 +612,21 @@ static double lcp_distance(const ipcc_world *w) {
   return ((const ipc_lcp_world *)w->ws)->gap;
 }
 
-/* in the order of ipcc_strategy's fields (core/world.h) */
+/* in the order of ipcc_strategy's fields (core/world.h), as ipcc_strategy_ipc */
 const ipcc_strategy ipcc_strategy_lcp = {"lcp",
                                          IPC_REST_CENTRE,
                                          1,
                                          sizeof(ipc_lcp_step_stats),
+                                         IPC_STATE_LCP,
+                                         0,
                                          lcp_check_options,
                                          lcp_alloc,
                                          lcp_check_model,
                                          lcp_init,
                                          lcp_release,
                                          lcp_step,
-                                         ipc_lcp_world_state_save,
-                                         ipc_lcp_world_state_load,
+                                         ipc_lcp_world_state_fields,
+                                         ipc_lcp_world_state_tags,
+                                         8,
+                                         ipc_lcp_world_state_apply,
                                          lcp_distance};

@@ -208,8 +208,10 @@ void ipc_lcp_affine_backward(const ipc_lcp_world *w, int a, double y[12]);
 void ipc_lcp_affine_advance(ipc_lcp_world *w);
 
 /* the LCP strategy's fields of the state record (lcp_world_state.c) */
-ipc_status ipc_lcp_world_state_save(const ipcc_world *w, FILE *f, ipc_error *err);
-ipc_status ipc_lcp_world_state_load(ipcc_world *w, FILE *f, ipc_error *err);
+int ipc_lcp_world_state_fields(const ipcc_world *w, ipc_state_field *extra, void *scratch);
+extern const uint32_t ipc_lcp_world_state_tags[8];
+ipc_status ipc_lcp_world_state_apply(ipcc_world *w, const ipc_state_record *r,
+                                     const ipc_state_shape *sh, ipc_error *err);
 
 /* the model (for writers) */
 const ipc_model *ipc_lcp_world_model(const ipc_lcp_world *w);
