@@ -74,6 +74,17 @@ ipc_status ipcc_world_set_velocities(ipcc_world *w, const double *v, int nverts,
 ipc_status ipcc_world_set_forces(ipcc_world *w, const double *f, int nverts, ipc_error *err)
     IPC_NONNULL(1);
 
+/* the end-of-step positions of some vertices for the next step only (kinematic control: an
+   obstacle's vertices, a scripted region's, or any vertex of a deformable body): verts[k]
+   ends the next step at targets[3k .. 3k+2], moved there as the scene's scripts move theirs
+   (IPC: placed if no contact is crossed, else pulled there; LCP: given the velocity
+   (target - x) / h), overriding a script of the same vertex; after that step an obstacle
+   stays where it is and the other vertices are free again. Replaces targets set before and
+   not yet used; count 0 clears them. Refused (IPC_ERR_INPUT, nothing set): an id out of
+   range, a vertex of an affine body (it moves as a whole), a target not finite. */
+ipc_status ipcc_world_set_targets(ipcc_world *w, const int *verts, int count, const double *targets,
+                                  ipc_error *err) IPC_NONNULL(1);
+
 /* ---- the contact list at the current state (after creation, a step, or a setter) ---- */
 
 typedef enum ipcc_contact_kind {

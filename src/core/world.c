@@ -1,7 +1,9 @@
 /* the world both contact models step (core/world.h): one creation, the accessors and the
    checks that do not depend on the contact model; driving it from outside and its state
    snapshots (ipcc/world_unified.h) */
-#define _POSIX_C_SOURCE 200809L /* open_memstream, fmemopen (the snapshots) */
+#ifndef _POSIX_C_SOURCE /* open_memstream, fmemopen (the snapshots); meson defines it */
+#define _POSIX_C_SOURCE 200809L
+#endif
 #include "core/world.h"
 
 #include <math.h>
@@ -250,6 +252,46 @@ ipc_status ipcc_world_set_forces(ipcc_world *w, const double *f, int nverts, ipc
     return IPC_ERR_INPUT;
   if (!w->force) w->force = IPC_NEW(double, 3 * (size_t)nverts + 1);
   memcpy(w->force, f, 3 * (size_t)nverts * sizeof(double));
+  return IPC_OK;
+}
+
+ipc_status ipcc_world_set_targets(ipcc_world *w, const int *verts, int count, const double *targets,
+                                  ipc_error *err) {
+  const char *fn = "ipcc_world_set_targets";
+  const ipc_model *m = w->m;
+  if (count < 0 || count > m->nverts)
+    return ipc_error_set(err, IPC_ERR_INPUT, "%s: count %d: expected 0 to %d", fn, count,
+                         m->nverts);
+  if (count > 0 && (!verts || !targets))
+    return ipc_error_set(err, IPC_ERR_INPUT, "%s: %d targets but no %s", fn, count,
+                         !verts ? "vertex ids" : "target positions");
+  for (int k = 0; k < count; ++k) {
+    int i = verts[k];
+    if (i < 0 || i >= m->nverts)
+      return ipc_error_set(err, IPC_ERR_INPUT,
+                           "%s: verts[%d] = %d: expected a vertex id in [0, %d)", fn, k, i,
+                           m->nverts);
+    if (w->rest->naff > 0 && w->rest->vert_aff[i] >= 0)
+      return ipc_error_set(err, IPC_ERR_INPUT,
+                           "%s: verts[%d] = %d belongs to affine body '%s', which moves as a "
+                           "whole: its targets cannot be set per vertex",
+                           fn, k, i, m->bodies[m->surface.vert_body[i]].name);
+    for (int d = 0; d < 3; ++d)
+      if (!isfinite(targets[3 * (size_t)k + d]))
+        return ipc_error_set(err, IPC_ERR_INPUT, "%s: target %d (vertex %d): %c = %g is not finite",
+                             fn, k, i, "xyz"[d], targets[3 * (size_t)k + d]);
+  }
+  ipc_prescription *p = w->pre;
+  if (!p->ext_set) {
+    p->ext_set = IPC_NEW0(unsigned char, (size_t)m->nverts + 1);
+    p->ext_target = IPC_NEW0(double, 3 * (size_t)m->nverts + 1);
+  }
+  memset(p->ext_set, 0, (size_t)m->nverts);
+  for (int k = 0; k < count; ++k) {
+    p->ext_set[verts[k]] = 1;
+    memcpy(p->ext_target + 3 * (size_t)verts[k], targets + 3 * (size_t)k, 3 * sizeof(double));
+  }
+  p->next = count;
   return IPC_OK;
 }
 
