@@ -199,6 +199,55 @@ static void resting_contacts(ipcc_mode mode, double mu) {
   ipcc_world_destroy(w);
 }
 
+/* two_cubes stacked on the ground by ipcc_world_set_positions and left to settle: the
+   contacts between the cubes carry the upper one's weight, those with the ground both (the
+   upper cube shifted by 0.2 in x and z, its corners off the lower one's edges) */
+static void stacked_contacts(ipcc_mode mode) {
+  ipc_error err;
+  ipc_scene_def def;
+  CHECK(ipc_scene_load("scenes/two_cubes.json", &def, &err) == IPC_OK);
+  /* stiffer than the scene's 1e5 Pa, whose cubes oscillate for seconds */
+  for (int b = 0; b < def.nbodies; ++b) def.bodies[b].young = 1e8;
+  ipcc_world *w = ipcc_world_new(&def, mode, NULL, &err);
+  ipc_scene_def_free(&def);
+  CHECK_MSG(w != NULL, "%s", err.msg);
+  if (!w) return;
+  int n = ipcc_world_vertex_count(w); /* upper: 0..7 at y in [3, 4]; lower: 8..15 in [1, 2] */
+  size_t bytes = 3 * (size_t)n * sizeof(double);
+  double *x = malloc(bytes), gap = 0.5 * ipcc_world_contact_distance(w);
+  memcpy(x, ipcc_world_positions(w), bytes);
+  for (int i = 0; i < n; ++i) x[3 * i + 1] -= i < 8 ? 2.0 - 2 * gap : 1.0 - gap;
+  for (int i = 0; i < 8; ++i) x[3 * i] += 0.2, x[3 * i + 2] += 0.2; /* corners not on edges */
+  CHECK_MSG(ipcc_world_set_positions(w, x, n, &err) == IPC_OK, "%s", err.msg);
+  for (int k = 0; k < 80; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
+  const double *m = ipcc_world_masses(w);
+  double mu = 0, ml = 0;
+  for (int i = 0; i < n; ++i) *(i < 8 ? &mu : &ml) += m[i];
+  int nc = ipcc_world_contacts(w, NULL, 0);
+  ipcc_contact *c = calloc((size_t)nc + 1, sizeof *c);
+  ipcc_world_contacts(w, c, nc);
+  double between = 0, ground = 0;
+  for (int k = 0; k < nc; ++k) {
+    if (c[k].body[1] < 0) {
+      ground += c[k].normal_force;
+      continue;
+    }
+    /* side 0 is the upper cube's when the normal points up */
+    CHECK((c[k].normal[1] > 0) == (c[k].body[0] == 0));
+    between += c[k].normal_force;
+    CHECK_MSG(fabs(c[k].distance) < ipcc_world_contact_distance(w), "%s: distance %g",
+              mode_name(mode), c[k].distance);
+  }
+  double g = 9.80665;
+  CHECK_MSG(fabs(between - mu * g) <= 0.03 * mu * g, "%s: between the cubes %g, upper weight %g",
+            mode_name(mode), between, mu * g);
+  CHECK_MSG(fabs(ground - (mu + ml) * g) <= 0.03 * (mu + ml) * g, "%s: ground %g, weight %g",
+            mode_name(mode), ground, (mu + ml) * g);
+  free(c);
+  free(x);
+  ipcc_world_destroy(w);
+}
+
 /* IPC: a cube pushed sideways on a plane with friction: the friction force opposes the slip */
 static void sliding_friction(void) {
   ipc_error err;
@@ -492,6 +541,7 @@ int main(void) {
     bad_input(mode);
     targets(mode);
     snapshots_affine(mode);
+    stacked_contacts(mode);
   }
   resting_contacts(IPCC_MODE_IPC, 0.5);
   resting_contacts(IPCC_MODE_LCP, 0.5);
