@@ -7,6 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the controller: 2 m/s^2 along +x on body 0 while its lowest point is above 0.1 m, as
+   forces m_i a into f (n x 3) */
+static void control(const ipcc_world *w, double *f) {
+  int n = ipcc_world_vertex_count(w);
+  const double *x = ipcc_world_positions(w), *m = ipcc_world_masses(w);
+  double lowest = 1e300;
+  for (int i = 0; i < n; ++i)
+    if (ipcc_world_vertex_body(w, i) == 0 && x[3 * i + 1] < lowest) lowest = x[3 * i + 1];
+  for (int i = 0; i < n; ++i)
+    f[3 * i] = ipcc_world_vertex_body(w, i) == 0 && lowest > 0.1 ? 2.0 * m[i] : 0.0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: %s SCENE [ipc|lcp]\n", argv[0]);
@@ -26,19 +38,12 @@ int main(int argc, char **argv) {
     return 2;
   }
   int n = ipcc_world_vertex_count(w);
-  const double *m = ipcc_world_masses(w);
   double *f = calloc(3 * (size_t)n, sizeof(double));
   ipcc_contact *contacts = NULL;
   ipcc_state *branch = NULL;
   int status = 0;
   for (int step = 0; step < 40 && status == 0; ++step) {
-    /* the controller: 2 m/s^2 along +x on body 0 while its lowest point is above 0.1 m */
-    double lowest = 1e300;
-    for (int i = 0; i < n; ++i)
-      if (ipcc_world_vertex_body(w, i) == 0 && ipcc_world_positions(w)[3 * i + 1] < lowest)
-        lowest = ipcc_world_positions(w)[3 * i + 1];
-    for (int i = 0; i < n; ++i)
-      f[3 * i] = ipcc_world_vertex_body(w, i) == 0 && lowest > 0.1 ? 2.0 * m[i] : 0.0;
+    control(w, f);
     if (ipcc_world_set_forces(w, f, n, &err) != IPC_OK ||
         ipcc_world_step(w, NULL, &err) != IPC_OK) {
       fprintf(stderr, "step %d: %s\n", step + 1, err.msg);
@@ -62,12 +67,7 @@ int main(int argc, char **argv) {
     memcpy(end, ipcc_world_positions(w), bytes);
     ipcc_state_restore(w, branch, &err);
     for (int step = 20; step < 40 && status == 0; ++step) {
-      double lowest = 1e300;
-      for (int i = 0; i < n; ++i)
-        if (ipcc_world_vertex_body(w, i) == 0 && ipcc_world_positions(w)[3 * i + 1] < lowest)
-          lowest = ipcc_world_positions(w)[3 * i + 1];
-      for (int i = 0; i < n; ++i)
-        f[3 * i] = ipcc_world_vertex_body(w, i) == 0 && lowest > 0.1 ? 2.0 * m[i] : 0.0;
+      control(w, f);
       ipcc_world_set_forces(w, f, n, &err);
       if (ipcc_world_step(w, NULL, &err) != IPC_OK) status = 1;
     }

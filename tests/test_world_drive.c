@@ -32,7 +32,20 @@ static ipcc_world *cube_world(ipcc_mode mode, double y, const double g[3], int p
   for (int d = 0; d < 3; ++d) def.gravity[d] = g[d];
   ipc_lcp_world_def ld = ipc_default_lcp_world_def();
   if (mu > 0) ld.friction = IPC_LCP_FRICTION_BOX;
-  return ipcc_world_new(&def, mode, &ld, err);
+  ipcc_world *w = ipcc_world_new(&def, mode, &ld, err);
+  CHECK_MSG(w != NULL, "%s: %s", mode_name(mode), err->msg);
+  return w;
+}
+
+/* scenes/two_cubes.json in the given mode (young > 0: both cubes' Young's modulus) */
+static ipcc_world *two_cubes(ipcc_mode mode, double young, ipc_error *err) {
+  ipc_scene_def def;
+  CHECK(ipc_scene_load("scenes/two_cubes.json", &def, err) == IPC_OK);
+  for (int b = 0; b < def.nbodies && young > 0; ++b) def.bodies[b].young = young;
+  ipcc_world *w = ipcc_world_new(&def, mode, NULL, err);
+  ipc_scene_def_free(&def);
+  CHECK_MSG(w != NULL, "%s: %s", mode_name(mode), err->msg);
+  return w;
 }
 
 static const double zero_g[3] = {0, 0, 0}, earth_g[3] = {0, -9.81, 0};
@@ -47,7 +60,6 @@ static double mean_of(const double *a, int n, int d) {
 static void velocities(ipcc_mode mode, int affine) {
   ipc_error err;
   ipcc_world *w = cube_world(mode, 1.0, zero_g, 0, 0, affine, &err);
-  CHECK_MSG(w != NULL, "%s: %s", mode_name(mode), err.msg);
   if (!w) return;
   int n = ipcc_world_vertex_count(w);
   double *v = calloc(3 * (size_t)n, sizeof(double)), *x0 = malloc(3 * (size_t)n * sizeof(double));
@@ -113,7 +125,6 @@ static void constant_force(ipcc_mode mode, int affine) {
 static void force_gradient(void) {
   ipc_error err;
   ipcc_world *uw = cube_world(IPCC_MODE_IPC, 1.0, earth_g, 0, 0, 0, &err);
-  CHECK_MSG(uw != NULL, "%s", err.msg);
   if (!uw) return;
   ipc_world *w = uw->ws;
   int n = ipcc_world_vertex_count(uw);
@@ -154,7 +165,6 @@ static void force_gradient(void) {
 static void resting_contacts(ipcc_mode mode, double mu) {
   ipc_error err;
   ipcc_world *w = cube_world(mode, 0.0005, earth_g, 1, mu, 0, &err);
-  CHECK_MSG(w != NULL, "%s: %s", mode_name(mode), err.msg);
   if (!w) return;
   int n = ipcc_world_vertex_count(w);
   for (int k = 0; k < 150; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
@@ -204,13 +214,8 @@ static void resting_contacts(ipcc_mode mode, double mu) {
    upper cube shifted by 0.2 in x and z, its corners off the lower one's edges) */
 static void stacked_contacts(ipcc_mode mode) {
   ipc_error err;
-  ipc_scene_def def;
-  CHECK(ipc_scene_load("scenes/two_cubes.json", &def, &err) == IPC_OK);
   /* stiffer than the scene's 1e5 Pa, whose cubes oscillate for seconds */
-  for (int b = 0; b < def.nbodies; ++b) def.bodies[b].young = 1e8;
-  ipcc_world *w = ipcc_world_new(&def, mode, NULL, &err);
-  ipc_scene_def_free(&def);
-  CHECK_MSG(w != NULL, "%s", err.msg);
+  ipcc_world *w = two_cubes(mode, 1e8, &err);
   if (!w) return;
   int n = ipcc_world_vertex_count(w); /* upper: 0..7 at y in [3, 4]; lower: 8..15 in [1, 2] */
   size_t bytes = 3 * (size_t)n * sizeof(double);
@@ -252,7 +257,6 @@ static void stacked_contacts(ipcc_mode mode) {
 static void sliding_friction(void) {
   ipc_error err;
   ipcc_world *w = cube_world(IPCC_MODE_IPC, 0.0005, earth_g, 1, 0.5, 0, &err);
-  CHECK_MSG(w != NULL, "%s", err.msg);
   if (!w) return;
   int n = ipcc_world_vertex_count(w);
   for (int k = 0; k < 20; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
@@ -278,13 +282,8 @@ static void sliding_friction(void) {
    velocities bit for bit; a copy restores as well; another mode's snapshot is refused */
 static void snapshots(ipcc_mode mode) {
   ipc_error err;
-  ipc_scene_def def;
-  CHECK(ipc_scene_load("scenes/two_cubes.json", &def, &err) == IPC_OK);
-  ipcc_world *w = ipcc_world_new(&def, mode, NULL, &err);
-  ipcc_world *other =
-      ipcc_world_new(&def, mode == IPCC_MODE_IPC ? IPCC_MODE_LCP : IPCC_MODE_IPC, NULL, &err);
-  ipc_scene_def_free(&def);
-  CHECK_MSG(w && other, "%s: %s", mode_name(mode), err.msg);
+  ipcc_world *w = two_cubes(mode, 0, &err);
+  ipcc_world *other = two_cubes(mode == IPCC_MODE_IPC ? IPCC_MODE_LCP : IPCC_MODE_IPC, 0, &err);
   if (!w || !other) return;
   int n = ipcc_world_vertex_count(w);
   size_t bytes = 3 * (size_t)n * sizeof(double);
@@ -328,11 +327,7 @@ static void snapshots(ipcc_mode mode) {
 /* set positions: accepted (contacts follow) or refused (the world unchanged) */
 static void positions(ipcc_mode mode) {
   ipc_error err;
-  ipc_scene_def def;
-  CHECK(ipc_scene_load("scenes/two_cubes.json", &def, &err) == IPC_OK);
-  ipcc_world *w = ipcc_world_new(&def, mode, NULL, &err);
-  ipc_scene_def_free(&def);
-  CHECK_MSG(w != NULL, "%s", err.msg);
+  ipcc_world *w = two_cubes(mode, 0, &err);
   if (!w) return;
   int n = ipcc_world_vertex_count(w); /* upper: 0..7 at y in [3, 4]; lower: 8..15 in [1, 2] */
   size_t bytes = 3 * (size_t)n * sizeof(double);
@@ -388,7 +383,6 @@ static void positions(ipcc_mode mode) {
 static void affine_positions(ipcc_mode mode) {
   ipc_error err;
   ipcc_world *w = cube_world(mode, 1.0, earth_g, 1, 0, 1, &err);
-  CHECK_MSG(w != NULL, "%s", err.msg);
   if (!w) return;
   int n = ipcc_world_vertex_count(w);
   size_t bytes = 3 * (size_t)n * sizeof(double);
@@ -414,7 +408,6 @@ static void affine_positions(ipcc_mode mode) {
 static void bad_input(ipcc_mode mode) {
   ipc_error err;
   ipcc_world *w = cube_world(mode, 1.0, earth_g, 1, 0, 0, &err);
-  CHECK_MSG(w != NULL, "%s", err.msg);
   if (!w) return;
   int n = ipcc_world_vertex_count(w);
   size_t bytes = 3 * (size_t)n * sizeof(double);
@@ -468,7 +461,6 @@ static void bad_input(ipcc_mode mode) {
 static void targets(ipcc_mode mode) {
   ipc_error err;
   ipcc_world *w = cube_world(mode, 1.0, zero_g, 0, 0, 0, &err);
-  CHECK_MSG(w != NULL, "%s", err.msg);
   if (!w) return;
   int n = ipcc_world_vertex_count(w);
   int *ids = malloc(sizeof(int) * (size_t)n);
@@ -499,7 +491,6 @@ static void targets(ipcc_mode mode) {
   ipcc_world_destroy(w);
   /* a vertex of an affine body */
   w = cube_world(mode, 1.0, zero_g, 0, 0, 1, &err);
-  CHECK_MSG(w != NULL, "%s", err.msg);
   if (w) {
     CHECK(ipcc_world_set_targets(w, ids, 1, t, &err) == IPC_ERR_INPUT);
     CHECK_MSG(strstr(err.msg, "affine body"), "%s", err.msg);
@@ -513,7 +504,6 @@ static void targets(ipcc_mode mode) {
 static void snapshots_affine(ipcc_mode mode) {
   ipc_error err;
   ipcc_world *w = cube_world(mode, 0.001, earth_g, 1, 0.3, 1, &err);
-  CHECK_MSG(w != NULL, "%s", err.msg);
   if (!w) return;
   int n = ipcc_world_vertex_count(w);
   size_t bytes = 3 * (size_t)n * sizeof(double);

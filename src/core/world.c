@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "affine/affine.h"
 #include "core/alloc.h"
 #include "elastic/model_rest.h"
 #include "geometry/intersect_surface.h"
@@ -194,19 +193,9 @@ static ipc_status check_vertex_array(const ipcc_world *w, const char *fn, const 
 /* the affine bodies' coordinates q (naff x 12) fitted to the vertex values a (positions or
    velocities: both are J q), then a = J q on their vertices */
 static void fit_affine(const ipcc_world *w, double *a, double *q) {
-  const ipc_model *m = w->m;
-  const ipc_rest *r = w->rest;
-  for (int k = 0; k < r->naff; ++k) {
-    const ipc_body *bd = &m->bodies[r->aff_body[k]];
-    const double *o = r->aff_origin + 3 * (size_t)k;
-    double *xbar = IPC_NEW(double, 3 * (size_t)bd->nv + 1);
-    for (int i = 0; i < bd->nv; ++i)
-      for (int d = 0; d < 3; ++d) xbar[3 * i + d] = m->x0[3 * (size_t)(bd->v0 + i) + d] - o[d];
-    ipc_affine_fit_velocity(bd->nv, xbar, m->mass + bd->v0, a + 3 * (size_t)bd->v0,
-                            q + 12 * (size_t)k);
-    ipc_free(xbar);
-  }
-  if (r->naff > 0) ipc_rest_map(r, m, q, a);
+  for (int k = 0; k < w->rest->naff; ++k)
+    ipc_rest_fit_body(w->rest, w->m, k, a, q + 12 * (size_t)k);
+  if (w->rest->naff > 0) ipc_rest_map(w->rest, w->m, q, a);
 }
 
 ipc_status ipcc_world_set_positions(ipcc_world *w, const double *x, int nverts, ipc_error *err) {

@@ -60,16 +60,7 @@ void ipc_affine_world_predict(ipc_world *w, double t) {
     ipc_affine_uniform_force(&w->rest.aff_mom[a], w->m.params.gravity, f + 12 * (size_t)a);
   ipc_model_affine_neumann(&w->m, w->rest.vert_aff, NULL, t, f);
   /* external forces set from outside: sum_i J_i^T f_i */
-  if (w->world.force)
-    for (int i = 0; i < w->m.nverts; ++i) {
-      int a = w->rest.vert_aff[i];
-      if (a < 0) continue;
-      double wt[4];
-      ipc_rest_weights(&w->rest, &w->m, i, wt);
-      for (int c = 0; c < 4; ++c)
-        for (int d = 0; d < 3; ++d)
-          f[12 * (size_t)a + 3 * c + d] += wt[c] * w->world.force[3 * (size_t)i + d];
-    }
+  if (w->world.force) ipc_rest_affine_forces(&w->rest, &w->m, w->world.force, f);
   /* c h^2 M^-1 f, as the vertices' c h^2 (g + neumann): ipc_affine_predict scales by h^2,
      so f is scaled by c (1 for implicit Euler, beta for Newmark) */
   double c = w->c_elastic, h = w->h;
