@@ -209,14 +209,17 @@ ipc_status ipcc_world_set_positions(ipcc_world *w, const double *x, int nverts, 
   fit_affine(w, w->s->x, w->s->q);
   char what[512];
   ipc_status st = IPC_OK;
-  if (!ipcc_world_intersection_free(w, what, sizeof what))
+  int changed = 0; /* the strategy rebuilt its caches at the new x */
+  if (!ipcc_world_intersection_free(w, what, sizeof what)) {
     st = ipc_error_set(err, IPC_ERR_INPUT, "%s: the new state intersects: %s", fn, what);
-  else
+  } else {
     st = w->strategy->state_changed(w, 1, err);
+    changed = 1;
+  }
   if (st != IPC_OK) { /* the world as it was */
     memcpy(w->s->x, old, n3 * sizeof(double));
     if (nq) memcpy(w->s->q, oldq, nq * sizeof(double));
-    w->strategy->state_changed(w, 1, NULL);
+    if (changed) w->strategy->state_changed(w, 1, NULL);
   }
   ipc_free(old);
   ipc_free(oldq);
