@@ -105,6 +105,18 @@ for flavour in shared static; do
       ok "load_scene ($flavour): a missing scene is exit 2 naming the file" ||
       bad "load_scene ($flavour): missing scene gave exit $rc: $(cat "$T/err")"
   }
+
+  compile "$flavour" drive_world && for mode in ipc lcp; do
+    run_prog "$flavour" "$T/drive_world.$flavour" scenes/two_cubes.json $mode
+    [ "$rc" -eq 0 ] && ok "drive_world ($flavour, $mode) exits 0" ||
+      { bad "drive_world ($flavour, $mode) exit $rc"; cat "$T/err"; }
+    grep -q '^branch: identical$' "$T/out" &&
+      ok "drive_world ($flavour, $mode): the branched run repeats bit for bit" ||
+      { bad "drive_world ($flavour, $mode): no 'branch: identical'"; cat "$T/out"; }
+    grep -q '^t 1.000 contacts [1-9]' "$T/out" &&
+      ok "drive_world ($flavour, $mode): contacts at t = 1" ||
+      { bad "drive_world ($flavour, $mode): no contacts at t = 1"; cat "$T/out"; }
+  done
 done
 
 [ "$fails" -eq 0 ] && echo "all passed" || echo "$fails failed"

@@ -14,6 +14,7 @@
 #include "ipcc/render.h"
 #include "ipcc/scene.h"
 #include "ipcc/world.h"
+#include "ipcc/world_unified.h"
 
 #define IPC_VERSION_STRING "0.1.0"
 

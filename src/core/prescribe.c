@@ -18,6 +18,8 @@ void ipc_prescription_free(ipc_prescription *p) {
   ipc_free(p->scripted);
   ipc_free(p->qs);
   ipc_free(p->aff_scripted);
+  ipc_free(p->ext_target);
+  ipc_free(p->ext_set);
   memset(p, 0, sizeof *p);
 }
 
@@ -34,6 +36,15 @@ ipc_status ipc_prescribe(ipc_prescription *p, ipc_model *m, const ipc_rest *r, d
     if (p->aff_scripted[a]) ipc_rest_map_body(r, m, a, qs, p->target);
   }
   if (ipc_mesh_seq_targets(m, step, p->target, p->scripted, err) != IPC_OK) return IPC_ERR_INPUT;
+  if (p->next > 0) { /* set from outside for this step only */
+    for (int i = 0; i < m->nverts; ++i) {
+      if (!p->ext_set[i]) continue;
+      memcpy(p->target + 3 * (size_t)i, p->ext_target + 3 * (size_t)i, 3 * sizeof(double));
+      p->scripted[i] = 1;
+      p->ext_set[i] = 0;
+    }
+    p->next = 0;
+  }
   ipc_dirichlet_advance_centers(m, center, h, t);
   return IPC_OK;
 }

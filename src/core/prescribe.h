@@ -15,6 +15,11 @@ typedef struct ipc_prescription {
   unsigned char *scripted;     /* (nverts) the vertex has a target this step */
   double *qs;                  /* (naff x 12) end-of-step q of a scripted affine body */
   unsigned char *aff_scripted; /* (naff) the affine body moves by a script this step */
+  /* targets set from outside for the next step (ipcc_world_set_targets): ext_set[i] when
+     vertex i ends the next step at ext_target[i] (NULL until first set); next: how many */
+  double *ext_target;
+  unsigned char *ext_set;
+  int next;
 } ipc_prescription;
 
 /* zeroed arrays for nverts vertices and naff affine bodies */
@@ -25,7 +30,8 @@ void ipc_prescription_free(ipc_prescription *p);
    positions x and the affine bodies' q (naff x 12): ends the scripts whose release the bodies
    passed (ipc_dirichlet_release), sets the targets of the regions active at t, the target q
    of every scripted affine body (the last active script winning) with its vertices' targets
-   J_i qs, the targets of mesh sequences; then moves the regions' centres on to the step's end.
+   J_i qs, the targets of mesh sequences, then the targets set from outside (which end
+   there: one step each); then moves the regions' centres on to the step's end.
    IPC_ERR_INPUT (centres unchanged) when a mesh sequence's file is missing or does not fit. */
 ipc_status ipc_prescribe(ipc_prescription *p, ipc_model *m, const ipc_rest *r, double *center,
                          double h, double t, int step, const double *x, const double *q,

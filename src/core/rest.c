@@ -78,20 +78,36 @@ void ipc_rest_map(const ipc_rest *r, const ipc_model *m, const double *q, double
   for (int a = 0; a < r->naff; ++a) ipc_rest_map_body(r, m, a, q + 12 * (size_t)a, out);
 }
 
+void ipc_rest_fit_body(const ipc_rest *r, const ipc_model *m, int a, const double *vals,
+                       double *q) {
+  const ipc_body *bd = &m->bodies[r->aff_body[a]];
+  const double *o = r->aff_origin + 3 * (size_t)a;
+  double *xbar = IPC_NEW(double, 3 * (size_t)bd->nv + 1);
+  for (int i = 0; i < bd->nv; ++i)
+    for (int d = 0; d < 3; ++d) xbar[3 * i + d] = m->x0[3 * (size_t)(bd->v0 + i) + d] - o[d];
+  ipc_affine_fit_velocity(bd->nv, xbar, m->mass + bd->v0, vals + 3 * (size_t)bd->v0, q);
+  ipc_free(xbar);
+}
+
+void ipc_rest_affine_forces(const ipc_rest *r, const ipc_model *m, const double *f, double *gf) {
+  for (int i = 0; i < m->nverts && r->naff > 0; ++i) {
+    int a = r->vert_aff[i];
+    if (a < 0) continue;
+    double wt[4];
+    ipc_rest_weights(r, m, i, wt);
+    for (int c = 0; c < 4; ++c)
+      for (int d = 0; d < 3; ++d) gf[12 * (size_t)a + 3 * c + d] += wt[c] * f[3 * (size_t)i + d];
+  }
+}
+
 void ipc_rest_affine_start(const ipc_rest *r, const ipc_model *m, double *x, double *v, double *q,
                            double *qd) {
   for (int a = 0; a < r->naff; ++a) {
-    const ipc_body *bd = &m->bodies[r->aff_body[a]];
     const double *o = r->aff_origin + 3 * (size_t)a;
     double *qa = q + 12 * (size_t)a;
     memcpy(qa, o, 3 * sizeof(double));
     qa[3] = qa[7] = qa[11] = 1.0;
-    double *xbar = IPC_NEW(double, 3 * (size_t)bd->nv + 1);
-    for (int i = 0; i < bd->nv; ++i)
-      for (int d = 0; d < 3; ++d) xbar[3 * i + d] = m->x0[3 * (size_t)(bd->v0 + i) + d] - o[d];
-    ipc_affine_fit_velocity(bd->nv, xbar, m->mass + bd->v0, v + 3 * (size_t)bd->v0,
-                            qd + 12 * (size_t)a);
-    ipc_free(xbar);
+    ipc_rest_fit_body(r, m, a, v, qd + 12 * (size_t)a);
   }
   ipc_rest_map(r, m, q, x);
   ipc_rest_map(r, m, qd, v);

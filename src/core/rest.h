@@ -50,6 +50,15 @@ void ipc_rest_map_body(const ipc_rest *r, const ipc_model *m, int a, const doubl
 /* out_i = J_i q_a for the vertices of every affine body (q: naff x 12) */
 void ipc_rest_map(const ipc_rest *r, const ipc_model *m, const double *q, double *out);
 
+/* q_a (12) of affine body a fitted to the values vals (nverts x 3: positions or velocities,
+   both J q) of its vertices, in the mass-weighted least-squares sense
+   (ipc_affine_fit_velocity) */
+void ipc_rest_fit_body(const ipc_rest *r, const ipc_model *m, int a, const double *vals, double *q);
+
+/* adds to gf (naff x 12) the generalized forces sum_i J_i^T f_i of the vertex forces f
+   (nverts x 3) on the affine bodies' vertices */
+void ipc_rest_affine_forces(const ipc_rest *r, const ipc_model *m, const double *f, double *gf);
+
 /* the affine bodies' initial state: q = (origin, I) (x0 is the rest shape) and qdot fitted
    to the vertex velocities v (ipc_affine_fit_velocity); then x = J q and v = J qdot on their
    vertices. q, qd: (naff x 12), zeroed by the caller */

@@ -19,8 +19,7 @@
 #include "core/rest.h"
 #include "core/state.h"
 #include "ipcc/scene.h"
-
-typedef struct ipcc_world ipcc_world;
+#include "ipcc/world_unified.h"
 
 /* a strategy's fields of a state record: at most this many, with this much scratch */
 #define IPCC_STATE_EXTRA 16
@@ -64,6 +63,13 @@ typedef struct ipcc_strategy {
                             ipc_error *err);
   /* the distance below which contacts act: IPC's dhat, LCP's contact gap (m) */
   double (*contact_distance)(const ipcc_world *w);
+  /* after x (positions 1) or v (0) was set from outside (ipcc_world_set_positions, ...):
+     rebuilds what the workspace cached from them; with positions, IPC_ERR_INPUT when the
+     strategy refuses the state (the caller then restores the old one and calls again) */
+  ipc_status (*state_changed)(ipcc_world *w, int positions, ipc_error *err);
+  /* the contacts at the current state (ipcc_world_contacts): fills out[0 .. cap-1], returns
+     how many there are */
+  int (*contacts)(const ipcc_world *w, ipcc_contact *out, int cap);
 } ipcc_strategy;
 
 extern const ipcc_strategy ipcc_strategy_ipc; /* src/ipc/world.c */
@@ -76,6 +82,7 @@ struct ipcc_world {
   ipc_rest *rest;        /* rest shapes, affine bodies' list and moments */
   ipc_state *s;          /* time, step, x, v (a), affine q, qdot (qddot), script centres */
   ipc_prescription *pre; /* the step's scripted targets */
+  double *force;         /* (nverts x 3) external forces set from outside, or NULL (none) */
 };
 
 /* builds a world: the scene's checks (ipc_scene_def_check), the strategy's options, the model,
@@ -83,20 +90,12 @@ struct ipcc_world {
    workspace. NULL on error (err filled) */
 ipcc_world *ipcc_world_create(const ipc_scene_def *def, const ipcc_strategy *strategy,
                               const void *options, ipc_error *err);
-/* w may be NULL */
-void ipcc_world_destroy(ipcc_world *w);
-/* one step of the world's strategy into record (strategy->record_size bytes) */
-ipc_status ipcc_world_step(ipcc_world *w, void *record, ipc_error *err);
-
-const double *ipcc_world_positions(const ipcc_world *w);
-const double *ipcc_world_velocities(const ipcc_world *w);
-int ipcc_world_vertex_count(const ipcc_world *w);
+/* (ipcc_world_destroy, _step (record: strategy->record_size bytes or NULL), _positions,
+   _velocities, _vertex_count, _time, _step_count, _contact_distance and the setters: the
+   public ipcc/world_unified.h) */
 int ipcc_world_tet_count(const ipcc_world *w);
-double ipcc_world_time(const ipcc_world *w);
-int ipcc_world_step_count(const ipcc_world *w);
 /* duration / time_step, rounded */
 int ipcc_world_scene_steps(const ipcc_world *w);
-double ipcc_world_contact_distance(const ipcc_world *w);
 void ipcc_world_tet_energy_density(const ipcc_world *w, double *psi);
 /* as ipc_world_intersection_free; a strategy that allows penetration skips the planes and
    the affine maps */

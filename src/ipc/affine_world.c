@@ -59,6 +59,8 @@ void ipc_affine_world_predict(ipc_world *w, double t) {
   for (int a = 0; a < w->rest.naff; ++a)
     ipc_affine_uniform_force(&w->rest.aff_mom[a], w->m.params.gravity, f + 12 * (size_t)a);
   ipc_model_affine_neumann(&w->m, w->rest.vert_aff, NULL, t, f);
+  /* external forces set from outside: sum_i J_i^T f_i */
+  if (w->world.force) ipc_rest_affine_forces(&w->rest, &w->m, w->world.force, f);
   /* c h^2 M^-1 f, as the vertices' c h^2 (g + neumann): ipc_affine_predict scales by h^2,
      so f is scaled by c (1 for implicit Euler, beta for Newmark) */
   double c = w->c_elastic, h = w->h;

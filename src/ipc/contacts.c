@@ -96,6 +96,66 @@ double ipc_contact_distance2(ipc_contact *c, const ipc_contact_model *cm, const 
   return contact_d2(c, cm, x);
 }
 
+int ipc_contact_first_side(const ipc_contact *c) {
+  return c->kind == IPC_CONTACT_EE ? 2 : 1;
+}
+
+int ipc_contact_vertices(const ipc_contact *c) {
+  static const int count[] = {4, 4, 3, 2, 1};
+  return count[c->kind];
+}
+
+double ipc_contact_closest_points(const ipc_contact *c, const ipc_contact_model *cm,
+                                  const double *x, double pa[3], double pb[3]) {
+  const int *v = c->v;
+  double gd[12] = {0};
+  switch (c->kind) {
+    case IPC_CONTACT_PT:
+      ipc_pt_distance2(X(v[0]), X(v[1]), X(v[2]), X(v[3]),
+                       ipc_contact_pt_type(cm, X(v[0]), X(v[1]), X(v[2]), X(v[3])), gd, NULL);
+      break;
+    case IPC_CONTACT_EE:
+      ipc_ee_distance2(X(v[0]), X(v[1]), X(v[2]), X(v[3]),
+                       ipc_contact_ee_type(cm, X(v[0]), X(v[1]), X(v[2]), X(v[3])), gd, NULL);
+      break;
+    case IPC_CONTACT_PE:
+      ipc_pe_distance2(X(v[0]), X(v[1]), X(v[2]), ipc_pe_classify(X(v[0]), X(v[1]), X(v[2])), gd,
+                       NULL);
+      break;
+    case IPC_CONTACT_PP:
+      ipc_pp_dist2(X(v[0]), X(v[1]), gd, NULL);
+      break;
+    default: {
+      const ipc_plane *p = &cm->model->planes[c->plane];
+      double s = ipc_plane_distance(p, X(v[0]));
+      for (int d = 0; d < 3; ++d) {
+        pa[d] = X(v[0])[d];
+        pb[d] = pa[d] - s * p->normal[d];
+      }
+      return s;
+    }
+  }
+  /* d^2 = |pa - pb|^2 with pa = sum a_j x_j, pb = sum b_j x_j: its gradient on a point of the
+     first primitive is 2 a_j (pa - pb), on one of the second -2 b_j (pa - pb) */
+  int ns = ipc_contact_first_side(c), np = ipc_contact_vertices(c);
+  double diff[3] = {0, 0, 0};
+  for (int j = 0; j < ns; ++j)
+    for (int d = 0; d < 3; ++d) diff[d] += 0.5 * gd[3 * j + d];
+  double dd = diff[0] * diff[0] + diff[1] * diff[1] + diff[2] * diff[2];
+  for (int d = 0; d < 3; ++d) pa[d] = pb[d] = 0;
+  for (int j = 0; j < np; ++j) {
+    const double *g = gd + 3 * j;
+    double wj = dd > 0 ? (g[0] * diff[0] + g[1] * diff[1] + g[2] * diff[2]) / (2 * dd) : 0;
+    for (int d = 0; d < 3; ++d) {
+      if (j < ns)
+        pa[d] += wj * X(v[j])[d];
+      else
+        pb[d] -= wj * X(v[j])[d];
+    }
+  }
+  return sqrt(dd);
+}
+
 size_t ipc_contacts_count(const ipc_contact_model *cm, const ipc_candidates *cand) {
   return cand->nvf + cand->nee + cand->nve + cand->nvv +
          (size_t)cm->model->nplanes * (size_t)cm->nplane_verts;

@@ -61,6 +61,18 @@ double ipc_contacts_collect(ipc_contact_set *out, const ipc_contact_model *cm,
 /* squared distance of contact c's primitives at x (its type classified again) */
 double ipc_contact_distance2(ipc_contact *c, const ipc_contact_model *cm, const double *x);
 
+/* the closest points of contact c's primitives at x (its type classified again): pa on the
+   first primitive (v[0]'s: the point, the first edge), pb on the other (a plane's foot point
+   for a plane contact); returns their distance */
+double ipc_contact_closest_points(const ipc_contact *c, const ipc_contact_model *cm,
+                                  const double *x, double pa[3], double pb[3]);
+
+/* how many of c->v are on the first primitive (1, or 2 for edge-edge); the rest (up to the
+   kind's count: 4 point-triangle and edge-edge, 3 point-edge, 2 point-point, 1 plane) are on
+   the second */
+int ipc_contact_first_side(const ipc_contact *c);
+int ipc_contact_vertices(const ipc_contact *c);
+
 /* barrier energy kappa * sum m b over the set at x (recomputes distances); +INFINITY if
    any distance is zero */
 double ipc_contacts_energy(const ipc_contact_set *cs, const ipc_contact_model *cm, const double *x,

@@ -159,7 +159,7 @@ static double damping_limit(const ipc_world *w, int *which) {
 
 static ipcc_world *ipc_alloc(void) {
   ipc_world *w = IPC_NEW0(ipc_world, 1);
-  w->world = (ipcc_world){&ipcc_strategy_ipc, w, &w->m, &w->rest, &w->s, &w->pre};
+  w->world = (ipcc_world){&ipcc_strategy_ipc, w, &w->m, &w->rest, &w->s, &w->pre, NULL};
   return &w->world;
 }
 
@@ -294,6 +294,13 @@ static void predict(ipc_world *w, double t) {
     for (int i = 0; i < nb->nverts; ++i)
       for (int j = 0; j < 3; ++j) w->xt[3 * nb->verts[i] + j] += ch2 * nb->acceleration[j];
   }
+  /* external forces set from outside: 1/2 |x - xt - c h^2 M^-1 f|_M^2 is the inertia term
+     minus c h^2 f.x (plus a constant), the force's work in the incremental potential */
+  const double *f = w->world.force;
+  if (f)
+    for (int i = 0; i < n; ++i)
+      if (m->mass[i] > 0)
+        for (int j = 0; j < 3; ++j) w->xt[3 * i + j] += ch2 * f[3 * i + j] / m->mass[i];
 }
 
 /* kinetic + elastic + gravitational potential energy of the current state; affine bodies
@@ -411,7 +418,106 @@ static ipc_status ipc_step(ipcc_world *world, void *record, ipc_error *err) {
   st->min_distance = w->min_d2 < w->dhat * w->dhat ? sqrt(w->min_d2) : INFINITY;
   st->energy = total_energy(w);
   st->t_total = ipc_now() - t0;
+  w->drive_stale = 0;
   return status;
+}
+
+/* after x or v was set from outside: the contacts at the new x, refused (IPC_ERR_INPUT) when
+   two surfaces touch or a vertex is on or behind a plane, as creation refuses them */
+static ipc_status ipc_state_changed(ipcc_world *world, int positions, ipc_error *err) {
+  ipc_world *w = world->ws;
+  w->drive_stale = 1;
+  if (!positions) return IPC_OK;
+  ipc_broad_phase(&w->cand, &w->m.surface, w->s.x, NULL, w->dhat);
+  double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->s.x);
+  if (d2 < 0)
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "ipcc_world_set_positions: the new state has touching surfaces (zero "
+                         "distance) or a vertex on or behind a plane; separate them");
+  w->min_d2 = d2;
+  return IPC_OK;
+}
+
+/* the friction force of the lagged contact fc at x on its first side (weights > 0) into F */
+static void friction_force(const ipc_world *w, const ipc_friction_contact *fc, double scale,
+                           double F[3]) {
+  double g[12] = {0};
+  ipc_friction_contact_local(fc, w->s.x, w->xn, w->fric.eps_v * w->fric.h, 0, g, NULL);
+  F[0] = F[1] = F[2] = 0;
+  for (int j = 0; j < fc->nv; ++j)
+    if (fc->w[j] > 0)
+      for (int d = 0; d < 3; ++d) F[d] -= scale * g[3 * j + d];
+}
+
+static int has_vertex(const int *v, int n, int id) {
+  for (int k = 0; k < n; ++k)
+    if (v[k] == id) return 1;
+  return 0;
+}
+
+/* 1 when the lagged contact fc joins the same primitives as c with its first side on c's
+   first (-1: on c's second), else 0 */
+static int friction_matches(const ipc_contact *c, const ipc_friction_contact *fc) {
+  int ns = ipc_contact_first_side(c), np = ipc_contact_vertices(c);
+  for (int o = 1; o >= -1; o -= 2) {
+    int ok = 1, pos = 0, neg = 0;
+    for (int j = 0; j < fc->nv && ok; ++j) {
+      if (fc->w[j] == 0) continue;
+      int first = (fc->w[j] > 0) == (o > 0);
+      pos += fc->w[j] > 0;
+      neg += fc->w[j] < 0;
+      ok = first ? has_vertex(c->v, ns, fc->v[j]) : has_vertex(c->v + ns, np - ns, fc->v[j]);
+    }
+    if (ok && pos + neg > 0 && (c->kind == IPC_CONTACT_PLANE) == (neg == 0 || pos == 0)) return o;
+  }
+  return 0;
+}
+
+/* the contacts within dhat at the current x, forces from the barrier (kappa, dhat of the
+   last step) and the lagged friction, per unit of the step's c h^2 */
+static int ipc_contact_list(const ipcc_world *world, ipcc_contact *out, int cap) {
+  const ipc_world *w = world->ws;
+  ipc_candidates cand;
+  ipc_contact_set cs;
+  memset(&cand, 0, sizeof cand);
+  memset(&cs, 0, sizeof cs);
+  ipc_broad_phase(&cand, &w->m.surface, w->s.x, NULL, w->dhat);
+  ipc_contacts_collect(&cs, &w->cm, &cand, w->s.x);
+  double scale = 1.0 / (w->c_elastic * w->h * w->h);
+  const int *vb = w->m.surface.vert_body;
+  int n = (int)cs.n;
+  for (int k = 0; k < n && k < cap; ++k) {
+    const ipc_contact *c = &cs.c[k];
+    ipcc_contact *o = &out[k];
+    memset(o, 0, sizeof *o);
+    int ns = ipc_contact_first_side(c), np = ipc_contact_vertices(c);
+    o->kind = c->kind;
+    o->plane = c->kind == IPC_CONTACT_PLANE ? c->plane : -1;
+    for (int j = 0; j < 4; ++j) o->vertex[j] = j < np ? c->v[j] : -1;
+    o->body[0] = vb[c->v[0]];
+    o->body[1] = np > ns ? vb[c->v[ns]] : -1;
+    o->distance = ipc_contact_closest_points(c, &w->cm, w->s.x, o->point[0], o->point[1]);
+    for (int d = 0; d < 3; ++d)
+      o->normal[d] = o->distance > 0 ? (o->point[0][d] - o->point[1][d]) / o->distance : 0.0;
+    int nv, verts[4];
+    double g[12], H[144], F[3] = {0, 0, 0};
+    ipc_contact_local(c, &w->cm, w->s.x, w->kappa, 0, &nv, verts, g, H);
+    for (int a = 0; a < nv; ++a)
+      if (has_vertex(c->v, ns, verts[a]))
+        for (int d = 0; d < 3; ++d) F[d] -= scale * g[3 * a + d];
+    o->normal_force = F[0] * o->normal[0] + F[1] * o->normal[1] + F[2] * o->normal[2];
+    if (w->drive_stale) continue;
+    for (size_t f = 0; f < w->fric.n; ++f) {
+      int side = friction_matches(c, &w->fric.c[f]);
+      if (!side) continue;
+      double Ff[3];
+      friction_force(w, &w->fric.c[f], scale, Ff);
+      for (int d = 0; d < 3; ++d) o->friction_force[d] += side * Ff[d];
+    }
+  }
+  ipc_contact_set_free(&cs);
+  ipc_candidates_free(&cand);
+  return n;
 }
 
 static double ipc_distance(const ipcc_world *w) {
@@ -438,4 +544,6 @@ const ipcc_strategy ipcc_strategy_ipc = {"ipc",
                                          ipc_world_state_tags,
                                          2,
                                          ipc_world_state_apply,
-                                         ipc_distance};
+                                         ipc_distance,
+                                         ipc_state_changed,
+                                         ipc_contact_list};

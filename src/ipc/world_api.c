@@ -126,6 +126,13 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
   return w ? w->ws : NULL;
 }
 
+ipcc_world *ipc_world_unified(ipc_world *w) {
+  return &w->world;
+}
+ipcc_world *ipc_lcp_world_unified(ipc_lcp_world *w) {
+  return &w->world;
+}
+
 /* the distance contacts act below: IPC's dhat, LCP's contact gap */
 double ipc_world_dhat(const ipc_world *w) {
   return ipcc_world_contact_distance(&w->world);

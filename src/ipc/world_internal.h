@@ -92,6 +92,10 @@ struct ipc_world {
      1/2 aff_penalty (q - qs)^T M (q - qs) first */
   double *aff_penalty;      /* (naff) */
   unsigned char *aff_fixed; /* (naff) */
+  /* 1 once x or v was set from outside or a state record loaded since the last step: the
+     lagged friction (relative to xn) no longer describes the state (ipcc_world_contacts
+     then reports no friction force) */
+  int drive_stale;
 };
 
 /* the projection of the elastic Hessian (IPC_PROJECT_*) in Newton and the damping matrix:

@@ -51,5 +51,6 @@ ipc_status ipc_world_state_apply(ipcc_world *world, const ipc_state_record *r,
   ipc_state_record_apply(r, sh, &w->s);
   w->kappa = kappa;
   w->min_d2 = min_d2;
+  w->drive_stale = 1;
   return IPC_OK;
 }

@@ -203,6 +203,12 @@ ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st,
       for (int d = 0; d < 3; ++d)
         w->vstar[3 * nb->verts[i] + d] += h * m->mass[nb->verts[i]] * nb->acceleration[d];
   }
+  /* external forces set from outside: the impulse h f */
+  const double *fe = w->world.force;
+  if (fe)
+    for (int i = 0; i < n; ++i)
+      if (m->mass[i] > 0)
+        for (int d = 0; d < 3; ++d) w->vstar[3 * i + d] += h * fe[3 * i + d];
   int nf = ipc_sparse_num_free(w->asm_);
   if (nf > 0) {
     ipc_sparse_gather(w->asm_, w->vstar, w->rhs);

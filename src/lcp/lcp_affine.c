@@ -125,6 +125,8 @@ ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err) {
      vertices of each body (the forces m_i a a deformable body's vertices get) */
   double *fn = IPC_NEW0(double, 12 * (size_t)w->rest.naff);
   ipc_model_affine_neumann(&w->m, w->rest.vert_aff, w->rest.aff_origin, w->s.time, fn);
+  /* external forces set from outside: sum_i J_i^T f_i */
+  if (w->world.force) ipc_rest_affine_forces(&w->rest, &w->m, w->world.force, fn);
   for (int a = 0; a < w->rest.naff; ++a) {
     const ipc_body *bd = &w->m.bodies[w->rest.aff_body[a]];
     const ipc_affine_moments *mom = &w->rest.aff_mom[a];

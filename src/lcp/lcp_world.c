@@ -413,7 +413,7 @@ static ipc_status lcp_check_model(const ipc_model *m, const ipc_scene_def *scene
 
 static ipcc_world *lcp_alloc(void) {
   ipc_lcp_world *w = IPC_NEW0(ipc_lcp_world, 1);
-  w->world = (ipcc_world){&ipcc_strategy_lcp, w, &w->m, &w->rest, &w->s, &w->pre};
+  w->world = (ipcc_world){&ipcc_strategy_lcp, w, &w->m, &w->rest, &w->s, &w->pre, NULL};
   return &w->world;
 }
 
@@ -612,6 +612,68 @@ static double lcp_distance(const ipcc_world *w) {
   return ((const ipc_lcp_world *)w->ws)->gap;
 }
 
+/* after x or v was set from outside: the contacts sought again (they were sought with the old
+   x and v); the stale factor, if reused, only preconditions the next solve */
+static ipc_status lcp_state_changed(ipcc_world *world, int positions, ipc_error *err) {
+  (void)positions;
+  (void)err;
+  detect(world->ws);
+  return IPC_OK;
+}
+
+/* the contacts the next step solves (w->active), with the impulses the last step gave the
+   same pairs (its warm-start table, sorted by key as active is) / h */
+static int lcp_contact_list(const ipcc_world *world, ipcc_contact *out, int cap) {
+  const ipc_lcp_world *w = world->ws;
+  const int R = ipc_lcp_world_rows(w);
+  const ipc_lcp_contact_set *cs = w->active;
+  const int *vb = w->m.surface.vert_body;
+  const double *x = w->s.x;
+  int n = (int)cs->n;
+  size_t j = 0;
+  for (int k = 0; k < n && k < cap; ++k) {
+    const ipc_lcp_contact *c = &cs->c[k];
+    ipcc_contact *o = &out[k];
+    memset(o, 0, sizeof *o);
+    o->plane = ipc_lcp_contact_plane(c);
+    o->kind = o->plane >= 0 ? IPCC_CONTACT_VERTEX_PLANE : IPCC_CONTACT_POINTS;
+    o->body[0] = o->body[1] = -1;
+    double wp = 0, wn = 0;
+    for (int a = 0; a < 4; ++a) {
+      o->vertex[a] = a < c->nv ? c->vert[a] : -1;
+      o->weight[a] = a < c->nv ? c->w[a] : 0.0;
+      if (a >= c->nv || c->w[a] == 0) continue;
+      int side = c->w[a] > 0 ? 0 : 1;
+      if (o->body[side] < 0) o->body[side] = vb[c->vert[a]];
+      for (int d = 0; d < 3; ++d) o->point[side][d] += c->w[a] * x[3 * (size_t)c->vert[a] + d];
+      if (side == 0)
+        wp += c->w[a];
+      else
+        wn += c->w[a];
+    }
+    for (int d = 0; d < 3; ++d) {
+      o->point[0][d] = wp != 0 ? o->point[0][d] / wp : 0.0;
+      o->point[1][d] = wn != 0 ? o->point[1][d] / wn : o->point[0][d] - c->phi * c->n[d];
+      o->normal[d] = c->n[d];
+    }
+    o->distance = c->phi;
+    while (j < w->prev_n && ipc_lcp_key_cmp(w->prev_key + 3 * j, c->key) < 0) ++j;
+    if (!(j < w->prev_n && ipc_lcp_key_cmp(w->prev_key + 3 * j, c->key) == 0)) continue;
+    const double *z = w->prev_z + j * (size_t)R;
+    o->normal_force = z[0] / w->h;
+    if (R == 3) {
+      for (int d = 0; d < 3; ++d) o->friction_force[d] = (z[1] * c->t1[d] + z[2] * c->t2[d]) / w->h;
+    } else if (R > 3) { /* pyramid: direction i at the angle 2 pi (i - 1) / (R - 1) */
+      for (int i = 1; i < R; ++i) {
+        double a = 2 * 3.14159265358979323846 * (i - 1) / (R - 1);
+        for (int d = 0; d < 3; ++d)
+          o->friction_force[d] += z[i] * (cos(a) * c->t1[d] + sin(a) * c->t2[d]) / w->h;
+      }
+    }
+  }
+  return n;
+}
+
 /* in the order of ipcc_strategy's fields (core/world.h), as ipcc_strategy_ipc */
 const ipcc_strategy ipcc_strategy_lcp = {"lcp",
                                          IPC_REST_CENTRE,
@@ -629,4 +691,6 @@ const ipcc_strategy ipcc_strategy_lcp = {"lcp",
                                          ipc_lcp_world_state_tags,
                                          8,
                                          ipc_lcp_world_state_apply,
-                                         lcp_distance};
+                                         lcp_distance,
+                                         lcp_state_changed,
+                                         lcp_contact_list};

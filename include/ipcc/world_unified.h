@@ -1,0 +1,140 @@
+/* one world for both contact models (docs/one-world.md), and driving it from outside: set
+   positions, velocities and external forces between steps, read the contact list, and copy
+   the state to branch a run. Works for a world of either mode; ipc_world and ipc_lcp_world
+   handles give their unified world through ipc_world_unified / ipc_lcp_world_unified (the
+   same object: destroy it through one handle only). A control loop: docs/using-ipcc-from-c.md,
+   "Driving a world from outside". */
+#ifndef IPCC_WORLD_UNIFIED_H
+#define IPCC_WORLD_UNIFIED_H
+
+#include <stddef.h>
+
+#include "ipcc/error.h"
+#include "ipcc/lcp_world.h"
+#include "ipcc/scene.h"
+#include "ipcc/world.h"
+
+typedef struct ipcc_world ipcc_world;
+
+/* the contact model a world steps with */
+typedef enum ipcc_mode {
+  IPCC_MODE_IPC = 0, /* barrier (IPC): Newton on the incremental potential */
+  IPCC_MODE_LCP = 1, /* velocity-level complementarity (docs/lcp-mode.md) */
+} ipcc_mode;
+
+/* builds a world of the given mode from a scene (the checks and messages of ipc_world_create
+   and ipc_lcp_world_create); lcp: the LCP mode's options (NULL: ipc_default_lcp_world_def();
+   ignored in IPC mode). NULL on error (err filled). Free with ipcc_world_destroy. */
+ipcc_world *ipcc_world_new(const ipc_scene_def *def, ipcc_mode mode, const ipc_lcp_world_def *lcp,
+                           ipc_error *err) IPC_NONNULL(1);
+/* the unified world of a handle (owned by it: do not destroy it separately) */
+ipcc_world *ipc_world_unified(ipc_world *w) IPC_NONNULL(1);
+ipcc_world *ipc_lcp_world_unified(ipc_lcp_world *w) IPC_NONNULL(1);
+/* frees a world made by ipcc_world_new (or the handle's world and the handle); w may be NULL */
+void ipcc_world_destroy(ipcc_world *w);
+
+ipcc_mode ipcc_world_mode(const ipcc_world *w) IPC_NONNULL(1);
+/* one step. record: NULL, or the mode's statistics (ipc_step_stats in IPC mode,
+   ipc_lcp_step_stats in LCP mode), overwritten. IPC_ERR_SIM when the step failed. */
+ipc_status ipcc_world_step(ipcc_world *w, void *record, ipc_error *err) IPC_NONNULL(1);
+
+/* positions and velocities (ipcc_world_vertex_count x 3), owned by the world */
+const double *ipcc_world_positions(const ipcc_world *w) IPC_NONNULL(1);
+const double *ipcc_world_velocities(const ipcc_world *w) IPC_NONNULL(1);
+int ipcc_world_vertex_count(const ipcc_world *w) IPC_NONNULL(1);
+double ipcc_world_time(const ipcc_world *w) IPC_NONNULL(1);
+int ipcc_world_step_count(const ipcc_world *w) IPC_NONNULL(1);
+/* the distance contacts act below: IPC's dhat, LCP's contact gap (m) */
+double ipcc_world_contact_distance(const ipcc_world *w) IPC_NONNULL(1);
+/* the vertices' lumped masses (ipcc_world_vertex_count, kg; 0 on obstacles), owned by the
+   world: a force m_i a on every vertex of a body accelerates it by a */
+const double *ipcc_world_masses(const ipcc_world *w) IPC_NONNULL(1);
+/* the body (ipc_world_body order) vertex i belongs to, or -1 when i is out of range */
+int ipcc_world_vertex_body(const ipcc_world *w, int i) IPC_NONNULL(1);
+
+/* ---- driving from outside. Every setter checks its input first (nverts must be
+   ipcc_world_vertex_count, every number finite); on IPC_ERR_INPUT the world is unchanged.
+   Vertices of an affine body follow its affine map: their values are fitted (least squares,
+   mass-weighted) by the body's 12 coordinates, then mapped back. Scripted and fixed vertices
+   follow their scripts at the next step whatever is set here. ---- */
+
+/* sets every vertex position (nverts x 3). Refused (IPC_ERR_INPUT, naming the first pair)
+   when the new state intersects, as world creation refuses it, or, in IPC mode, when two
+   surfaces touch (distance 0) or a vertex is on or behind a plane. Velocities unchanged. */
+ipc_status ipcc_world_set_positions(ipcc_world *w, const double *x, int nverts, ipc_error *err)
+    IPC_NONNULL(1, 2);
+/* sets every vertex velocity (nverts x 3, m/s) */
+ipc_status ipcc_world_set_velocities(ipcc_world *w, const double *v, int nverts, ipc_error *err)
+    IPC_NONNULL(1, 2);
+/* per-vertex external forces (nverts x 3, N) applied in every following step until set again;
+   f NULL (nverts ignored) removes them. IPC mode: the term -f.x in the incremental potential
+   (scaled as gravity, c h^2 with c = 1, or Newmark's beta); LCP mode: the impulse h f in the
+   free velocity. Forces on obstacles and massless vertices have no effect; an affine body
+   gets their generalized force sum J_i^T f_i. */
+ipc_status ipcc_world_set_forces(ipcc_world *w, const double *f, int nverts, ipc_error *err)
+    IPC_NONNULL(1);
+
+/* the end-of-step positions of some vertices for the next step only (kinematic control: an
+   obstacle's vertices, a scripted region's, or any vertex of a deformable body): verts[k]
+   ends the next step at targets[3k .. 3k+2], moved there as the scene's scripts move theirs
+   (IPC: placed if no contact is crossed, else pulled there; LCP: given the velocity
+   (target - x) / h), overriding a script of the same vertex; after that step an obstacle
+   stays where it is and the other vertices are free again. Replaces targets set before and
+   not yet used; count 0 clears them. Refused (IPC_ERR_INPUT, nothing set): an id out of
+   range, a vertex of an affine body (it moves as a whole), a target not finite. */
+ipc_status ipcc_world_set_targets(ipcc_world *w, const int *verts, int count, const double *targets,
+                                  ipc_error *err) IPC_NONNULL(1);
+
+/* ---- the contact list at the current state (after creation, a step, or a setter) ---- */
+
+typedef enum ipcc_contact_kind {
+  IPCC_CONTACT_VERTEX_FACE = 0, /* vertex[0] against triangle vertex[1..3] */
+  IPCC_CONTACT_EDGE_EDGE = 1,   /* edge vertex[0]-vertex[1] against edge vertex[2]-vertex[3] */
+  IPCC_CONTACT_VERTEX_EDGE = 2, /* vertex[0] against edge vertex[1]-vertex[2] */
+  IPCC_CONTACT_VERTEX_VERTEX = 3,
+  IPCC_CONTACT_VERTEX_PLANE = 4, /* vertex[0] against plane `plane` */
+  IPCC_CONTACT_POINTS = 5,       /* LCP: weighted points (weight > 0: side 0, < 0: side 1) */
+} ipcc_contact_kind;
+
+typedef struct ipcc_contact {
+  int kind;            /* ipcc_contact_kind */
+  int body[2];         /* the two bodies (ipc_world_body order); body[1] = -1 against a plane */
+  int plane;           /* the plane (ipc_world_plane) or -1 */
+  int vertex[4];       /* the primitives' vertices (by kind; -1 where unused) */
+  double weight[4];    /* LCP: the vertices' weights (+ side 0, - side 1); IPC: 0 */
+  double point[2][3];  /* closest points on side 0 (vertex[0]'s) and side 1 */
+  double normal[3];    /* unit normal from side 1 towards side 0 */
+  double distance;     /* IPC: distance (0 < d < dhat); LCP: signed gap (< 0: penetration) */
+  double normal_force; /* on side 0 along normal, N (IPC: -grad of the barrier / (c h^2) at
+                          the state; LCP: the last step's normal impulse / h) */
+  double friction_force[3]; /* on side 0, N (IPC: the lagged friction at the state; LCP: the
+                               last step's tangential impulses / h; 0 without friction) */
+} ipcc_contact;
+
+/* the contacts at the current state into out (at most cap of them; out may be NULL with cap
+   0); returns how many there are (IPC: the pairs closer than dhat; LCP: the contacts the next
+   step solves, with the impulses the last step gave the same pairs, 0 for new ones) */
+int ipcc_world_contacts(const ipcc_world *w, ipcc_contact *out, int cap) IPC_NONNULL(1);
+
+/* ---- state snapshots: the way to branch a run. A snapshot holds everything a step starts
+   from (time, step, x, v, affine q and qdot, scripted regions' centres, and the mode's own:
+   IPC's kappa, LCP's contacts and warm-start impulses), as the checkpoints' state record,
+   in memory. Restoring it into the world it was taken from (or one created from the same
+   scene and mode) continues bit for bit as the world did after the snapshot. External forces
+   are inputs, not state: they stay as set. ---- */
+
+typedef struct ipcc_state ipcc_state;
+
+/* a snapshot of w's state; NULL on error (err filled) */
+ipcc_state *ipcc_state_create(const ipcc_world *w, ipc_error *err) IPC_NONNULL(1);
+/* copies a snapshot; NULL on error */
+ipcc_state *ipcc_state_copy(const ipcc_state *s, ipc_error *err) IPC_NONNULL(1);
+/* puts snapshot s into w; IPC_ERR_INPUT (w unchanged) when s was taken from a world of
+   another scene or mode */
+ipc_status ipcc_state_restore(ipcc_world *w, const ipcc_state *s, ipc_error *err) IPC_NONNULL(1, 2);
+/* the snapshot's bytes (the state record of ipc_world_save_state), e.g. to store it */
+const void *ipcc_state_data(const ipcc_state *s, size_t *bytes) IPC_NONNULL(1, 2);
+/* s may be NULL */
+void ipcc_state_free(ipcc_state *s);
+
+#endif
