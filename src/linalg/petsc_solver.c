@@ -19,8 +19,11 @@
  * and the rigid-body modes at them as its near-null space, which PCGAMG builds its coarse
  * spaces from (smoothed aggregation for elasticity, Vanek, Mandel, Brezina 1996): without
  * them GAMG aggregates scalar unknowns and cannot represent rotations on coarse levels.
- * One MPI rank for now: the objects live on PETSC_COMM_WORLD, every rank holding all rows,
- * and a run on more ranks is refused at creation. */
+ * Over MPI (`mpirun -np N ipcc run`, mpi_run.h) the objects live on PETSC_COMM_WORLD: every
+ * rank holds the whole system (the model and state are replicated), inserts only its own
+ * contiguous block of rows (whole vertices, 3 unknowns, when n is a multiple of 3) into the
+ * distributed matrix, and gets the whole solution back (a scatter to all ranks), the same
+ * bytes on every rank, so the ranks' Newton iterations stay identical. */
 #include "linalg/petsc_solver.h"
 
 #include <ctype.h>
@@ -42,6 +45,10 @@ struct ipc_petsc {
   int iterative;      /* the KSP is not KSPPREONLY */
   void *default_test; /* PETSc's test, for accuracy_test without a bound */
   int n;
+  PetscInt rstart, rend; /* the rows this rank owns */
+  PetscInt *lrowptr;     /* (rend - rstart + 1) their offsets in cols, from 0 */
+  VecScatter gather;     /* more than one rank: x to xall on every rank */
+  Vec xall;
   /* A's rows in CSR (columns ascending): entry p is val[src[p]] of the caller's CSC */
   PetscInt *rowptr, *cols; /* (n + 1), (m) */
   PetscScalar *vals;       /* (m) */
@@ -263,13 +270,13 @@ ipc_petsc *ipc_petsc_create(ipc_linear_solver_kind kind, ipc_error *err) {
   if (petsc_start(err)) return NULL;
   PetscMPIInt ranks = 1;
   MPI_Comm_size(PETSC_COMM_WORLD, &ranks);
-  if (ranks != 1) {
-    ipc_error_set(err, IPC_ERR_INPUT,
-                  "newton.linear_solver \"%s\": PETSc solves run on one MPI rank in this version, "
-                  "got %d (run without mpirun)",
-                  ipc_linear_solver_kind_name(kind), (int)ranks);
-    return NULL;
-  }
+  /* on several ranks MUMPS counts the negative pivots of the whole matrix (MatGetInertia,
+     the "not positive definite" test) only when it factors the root front itself rather than
+     with ScaLAPACK (ICNTL(13) = 1) */
+  PetscBool icntl13 = PETSC_TRUE;
+  if (ranks > 1 && PetscOptionsHasName(NULL, NULL, "-mat_mumps_icntl_13", &icntl13) == 0 &&
+      !icntl13)
+    PetscOptionsSetValue(NULL, "-mat_mumps_icntl_13", "1");
   ipc_petsc *s = IPC_NEW0(ipc_petsc, 1);
   s->kind = kind;
   if (configure(s) != 0) {
@@ -290,9 +297,12 @@ void ipc_petsc_destroy(ipc_petsc *s) {
     MatDestroy(&s->A);
     VecDestroy(&s->b);
     VecDestroy(&s->x);
+    VecScatterDestroy(&s->gather);
+    VecDestroy(&s->xall);
     if (s->default_test) KSPConvergedDefaultDestroy(s->default_test);
   }
   ipc_free(s->rowptr);
+  ipc_free(s->lrowptr);
   ipc_free(s->cols);
   ipc_free(s->vals);
   ipc_free(s->src);
@@ -342,26 +352,51 @@ static void build_rows(ipc_petsc *s, const ipc_csc *A) {
   s->n = n;
 }
 
-/* a matrix, vectors and operators for the pattern of A (the rows built) */
+/* the rows this rank owns: an even share of whole vertices (of single unknowns when n is not
+   a multiple of 3), in rank order, the same split on every rank */
+static PetscErrorCode own_rows(ipc_petsc *s) {
+  PetscMPIInt rank = 0, size = 1;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  long long unit = s->n % 3 == 0 ? 3 : 1, units = s->n / unit;
+  s->rstart = (PetscInt)(unit * (units * rank / size));
+  s->rend = (PetscInt)(unit * (units * (rank + 1) / size));
+  PetscInt nl = s->rend - s->rstart;
+  s->lrowptr = ipc_realloc(s->lrowptr, sizeof(PetscInt) * ((size_t)nl + 1));
+  for (PetscInt i = 0; i <= nl; ++i)
+    s->lrowptr[i] = s->rowptr[s->rstart + i] - s->rowptr[s->rstart];
+  return 0;
+}
+
+/* a matrix, vectors and operators for the pattern of A (the rows built), this rank's rows
+   only */
 static PetscErrorCode new_pattern(ipc_petsc *s) {
   PetscInt n = s->n;
   PetscCall(MatDestroy(&s->A));
   PetscCall(VecDestroy(&s->b));
   PetscCall(VecDestroy(&s->x));
+  PetscCall(VecScatterDestroy(&s->gather));
+  PetscCall(VecDestroy(&s->xall));
+  PetscCall(own_rows(s));
+  PetscInt nl = s->rend - s->rstart;
+  const PetscInt *cols = s->cols + s->rowptr[s->rstart]; /* global column numbers */
   PetscCall(MatCreate(PETSC_COMM_WORLD, &s->A));
-  PetscCall(MatSetSizes(s->A, n, n, n, n));
+  PetscCall(MatSetSizes(s->A, nl, nl, n, n));
   if (s->bs > 1) PetscCall(MatSetBlockSize(s->A, s->bs));
   if (s->sbaij) {
     PetscCall(MatSetType(s->A, MATSBAIJ));
-    PetscCall(MatSeqSBAIJSetPreallocationCSR(s->A, 1, s->rowptr, s->cols, NULL));
-    PetscCall(MatMPISBAIJSetPreallocationCSR(s->A, 1, s->rowptr, s->cols, NULL));
+    PetscCall(MatSeqSBAIJSetPreallocationCSR(s->A, 1, s->lrowptr, cols, NULL));
+    PetscCall(MatMPISBAIJSetPreallocationCSR(s->A, 1, s->lrowptr, cols, NULL));
   } else {
     PetscCall(MatSetType(s->A, MATAIJ));
-    PetscCall(MatSeqAIJSetPreallocationCSR(s->A, s->rowptr, s->cols, NULL));
-    PetscCall(MatMPIAIJSetPreallocationCSR(s->A, s->rowptr, s->cols, NULL));
+    PetscCall(MatSeqAIJSetPreallocationCSR(s->A, s->lrowptr, cols, NULL));
+    PetscCall(MatMPIAIJSetPreallocationCSR(s->A, s->lrowptr, cols, NULL));
   }
   PetscCall(MatSetOption(s->A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
   PetscCall(MatCreateVecs(s->A, &s->x, &s->b));
+  PetscMPIInt size = 1;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size > 1) PetscCall(VecScatterCreateToAll(s->x, &s->gather, &s->xall));
   s->st.block_size = s->bs;
   s->new_matrix = 1;
   return 0;
@@ -371,7 +406,8 @@ static PetscErrorCode new_pattern(ipc_petsc *s) {
 static PetscErrorCode set_rigid_body_modes(ipc_petsc *s) {
   Vec coords;
   MatNullSpace nsp;
-  PetscCall(VecCreateMPIWithArray(PETSC_COMM_WORLD, 3, s->n, s->n, s->xyz, &coords));
+  PetscCall(VecCreateMPIWithArray(PETSC_COMM_WORLD, 3, s->rend - s->rstart, s->n,
+                                  s->xyz + s->rstart, &coords));
   PetscCall(MatNullSpaceCreateRigidBody(coords, &nsp));
   PetscCall(MatSetNearNullSpace(s->A, nsp));
   PetscCall(MatNullSpaceDestroy(&nsp));
@@ -417,7 +453,7 @@ static PetscErrorCode renew_ksp(ipc_petsc *s) {
 static PetscErrorCode set_up(ipc_petsc *s);
 
 static PetscErrorCode fill_and_set_up(ipc_petsc *s, const ipc_csc *A, double shift) {
-  for (int i = 0; i < s->n; ++i) {
+  for (PetscInt i = s->rstart; i < s->rend; ++i) {
     for (PetscInt p = s->rowptr[i]; p < s->rowptr[i + 1]; ++p) s->vals[p] = A->val[s->src[p]];
     s->vals[s->diag[i]] += shift;
   }
@@ -426,7 +462,7 @@ static PetscErrorCode fill_and_set_up(ipc_petsc *s, const ipc_csc *A, double shi
 
 /* the values in vals into the matrix, then the preconditioner's set-up */
 static PetscErrorCode set_up(ipc_petsc *s) {
-  for (int i = 0; i < s->n; ++i) {
+  for (PetscInt i = s->rstart; i < s->rend; ++i) {
     PetscInt row = i;
     PetscCall(MatSetValues(s->A, 1, &row, s->rowptr[i + 1] - s->rowptr[i], s->cols + s->rowptr[i],
                            s->vals + s->rowptr[i], INSERT_VALUES));
@@ -527,17 +563,24 @@ static PetscErrorCode run_solve(ipc_petsc *s, const double *b, double *x,
                                 KSPConvergedReason *reason, PetscInt *its, double *bx, double *bb) {
   PetscScalar *v;
   PetscCall(VecGetArrayWrite(s->b, &v));
-  memcpy(v, b, sizeof(double) * (size_t)s->n);
+  memcpy(v, b + s->rstart, sizeof(double) * (size_t)(s->rend - s->rstart));
   PetscCall(VecRestoreArrayWrite(s->b, &v));
   PetscCall(KSPSolve(s->ksp, s->b, s->x));
   PetscCall(KSPGetConvergedReason(s->ksp, reason));
   PetscCall(KSPGetIterationNumber(s->ksp, its));
   PetscCall(VecDot(s->b, s->x, bx));
   PetscCall(VecDot(s->b, s->b, bb));
+  /* every rank gets the whole solution, the same bytes */
+  Vec all = s->x;
+  if (s->gather) {
+    PetscCall(VecScatterBegin(s->gather, s->x, s->xall, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(s->gather, s->x, s->xall, INSERT_VALUES, SCATTER_FORWARD));
+    all = s->xall;
+  }
   const PetscScalar *r;
-  PetscCall(VecGetArrayRead(s->x, &r));
+  PetscCall(VecGetArrayRead(all, &r));
   memcpy(x, r, sizeof(double) * (size_t)s->n);
-  PetscCall(VecRestoreArrayRead(s->x, &r));
+  PetscCall(VecRestoreArrayRead(all, &r));
   return 0;
 }
 
