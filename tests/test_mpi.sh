@@ -79,6 +79,15 @@ for s in petsc-mumps petsc-cg-gamg; do
   same "mat twist, 2 ranks, $s" "$T/mat" "$T/mat-$s" $tol_mat
 done
 
+# the renumbering along a space-filling curve (petsc_solver.c): on 2 ranks each rank's
+# matrix-vector products fetch the 80 vertices along the cut across the mat (240 values),
+# not the other rank's 4,800 values (the mesh's numbering interleaves the mat's two layers)
+expect 0 "mat twist, 2 ranks, CG, the matrix's layout" np2 "$IPCC" run $mat -o "$T/layout" --steps 1 \
+  --quiet --no-checkpoint --linear-solver petsc-cg-gamg --petsc-options "-ksp_view_mat ::ascii_info_detail"
+ghosts=$(sed -n 's/.*\[0\] Number of roots=4800, leaves=\([0-9]*\),.*/\1/p' "$T/out" | head -1)
+if [ -n "$ghosts" ] && [ "$ghosts" -le 480 ]; then ok "rank 0 fetches $ghosts values per product"; else
+  bad "rank 0 fetches '$ghosts' values per product, expected at most 480"; fi
+
 # two unit cubes falling onto the ground (3.3 m tall at the start, h 0.025: 8.3e-4 m), 25
 # steps: the lower one lands (step 18) and rests, up to 24 contacts. (Later the upper one lands
 # on it; from there CG's inexact directions take another trajectory than CHOLMOD's on one

@@ -29,6 +29,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <petscksp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,12 @@ struct ipc_petsc {
   PetscInt *lrowptr;     /* (rend - rstart + 1) their offsets in cols, from 0 */
   VecScatter gather;     /* more than one rank: x to xall on every rank */
   Vec xall;
+  /* more than one rank, MATAIJ and vertex coordinates: the unknowns renumbered by vertices
+     along a space-filling curve (renumber), so a rank's rows are a compact piece of the bodies
+     and its matrix-vector products exchange only the values along the cut. NULL: as given */
+  int *order;   /* (n) the matrix's unknown i is the caller's order[i] */
+  int *inv;     /* (n) the caller's unknown i is the matrix's inv[i] */
+  double *pxyz; /* (n) the coordinates in the matrix's order */
   /* A's rows in CSR (columns ascending): entry p is val[src[p]] of the caller's CSC */
   PetscInt *rowptr, *cols; /* (n + 1), (m) */
   PetscScalar *vals;       /* (m) */
@@ -303,6 +310,9 @@ void ipc_petsc_destroy(ipc_petsc *s) {
   }
   ipc_free(s->rowptr);
   ipc_free(s->lrowptr);
+  ipc_free(s->order);
+  ipc_free(s->inv);
+  ipc_free(s->pxyz);
   ipc_free(s->cols);
   ipc_free(s->vals);
   ipc_free(s->src);
@@ -368,6 +378,112 @@ static PetscErrorCode own_rows(ipc_petsc *s) {
   return 0;
 }
 
+/* b with its 21 bits spread to every third bit (a Morton code's share of one axis) */
+static uint64_t spread3(uint64_t b) {
+  b &= 0x1fffff;
+  b = (b | b << 32) & 0x1f00000000ffffull;
+  b = (b | b << 16) & 0x1f0000ff0000ffull;
+  b = (b | b << 8) & 0x100f00f00f00f00full;
+  b = (b | b << 4) & 0x10c30c30c30c30c3ull;
+  b = (b | b << 2) & 0x1249249249249249ull;
+  return b;
+}
+
+typedef struct curve_key {
+  uint64_t code;
+  int block;
+} curve_key;
+
+static int curve_cmp(const void *a, const void *b) {
+  const curve_key *x = a, *y = b;
+  if (x->code != y->code) return x->code < y->code ? -1 : 1;
+  return (x->block > y->block) - (x->block < y->block);
+}
+
+/* order and inv for the coordinates' vertices sorted by their Morton code in the cube around
+   their bounding box (ties by number: the same order on every rank). A cube, not the box
+   itself: scaled to a unit box, the two layers of vertices of the mat twist's 8 mm thick mat
+   took the code's first bit, and each of 2 ranks got one layer, all of its vertices on the cut */
+static void renumber(ipc_petsc *s, int n) {
+  int nb = n / 3;
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (int b = 0; b < nb; ++b)
+    for (int d = 0; d < 3; ++d) {
+      lo[d] = fmin(lo[d], s->xyz[3 * (size_t)b + d]);
+      hi[d] = fmax(hi[d], s->xyz[3 * (size_t)b + d]);
+    }
+  double size = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+  curve_key *keys = IPC_NEW(curve_key, (size_t)nb + 1);
+  for (int b = 0; b < nb; ++b) {
+    uint64_t code = 0;
+    for (int d = 0; d < 3; ++d) {
+      double t = size > 0 ? (s->xyz[3 * (size_t)b + d] - lo[d]) / size : 0;
+      t = isfinite(t) ? fmin(fmax(t, 0), 1) : 0;
+      code |= spread3((uint64_t)(t * 2097151.0)) << d;
+    }
+    keys[b] = (curve_key){code, b};
+  }
+  qsort(keys, (size_t)nb, sizeof *keys, curve_cmp);
+  s->order = ipc_realloc(s->order, sizeof(int) * ((size_t)n + 1));
+  s->inv = ipc_realloc(s->inv, sizeof(int) * ((size_t)n + 1));
+  s->pxyz = ipc_realloc(s->pxyz, sizeof(double) * ((size_t)n + 1));
+  for (int i = 0; i < nb; ++i)
+    for (int c = 0; c < 3; ++c) {
+      s->order[3 * i + c] = 3 * keys[i].block + c;
+      s->inv[3 * keys[i].block + c] = 3 * i + c;
+    }
+  ipc_free(keys);
+}
+
+/* build_rows for MATAIJ in the renumbered order (order, inv): each upper entry (r, c) of the
+   CSC goes to rows inv[r] and inv[c], then every row is sorted by column */
+static void build_rows_renumbered(ipc_petsc *s, const ipc_csc *A) {
+  int n = A->n;
+  size_t m = 2 * (size_t)A->nnz - (size_t)n;
+  s->rowptr = ipc_realloc(s->rowptr, sizeof(PetscInt) * ((size_t)n + 1));
+  s->diag = ipc_realloc(s->diag, sizeof(int) * ((size_t)n + 1));
+  s->cols = ipc_realloc(s->cols, sizeof(PetscInt) * (m + 1));
+  s->vals = ipc_realloc(s->vals, sizeof(PetscScalar) * (m + 1));
+  s->src = ipc_realloc(s->src, sizeof(int) * (m + 1));
+  memset(s->rowptr, 0, sizeof(PetscInt) * ((size_t)n + 1));
+  for (int j = 0; j < n; ++j)
+    for (int k = A->colptr[j]; k < A->colptr[j + 1]; ++k) {
+      ++s->rowptr[s->inv[A->rowind[k]] + 1];
+      if (A->rowind[k] != j) ++s->rowptr[s->inv[j] + 1];
+    }
+  for (int i = 0; i < n; ++i) s->rowptr[i + 1] += s->rowptr[i];
+  for (int i = 0; i < n; ++i) s->diag[i] = (int)s->rowptr[i]; /* the cursors */
+  for (int j = 0; j < n; ++j)
+    for (int k = A->colptr[j]; k < A->colptr[j + 1]; ++k) {
+      int a = s->inv[A->rowind[k]], b = s->inv[j];
+      int p = s->diag[a]++;
+      s->cols[p] = b;
+      s->src[p] = k;
+      if (a == b) continue;
+      p = s->diag[b]++;
+      s->cols[p] = a;
+      s->src[p] = k;
+    }
+  /* rows of a few dozen entries: insertion sort, then the diagonal's place */
+  for (int i = 0; i < n; ++i) {
+    for (PetscInt p = s->rowptr[i] + 1; p < s->rowptr[i + 1]; ++p) {
+      PetscInt col = s->cols[p];
+      int src = s->src[p];
+      PetscInt q = p;
+      for (; q > s->rowptr[i] && s->cols[q - 1] > col; --q) {
+        s->cols[q] = s->cols[q - 1];
+        s->src[q] = s->src[q - 1];
+      }
+      s->cols[q] = col;
+      s->src[q] = src;
+    }
+    PetscInt p = s->rowptr[i];
+    while (s->cols[p] != i) ++p;
+    s->diag[i] = (int)p;
+  }
+  s->n = n;
+}
+
 /* a matrix, vectors and operators for the pattern of A (the rows built), this rank's rows
    only */
 static PetscErrorCode new_pattern(ipc_petsc *s) {
@@ -406,8 +522,13 @@ static PetscErrorCode new_pattern(ipc_petsc *s) {
 static PetscErrorCode set_rigid_body_modes(ipc_petsc *s) {
   Vec coords;
   MatNullSpace nsp;
-  PetscCall(VecCreateMPIWithArray(PETSC_COMM_WORLD, 3, s->rend - s->rstart, s->n,
-                                  s->xyz + s->rstart, &coords));
+  const double *xyz = s->xyz;
+  if (s->order) {
+    for (int i = 0; i < s->n; ++i) s->pxyz[i] = s->xyz[s->order[i]];
+    xyz = s->pxyz;
+  }
+  PetscCall(VecCreateMPIWithArray(PETSC_COMM_WORLD, 3, s->rend - s->rstart, s->n, xyz + s->rstart,
+                                  &coords));
   PetscCall(MatNullSpaceCreateRigidBody(coords, &nsp));
   PetscCall(MatSetNearNullSpace(s->A, nsp));
   PetscCall(MatNullSpaceDestroy(&nsp));
@@ -539,7 +660,18 @@ ipc_factor_status ipc_petsc_factor(ipc_petsc *s, const ipc_csc *A, bool pattern_
   if (!s->A || pattern_changed || s->n != A->n || s->bs != bs) {
     double t0 = ipc_now();
     s->bs = bs;
-    build_rows(s, A);
+    /* on several ranks, a MATAIJ over vertices with coordinates is renumbered along a
+       space-filling curve (one rank: the caller's order, as before) */
+    PetscMPIInt ranks = 1;
+    MPI_Comm_size(PETSC_COMM_WORLD, &ranks);
+    ipc_free(s->order);
+    s->order = NULL;
+    if (ranks > 1 && !s->sbaij && s->nblocks > 0 && 3 * s->nblocks == A->n) {
+      renumber(s, A->n);
+      build_rows_renumbered(s, A);
+    } else {
+      build_rows(s, A);
+    }
     PetscErrorCode e = new_pattern(s);
     s->st.analyze_seconds += ipc_now() - t0;
     if (e != 0) {
@@ -563,7 +695,10 @@ static PetscErrorCode run_solve(ipc_petsc *s, const double *b, double *x,
                                 KSPConvergedReason *reason, PetscInt *its, double *bx, double *bb) {
   PetscScalar *v;
   PetscCall(VecGetArrayWrite(s->b, &v));
-  memcpy(v, b + s->rstart, sizeof(double) * (size_t)(s->rend - s->rstart));
+  if (s->order)
+    for (PetscInt i = s->rstart; i < s->rend; ++i) v[i - s->rstart] = b[s->order[i]];
+  else
+    memcpy(v, b + s->rstart, sizeof(double) * (size_t)(s->rend - s->rstart));
   PetscCall(VecRestoreArrayWrite(s->b, &v));
   PetscCall(KSPSolve(s->ksp, s->b, s->x));
   PetscCall(KSPGetConvergedReason(s->ksp, reason));
@@ -579,7 +714,10 @@ static PetscErrorCode run_solve(ipc_petsc *s, const double *b, double *x,
   }
   const PetscScalar *r;
   PetscCall(VecGetArrayRead(all, &r));
-  memcpy(x, r, sizeof(double) * (size_t)s->n);
+  if (s->order)
+    for (int i = 0; i < s->n; ++i) x[s->order[i]] = r[i];
+  else
+    memcpy(x, r, sizeof(double) * (size_t)s->n);
   PetscCall(VecRestoreArrayRead(all, &r));
   return 0;
 }
