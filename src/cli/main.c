@@ -18,6 +18,8 @@ static void usage(FILE *f) {
       "                         (OUTDIR must hold no earlier run, unless --overwrite;\n"
       "                         ipcc run -h for every option)\n"
       "  run --resume OUTDIR    continue an interrupted run from its checkpoint\n"
+      "  mpirun -np N ipcc run SCENE --linear-solver petsc-mumps|petsc-cg-gamg\n"
+      "                         one run over N MPI ranks (README, Beyond one machine)\n"
       "  check PATH             exact intersection check of every frame (run folder,\n"
       "                         folder of meshes, or one mesh: .obj, .ply, .vtu, .msh, .ele);\n"
       "                         exit 0 only if none intersect\n"
