@@ -47,7 +47,6 @@ struct ipc_petsc {
   void *default_test; /* PETSc's test, for accuracy_test without a bound */
   int n;
   PetscInt rstart, rend; /* the rows this rank owns */
-  PetscInt *lrowptr;     /* (rend - rstart + 1) their offsets in cols, from 0 */
   VecScatter gather;     /* more than one rank: x to xall on every rank */
   Vec xall;
   /* more than one rank, MATAIJ and vertex coordinates: the unknowns renumbered by vertices
@@ -56,11 +55,12 @@ struct ipc_petsc {
   int *order;   /* (n) the matrix's unknown i is the caller's order[i] */
   int *inv;     /* (n) the caller's unknown i is the matrix's inv[i] */
   double *pxyz; /* (n) the coordinates in the matrix's order */
-  /* A's rows in CSR (columns ascending): entry p is val[src[p]] of the caller's CSC */
-  PetscInt *rowptr, *cols; /* (n + 1), (m) */
+  /* the rank's rows of A in CSR (local row i is row rstart + i; columns global, ascending):
+     entry p is val[src[p]] of the caller's CSC */
+  PetscInt *rowptr, *cols; /* (rend - rstart + 1), (m) */
   PetscScalar *vals;       /* (m) */
   int *src;                /* (m) */
-  int *diag;               /* (n) position of each row's diagonal entry */
+  int *diag;               /* (rend - rstart) position of each row's diagonal entry */
   int valid;               /* a successful factor */
   int bs;                  /* A's block size: 3 with the rigid-body near-null space, else 1 */
   double *xyz;             /* (nblocks x 3) ipc_petsc_set_coordinates */
@@ -309,7 +309,6 @@ void ipc_petsc_destroy(ipc_petsc *s) {
     if (s->default_test) KSPConvergedDefaultDestroy(s->default_test);
   }
   ipc_free(s->rowptr);
-  ipc_free(s->lrowptr);
   ipc_free(s->order);
   ipc_free(s->inv);
   ipc_free(s->pxyz);
@@ -321,61 +320,65 @@ void ipc_petsc_destroy(ipc_petsc *s) {
   ipc_free(s);
 }
 
-/* A's rows from the CSC's pattern: the upper triangle's rows (its transpose), and with both
-   triangles, row i = CSC column i (rows <= i) followed by the upper row's entries past i */
-static void build_rows(ipc_petsc *s, const ipc_csc *A) {
-  int n = A->n;
-  size_t m = s->sbaij ? (size_t)A->nnz : 2 * (size_t)A->nnz - (size_t)n;
-  /* a new pattern is rare next to the factorizations it serves: exact sizes */
-  s->rowptr = ipc_realloc(s->rowptr, sizeof(PetscInt) * ((size_t)n + 1));
-  s->diag = ipc_realloc(s->diag, sizeof(int) * ((size_t)n + 1));
+/* the rows this rank owns: an even share of whole vertices (of single unknowns when n is not
+   a multiple of 3), in rank order, the same split on every rank */
+static void own_rows(ipc_petsc *s, int n) {
+  PetscMPIInt rank = 0, size = 1;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  long long unit = n % 3 == 0 ? 3 : 1, units = n / unit;
+  s->rstart = (PetscInt)(unit * (units * rank / size));
+  s->rend = (PetscInt)(unit * (units * (rank + 1) / size));
+  s->n = n;
+}
+
+/* room for the rows' offsets (counted into rowptr[1..nl] by the caller, summed here) and
+   their entries; exact sizes: a new pattern is rare next to the factorizations it serves */
+static void alloc_rows(ipc_petsc *s, PetscInt nl) {
+  for (PetscInt i = 0; i < nl; ++i) s->rowptr[i + 1] += s->rowptr[i];
+  size_t m = (size_t)s->rowptr[nl];
   s->cols = ipc_realloc(s->cols, sizeof(PetscInt) * (m + 1));
   s->vals = ipc_realloc(s->vals, sizeof(PetscScalar) * (m + 1));
   s->src = ipc_realloc(s->src, sizeof(int) * (m + 1));
-  /* row lengths: upper entries per row (+ the lower ones, CSC column i minus its diagonal) */
-  memset(s->rowptr, 0, sizeof(PetscInt) * ((size_t)n + 1));
-  for (int k = 0; k < A->nnz; ++k) ++s->rowptr[A->rowind[k] + 1];
-  if (!s->sbaij)
-    for (int j = 0; j < n; ++j) s->rowptr[j + 1] += A->colptr[j + 1] - A->colptr[j] - 1;
-  for (int i = 0; i < n; ++i) s->rowptr[i + 1] += s->rowptr[i];
   /* next free slot of each row, in diag (reused as the cursor, then set to the diagonal) */
-  for (int i = 0; i < n; ++i) s->diag[i] = (int)s->rowptr[i];
+  for (PetscInt i = 0; i < nl; ++i) s->diag[i] = (int)s->rowptr[i];
+}
+
+/* the rank's rows of A (local row i is A's row rstart + i; columns are global) from the CSC's
+   pattern: the upper triangle's rows (its transpose), and with both triangles, row i = CSC
+   column i (rows <= i) followed by the upper row's entries past i */
+static void build_rows(ipc_petsc *s, const ipc_csc *A) {
+  int n = A->n;
+  PetscInt r0 = s->rstart, r1 = s->rend, nl = r1 - r0;
+  s->rowptr = ipc_realloc(s->rowptr, sizeof(PetscInt) * ((size_t)nl + 1));
+  s->diag = ipc_realloc(s->diag, sizeof(int) * ((size_t)nl + 1));
+  /* row lengths: upper entries per row (+ the lower ones, CSC column i minus its diagonal) */
+  memset(s->rowptr, 0, sizeof(PetscInt) * ((size_t)nl + 1));
+  for (int k = 0; k < A->nnz; ++k)
+    if (A->rowind[k] >= r0 && A->rowind[k] < r1) ++s->rowptr[A->rowind[k] - r0 + 1];
   if (!s->sbaij)
-    for (int j = 0; j < n; ++j)
+    for (PetscInt j = r0; j < r1; ++j) s->rowptr[j - r0 + 1] += A->colptr[j + 1] - A->colptr[j] - 1;
+  alloc_rows(s, nl);
+  if (!s->sbaij)
+    for (PetscInt j = r0; j < r1; ++j)
       for (int k = A->colptr[j]; k < A->colptr[j + 1] - 1; ++k) {
-        int p = s->diag[j]++;
+        int p = s->diag[j - r0]++;
         s->cols[p] = A->rowind[k];
         s->src[p] = k;
       }
   for (int j = 0; j < n; ++j)
     for (int k = A->colptr[j]; k < A->colptr[j + 1]; ++k) {
-      int p = s->diag[A->rowind[k]]++;
+      if (A->rowind[k] < r0 || A->rowind[k] >= r1) continue;
+      int p = s->diag[A->rowind[k] - r0]++;
       s->cols[p] = j;
       s->src[p] = k;
     }
   /* the diagonal: first of the upper part of each row */
-  for (int i = 0; i < n; ++i) {
+  for (PetscInt i = 0; i < nl; ++i) {
     int p = (int)s->rowptr[i];
-    while (s->cols[p] != i) ++p;
+    while (s->cols[p] != r0 + i) ++p;
     s->diag[i] = p;
   }
-  s->n = n;
-}
-
-/* the rows this rank owns: an even share of whole vertices (of single unknowns when n is not
-   a multiple of 3), in rank order, the same split on every rank */
-static PetscErrorCode own_rows(ipc_petsc *s) {
-  PetscMPIInt rank = 0, size = 1;
-  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  long long unit = s->n % 3 == 0 ? 3 : 1, units = s->n / unit;
-  s->rstart = (PetscInt)(unit * (units * rank / size));
-  s->rend = (PetscInt)(unit * (units * (rank + 1) / size));
-  PetscInt nl = s->rend - s->rstart;
-  s->lrowptr = ipc_realloc(s->lrowptr, sizeof(PetscInt) * ((size_t)nl + 1));
-  for (PetscInt i = 0; i <= nl; ++i)
-    s->lrowptr[i] = s->rowptr[s->rstart + i] - s->rowptr[s->rstart];
-  return 0;
 }
 
 /* b with its 21 bits spread to every third bit (a Morton code's share of one axis) */
@@ -436,36 +439,37 @@ static void renumber(ipc_petsc *s, int n) {
 }
 
 /* build_rows for MATAIJ in the renumbered order (order, inv): each upper entry (r, c) of the
-   CSC goes to rows inv[r] and inv[c], then every row is sorted by column */
+   CSC goes to rows inv[r] and inv[c] (those the rank owns), then every row is sorted by
+   column */
 static void build_rows_renumbered(ipc_petsc *s, const ipc_csc *A) {
   int n = A->n;
-  size_t m = 2 * (size_t)A->nnz - (size_t)n;
-  s->rowptr = ipc_realloc(s->rowptr, sizeof(PetscInt) * ((size_t)n + 1));
-  s->diag = ipc_realloc(s->diag, sizeof(int) * ((size_t)n + 1));
-  s->cols = ipc_realloc(s->cols, sizeof(PetscInt) * (m + 1));
-  s->vals = ipc_realloc(s->vals, sizeof(PetscScalar) * (m + 1));
-  s->src = ipc_realloc(s->src, sizeof(int) * (m + 1));
-  memset(s->rowptr, 0, sizeof(PetscInt) * ((size_t)n + 1));
-  for (int j = 0; j < n; ++j)
-    for (int k = A->colptr[j]; k < A->colptr[j + 1]; ++k) {
-      ++s->rowptr[s->inv[A->rowind[k]] + 1];
-      if (A->rowind[k] != j) ++s->rowptr[s->inv[j] + 1];
-    }
-  for (int i = 0; i < n; ++i) s->rowptr[i + 1] += s->rowptr[i];
-  for (int i = 0; i < n; ++i) s->diag[i] = (int)s->rowptr[i]; /* the cursors */
+  PetscInt r0 = s->rstart, r1 = s->rend, nl = r1 - r0;
+  s->rowptr = ipc_realloc(s->rowptr, sizeof(PetscInt) * ((size_t)nl + 1));
+  s->diag = ipc_realloc(s->diag, sizeof(int) * ((size_t)nl + 1));
+  memset(s->rowptr, 0, sizeof(PetscInt) * ((size_t)nl + 1));
   for (int j = 0; j < n; ++j)
     for (int k = A->colptr[j]; k < A->colptr[j + 1]; ++k) {
       int a = s->inv[A->rowind[k]], b = s->inv[j];
-      int p = s->diag[a]++;
-      s->cols[p] = b;
-      s->src[p] = k;
-      if (a == b) continue;
-      p = s->diag[b]++;
-      s->cols[p] = a;
-      s->src[p] = k;
+      if (a >= r0 && a < r1) ++s->rowptr[a - r0 + 1];
+      if (a != b && b >= r0 && b < r1) ++s->rowptr[b - r0 + 1];
+    }
+  alloc_rows(s, nl);
+  for (int j = 0; j < n; ++j)
+    for (int k = A->colptr[j]; k < A->colptr[j + 1]; ++k) {
+      int a = s->inv[A->rowind[k]], b = s->inv[j];
+      if (a >= r0 && a < r1) {
+        int p = s->diag[a - r0]++;
+        s->cols[p] = b;
+        s->src[p] = k;
+      }
+      if (a != b && b >= r0 && b < r1) {
+        int p = s->diag[b - r0]++;
+        s->cols[p] = a;
+        s->src[p] = k;
+      }
     }
   /* rows of a few dozen entries: insertion sort, then the diagonal's place */
-  for (int i = 0; i < n; ++i) {
+  for (PetscInt i = 0; i < nl; ++i) {
     for (PetscInt p = s->rowptr[i] + 1; p < s->rowptr[i + 1]; ++p) {
       PetscInt col = s->cols[p];
       int src = s->src[p];
@@ -478,10 +482,9 @@ static void build_rows_renumbered(ipc_petsc *s, const ipc_csc *A) {
       s->src[q] = src;
     }
     PetscInt p = s->rowptr[i];
-    while (s->cols[p] != i) ++p;
+    while (s->cols[p] != r0 + i) ++p;
     s->diag[i] = (int)p;
   }
-  s->n = n;
 }
 
 /* a matrix, vectors and operators for the pattern of A (the rows built), this rank's rows
@@ -493,20 +496,18 @@ static PetscErrorCode new_pattern(ipc_petsc *s) {
   PetscCall(VecDestroy(&s->x));
   PetscCall(VecScatterDestroy(&s->gather));
   PetscCall(VecDestroy(&s->xall));
-  PetscCall(own_rows(s));
   PetscInt nl = s->rend - s->rstart;
-  const PetscInt *cols = s->cols + s->rowptr[s->rstart]; /* global column numbers */
   PetscCall(MatCreate(PETSC_COMM_WORLD, &s->A));
   PetscCall(MatSetSizes(s->A, nl, nl, n, n));
   if (s->bs > 1) PetscCall(MatSetBlockSize(s->A, s->bs));
   if (s->sbaij) {
     PetscCall(MatSetType(s->A, MATSBAIJ));
-    PetscCall(MatSeqSBAIJSetPreallocationCSR(s->A, 1, s->lrowptr, cols, NULL));
-    PetscCall(MatMPISBAIJSetPreallocationCSR(s->A, 1, s->lrowptr, cols, NULL));
+    PetscCall(MatSeqSBAIJSetPreallocationCSR(s->A, 1, s->rowptr, s->cols, NULL));
+    PetscCall(MatMPISBAIJSetPreallocationCSR(s->A, 1, s->rowptr, s->cols, NULL));
   } else {
     PetscCall(MatSetType(s->A, MATAIJ));
-    PetscCall(MatSeqAIJSetPreallocationCSR(s->A, s->lrowptr, cols, NULL));
-    PetscCall(MatMPIAIJSetPreallocationCSR(s->A, s->lrowptr, cols, NULL));
+    PetscCall(MatSeqAIJSetPreallocationCSR(s->A, s->rowptr, s->cols, NULL));
+    PetscCall(MatMPIAIJSetPreallocationCSR(s->A, s->rowptr, s->cols, NULL));
   }
   PetscCall(MatSetOption(s->A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
   PetscCall(MatCreateVecs(s->A, &s->x, &s->b));
@@ -574,7 +575,7 @@ static PetscErrorCode renew_ksp(ipc_petsc *s) {
 static PetscErrorCode set_up(ipc_petsc *s);
 
 static PetscErrorCode fill_and_set_up(ipc_petsc *s, const ipc_csc *A, double shift) {
-  for (PetscInt i = s->rstart; i < s->rend; ++i) {
+  for (PetscInt i = 0; i < s->rend - s->rstart; ++i) {
     for (PetscInt p = s->rowptr[i]; p < s->rowptr[i + 1]; ++p) s->vals[p] = A->val[s->src[p]];
     s->vals[s->diag[i]] += shift;
   }
@@ -583,8 +584,8 @@ static PetscErrorCode fill_and_set_up(ipc_petsc *s, const ipc_csc *A, double shi
 
 /* the values in vals into the matrix, then the preconditioner's set-up */
 static PetscErrorCode set_up(ipc_petsc *s) {
-  for (PetscInt i = s->rstart; i < s->rend; ++i) {
-    PetscInt row = i;
+  for (PetscInt i = 0; i < s->rend - s->rstart; ++i) {
+    PetscInt row = s->rstart + i;
     PetscCall(MatSetValues(s->A, 1, &row, s->rowptr[i + 1] - s->rowptr[i], s->cols + s->rowptr[i],
                            s->vals + s->rowptr[i], INSERT_VALUES));
   }
@@ -666,6 +667,7 @@ ipc_factor_status ipc_petsc_factor(ipc_petsc *s, const ipc_csc *A, bool pattern_
     MPI_Comm_size(PETSC_COMM_WORLD, &ranks);
     ipc_free(s->order);
     s->order = NULL;
+    own_rows(s, A->n);
     if (ranks > 1 && !s->sbaij && s->nblocks > 0 && 3 * s->nblocks == A->n) {
       renumber(s, A->n);
       build_rows_renumbered(s, A);
