@@ -274,7 +274,71 @@ static void test_svd3(void) {
   CHECK_NEAR(s[2], -1.0, 1e-15);
 }
 
+/* contact Hessians depend on point differences: the projection in the complement of the
+   translations (ipc_psd_project_differences) equals the full one; other matrices take the full
+   one bitwise */
+static void test_psd_project_differences(void) {
+  for (int k = 2; k <= 4; ++k) {
+    const int n = 3 * k;
+    for (int rep = 0; rep < 200; ++rep) {
+      /* sum of +-w v v^T over vectors v with zero block sums: translation invariant */
+      double A[144] = {0}, P[144], F[144];
+      const int terms = 1 + rep % (n - 2);
+      for (int t = 0; t < terms; ++t) {
+        double v[12], w = (t + rep) % 3 == 0 ? -urand() - 0.5 : urand() + 0.5;
+        for (int i = 0; i < n - 3; ++i) v[i] = urand();
+        for (int c = 0; c < 3; ++c) {
+          v[n - 3 + c] = 0.0;
+          for (int b = 0; b < k - 1; ++b) v[n - 3 + c] -= v[3 * b + c];
+        }
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j) A[i * n + j] += w * v[i] * v[j];
+      }
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < i; ++j) A[i * n + j] = A[j * n + i];
+      memcpy(P, A, sizeof A);
+      memcpy(F, A, sizeof A);
+      CHECK(ipc_psd_project_differences(k, P) == 0);
+      CHECK(ipc_psd_project(n, F) == 0);
+      const double scale = max_abs(n * n, A);
+      for (int i = 0; i < n * n; ++i)
+        CHECK_MSG(fabs(P[i] - F[i]) <= 1e-12 * scale, "k=%d entry %d: %g vs %g", k, i, P[i], F[i]);
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < i; ++j) CHECK(P[i * n + j] == P[j * n + i]);
+      check_projection(n, A, P, 1e-12);
+    }
+    /* not translation invariant: exactly the full projection */
+    for (int rep = 0; rep < 20; ++rep) {
+      double A[144], P[144], F[144];
+      random_symmetric(n, A);
+      memcpy(P, A, sizeof A);
+      memcpy(F, A, sizeof A);
+      CHECK(ipc_psd_project_differences(k, P) == 0);
+      CHECK(ipc_psd_project(n, F) == 0);
+      CHECK(memcmp(P, F, (size_t)n * n * sizeof(double)) == 0);
+    }
+    /* PSD (positive definite on the differences): unchanged bitwise */
+    double A[144] = {0}, P[144];
+    for (int t = 0; t < n - 3; ++t) {
+      double v[12];
+      for (int i = 0; i < n - 3; ++i) v[i] = (i == t ? 2.0 : 0.0) + 0.1 * urand();
+      for (int c = 0; c < 3; ++c) {
+        v[n - 3 + c] = 0.0;
+        for (int b = 0; b < k - 1; ++b) v[n - 3 + c] -= v[3 * b + c];
+      }
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) A[i * n + j] += v[i] * v[j];
+    }
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < i; ++j) A[i * n + j] = A[j * n + i];
+    memcpy(P, A, sizeof A);
+    CHECK(ipc_psd_project_differences(k, P) == 0);
+    CHECK(memcmp(P, A, (size_t)n * n * sizeof(double)) == 0);
+  }
+}
+
 int main(void) {
+  test_psd_project_differences();
   test_sym_eig();
   test_sym_eig3();
   test_psd_project();

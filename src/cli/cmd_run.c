@@ -2,9 +2,11 @@
    options are parsed by run_args.c (both modes) and cmd_run_lcp.c (LCP mode); the run
    itself is the same in both modes: run_open (new or resumed), run_steps (step, write
    frames and previews, checkpoint), run_finish (stats.json and the summary). The world is
-   an ipc_world or an ipc_lcp_world (r->lw); the few calls that differ dispatch on it. */
+   one of either mode (core/world.h); what differs between the modes is in their run_mode
+   tables (below and cmd_run_lcp.c). */
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +18,12 @@
 #include "cli/run_args.h"
 #include "cli/run_lcp.h"
 #include "core/parallel.h"
+#include "core/world.h"
 #include "io/frame_pc2.h"
 #include "io/frame_planes.h"
 #include "io/plot.h"
 #include "io/run_output.h"
+#include "io/world_output.h"
 #include "ipcc/ipcc.h"
 #include "linalg/linear_solver.h"
 #include "linalg/mpi_run.h"
@@ -105,8 +109,8 @@ typedef struct run {
   ipc_run_args o;
   ipc_run_lcp_opts lo;
   ipc_scene_def def;
-  ipc_world *w;      /* IPC mode */
-  ipc_lcp_world *lw; /* LCP mode (r->ck.lcp) */
+  const ipc_run_mode *mode; /* ipc_run_mode_ipc, or ipc_run_mode_lcp (r->ck.lcp) */
+  ipcc_world *w;
   char *outdir;
   char *frames_dir;
   char *ckpt_path;
@@ -151,10 +155,12 @@ static int open_world(run *r, const char *scene, const ipc_run_checkpoint *ck) {
     return 2;
   }
   if (r->ck.lcp) {
-    r->lw = ipc_run_lcp_world(&r->def, r->ck.lcp_def, ck ? NULL : r->lo.dump);
-    return r->lw ? 0 : 2;
+    r->mode = &ipc_run_mode_lcp;
+    r->w = ipc_run_lcp_world(&r->def, r->ck.lcp_def, ck ? NULL : r->lo.dump);
+    return r->w ? 0 : 2;
   }
-  r->w = ipc_world_create(&r->def, &err);
+  r->mode = &ipc_run_mode_ipc;
+  r->w = ipcc_world_create(&r->def, &ipcc_strategy_ipc, NULL, &err);
   if (!r->w) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
     return 2;
@@ -166,15 +172,15 @@ static int open_world(run *r, const char *scene, const ipc_run_checkpoint *ck) {
    across most of that body (a relative dhat refers to the whole scene's diagonal, which a pile
    of small bodies spread far apart makes large), every pair of nearby bodies is in contact and
    a step can take minutes */
-static void warn_dhat(const ipc_world *w) {
-  const double *x = ipc_world_positions(w), dhat = ipc_world_dhat(w);
+static void warn_dhat(const ipcc_world *w) {
+  const double *x = ipcc_world_positions(w), dhat = ipcc_world_contact_distance(w);
   double smallest = INFINITY;
   const char *name = NULL;
-  for (int b = 0; b < ipc_world_body_count(w); ++b) {
-    ipc_body_info bi;
-    if (ipc_world_body(w, b, &bi) != 0 || bi.obstacle || bi.vertex_count == 0) continue;
+  for (int b = 0; b < w->m->nbodies; ++b) {
+    const ipc_body *bi = &w->m->bodies[b];
+    if (bi->obstacle || bi->nv == 0) continue;
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (int i = bi.vertex_begin; i < bi.vertex_begin + bi.vertex_count; ++i)
+    for (int i = bi->v0; i < bi->v0 + bi->nv; ++i)
       for (int d = 0; d < 3; ++d) {
         lo[d] = fmin(lo[d], x[3 * (size_t)i + d]);
         hi[d] = fmax(hi[d], x[3 * (size_t)i + d]);
@@ -183,7 +189,7 @@ static void warn_dhat(const ipc_world *w) {
                        (hi[2] - lo[2]) * (hi[2] - lo[2]));
     if (diag < smallest) {
       smallest = diag;
-      name = bi.name;
+      name = bi->name;
     }
   }
   if (name && dhat > 0.5 * smallest)
@@ -208,7 +214,7 @@ static int run_open_new(run *r) {
   }
   int rc = open_world(r, scene, NULL);
   if (rc) return rc;
-  if (r->w && ipc_rank() == 0) warn_dhat(r->w);
+  if (!lcp && ipc_rank() == 0) warn_dhat(r->w);
   ipc_error err;
   ipc_error_clear(&err);
   /* absolute, so that --resume works from any folder */
@@ -226,14 +232,12 @@ static int run_open_new(run *r) {
     return 2;
   }
   if (r->o.steps < 0 && ipc_run_check_scene_steps("ipcc run", r->o.scene, &r->def) != 0) return 2;
-  c->steps_total = r->o.steps >= 0 ? r->o.steps
-                   : r->lw         ? ipc_lcp_world_scene_steps(r->lw)
-                                   : ipc_world_scene_steps(r->w);
+  c->steps_total = r->o.steps >= 0 ? r->o.steps : ipcc_world_scene_steps(r->w);
   c->every = r->o.every > 0 ? r->o.every : (r->def.output_every > 0 ? r->def.output_every : 1);
   c->formats = (r->o.formats ? r->o.formats : r->def.output_formats) & IPC_FORMAT_FRAMES;
   if (!c->formats) c->formats = IPC_FORMAT_OBJ;
   if (r->o.write_planes || (r->def.output_formats & IPC_FORMAT_PLANES)) {
-    if (!(r->lw ? ipc_lcp_world_plane_count(r->lw) : ipc_world_plane_count(r->w))) {
+    if (!r->w->m->nplanes) {
       fprintf(stderr, "ipcc run: %s: %s: the scene has no analytic planes (\"planes\") to write\n",
               scene, r->o.write_planes ? "--write-planes" : "output.planes");
       return 2;
@@ -246,9 +250,9 @@ static int run_open_new(run *r) {
   c->sum.min_distance = INFINITY;
   c->sum.intersection_free = 1;
   c->sum.intersection_checked = c->check;
-  c->sum.dhat = r->lw ? ipc_lcp_world_gap(r->lw) : ipc_world_dhat(r->w);
+  c->sum.dhat = ipcc_world_contact_distance(r->w);
   r->outdir = r->o.outdir ? str_printf("%s%s", r->o.outdir, NULL)
-                          : ipc_run_default_outdir(scene, lcp ? "_lcp" : "");
+                          : ipc_run_default_outdir(scene, r->mode->outdir_suffix);
   return 0;
 }
 
@@ -265,8 +269,7 @@ static int resume_checks(run *r) {
   /* over MPI every rank restores the state; rank 0 alone checks and tidies the folder */
   int root = ipc_rank() == 0;
   if ((root && ipc_checkpoint_check_frame(c, frames, &err) != IPC_OK) ||
-      (r->lw ? ipc_checkpoint_restore_lcp_world(c, r->lw, &err)
-             : ipc_checkpoint_restore_world(c, r->w, &err)) != IPC_OK) {
+      ipc_checkpoint_restore(c, r->w, &err) != IPC_OK) {
     fprintf(stderr, "ipcc run: --resume: %s/checkpoint.bin: %s\n", r->outdir, err.msg);
     rc = 2;
   } else if (root && (c->formats & IPC_FORMAT_PC2) &&
@@ -328,7 +331,7 @@ static int run_open_resume(run *r) {
   r->wall_before = c->sum.wall_seconds;
   if (!r->o.quiet && ipc_rank() == 0)
     fprintf(stderr, "resuming %s (%s mode) at step %zu of %ld (frame %d)\n", c->scene,
-            c->lcp ? "LCP" : "IPC", c->nsteps, c->steps_total, c->frame);
+            r->mode->label, c->nsteps, c->steps_total, c->frame);
   return 0;
 }
 
@@ -365,8 +368,7 @@ static int write_frame(run *r) {
     return 0;
   }
   double t0 = ipc_progress_now();
-  ipc_status st = r->lw ? ipc_lcp_world_write_frame(r->lw, r->frames_dir, frame, c->formats, &err)
-                        : ipc_world_write_frame(r->w, r->frames_dir, frame, c->formats, &err);
+  ipc_status st = ipcc_world_write_frame(r->w, r->frames_dir, frame, c->formats, &err);
   if (st != IPC_OK) {
     ipc_progress_break(&r->bar);
     fprintf(stderr, "ipcc run: %s\n", err.msg);
@@ -375,10 +377,9 @@ static int write_frame(run *r) {
   if (c->check) {
     char what[256];
     c->sum.frames_checked++;
-    int apart = r->lw ? ipc_lcp_world_intersection_free(r->lw, what, sizeof what)
-                      : ipc_world_intersection_free(r->w, what, sizeof what);
+    int apart = ipcc_world_intersection_free(r->w, what, sizeof what);
     /* LCP mode allows small penetrations: only its first intersecting frame is reported */
-    if (!apart && (!r->lw || c->sum.intersection_free)) {
+    if (!apart && (!r->w->strategy->allows_penetration || c->sum.intersection_free)) {
       ipc_progress_break(&r->bar);
       fprintf(stderr, "ipcc run: frame %d intersects: %s\n", frame, what);
     }
@@ -392,12 +393,9 @@ static int write_frame(run *r) {
     double tp = ipc_progress_now();
     ipc_image *im = ipc_image_create(640, 480, white);
     /* the view follows the bodies (and stays put with the scene's own camera) */
-    ipc_camera cam = r->lw ? ipc_lcp_world_follow_camera(r->lw) : ipc_world_follow_camera(r->w);
-    if (r->lw)
-      ipc_render_lcp_world(im, r->lw, &cam);
-    else
-      ipc_render_world(im, r->w, &cam);
-    ipc_image_frame_label(im, frame, r->lw ? ipc_lcp_world_time(r->lw) : ipc_world_time(r->w));
+    ipc_camera cam = ipcc_world_follow_camera(r->w);
+    ipcc_world_render(im, r->w, &cam);
+    ipc_image_frame_label(im, frame, ipcc_world_time(r->w));
     st = ipc_image_write_png(im, png, &err);
     r->t_preview += ipc_progress_now() - tp;
     ipc_image_destroy(im);
@@ -415,9 +413,7 @@ static int write_frame(run *r) {
     c->sum.wall_seconds = r->wall_before + t0 - r->bar.t_start;
     /* the checkpoint records the hash of this frame, the one it was written with */
     st = ipc_checkpoint_hash_frame(c, r->frames_dir, &err);
-    if (st == IPC_OK)
-      st = r->lw ? ipc_checkpoint_write_lcp(r->ckpt_path, c, r->lw, &err)
-                 : ipc_checkpoint_write(r->ckpt_path, c, r->w, &err);
+    if (st == IPC_OK) st = ipc_checkpoint_write_world(r->ckpt_path, c, r->w, &err);
     r->checkpoint_cost = ipc_progress_now() - t0;
     r->last_checkpoint = t0;
     r->t_checkpoint += r->checkpoint_cost;
@@ -431,33 +427,28 @@ static int write_frame(run *r) {
   return 0;
 }
 
-/* one IPC step: its record appended to c and summed into c->sum; 0, 1 when the step failed,
-   2 when memory ran out or input read during the step was bad (err says which) */
-static int step_ipc(run *r, long *iterations, int *contacts, ipc_error *err) {
+/* one step: its record appended to c and summed into c->sum (the counters of both modes
+   here, the mode's own by r->mode->fold); 0, 1 when the step failed, 2 when memory ran out
+   or input read during the step was bad (err says which) */
+static int step(run *r, long *iterations, int *contacts, ipc_error *err) {
   ipc_run_checkpoint *c = &r->ck;
   ipc_run_summary *sum = &c->sum;
   long k = (long)c->nsteps;
   /* the records grow as steps run; out of memory is a clean error, not an abort */
-  ipc_step_stats *st = ipc_checkpoint_next_step(c);
-  if (!st) {
+  void *rec = ipc_checkpoint_next_record(c);
+  if (!rec) {
     ipc_error_set(err, IPC_ERR_INPUT, "out of memory for the statistics of step %ld", k + 1);
     return 2;
   }
-  ipc_status s = ipc_world_step(r->w, st, err);
+  ipc_status s = ipcc_world_step(r->w, rec, err);
   c->nsteps++;
   sum->steps = (int)c->nsteps;
-  sum->newton_iterations += st->newton_iterations;
-  sum->newton_capped_steps += st->newton_capped;
-  if (st->contacts_max > sum->contacts_max) sum->contacts_max = st->contacts_max;
-  if (st->dirichlet_unmet) sum->dirichlet_unmet_steps++;
-  if (st->min_distance < sum->min_distance) sum->min_distance = st->min_distance;
-  if (s == IPC_OK && !isfinite(st->energy))
-    s = ipc_error_set(err, IPC_ERR_SIM,
-                      "step %ld: the energy is not finite (%g): the simulation diverged "
-                      "(gravity, loads or material out of range?)",
-                      k + 1, st->energy);
-  *iterations = st->newton_iterations;
-  *contacts = st->contacts;
+  ipc_run_step_view v;
+  s = r->mode->fold(sum, rec, &v, s, err);
+  if (v.contacts_peak > sum->contacts_max) sum->contacts_max = v.contacts_peak;
+  if (v.min_distance < sum->min_distance) sum->min_distance = v.min_distance;
+  *iterations = v.iterations;
+  *contacts = v.contacts;
   /* a step failing on input read per step (a mesh sequence's frame) is bad input */
   return s == IPC_OK ? 0 : s == IPC_ERR_INPUT ? 2 : 1;
 }
@@ -468,8 +459,8 @@ static int step_ipc(run *r, long *iterations, int *contacts, ipc_error *err) {
 static int run_agree(run *r, int rc) {
   if (ipc_rank_count() <= 1) return rc;
   int same = 1;
-  const double *x = r->w ? ipc_world_positions(r->w) : NULL;
-  size_t n = r->w ? 3 * (size_t)ipc_world_vertex_count(r->w) : 0;
+  const double *x = r->w ? ipcc_world_positions(r->w) : NULL;
+  size_t n = r->w ? 3 * (size_t)ipcc_world_vertex_count(r->w) : 0;
   rc = ipc_mpi_agree(rc, x, n, &same);
   if (!same) {
     ipc_progress_break(&r->bar);
@@ -490,7 +481,7 @@ static int mpi_supported(const run *r) {
   if (n <= 1) return 0;
   const char *why = NULL;
   ipc_linear_solver_kind kind = ipc_linear_solver_pick(r->def.linear_solver);
-  if (r->lw)
+  if (r->ck.lcp)
     why = "LCP mode runs on one process";
   else if (kind == IPC_LINEAR_SOLVER_CHOLMOD)
     why =
@@ -515,8 +506,7 @@ static int run_steps(run *r) {
     ipc_error_clear(&err);
     long k = (long)c->nsteps, iterations = 0;
     int contacts = 0;
-    int rc = r->lw ? ipc_run_lcp_step(r->lw, c, &iterations, &contacts, &err)
-                   : step_ipc(r, &iterations, &contacts, &err);
+    int rc = step(r, &iterations, &contacts, &err);
     if (rc) {
       ipc_progress_break(&r->bar);
       fprintf(stderr, "ipcc run: %s\n", err.msg);
@@ -525,8 +515,7 @@ static int run_steps(run *r) {
     if ((k + 1) % c->every == 0 || k + 1 == c->steps_total) rc = write_frame(r);
     rc = run_agree(r, rc);
     if (rc) return rc;
-    double t = r->lw ? ipc_lcp_world_time(r->lw) : ipc_world_time(r->w);
-    ipc_progress_update(&r->bar, k + 1, t, iterations, contacts);
+    ipc_progress_update(&r->bar, k + 1, ipcc_world_time(r->w), iterations, contacts);
   }
   return 0;
 }
@@ -537,13 +526,9 @@ static const char *format_names(unsigned f, char *buf, size_t n) {
   return buf[0] ? buf + 1 : buf;
 }
 
-/* the summary's first lines in IPC mode */
+/* IPC mode's part of the summary: the exact check and the steps whose scripts were not met */
 static void ipc_summary(const ipc_run_checkpoint *c) {
   const ipc_run_summary *sum = &c->sum;
-  int n = sum->steps;
-  printf("%d steps in %.2f s (%.3f s/step, %.2f Newton iterations/step), min distance %.3g", n,
-         sum->wall_seconds, n ? sum->wall_seconds / n : 0.0,
-         n ? (double)sum->newton_iterations / n : 0.0, sum->min_distance);
   if (c->check) printf(", %s", sum->intersection_free ? "intersection-free" : "INTERSECTING");
   if (sum->dirichlet_unmet_steps)
     printf(
@@ -553,19 +538,49 @@ static void ipc_summary(const ipc_run_checkpoint *c) {
   printf("\n");
 }
 
+/* IPC mode's counters of one step (ipc_step_stats); a step whose energy is not finite
+   failed */
+static ipc_status ipc_fold(ipc_run_summary *sum, const void *record, ipc_run_step_view *v,
+                           ipc_status s, ipc_error *err) {
+  const ipc_step_stats *st = record;
+  sum->newton_iterations += st->newton_iterations;
+  sum->newton_capped_steps += st->newton_capped;
+  if (st->dirichlet_unmet) sum->dirichlet_unmet_steps++;
+  *v = (ipc_run_step_view){st->newton_iterations, st->contacts, st->contacts_max, st->min_distance};
+  if (s == IPC_OK && !isfinite(st->energy))
+    s = ipc_error_set(err, IPC_ERR_SIM,
+                      "step %d: the energy is not finite (%g): the simulation diverged "
+                      "(gravity, loads or material out of range?)",
+                      st->step, st->energy);
+  return s;
+}
+
+const ipc_run_mode ipc_run_mode_ipc = {
+    .label = "IPC",
+    .outdir_suffix = "",
+    .first_line =
+        "%d steps in %.2f s (%.3f s/step, %.2f Newton iterations/step), min distance "
+        "%.3g",
+    .iterations = offsetof(ipc_run_summary, newton_iterations),
+    .stats = &ipc_stats_layout_ipc,
+    .fold = ipc_fold,
+    .summary = ipc_summary,
+};
+
 /* stats.json and the closing summary; returns rc, or 2 if stats.json failed */
 static int run_finish(run *r, int rc) {
   ipc_run_checkpoint *c = &r->ck;
   ipc_run_summary *sum = &c->sum;
-  sum->mode = c->lcp ? "lcp" : "ipc";
+  sum->mode = r->w->strategy->name;
   sum->scene = c->scene;
-  int np = r->lw ? ipc_lcp_world_plane_count(r->lw) : ipc_world_plane_count(r->w);
+  const ipc_model *m = r->w->m;
+  int np = m->nplanes;
   double *planes = malloc(sizeof(double) * (6 * (size_t)np + 1));
   for (int k = 0; k < np; ++k)
-    if (r->lw)
-      ipc_lcp_world_plane(r->lw, k, planes + 6 * k, planes + 6 * k + 3);
-    else
-      ipc_world_plane(r->w, k, planes + 6 * k, planes + 6 * k + 3);
+    for (int d = 0; d < 3; ++d) {
+      planes[6 * k + d] = m->planes[k].point[d];
+      planes[6 * k + 3 + d] = m->planes[k].normal[d];
+    }
   sum->nplanes = np;
   sum->planes = planes;
   sum->time_step = r->def.time_step;
@@ -576,19 +591,22 @@ static int run_finish(run *r, int rc) {
   ipc_error err;
   ipc_error_clear(&err);
   int root = ipc_rank() == 0; /* over MPI rank 0 alone writes and prints */
-  ipc_status sst = !root    ? IPC_OK
-                   : c->lcp ? ipc_run_lcp_stats(stats, c, &err)
-                            : ipc_write_stats_json(stats, sum, c->steps, c->nsteps, &err);
+  const void *records = c->lcp ? (const void *)c->lcp_steps : (const void *)c->steps;
+  ipc_status sst = !root ? IPC_OK
+                         : ipc_write_stats_json(stats, sum, r->mode->stats, records, c->nsteps,
+                                                c->lcp_def, &err);
   if (sst != IPC_OK) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
     if (!rc) rc = (int)sst;
   }
   if (!r->o.quiet && root) {
     char fmts[32];
-    if (c->lcp)
-      ipc_run_lcp_summary(c);
-    else
-      ipc_summary(c);
+    int n = sum->steps;
+    long iterations;
+    memcpy(&iterations, (const char *)sum + r->mode->iterations, sizeof iterations);
+    printf(r->mode->first_line, n, sum->wall_seconds, n ? sum->wall_seconds / n : 0.0,
+           n ? (double)iterations / n : 0.0, sum->min_distance);
+    r->mode->summary(c);
     if (c->formats & (IPC_FORMAT_FRAMES & ~(unsigned)IPC_FORMAT_PC2))
       printf("frames: %s/NNNNNN.{%s} (%d), ", r->frames_dir,
              format_names(c->formats, fmts, sizeof fmts), c->frame + 1);
@@ -612,7 +630,7 @@ static int run_finish(run *r, int rc) {
   free(planes);
   sum->planes = NULL;
   /* LCP mode allows small penetrations: --check records them without failing the run */
-  if (c->check && !sum->intersection_free && !rc && !c->lcp) rc = 1;
+  if (c->check && !sum->intersection_free && !rc && !r->w->strategy->allows_penetration) rc = 1;
   return rc;
 }
 
@@ -652,7 +670,7 @@ int ipc_cmd_run(int argc, char **argv) {
     ipc_progress_begin(&r.bar, !r.o.quiet && root && isatty(fileno(stderr)), (long)r.ck.nsteps,
                        r.ck.steps_total);
     r.last_checkpoint = r.bar.t_start;
-    if (r.lw) r.bar.solver = "lcp";
+    if (r.ck.lcp) r.bar.solver = "lcp";
     rc = run_steps(&r);
     rc = run_finish(&r, rc);
   }
@@ -662,8 +680,7 @@ int ipc_cmd_run(int argc, char **argv) {
   free(r.frames_dir);
   free(r.ckpt_path);
   free(r.preview_dir);
-  ipc_world_destroy(r.w);
-  ipc_lcp_world_destroy(r.lw);
+  ipcc_world_destroy(r.w);
   ipc_scene_def_free(&r.def);
   return rc;
 }

@@ -1,5 +1,7 @@
-/* the LCP mode of ipcc run (docs/lcp-mode.md): options, world and step (run_lcp.h) */
+/* the LCP mode of ipcc run (docs/lcp-mode.md): options, world and its run_mode table
+   (run_lcp.h) */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,20 +107,21 @@ int ipc_run_lcp_def(const ipc_run_lcp_opts *lo, const char *scene, ipc_lcp_world
   return 0;
 }
 
-ipc_lcp_world *ipc_run_lcp_world(const ipc_scene_def *def, const ipc_lcp_world_def *ld,
-                                 const char *dump) {
+ipcc_world *ipc_run_lcp_world(const ipc_scene_def *def, const ipc_lcp_world_def *ld,
+                              const char *dump) {
   ipc_error err;
   ipc_error_clear(&err);
   ipc_lcp_world_def d = *ld;
   d.dump_dir = dump;
-  ipc_lcp_world *w = NULL;
-  if (!dump || ipc_output_prepare(dump, &err) == IPC_OK) w = ipc_lcp_world_create(def, &d, &err);
+  ipcc_world *w = NULL;
+  if (!dump || ipc_output_prepare(dump, &err) == IPC_OK)
+    w = ipcc_world_create(def, &ipcc_strategy_lcp, &d, &err);
   if (!w) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
     return NULL;
   }
   const char *stiff_body = "";
-  double ratio = ipc_lcp_world_stiffness_ratio(w, &stiff_body);
+  double ratio = ipc_lcp_world_stiffness_ratio(w->ws, &stiff_body);
   if (d.coupling == IPC_LCP_LUMPED && ratio > 1.0)
     fprintf(stderr,
             "ipcc run: warning: lumped coupling with body '%s': E h^2 / (rho l^2) = %.3g > 1 "
@@ -128,37 +131,24 @@ ipc_lcp_world *ipc_run_lcp_world(const ipc_scene_def *def, const ipc_lcp_world_d
   return w;
 }
 
-int ipc_run_lcp_step(ipc_lcp_world *w, ipc_run_checkpoint *c, long *iterations, int *contacts,
-                     ipc_error *err) {
-  ipc_lcp_step_stats *st = ipc_checkpoint_next_lcp_step(c);
-  if (!st) {
-    ipc_error_set(err, IPC_ERR_INPUT, "out of memory for the statistics of step %zu",
-                  c->nsteps + 1);
-    return 2;
-  }
-  ipc_status s = ipc_lcp_world_step(w, st, err);
-  c->nsteps++;
-  ipc_run_summary *sum = &c->sum;
-  sum->steps = (int)c->nsteps;
+/* LCP mode's counters of one step (ipc_lcp_step_stats): prescribed motions that overlap
+   make the run not intersection-free */
+static ipc_status lcp_fold(ipc_run_summary *sum, const void *record, ipc_run_step_view *v,
+                           ipc_status s, ipc_error *err) {
+  (void)err;
+  const ipc_lcp_step_stats *st = record;
   sum->lcp_iterations += st->lcp_iterations;
-  if (st->contacts > sum->contacts_max) sum->contacts_max = st->contacts;
-  if (st->min_distance < sum->min_distance) sum->min_distance = st->min_distance;
   if (st->prescribed_overlap > 0) sum->intersection_free = 0;
-  *iterations = st->lcp_iterations;
-  *contacts = st->contacts;
-  return s == IPC_OK ? 0 : 1;
+  *v = (ipc_run_step_view){st->lcp_iterations, st->contacts, st->contacts, st->min_distance};
+  /* a failed LCP step is a failed simulation (exit 1), also when the problem it built was
+     refused (an LCP with entries that are not finite) or its dump could not be written */
+  return s == IPC_OK ? s : IPC_ERR_SIM;
 }
 
-ipc_status ipc_run_lcp_stats(const char *path, const ipc_run_checkpoint *c, ipc_error *err) {
-  return ipc_write_lcp_stats_json(path, &c->sum, c->lcp_def, c->lcp_steps, c->nsteps, err);
-}
-
-void ipc_run_lcp_summary(const ipc_run_checkpoint *c) {
+/* LCP mode's part of the summary: penetration, the exact check,
+   prescribed overlaps and the unconverged regions (count and the worst relative residual) */
+static void lcp_summary(const ipc_run_checkpoint *c) {
   const ipc_run_summary *sum = &c->sum;
-  int n = sum->steps;
-  printf("%d steps in %.2f s (%.4f s/step, %.1f LCP iterations/step), min distance %.3g", n,
-         sum->wall_seconds, n ? sum->wall_seconds / n : 0.0,
-         n ? (double)sum->lcp_iterations / n : 0.0, sum->min_distance);
   /* LCP contact allows small overlaps (the gap and stabilization close them over steps): a
      negative distance is penetration, of a plane or between surfaces, and is said as such,
      with the step of the deepest */
@@ -204,3 +194,13 @@ void ipc_run_lcp_summary(const ipc_run_checkpoint *c) {
         regions, steps, c->lcp_def->tol, c->lcp_steps[worst].rel_residual,
         c->lcp_steps[worst].residual, c->lcp_steps[worst].step);
 }
+
+const ipc_run_mode ipc_run_mode_lcp = {
+    .label = "LCP",
+    .outdir_suffix = "_lcp",
+    .first_line = "%d steps in %.2f s (%.4f s/step, %.1f LCP iterations/step), min distance %.3g",
+    .iterations = offsetof(ipc_run_summary, lcp_iterations),
+    .stats = &ipc_stats_layout_lcp,
+    .fold = lcp_fold,
+    .summary = lcp_summary,
+};

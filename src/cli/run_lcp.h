@@ -1,11 +1,13 @@
-/* LCP mode of `ipcc run` (cmd_run_lcp.c): its options, its world and its step; the run
-   itself (frames, previews, checkpoints, --resume, stats.json) is cmd_run.c's, shared with
-   IPC mode */
+/* LCP mode of `ipcc run` (cmd_run_lcp.c): its options, its world and its run_mode table
+   (ipc_run_mode_lcp); the run itself (frames, previews, checkpoints, --resume, stats.json) is
+   cmd_run.c's, shared with IPC mode */
 #ifndef IPCC_CLI_RUN_LCP_H
 #define IPCC_CLI_RUN_LCP_H
 
 #include <stdio.h>
 
+#include "cli/run_mode.h"
+#include "core/world.h"
 #include "io/run_output.h"
 #include "ipcc/ipcc.h"
 #include "ipcc/lcp_world.h"
@@ -38,19 +40,7 @@ int ipc_run_lcp_def(const ipc_run_lcp_opts *lo, const char *scene, ipc_lcp_world
 
 /* the world of the run (dump: --dump-lcp, prepared here, or NULL); warns about the lumped
    coupling on bodies too stiff and light for the step. NULL with a message on stderr */
-ipc_lcp_world *ipc_run_lcp_world(const ipc_scene_def *def, const ipc_lcp_world_def *ld,
-                                 const char *dump);
-
-/* one step: its record appended to c and summed into c->sum; *iterations and *contacts for
-   the progress bar. 0, 1 when the step failed, 2 when memory ran out (err says which) */
-int ipc_run_lcp_step(ipc_lcp_world *w, ipc_run_checkpoint *c, long *iterations, int *contacts,
-                     ipc_error *err);
-
-/* stats.json of the run */
-ipc_status ipc_run_lcp_stats(const char *path, const ipc_run_checkpoint *c, ipc_error *err);
-
-/* the summary's first lines: steps, time, LCP iterations, min distance, the exact check,
-   and the unconverged regions (count and the worst relative residual) */
-void ipc_run_lcp_summary(const ipc_run_checkpoint *c);
+ipcc_world *ipc_run_lcp_world(const ipc_scene_def *def, const ipc_lcp_world_def *ld,
+                              const char *dump);
 
 #endif

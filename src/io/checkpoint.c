@@ -35,7 +35,9 @@
 #include "io/mesh_internal.h"
 #include "io/path.h"
 #include "io/run_output.h"
+#include "ipc/world_internal.h"
 #include "ipcc/lcp_world.h"
+#include "lcp/lcp_world_internal.h"
 
 #define IPC_CHECKPOINT_VERSION 5u
 
@@ -151,14 +153,11 @@ static int lcp_def_ok(const ipc_lcp_world_def *d) {
          d->tol >= 0 && d->tol <= 1 && d->omega > 0 && d->omega < 2;
 }
 
-/* the world's state record, from ipc_world_save_state or ipc_lcp_world_save_state */
+/* the world's state record (ipcc_world_save_state) */
 typedef ipc_status (*state_saver)(const void *w, FILE *f, ipc_error *err);
 
-static ipc_status save_ipc(const void *w, FILE *f, ipc_error *err) {
-  return ipc_world_save_state(w, f, err);
-}
-static ipc_status save_lcp(const void *w, FILE *f, ipc_error *err) {
-  return ipc_lcp_world_save_state(w, f, err);
+static ipc_status save_world(const void *w, FILE *f, ipc_error *err) {
+  return ipcc_world_save_state(w, f, err);
 }
 
 static void write_body(stream *s, const ipc_run_checkpoint *c, state_saver save, const void *w,
@@ -235,14 +234,19 @@ static ipc_status write_file(const char *path, const ipc_run_checkpoint *c, stat
   return st;
 }
 
+ipc_status ipc_checkpoint_write_world(const char *path, const ipc_run_checkpoint *c,
+                                      const ipcc_world *w, ipc_error *err) {
+  return write_file(path, c, save_world, w, err);
+}
+
 ipc_status ipc_checkpoint_write(const char *path, const ipc_run_checkpoint *c, const ipc_world *w,
                                 ipc_error *err) {
-  return write_file(path, c, save_ipc, w, err);
+  return ipc_checkpoint_write_world(path, c, &w->world, err);
 }
 
 ipc_status ipc_checkpoint_write_lcp(const char *path, const ipc_run_checkpoint *c,
                                     const ipc_lcp_world *w, ipc_error *err) {
-  return write_file(path, c, save_lcp, w, err);
+  return ipc_checkpoint_write_world(path, c, &w->world, err);
 }
 
 /* the body's fields into c; a damaged field sets r->bad */
@@ -509,26 +513,28 @@ int ipc_remove_stale_tmp(const char *dir) {
   return removed;
 }
 
-ipc_status ipc_checkpoint_restore_world(const ipc_run_checkpoint *c, ipc_world *w, ipc_error *err) {
+ipc_status ipc_checkpoint_restore(const ipc_run_checkpoint *c, ipcc_world *w, ipc_error *err) {
   FILE *mem = fmemopen(c->world_state, c->world_state_len, "rb");
   if (!mem) return ipc_error_set(err, IPC_ERR_INPUT, "checkpoint: cannot read the world state");
-  ipc_status st = ipc_world_load_state(w, mem, err);
+  ipc_status st = ipcc_world_load_state(w, mem, err);
   fclose(mem);
   /* the checksum only proves the bytes are those written; an edited state with a
-     recomputed checksum must not step on from intersecting positions */
+     recomputed checksum must not step on from intersecting positions (a mode that allows
+     small penetrations saves states that may intersect) */
   char what[256];
-  if (st == IPC_OK && !ipc_world_intersection_free(w, what, sizeof what))
+  if (st == IPC_OK && !w->strategy->allows_penetration &&
+      !ipcc_world_intersection_free(w, what, sizeof what))
     return ipc_error_set(err, IPC_ERR_INPUT, "the saved state intersects: %s", what);
   return st;
 }
 
+ipc_status ipc_checkpoint_restore_world(const ipc_run_checkpoint *c, ipc_world *w, ipc_error *err) {
+  return ipc_checkpoint_restore(c, &w->world, err);
+}
+
 ipc_status ipc_checkpoint_restore_lcp_world(const ipc_run_checkpoint *c, ipc_lcp_world *w,
                                             ipc_error *err) {
-  FILE *mem = fmemopen(c->world_state, c->world_state_len, "rb");
-  if (!mem) return ipc_error_set(err, IPC_ERR_INPUT, "checkpoint: cannot read the world state");
-  ipc_status st = ipc_lcp_world_load_state(w, mem, err);
-  fclose(mem);
-  return st;
+  return ipc_checkpoint_restore(c, &w->world, err);
 }
 
 void ipc_checkpoint_set_scene(ipc_run_checkpoint *c, const char *scene) {
@@ -570,6 +576,10 @@ ipc_step_stats *ipc_checkpoint_next_step(ipc_run_checkpoint *c) {
 
 ipc_lcp_step_stats *ipc_checkpoint_next_lcp_step(ipc_run_checkpoint *c) {
   return next_record(c, (void **)&c->lcp_steps, sizeof *c->lcp_steps);
+}
+
+void *ipc_checkpoint_next_record(ipc_run_checkpoint *c) {
+  return c->lcp ? (void *)ipc_checkpoint_next_lcp_step(c) : (void *)ipc_checkpoint_next_step(c);
 }
 
 void ipc_checkpoint_free(ipc_run_checkpoint *c) {

@@ -8,10 +8,7 @@
 #include "io/frame_numbering.h"
 #include "io/frame_obj.h"
 #include "io/path.h"
-#include "ipc/world_internal.h"
-#include "ipcc/lcp_world.h"
-#include "ipcc/output.h"
-#include "lcp/lcp_world_internal.h"
+#include "io/world_output.h"
 
 ipc_status ipc_obj_write_model(const ipc_model *m, const double *xs, const double *normals,
                                const char *comment, const char *path, ipc_error *err) {
@@ -69,11 +66,6 @@ static ipc_status write_frame(const ipc_model *m, const double *xs, double time,
   return ipc_obj_write_model(m, xs, NULL, comment, path, err);
 }
 
-ipc_status ipc_world_write_obj(const ipc_world *w, const char *path, ipc_error *err) {
-  return write_frame(&w->m, ipc_world_positions(w), ipc_world_time(w), path, err);
-}
-
-ipc_status ipc_lcp_world_write_obj(const ipc_lcp_world *w, const char *path, ipc_error *err) {
-  return write_frame(ipc_lcp_world_model(w), ipc_lcp_world_positions(w), ipc_lcp_world_time(w),
-                     path, err);
+ipc_status ipcc_world_write_obj(const ipcc_world *w, const char *path, ipc_error *err) {
+  return write_frame(w->m, w->s->x, w->s->time, path, err);
 }

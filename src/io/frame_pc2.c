@@ -30,10 +30,7 @@
 #include "io/frame_numbering.h"
 #include "io/frame_obj.h"
 #include "io/path.h"
-#include "ipc/world_internal.h"
-#include "ipcc/lcp_world.h"
-#include "ipcc/output.h"
-#include "lcp/lcp_world_internal.h"
+#include "io/world_output.h"
 
 static const char pc2_magic[12] = "POINTCACHE2";
 
@@ -281,12 +278,6 @@ static ipc_status write_pc2(const ipc_model *m, const double *xs, double time, c
   return st;
 }
 
-ipc_status ipc_world_write_pc2(const ipc_world *w, const char *dir, int frame, ipc_error *err) {
-  return write_pc2(&w->m, ipc_world_positions(w), ipc_world_time(w), dir, frame, err);
-}
-
-ipc_status ipc_lcp_world_write_pc2(const ipc_lcp_world *w, const char *dir, int frame,
-                                   ipc_error *err) {
-  return write_pc2(ipc_lcp_world_model(w), ipc_lcp_world_positions(w), ipc_lcp_world_time(w), dir,
-                   frame, err);
+ipc_status ipcc_world_write_pc2(const ipcc_world *w, const char *dir, int frame, ipc_error *err) {
+  return write_pc2(w->m, w->s->x, w->s->time, dir, frame, err);
 }

@@ -7,10 +7,7 @@
 #include "core/alloc.h"
 #include "io/frame_numbering.h"
 #include "io/path.h"
-#include "ipc/world_internal.h"
-#include "ipcc/lcp_world.h"
-#include "ipcc/output.h"
-#include "lcp/lcp_world_internal.h"
+#include "io/world_output.h"
 
 /* little-endian bytes whatever the host order */
 static void put_u32(FILE *f, uint32_t u) {
@@ -80,11 +77,6 @@ static ipc_status write_ply(const ipc_model *m, const double *xs, double time, c
   return ipc_atomic_commit(&af, err);
 }
 
-ipc_status ipc_world_write_ply(const ipc_world *w, const char *path, ipc_error *err) {
-  return write_ply(&w->m, ipc_world_positions(w), ipc_world_time(w), path, err);
-}
-
-ipc_status ipc_lcp_world_write_ply(const ipc_lcp_world *w, const char *path, ipc_error *err) {
-  return write_ply(ipc_lcp_world_model(w), ipc_lcp_world_positions(w), ipc_lcp_world_time(w), path,
-                   err);
+ipc_status ipcc_world_write_ply(const ipcc_world *w, const char *path, ipc_error *err) {
+  return write_ply(w->m, w->s->x, w->s->time, path, err);
 }

@@ -16,10 +16,7 @@
 #include "core/alloc.h"
 #include "io/frame_vtu.h"
 #include "io/path.h"
-#include "ipc/world_internal.h"
-#include "ipcc/lcp_world.h"
-#include "ipcc/output.h"
-#include "lcp/lcp_world_internal.h"
+#include "io/world_output.h"
 
 enum { VTK_VERTEX = 1, VTK_LINE = 3, VTK_TRIANGLE = 5, VTK_TETRA = 10 };
 
@@ -367,35 +364,17 @@ static ipc_status write_vtu(const ipc_model *m, const double *xs, const double *
   return st;
 }
 
-ipc_status ipc_world_write_vtu_encoded(const ipc_world *w, const char *path, ipc_vtu_encoding enc,
-                                       ipc_error *err) {
-  double *psi = IPC_NEW(double, (size_t)w->m.ntets + 1);
-  ipc_world_tet_energy_density(w, psi);
-  ipc_status st = write_vtu(&w->m, ipc_world_positions(w), ipc_world_velocities(w),
-                            ipc_world_time(w), psi, path, enc, err);
+ipc_status ipcc_world_write_vtu_encoded(const ipcc_world *w, const char *path, ipc_vtu_encoding enc,
+                                        ipc_error *err) {
+  double *psi = IPC_NEW(double, (size_t)w->m->ntets + 1);
+  ipcc_world_tet_energy_density(w, psi);
+  ipc_status st = write_vtu(w->m, w->s->x, w->s->v, w->s->time, psi, path, enc, err);
   ipc_free(psi);
   return st;
 }
 
-ipc_status ipc_lcp_world_write_vtu_encoded(const ipc_lcp_world *w, const char *path,
-                                           ipc_vtu_encoding enc, ipc_error *err) {
-  const ipc_model *m = ipc_lcp_world_model(w);
-  double *psi = IPC_NEW(double, (size_t)m->ntets + 1);
-  ipc_lcp_world_tet_energy_density(w, psi);
-  ipc_status st = write_vtu(m, ipc_lcp_world_positions(w), ipc_lcp_world_velocities(w),
-                            ipc_lcp_world_time(w), psi, path, enc, err);
-  ipc_free(psi);
-  return st;
-}
-
-ipc_status ipc_world_write_vtu(const ipc_world *w, const char *path, ipc_error *err) {
+ipc_status ipcc_world_write_vtu(const ipcc_world *w, const char *path, ipc_error *err) {
   ipc_vtu_encoding enc;
   ipc_status st = ipc_vtu_encoding_from_env(&enc, err);
-  return st ? st : ipc_world_write_vtu_encoded(w, path, enc, err);
-}
-
-ipc_status ipc_lcp_world_write_vtu(const ipc_lcp_world *w, const char *path, ipc_error *err) {
-  ipc_vtu_encoding enc;
-  ipc_status st = ipc_vtu_encoding_from_env(&enc, err);
-  return st ? st : ipc_lcp_world_write_vtu_encoded(w, path, enc, err);
+  return st ? st : ipcc_world_write_vtu_encoded(w, path, enc, err);
 }

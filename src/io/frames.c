@@ -8,9 +8,8 @@
 #include "io/frame_numbering.h"
 #include "io/frame_planes.h"
 #include "io/path.h"
-#include "ipcc/lcp_world.h"
+#include "io/world_output.h"
 #include "ipcc/output.h"
-#include "ipcc/world.h"
 
 int ipc_frame_numbering(const ipc_model *m, int *file_of) {
   const ipc_surface *s = &m->surface;
@@ -55,115 +54,44 @@ int ipc_output_formats_parse(const char *list, unsigned *formats) {
   return 0;
 }
 
-/* the writers of one world, for write_frame */
-typedef struct frame_writers {
-  const void *w;
-  double time; /* simulated time of the frame, for frames.pvd */
-  ipc_status (*obj)(const void *w, const char *path, ipc_error *err);
-  ipc_status (*ply)(const void *w, const char *path, ipc_error *err);
-  ipc_status (*vtu)(const void *w, const char *path, ipc_error *err);
-  ipc_status (*pc2)(const void *w, const char *dir, int frame, ipc_error *err);
-  /* for planes.obj: all vertices, the analytic planes */
-  const double *x;
-  int nverts, nplanes;
-  int (*plane)(const void *w, int k, double point[3], double normal[3]);
-} frame_writers;
-
-static ipc_status write_planes(const frame_writers *fw, const char *dir, int frame,
-                               ipc_error *err) {
-  double *pts = IPC_NEW(double, 3 * (size_t)fw->nplanes + 3);
-  double *nrm = IPC_NEW(double, 3 * (size_t)fw->nplanes + 3);
-  for (int k = 0; k < fw->nplanes; ++k) fw->plane(fw->w, k, pts + 3 * k, nrm + 3 * k);
-  ipc_status st = ipc_planes_write_obj(dir, frame, fw->nplanes, pts, nrm, fw->x, fw->nverts, err);
+static ipc_status write_planes(const ipcc_world *w, const char *dir, int frame, ipc_error *err) {
+  const ipc_model *m = w->m;
+  double *pts = IPC_NEW(double, 3 * (size_t)m->nplanes + 3);
+  double *nrm = IPC_NEW(double, 3 * (size_t)m->nplanes + 3);
+  for (int k = 0; k < m->nplanes; ++k)
+    for (int d = 0; d < 3; ++d) {
+      pts[3 * k + d] = m->planes[k].point[d];
+      nrm[3 * k + d] = m->planes[k].normal[d];
+    }
+  ipc_status st = ipc_planes_write_obj(dir, frame, m->nplanes, pts, nrm, w->s->x, m->nverts, err);
   ipc_free(pts);
   ipc_free(nrm);
   return st;
 }
 
-static ipc_status write_frame(const frame_writers *fw, const char *dir, int frame, unsigned formats,
-                              ipc_error *err) {
+ipc_status ipcc_world_write_frame(const ipcc_world *w, const char *dir, int frame, unsigned formats,
+                                  ipc_error *err) {
   if (!(formats & IPC_FORMAT_FRAMES)) formats |= IPC_FORMAT_OBJ;
   size_t n = strlen(dir) + 32;
   char *path = IPC_NEW(char, n);
   ipc_status st = IPC_OK;
   if (st == IPC_OK && (formats & IPC_FORMAT_OBJ)) {
     snprintf(path, n, "%s/%06d.obj", dir, frame);
-    st = fw->obj(fw->w, path, err);
+    st = ipcc_world_write_obj(w, path, err);
   }
   if (st == IPC_OK && (formats & IPC_FORMAT_PLY)) {
     snprintf(path, n, "%s/%06d.ply", dir, frame);
-    st = fw->ply(fw->w, path, err);
+    st = ipcc_world_write_ply(w, path, err);
   }
   if (st == IPC_OK && (formats & IPC_FORMAT_VTU)) {
     snprintf(path, n, "%s/%06d.vtu", dir, frame);
-    st = fw->vtu(fw->w, path, err);
-    if (st == IPC_OK) st = ipc_frames_pvd_add(dir, frame, fw->time, err);
+    st = ipcc_world_write_vtu(w, path, err);
+    if (st == IPC_OK) st = ipc_frames_pvd_add(dir, frame, w->s->time, err);
   }
-  if (st == IPC_OK && (formats & IPC_FORMAT_PC2)) st = fw->pc2(fw->w, dir, frame, err);
-  if (st == IPC_OK && (formats & IPC_FORMAT_PLANES)) st = write_planes(fw, dir, frame, err);
+  if (st == IPC_OK && (formats & IPC_FORMAT_PC2)) st = ipcc_world_write_pc2(w, dir, frame, err);
+  if (st == IPC_OK && (formats & IPC_FORMAT_PLANES)) st = write_planes(w, dir, frame, err);
   ipc_free(path);
   return st;
-}
-
-static ipc_status ipc_obj(const void *w, const char *path, ipc_error *err) {
-  return ipc_world_write_obj(w, path, err);
-}
-static ipc_status ipc_ply(const void *w, const char *path, ipc_error *err) {
-  return ipc_world_write_ply(w, path, err);
-}
-static ipc_status ipc_vtu(const void *w, const char *path, ipc_error *err) {
-  return ipc_world_write_vtu(w, path, err);
-}
-static ipc_status ipc_pc2(const void *w, const char *dir, int frame, ipc_error *err) {
-  return ipc_world_write_pc2(w, dir, frame, err);
-}
-static int ipc_plane_of(const void *w, int k, double point[3], double normal[3]) {
-  return ipc_world_plane(w, k, point, normal);
-}
-static int lcp_plane_of(const void *w, int k, double point[3], double normal[3]) {
-  return ipc_lcp_world_plane(w, k, point, normal);
-}
-static ipc_status lcp_obj(const void *w, const char *path, ipc_error *err) {
-  return ipc_lcp_world_write_obj(w, path, err);
-}
-static ipc_status lcp_ply(const void *w, const char *path, ipc_error *err) {
-  return ipc_lcp_world_write_ply(w, path, err);
-}
-static ipc_status lcp_vtu(const void *w, const char *path, ipc_error *err) {
-  return ipc_lcp_world_write_vtu(w, path, err);
-}
-static ipc_status lcp_pc2(const void *w, const char *dir, int frame, ipc_error *err) {
-  return ipc_lcp_world_write_pc2(w, dir, frame, err);
-}
-
-ipc_status ipc_world_write_frame(const ipc_world *w, const char *dir, int frame, unsigned formats,
-                                 ipc_error *err) {
-  frame_writers fw = {w,
-                      ipc_world_time(w),
-                      ipc_obj,
-                      ipc_ply,
-                      ipc_vtu,
-                      ipc_pc2,
-                      ipc_world_positions(w),
-                      ipc_world_vertex_count(w),
-                      ipc_world_plane_count(w),
-                      ipc_plane_of};
-  return write_frame(&fw, dir, frame, formats, err);
-}
-
-ipc_status ipc_lcp_world_write_frame(const ipc_lcp_world *w, const char *dir, int frame,
-                                     unsigned formats, ipc_error *err) {
-  frame_writers fw = {w,
-                      ipc_lcp_world_time(w),
-                      lcp_obj,
-                      lcp_ply,
-                      lcp_vtu,
-                      lcp_pc2,
-                      ipc_lcp_world_positions(w),
-                      ipc_lcp_world_vertex_count(w),
-                      ipc_lcp_world_plane_count(w),
-                      lcp_plane_of};
-  return write_frame(&fw, dir, frame, formats, err);
 }
 
 /* one DataSet line of the collection */

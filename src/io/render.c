@@ -9,10 +9,7 @@
 
 #include "core/alloc.h"
 #include "io/render_model.h"
-#include "ipc/world_internal.h"
-#include "ipcc/lcp_world.h"
-#include "ipcc/render.h"
-#include "lcp/lcp_world_internal.h"
+#include "io/world_output.h"
 
 enum { SS = 2 }; /* supersampling factor per axis */
 /* the samples of one band of rows: the buffers hold a band at a time (64 bytes a sample), so
@@ -637,12 +634,8 @@ void ipc_render_model(ipc_image *im, const ipc_model *m, const double *pos, cons
   ipc_free(b.iz);
 }
 
-ipc_camera ipc_world_default_camera(const ipc_world *w) {
-  return ipc_model_camera(&w->m);
-}
-
-ipc_camera ipc_lcp_world_default_camera(const ipc_lcp_world *w) {
-  return ipc_model_camera(ipc_lcp_world_model(w));
+ipc_camera ipcc_world_default_camera(const ipcc_world *w) {
+  return ipc_model_camera(w->m);
 }
 
 ipc_camera ipc_model_follow_camera(const ipc_model *m, const double *x) {
@@ -652,18 +645,10 @@ ipc_camera ipc_model_follow_camera(const ipc_model *m, const double *x) {
   return ipc_model_camera_boxes(m, boxes, 2);
 }
 
-ipc_camera ipc_world_follow_camera(const ipc_world *w) {
-  return ipc_model_follow_camera(&w->m, ipc_world_positions(w));
+ipc_camera ipcc_world_follow_camera(const ipcc_world *w) {
+  return ipc_model_follow_camera(w->m, w->s->x);
 }
 
-ipc_camera ipc_lcp_world_follow_camera(const ipc_lcp_world *w) {
-  return ipc_model_follow_camera(ipc_lcp_world_model(w), ipc_lcp_world_positions(w));
-}
-
-void ipc_render_world(ipc_image *im, const ipc_world *w, const ipc_camera *cam) {
-  ipc_render_model(im, &w->m, ipc_world_positions(w), cam);
-}
-
-void ipc_render_lcp_world(ipc_image *im, const ipc_lcp_world *w, const ipc_camera *cam) {
-  ipc_render_model(im, ipc_lcp_world_model(w), ipc_lcp_world_positions(w), cam);
+void ipcc_world_render(ipc_image *im, const ipcc_world *w, const ipc_camera *cam) {
+  ipc_render_model(im, w->m, w->s->x, cam);
 }

@@ -42,9 +42,60 @@ typedef struct ipc_run_summary {
   int every;
 } ipc_run_summary;
 
-/* writes {"summary": {...}, "steps": [{...}, ...]} atomically */
+/* ---- stats.json (stats_json.c, one writer for both modes): the keys every run has, and
+   those of the run's mode from its layout (stats_layouts.c): tables of keys over its step
+   records (kind: the field's type; from: where the value comes from) ---- */
+typedef enum ipc_stats_kind {
+  IPC_STATS_INT,   /* int */
+  IPC_STATS_LONG,  /* long */
+  IPC_STATS_BOOL,  /* int written as true / false */
+  IPC_STATS_NUM,   /* double (null when not finite) */
+  IPC_STATS_INTS6, /* int[6] written as an array */
+} ipc_stats_kind;
+
+typedef enum ipc_stats_from {
+  IPC_STATS_RECORD,         /* a step record's field (as seconds: not part of time_split) */
+  IPC_STATS_FROM_SUMMARY,   /* the summary's field (offset in ipc_run_summary) */
+  IPC_STATS_PER_STEP,       /* the summary's field over its steps */
+  IPC_STATS_PENETRATION,    /* -min_distance when negative, else 0 */
+  IPC_STATS_SUM,            /* summed over the step records (as seconds: part of time_split) */
+  IPC_STATS_MAX,            /* their largest (at least 0) */
+  IPC_STATS_COUNT_POSITIVE, /* the records where it is > 0 */
+} ipc_stats_from;
+
+typedef struct ipc_stats_key {
+  const char *name; /* NULL ends a table */
+  ipc_stats_kind kind;
+  ipc_stats_from from;
+  size_t off;
+} ipc_stats_key;
+
+struct cJSON;
+
+/* what a mode adds to stats.json */
+typedef struct ipc_stats_layout {
+  const char *mode;                    /* the summary's "mode" */
+  size_t record_size;                  /* one step record (ipc_step_stats, ipc_lcp_step_stats) */
+  size_t step, time, energy;           /* offsets of the fields every record has */
+  const ipc_stats_key *summary_head;   /* right after the common first keys (may be NULL) */
+  const ipc_stats_key *summary_counts; /* after the intersection check (may be NULL) */
+  const ipc_stats_key *summary_tail;   /* after the energy history (may be NULL) */
+  /* the mode's options as summary keys, after the tail (NULL: none) */
+  void (*options)(struct cJSON *summary, const void *options);
+  const ipc_stats_key *record;  /* a step record's keys after step and time */
+  const ipc_stats_key *seconds; /* its "seconds": "total" first */
+} ipc_stats_layout;
+
+extern const ipc_stats_layout ipc_stats_layout_ipc, ipc_stats_layout_lcp;
+
+/* writes {"summary": {...}, "steps": [{...}, ...]} atomically: nsteps records of layout L,
+   options (may be NULL) for L->options */
 ipc_status ipc_write_stats_json(const char *path, const ipc_run_summary *sum,
-                                const ipc_step_stats *steps, size_t nsteps, ipc_error *err);
+                                const ipc_stats_layout *L, const void *records, size_t nsteps,
+                                const void *options, ipc_error *err);
+
+/* the world of either mode (core/world.h) */
+struct ipcc_world;
 
 /* the LCP mode's world, step statistics and options (lcp_world.h) */
 struct ipc_lcp_world;
@@ -92,7 +143,13 @@ void ipc_checkpoint_set_lcp(ipc_run_checkpoint *c, const struct ipc_lcp_world_de
 /* LCP mode: the zeroed record for the next step, c->lcp_steps[c->nsteps]; NULL when out of
    memory */
 struct ipc_lcp_step_stats *ipc_checkpoint_next_lcp_step(ipc_run_checkpoint *c);
+/* the zeroed record for the next step of the run's mode (ipc_checkpoint_next_step or
+   ipc_checkpoint_next_lcp_step); NULL when out of memory */
+void *ipc_checkpoint_next_record(ipc_run_checkpoint *c);
 /* writes c (its world_state fields ignored) and the state of w to path, atomically */
+ipc_status ipc_checkpoint_write_world(const char *path, const ipc_run_checkpoint *c,
+                                      const struct ipcc_world *w, ipc_error *err);
+/* the same for the public handles */
 ipc_status ipc_checkpoint_write(const char *path, const ipc_run_checkpoint *c, const ipc_world *w,
                                 ipc_error *err);
 /* the same for an LCP-mode run (c->lcp) and its world */
@@ -120,7 +177,13 @@ ipc_status ipc_checkpoint_check_frame(const ipc_run_checkpoint *c, const char *f
 /* removes the temporary files ("NAME.tmp.PID", ipc_atomic_open) in dir whose process is
    gone: a killed run leaves them behind. returns how many were removed. */
 int ipc_remove_stale_tmp(const char *dir);
-/* loads the saved world state into w, a world created from the checkpoint's scene;
+/* loads the saved world state into w, a world created from the checkpoint's scene (and
+   options); IPC_ERR_INPUT when it does not fit w, or when its positions intersect (the exact
+   check of ipcc_world_intersection_free; not in a mode that allows penetration) */
+ipc_status ipc_checkpoint_restore(const ipc_run_checkpoint *c, struct ipcc_world *w,
+                                  ipc_error *err);
+/* the same for the public handles: loads the saved world state into w, a world created from
+   the checkpoint's scene;
    IPC_ERR_INPUT when it does not fit w or its positions intersect (the exact check of
    ipc_world_intersection_free) */
 ipc_status ipc_checkpoint_restore_world(const ipc_run_checkpoint *c, ipc_world *w, ipc_error *err);
@@ -134,12 +197,5 @@ ipc_status ipc_checkpoint_restore_lcp_world(const ipc_run_checkpoint *c, struct 
 void ipc_checkpoint_free(ipc_run_checkpoint *c);
 /* 64-bit FNV-1a hash of a file's bytes into *hash; IPC_ERR_INPUT if it cannot be read */
 ipc_status ipc_file_hash(const char *path, uint64_t *hash, ipc_error *err);
-
-/* writes stats.json of an LCP run: the summary keys of every mode (sum->mode "lcp",
-   min_distance negative when penetrating, lcp_iterations) plus the LCP options (def),
-   max_penetration, residuals and regions; one record per step. Atomic. */
-ipc_status ipc_write_lcp_stats_json(const char *path, const ipc_run_summary *sum,
-                                    const ipc_lcp_world_def *def, const ipc_lcp_step_stats *steps,
-                                    size_t nsteps, ipc_error *err);
 
 #endif

@@ -1,73 +1,124 @@
-/* stats.json: {"summary": {...}, "steps": [{...}, ...]} (keys in docs/stats.md) */
+/* stats.json: {"summary": {...}, "steps": [{...}, ...]} (keys in docs/stats.md and
+   docs/lcp-mode.md), one writer for both modes: the keys every run has are written here, a
+   mode adds its own from the tables of its layout (stats_layouts.c) */
 #include <cjson/cJSON.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "io/run_output.h"
 #include "io/stats_common.h"
 
+/* field `off` of record rec as a number */
+static double field(const void *rec, ipc_stats_kind kind, size_t off) {
+  const char *p = (const char *)rec + off;
+  int i;
+  long l;
+  double d;
+  switch (kind) {
+    case IPC_STATS_INT:
+    case IPC_STATS_BOOL:
+    case IPC_STATS_INTS6:
+      memcpy(&i, p, sizeof i);
+      return i;
+    case IPC_STATS_LONG:
+      memcpy(&l, p, sizeof l);
+      return (double)l;
+    default:
+      memcpy(&d, p, sizeof d);
+      return d;
+  }
+}
+
+/* a summary key's value: from the run's summary, or reduced over the step records */
+static double summary_value(const ipc_stats_key *k, const ipc_run_summary *sum,
+                            const ipc_stats_layout *L, const char *steps, size_t nsteps) {
+  double v = 0;
+  switch (k->from) {
+    case IPC_STATS_RECORD: /* (not a summary key) */
+    case IPC_STATS_FROM_SUMMARY:
+      return field(sum, k->kind, k->off);
+    case IPC_STATS_PER_STEP:
+      return sum->steps ? field(sum, k->kind, k->off) / sum->steps : 0.0;
+    case IPC_STATS_PENETRATION:
+      return sum->min_distance < 0 ? -sum->min_distance : 0.0;
+    case IPC_STATS_SUM:
+      for (size_t i = 0; i < nsteps; ++i) v += field(steps + i * L->record_size, k->kind, k->off);
+      return v;
+    case IPC_STATS_COUNT_POSITIVE:
+      for (size_t i = 0; i < nsteps; ++i)
+        v += field(steps + i * L->record_size, k->kind, k->off) > 0;
+      return v;
+    case IPC_STATS_MAX:
+      for (size_t i = 0; i < nsteps; ++i) {
+        double x = field(steps + i * L->record_size, k->kind, k->off);
+        if (x > v) v = x;
+      }
+      return v;
+  }
+  return v;
+}
+
+static void add_summary_keys(cJSON *s, const ipc_stats_key *keys, const ipc_run_summary *sum,
+                             const ipc_stats_layout *L, const char *steps, size_t nsteps) {
+  for (const ipc_stats_key *k = keys; k && k->name; ++k)
+    ipc_stats_add_num(s, k->name, summary_value(k, sum, L, steps, nsteps));
+}
+
+/* the keys of one step record */
+static void add_record_keys(cJSON *o, const ipc_stats_key *keys, const void *rec) {
+  for (const ipc_stats_key *k = keys; k->name; ++k) {
+    if (k->kind == IPC_STATS_BOOL) {
+      cJSON_AddBoolToObject(o, k->name, field(rec, k->kind, k->off) != 0);
+    } else if (k->kind == IPC_STATS_INTS6) {
+      cJSON *h = cJSON_AddArrayToObject(o, k->name);
+      for (int j = 0; j < 6; ++j)
+        cJSON_AddItemToArray(h, cJSON_CreateNumber(field(rec, k->kind, k->off + j * sizeof(int))));
+    } else {
+      ipc_stats_add_num(o, k->name, field(rec, k->kind, k->off));
+    }
+  }
+}
+
 ipc_status ipc_write_stats_json(const char *path, const ipc_run_summary *sum,
-                                const ipc_step_stats *steps, size_t nsteps, ipc_error *err) {
+                                const ipc_stats_layout *L, const void *records, size_t nsteps,
+                                const void *options, ipc_error *err) {
+  const char *steps = records;
   cJSON *root = cJSON_CreateObject();
   cJSON *s = cJSON_AddObjectToObject(root, "summary");
-  ipc_stats_summary_begin(s, sum, "ipc");
+  ipc_stats_summary_begin(s, sum, L->mode);
+  add_summary_keys(s, L->summary_head, sum, L, steps, nsteps);
   ipc_stats_summary_check(s, sum);
-  cJSON_AddNumberToObject(s, "newton_iterations", (double)sum->newton_iterations);
-  ipc_stats_add_num(s, "newton_iterations_per_step",
-                    sum->steps ? (double)sum->newton_iterations / sum->steps : 0.0);
-  cJSON_AddNumberToObject(s, "newton_capped_steps", (double)sum->newton_capped_steps);
-  long floor_steps = 0;
-  double linear = 0;
-  for (size_t i = 0; i < nsteps; ++i) {
-    floor_steps += steps[i].newton_floor;
-    linear += (double)steps[i].linear_iterations;
-  }
-  cJSON_AddNumberToObject(s, "newton_floor_steps", (double)floor_steps);
-  cJSON_AddNumberToObject(s, "lcp_iterations", (double)sum->lcp_iterations);
-  cJSON_AddNumberToObject(s, "linear_iterations", linear);
-  cJSON_AddNumberToObject(s, "contacts_max", sum->contacts_max);
-  cJSON_AddNumberToObject(s, "dirichlet_unmet_steps", sum->dirichlet_unmet_steps);
-  ipc_stats_add_num(s, "dhat", sum->dhat);
-  double ta = 0, tf = 0, tc = 0, tb = 0, tt = 0;
+  add_summary_keys(s, L->summary_counts, sum, L, steps, nsteps);
   cJSON *energy = cJSON_AddArrayToObject(s, "energy");
+  for (size_t i = 0; i < nsteps; ++i)
+    ipc_stats_energy_push(energy, field(steps + i * L->record_size, IPC_STATS_NUM, L->energy));
+  add_summary_keys(s, L->summary_tail, sum, L, steps, nsteps);
+  if (L->options && options) L->options(s, options);
+  /* the wall clock of the steps' phases: the seconds keys marked split, and the rest of the
+     total (the first seconds key) as "other" */
+  const char *names[16];
+  double split[16];
+  int nsplit = 0;
+  for (const ipc_stats_key *k = L->seconds + 1; k->name; ++k)
+    if (k->from == IPC_STATS_SUM) names[nsplit++] = k->name;
+  names[nsplit] = "other";
+  for (int j = 0; j <= nsplit; ++j) split[j] = 0;
   for (size_t i = 0; i < nsteps; ++i) {
-    ipc_stats_energy_push(energy, steps[i].energy);
-    ta += steps[i].t_assembly;
-    tf += steps[i].t_factor;
-    tc += steps[i].t_ccd;
-    tb += steps[i].t_broad_phase;
-    tt += steps[i].t_total;
+    const char *rec = steps + i * L->record_size;
+    int j = 0;
+    for (const ipc_stats_key *k = L->seconds + 1; k->name; ++k)
+      if (k->from == IPC_STATS_SUM) split[j++] += field(rec, IPC_STATS_NUM, k->off);
+    split[nsplit] += field(rec, IPC_STATS_NUM, L->seconds[0].off);
   }
-  static const char *const split_names[] = {"assembly", "factorization", "ccd", "broad_phase",
-                                            "other"};
-  const double split[] = {ta, tf, tc, tb, tt - ta - tf - tc - tb};
-  ipc_stats_add_nums(s, "time_split", split_names, split, 5);
-  static const char *const time_names[] = {"total",    "assembly", "factorization",
-                                           "analysis", "ccd",      "broad_phase"};
+  for (int j = 0; j < nsplit; ++j) split[nsplit] -= split[j];
+  ipc_stats_add_nums(s, "time_split", names, split, nsplit + 1);
   cJSON *arr = cJSON_AddArrayToObject(root, "steps");
   for (size_t i = 0; i < nsteps; ++i) {
-    const ipc_step_stats *p = &steps[i];
-    cJSON *o = ipc_stats_step_begin(arr, p->step, p->time);
-    cJSON_AddNumberToObject(o, "newton_iterations", p->newton_iterations);
-    cJSON_AddBoolToObject(o, "newton_capped", p->newton_capped);
-    cJSON_AddBoolToObject(o, "newton_floor", p->newton_floor);
-    cJSON_AddNumberToObject(o, "line_search_steps", p->line_search_steps);
-    ipc_stats_add_num(o, "ccd_step", p->ccd_alpha_min);
-    cJSON_AddNumberToObject(o, "contacts", p->contacts);
-    cJSON_AddNumberToObject(o, "contacts_max", p->contacts_max);
-    ipc_stats_add_num(o, "min_distance", p->min_distance);
-    ipc_stats_add_num(o, "energy", p->energy);
-    ipc_stats_add_num(o, "kappa", p->kappa);
-    ipc_stats_add_num(o, "residual", p->residual);
-    cJSON_AddNumberToObject(o, "dirichlet_unmet", p->dirichlet_unmet);
-    cJSON_AddNumberToObject(o, "analyses", p->analyses);
-    cJSON_AddNumberToObject(o, "factor_shifts", p->factor_shifts);
-    cJSON_AddNumberToObject(o, "linear_iterations", (double)p->linear_iterations);
-    cJSON_AddNumberToObject(o, "friction_contacts", p->friction_contacts);
-    cJSON_AddNumberToObject(o, "friction_iterations", p->friction_iterations);
-    cJSON_AddNumberToObject(o, "dhat_halvings", p->dhat_halvings);
-    ipc_stats_add_num(o, "max_slip_speed", p->max_slip_speed);
-    const double times[] = {p->t_total,   p->t_assembly, p->t_factor,
-                            p->t_analyze, p->t_ccd,      p->t_broad_phase};
-    ipc_stats_add_nums(o, "seconds", time_names, times, 6);
+    const char *rec = steps + i * L->record_size;
+    cJSON *o = ipc_stats_step_begin(arr, (int)field(rec, IPC_STATS_INT, L->step),
+                                    field(rec, IPC_STATS_NUM, L->time));
+    add_record_keys(o, L->record, rec);
+    add_record_keys(cJSON_AddObjectToObject(o, "seconds"), L->seconds, rec);
   }
   return ipc_stats_write(root, path, err);
 }

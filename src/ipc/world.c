@@ -157,13 +157,19 @@ static double damping_limit(const ipc_world *w, int *which) {
   return best;
 }
 
-ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
-  if (ipc_scene_def_check(def, err) != IPC_OK) return NULL;
+static ipcc_world *ipc_alloc(void) {
   ipc_world *w = IPC_NEW0(ipc_world, 1);
-  if (ipc_model_build(&w->m, def, err) != IPC_OK) {
-    ipc_free(w);
-    return NULL;
-  }
+  w->world = (ipcc_world){&ipcc_strategy_ipc, w, &w->m, &w->rest, &w->s, &w->pre};
+  return &w->world;
+}
+
+/* the IPC strategy's workspace of a world whose model, rest data, state and prescription are
+   built (core/world.c); its checks: damping, the start state (intersection-free, not
+   touching), the friction slip threshold */
+static ipc_status ipc_init(ipcc_world *world, const ipc_scene_def *def, const void *options,
+                           ipc_error *err) {
+  (void)options;
+  ipc_world *w = world->ws;
   ipc_model *m = &w->m;
   int n = m->nverts;
   w->h = def->time_step;
@@ -176,18 +182,10 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   w->mbc.pull = IPC_NEW0(double, 3 * (size_t)n);
   w->mbc.mass = IPC_NEW0(double, (size_t)n + 1);
   w->fixed = IPC_NEW0(unsigned char, n);
-
-  /* rest shapes (inverted or flat tets are bad input) and the affine bodies */
   w->tet_g = IPC_NEW(double, 12 * (size_t)m->ntets + 1);
   w->tet_H = IPC_NEW(double, 144 * (size_t)m->ntets + 1);
   if (def->damping_stiffness > 0) w->damp_H = IPC_NEW0(double, 144 * (size_t)m->ntets + 1);
-  if (ipc_rest_build(&w->rest, m, def, IPC_REST_WORLD_ORIGIN, err) != IPC_OK) {
-    ipc_world_destroy(w);
-    return NULL;
-  }
-  ipc_state_init(&w->s, m, w->rest.naff);
   ipc_affine_world_init(w, def);
-  ipc_prescription_init(&w->pre, n, w->rest.naff);
   int stiff_body = -1;
   double beta_max = def->damping_stiffness > 0 ? damping_limit(w, &stiff_body) : INFINITY;
   if (def->damping_stiffness > beta_max) {
@@ -197,13 +195,12 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
       snprintf(at, sizeof at, "%s:%d: damping (beta", path, def->source_line_damping);
     else
       snprintf(at, sizeof at, "%s: damping.stiffness (beta", path);
-    ipc_error_set(err, IPC_ERR_INPUT,
-                  "%s = %.3g s) is too large for body '%s' (at most %.3g s): its damping forces "
-                  "would outweigh the body's inertia by over 1e10, and rounding alone would "
-                  "then damp (or freeze) rigid motions, which damping leaves free",
-                  at, def->damping_stiffness, m->bodies[stiff_body].name, beta_max);
-    ipc_world_destroy(w);
-    return NULL;
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "%s = %.3g s) is too large for body '%s' (at most %.3g s): its damping "
+                         "forces would outweigh the body's inertia by over 1e10, and rounding "
+                         "alone would then damp (or freeze) rigid motions, which damping leaves "
+                         "free",
+                         at, def->damping_stiffness, m->bodies[stiff_body].name, beta_max);
   }
   /* Newton direction and gradient over the system's vertices (pseudo-vertices included) */
   w->p = IPC_NEW0(double, 3 * (size_t)w->nsys);
@@ -224,22 +221,16 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
   w->m.surface.vert_rigid = rigid;
   char what[256];
   if (hits) ipc_intersection_describe(what, sizeof what, &m->surface, &hit);
-  if (hits || !ipc_model_no_containment(m, w->s.x, what, sizeof what)) {
-    ipc_error_set(err, IPC_ERR_INPUT, "%s: the initial state intersects: %s",
-                  def->path ? def->path : "(scene)", what);
-    ipc_world_destroy(w);
-    return NULL;
-  }
+  if (hits || !ipc_model_no_containment(m, w->s.x, what, sizeof what))
+    return ipc_error_set(err, IPC_ERR_INPUT, "%s: the initial state intersects: %s",
+                         def->path ? def->path : "(scene)", what);
   ipc_broad_phase(&w->cand, &m->surface, w->s.x, NULL, w->dhat);
   double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->s.x);
-  if (d2 < 0) {
-    ipc_error_set(err, IPC_ERR_INPUT,
-                  "%s: the initial state has touching surfaces (zero distance) or a vertex on "
-                  "or behind a plane; separate them",
-                  def->path ? def->path : "(scene)");
-    ipc_world_destroy(w);
-    return NULL;
-  }
+  if (d2 < 0)
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "%s: the initial state has touching surfaces (zero distance) or a vertex "
+                         "on or behind a plane; separate them",
+                         def->path ? def->path : "(scene)");
   w->min_d2 = d2;
 
   w->mean_mass = mean_mass(m);
@@ -264,19 +255,17 @@ ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
       snprintf(at, sizeof at, "%s:%d: epsv", path, def->source_line_epsv);
     else
       snprintf(at, sizeof at, "%s: key 'contact.epsv'", path);
-    ipc_error_set(err, IPC_ERR_INPUT,
-                  "%s: %g gives a friction slip threshold of %g m per step, below the rounding "
-                  "of positions (1e-12 of the %g m bounding-box diagonal); expected a slip speed "
-                  "of at least %g m/s",
-                  at, def->epsv, slip, m->bbox_diag, 1e-12 * m->bbox_diag / w->h);
-    ipc_world_destroy(w);
-    return NULL;
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "%s: %g gives a friction slip threshold of %g m per step, below the "
+                         "rounding of positions (1e-12 of the %g m bounding-box diagonal); "
+                         "expected a slip speed of at least %g m/s",
+                         at, def->epsv, slip, m->bbox_diag, 1e-12 * m->bbox_diag / w->h);
   }
-  return w;
+  return IPC_OK;
 }
 
-void ipc_world_destroy(ipc_world *w) {
-  if (!w) return;
+static void ipc_release(ipcc_world *world) {
+  ipc_world *w = world->ws;
   ipc_newton_solver_destroy(w->solver);
   ipc_candidates_free(&w->cand);
   ipc_contact_set_free(&w->contacts);
@@ -286,65 +275,7 @@ void ipc_world_destroy(ipc_world *w) {
                       w->tet_g, w->tet_H, w->damp_H, w->mbc.pull, w->mbc.mass};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   ipc_free(w->fixed);
-  ipc_prescription_free(&w->pre);
   ipc_affine_world_free(w);
-  ipc_state_free(&w->s);
-  ipc_rest_free(&w->rest);
-  ipc_model_free(&w->m);
-  ipc_free(w);
-}
-
-const double *ipc_world_positions(const ipc_world *w) {
-  return w->s.x;
-}
-int ipc_world_vertex_count(const ipc_world *w) {
-  return w->m.nverts;
-}
-double ipc_world_time(const ipc_world *w) {
-  return w->s.time;
-}
-double ipc_world_dhat(const ipc_world *w) {
-  return w->dhat;
-}
-
-const double *ipc_world_velocities(const ipc_world *w) {
-  return w->s.v;
-}
-int ipc_world_tet_count(const ipc_world *w) {
-  return w->m.ntets;
-}
-int ipc_world_step_count(const ipc_world *w) {
-  return w->s.step;
-}
-
-void ipc_world_tet_energy_density(const ipc_world *w, double *psi) {
-  ipc_model_tet_energy_density(&w->m, w->rest.DmInv, w->rest.tet_model, w->s.x, psi);
-}
-
-int ipc_world_intersection_free(const ipc_world *w, char *what, size_t n) {
-  if (!ipc_model_planes_clear(&w->m, w->s.x, what, n)) return 0;
-  /* an affine body's own surface stays intersection-free while its map is one-to-one */
-  for (int a = 0; a < w->rest.naff; ++a) {
-    const double *q = w->s.q + 12 * (size_t)a; /* A's columns at q + 3, + 6, + 9 */
-    double det = q[3] * (q[7] * q[11] - q[10] * q[8]) - q[6] * (q[4] * q[11] - q[10] * q[5]) +
-                 q[9] * (q[4] * q[8] - q[7] * q[5]);
-    if (!(det > 0)) {
-      if (what)
-        snprintf(what, n, "affine body '%s' is inverted or flat (det A = %g)",
-                 w->m.bodies[w->rest.aff_body[a]].name, det);
-      return 0;
-    }
-  }
-  ipc_intersection hit;
-  if (!ipc_surface_first_intersection(&w->m.surface, w->s.x, &hit))
-    return ipc_model_no_containment(&w->m, w->s.x, what, n);
-  if (what) ipc_intersection_describe(what, n, &w->m.surface, &hit);
-  return 0;
-}
-
-int ipc_world_scene_steps(const ipc_world *w) {
-  double n = w->m.params.duration / w->m.params.time_step;
-  return (int)floor(n + 0.5);
 }
 
 /* inertial prediction xt = xn + h v + c h^2 (g + neumann) (+ Newmark's a term) */
@@ -433,7 +364,10 @@ static ipc_status step_solves(ipc_world *w, ipc_step_stats *st, ipc_error *err) 
   return status;
 }
 
-ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
+/* the IPC strategy's step (record: ipc_step_stats) */
+static ipc_status ipc_step(ipcc_world *world, void *record, ipc_error *err) {
+  ipc_world *w = world->ws;
+  ipc_step_stats *st = record;
   ipc_model *m = &w->m;
   int n = m->nverts;
   double t0 = ipc_now();
@@ -479,3 +413,29 @@ ipc_status ipc_world_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
   st->t_total = ipc_now() - t0;
   return status;
 }
+
+static double ipc_distance(const ipcc_world *w) {
+  return ((const ipc_world *)w->ws)->dhat;
+}
+
+/* in the order of ipcc_strategy's fields (core/world.h): name, affine rest origin,
+   allows_penetration, record_size, state_mode, newmark, check_options, alloc, check_model,
+   init, release, step, state_fields, state_tags, nstate_tags, state_apply, contact_distance
+   (positional: a designated table would repeat the LCP one line for line) */
+const ipcc_strategy ipcc_strategy_ipc = {"ipc",
+                                         IPC_REST_WORLD_ORIGIN,
+                                         0,
+                                         sizeof(ipc_step_stats),
+                                         IPC_STATE_IPC,
+                                         1,
+                                         NULL,
+                                         ipc_alloc,
+                                         NULL,
+                                         ipc_init,
+                                         ipc_release,
+                                         ipc_step,
+                                         ipc_world_state_fields,
+                                         ipc_world_state_tags,
+                                         2,
+                                         ipc_world_state_apply,
+                                         ipc_distance};

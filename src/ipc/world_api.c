@@ -1,6 +1,9 @@
-/* what the public API tells about a world's bodies and surface: read from the model that
-   both the IPC and the LCP world are built on */
+/* the public functions of both handles (ipc_world_* of ipcc/world.h, output.h and render.h,
+   ipc_lcp_world_* of ipcc/lcp_world.h), written once over the world the two strategies'
+   workspaces hold (core/world.h): each handle's `world` member */
+#include "io/world_output.h"
 #include "ipc/world_internal.h"
+#include "ipcc/output.h"
 #include "lcp/lcp_world_internal.h"
 
 static int body_info(const ipc_model *m, int i, ipc_body_info *info) {
@@ -19,11 +22,6 @@ static int body_info(const ipc_model *m, int i, ipc_body_info *info) {
   return 0;
 }
 
-static const int *surface_triangles(const ipc_model *m, int *ntris) {
-  if (ntris) *ntris = m->surface.nfaces;
-  return m->surface.faces;
-}
-
 static int plane_info(const ipc_model *m, int k, double point[3], double normal[3]) {
   if (k < 0 || k >= m->nplanes) return -1;
   for (int d = 0; d < 3; ++d) {
@@ -33,37 +31,121 @@ static int plane_info(const ipc_model *m, int k, double point[3], double normal[
   return 0;
 }
 
-int ipc_world_plane_count(const ipc_world *w) {
-  return w->m.nplanes;
-}
-int ipc_world_plane(const ipc_world *w, int k, double point[3], double normal[3]) {
-  return plane_info(&w->m, k, point, normal);
-}
-int ipc_lcp_world_plane_count(const ipc_lcp_world *w) {
-  return w->m.nplanes;
-}
-int ipc_lcp_world_plane(const ipc_lcp_world *w, int k, double point[3], double normal[3]) {
-  return plane_info(&w->m, k, point, normal);
+static const int *surface_triangles(const ipc_model *m, int *ntris) {
+  if (ntris) *ntris = m->surface.nfaces;
+  return m->surface.faces;
 }
 
-int ipc_world_body_count(const ipc_world *w) {
-  return w->m.nbodies;
+/* the functions of handle type T under the prefix P (S: its step statistics) */
+#define IPCC_WORLD_API(P, T, S)                                                        \
+  void P##_destroy(T *w) {                                                             \
+    if (w) ipcc_world_destroy(&w->world);                                              \
+  }                                                                                    \
+  ipc_status P##_step(T *w, S *st, ipc_error *err) {                                   \
+    return ipcc_world_step(&w->world, st, err);                                        \
+  }                                                                                    \
+  ipc_status P##_save_state(const T *w, FILE *f, ipc_error *err) {                     \
+    return ipcc_world_save_state(&w->world, f, err);                                   \
+  }                                                                                    \
+  ipc_status P##_load_state(T *w, FILE *f, ipc_error *err) {                           \
+    return ipcc_world_load_state(&w->world, f, err);                                   \
+  }                                                                                    \
+  const double *P##_positions(const T *w) {                                            \
+    return ipcc_world_positions(&w->world);                                            \
+  }                                                                                    \
+  const double *P##_velocities(const T *w) {                                           \
+    return ipcc_world_velocities(&w->world);                                           \
+  }                                                                                    \
+  int P##_vertex_count(const T *w) {                                                   \
+    return ipcc_world_vertex_count(&w->world);                                         \
+  }                                                                                    \
+  double P##_time(const T *w) {                                                        \
+    return ipcc_world_time(&w->world);                                                 \
+  }                                                                                    \
+  int P##_scene_steps(const T *w) {                                                    \
+    return ipcc_world_scene_steps(&w->world);                                          \
+  }                                                                                    \
+  void P##_tet_energy_density(const T *w, double *psi) {                               \
+    ipcc_world_tet_energy_density(&w->world, psi);                                     \
+  }                                                                                    \
+  int P##_intersection_free(const T *w, char *what, size_t n) {                        \
+    return ipcc_world_intersection_free(&w->world, what, n);                           \
+  }                                                                                    \
+  int P##_body_count(const T *w) {                                                     \
+    return w->world.m->nbodies;                                                        \
+  }                                                                                    \
+  int P##_body(const T *w, int i, ipc_body_info *info) {                               \
+    return body_info(w->world.m, i, info);                                             \
+  }                                                                                    \
+  int P##_plane_count(const T *w) {                                                    \
+    return w->world.m->nplanes;                                                        \
+  }                                                                                    \
+  int P##_plane(const T *w, int k, double point[3], double normal[3]) {                \
+    return plane_info(w->world.m, k, point, normal);                                   \
+  }                                                                                    \
+  const int *P##_surface_triangles(const T *w, int *ntris) {                           \
+    return surface_triangles(w->world.m, ntris);                                       \
+  }                                                                                    \
+  ipc_status P##_write_obj(const T *w, const char *path, ipc_error *err) {             \
+    return ipcc_world_write_obj(&w->world, path, err);                                 \
+  }                                                                                    \
+  ipc_status P##_write_ply(const T *w, const char *path, ipc_error *err) {             \
+    return ipcc_world_write_ply(&w->world, path, err);                                 \
+  }                                                                                    \
+  ipc_status P##_write_vtu(const T *w, const char *path, ipc_error *err) {             \
+    return ipcc_world_write_vtu(&w->world, path, err);                                 \
+  }                                                                                    \
+  ipc_status P##_write_vtu_encoded(const T *w, const char *path, ipc_vtu_encoding enc, \
+                                   ipc_error *err) {                                   \
+    return ipcc_world_write_vtu_encoded(&w->world, path, enc, err);                    \
+  }                                                                                    \
+  ipc_status P##_write_pc2(const T *w, const char *dir, int frame, ipc_error *err) {   \
+    return ipcc_world_write_pc2(&w->world, dir, frame, err);                           \
+  }                                                                                    \
+  ipc_status P##_write_frame(const T *w, const char *dir, int frame, unsigned formats, \
+                             ipc_error *err) {                                         \
+    return ipcc_world_write_frame(&w->world, dir, frame, formats, err);                \
+  }                                                                                    \
+  ipc_camera P##_default_camera(const T *w) {                                          \
+    return ipcc_world_default_camera(&w->world);                                       \
+  }                                                                                    \
+  ipc_camera P##_follow_camera(const T *w) {                                           \
+    return ipcc_world_follow_camera(&w->world);                                        \
+  }
+
+IPCC_WORLD_API(ipc_world, ipc_world, ipc_step_stats)
+IPCC_WORLD_API(ipc_lcp_world, ipc_lcp_world, ipc_lcp_step_stats)
+
+ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
+  ipcc_world *w = ipcc_world_create(def, &ipcc_strategy_ipc, NULL, err);
+  return w ? w->ws : NULL;
 }
-int ipc_world_body(const ipc_world *w, int i, ipc_body_info *info) {
-  return body_info(&w->m, i, info);
-}
-const int *ipc_world_surface_triangles(const ipc_world *w, int *ntris) {
-  return surface_triangles(&w->m, ntris);
+ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_world_def *def,
+                                    ipc_error *err) {
+  ipcc_world *w = ipcc_world_create(scene, &ipcc_strategy_lcp, def, err);
+  return w ? w->ws : NULL;
 }
 
-int ipc_lcp_world_body_count(const ipc_lcp_world *w) {
-  return w->m.nbodies;
+/* the distance contacts act below: IPC's dhat, LCP's contact gap */
+double ipc_world_dhat(const ipc_world *w) {
+  return ipcc_world_contact_distance(&w->world);
 }
-int ipc_lcp_world_body(const ipc_lcp_world *w, int i, ipc_body_info *info) {
-  return body_info(&w->m, i, info);
+double ipc_lcp_world_gap(const ipc_lcp_world *w) {
+  return ipcc_world_contact_distance(&w->world);
 }
-const int *ipc_lcp_world_surface_triangles(const ipc_lcp_world *w, int *ntris) {
-  return surface_triangles(&w->m, ntris);
+
+void ipc_render_world(ipc_image *im, const ipc_world *w, const ipc_camera *cam) {
+  ipcc_world_render(im, &w->world, cam);
+}
+void ipc_render_lcp_world(ipc_image *im, const ipc_lcp_world *w, const ipc_camera *cam) {
+  ipcc_world_render(im, &w->world, cam);
+}
+
+int ipc_world_tet_count(const ipc_world *w) {
+  return ipcc_world_tet_count(&w->world);
+}
+int ipc_world_step_count(const ipc_world *w) {
+  return ipcc_world_step_count(&w->world);
 }
 
 ipc_world *ipc_world_load(const char *path, unsigned flags, ipc_error *err) {

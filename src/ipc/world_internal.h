@@ -7,6 +7,7 @@
 #include "core/prescribe.h"
 #include "core/rest.h"
 #include "core/state.h"
+#include "core/world.h"
 #include "elastic/elasticity.h"
 #include "geometry/broad_phase.h"
 #include "ipc/contacts.h"
@@ -19,7 +20,9 @@ typedef struct ipc_newton_solver ipc_newton_solver;
 #define IPC_NEWMARK_BETA 0.25
 #define IPC_NEWMARK_GAMMA 0.5
 
+/* the IPC strategy's workspace (core/world.h): world points at m, rest, s and pre */
 struct ipc_world {
+  ipcc_world world; /* first: the world this workspace steps */
   ipc_model m;
   ipc_rest rest; /* rest shapes, the affine bodies' list and moments (about the world origin) */
   ipc_contact_model cm;
@@ -96,6 +99,13 @@ struct ipc_world {
 static inline int ipc_world_elastic_project(const ipc_world *w) {
   return w->m.params.ipc_newton_path ? IPC_PROJECT_IPC : IPC_PROJECT_ANALYTIC;
 }
+
+/* the IPC strategy's fields of the state record (world_state.c): kappa, min_d2 (ipcc_strategy's
+   state_fields, state_tags, state_apply) */
+int ipc_world_state_fields(const ipcc_world *w, ipc_state_field *extra, void *scratch);
+extern const uint32_t ipc_world_state_tags[2];
+ipc_status ipc_world_state_apply(ipcc_world *w, const ipc_state_record *r,
+                                 const ipc_state_shape *sh, ipc_error *err);
 
 /* elastic energy sum_t vol_t Psi(F_t(x)) (+INFINITY when undefined) */
 double ipc_elastic_energy(const ipc_world *w, const double *x);

@@ -20,46 +20,36 @@
 
 enum { TAG_KAPPA = IPC_STATE_TAG_MODE, TAG_MIN_D2 };
 
-static ipc_state_shape shape(const ipc_world *w) {
-  return (ipc_state_shape){IPC_STATE_IPC,   w->m.nverts,  w->m.ntets,
-                           w->m.ndirichlet, w->rest.naff, w->m.params.integrator == IPC_NEWMARK};
+const uint32_t ipc_world_state_tags[2] = {TAG_KAPPA, TAG_MIN_D2};
+
+int ipc_world_state_fields(const ipcc_world *world, ipc_state_field *extra, void *scratch) {
+  (void)scratch;
+  const ipc_world *w = world->ws;
+  extra[0] = (ipc_state_field){TAG_KAPPA, sizeof w->kappa, (void *)&w->kappa};
+  extra[1] = (ipc_state_field){TAG_MIN_D2, sizeof w->min_d2, (void *)&w->min_d2};
+  return 2;
 }
 
-ipc_status ipc_world_save_state(const ipc_world *w, FILE *f, ipc_error *err) {
-  ipc_state_shape sh = shape(w);
-  ipc_state_field extra[2] = {{TAG_KAPPA, sizeof w->kappa, (void *)&w->kappa},
-                              {TAG_MIN_D2, sizeof w->min_d2, (void *)&w->min_d2}};
-  return ipc_state_save(&w->s, &sh, extra, 2, f, err);
-}
-
-ipc_status ipc_world_load_state(ipc_world *w, FILE *f, ipc_error *err) {
-  ipc_state_shape sh = shape(w);
-  ipc_state_record r;
-  if (ipc_state_record_read(&r, f, &sh, err) != IPC_OK) return IPC_ERR_INPUT;
-  static const uint32_t tags[2] = {TAG_KAPPA, TAG_MIN_D2};
+ipc_status ipc_world_state_apply(ipcc_world *world, const ipc_state_record *r,
+                                 const ipc_state_shape *sh, ipc_error *err) {
+  ipc_world *w = world->ws;
   double kappa = 0, min_d2 = 0;
   uint64_t nk = 0, nd = 0;
-  const void *pk = ipc_state_record_get(&r, TAG_KAPPA, &nk);
-  const void *pd = ipc_state_record_get(&r, TAG_MIN_D2, &nd);
-  ipc_status st = ipc_state_record_check(&r, &sh, tags, 2, err);
-  if (st == IPC_OK && (!pk || !pd || nk != sizeof kappa || nd != sizeof min_d2))
-    st = ipc_error_set(err, IPC_ERR_INPUT, "world state: field %u is missing or not one number",
-                       !pk || nk != sizeof kappa ? TAG_KAPPA : TAG_MIN_D2);
-  if (st == IPC_OK) {
-    memcpy(&kappa, pk, sizeof kappa);
-    memcpy(&min_d2, pd, sizeof min_d2);
-    if (!isfinite(kappa) || !(isfinite(min_d2) || min_d2 == INFINITY))
-      st =
-          ipc_error_set(err, IPC_ERR_INPUT, "world state: field %u holds %g",
-                        isfinite(kappa) ? TAG_MIN_D2 : TAG_KAPPA, isfinite(kappa) ? min_d2 : kappa);
-  }
+  const void *pk = ipc_state_record_get(r, TAG_KAPPA, &nk);
+  const void *pd = ipc_state_record_get(r, TAG_MIN_D2, &nd);
+  if (!pk || !pd || nk != sizeof kappa || nd != sizeof min_d2)
+    return ipc_error_set(err, IPC_ERR_INPUT, "world state: field %u is missing or not one number",
+                         !pk || nk != sizeof kappa ? TAG_KAPPA : TAG_MIN_D2);
+  memcpy(&kappa, pk, sizeof kappa);
+  memcpy(&min_d2, pd, sizeof min_d2);
+  if (!isfinite(kappa) || !(isfinite(min_d2) || min_d2 == INFINITY))
+    return ipc_error_set(err, IPC_ERR_INPUT, "world state: field %u holds %g",
+                         isfinite(kappa) ? TAG_MIN_D2 : TAG_KAPPA,
+                         isfinite(kappa) ? min_d2 : kappa);
   /* the world changes only once every field has been read and checked (a refused record
      leaves it as it was) */
-  if (st == IPC_OK) {
-    ipc_state_record_apply(&r, &sh, &w->s);
-    w->kappa = kappa;
-    w->min_d2 = min_d2;
-  }
-  ipc_state_record_free(&r);
-  return st;
+  ipc_state_record_apply(r, sh, &w->s);
+  w->kappa = kappa;
+  w->min_d2 = min_d2;
+  return IPC_OK;
 }

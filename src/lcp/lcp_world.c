@@ -191,8 +191,8 @@ static ipc_status check_def(const ipc_lcp_world_def *d, ipc_error *err) {
   return IPC_OK;
 }
 
-void ipc_lcp_world_destroy(ipc_lcp_world *w) {
-  if (!w) return;
+static void lcp_release(ipcc_world *world) {
+  ipc_lcp_world *w = world->ws;
   ipc_sparse_destroy(w->asm_);
   ipc_cholmod_destroy(w->chol);
   ipc_lcp_body_factors_free(&w->bf);
@@ -206,19 +206,10 @@ void ipc_lcp_world_destroy(ipc_lcp_world *w) {
   double *arrays[] = {w->vstar, w->x0,  w->dv,     w->tet_g, w->tet_H,   w->grad,     w->diag,
                       w->rhs,   w->sol, w->prev_z, w->z,     w->pcg_buf, w->x_factor, w->grow};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
-  ipc_free(w->fixed);
-  ipc_prescription_free(&w->pre);
-  ipc_free(w->dof_fixed);
-  ipc_free(w->dof_fixed_prev);
-  ipc_free(w->prev_key);
-  ipc_free(w->cres);
-  ipc_free(w->loc);
-  ipc_free(w->dump_dir);
+  void *bytes[] = {w->fixed, w->dof_fixed, w->dof_fixed_prev, w->prev_key,
+                   w->cres,  w->loc,       w->dump_dir};
+  for (size_t i = 0; i < sizeof bytes / sizeof bytes[0]; ++i) ipc_free(bytes[i]);
   ipc_lcp_affine_free(w);
-  ipc_state_free(&w->s);
-  ipc_rest_free(&w->rest);
-  ipc_model_free(&w->m);
-  ipc_free(w);
 }
 
 /* length of surface edge e at rest */
@@ -399,35 +390,40 @@ static double detect_moved(ipc_lcp_world *w) {
   return min_phi;
 }
 
-ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_world_def *def,
-                                    ipc_error *err) {
-  if (ipc_scene_def_check(scene, err) != IPC_OK) return NULL;
-  ipc_lcp_world_def d = def ? *def : ipc_default_lcp_world_def();
-  if (check_def(&d, err) != IPC_OK) return NULL;
-  ipc_lcp_world *w = IPC_NEW0(ipc_lcp_world, 1);
-  if (ipc_model_build(&w->m, scene, err) != IPC_OK) {
-    ipc_free(w);
-    return NULL;
-  }
-  ipc_model *m = &w->m;
+static ipc_status lcp_check_options(const void *options, ipc_error *err) {
+  ipc_lcp_world_def d = options ? *(const ipc_lcp_world_def *)options : ipc_default_lcp_world_def();
+  return check_def(&d, err);
+}
+
+/* what the LCP mode cannot step: a start that crosses a plane or lies inside another body (as
+   the IPC world refuses; surfaces closer than the gap are contacts), mesh sequences */
+static ipc_status lcp_check_model(const ipc_model *m, const ipc_scene_def *scene, ipc_error *err) {
   char what[256];
-  if (!ipc_model_planes_clear(m, m->x0, what, sizeof what) || /* as the IPC world refuses */
-      !ipc_model_no_containment(m, m->x0, what, sizeof what)) {
-    ipc_error_set(err, IPC_ERR_INPUT, "%s: the initial state intersects: %s",
-                  scene->path ? scene->path : "(scene)", what);
-    ipc_model_free(m);
-    ipc_free(w);
-    return NULL;
-  }
-  if (m->nseq > 0) { /* read per step by the IPC world only */
-    ipc_error_set(err, IPC_ERR_INPUT,
-                  "%s: mesh sequences (meshSeq) move obstacles in IPC mode "
-                  "only, not in LCP mode",
-                  scene->path ? scene->path : "(scene)");
-    ipc_model_free(m);
-    ipc_free(w);
-    return NULL;
-  }
+  if (!ipc_model_planes_clear(m, m->x0, what, sizeof what) ||
+      !ipc_model_no_containment(m, m->x0, what, sizeof what))
+    return ipc_error_set(err, IPC_ERR_INPUT, "%s: the initial state intersects: %s",
+                         scene->path ? scene->path : "(scene)", what);
+  if (m->nseq > 0) /* read per step by the IPC world only */
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "%s: mesh sequences (meshSeq) move obstacles in IPC mode "
+                         "only, not in LCP mode",
+                         scene->path ? scene->path : "(scene)");
+  return IPC_OK;
+}
+
+static ipcc_world *lcp_alloc(void) {
+  ipc_lcp_world *w = IPC_NEW0(ipc_lcp_world, 1);
+  w->world = (ipcc_world){&ipcc_strategy_lcp, w, &w->m, &w->rest, &w->s, &w->pre};
+  return &w->world;
+}
+
+/* the LCP strategy's workspace of a world whose model, rest data, state and prescription are
+   built (core/world.c); the contacts at the start */
+static ipc_status lcp_init(ipcc_world *world, const ipc_scene_def *scene, const void *options,
+                           ipc_error *err) {
+  ipc_lcp_world *w = world->ws;
+  ipc_lcp_world_def d = options ? *(const ipc_lcp_world_def *)options : ipc_default_lcp_world_def();
+  ipc_model *m = &w->m;
   int n = m->nverts;
   size_t n3 = 3 * (size_t)n + 1;
   w->def = d;
@@ -441,14 +437,10 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
   w->patch_cell = IPC_LCP_PATCH_EDGES * deformable_edge_length(m);
   w->use_bp = ipc_lcp_body_pairs_init(&w->bp, m);
   w->active = &w->contacts;
-  w->vstar = IPC_NEW0(double, n3);
-  w->x0 = IPC_NEW(double, n3);
-  w->dv = IPC_NEW0(double, n3);
-  w->grad = IPC_NEW0(double, n3);
-  w->diag = IPC_NEW0(double, n3);
-  w->rhs = IPC_NEW0(double, n3);
-  w->sol = IPC_NEW0(double, n3);
-  w->x_factor = IPC_NEW0(double, n3);
+  double **per_dof[] = {&w->vstar, &w->x0,  &w->dv,  &w->grad,
+                        &w->diag,  &w->rhs, &w->sol, &w->x_factor};
+  for (size_t k = 0; k < sizeof per_dof / sizeof per_dof[0]; ++k)
+    *per_dof[k] = IPC_NEW0(double, n3);
   w->grow = IPC_NEW0(double, (size_t)n + 1);
   w->fixed = IPC_NEW0(unsigned char, n + 1);
   w->dof_fixed = IPC_NEW0(unsigned char, n3);
@@ -457,39 +449,13 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
   for (int i = 0; i < n; ++i) w->loc[i] = -1;
   w->tet_g = IPC_NEW(double, 12 * (size_t)IPC_LCP_TET_CHUNK);
   w->tet_H = IPC_NEW(double, 144 * (size_t)IPC_LCP_TET_CHUNK);
-  if (ipc_rest_build(&w->rest, m, scene, IPC_REST_CENTRE, err) != IPC_OK) {
-    ipc_lcp_world_destroy(w);
-    return NULL;
-  }
-  ipc_state_init(&w->s, m, w->rest.naff);
   ipc_lcp_affine_init(w);
-  ipc_prescription_init(&w->pre, n, w->rest.naff);
   w->asm_ = ipc_sparse_create(n);
   w->chol = ipc_cholmod_create();
   w->tet_set = -1;
-  if (!w->chol) {
-    ipc_error_set(err, IPC_ERR_INPUT, "CHOLMOD could not start");
-    ipc_lcp_world_destroy(w);
-    return NULL;
-  }
+  if (!w->chol) return ipc_error_set(err, IPC_ERR_INPUT, "CHOLMOD could not start");
   detect(w);
-  return w;
-}
-
-const double *ipc_lcp_world_positions(const ipc_lcp_world *w) {
-  return w->s.x;
-}
-const double *ipc_lcp_world_velocities(const ipc_lcp_world *w) {
-  return w->s.v;
-}
-int ipc_lcp_world_vertex_count(const ipc_lcp_world *w) {
-  return w->m.nverts;
-}
-double ipc_lcp_world_time(const ipc_lcp_world *w) {
-  return w->s.time;
-}
-double ipc_lcp_world_gap(const ipc_lcp_world *w) {
-  return w->gap;
+  return IPC_OK;
 }
 
 void ipc_lcp_world_set_dump_dir(ipc_lcp_world *w, const char *dir) {
@@ -532,22 +498,6 @@ double ipc_lcp_world_stiffness_ratio(const ipc_lcp_world *w, const char **body) 
 const ipc_model *ipc_lcp_world_model(const ipc_lcp_world *w) {
   return &w->m;
 }
-int ipc_lcp_world_scene_steps(const ipc_lcp_world *w) {
-  return (int)floor(w->m.params.duration / w->m.params.time_step + 0.5);
-}
-
-void ipc_lcp_world_tet_energy_density(const ipc_lcp_world *w, double *psi) {
-  ipc_model_tet_energy_density(&w->m, w->rest.DmInv, w->rest.tet_model, w->s.x, psi);
-}
-
-int ipc_lcp_world_intersection_free(const ipc_lcp_world *w, char *what, size_t n) {
-  ipc_intersection hit;
-  if (!ipc_surface_first_intersection(&w->m.surface, w->s.x, &hit))
-    return ipc_model_no_containment(&w->m, w->s.x, what, n);
-  if (what) ipc_intersection_describe(what, n, &w->m.surface, &hit);
-  return 0;
-}
-
 /* the step's prescription (ipc_prescribe) as velocities: obstacles' vertices still (0 unless
    scripted), scripted ones moving to their targets, (target - x) / h; both fixed in the solve.
    *change: the largest change of a prescribed vertex velocity from the one the contacts were
@@ -596,7 +546,10 @@ static double total_energy(const ipc_lcp_world *w) {
   return e;
 }
 
-ipc_status ipc_lcp_world_step(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err) {
+/* the LCP strategy's step (record: ipc_lcp_step_stats) */
+static ipc_status lcp_step(ipcc_world *world, void *record, ipc_error *err) {
+  ipc_lcp_world *w = world->ws;
+  ipc_lcp_step_stats *st = record;
   const ipc_model *m = &w->m;
   int n = m->nverts;
   double t0 = ipc_now();
@@ -654,3 +607,26 @@ ipc_status ipc_lcp_world_step(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_erro
   st->t_total = ipc_now() - t0;
   return IPC_OK;
 }
+
+static double lcp_distance(const ipcc_world *w) {
+  return ((const ipc_lcp_world *)w->ws)->gap;
+}
+
+/* in the order of ipcc_strategy's fields (core/world.h), as ipcc_strategy_ipc */
+const ipcc_strategy ipcc_strategy_lcp = {"lcp",
+                                         IPC_REST_CENTRE,
+                                         1,
+                                         sizeof(ipc_lcp_step_stats),
+                                         IPC_STATE_LCP,
+                                         0,
+                                         lcp_check_options,
+                                         lcp_alloc,
+                                         lcp_check_model,
+                                         lcp_init,
+                                         lcp_release,
+                                         lcp_step,
+                                         ipc_lcp_world_state_fields,
+                                         ipc_lcp_world_state_tags,
+                                         8,
+                                         ipc_lcp_world_state_apply,
+                                         lcp_distance};

@@ -7,6 +7,7 @@
 #include "core/prescribe.h"
 #include "core/rest.h"
 #include "core/state.h"
+#include "core/world.h"
 #include "geometry/broad_phase.h"
 #include "ipcc/lcp_world.h"
 #include "lcp/body_factors.h"
@@ -22,7 +23,9 @@ typedef struct ipc_lcp_region_result {
   int fresh;
 } ipc_lcp_region_result;
 
+/* the LCP strategy's workspace (core/world.h): world points at m, rest, s and pre */
 struct ipc_lcp_world {
+  ipcc_world world; /* first: the world this workspace steps */
   ipc_model m;
   ipc_rest rest; /* rest shapes, the affine bodies' list and moments (about their centres) */
   ipc_lcp_world_def def;
@@ -203,6 +206,12 @@ void ipc_lcp_affine_backward(const ipc_lcp_world *w, int a, double y[12]);
 /* the end of the step: qdot = qdot* + adqd, q += h qdot (a scripted body: q = pre.qs), and x, v
    of the affine vertices from them */
 void ipc_lcp_affine_advance(ipc_lcp_world *w);
+
+/* the LCP strategy's fields of the state record (lcp_world_state.c) */
+int ipc_lcp_world_state_fields(const ipcc_world *w, ipc_state_field *extra, void *scratch);
+extern const uint32_t ipc_lcp_world_state_tags[8];
+ipc_status ipc_lcp_world_state_apply(ipcc_world *w, const ipc_state_record *r,
+                                     const ipc_state_shape *sh, ipc_error *err);
 
 /* the model (for writers) */
 const ipc_model *ipc_lcp_world_model(const ipc_lcp_world *w);

@@ -36,28 +36,39 @@ enum {
   TAG_MANIFOLD
 };
 
-static ipc_state_shape shape(const ipc_lcp_world *w) {
-  return (ipc_state_shape){IPC_STATE_LCP,   w->m.nverts,  w->m.ntets,
-                           w->m.ndirichlet, w->rest.naff, 0};
-}
+/* the numbers the record holds that are not fields of the workspace (in the scratch of
+   ipcc_world_save_state) */
+typedef struct state_numbers {
+  int32_t fs[4]; /* factor_n, refactor_next, reuse_skip, backoff */
+  uint32_t rows;
+  int32_t manifold;
+} state_numbers;
+_Static_assert(sizeof(state_numbers) <= IPCC_STATE_SCRATCH, "the scratch of a state record");
 
-ipc_status ipc_lcp_world_save_state(const ipc_lcp_world *w, FILE *f, ipc_error *err) {
-  ipc_state_shape sh = shape(w);
+const uint32_t ipc_lcp_world_state_tags[8] = {TAG_ROWS,        TAG_CONTACTS, TAG_WARM_KEYS,
+                                              TAG_WARM_Z,      TAG_REUSE,    TAG_FACTOR_X,
+                                              TAG_FACTOR_MASK, TAG_MANIFOLD};
+
+int ipc_lcp_world_state_fields(const ipcc_world *world, ipc_state_field *extra, void *scratch) {
+  const ipc_lcp_world *w = world->ws;
   uint64_t n3 = 3 * (uint64_t)w->m.nverts, R = (uint64_t)ipc_lcp_world_rows(w);
-  uint32_t rows = (uint32_t)R;
-  int32_t manifold = (int32_t)w->def.manifold;
-  int32_t fs[4] = {w->factor_n, w->refactor_next, w->reuse_skip, w->backoff};
-  ipc_state_field extra[8] = {
-      {TAG_ROWS, sizeof rows, &rows},
+  state_numbers *sc = scratch;
+  *sc = (state_numbers){{w->factor_n, w->refactor_next, w->reuse_skip, w->backoff},
+                        (uint32_t)R,
+                        (int32_t)w->def.manifold};
+  ipc_state_field f[8] = {
+      {TAG_ROWS, sizeof sc->rows, &sc->rows},
       {TAG_CONTACTS, w->contacts.n * sizeof *w->contacts.c, w->contacts.c},
       {TAG_WARM_KEYS, 3 * w->prev_n * sizeof *w->prev_key, w->prev_key},
       {TAG_WARM_Z, w->prev_n * R * sizeof(double), w->prev_z},
-      {TAG_REUSE, sizeof fs, fs},
-      {TAG_MANIFOLD, sizeof manifold, &manifold},
+      {TAG_REUSE, sizeof sc->fs, sc->fs},
+      {TAG_MANIFOLD, sizeof sc->manifold, &sc->manifold},
       {TAG_FACTOR_X, n3 * sizeof(double), w->x_factor},
       {TAG_FACTOR_MASK, n3, w->dof_fixed_prev},
   };
-  return ipc_state_save(&w->s, &sh, extra, w->factor_n > 0 ? 8 : 6, f, err);
+  int n = w->factor_n > 0 ? 8 : 6;
+  memcpy(extra, f, (size_t)n * sizeof *f);
+  return n;
 }
 
 /* contacts whose vertex ids index the world (an edited record must not read out of bounds) */
@@ -77,28 +88,20 @@ static void *copy(const void *p, uint64_t n) {
   return q;
 }
 
-ipc_status ipc_lcp_world_load_state(ipc_lcp_world *w, FILE *f, ipc_error *err) {
+ipc_status ipc_lcp_world_state_apply(ipcc_world *world, const ipc_state_record *r,
+                                     const ipc_state_shape *sh, ipc_error *err) {
+  ipc_lcp_world *w = world->ws;
   const ipc_model *m = &w->m;
-  ipc_state_shape sh = shape(w);
   uint64_t n3 = 3 * (uint64_t)m->nverts, R = (uint64_t)ipc_lcp_world_rows(w);
-  ipc_state_record r;
-  if (ipc_state_record_read(&r, f, &sh, err) != IPC_OK) return IPC_ERR_INPUT;
-  static const uint32_t tags[8] = {TAG_ROWS,  TAG_CONTACTS, TAG_WARM_KEYS,   TAG_WARM_Z,
-                                   TAG_REUSE, TAG_FACTOR_X, TAG_FACTOR_MASK, TAG_MANIFOLD};
-  ipc_status st = ipc_state_record_check(&r, &sh, tags, 8, err);
-  if (st != IPC_OK) {
-    ipc_state_record_free(&r);
-    return st;
-  }
   uint64_t nrows = 0, ncb = 0, nkb = 0, nzb = 0, nfs = 0, nman = 0, nxf = 0, nmask = 0;
-  const uint32_t *rows = ipc_state_record_get(&r, TAG_ROWS, &nrows);
-  const ipc_lcp_contact *c = ipc_state_record_get(&r, TAG_CONTACTS, &ncb);
-  const unsigned long long *key = ipc_state_record_get(&r, TAG_WARM_KEYS, &nkb);
-  const double *z = ipc_state_record_get(&r, TAG_WARM_Z, &nzb);
-  const int32_t *fsp = ipc_state_record_get(&r, TAG_REUSE, &nfs);
-  const int32_t *man = ipc_state_record_get(&r, TAG_MANIFOLD, &nman);
-  const double *xf = ipc_state_record_get(&r, TAG_FACTOR_X, &nxf);
-  const unsigned char *mask = ipc_state_record_get(&r, TAG_FACTOR_MASK, &nmask);
+  const uint32_t *rows = ipc_state_record_get(r, TAG_ROWS, &nrows);
+  const ipc_lcp_contact *c = ipc_state_record_get(r, TAG_CONTACTS, &ncb);
+  const unsigned long long *key = ipc_state_record_get(r, TAG_WARM_KEYS, &nkb);
+  const double *z = ipc_state_record_get(r, TAG_WARM_Z, &nzb);
+  const int32_t *fsp = ipc_state_record_get(r, TAG_REUSE, &nfs);
+  const int32_t *man = ipc_state_record_get(r, TAG_MANIFOLD, &nman);
+  const double *xf = ipc_state_record_get(r, TAG_FACTOR_X, &nxf);
+  const unsigned char *mask = ipc_state_record_get(r, TAG_FACTOR_MASK, &nmask);
   int32_t fs[4] = {0, 0, 0, 0}, manifold = 0;
   uint32_t rw = 0;
   if (fsp && nfs == sizeof fs) memcpy(fs, fsp, sizeof fs);
@@ -119,11 +122,8 @@ ipc_status ipc_lcp_world_load_state(ipc_lcp_world *w, FILE *f, ipc_error *err) {
                                               : NULL;
   for (uint64_t i = 0; !bad && mask && i < n3; ++i)
     if (mask[i] > 1) bad = "DOF mask";
-  if (bad) {
-    ipc_state_record_free(&r);
-    return ipc_error_set(err, IPC_ERR_INPUT, "LCP world state: %s", bad);
-  }
-  ipc_state_record_apply(&r, &sh, &w->s);
+  if (bad) return ipc_error_set(err, IPC_ERR_INPUT, "LCP world state: %s", bad);
+  ipc_state_record_apply(r, sh, &w->s);
   ipc_free(w->contacts.c);
   w->contacts.c = copy(c, ncb);
   w->contacts.n = w->contacts.cap = (size_t)nc;
@@ -147,6 +147,5 @@ ipc_status ipc_lcp_world_load_state(ipc_lcp_world *w, FILE *f, ipc_error *err) {
     memcpy(w->dof_fixed_prev, mask, (size_t)n3);
     st2 = ipc_lcp_world_rebuild_factor(w, err);
   }
-  ipc_state_record_free(&r);
   return st2;
 }

@@ -313,3 +313,130 @@ void ipc_svd3(const double F[9], double U[9], double sigma[3], double V[9]) {
       V[3 * i + j] = vs[j][i];
     }
 }
+
+/* U (k x (k - 1), row-major): orthonormal columns orthogonal to (1, .., 1). k = 4: three
+   columns of the 4 x 4 Hadamard matrix / 2 (exact in binary); k = 3: Helmert's basis */
+static const double *difference_basis(int k) {
+  static const double u2[2] = {0.70710678118654752440, -0.70710678118654752440};
+  static const double u3[6] = {0.70710678118654752440,
+                               0.40824829046386301637,
+                               -0.70710678118654752440,
+                               0.40824829046386301637,
+                               0.0,
+                               -0.81649658092772603273};
+  static const double u4[12] = {0.5, 0.5, 0.5, 0.5, -0.5, -0.5, -0.5, 0.5, -0.5, -0.5, -0.5, 0.5};
+  return k == 2 ? u2 : k == 3 ? u3 : u4;
+}
+
+/* R = Q^T H Q (r x r, r = 3(k - 1)) for the n x n H, n = 3k; inlined per k so that the loops
+   over k unroll */
+static inline void reduce(const int k, const double *U, const double *H, double *R) {
+  const int n = 3 * k, r = n - 3, kr = k - 1;
+  double T[12 * 9];
+  for (int i = 0; i < n; ++i)
+    for (int a = 0; a < kr; ++a)
+      for (int c = 0; c < 3; ++c) {
+        double s = 0.0;
+        for (int b = 0; b < k; ++b) s += H[i * n + 3 * b + c] * U[b * kr + a];
+        T[i * r + 3 * a + c] = s;
+      }
+  for (int a = 0; a < kr; ++a)
+    for (int c = 0; c < 3; ++c)
+      for (int j = 0; j < r; ++j) {
+        double s = 0.0;
+        for (int b = 0; b < k; ++b) s += U[b * kr + a] * T[(3 * b + c) * r + j];
+        R[(3 * a + c) * r + j] = s;
+      }
+}
+
+/* H = Q R Q^T, exactly symmetric */
+static inline void expand(const int k, const double *U, const double *R, double *H) {
+  const int n = 3 * k, r = n - 3, kr = k - 1;
+  double T[12 * 9];
+  for (int b = 0; b < k; ++b)
+    for (int c = 0; c < 3; ++c)
+      for (int j = 0; j < r; ++j) {
+        double s = 0.0;
+        for (int a = 0; a < kr; ++a) s += U[b * kr + a] * R[(3 * a + c) * r + j];
+        T[(3 * b + c) * r + j] = s;
+      }
+  for (int i = 0; i < n; ++i)
+    for (int b = 0; b < k; ++b)
+      for (int c = 0; c < 3; ++c) {
+        if (3 * b + c < i) continue;
+        double s = 0.0;
+        for (int a = 0; a < kr; ++a) s += T[i * r + 3 * a + c] * U[b * kr + a];
+        H[i * n + 3 * b + c] = H[(3 * b + c) * n + i] = s;
+      }
+}
+
+/* the largest |block row sum| and the largest |entry| of the n x n H, n = 3k */
+static inline void row_sums(const int k, const double *H, double *smax, double *hmax) {
+  const int n = 3 * k;
+  double sm = 0.0, hm = 0.0;
+  for (int i = 0; i < n; ++i)
+    for (int c = 0; c < 3; ++c) {
+      double s = 0.0;
+      for (int b = 0; b < k; ++b) {
+        const double h = H[i * n + 3 * b + c];
+        s += h;
+        const double ah = fabs(h);
+        hm = ah > hm ? ah : hm;
+      }
+      const double as = fabs(s);
+      sm = as > sm ? as : sm;
+    }
+  *smax = sm;
+  *hmax = hm;
+}
+
+int ipc_psd_project_differences(int k, double *H) {
+  if (k < 2 || k > 4) return ipc_psd_project(3 * k, H);
+  const int r = 3 * k - 3;
+  double smax, hmax;
+  switch (k) {
+    case 2:
+      row_sums(2, H, &smax, &hmax);
+      break;
+    case 3:
+      row_sums(3, H, &smax, &hmax);
+      break;
+    default:
+      row_sums(4, H, &smax, &hmax);
+      break;
+  }
+  /* not a function of differences (or not finite): the full projection */
+  if (!(smax <= 1e-10 * hmax)) return ipc_psd_project(3 * k, H);
+  const double *U = difference_basis(k);
+  double R[9 * 9], R0[9 * 9];
+  switch (k) {
+    case 2:
+      reduce(2, U, H, R);
+      break;
+    case 3:
+      reduce(3, U, H, R);
+      break;
+    default:
+      reduce(4, U, H, R);
+      break;
+  }
+  for (int i = 0; i < r; ++i)
+    for (int j = i + 1; j < r; ++j)
+      R[i * r + j] = R[j * r + i] = 0.5 * (R[i * r + j] + R[j * r + i]);
+  memcpy(R0, R, sizeof(double) * (size_t)(r * r));
+  int status = ipc_psd_project(r, R);
+  if (status) return status;
+  if (memcmp(R, R0, sizeof(double) * (size_t)(r * r)) == 0) return 0; /* R was PD: H is PSD */
+  switch (k) {
+    case 2:
+      expand(2, U, R, H);
+      break;
+    case 3:
+      expand(3, U, R, H);
+      break;
+    default:
+      expand(4, U, R, H);
+      break;
+  }
+  return 0;
+}

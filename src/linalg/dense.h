@@ -20,6 +20,16 @@ void ipc_dense_threads(int serial);
 
 int ipc_psd_project(int n, double *A);
 
+/* ipc_psd_project of a symmetric 3k x 3k matrix H (2 <= k <= 4 points of 3 coordinates) that
+   depends on the points' differences only, as a contact's Hessian does: its 3 x 3 block rows
+   sum to zero, so the translations are in its null space and H = Q R Q^T with R = Q^T H Q of
+   size 3(k-1) and Q an orthonormal basis of the rest (Q = U (x) I3, U's columns orthonormal and
+   orthogonal to (1, .., 1)); the projection of H is Q proj(R) Q^T, the same matrix as the full
+   eigen-decomposition gives, at a third (k = 4) of its cost. When a block row sum exceeds
+   1e-10 of H's largest entry (not such a matrix) the full ipc_psd_project runs instead. H left
+   bitwise unchanged when R is positive definite. Returns as ipc_psd_project. */
+int ipc_psd_project_differences(int k, double *H);
+
 /* eigen-decomposition of a symmetric 3x3 A by cyclic Jacobi rotations: evals ascending,
    evecs (may be NULL) with column k the unit eigenvector of evals[k]. */
 void ipc_sym_eig3(const double A[9], double evals[3], double evecs[9]);
