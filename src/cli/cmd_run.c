@@ -17,6 +17,7 @@
 #include "cli/progress.h"
 #include "cli/run_args.h"
 #include "cli/run_lcp.h"
+#include "core/parallel.h"
 #include "core/world.h"
 #include "io/frame_pc2.h"
 #include "io/frame_planes.h"
@@ -24,6 +25,8 @@
 #include "io/run_output.h"
 #include "io/world_output.h"
 #include "ipcc/ipcc.h"
+#include "linalg/linear_solver.h"
+#include "linalg/mpi_run.h"
 
 static void run_usage(FILE *f) {
   fputs(
@@ -211,7 +214,7 @@ static int run_open_new(run *r) {
   }
   int rc = open_world(r, scene, NULL);
   if (rc) return rc;
-  if (!lcp) warn_dhat(r->w);
+  if (!lcp && ipc_rank() == 0) warn_dhat(r->w);
   ipc_error err;
   ipc_error_clear(&err);
   /* absolute, so that --resume works from any folder */
@@ -263,16 +266,18 @@ static int resume_checks(run *r) {
   ipc_run_checkpoint *c = &r->ck;
   char *frames = str_printf("%s/frames", r->outdir, NULL);
   int rc = 0;
-  if (ipc_checkpoint_check_frame(c, frames, &err) != IPC_OK ||
+  /* over MPI every rank restores the state; rank 0 alone checks and tidies the folder */
+  int root = ipc_rank() == 0;
+  if ((root && ipc_checkpoint_check_frame(c, frames, &err) != IPC_OK) ||
       ipc_checkpoint_restore(c, r->w, &err) != IPC_OK) {
     fprintf(stderr, "ipcc run: --resume: %s/checkpoint.bin: %s\n", r->outdir, err.msg);
     rc = 2;
-  } else if ((c->formats & IPC_FORMAT_PC2) &&
+  } else if (root && (c->formats & IPC_FORMAT_PC2) &&
              ipc_pc2_truncate(frames, c->frame + 1, &err) != IPC_OK) {
     /* the killed run's samples after the checkpoint go: the resumed run appends its own */
     fprintf(stderr, "ipcc run: --resume: %s\n", err.msg);
     rc = 2;
-  } else {
+  } else if (root) {
     char *preview = str_printf("%s/preview", r->outdir, NULL);
     ipc_remove_stale_tmp(r->outdir);
     ipc_remove_stale_tmp(frames);
@@ -324,7 +329,7 @@ static int run_open_resume(run *r) {
   rc = resume_checks(r);
   if (rc) return rc;
   r->wall_before = c->sum.wall_seconds;
-  if (!r->o.quiet)
+  if (!r->o.quiet && ipc_rank() == 0)
     fprintf(stderr, "resuming %s (%s mode) at step %zu of %ld (frame %d)\n", c->scene,
             r->mode->label, c->nsteps, c->steps_total, c->frame);
   return 0;
@@ -358,6 +363,10 @@ static int write_frame(run *r) {
     return 2;
   }
   int frame = c->frame + 1;
+  if (ipc_rank() != 0) { /* over MPI rank 0 alone writes (and checks) frames */
+    c->frame = frame;
+    return 0;
+  }
   double t0 = ipc_progress_now();
   ipc_status st = ipcc_world_write_frame(r->w, r->frames_dir, frame, c->formats, &err);
   if (st != IPC_OK) {
@@ -444,11 +453,52 @@ static int step(run *r, long *iterations, int *contacts, ipc_error *err) {
   return s == IPC_OK ? 0 : s == IPC_ERR_INPUT ? 2 : 1;
 }
 
+/* over MPI (linalg/mpi_run.h): every rank takes rank 0's exit code (a frame it could not
+   write stops all), and the ranks' positions must be the same bits (they run the same
+   deterministic steps on the same gathered solutions); nothing without MPI */
+static int run_agree(run *r, int rc) {
+  if (ipc_rank_count() <= 1) return rc;
+  int same = 1;
+  const double *x = r->w ? ipcc_world_positions(r->w) : NULL;
+  size_t n = r->w ? 3 * (size_t)ipcc_world_vertex_count(r->w) : 0;
+  rc = ipc_mpi_agree(rc, x, n, &same);
+  if (!same) {
+    ipc_progress_break(&r->bar);
+    fprintf(stderr,
+            "ipcc run: rank %d: after step %zu the %d MPI ranks hold different positions "
+            "(they should run identical steps: the same ipcc build and --threads on every "
+            "rank?)\n",
+            ipc_rank(), r->ck.nsteps, ipc_rank_count());
+    if (!rc) rc = 1;
+  }
+  return rc;
+}
+
+/* 0, or 2 when the run's mode or linear solver cannot run on the MPI ranks there are (the
+   Newton systems are what the ranks share: LCP mode and CHOLMOD would run N identical copies) */
+static int mpi_supported(const run *r) {
+  int n = ipc_rank_count();
+  if (n <= 1) return 0;
+  const char *why = NULL;
+  ipc_linear_solver_kind kind = ipc_linear_solver_pick(r->def.linear_solver);
+  if (r->ck.lcp)
+    why = "LCP mode runs on one process";
+  else if (kind == IPC_LINEAR_SOLVER_CHOLMOD)
+    why =
+        "the linear solver \"cholmod\" runs on one process: give --linear-solver petsc-mumps "
+        "or petsc-cg-gamg (or newton.linear_solver)";
+  if (!why) return 0;
+  if (ipc_rank() == 0)
+    fprintf(stderr, "ipcc run: started on %d MPI ranks, but %s (README, Beyond one machine)\n", n,
+            why);
+  return 2;
+}
+
 /* steps until the total; 0, or 1 when a step failed, 2 when output failed */
 static int run_steps(run *r) {
   ipc_run_checkpoint *c = &r->ck;
   if (c->frame < 0) { /* frame 0: the initial state */
-    int rc = write_frame(r);
+    int rc = run_agree(r, write_frame(r));
     if (rc) return rc;
   }
   while ((long)c->nsteps < c->steps_total) {
@@ -462,10 +512,9 @@ static int run_steps(run *r) {
       fprintf(stderr, "ipcc run: %s\n", err.msg);
       return rc;
     }
-    if ((k + 1) % c->every == 0 || k + 1 == c->steps_total) {
-      rc = write_frame(r);
-      if (rc) return rc;
-    }
+    if ((k + 1) % c->every == 0 || k + 1 == c->steps_total) rc = write_frame(r);
+    rc = run_agree(r, rc);
+    if (rc) return rc;
     ipc_progress_update(&r->bar, k + 1, ipcc_world_time(r->w), iterations, contacts);
   }
   return 0;
@@ -541,14 +590,16 @@ static int run_finish(run *r, int rc) {
   char *stats = str_printf("%s/stats.json", r->outdir, NULL);
   ipc_error err;
   ipc_error_clear(&err);
+  int root = ipc_rank() == 0; /* over MPI rank 0 alone writes and prints */
   const void *records = c->lcp ? (const void *)c->lcp_steps : (const void *)c->steps;
-  ipc_status sst =
-      ipc_write_stats_json(stats, sum, r->mode->stats, records, c->nsteps, c->lcp_def, &err);
+  ipc_status sst = !root ? IPC_OK
+                         : ipc_write_stats_json(stats, sum, r->mode->stats, records, c->nsteps,
+                                                c->lcp_def, &err);
   if (sst != IPC_OK) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
     if (!rc) rc = (int)sst;
   }
-  if (!r->o.quiet) {
+  if (!r->o.quiet && root) {
     char fmts[32];
     int n = sum->steps;
     long iterations;
@@ -591,25 +642,32 @@ int ipc_cmd_run(int argc, char **argv) {
   /* the folder is locked before anything reads or writes there (outdir.h), a new run's
      once its scene loaded: bad input creates no folder */
   ipc_outdir_lock lock = {.fd = -1}; /* none held */
-  rc = r.o.resume ? ipc_outdir_lock_take(&lock, "ipcc run", r.o.resume, 0) : 0;
+  /* over MPI (linalg/mpi_run.h) rank 0 alone locks, claims and fills the folder; the others
+     read the scene and the checkpoint, and every rank learns rank 0's failures (run_agree) */
+  int root = ipc_rank() == 0;
+  rc = r.o.resume && root ? ipc_outdir_lock_take(&lock, "ipcc run", r.o.resume, 0) : 0;
+  rc = run_agree(&r, rc);
   if (rc == 0) rc = r.o.resume ? run_open_resume(&r) : run_open_new(&r);
-  if (rc == 0 && !r.o.resume) rc = ipc_outdir_lock_take(&lock, "ipcc run", r.outdir, 1);
+  if (rc == 0) rc = mpi_supported(&r);
+  if (rc == 0 && !r.o.resume && root) rc = ipc_outdir_lock_take(&lock, "ipcc run", r.outdir, 1);
   /* after the scene loaded: bad input never clears an earlier run */
-  if (rc == 0 && !r.o.resume) rc = ipc_outdir_claim("ipcc run", r.outdir, r.o.overwrite);
+  if (rc == 0 && !r.o.resume && root) rc = ipc_outdir_claim("ipcc run", r.outdir, r.o.overwrite);
+  rc = run_agree(&r, rc);
   if (rc == 0) {
     ipc_error err;
     ipc_error_clear(&err);
     r.frames_dir = str_printf("%s/frames", r.outdir, NULL);
     r.ckpt_path = str_printf("%s/checkpoint.bin", r.outdir, NULL);
     r.preview_dir = str_printf("%s/preview", r.outdir, NULL);
-    if (ipc_output_prepare(r.frames_dir, &err) != IPC_OK ||
-        (r.ck.preview_every > 0 && ipc_output_prepare(r.preview_dir, &err) != IPC_OK)) {
+    if (root && (ipc_output_prepare(r.frames_dir, &err) != IPC_OK ||
+                 (r.ck.preview_every > 0 && ipc_output_prepare(r.preview_dir, &err) != IPC_OK))) {
       fprintf(stderr, "ipcc run: %s\n", err.msg);
       rc = 2;
     }
+    rc = run_agree(&r, rc);
   }
   if (rc == 0) {
-    ipc_progress_begin(&r.bar, !r.o.quiet && isatty(fileno(stderr)), (long)r.ck.nsteps,
+    ipc_progress_begin(&r.bar, !r.o.quiet && root && isatty(fileno(stderr)), (long)r.ck.nsteps,
                        r.ck.steps_total);
     r.last_checkpoint = r.bar.t_start;
     if (r.ck.lcp) r.bar.solver = "lcp";

@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "ipcc/ipcc.h"
+#include "linalg/mpi_run.h"
 
 static void usage(FILE *f) {
   fputs(
@@ -17,6 +18,8 @@ static void usage(FILE *f) {
       "                         (OUTDIR must hold no earlier run, unless --overwrite;\n"
       "                         ipcc run -h for every option)\n"
       "  run --resume OUTDIR    continue an interrupted run from its checkpoint\n"
+      "  mpirun -np N ipcc run SCENE --linear-solver petsc-mumps|petsc-cg-gamg\n"
+      "                         one run over N MPI ranks (README, Beyond one machine)\n"
       "  check PATH             exact intersection check of every frame (run folder,\n"
       "                         folder of meshes, or one mesh: .obj, .ply, .vtu, .msh, .ele);\n"
       "                         exit 0 only if none intersect\n"
@@ -41,7 +44,17 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *cmd = argv[1];
-  if (!strcmp(cmd, "run")) return ipc_cmd_run(argc - 2, argv + 2);
+  if (!strcmp(cmd, "run")) {
+    /* under mpirun (or srun) with several processes, one run over all of them
+       (linalg/mpi_run.h); without a launcher nothing changes */
+    ipc_error err;
+    ipc_error_clear(&err);
+    if (ipc_mpi_start(&err)) {
+      fprintf(stderr, "ipcc run: %s\n", err.msg);
+      return 2;
+    }
+    return ipc_cmd_run(argc - 2, argv + 2);
+  }
   if (!strcmp(cmd, "ccd")) return ipc_cmd_ccd(argc - 2, argv + 2);
   if (!strcmp(cmd, "check")) return ipc_cmd_check(argc - 2, argv + 2);
   if (!strcmp(cmd, "lcp")) return ipc_cmd_lcp(argc - 2, argv + 2);

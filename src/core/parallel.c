@@ -1,8 +1,10 @@
 /* chunked OpenMP loops with thread-count independent results; see parallel.h */
 #include "core/parallel.h"
 
+#include <limits.h>
 #include <math.h>
 #include <omp.h>
+#include <stdlib.h>
 
 /* one thread unless asked: on this project's 2-core reference machine two threads were
    slower (OpenMP workers and OpenBLAS/CHOLMOD threads spin against each other) */
@@ -16,6 +18,33 @@ int ipc_set_threads(int n) {
 
 int ipc_threads(void) {
   return g_threads;
+}
+
+/* MPI rank and rank count (parallel.h) */
+static int g_rank = 0, g_rank_count = 1;
+
+int ipc_rank(void) {
+  return g_rank;
+}
+
+int ipc_rank_count(void) {
+  return g_rank_count;
+}
+
+int ipc_launcher_rank_count(void) {
+  static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "MV2_COMM_WORLD_SIZE",
+                                     "SLURM_STEP_NUM_TASKS"};
+  for (size_t k = 0; k < sizeof vars / sizeof vars[0]; ++k) {
+    const char *v = getenv(vars[k]);
+    long n = v ? strtol(v, NULL, 10) : 0;
+    if (n > 1 && n < INT_MAX) return (int)n;
+  }
+  return 1;
+}
+
+void ipc_set_rank(int rank, int count) {
+  g_rank = rank;
+  g_rank_count = count > 0 ? count : 1;
 }
 
 size_t ipc_chunk_count(size_t n, size_t min_chunk) {

@@ -38,4 +38,18 @@ double ipc_parallel_sum(size_t n, size_t min_chunk, ipc_range_fn fn, void *ctx);
 /* as ipc_parallel_sum, but returns the smallest chunk result (+INFINITY when n == 0) */
 double ipc_parallel_min(size_t n, size_t min_chunk, ipc_range_fn fn, void *ctx);
 
+/* a run over MPI (`mpirun -np N ipcc run`, src/linalg/mpi_run.h): this process's rank and
+   the number of ranks, 0 and 1 unless MPI started with several. Every rank runs the same
+   steps; only rank 0 writes the run's files and messages (ipc_rank() == 0 at those points) */
+int ipc_rank(void);
+int ipc_rank_count(void);
+
+/* the number of processes a launcher started this one among, as its environment announces
+   (OMPI_COMM_WORLD_SIZE: Open MPI's mpirun; PMI_SIZE: MPICH's hydra, Intel MPI, Slurm's srun
+   with PMI; MV2_COMM_WORLD_SIZE: MVAPICH; SLURM_STEP_NUM_TASKS: srun), 1 when none does */
+int ipc_launcher_rank_count(void);
+
+/* set by the MPI start (src/linalg/mpi_run.c) */
+void ipc_set_rank(int rank, int count);
+
 #endif

@@ -19,13 +19,17 @@
  * and the rigid-body modes at them as its near-null space, which PCGAMG builds its coarse
  * spaces from (smoothed aggregation for elasticity, Vanek, Mandel, Brezina 1996): without
  * them GAMG aggregates scalar unknowns and cannot represent rotations on coarse levels.
- * One MPI rank for now: the objects live on PETSC_COMM_WORLD, every rank holding all rows,
- * and a run on more ranks is refused at creation. */
+ * Over MPI (`mpirun -np N ipcc run`, mpi_run.h) the objects live on PETSC_COMM_WORLD: every
+ * rank holds the whole system (the model and state are replicated), inserts only its own
+ * contiguous block of rows (whole vertices, 3 unknowns, when n is a multiple of 3) into the
+ * distributed matrix, and gets the whole solution back (a scatter to all ranks), the same
+ * bytes on every rank, so the ranks' Newton iterations stay identical. */
 #include "linalg/petsc_solver.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <petscksp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,11 +46,21 @@ struct ipc_petsc {
   int iterative;      /* the KSP is not KSPPREONLY */
   void *default_test; /* PETSc's test, for accuracy_test without a bound */
   int n;
-  /* A's rows in CSR (columns ascending): entry p is val[src[p]] of the caller's CSC */
-  PetscInt *rowptr, *cols; /* (n + 1), (m) */
+  PetscInt rstart, rend; /* the rows this rank owns */
+  VecScatter gather;     /* more than one rank: x to xall on every rank */
+  Vec xall;
+  /* more than one rank, MATAIJ and vertex coordinates: the unknowns renumbered by vertices
+     along a space-filling curve (renumber), so a rank's rows are a compact piece of the bodies
+     and its matrix-vector products exchange only the values along the cut. NULL: as given */
+  int *order;   /* (n) the matrix's unknown i is the caller's order[i] */
+  int *inv;     /* (n) the caller's unknown i is the matrix's inv[i] */
+  double *pxyz; /* (n) the coordinates in the matrix's order */
+  /* the rank's rows of A in CSR (local row i is row rstart + i; columns global, ascending):
+     entry p is val[src[p]] of the caller's CSC */
+  PetscInt *rowptr, *cols; /* (rend - rstart + 1), (m) */
   PetscScalar *vals;       /* (m) */
   int *src;                /* (m) */
-  int *diag;               /* (n) position of each row's diagonal entry */
+  int *diag;               /* (rend - rstart) position of each row's diagonal entry */
   int valid;               /* a successful factor */
   int bs;                  /* A's block size: 3 with the rigid-body near-null space, else 1 */
   double *xyz;             /* (nblocks x 3) ipc_petsc_set_coordinates */
@@ -263,13 +277,13 @@ ipc_petsc *ipc_petsc_create(ipc_linear_solver_kind kind, ipc_error *err) {
   if (petsc_start(err)) return NULL;
   PetscMPIInt ranks = 1;
   MPI_Comm_size(PETSC_COMM_WORLD, &ranks);
-  if (ranks != 1) {
-    ipc_error_set(err, IPC_ERR_INPUT,
-                  "newton.linear_solver \"%s\": PETSc solves run on one MPI rank in this version, "
-                  "got %d (run without mpirun)",
-                  ipc_linear_solver_kind_name(kind), (int)ranks);
-    return NULL;
-  }
+  /* on several ranks MUMPS counts the negative pivots of the whole matrix (MatGetInertia,
+     the "not positive definite" test) only when it factors the root front itself rather than
+     with ScaLAPACK (ICNTL(13) = 1) */
+  PetscBool icntl13 = PETSC_TRUE;
+  if (ranks > 1 && PetscOptionsHasName(NULL, NULL, "-mat_mumps_icntl_13", &icntl13) == 0 &&
+      !icntl13)
+    PetscOptionsSetValue(NULL, "-mat_mumps_icntl_13", "1");
   ipc_petsc *s = IPC_NEW0(ipc_petsc, 1);
   s->kind = kind;
   if (configure(s) != 0) {
@@ -290,9 +304,14 @@ void ipc_petsc_destroy(ipc_petsc *s) {
     MatDestroy(&s->A);
     VecDestroy(&s->b);
     VecDestroy(&s->x);
+    VecScatterDestroy(&s->gather);
+    VecDestroy(&s->xall);
     if (s->default_test) KSPConvergedDefaultDestroy(s->default_test);
   }
   ipc_free(s->rowptr);
+  ipc_free(s->order);
+  ipc_free(s->inv);
+  ipc_free(s->pxyz);
   ipc_free(s->cols);
   ipc_free(s->vals);
   ipc_free(s->src);
@@ -301,55 +320,185 @@ void ipc_petsc_destroy(ipc_petsc *s) {
   ipc_free(s);
 }
 
-/* A's rows from the CSC's pattern: the upper triangle's rows (its transpose), and with both
-   triangles, row i = CSC column i (rows <= i) followed by the upper row's entries past i */
-static void build_rows(ipc_petsc *s, const ipc_csc *A) {
-  int n = A->n;
-  size_t m = s->sbaij ? (size_t)A->nnz : 2 * (size_t)A->nnz - (size_t)n;
-  /* a new pattern is rare next to the factorizations it serves: exact sizes */
-  s->rowptr = ipc_realloc(s->rowptr, sizeof(PetscInt) * ((size_t)n + 1));
-  s->diag = ipc_realloc(s->diag, sizeof(int) * ((size_t)n + 1));
+/* the rows this rank owns: an even share of whole vertices (of single unknowns when n is not
+   a multiple of 3), in rank order, the same split on every rank */
+static void own_rows(ipc_petsc *s, int n) {
+  PetscMPIInt rank = 0, size = 1;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  long long unit = n % 3 == 0 ? 3 : 1, units = n / unit;
+  s->rstart = (PetscInt)(unit * (units * rank / size));
+  s->rend = (PetscInt)(unit * (units * (rank + 1) / size));
+  s->n = n;
+}
+
+/* room for the rows' offsets (counted into rowptr[1..nl] by the caller, summed here) and
+   their entries; exact sizes: a new pattern is rare next to the factorizations it serves */
+static void alloc_rows(ipc_petsc *s, PetscInt nl) {
+  for (PetscInt i = 0; i < nl; ++i) s->rowptr[i + 1] += s->rowptr[i];
+  size_t m = (size_t)s->rowptr[nl];
   s->cols = ipc_realloc(s->cols, sizeof(PetscInt) * (m + 1));
   s->vals = ipc_realloc(s->vals, sizeof(PetscScalar) * (m + 1));
   s->src = ipc_realloc(s->src, sizeof(int) * (m + 1));
-  /* row lengths: upper entries per row (+ the lower ones, CSC column i minus its diagonal) */
-  memset(s->rowptr, 0, sizeof(PetscInt) * ((size_t)n + 1));
-  for (int k = 0; k < A->nnz; ++k) ++s->rowptr[A->rowind[k] + 1];
-  if (!s->sbaij)
-    for (int j = 0; j < n; ++j) s->rowptr[j + 1] += A->colptr[j + 1] - A->colptr[j] - 1;
-  for (int i = 0; i < n; ++i) s->rowptr[i + 1] += s->rowptr[i];
   /* next free slot of each row, in diag (reused as the cursor, then set to the diagonal) */
-  for (int i = 0; i < n; ++i) s->diag[i] = (int)s->rowptr[i];
+  for (PetscInt i = 0; i < nl; ++i) s->diag[i] = (int)s->rowptr[i];
+}
+
+/* the rank's rows of A (local row i is A's row rstart + i; columns are global) from the CSC's
+   pattern: the upper triangle's rows (its transpose), and with both triangles, row i = CSC
+   column i (rows <= i) followed by the upper row's entries past i */
+static void build_rows(ipc_petsc *s, const ipc_csc *A) {
+  int n = A->n;
+  PetscInt r0 = s->rstart, r1 = s->rend, nl = r1 - r0;
+  s->rowptr = ipc_realloc(s->rowptr, sizeof(PetscInt) * ((size_t)nl + 1));
+  s->diag = ipc_realloc(s->diag, sizeof(int) * ((size_t)nl + 1));
+  /* row lengths: upper entries per row (+ the lower ones, CSC column i minus its diagonal) */
+  memset(s->rowptr, 0, sizeof(PetscInt) * ((size_t)nl + 1));
+  for (int k = 0; k < A->nnz; ++k)
+    if (A->rowind[k] >= r0 && A->rowind[k] < r1) ++s->rowptr[A->rowind[k] - r0 + 1];
   if (!s->sbaij)
-    for (int j = 0; j < n; ++j)
+    for (PetscInt j = r0; j < r1; ++j) s->rowptr[j - r0 + 1] += A->colptr[j + 1] - A->colptr[j] - 1;
+  alloc_rows(s, nl);
+  if (!s->sbaij)
+    for (PetscInt j = r0; j < r1; ++j)
       for (int k = A->colptr[j]; k < A->colptr[j + 1] - 1; ++k) {
-        int p = s->diag[j]++;
+        int p = s->diag[j - r0]++;
         s->cols[p] = A->rowind[k];
         s->src[p] = k;
       }
   for (int j = 0; j < n; ++j)
     for (int k = A->colptr[j]; k < A->colptr[j + 1]; ++k) {
-      int p = s->diag[A->rowind[k]]++;
+      if (A->rowind[k] < r0 || A->rowind[k] >= r1) continue;
+      int p = s->diag[A->rowind[k] - r0]++;
       s->cols[p] = j;
       s->src[p] = k;
     }
   /* the diagonal: first of the upper part of each row */
-  for (int i = 0; i < n; ++i) {
+  for (PetscInt i = 0; i < nl; ++i) {
     int p = (int)s->rowptr[i];
-    while (s->cols[p] != i) ++p;
+    while (s->cols[p] != r0 + i) ++p;
     s->diag[i] = p;
   }
-  s->n = n;
 }
 
-/* a matrix, vectors and operators for the pattern of A (the rows built) */
+/* b with its 21 bits spread to every third bit (a Morton code's share of one axis) */
+static uint64_t spread3(uint64_t b) {
+  b &= 0x1fffff;
+  b = (b | b << 32) & 0x1f00000000ffffull;
+  b = (b | b << 16) & 0x1f0000ff0000ffull;
+  b = (b | b << 8) & 0x100f00f00f00f00full;
+  b = (b | b << 4) & 0x10c30c30c30c30c3ull;
+  b = (b | b << 2) & 0x1249249249249249ull;
+  return b;
+}
+
+typedef struct curve_key {
+  uint64_t code;
+  int block;
+} curve_key;
+
+static int curve_cmp(const void *a, const void *b) {
+  const curve_key *x = a, *y = b;
+  if (x->code != y->code) return x->code < y->code ? -1 : 1;
+  return (x->block > y->block) - (x->block < y->block);
+}
+
+/* order and inv for the coordinates' vertices sorted by their Morton code in the cube around
+   their bounding box (ties by number: the same order on every rank). A cube, not the box
+   itself: scaled to a unit box, the two layers of vertices of the mat twist's 8 mm thick mat
+   took the code's first bit, and each of 2 ranks got one layer, all of its vertices on the cut */
+static void renumber(ipc_petsc *s, int n) {
+  int nb = n / 3;
+  double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (int b = 0; b < nb; ++b)
+    for (int d = 0; d < 3; ++d) {
+      lo[d] = fmin(lo[d], s->xyz[3 * (size_t)b + d]);
+      hi[d] = fmax(hi[d], s->xyz[3 * (size_t)b + d]);
+    }
+  double size = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+  curve_key *keys = IPC_NEW(curve_key, (size_t)nb + 1);
+  for (int b = 0; b < nb; ++b) {
+    uint64_t code = 0;
+    for (int d = 0; d < 3; ++d) {
+      double t = size > 0 ? (s->xyz[3 * (size_t)b + d] - lo[d]) / size : 0;
+      t = isfinite(t) ? fmin(fmax(t, 0), 1) : 0;
+      code |= spread3((uint64_t)(t * 2097151.0)) << d;
+    }
+    keys[b] = (curve_key){code, b};
+  }
+  qsort(keys, (size_t)nb, sizeof *keys, curve_cmp);
+  s->order = ipc_realloc(s->order, sizeof(int) * ((size_t)n + 1));
+  s->inv = ipc_realloc(s->inv, sizeof(int) * ((size_t)n + 1));
+  s->pxyz = ipc_realloc(s->pxyz, sizeof(double) * ((size_t)n + 1));
+  for (int i = 0; i < nb; ++i)
+    for (int c = 0; c < 3; ++c) {
+      s->order[3 * i + c] = 3 * keys[i].block + c;
+      s->inv[3 * keys[i].block + c] = 3 * i + c;
+    }
+  ipc_free(keys);
+}
+
+/* build_rows for MATAIJ in the renumbered order (order, inv): each upper entry (r, c) of the
+   CSC goes to rows inv[r] and inv[c] (those the rank owns), then every row is sorted by
+   column */
+static void build_rows_renumbered(ipc_petsc *s, const ipc_csc *A) {
+  int n = A->n;
+  PetscInt r0 = s->rstart, r1 = s->rend, nl = r1 - r0;
+  s->rowptr = ipc_realloc(s->rowptr, sizeof(PetscInt) * ((size_t)nl + 1));
+  s->diag = ipc_realloc(s->diag, sizeof(int) * ((size_t)nl + 1));
+  memset(s->rowptr, 0, sizeof(PetscInt) * ((size_t)nl + 1));
+  for (int j = 0; j < n; ++j)
+    for (int k = A->colptr[j]; k < A->colptr[j + 1]; ++k) {
+      int a = s->inv[A->rowind[k]], b = s->inv[j];
+      if (a >= r0 && a < r1) ++s->rowptr[a - r0 + 1];
+      if (a != b && b >= r0 && b < r1) ++s->rowptr[b - r0 + 1];
+    }
+  alloc_rows(s, nl);
+  for (int j = 0; j < n; ++j)
+    for (int k = A->colptr[j]; k < A->colptr[j + 1]; ++k) {
+      int a = s->inv[A->rowind[k]], b = s->inv[j];
+      if (a >= r0 && a < r1) {
+        int p = s->diag[a - r0]++;
+        s->cols[p] = b;
+        s->src[p] = k;
+      }
+      if (a != b && b >= r0 && b < r1) {
+        int p = s->diag[b - r0]++;
+        s->cols[p] = a;
+        s->src[p] = k;
+      }
+    }
+  /* rows of a few dozen entries: insertion sort, then the diagonal's place */
+  for (PetscInt i = 0; i < nl; ++i) {
+    for (PetscInt p = s->rowptr[i] + 1; p < s->rowptr[i + 1]; ++p) {
+      PetscInt col = s->cols[p];
+      int src = s->src[p];
+      PetscInt q = p;
+      for (; q > s->rowptr[i] && s->cols[q - 1] > col; --q) {
+        s->cols[q] = s->cols[q - 1];
+        s->src[q] = s->src[q - 1];
+      }
+      s->cols[q] = col;
+      s->src[q] = src;
+    }
+    PetscInt p = s->rowptr[i];
+    while (s->cols[p] != r0 + i) ++p;
+    s->diag[i] = (int)p;
+  }
+}
+
+/* a matrix, vectors and operators for the pattern of A (the rows built), this rank's rows
+   only */
 static PetscErrorCode new_pattern(ipc_petsc *s) {
   PetscInt n = s->n;
   PetscCall(MatDestroy(&s->A));
   PetscCall(VecDestroy(&s->b));
   PetscCall(VecDestroy(&s->x));
+  PetscCall(VecScatterDestroy(&s->gather));
+  PetscCall(VecDestroy(&s->xall));
+  PetscInt nl = s->rend - s->rstart;
   PetscCall(MatCreate(PETSC_COMM_WORLD, &s->A));
-  PetscCall(MatSetSizes(s->A, n, n, n, n));
+  PetscCall(MatSetSizes(s->A, nl, nl, n, n));
   if (s->bs > 1) PetscCall(MatSetBlockSize(s->A, s->bs));
   if (s->sbaij) {
     PetscCall(MatSetType(s->A, MATSBAIJ));
@@ -362,6 +511,9 @@ static PetscErrorCode new_pattern(ipc_petsc *s) {
   }
   PetscCall(MatSetOption(s->A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
   PetscCall(MatCreateVecs(s->A, &s->x, &s->b));
+  PetscMPIInt size = 1;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size > 1) PetscCall(VecScatterCreateToAll(s->x, &s->gather, &s->xall));
   s->st.block_size = s->bs;
   s->new_matrix = 1;
   return 0;
@@ -371,7 +523,13 @@ static PetscErrorCode new_pattern(ipc_petsc *s) {
 static PetscErrorCode set_rigid_body_modes(ipc_petsc *s) {
   Vec coords;
   MatNullSpace nsp;
-  PetscCall(VecCreateMPIWithArray(PETSC_COMM_WORLD, 3, s->n, s->n, s->xyz, &coords));
+  const double *xyz = s->xyz;
+  if (s->order) {
+    for (int i = 0; i < s->n; ++i) s->pxyz[i] = s->xyz[s->order[i]];
+    xyz = s->pxyz;
+  }
+  PetscCall(VecCreateMPIWithArray(PETSC_COMM_WORLD, 3, s->rend - s->rstart, s->n, xyz + s->rstart,
+                                  &coords));
   PetscCall(MatNullSpaceCreateRigidBody(coords, &nsp));
   PetscCall(MatSetNearNullSpace(s->A, nsp));
   PetscCall(MatNullSpaceDestroy(&nsp));
@@ -417,7 +575,7 @@ static PetscErrorCode renew_ksp(ipc_petsc *s) {
 static PetscErrorCode set_up(ipc_petsc *s);
 
 static PetscErrorCode fill_and_set_up(ipc_petsc *s, const ipc_csc *A, double shift) {
-  for (int i = 0; i < s->n; ++i) {
+  for (PetscInt i = 0; i < s->rend - s->rstart; ++i) {
     for (PetscInt p = s->rowptr[i]; p < s->rowptr[i + 1]; ++p) s->vals[p] = A->val[s->src[p]];
     s->vals[s->diag[i]] += shift;
   }
@@ -426,8 +584,8 @@ static PetscErrorCode fill_and_set_up(ipc_petsc *s, const ipc_csc *A, double shi
 
 /* the values in vals into the matrix, then the preconditioner's set-up */
 static PetscErrorCode set_up(ipc_petsc *s) {
-  for (int i = 0; i < s->n; ++i) {
-    PetscInt row = i;
+  for (PetscInt i = 0; i < s->rend - s->rstart; ++i) {
+    PetscInt row = s->rstart + i;
     PetscCall(MatSetValues(s->A, 1, &row, s->rowptr[i + 1] - s->rowptr[i], s->cols + s->rowptr[i],
                            s->vals + s->rowptr[i], INSERT_VALUES));
   }
@@ -503,7 +661,19 @@ ipc_factor_status ipc_petsc_factor(ipc_petsc *s, const ipc_csc *A, bool pattern_
   if (!s->A || pattern_changed || s->n != A->n || s->bs != bs) {
     double t0 = ipc_now();
     s->bs = bs;
-    build_rows(s, A);
+    /* on several ranks, a MATAIJ over vertices with coordinates is renumbered along a
+       space-filling curve (one rank: the caller's order, as before) */
+    PetscMPIInt ranks = 1;
+    MPI_Comm_size(PETSC_COMM_WORLD, &ranks);
+    ipc_free(s->order);
+    s->order = NULL;
+    own_rows(s, A->n);
+    if (ranks > 1 && !s->sbaij && s->nblocks > 0 && 3 * s->nblocks == A->n) {
+      renumber(s, A->n);
+      build_rows_renumbered(s, A);
+    } else {
+      build_rows(s, A);
+    }
     PetscErrorCode e = new_pattern(s);
     s->st.analyze_seconds += ipc_now() - t0;
     if (e != 0) {
@@ -527,17 +697,30 @@ static PetscErrorCode run_solve(ipc_petsc *s, const double *b, double *x,
                                 KSPConvergedReason *reason, PetscInt *its, double *bx, double *bb) {
   PetscScalar *v;
   PetscCall(VecGetArrayWrite(s->b, &v));
-  memcpy(v, b, sizeof(double) * (size_t)s->n);
+  if (s->order)
+    for (PetscInt i = s->rstart; i < s->rend; ++i) v[i - s->rstart] = b[s->order[i]];
+  else
+    memcpy(v, b + s->rstart, sizeof(double) * (size_t)(s->rend - s->rstart));
   PetscCall(VecRestoreArrayWrite(s->b, &v));
   PetscCall(KSPSolve(s->ksp, s->b, s->x));
   PetscCall(KSPGetConvergedReason(s->ksp, reason));
   PetscCall(KSPGetIterationNumber(s->ksp, its));
   PetscCall(VecDot(s->b, s->x, bx));
   PetscCall(VecDot(s->b, s->b, bb));
+  /* every rank gets the whole solution, the same bytes */
+  Vec all = s->x;
+  if (s->gather) {
+    PetscCall(VecScatterBegin(s->gather, s->x, s->xall, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(s->gather, s->x, s->xall, INSERT_VALUES, SCATTER_FORWARD));
+    all = s->xall;
+  }
   const PetscScalar *r;
-  PetscCall(VecGetArrayRead(s->x, &r));
-  memcpy(x, r, sizeof(double) * (size_t)s->n);
-  PetscCall(VecRestoreArrayRead(s->x, &r));
+  PetscCall(VecGetArrayRead(all, &r));
+  if (s->order)
+    for (int i = 0; i < s->n; ++i) x[s->order[i]] = r[i];
+  else
+    memcpy(x, r, sizeof(double) * (size_t)s->n);
+  PetscCall(VecRestoreArrayRead(all, &r));
   return 0;
 }
 

@@ -21,7 +21,8 @@ int ipc_petsc_available(void);
 int ipc_petsc_set_options(const char *options, ipc_error *err);
 
 /* a solver with the preset of kind (a PETSc kind of ipc_linear_solver_kind); NULL with err
-   set (IPC_ERR_INPUT) when PETSc is missing or cannot start, or runs on more than one MPI rank */
+   set (IPC_ERR_INPUT) when PETSc is missing or cannot start. On several MPI ranks (mpi_run.h)
+   every rank must make the same calls with the same arguments (they are collective) */
 ipc_petsc *ipc_petsc_create(ipc_linear_solver_kind kind, ipc_error *err);
 
 /* frees s; s may be NULL. PETSc itself stays up until exit. */

@@ -1,0 +1,67 @@
+/* mpi_run.h with MPI: started (MPI_Init_thread, only the main thread calls MPI: ipcc's OpenMP
+ * loops do not) when a launcher started several processes, stopped at exit after PETSc,
+ * which finds it running and leaves it to us (petsc_solver.c) */
+#include "linalg/mpi_run.h"
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/parallel.h"
+
+static int mpi_ours; /* MPI started here: finalized at exit */
+
+static void mpi_stop(void) {
+  int fin = 0;
+  if (mpi_ours && MPI_Finalized(&fin) == MPI_SUCCESS && !fin) MPI_Finalize();
+  mpi_ours = 0;
+}
+
+int ipc_mpi_start(ipc_error *err) {
+  int launched = ipc_launcher_rank_count();
+  if (launched <= 1) return 0;
+  int up = 0;
+  MPI_Initialized(&up);
+  if (!up) {
+    int provided = 0;
+    if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+      ipc_error_set(err, IPC_ERR_INPUT,
+                    "started as one of %d MPI processes, but MPI could not start (see its "
+                    "messages above)",
+                    launched);
+      return 1;
+    }
+    mpi_ours = 1;
+    atexit(mpi_stop);
+  }
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  ipc_set_rank(rank, size);
+  return 0;
+}
+
+/* FNV-1a over x's bytes: any differing bit changes it (up to collisions, 2^-64) */
+static uint64_t hash_doubles(const double *x, size_t n) {
+  uint64_t h = 14695981039346656037ull;
+  const unsigned char *p = (const unsigned char *)x;
+  for (size_t i = 0; i < n * sizeof(double); ++i) {
+    h ^= p[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+int ipc_mpi_agree(int rc, const double *x, size_t n, int *same) {
+  if (same) *same = 1;
+  if (ipc_rank_count() <= 1) return rc;
+  /* one MPI_MAX reduction: the largest rc, the largest hash and the largest complement of a
+     hash (the complement of the smallest): all ranks agree iff the two hashes match */
+  uint64_t h = x ? hash_doubles(x, n) : 0;
+  uint64_t mine[3] = {(uint64_t)(rc > 0 ? rc : 0), h, ~h}, all[3];
+  if (MPI_Allreduce(mine, all, 3, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
+    return rc ? rc : 1;
+  if (same) *same = all[1] == ~all[2];
+  return all[0] > (uint64_t)rc ? (int)all[0] : rc;
+}
