@@ -17,11 +17,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._native import BodyInfo, Error as _CError, StepStats as _CStepStats, lib as _lib
+from ._native import (BodyInfo, Contact as _CContact, Error as _CError, StepStats as _CStepStats,
+                      lib as _lib)
 
 __version__ = "0.1.0"
 
-__all__ = ["Body", "Error", "InputError", "OutputError", "SimulationError", "World", "load_scene",
+__all__ = ["Body", "Contact", "Error", "InputError", "OutputError", "SimulationError", "World", "load_scene",
            "scene_from_dict", "set_threads"]
 
 _IPC_ERR_SIM = 1
@@ -111,6 +112,44 @@ def scene_from_dict(scene, base_dir=".", lenient=False):
         except Error as e:
             # the scene is the caller's dict, not our temporary file: say so
             raise type(e)(e.status, str(e).replace(path, "scene dict")) from None
+
+
+_CONTACT_KINDS = {0: "vertex_face", 1: "edge_edge", 2: "vertex_edge", 3: "vertex_vertex",
+                  4: "vertex_plane", 5: "points"}
+
+
+@dataclass(frozen=True)
+class Contact:
+    """one contact at the world's state (ipcc_contact, include/ipcc/world_unified.h): kind
+    ("vertex_face", "edge_edge", "vertex_edge", "vertex_vertex", "vertex_plane"), the two
+    bodies (bodies[1] = -1 against a plane), the plane or -1, the primitives' vertices (-1
+    where unused), closest points on side 0 and side 1, the unit normal from side 1 towards
+    side 0, the distance (m, below dhat), the normal force on side 0 (N, from the barrier) and
+    the friction force on side 0 (N, the lagged friction)"""
+
+    kind: str
+    bodies: tuple
+    plane: int
+    vertices: tuple
+    points: np.ndarray   # (2, 3)
+    normal: np.ndarray   # (3,)
+    distance: float
+    normal_force: float
+    friction_force: np.ndarray  # (3,)
+
+
+class State:
+    """a snapshot of a world's state (World.snapshot): time, step, positions, velocities and
+    the solver's own state, held in memory; World.restore puts it back and the world then
+    continues bit for bit as it did after the snapshot (the way to branch a run)"""
+
+    def __init__(self, handle):
+        self._s = ctypes.c_void_p(handle)
+
+    def __del__(self):
+        if getattr(self, "_s", None):
+            _lib.ipcc_state_free(self._s)
+            self._s = None
 
 
 class World:
@@ -226,6 +265,90 @@ class World:
             if b.name == name:
                 return b
         raise KeyError(name)
+
+    def _unified(self):
+        return _lib.ipc_world_unified(self._handle())
+
+    def _vertex_array(self, a, what):
+        a = np.ascontiguousarray(a, dtype=np.float64)
+        if a.shape != (self._n, 3):
+            raise InputError(2, "%s: expected an array of shape (%d, 3), got %s" %
+                             (what, self._n, a.shape))
+        return a
+
+    @property
+    def masses(self):
+        """the vertices' lumped masses (vertex_count,) in kg (0 on obstacles), a copy: forces
+        m_i a on every vertex of a body accelerate it by a"""
+        ptr = _lib.ipcc_world_masses(self._unified())
+        return np.ctypeslib.as_array(ptr, shape=(self._n,)).copy()
+
+    def set_velocities(self, v):
+        """sets every vertex velocity (vertex_count, 3) in m/s for the next steps; InputError
+        (the world unchanged) on a wrong shape or a value that is not finite"""
+        v = self._vertex_array(v, "set_velocities")
+        err = _CError()
+        if _lib.ipcc_world_set_velocities(self._unified(), v.ctypes.data_as(
+                ctypes.POINTER(ctypes.c_double)), self._n, ctypes.byref(err)) != 0:
+            _raise(err)
+
+    def set_positions(self, x):
+        """sets every vertex position (vertex_count, 3); refused with InputError (the world
+        unchanged) when the new state intersects, two surfaces touch or a vertex is on or
+        behind a plane"""
+        x = self._vertex_array(x, "set_positions")
+        err = _CError()
+        if _lib.ipcc_world_set_positions(self._unified(), x.ctypes.data_as(
+                ctypes.POINTER(ctypes.c_double)), self._n, ctypes.byref(err)) != 0:
+            _raise(err)
+
+    def set_forces(self, f):
+        """per-vertex external forces (vertex_count, 3) in N, applied in every following step
+        until set again; None removes them"""
+        err = _CError()
+        if f is None:
+            rc = _lib.ipcc_world_set_forces(self._unified(), None, 0, ctypes.byref(err))
+        else:
+            f = self._vertex_array(f, "set_forces")
+            rc = _lib.ipcc_world_set_forces(self._unified(), f.ctypes.data_as(
+                ctypes.POINTER(ctypes.c_double)), self._n, ctypes.byref(err))
+        if rc != 0:
+            _raise(err)
+
+    def contacts(self):
+        """the contacts at the current state (list of Contact)"""
+        w = self._unified()
+        n = _lib.ipcc_world_contacts(w, None, 0)
+        if n <= 0:
+            return []
+        buf = (_CContact * n)()
+        n = min(n, _lib.ipcc_world_contacts(w, buf, n))
+        out = []
+        for c in buf[:n]:
+            out.append(Contact(
+                kind=_CONTACT_KINDS.get(c.kind, str(c.kind)), bodies=(c.body[0], c.body[1]),
+                plane=c.plane, vertices=tuple(c.vertex),
+                points=np.array([list(c.point[0]), list(c.point[1])]),
+                normal=np.array(list(c.normal)), distance=c.distance,
+                normal_force=c.normal_force, friction_force=np.array(list(c.friction_force))))
+        return out
+
+    def snapshot(self):
+        """a State holding the current state in memory (restore() puts it back)"""
+        err = _CError()
+        s = _lib.ipcc_state_create(self._unified(), ctypes.byref(err))
+        if not s:
+            _raise(err)
+        return State(s)
+
+    def restore(self, state):
+        """puts a snapshot back into this world; InputError when it was taken from a world of
+        another scene or mode"""
+        if not isinstance(state, State) or not state._s:
+            raise TypeError("restore: expected a State from World.snapshot()")
+        err = _CError()
+        if _lib.ipcc_state_restore(self._unified(), state._s, ctypes.byref(err)) != 0:
+            _raise(err)
 
     def check(self):
         """the exact intersection check of the current state: True when no two surface

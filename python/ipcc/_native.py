@@ -59,6 +59,22 @@ class BodyInfo(ctypes.Structure):
     ]
 
 
+class Contact(ctypes.Structure):
+    """ipcc_contact (include/ipcc/world_unified.h)"""
+    _fields_ = [
+        ("kind", ctypes.c_int),
+        ("body", ctypes.c_int * 2),
+        ("plane", ctypes.c_int),
+        ("vertex", ctypes.c_int * 4),
+        ("weight", ctypes.c_double * 4),
+        ("point", (ctypes.c_double * 3) * 2),
+        ("normal", ctypes.c_double * 3),
+        ("distance", ctypes.c_double),
+        ("normal_force", ctypes.c_double),
+        ("friction_force", ctypes.c_double * 3),
+    ]
+
+
 def _find():
     """IPCC_LIBRARY if set, else the installed soname, else what ld.so.cache knows"""
     path = os.environ.get("IPCC_LIBRARY")
@@ -79,6 +95,8 @@ def _find():
 
 def _declare(lib):
     W = ctypes.c_void_p  # ipc_world *
+    U = ctypes.c_void_p  # ipcc_world * (the unified world a handle owns)
+    S = ctypes.c_void_p  # ipcc_state *
     E = ctypes.POINTER(Error)
     P = ctypes.POINTER
     protos = {
@@ -98,6 +116,16 @@ def _declare(lib):
         "ipc_world_surface_triangles": (P(ctypes.c_int), [W, P(ctypes.c_int)]),
         "ipc_world_write_obj": (ctypes.c_int, [W, ctypes.c_char_p, E]),
         "ipc_set_threads": (ctypes.c_int, [ctypes.c_int]),
+        # driving a world from outside (world_unified.h), through the handle's unified world
+        "ipc_world_unified": (U, [W]),
+        "ipcc_world_set_velocities": (ctypes.c_int, [U, P(ctypes.c_double), ctypes.c_int, E]),
+        "ipcc_world_set_forces": (ctypes.c_int, [U, P(ctypes.c_double), ctypes.c_int, E]),
+        "ipcc_world_set_positions": (ctypes.c_int, [U, P(ctypes.c_double), ctypes.c_int, E]),
+        "ipcc_world_masses": (P(ctypes.c_double), [U]),
+        "ipcc_world_contacts": (ctypes.c_int, [U, P(Contact), ctypes.c_int]),
+        "ipcc_state_create": (S, [U, E]),
+        "ipcc_state_restore": (ctypes.c_int, [U, S, E]),
+        "ipcc_state_free": (None, [S]),
     }
     for name, (restype, argtypes) in protos.items():
         f = getattr(lib, name)

@@ -208,3 +208,107 @@ def test_step_reports_linear_iterations(world):
     st = world.step()
     assert st["linear_iterations"] == 0  # CHOLMOD: a direct solve
     assert st["dhat_halvings"] >= 0 and st["factor_shifts"] == 0
+
+
+# ---- driving a world from outside (include/ipcc/world_unified.h) ----
+
+CUBE = os.path.join(ROOT, "scenes", "meshes", "cube.msh")
+
+
+def resting_cube():
+    return ipcc.scene_from_dict({
+        "time_step": 0.01,
+        "contact": {"dhat": 1e-3, "dhat_absolute": True},
+        "bodies": [{"name": "cube", "mesh": CUBE, "translation": [0, 5e-4, 0],
+                    "material": {"model": "neo_hookean", "density": 1000, "young": 1e8,
+                                 "poisson": 0.3}}],
+        "planes": [{"point": [0, 0, 0], "normal": [0, 1, 0]}]})
+
+
+def test_set_velocities_moves_the_next_step(world):
+    upper = world.body("upper").vertices
+    v = np.zeros((world.vertex_count, 3))
+    v[upper, 0] = 2.0
+    world.set_velocities(v)
+    before = world.copy_positions()
+    t0 = world.time
+    world.step()
+    h = world.time - t0
+    dx = world.positions[upper, 0] - before[upper, 0]
+    # a free cube in flight: x moves by h v (gravity acts along y only)
+    assert dx == pytest.approx(np.full(dx.shape, 2.0 * h), rel=1e-6)
+
+
+def test_setters_refuse_bad_input(world):
+    with pytest.raises(ipcc.InputError, match="shape"):
+        world.set_velocities(np.zeros((3, 3)))
+    bad = np.zeros((world.vertex_count, 3))
+    bad[2, 1] = np.nan
+    with pytest.raises(ipcc.InputError):
+        world.set_velocities(bad)
+    with pytest.raises(ipcc.InputError):
+        world.set_forces(bad)
+    with pytest.raises(TypeError):
+        world.restore("not a state")
+    # a state where the two cubes overlap is refused and the world is unchanged
+    x = world.copy_positions()
+    y = x.copy()
+    y[world.body("upper").vertices, 1] -= 1.5
+    with pytest.raises(ipcc.InputError):
+        world.set_positions(y)
+    assert np.array_equal(world.positions, x)
+    world.set_forces(None)
+
+
+def test_snapshot_restore_branches_bit_for_bit(world):
+    for _ in range(3):
+        world.step()
+    snap = world.snapshot()
+    for _ in range(5):
+        world.step()
+    first = world.copy_positions()
+    steps = world.step_count
+    world.restore(snap)
+    assert world.step_count == 3
+    for _ in range(5):
+        world.step()
+    assert world.step_count == steps
+    assert np.array_equal(world.positions, first)
+
+
+def test_contacts_of_a_resting_cube_carry_its_weight():
+    with resting_cube() as w:
+        for _ in range(30):
+            w.step()
+        cs = w.contacts()
+        assert len(cs) >= 4
+        assert all(c.kind == "vertex_plane" and c.bodies == (0, -1) and c.plane == 0 for c in cs)
+        for c in cs:
+            assert c.normal == pytest.approx([0, 1, 0], abs=1e-9)
+            assert 0 < c.distance < 1e-3
+        # 1 m^3 of density 1000 under g = 9.81 (the scene's default gravity)
+        assert sum(c.normal_force for c in cs) == pytest.approx(9810.0, rel=0.02)
+
+
+def test_constant_force_accelerates_a_free_cube(world):
+    upper = world.body("upper").vertices
+    m = world.masses
+    assert m.shape == (world.vertex_count,)
+    assert m[upper].sum() == pytest.approx(1000.0)  # a unit cube of density 1000
+    f = np.zeros((world.vertex_count, 3))
+    f[upper, 0] = 0.8 * m[upper]  # m_i a with a = 0.8 m/s^2: no strain, the whole cube
+    world.set_forces(f)
+    x0 = world.copy_positions()
+    t0 = world.time
+    for _ in range(3):
+        world.step()
+    h = (world.time - t0) / 3
+    # implicit Euler from rest: x_3 = x_0 + 6 h^2 a
+    dx = world.positions[upper, 0] - x0[upper, 0]
+    assert dx == pytest.approx(np.full(dx.shape, 6 * h * h * 0.8), rel=1e-6)
+    world.set_forces(None)
+    x1 = world.copy_positions()
+    world.step()
+    # without the force the cube keeps its x velocity (3 h a)
+    dx1 = world.positions[upper, 0] - x1[upper, 0]
+    assert dx1 == pytest.approx(np.full(dx1.shape, 3 * h * h * 0.8), rel=1e-6)
