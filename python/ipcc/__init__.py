@@ -283,37 +283,39 @@ class World:
         ptr = _lib.ipcc_world_masses(self._unified())
         return np.ctypeslib.as_array(ptr, shape=(self._n,)).copy()
 
+    def _set_vertex_values(self, setter, a, what):
+        # one of the ipcc_world_set_* taking (vertex_count, 3) doubles; a None: NULL, 0
+        err = _CError()
+        if a is None:
+            rc = setter(self._unified(), None, 0, ctypes.byref(err))
+        else:
+            a = self._vertex_array(a, what)
+            rc = setter(self._unified(), a.ctypes.data_as(ctypes.POINTER(ctypes.c_double)),
+                        self._n, ctypes.byref(err))
+        if rc != 0:
+            _raise(err)
+
     def set_velocities(self, v):
         """sets every vertex velocity (vertex_count, 3) in m/s for the next steps; InputError
         (the world unchanged) on a wrong shape or a value that is not finite"""
-        v = self._vertex_array(v, "set_velocities")
-        err = _CError()
-        if _lib.ipcc_world_set_velocities(self._unified(), v.ctypes.data_as(
-                ctypes.POINTER(ctypes.c_double)), self._n, ctypes.byref(err)) != 0:
-            _raise(err)
+        self._set_vertex_values(_lib.ipcc_world_set_velocities, self._required(v), "set_velocities")
 
     def set_positions(self, x):
         """sets every vertex position (vertex_count, 3); refused with InputError (the world
         unchanged) when the new state intersects, two surfaces touch or a vertex is on or
         behind a plane"""
-        x = self._vertex_array(x, "set_positions")
-        err = _CError()
-        if _lib.ipcc_world_set_positions(self._unified(), x.ctypes.data_as(
-                ctypes.POINTER(ctypes.c_double)), self._n, ctypes.byref(err)) != 0:
-            _raise(err)
+        self._set_vertex_values(_lib.ipcc_world_set_positions, self._required(x), "set_positions")
 
     def set_forces(self, f):
         """per-vertex external forces (vertex_count, 3) in N, applied in every following step
         until set again; None removes them"""
-        err = _CError()
-        if f is None:
-            rc = _lib.ipcc_world_set_forces(self._unified(), None, 0, ctypes.byref(err))
-        else:
-            f = self._vertex_array(f, "set_forces")
-            rc = _lib.ipcc_world_set_forces(self._unified(), f.ctypes.data_as(
-                ctypes.POINTER(ctypes.c_double)), self._n, ctypes.byref(err))
-        if rc != 0:
-            _raise(err)
+        self._set_vertex_values(_lib.ipcc_world_set_forces, f, "set_forces")
+
+    @staticmethod
+    def _required(a):
+        if a is None:
+            raise TypeError("expected an array of shape (vertex_count, 3), got None")
+        return a
 
     def contacts(self):
         """the contacts at the current state (list of Contact)"""

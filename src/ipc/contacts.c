@@ -518,13 +518,8 @@ double ipc_contact_local(const ipc_contact *c, const ipc_contact_model *cm, cons
     }
   }
   *nv = k;
-  /* a plane contact depends on its point's position, every other on differences */
-  if (project) {
-    if (c->kind == IPC_CONTACT_PT || c->kind == IPC_CONTACT_EE || c->kind == IPC_CONTACT_PE ||
-        c->kind == IPC_CONTACT_PP)
-      ipc_psd_project_differences(k, H);
-    else
-      ipc_psd_project(m, H);
-  }
+  /* pair contacts depend on point differences; a plane contact (one point, k = 1) takes the
+     full projection inside */
+  if (project) ipc_psd_project_differences(k, H);
   return kappa * e;
 }
