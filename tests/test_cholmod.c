@@ -279,9 +279,56 @@ static void test_empty(void) {
   ipc_sparse_destroy(s);
 }
 
+/* a kept ordering: new patterns of the same size are analysed with it (and solved right),
+   unless it fills much worse; keep_ordering again makes the next analysis choose afresh
+   even for an unchanged pattern whose analysis used a kept ordering */
+static void test_kept_ordering(void) {
+  ipc_sparse *s = ipc_sparse_create(NV);
+  int set = ipc_sparse_add_element_set(s, NTET, 4, tets);
+  ipc_cholmod *ch = ipc_cholmod_create();
+  ipc_cholmod_stats st;
+  ipc_csc A;
+  ipc_cholmod_keep_ordering(ch, true);
+  bool changed = assemble(s, set, 2, 1.0, &A);
+  CHECK(ipc_cholmod_factor(ch, &A, changed, 0.0) == IPC_FACTOR_OK);
+  check_solve(ch, &A, 0.0);
+  ipc_cholmod_get_stats(ch, &st);
+  CHECK(st.analyses == 1 && st.kept_orderings == 0);
+  /* the exact policy drops the contacts not added again: each count is a new pattern */
+  ipc_sparse_set_policy(s, IPC_SPARSE_EXACT);
+  int kept = 0;
+  for (int ncon = 3; ncon <= 6; ++ncon) {
+    changed = assemble(s, set, ncon, 1.0, &A);
+    CHECK(changed);
+    CHECK(ipc_cholmod_factor(ch, &A, changed, 0.0) == IPC_FACTOR_OK);
+    check_solve(ch, &A, 0.0);
+  }
+  ipc_cholmod_get_stats(ch, &st);
+  kept = st.kept_orderings;
+  CHECK_MSG(st.analyses == 5, "analyses %d", st.analyses);
+  /* a few contacts on 90 tets fill about as well with the first ordering */
+  CHECK_MSG(kept >= 1, "kept orderings %d of 4", kept);
+  /* an unchanged pattern after keep_ordering: analysed afresh when the last one was kept */
+  ipc_cholmod_keep_ordering(ch, true);
+  changed = assemble(s, set, 6, 2.0, &A);
+  CHECK(!changed);
+  CHECK(ipc_cholmod_factor(ch, &A, changed, 0.0) == IPC_FACTOR_OK);
+  check_solve(ch, &A, 0.0);
+  ipc_cholmod_get_stats(ch, &st);
+  CHECK(st.analyses == 6 && st.kept_orderings == kept);
+  /* and that fresh analysis is not redone while nothing changes */
+  changed = assemble(s, set, 6, 3.0, &A);
+  CHECK(ipc_cholmod_factor(ch, &A, changed, 0.0) == IPC_FACTOR_OK);
+  ipc_cholmod_get_stats(ch, &st);
+  CHECK(st.analyses == 6);
+  ipc_cholmod_destroy(ch);
+  ipc_sparse_destroy(s);
+}
+
 int main(void) {
   make_mesh();
   test_solve_and_reuse();
+  test_kept_ordering();
   test_not_pd();
   test_empty();
   TEST_MAIN_END();

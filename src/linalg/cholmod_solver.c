@@ -20,6 +20,11 @@ struct ipc_cholmod {
   bool valid;               /* L holds a successful numeric factorization */
   int n;                    /* size of the analysed system */
   cholmod_dense *X, *Y, *E; /* solve2 output and workspace */
+  bool keep;                /* analyses of a new pattern reuse the kept ordering */
+  int *perm;                /* (n) the kept fill-reducing ordering, NULL when none */
+  double perm_fl;           /* flops of a factorization when that ordering was chosen */
+  bool L_kept;              /* L's analysis used the kept ordering */
+  bool reanalyze;           /* the next factorization analyses even an unchanged pattern */
   ipc_cholmod_stats st;
 };
 
@@ -93,11 +98,25 @@ ipc_cholmod *ipc_cholmod_create(void) {
 void ipc_cholmod_destroy(ipc_cholmod *s) {
   if (!s) return;
   cholmod_free_factor(&s->L, &s->c);
+  ipc_free(s->perm);
   cholmod_free_dense(&s->X, &s->c);
   cholmod_free_dense(&s->Y, &s->c);
   cholmod_free_dense(&s->E, &s->c);
   cholmod_finish(&s->c);
   ipc_free(s);
+}
+
+/* a kept ordering is given up for a fresh one when its factorization of a new pattern would
+   take this many times the flops it took on the pattern it was chosen for */
+#define KEPT_ORDERING_FILL 1.1
+
+void ipc_cholmod_keep_ordering(ipc_cholmod *s, bool keep) {
+  s->keep = keep;
+  ipc_free(s->perm);
+  s->perm = NULL;
+  /* an analysis with an ordering kept from before must not outlive this call: the next
+     analysis is to depend on what comes after it only */
+  s->reanalyze = s->L_kept;
 }
 
 ipc_factor_status ipc_cholmod_factor(ipc_cholmod *s, const ipc_csc *A, bool pattern_changed,
@@ -111,10 +130,29 @@ ipc_factor_status ipc_cholmod_factor(ipc_cholmod *s, const ipc_csc *A, bool patt
     return IPC_FACTOR_OK;
   }
   cholmod_sparse M = wrap(A);
-  if (!s->L || pattern_changed || s->n != A->n) {
+  if (!s->L || pattern_changed || s->n != A->n || s->reanalyze) {
     double t0 = now();
     cholmod_free_factor(&s->L, &s->c);
-    s->L = cholmod_analyze(&M, &s->c);
+    s->reanalyze = s->L_kept = false;
+    if (s->keep && s->perm && s->n == A->n) {
+      /* the ordering of the step's first analysis, unless the new pattern fills more */
+      int nmethods = s->c.nmethods, ordering = s->c.method[0].ordering;
+      s->c.nmethods = 1;
+      s->c.method[0].ordering = CHOLMOD_GIVEN;
+      s->L = cholmod_analyze_p(&M, s->perm, NULL, 0, &s->c);
+      s->c.nmethods = nmethods;
+      s->c.method[0].ordering = ordering;
+      if (s->L && s->c.fl > KEPT_ORDERING_FILL * s->perm_fl) cholmod_free_factor(&s->L, &s->c);
+      if (s->L) ++s->st.kept_orderings, s->L_kept = true;
+    }
+    if (!s->L) {
+      s->L = cholmod_analyze(&M, &s->c);
+      if (s->L && s->keep) {
+        s->perm = ipc_realloc(s->perm, sizeof(int) * (size_t)A->n);
+        memcpy(s->perm, s->L->Perm, sizeof(int) * (size_t)A->n);
+        s->perm_fl = s->c.fl;
+      }
+    }
     s->st.analyze_seconds += now() - t0;
     if (!s->L) return IPC_FACTOR_FAILED;
     s->n = A->n;

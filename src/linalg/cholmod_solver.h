@@ -12,6 +12,7 @@
 
 typedef struct ipc_cholmod_stats {
   int analyses;       /* symbolic analyses */
+  int kept_orderings; /* of them, with the kept ordering (ipc_cholmod_keep_ordering) */
   int factorizations; /* numeric factorizations attempted */
   int not_pd;         /* of them, not positive definite */
   int solves;
@@ -41,6 +42,16 @@ ipc_factor_status ipc_cholmod_factor(ipc_cholmod *s, const ipc_csc *A, bool patt
 /* x = (A + shift I)^-1 b with the last successful factorization; b, x (n), may alias.
  * Returns IPC_FACTOR_FAILED (x untouched) when there is no valid factor. */
 ipc_factor_status ipc_cholmod_solve(ipc_cholmod *s, const double *b, double *x);
+
+/* With keep, the analysis of a changed pattern of the same size reuses the fill-reducing
+ * ordering of the last analysis that chose one (CHOLMOD_GIVEN: the elimination tree, counts
+ * and supernodes are still computed for the new pattern) unless that ordering's flops exceed
+ * 1.1 times those it had when chosen; then a new one is chosen and kept. The first analysis
+ * after every call chooses afresh, so a caller that calls this at the start of each time
+ * step gets orderings that depend on that step alone (resumed runs repeat exactly). AMD is
+ * about a third of an analysis on the mat40x40 twist, where contacts change the pattern at
+ * nearly every Newton iteration. Off by default. */
+void ipc_cholmod_keep_ordering(ipc_cholmod *s, bool keep);
 
 /* counters and timings so far */
 void ipc_cholmod_get_stats(const ipc_cholmod *s, ipc_cholmod_stats *stats);

@@ -89,6 +89,10 @@ ipc_factor_status ipc_linear_solver_factor(ipc_linear_solver *s, const ipc_csc *
   return ipc_petsc_factor(s->petsc, A, pattern_changed, shift);
 }
 
+void ipc_linear_solver_new_ordering(ipc_linear_solver *s) {
+  if (s->chol) ipc_cholmod_keep_ordering(s->chol, true);
+}
+
 ipc_factor_status ipc_linear_solver_solve(ipc_linear_solver *s, const double *b, double *x) {
   if (s->chol) return ipc_cholmod_solve(s->chol, b, x);
   return ipc_petsc_solve(s->petsc, b, x);

@@ -58,6 +58,11 @@ void ipc_linear_solver_destroy(ipc_linear_solver *s);
 ipc_factor_status ipc_linear_solver_factor(ipc_linear_solver *s, const ipc_csc *A,
                                            bool pattern_changed, double shift);
 
+/* the next analysis of a changed pattern chooses its fill-reducing ordering afresh, and the
+   analyses after it keep that ordering while it fills about as well (CHOLMOD; see
+   ipc_cholmod_keep_ordering; PETSc's solvers order as they always do) */
+void ipc_linear_solver_new_ordering(ipc_linear_solver *s);
+
 /* x = (A + shift I)^-1 b with the last successful factor; b, x (n), may alias. Returns
    IPC_FACTOR_FAILED (x undefined) when there is no valid factor or an iterative solve did
    not converge, IPC_FACTOR_NOT_PD when it found A indefinite */
