@@ -97,8 +97,10 @@ int main(void) {
   /* ipcc's own IPC-format inclines (ipccExamples/, run by the original IPC for the README):
      a cube resting on a half space, mu = 0.45, dt 0.01, IPC's default tolerance (1e-2).
      35 degrees, IPC's default material: slides at g (sin - mu cos) over the second half
-     second (IPC: +0.53%); 22.5 degrees < atan 0.45, E = 1e7: sticks, creeping below the
-     slip threshold eps_v = 1e-3 diag/s (IPC creeps at 3.7 mm/s, ipcc at 1.5) */
+     second (IPC's frames: a = 2.017020 m/s^2, +0.35%); 22.5 degrees < atan 0.45, E = 1e7:
+     sticks, creeping below IPC's slip threshold eps_v = 1e-3 diag x 0.025 s / dt = 4.33 mm/s
+     (IPC's threshold keeps its constructor's 0.025 s at any dt): IPC's frames creep at
+     3.7004 mm/s (ipcc crept at 1.48 mm/s with eps_v = 1e-3 diag/s) */
   static const int rec[3] = {50, 75, 100};
   double pi = acos(-1.0);
   if (run_slope_at(OWN "incline35.txt", -1, rec, s, &g_sin, &mu)) {
@@ -107,12 +109,14 @@ int main(void) {
     printf("incline 35 deg: a = %.4f m/s^2, g (sin - mu cos) = %.4f (%+.2f%%)\n", a, expect,
            100 * (a / expect - 1));
     CHECK_MSG(fabs(a / expect - 1) < 0.03, "a = %.6g, expected %.6g", a, expect);
+    CHECK_MSG(fabs(a / 2.017020 - 1) < 2e-4, "a = %.6g, IPC's 2.017020", a);
   }
   if (run_slope_at(OWN "incline22.5_stiff.txt", -1, rec, s, &g_sin, &mu)) {
-    double speed = (s[2] - s[0]) / 0.5, eps_v = 1e-3 * sqrt(3.0);
-    printf("incline 22.5 deg: %.3g m/s down the slope over the last 0.5 s (eps_v %.3g m/s)\n",
+    double speed = (s[2] - s[0]) / 0.5, eps_v = 1e-3 * sqrt(3.0) * 0.025 / 0.01;
+    printf("incline 22.5 deg: %.4g m/s down the slope over the last 0.5 s (eps_v %.3g m/s)\n",
            speed, eps_v);
     CHECK_MSG(fabs(speed) < eps_v, "creeps at %.3g m/s", speed);
+    CHECK_MSG(fabs(speed / 3.7004e-3 - 1) < 0.01, "creeps at %.5g m/s, IPC at 3.7004e-3", speed);
   }
   TEST_MAIN_END();
 }

@@ -97,7 +97,9 @@ static void test_keywords(void) {
   CHECK(s.integrator == IPC_NEWMARK);
   CHECK(s.gravity[1] == 0.0);
   CHECK_NEAR(s.dhat, 2e-3, 0);
-  CHECK_NEAR(s.epsv, 1e-4, 0);
+  /* IPC's slip threshold is epsv x 0.025 s (its constructor's time step) at any dt: ipcc's
+     epsv h then needs epsv 0.025 / h */
+  CHECK_NEAR(s.epsv * s.time_step, 1e-4 * 0.025, 1e-19);
   CHECK(s.friction_iterations == -1);
   CHECK_NEAR(s.newton_tol, 1e-3, 0);
   /* cube.msh is [0,1]^3: the first, scaled 1 x 2 x 1 and turned 90 degrees about z, spans
@@ -129,6 +131,40 @@ static void test_keywords(void) {
   CHECK_NEAR(s.planes[1].normal[2], 1, 1e-15);
   CHECK_NEAR(s.planes[1].friction, 0.1, 0);
   ipc_scene_def_free(&s);
+}
+
+/* useAbsParameters: IPC's dHat is in metres, its slip threshold (fricDHat0) is epsv times the
+   0.025 s its Optimizer's constructor sets before the script's dt, and its Newton tolerance
+   (targetGRes, the largest entry of the Newton direction) is tol itself, not tol x dt
+   (Optimizer.cpp: updateTargetGRes). A cube sliding on the ground at dt 0.01 with IPC's default
+   tol 1e-2 then stops within 3 steps, as in IPC (ipcc scaled tol by dt: 0.7 s later) */
+static void test_abs_parameters(void) {
+  char text[2048];
+  const double dts[2] = {0.01, 0.001};
+  for (int k = 0; k < 2; ++k) {
+    for (int tight = 0; tight < 2; ++tight) {
+      snprintf(text, sizeof text,
+               "time 1 %g\nshapes input 1\n%s 0 0.0011 0  0 0 0  2 1 1  initVel 2 0 0  0 0 0\n"
+               "ground 0.3 0\ndHat 1e-3\nepsv 0.01\n%suseAbsParameters\n",
+               dts[k], cube, tight ? "tol 1\n1e-5\n" : "");
+      ipc_scene_def s;
+      if (!load(text, 0, &s)) return;
+      CHECK_NEAR(s.bbox_diag, sqrt(6.0), 1e-12);
+      CHECK(s.epsv_absolute);
+      CHECK_NEAR(s.dhat * s.bbox_diag, 1e-3, 1e-18);
+      CHECK_NEAR(s.epsv * s.time_step, 0.01 * 0.025, 1e-18);
+      CHECK_NEAR(s.newton_tol * s.bbox_diag * s.time_step, tight ? 1e-5 : 1e-2, 1e-17);
+      ipc_scene_def_free(&s);
+      /* relative: the tolerance is tol x diagonal x dt, as before */
+      snprintf(text, sizeof text, "time 1 %g\nshapes input 1\n%s 0 0 0  0 0 0  1 1 1\nepsv 0.01\n",
+               dts[k], cube);
+      if (!load(text, 0, &s)) return;
+      CHECK_NEAR(s.newton_tol, 1e-2, 0);
+      CHECK(!s.epsv_absolute);
+      CHECK_NEAR(s.epsv * s.time_step, 0.01 * 0.025, 1e-18);
+      ipc_scene_def_free(&s);
+    }
+  }
 }
 
 /* size rescales the shapes (largest extent -> L, minimum -> origin), fall lifts them by half
@@ -622,6 +658,7 @@ int main(void) {
   test_push_physics();
   test_dragright_release();
   test_tet_diagonal();
+  test_abs_parameters();
   test_mesh_seq();
   test_errors();
   test_paths();

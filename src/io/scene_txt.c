@@ -914,7 +914,7 @@ static ipc_status load_txt(const char *path, unsigned flags, ipc_scene_def *out,
   p.solver = "interiorPoint";
   p.integrator = IPC_IMPLICIT_EULER;
   p.duration = 5.0;
-  p.dt = 0.025;
+  p.dt = IPC_TXT_CONSTRUCTOR_DT;
   p.friction_iterations = 1;
   split_lines(&p, text);
   ipc_free(text);

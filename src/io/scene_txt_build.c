@@ -558,11 +558,16 @@ int ipc_txt_finalize(txt *p, ipc_scene_def *s) {
   s->script_rotation_bbox = 1;
   s->plane_friction_quadratic = 1;
   s->ipc_newton_path = 1;
-  s->epsv = p->tuning[4];
+  /* IPC's slip threshold is epsv times the time step its Optimizer's constructor sets before
+     the script's own (setTime(10, 0.025)): fricDHat0 = (epsv 0.025)^2, whatever dt the script
+     gives; ipcc's is epsv h */
+  s->epsv = p->tuning[4] * (IPC_TXT_CONSTRUCTOR_DT / p->dt);
   s->source_line_epsv = p->epsv_line;
   s->source_line_damping = p->damping_line;
   s->epsv_absolute = p->use_abs;
-  s->newton_tol = p->use_abs ? p->tol / pdiag : p->tol;
+  /* IPC's Newton tolerance (targetGRes, on the Newton direction's largest entry) is tol times
+     diagonal times dt, and tol itself with useAbsParameters: not scaled by dt then */
+  s->newton_tol = p->use_abs ? p->tol / (pdiag * p->dt) : p->tol;
   s->friction_iterations = p->friction_iterations;
   s->friction_tolerance = 0.0; /* IPC re-lags until the Newton direction is within the tolerance */
   /* IPC: selfFric between shapes, a collision object's own coefficient against it */

@@ -9,6 +9,11 @@
 #include "ipcc/scene.h"
 
 static const double pi = 3.14159265358979323846;
+/* the time step IPC's Optimizer constructor sets (setTime(10, 0.025)) before main() sets the
+   script's: what the constructor derives from it keeps it for any dt (the friction slip
+   threshold fricDHat0, mirrored in the scene's epsv; also CN_MBC, the Dirichlet pull
+   tolerance, not mirrored: no script measured depends on it); also IPC's default dt */
+#define IPC_TXT_CONSTRUCTOR_DT 0.025
 
 enum { KIND_TET, KIND_TRI, KIND_SEG, KIND_PT };
 enum {
