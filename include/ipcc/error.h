@@ -19,10 +19,6 @@ typedef struct ipc_error {
   char msg[1024];
 } ipc_error;
 
-/* sets err (may be NULL) and returns status */
-IPCC_API ipc_status ipc_error_set(ipc_error *err, ipc_status status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
 /* clears err (may be NULL) */
 IPCC_API void ipc_error_clear(ipc_error *err);
 
