@@ -14,7 +14,8 @@
 #
 # Constants and macros (IPC_OK, IPC_ERR_*, IPC_FORMAT_*, IPC_NONNULL, ...) keep their names.
 # The script refuses to run when a new name is already used in the C or Python sources (a
-# clash), and changes nothing then. Run it on a clean tree, then build and run the suite.
+# clash), and changes nothing then. Run it on a clean tree (git clang-format reformats the
+# lines it changed against HEAD), then build and run the suite.
 #
 # usage: tools/rename_public_api.sh [--dry-run]
 #   --dry-run: print the renames and the files that would change; change nothing
@@ -49,6 +50,12 @@ for h in sorted(glob.glob("include/ipcc/*.h")):
     names |= set(re.findall(r"typedef\s+(?:struct|enum|union)\s+\w+\s+(ipc_\w+)\s*;", s))
 if test_exports.fails:
     sys.exit("the headers do not parse (tests/test_exports.py): nothing renamed")
+# src/ipc/world_api.c defines both handles' functions with one macro pasting P##_name onto
+# the prefixes ipc_world and ipc_lcp_world: what it pastes follows the prefix, public or not
+# (ipc_world_write_vtu_encoded, declared in src/io/frame_vtu.h)
+api = open("src/ipc/world_api.c", encoding="utf-8").read()
+for suffix in set(re.findall(r"\bP##_(\w+)", api)):
+    names |= {"ipc_world_" + suffix, "ipc_lcp_world_" + suffix}
 pairs = [("ipcc_world_create", "ipcc_world_build")]
 for n in sorted(x for x in names if x.startswith("ipc_")):
     if n == "ipc_world" or n.startswith("ipc_world_"):
@@ -104,4 +111,11 @@ while IFS= read -r f; do sed -i -f "$T/sed" "$f"; done <"$T/files"
 left=$(git ls-files -z -- $DIRS | xargs -0 grep -lIwF -f "$T/old" -- 2>/dev/null |
        grep -v -x -c "tools/rename_public_api.sh") || true
 echo "renamed; files still naming an old name: $left (expected 0)"
-echo "next: clang-format -i include/ipcc/*.h (longer names), build, meson test"
+# the longer names push lines past 100 columns: reformat the changed lines only (the files'
+# other lines stay as they are; git-clang-format comes with Debian's clang-format)
+if git clang-format -h >/dev/null 2>&1; then
+  git clang-format --force --extensions c,h >/dev/null && echo "changed lines reformatted (git clang-format)"
+else
+  echo "git clang-format not found: reformat the changed lines (ColumnLimit 100) by hand"
+fi
+echo "next: build, meson test"
