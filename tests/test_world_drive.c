@@ -1,6 +1,7 @@
 /* driving a world from outside (ipcc/world_unified.h), in both modes: velocities and forces
    set between steps, positions set (and refused when they intersect or touch), the contact
    list of a body at rest, state snapshots that branch a run bit for bit, and bad input */
+#define _XOPEN_SOURCE 700 /* mkstemp, realpath, fdopen */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -545,6 +546,60 @@ static void handles(void) {
   ipc_world_destroy(w);
 }
 
+/* ipcc_world_load: the mode from the argument or the scene, the LCP options as `ipcc run`
+   reads them (scene, then overrides), and the accessors of either mode */
+static void loaded(void) {
+  ipc_error err;
+  ipcc_world *w = ipcc_world_load("scenes/two_cubes.json", 0, IPCC_MODE_SCENE, NULL, NULL, 0, &err);
+  CHECK_MSG(w != NULL, "%s", err.msg);
+  if (!w) return;
+  CHECK(ipcc_world_mode(w) == IPCC_MODE_IPC); /* no "mode" key */
+  CHECK(ipcc_world_body_count(w) == 2 && ipcc_world_plane_count(w) == 1);
+  ipc_body_info b;
+  CHECK(ipcc_world_body(w, 1, &b) == 0 && !strcmp(b.name, "lower") && b.vertex_begin == 8);
+  CHECK(ipcc_world_body(w, 2, &b) == -1);
+  double p[3], nrm[3];
+  CHECK(ipcc_world_plane(w, 0, p, nrm) == 0 && nrm[1] == 1.0);
+  int nt = 0;
+  CHECK(ipcc_world_surface_triangles(w, &nt) != NULL && nt == 24);
+  CHECK(ipcc_world_scene_steps(w) == 80 && ipcc_world_intersection_free(w, NULL, 0));
+  ipcc_world_destroy(w);
+
+  const char *keys[] = {"gap", "friction"}, *values[] = {"0.02", "box"};
+  w = ipcc_world_load("scenes/two_cubes.json", 0, IPCC_MODE_LCP, keys, values, 2, &err);
+  CHECK_MSG(w != NULL, "%s", err.msg);
+  if (w) {
+    CHECK(ipcc_world_mode(w) == IPCC_MODE_LCP && ipcc_world_contact_distance(w) == 0.02);
+    CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
+    ipcc_world_destroy(w);
+  }
+  /* a scene's own "mode" and "lcp" */
+  char path[] = "/tmp/ipcc-test-load-XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  if (fd < 0) return;
+  FILE *f = fdopen(fd, "w");
+  char *mesh = realpath("scenes/meshes/cube.msh", NULL);
+  fprintf(f, "{\"mode\": \"lcp\", \"lcp\": {\"gap\": 0.03}, \"bodies\": [{\"mesh\": \"%s\"}]}",
+          mesh ? mesh : "");
+  free(mesh);
+  fclose(f);
+  w = ipcc_world_load(path, 0, IPCC_MODE_SCENE, NULL, NULL, 0, &err);
+  CHECK_MSG(w && ipcc_world_mode(w) == IPCC_MODE_LCP && ipcc_world_contact_distance(w) == 0.03,
+            "%s", w ? "" : err.msg);
+  ipcc_world_destroy(w);
+  /* refused: a bad option, options for a world in IPC mode, a bad mode */
+  const char *bad[] = {"simplex"};
+  CHECK(!ipcc_world_load(path, 0, IPCC_MODE_LCP, keys, bad, 1, &err) &&
+        err.status == IPC_ERR_INPUT && strstr(err.msg, "gap"));
+  CHECK(!ipcc_world_load(path, 0, IPCC_MODE_IPC, keys, values, 1, &err) &&
+        strstr(err.msg, "IPC mode") && strstr(err.msg, path));
+  CHECK(!ipcc_world_load(path, 0, 7, NULL, NULL, 0, &err) && strstr(err.msg, "mode 7"));
+  CHECK(!ipcc_world_load("scenes/missing.json", 0, IPCC_MODE_SCENE, NULL, NULL, 0, &err) &&
+        strstr(err.msg, "missing.json"));
+  remove(path);
+}
+
 int main(void) {
   for (int m = 0; m < 2; ++m) {
     ipcc_mode mode = (ipcc_mode)m;
@@ -566,5 +621,6 @@ int main(void) {
   force_gradient();
   sliding_friction();
   handles();
+  loaded();
   TEST_MAIN_END();
 }

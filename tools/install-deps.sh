@@ -5,6 +5,9 @@
 #   the flags combine
 set -e
 pkgs="build-essential clang libomp-dev meson ninja-build pkg-config libsuitesparse-dev libopenblas-dev liblapacke-dev libgmp-dev libcjson-dev libpng-dev zlib1g-dev libfclib-dev libhdf5-dev python3-numpy python3-pytest"
+# the Python package's documented install (python/README.md): a venv of the system Python with
+# its site packages, pip install --no-build-isolation (setuptools and wheel from Debian)
+pkgs="$pkgs python3-venv python3-setuptools python3-wheel"
 # Blender 3.4 for tests/test_blender.sh (the --format pc2 point cache in Blender, docs/rendering.md)
 pkgs="$pkgs blender"
 # PETSc (built with MUMPS and hypre) and Open MPI for the PETSc linear solvers (meson option

@@ -28,6 +28,21 @@ typedef enum ipcc_mode {
    ignored in IPC mode). NULL on error (err filled). Free with ipcc_world_destroy. */
 IPCC_API ipcc_world *ipcc_world_new(const ipc_scene_def *def, ipcc_mode mode,
                                     const ipc_lcp_world_def *lcp, ipc_error *err) IPC_NONNULL(1);
+/* the mode ipcc_world_load takes from the scene: its "mode" key (IPC when it has none, and
+   for an IPC .txt script) */
+#define IPCC_MODE_SCENE (-1)
+
+/* a scene file (JSON or IPC .txt; flags as ipc_scene_load_any) loaded and built into a world
+   in one call, for callers that hold no ipc_scene_def (language bindings). mode:
+   IPCC_MODE_IPC, IPCC_MODE_LCP or IPCC_MODE_SCENE. The LCP mode's options are taken as
+   `ipcc run` takes them: the defaults, then the scene's "lcp" object, then the nopts
+   overrides keys[k] = values[k] (the names and spellings of ipc_lcp_world_def_set; keys and
+   values may be NULL with nopts 0). The scene's "mode" and "lcp" are checked in either mode;
+   overrides for a world that is in IPC mode are refused. NULL on error (err filled;
+   IPC_ERR_INPUT naming the file, line, key or option). Free with ipcc_world_destroy. */
+IPCC_API ipcc_world *ipcc_world_load(const char *path, unsigned flags, int mode,
+                                     const char *const *keys, const char *const *values, int nopts,
+                                     ipc_error *err) IPC_NONNULL(1);
 /* the unified world of a handle (owned by it: do not destroy it separately) */
 IPCC_API ipcc_world *ipc_world_unified(ipc_world *w) IPC_NONNULL(1);
 IPCC_API ipcc_world *ipc_lcp_world_unified(ipc_lcp_world *w) IPC_NONNULL(1);
@@ -52,6 +67,26 @@ IPCC_API double ipcc_world_contact_distance(const ipcc_world *w) IPC_NONNULL(1);
 IPCC_API const double *ipcc_world_masses(const ipcc_world *w) IPC_NONNULL(1);
 /* the body (ipc_world_body order) vertex i belongs to, or -1 when i is out of range */
 IPCC_API int ipcc_world_vertex_body(const ipcc_world *w, int i) IPC_NONNULL(1);
+
+/* what the handles' functions of the same names give (ipcc/world.h), for a world of either
+   mode: the steps the scene asks for (duration / time_step, rounded), the bodies and
+   obstacles in scene order, the analytic planes, the surface triangles (fixed for the
+   world's lifetime; ntris may be NULL) */
+IPCC_API int ipcc_world_scene_steps(const ipcc_world *w) IPC_NONNULL(1);
+IPCC_API int ipcc_world_body_count(const ipcc_world *w) IPC_NONNULL(1);
+IPCC_API int ipcc_world_body(const ipcc_world *w, int i, ipc_body_info *info) IPC_NONNULL(1, 3);
+IPCC_API int ipcc_world_plane_count(const ipcc_world *w) IPC_NONNULL(1);
+IPCC_API int ipcc_world_plane(const ipcc_world *w, int k, double point[3], double normal[3])
+    IPC_NONNULL(1, 3, 4);
+IPCC_API const int *ipcc_world_surface_triangles(const ipcc_world *w, int *ntris) IPC_NONNULL(1);
+/* the exact check of the current state (as ipc_world_intersection_free): 1 when no two
+   surface primitives intersect, else 0 and the first pair in what (may be NULL). In LCP
+   mode, where small overlaps at contacts are part of the model, the planes and the affine
+   maps are not checked. */
+IPCC_API int ipcc_world_intersection_free(const ipcc_world *w, char *what, size_t n) IPC_NONNULL(1);
+/* the surfaces at the current state as one OBJ file (as ipc_world_write_obj) */
+IPCC_API ipc_status ipcc_world_write_obj(const ipcc_world *w, const char *path, ipc_error *err)
+    IPC_NONNULL(1, 2);
 
 /* ---- driving from outside. Every setter checks its input first (nverts must be
    ipcc_world_vertex_count, every number finite); on IPC_ERR_INPUT the world is unchanged.

@@ -46,6 +46,32 @@ class StepStats(ctypes.Structure):
     ]
 
 
+class LcpStepStats(ctypes.Structure):
+    """ipc_lcp_step_stats (include/ipcc/lcp_world.h)"""
+    _fields_ = [
+        ("step", ctypes.c_int),
+        ("time", ctypes.c_double),
+        ("contacts", ctypes.c_int),
+        ("regions", ctypes.c_int),
+        ("region_max", ctypes.c_int),
+        ("region_hist", ctypes.c_int * 6),
+        ("lcp_iterations", ctypes.c_long),
+        ("unconverged", ctypes.c_int),
+        ("residual", ctypes.c_double),
+        ("rel_residual", ctypes.c_double),
+        ("min_distance", ctypes.c_double),
+        ("contacts_after", ctypes.c_int),
+        ("energy", ctypes.c_double),
+        ("t_velocity", ctypes.c_double),
+        ("t_contacts", ctypes.c_double),
+        ("t_solve", ctypes.c_double),
+        ("t_total", ctypes.c_double),
+        ("velocity_iterations", ctypes.c_int),
+        ("refactored", ctypes.c_int),
+        ("prescribed_overlap", ctypes.c_int),
+    ]
+
+
 class BodyInfo(ctypes.Structure):
     _fields_ = [
         ("name", ctypes.c_char_p),
@@ -75,52 +101,63 @@ class Contact(ctypes.Structure):
     ]
 
 
+_HOW_TO_FIND = (
+    "install the library (meson install), and for an install under a prefix outside the "
+    "loader's path (e.g. $HOME/.local) set LD_LIBRARY_PATH to PREFIX/lib/x86_64-linux-gnu "
+    "(or PREFIX/lib), or set IPCC_LIBRARY to the path of libipcc.so")
+
+
 def _find():
     """IPCC_LIBRARY if set, else the installed soname, else what ld.so.cache knows"""
     path = os.environ.get("IPCC_LIBRARY")
     if path:
-        return ctypes.CDLL(path)
+        try:
+            return ctypes.CDLL(path)
+        except OSError as e:
+            raise OSError("ipcc: cannot load IPCC_LIBRARY=%s (%s); set IPCC_LIBRARY to the path "
+                          "of libipcc.so, or unset it to load the installed %s (for a prefix "
+                          "install, with LD_LIBRARY_PATH set to the prefix's library folder)"
+                          % (path, e, SONAME)) from None
     try:
         return ctypes.CDLL(SONAME)
     except OSError:
         found = ctypes.util.find_library("ipcc")
         if not found:
-            raise OSError(
-                "ipcc: cannot load %s; install the library (meson install), and for an "
-                "install under a prefix outside the loader's path (e.g. $HOME/.local) set "
-                "LD_LIBRARY_PATH to PREFIX/lib/x86_64-linux-gnu (or PREFIX/lib), or set "
-                "IPCC_LIBRARY to the path of libipcc.so" % SONAME) from None
+            raise OSError("ipcc: cannot load %s; %s" % (SONAME, _HOW_TO_FIND)) from None
         return ctypes.CDLL(found)
 
 
 def _declare(lib):
-    W = ctypes.c_void_p  # ipc_world *
-    U = ctypes.c_void_p  # ipcc_world * (the unified world a handle owns)
+    U = ctypes.c_void_p  # ipcc_world *
     S = ctypes.c_void_p  # ipcc_state *
     E = ctypes.POINTER(Error)
     P = ctypes.POINTER
     protos = {
-        "ipc_world_load": (W, [ctypes.c_char_p, ctypes.c_uint, E]),
-        "ipc_world_destroy": (None, [W]),
-        "ipc_world_step": (ctypes.c_int, [W, P(StepStats), E]),
-        "ipc_world_positions": (P(ctypes.c_double), [W]),
-        "ipc_world_velocities": (P(ctypes.c_double), [W]),
-        "ipc_world_vertex_count": (ctypes.c_int, [W]),
-        "ipc_world_time": (ctypes.c_double, [W]),
-        "ipc_world_dhat": (ctypes.c_double, [W]),
-        "ipc_world_step_count": (ctypes.c_int, [W]),
-        "ipc_world_scene_steps": (ctypes.c_int, [W]),
-        "ipc_world_intersection_free": (ctypes.c_int, [W, ctypes.c_char_p, ctypes.c_size_t]),
-        "ipc_world_body_count": (ctypes.c_int, [W]),
-        "ipc_world_body": (ctypes.c_int, [W, ctypes.c_int, P(BodyInfo)]),
-        "ipc_world_surface_triangles": (P(ctypes.c_int), [W, P(ctypes.c_int)]),
-        "ipc_world_write_obj": (ctypes.c_int, [W, ctypes.c_char_p, E]),
         "ipc_set_threads": (ctypes.c_int, [ctypes.c_int]),
-        # driving a world from outside (world_unified.h), through the handle's unified world
-        "ipc_world_unified": (U, [W]),
+        # the world of either mode (world_unified.h)
+        "ipcc_world_load": (U, [ctypes.c_char_p, ctypes.c_uint, ctypes.c_int,
+                                P(ctypes.c_char_p), P(ctypes.c_char_p), ctypes.c_int, E]),
+        "ipcc_world_destroy": (None, [U]),
+        "ipcc_world_mode": (ctypes.c_int, [U]),
+        "ipcc_world_step": (ctypes.c_int, [U, ctypes.c_void_p, E]),
+        "ipcc_world_positions": (P(ctypes.c_double), [U]),
+        "ipcc_world_velocities": (P(ctypes.c_double), [U]),
+        "ipcc_world_vertex_count": (ctypes.c_int, [U]),
+        "ipcc_world_time": (ctypes.c_double, [U]),
+        "ipcc_world_step_count": (ctypes.c_int, [U]),
+        "ipcc_world_scene_steps": (ctypes.c_int, [U]),
+        "ipcc_world_contact_distance": (ctypes.c_double, [U]),
+        "ipcc_world_intersection_free": (ctypes.c_int, [U, ctypes.c_char_p, ctypes.c_size_t]),
+        "ipcc_world_body_count": (ctypes.c_int, [U]),
+        "ipcc_world_body": (ctypes.c_int, [U, ctypes.c_int, P(BodyInfo)]),
+        "ipcc_world_surface_triangles": (P(ctypes.c_int), [U, P(ctypes.c_int)]),
+        "ipcc_world_write_obj": (ctypes.c_int, [U, ctypes.c_char_p, E]),
+        # driving a world from outside
         "ipcc_world_set_velocities": (ctypes.c_int, [U, P(ctypes.c_double), ctypes.c_int, E]),
         "ipcc_world_set_forces": (ctypes.c_int, [U, P(ctypes.c_double), ctypes.c_int, E]),
         "ipcc_world_set_positions": (ctypes.c_int, [U, P(ctypes.c_double), ctypes.c_int, E]),
+        "ipcc_world_set_targets": (ctypes.c_int, [U, P(ctypes.c_int), ctypes.c_int,
+                                                  P(ctypes.c_double), E]),
         "ipcc_world_masses": (P(ctypes.c_double), [U]),
         "ipcc_world_contacts": (ctypes.c_int, [U, P(Contact), ctypes.c_int]),
         "ipcc_state_create": (S, [U, E]),
@@ -128,7 +165,11 @@ def _declare(lib):
         "ipcc_state_free": (None, [S]),
     }
     for name, (restype, argtypes) in protos.items():
-        f = getattr(lib, name)
+        try:
+            f = getattr(lib, name)
+        except AttributeError:
+            raise OSError("ipcc: the library %s has no %s: it is older than this package; "
+                          "%s" % (lib._name, name, _HOW_TO_FIND)) from None
         f.restype = restype
         f.argtypes = argtypes
     return lib

@@ -192,7 +192,7 @@ def _c_struct_fields(header, name):
             continue
         # "double t_assembly, t_factor" -> the names after the type
         parts = decl.split(None, 1)[1]
-        names += [p.strip().lstrip("*") for p in parts.split(",")]
+        names += [p.strip().lstrip("*").split("[")[0] for p in parts.split(",")]
     return names
 
 
@@ -312,3 +312,291 @@ def test_constant_force_accelerates_a_free_cube(world):
     # without the force the cube keeps its x velocity (3 h a)
     dx1 = world.positions[upper, 0] - x1[upper, 0]
     assert dx1 == pytest.approx(np.full(dx1.shape, 3 * h * h * 0.8), rel=1e-6)
+
+
+# ---- the LCP mode: the same World over ipcc_world_new's LCP strategy ----
+
+
+def lcp_cube(y=0.05, gravity=(0, -9.80665, 0), **lcp):
+    """a 1 m^3 cube (1000 kg) above the ground plane, in LCP mode"""
+    return ipcc.scene_from_dict({
+        "time_step": 0.01, "gravity": list(gravity),
+        "bodies": [{"name": "cube", "mesh": CUBE, "translation": [0, y, 0],
+                    "material": {"model": "neo_hookean", "density": 1000, "young": 1e8,
+                                 "poisson": 0.3}}],
+        "planes": [{"point": [0, 0, 0], "normal": [0, 1, 0]}]}, mode="lcp", lcp=lcp or None)
+
+
+@pytest.fixture
+def lcp_world():
+    with ipcc.load_scene(TWO_CUBES, mode="lcp") as w:
+        yield w
+
+
+def test_lcp_step_stats_mirror_the_c_struct():
+    from ipcc import _native
+
+    names = [n for n, _ in _native.LcpStepStats._fields_]
+    assert names == _c_struct_fields("lcp_world.h", "ipc_lcp_step_stats")
+
+
+def test_lcp_mode_world(lcp_world, tmp_path):
+    w = lcp_world
+    assert w.mode == "lcp" and w.vertex_count == 16
+    assert [b.name for b in w.bodies] == ["upper", "lower"]
+    assert w.triangles.shape == (24, 3) and w.scene_steps == 80
+    assert w.contact_distance > 0
+    st = w.step()
+    # the LCP step's own statistics; the last fields would be scrambled by a layout mismatch
+    assert st["step"] == 1 and st["time"] == pytest.approx(0.025) and w.step_count == 1
+    assert "lcp_iterations" in st and "newton_iterations" not in st
+    assert len(st["region_hist"]) == 6 and st["prescribed_overlap"] == 0
+    assert st["refactored"] in (0, 1) and st["t_total"] >= 0
+    assert w.check() and w.intersection() is None
+    w.write_obj(tmp_path / "f.obj")
+    assert (tmp_path / "f.obj").read_text().count("\no ") == 2
+    # the barrier's dhat has no meaning here: a clear error, not a wrong number
+    with pytest.raises(ipcc.InputError, match="IPC mode only"):
+        w.dhat
+    with ipcc.load_scene(TWO_CUBES) as ipc:
+        assert ipc.mode == "ipc" and ipc.dhat == ipc.contact_distance
+
+
+def test_mode_from_the_scene_and_options():
+    # no mode given: the scene's "mode" key, as `ipcc run` reads it; its "lcp" options apply
+    scene = {"mode": "lcp", "lcp": {"gap": 0.03},
+             "bodies": [{"mesh": "scenes/meshes/cube.msh", "translation": [0, 0.5, 0]}]}
+    with ipcc.scene_from_dict(scene, base_dir=ROOT) as w:
+        assert w.mode == "lcp" and w.contact_distance == 0.03
+    # overrides after the scene's options, as the command line's
+    with ipcc.scene_from_dict(scene, base_dir=ROOT, lcp={"gap": 0.04, "friction": "box",
+                                                         "warm_start": False}) as w:
+        assert w.contact_distance == 0.04
+    with ipcc.load_scene(TWO_CUBES, mode="lcp", lcp={"gap": 0.02}) as w:
+        assert w.contact_distance == 0.02
+    with ipcc.load_scene(TWO_CUBES) as w:
+        assert w.mode == "ipc"  # no "mode" key: IPC
+
+
+def test_bad_mode_and_options_refused(tmp_path):
+    with pytest.raises(ipcc.InputError, match=r'mode: expected "ipc" or "lcp".*\'LCP\''):
+        ipcc.load_scene(TWO_CUBES, mode="LCP")
+    with pytest.raises(ipcc.InputError, match=r'mode: expected "ipc" or "lcp"'):
+        ipcc.scene_from_dict({"bodies": []}, mode=1)
+    with pytest.raises(ipcc.InputError, match="lcp.solver: expected pgs"):
+        ipcc.load_scene(TWO_CUBES, mode="lcp", lcp={"solver": "simplex"})
+    with pytest.raises(ipcc.InputError, match="IPC mode"):
+        ipcc.load_scene(TWO_CUBES, mode="ipc", lcp={"solver": "pgs"})
+    with pytest.raises(ipcc.InputError, match="lcp: expected a dict"):
+        ipcc.load_scene(TWO_CUBES, mode="lcp", lcp="pgs")
+    # a scene's bad "mode" names the key, and the dict, never the temporary file
+    with pytest.raises(ipcc.InputError) as e:
+        ipcc.scene_from_dict({"mode": "fem", "bodies": []})
+    assert str(e.value) == 'scene dict: mode: expected "ipc" or "lcp"'
+    with pytest.raises(ipcc.InputError) as e:
+        ipcc.scene_from_dict({"lcp": {"gap": -1}, "bodies": []}, mode="lcp")
+    assert "scene dict: lcp.gap" in str(e.value) and "ipcc-scene-" not in str(e.value)
+    bad = tmp_path / "bad_mode.json"
+    bad.write_text('{"mode": "fem", "bodies": []}')
+    with pytest.raises(ipcc.InputError, match="bad_mode.json: mode"):
+        ipcc.load_scene(bad)
+
+
+def test_lcp_cube_rests_on_the_plane_carrying_its_weight():
+    with lcp_cube() as w:
+        for _ in range(60):
+            st = w.step()
+        cs = w.contacts()
+        assert len(cs) >= 4 and st["unconverged"] == 0
+        assert all(c.kind == "vertex_plane" and c.bodies == (0, -1) and c.plane == 0 for c in cs)
+        for c in cs:
+            assert c.normal == pytest.approx([0, 1, 0], abs=1e-12)
+            assert abs(c.distance) < 1e-6  # at rest on it (Baumgarte removed any overlap)
+        # 1000 kg under 9.80665 m/s^2: 9806.65 N (measured: 9806.650063)
+        assert sum(c.normal_force for c in cs) == pytest.approx(9806.65, rel=0.01)
+        assert np.abs(w.velocities).max() < 1e-6
+        assert abs(w.positions[:, 1].min()) < 1e-6
+
+
+def test_lcp_set_velocities_moves_the_next_step(lcp_world):
+    w = lcp_world
+    upper = w.body("upper").vertices
+    v = np.zeros((w.vertex_count, 3))
+    v[upper, 0] = 2.0
+    v[upper, 2] = -0.5
+    w.set_velocities(v)
+    assert np.array_equal(w.velocities, v)
+    before = w.copy_positions()
+    w.step()
+    h = 0.025
+    dx = w.positions[upper] - before[upper]
+    # free flight: x moves by h v along x and z (gravity acts along y only)
+    assert dx[:, 0] == pytest.approx(np.full(8, 2.0 * h), rel=1e-9)
+    assert dx[:, 2] == pytest.approx(np.full(8, -0.5 * h), rel=1e-9)
+
+
+def test_lcp_constant_force_is_the_linearly_implicit_euler_update(lcp_world):
+    """LCP mode's free velocity (src/lcp/free_velocity.c): (M + h^2 K) v+ = M v + h (M g -
+    grad E + f), then x+ = x + h v+ (lcp_world.c). A force m_i a on every vertex of an unstrained
+    cube from rest: v_k = k h a, x_k = x_0 + h^2 a k (k + 1) / 2; explicit Euler would give
+    k (k - 1) / 2"""
+    w = lcp_world
+    upper = w.body("upper").vertices
+    m = w.masses
+    assert m[upper].sum() == pytest.approx(1000.0)
+    f = np.zeros((w.vertex_count, 3))
+    f[upper, 0] = 0.8 * m[upper]
+    f[upper, 2] = -0.3 * m[upper]
+    w.set_forces(f)
+    x0 = w.copy_positions()
+    h = 0.025
+    for k in range(1, 4):
+        w.step()
+        dx = w.positions[upper] - x0[upper]
+        assert dx[:, 0] == pytest.approx(np.full(8, 0.8 * h * h * k * (k + 1) / 2), rel=1e-9)
+        assert dx[:, 2] == pytest.approx(np.full(8, -0.3 * h * h * k * (k + 1) / 2), rel=1e-9)
+        assert w.velocities[upper, 0] == pytest.approx(np.full(8, 0.8 * h * k), rel=1e-9)
+        # gravity the same way: the scene's -9.80665 along y
+        assert dx[:, 1] == pytest.approx(np.full(8, -9.80665 * h * h * k * (k + 1) / 2),
+                                         rel=1e-9)
+    w.set_forces(None)
+    x3 = w.copy_positions()
+    w.step()
+    # without the force the cube keeps its x velocity 3 h a
+    assert w.positions[upper, 0] - x3[upper, 0] == pytest.approx(np.full(8, 3 * h * h * 0.8),
+                                                                 rel=1e-9)
+
+
+def test_lcp_snapshot_restore_branches_bit_for_bit(lcp_world):
+    w = lcp_world
+    for _ in range(20):  # the cubes land between steps 20 and 40 (contacts, warm starts)
+        w.step()
+    snap = w.snapshot()
+    contacts_seen = 0
+    for _ in range(20):
+        contacts_seen += w.step()["contacts"]
+    first, vfirst = w.copy_positions(), w.velocities.copy()
+    w.restore(snap)
+    assert w.step_count == 20
+    for _ in range(20):
+        w.step()
+    assert contacts_seen > 0
+    assert np.array_equal(w.positions, first) and np.array_equal(w.velocities, vfirst)
+    # a snapshot of the other mode is refused
+    with ipcc.load_scene(TWO_CUBES) as ipc:
+        with pytest.raises(ipcc.InputError):
+            ipc.restore(snap)
+
+
+def test_lcp_setters_refuse_bad_input(lcp_world):
+    w = lcp_world
+    x = w.copy_positions()
+    with pytest.raises(ipcc.InputError,
+                       match=r"set_velocities: expected an array of shape \(16, 3\)"):
+        w.set_velocities(np.zeros((15, 3)))
+    bad = np.zeros((w.vertex_count, 3))
+    bad[3, 2] = np.nan
+    with pytest.raises(ipcc.InputError, match="vertex 3"):
+        w.set_velocities(bad)
+    with pytest.raises(ipcc.InputError, match="vertex 3"):
+        w.set_forces(bad)
+    with pytest.raises(ipcc.InputError, match="vertex 3"):
+        w.set_positions(x + bad)
+    with pytest.raises(TypeError, match="None"):
+        w.set_positions(None)
+    with pytest.raises(TypeError, match="None"):
+        w.set_velocities(None)
+    # overlapping cubes: refused, the world unchanged
+    y = x.copy()
+    y[w.body("upper").vertices, 1] -= 1.5
+    with pytest.raises(ipcc.InputError):
+        w.set_positions(y)
+    assert np.array_equal(w.positions, x)
+    assert not np.any(w.velocities)
+
+
+@pytest.mark.parametrize("mode", ["ipc", "lcp"])
+def test_set_targets_moves_a_vertex_to_its_target(mode):
+    scene = {"time_step": 0.01, "gravity": [0, -9.81, 0],
+             "bodies": [{"name": "cube", "mesh": CUBE, "translation": [0, 1, 0],
+                         "material": {"young": 1e5, "poisson": 0.3}}]}
+    with ipcc.scene_from_dict(scene, mode=mode) as w:
+        x0 = w.copy_positions()
+        target = x0[[0, 1]] + [[0.02, 0, 0], [0, 0.01, 0]]
+        w.set_targets([0, 1], target)
+        w.step()
+        assert w.positions[[0, 1]] == pytest.approx(target, abs=1e-12)
+        # the other vertices are free: they fall and follow the pulled ones
+        assert w.positions[2, 1] < x0[2, 1]
+        # it got there with the velocity (target - x) / h
+        assert w.velocities[0, 0] == pytest.approx(0.02 / 0.01, rel=1e-9)
+        # for the next step only: then vertex 0 moves on freely, with its velocity (h v = 0.02
+        # m) less the elastic pull of its neighbours
+        x1 = w.copy_positions()
+        w.step()
+        assert 0.01 < w.positions[0, 0] - x1[0, 0] < 0.02
+        # the whole body through its slice: a rigid lift of 1 mm, exactly
+        xb = w.copy_positions()
+        w.set_targets(w.body("cube").vertices, xb + [0, 1e-3, 0])
+        w.step()
+        assert w.positions == pytest.approx(xb + [0, 1e-3, 0], abs=1e-12)
+        # cleared: nothing scripted
+        w.set_targets([0], w.copy_positions()[:1] + 1.0)
+        w.set_targets([], np.zeros((0, 3)))
+        xc = w.copy_positions()
+        w.step()
+        assert np.abs(w.positions - xc).max() < 0.1
+
+
+@pytest.mark.parametrize("mode", ["ipc", "lcp"])
+def test_set_targets_refuses_bad_input(mode):
+    with ipcc.load_scene(TWO_CUBES, mode=mode) as w:
+        with pytest.raises(ipcc.InputError, match="not finite"):
+            w.set_targets([0], [[np.nan, 0, 0]])
+        with pytest.raises(ipcc.InputError, match=r"shape \(1, 3\)"):
+            w.set_targets([0], [[0, 0, 0], [1, 1, 1]])
+        with pytest.raises(ipcc.InputError, match=r"vertex 16: expected a vertex id in \[0, 16\)"):
+            w.set_targets([16], [[0, 0, 0]])
+        with pytest.raises(ipcc.InputError, match="vertex ids"):
+            w.set_targets([0.5], [[0, 0, 0]])
+        with pytest.raises(TypeError, match="None"):
+            w.set_targets(None, [[0, 0, 0]])
+        with pytest.raises(TypeError, match="None"):
+            w.set_targets([0], None)
+        # nothing was set: the next step is free flight
+        x = w.copy_positions()
+        w.step()
+        assert w.positions[:, 0] == pytest.approx(x[:, 0], abs=1e-12)
+
+
+def test_docs_python_examples_run():
+    """the ```python blocks of docs/using-ipcc-from-c.md ("Python") and python/README.md run
+    as written, from the project root"""
+    import re
+
+    for doc, start in (("docs/using-ipcc-from-c.md", "## Python"), ("python/README.md", "")):
+        text = open(os.path.join(ROOT, doc)).read()
+        text = text[text.index(start):]
+        code = "\n".join(re.findall(r"```python\n(.*?)```", text, flags=re.S))
+        assert code
+        env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+        out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                             text=True)
+        assert out.returncode == 0, doc + ": " + out.stderr
+
+
+def test_library_not_found_says_how_to_find_it():
+    code = "import ipcc"
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"),
+               IPCC_LIBRARY="/nonexistent/libipcc.so")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode != 0
+    assert "IPCC_LIBRARY=/nonexistent/libipcc.so" in out.stderr
+    assert "LD_LIBRARY_PATH" in out.stderr
+    # without IPCC_LIBRARY and nothing installed: the installed soname, then the hint
+    env.pop("IPCC_LIBRARY")
+    env["LD_LIBRARY_PATH"] = ""
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    if out.returncode == 0:
+        pytest.skip("libipcc.so.0 is installed on this machine")
+    assert "IPCC_LIBRARY" in out.stderr and "LD_LIBRARY_PATH" in out.stderr

@@ -94,12 +94,9 @@ ipcc_world *ipcc_world_create(const ipc_scene_def *def, const ipcc_strategy *str
    _velocities, _vertex_count, _time, _step_count, _contact_distance and the setters: the
    public ipcc/world_unified.h) */
 int ipcc_world_tet_count(const ipcc_world *w);
-/* duration / time_step, rounded */
-int ipcc_world_scene_steps(const ipcc_world *w);
 void ipcc_world_tet_energy_density(const ipcc_world *w, double *psi);
-/* as ipc_world_intersection_free; a strategy that allows penetration skips the planes and
-   the affine maps */
-int ipcc_world_intersection_free(const ipcc_world *w, char *what, size_t n);
+/* (ipcc_world_scene_steps, _intersection_free, _body, ...: ipcc/world_unified.h; a strategy
+   that allows penetration skips the planes and the affine maps in the intersection check) */
 
 /* the state record of the world (core/state.h: the state's fields, then the strategy's) */
 ipc_status ipcc_world_save_state(const ipcc_world *w, FILE *f, ipc_error *err);

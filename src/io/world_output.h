@@ -8,7 +8,7 @@
 #include "io/frame_vtu.h"
 #include "ipcc/render.h"
 
-ipc_status ipcc_world_write_obj(const ipcc_world *w, const char *path, ipc_error *err);
+/* (ipcc_world_write_obj: ipcc/world_unified.h) */
 ipc_status ipcc_world_write_ply(const ipcc_world *w, const char *path, ipc_error *err);
 ipc_status ipcc_world_write_vtu(const ipcc_world *w, const char *path, ipc_error *err);
 ipc_status ipcc_world_write_vtu_encoded(const ipcc_world *w, const char *path, ipc_vtu_encoding enc,

@@ -1,6 +1,10 @@
 /* the public functions of both handles (ipc_world_* of ipcc/world.h, output.h and render.h,
    ipc_lcp_world_* of ipcc/lcp_world.h), written once over the world the two strategies'
    workspaces hold (core/world.h): each handle's `world` member */
+#include "core/alloc.h"
+#include "core/error.h"
+#include "io/path.h"
+#include "io/scene_txt.h"
 #include "io/world_output.h"
 #include "ipc/world_internal.h"
 #include "ipcc/output.h"
@@ -126,6 +130,23 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
   return w ? w->ws : NULL;
 }
 
+/* the same for the unified world of either mode (ipcc/world_unified.h) */
+int ipcc_world_body_count(const ipcc_world *w) {
+  return w->m->nbodies;
+}
+int ipcc_world_body(const ipcc_world *w, int i, ipc_body_info *info) {
+  return body_info(w->m, i, info);
+}
+int ipcc_world_plane_count(const ipcc_world *w) {
+  return w->m->nplanes;
+}
+int ipcc_world_plane(const ipcc_world *w, int k, double point[3], double normal[3]) {
+  return plane_info(w->m, k, point, normal);
+}
+const int *ipcc_world_surface_triangles(const ipcc_world *w, int *ntris) {
+  return surface_triangles(w->m, ntris);
+}
+
 ipcc_world *ipc_world_unified(ipc_world *w) {
   return &w->world;
 }
@@ -159,6 +180,53 @@ ipc_world *ipc_world_load(const char *path, unsigned flags, ipc_error *err) {
   ipc_scene_def def;
   if (ipc_scene_load_any(path, flags, &def, err) != IPC_OK) return NULL;
   ipc_world *w = ipc_world_create(&def, err);
+  ipc_scene_def_free(&def);
+  return w;
+}
+
+/* a scene file's mode and LCP options as `ipcc run` reads them (src/cli/cmd_run_lcp.c): a
+   .txt script has neither */
+static ipc_status load_lcp_options(const char *path, int *mode, const char *const *keys,
+                                   const char *const *values, int nopts, ipc_lcp_world_def *d,
+                                   ipc_error *err) {
+  *d = ipc_default_lcp_world_def();
+  size_t len = 0;
+  char *text = ipc_read_file(path, &len, err);
+  if (!text) return IPC_ERR_INPUT;
+  int script = ipc_scene_text_is_txt(path, text);
+  ipc_free(text);
+  int scene_lcp = 0;
+  if (!script && ipc_lcp_scene_load(path, d, &scene_lcp, err) != IPC_OK) return IPC_ERR_INPUT;
+  if (*mode == IPCC_MODE_SCENE) *mode = scene_lcp ? IPCC_MODE_LCP : IPCC_MODE_IPC;
+  if (nopts < 0 || (nopts > 0 && (!keys || !values)))
+    return ipc_error_set(err, IPC_ERR_INPUT, "ipcc_world_load: %d LCP options but no %s", nopts,
+                         !keys ? "keys" : "values");
+  if (nopts > 0 && *mode == IPCC_MODE_IPC)
+    return ipc_error_set(err, IPC_ERR_INPUT,
+                         "%s: LCP options (%s, ...) given for a world in IPC mode", path, keys[0]);
+  for (int k = 0; k < nopts; ++k) {
+    if (!keys[k] || !values[k])
+      return ipc_error_set(err, IPC_ERR_INPUT, "ipcc_world_load: LCP option %d: no %s", k,
+                           !keys[k] ? "key" : "value");
+    if (ipc_lcp_world_def_set(d, keys[k], values[k], err) != IPC_OK) return IPC_ERR_INPUT;
+  }
+  return IPC_OK;
+}
+
+ipcc_world *ipcc_world_load(const char *path, unsigned flags, int mode, const char *const *keys,
+                            const char *const *values, int nopts, ipc_error *err) {
+  if (mode != IPCC_MODE_IPC && mode != IPCC_MODE_LCP && mode != IPCC_MODE_SCENE) {
+    ipc_error_set(err, IPC_ERR_INPUT,
+                  "ipcc_world_load: mode %d: expected IPCC_MODE_IPC (0), IPCC_MODE_LCP (1) or "
+                  "IPCC_MODE_SCENE (-1)",
+                  mode);
+    return NULL;
+  }
+  ipc_lcp_world_def d;
+  if (load_lcp_options(path, &mode, keys, values, nopts, &d, err) != IPC_OK) return NULL;
+  ipc_scene_def def;
+  if (ipc_scene_load_any(path, flags, &def, err) != IPC_OK) return NULL;
+  ipcc_world *w = ipcc_world_new(&def, (ipcc_mode)mode, &d, err);
   ipc_scene_def_free(&def);
   return w;
 }
