@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/error.h"
 #include "ipcc/ipcc.h"
 
 /* loads the scene text into def (ipc_scene_load's status; IPC_ERR_INPUT when the temporary

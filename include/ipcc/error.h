@@ -2,13 +2,7 @@
 #ifndef IPCC_ERROR_H
 #define IPCC_ERROR_H
 
-/* IPC_NONNULL(1, 2): the pointer parameters 1 and 2 must not be NULL (a warning where a call
-   passes NULL, on compilers with GNU attributes) */
-#if defined(__GNUC__) || defined(__clang__)
-#define IPC_NONNULL(...) __attribute__((nonnull(__VA_ARGS__)))
-#else
-#define IPC_NONNULL(...)
-#endif
+#include "ipcc/export.h"
 
 /* status codes; they double as the command-line exit codes */
 typedef enum ipc_status {
@@ -25,11 +19,7 @@ typedef struct ipc_error {
   char msg[1024];
 } ipc_error;
 
-/* sets err (may be NULL) and returns status */
-ipc_status ipc_error_set(ipc_error *err, ipc_status status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
 /* clears err (may be NULL) */
-void ipc_error_clear(ipc_error *err);
+IPCC_API void ipc_error_clear(ipc_error *err);
 
 #endif

@@ -3,6 +3,7 @@
 #define IPCC_MESH_H
 
 #include "ipcc/error.h"
+#include "ipcc/export.h"
 
 /* a mesh read from one file; all arrays owned, freed by ipc_mesh_free */
 typedef struct ipc_mesh {
@@ -52,10 +53,11 @@ typedef struct ipc_mesh {
      base64), optionally zlib-compressed; cells vertex, line, polyline,
      triangle, polygon, quad, tetra (tets as for .msh, their boundary first in tris).
    - every mesh has nobjects >= 1; without names the one object is named after the file.
-   on failure *out is zeroed. */
-ipc_status ipc_mesh_read(const char *path, ipc_mesh *out, ipc_error *err);
+   on failure *out is zeroed. path and out are required; err may be NULL. */
+IPCC_API ipc_status ipc_mesh_read(const char *path, ipc_mesh *out, ipc_error *err)
+    IPC_NONNULL(1, 2);
 
 /* frees arrays and zeroes the struct; m may be NULL */
-void ipc_mesh_free(ipc_mesh *m);
+IPCC_API void ipc_mesh_free(ipc_mesh *m);
 
 #endif

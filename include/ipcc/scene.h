@@ -13,6 +13,7 @@
 #define IPCC_SCENE_H
 
 #include "ipcc/error.h"
+#include "ipcc/export.h"
 
 typedef enum ipc_material_kind {
   IPC_MAT_NEO_HOOKEAN = 0,
@@ -249,13 +250,14 @@ typedef struct ipc_scene_def {
 
 /* defaults (IPC's where it has them); no pointer set, nothing to free. The scene has no
    bodies and no planes: nbodies / bodies and nplanes / planes are the caller's to fill. */
-ipc_scene_def ipc_default_scene_def(void);
-ipc_body_def ipc_default_body_def(void);
+IPCC_API ipc_scene_def ipc_default_scene_def(void);
+IPCC_API ipc_body_def ipc_default_body_def(void);
 
 /* reads a JSON scene (format in docs/scene-format.md; an IPC .txt script is passed to
    ipc_scene_load_txt); mesh paths resolve relative to the scene file. on error returns
    IPC_ERR_INPUT naming the file and key. */
-ipc_status ipc_scene_load(const char *path, ipc_scene_def *out, ipc_error *err) IPC_NONNULL(1, 2);
+IPCC_API ipc_status ipc_scene_load(const char *path, ipc_scene_def *out, ipc_error *err)
+    IPC_NONNULL(1, 2);
 
 /* flags of ipc_scene_load_any / ipc_scene_load_txt */
 #define IPC_SCENE_LENIENT 1u /* unsupported script keywords: warning on stderr, not an error */
@@ -263,13 +265,13 @@ ipc_status ipc_scene_load(const char *path, ipc_scene_def *out, ipc_error *err) 
 /* reads one of IPC's .txt scene scripts (keywords in README.md, "IPC scripts"): mesh paths
    resolve against the script's folder, then its parent folders (IPC's repository root).
    every keyword is implemented or rejected with IPC_ERR_INPUT "FILE:LINE: keyword 'X' ...". */
-ipc_status ipc_scene_load_txt(const char *path, unsigned flags, ipc_scene_def *out, ipc_error *err)
-    IPC_NONNULL(1, 3);
+IPCC_API ipc_status ipc_scene_load_txt(const char *path, unsigned flags, ipc_scene_def *out,
+                                       ipc_error *err) IPC_NONNULL(1, 3);
 
 /* a scene file of either kind: IPC script when the name ends in .txt, or does not end in
    .json and the text does not start like a JSON value ({ [ " - or a digit), else JSON */
-ipc_status ipc_scene_load_any(const char *path, unsigned flags, ipc_scene_def *out, ipc_error *err)
-    IPC_NONNULL(1, 3);
+IPCC_API ipc_status ipc_scene_load_any(const char *path, unsigned flags, ipc_scene_def *out,
+                                       ipc_error *err) IPC_NONNULL(1, 3);
 
 /* checks every number of def against the ranges the JSON reader accepts (and the counts,
    pointers and enums): a positive time step, density and Young's modulus, a Poisson ratio in
@@ -279,11 +281,11 @@ ipc_status ipc_scene_load_any(const char *path, unsigned flags, ipc_scene_def *o
    expected a positive Young's modulus (Pa), got -5" (FILE: def->path, else "(scene)"), or
    "FILE:LINE: young: ..." for what an IPC script's line declared (the defs' source_line).
    ipc_world_create and ipc_lcp_world_create call it first. def NULL: IPC_ERR_INPUT. */
-ipc_status ipc_scene_def_check(const ipc_scene_def *def, ipc_error *err);
+IPCC_API ipc_status ipc_scene_def_check(const ipc_scene_def *def, ipc_error *err);
 
 /* frees every pointer the scene owns (see the top of this file) with free() and zeroes *s,
    whether a loader or the caller filled it; s may be NULL. A loader that fails leaves *s
    holding nothing to free, so calling this after a failed load is harmless. */
-void ipc_scene_def_free(ipc_scene_def *s);
+IPCC_API void ipc_scene_def_free(ipc_scene_def *s);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "ipcc/error.h"
+#include "ipcc/export.h"
 #include "ipcc/lcp_world.h"
 #include "ipcc/scene.h"
 #include "ipcc/world.h"
@@ -25,8 +26,8 @@ typedef enum ipcc_mode {
 /* builds a world of the given mode from a scene (the checks and messages of ipc_world_create
    and ipc_lcp_world_create); lcp: the LCP mode's options (NULL: ipc_default_lcp_world_def();
    ignored in IPC mode). NULL on error (err filled). Free with ipcc_world_destroy. */
-ipcc_world *ipcc_world_new(const ipc_scene_def *def, ipcc_mode mode, const ipc_lcp_world_def *lcp,
-                           ipc_error *err) IPC_NONNULL(1);
+IPCC_API ipcc_world *ipcc_world_new(const ipc_scene_def *def, ipcc_mode mode,
+                                    const ipc_lcp_world_def *lcp, ipc_error *err) IPC_NONNULL(1);
 /* the mode ipcc_world_load takes from the scene: its "mode" key (IPC when it has none, and
    for an IPC .txt script) */
 #define IPCC_MODE_SCENE (-1)
@@ -39,51 +40,52 @@ ipcc_world *ipcc_world_new(const ipc_scene_def *def, ipcc_mode mode, const ipc_l
    values may be NULL with nopts 0). The scene's "mode" and "lcp" are checked in either mode;
    overrides for a world that is in IPC mode are refused. NULL on error (err filled;
    IPC_ERR_INPUT naming the file, line, key or option). Free with ipcc_world_destroy. */
-ipcc_world *ipcc_world_load(const char *path, unsigned flags, int mode, const char *const *keys,
-                            const char *const *values, int nopts, ipc_error *err) IPC_NONNULL(1);
+IPCC_API ipcc_world *ipcc_world_load(const char *path, unsigned flags, int mode,
+                                     const char *const *keys, const char *const *values, int nopts,
+                                     ipc_error *err) IPC_NONNULL(1);
 /* the unified world of a handle (owned by it: do not destroy it separately) */
-ipcc_world *ipc_world_unified(ipc_world *w) IPC_NONNULL(1);
-ipcc_world *ipc_lcp_world_unified(ipc_lcp_world *w) IPC_NONNULL(1);
+IPCC_API ipcc_world *ipc_world_unified(ipc_world *w) IPC_NONNULL(1);
+IPCC_API ipcc_world *ipc_lcp_world_unified(ipc_lcp_world *w) IPC_NONNULL(1);
 /* frees a world made by ipcc_world_new (or the handle's world and the handle); w may be NULL */
-void ipcc_world_destroy(ipcc_world *w);
+IPCC_API void ipcc_world_destroy(ipcc_world *w);
 
-ipcc_mode ipcc_world_mode(const ipcc_world *w) IPC_NONNULL(1);
+IPCC_API ipcc_mode ipcc_world_mode(const ipcc_world *w) IPC_NONNULL(1);
 /* one step. record: NULL, or the mode's statistics (ipc_step_stats in IPC mode,
    ipc_lcp_step_stats in LCP mode), overwritten. IPC_ERR_SIM when the step failed. */
-ipc_status ipcc_world_step(ipcc_world *w, void *record, ipc_error *err) IPC_NONNULL(1);
+IPCC_API ipc_status ipcc_world_step(ipcc_world *w, void *record, ipc_error *err) IPC_NONNULL(1);
 
 /* positions and velocities (ipcc_world_vertex_count x 3), owned by the world */
-const double *ipcc_world_positions(const ipcc_world *w) IPC_NONNULL(1);
-const double *ipcc_world_velocities(const ipcc_world *w) IPC_NONNULL(1);
-int ipcc_world_vertex_count(const ipcc_world *w) IPC_NONNULL(1);
-double ipcc_world_time(const ipcc_world *w) IPC_NONNULL(1);
-int ipcc_world_step_count(const ipcc_world *w) IPC_NONNULL(1);
+IPCC_API const double *ipcc_world_positions(const ipcc_world *w) IPC_NONNULL(1);
+IPCC_API const double *ipcc_world_velocities(const ipcc_world *w) IPC_NONNULL(1);
+IPCC_API int ipcc_world_vertex_count(const ipcc_world *w) IPC_NONNULL(1);
+IPCC_API double ipcc_world_time(const ipcc_world *w) IPC_NONNULL(1);
+IPCC_API int ipcc_world_step_count(const ipcc_world *w) IPC_NONNULL(1);
 /* the distance contacts act below: IPC's dhat, LCP's contact gap (m) */
-double ipcc_world_contact_distance(const ipcc_world *w) IPC_NONNULL(1);
+IPCC_API double ipcc_world_contact_distance(const ipcc_world *w) IPC_NONNULL(1);
 /* the vertices' lumped masses (ipcc_world_vertex_count, kg; 0 on obstacles), owned by the
    world: a force m_i a on every vertex of a body accelerates it by a */
-const double *ipcc_world_masses(const ipcc_world *w) IPC_NONNULL(1);
+IPCC_API const double *ipcc_world_masses(const ipcc_world *w) IPC_NONNULL(1);
 /* the body (ipc_world_body order) vertex i belongs to, or -1 when i is out of range */
-int ipcc_world_vertex_body(const ipcc_world *w, int i) IPC_NONNULL(1);
+IPCC_API int ipcc_world_vertex_body(const ipcc_world *w, int i) IPC_NONNULL(1);
 
 /* what the handles' functions of the same names give (ipcc/world.h), for a world of either
    mode: the steps the scene asks for (duration / time_step, rounded), the bodies and
    obstacles in scene order, the analytic planes, the surface triangles (fixed for the
    world's lifetime; ntris may be NULL) */
-int ipcc_world_scene_steps(const ipcc_world *w) IPC_NONNULL(1);
-int ipcc_world_body_count(const ipcc_world *w) IPC_NONNULL(1);
-int ipcc_world_body(const ipcc_world *w, int i, ipc_body_info *info) IPC_NONNULL(1, 3);
-int ipcc_world_plane_count(const ipcc_world *w) IPC_NONNULL(1);
-int ipcc_world_plane(const ipcc_world *w, int k, double point[3], double normal[3])
+IPCC_API int ipcc_world_scene_steps(const ipcc_world *w) IPC_NONNULL(1);
+IPCC_API int ipcc_world_body_count(const ipcc_world *w) IPC_NONNULL(1);
+IPCC_API int ipcc_world_body(const ipcc_world *w, int i, ipc_body_info *info) IPC_NONNULL(1, 3);
+IPCC_API int ipcc_world_plane_count(const ipcc_world *w) IPC_NONNULL(1);
+IPCC_API int ipcc_world_plane(const ipcc_world *w, int k, double point[3], double normal[3])
     IPC_NONNULL(1, 3, 4);
-const int *ipcc_world_surface_triangles(const ipcc_world *w, int *ntris) IPC_NONNULL(1);
+IPCC_API const int *ipcc_world_surface_triangles(const ipcc_world *w, int *ntris) IPC_NONNULL(1);
 /* the exact check of the current state (as ipc_world_intersection_free): 1 when no two
    surface primitives intersect, else 0 and the first pair in what (may be NULL). In LCP
    mode, where small overlaps at contacts are part of the model, the planes and the affine
    maps are not checked. */
-int ipcc_world_intersection_free(const ipcc_world *w, char *what, size_t n) IPC_NONNULL(1);
+IPCC_API int ipcc_world_intersection_free(const ipcc_world *w, char *what, size_t n) IPC_NONNULL(1);
 /* the surfaces at the current state as one OBJ file (as ipc_world_write_obj) */
-ipc_status ipcc_world_write_obj(const ipcc_world *w, const char *path, ipc_error *err)
+IPCC_API ipc_status ipcc_world_write_obj(const ipcc_world *w, const char *path, ipc_error *err)
     IPC_NONNULL(1, 2);
 
 /* ---- driving from outside. Every setter checks its input first (nverts must be
@@ -95,18 +97,18 @@ ipc_status ipcc_world_write_obj(const ipcc_world *w, const char *path, ipc_error
 /* sets every vertex position (nverts x 3). Refused (IPC_ERR_INPUT, naming the first pair)
    when the new state intersects, as world creation refuses it, or, in IPC mode, when two
    surfaces touch (distance 0) or a vertex is on or behind a plane. Velocities unchanged. */
-ipc_status ipcc_world_set_positions(ipcc_world *w, const double *x, int nverts, ipc_error *err)
-    IPC_NONNULL(1, 2);
+IPCC_API ipc_status ipcc_world_set_positions(ipcc_world *w, const double *x, int nverts,
+                                             ipc_error *err) IPC_NONNULL(1, 2);
 /* sets every vertex velocity (nverts x 3, m/s) */
-ipc_status ipcc_world_set_velocities(ipcc_world *w, const double *v, int nverts, ipc_error *err)
-    IPC_NONNULL(1, 2);
+IPCC_API ipc_status ipcc_world_set_velocities(ipcc_world *w, const double *v, int nverts,
+                                              ipc_error *err) IPC_NONNULL(1, 2);
 /* per-vertex external forces (nverts x 3, N) applied in every following step until set again;
    f NULL (nverts ignored) removes them. IPC mode: the term -f.x in the incremental potential
    (scaled as gravity, c h^2 with c = 1, or Newmark's beta); LCP mode: the impulse h f in the
    free velocity. Forces on obstacles and massless vertices have no effect; an affine body
    gets their generalized force sum J_i^T f_i. */
-ipc_status ipcc_world_set_forces(ipcc_world *w, const double *f, int nverts, ipc_error *err)
-    IPC_NONNULL(1);
+IPCC_API ipc_status ipcc_world_set_forces(ipcc_world *w, const double *f, int nverts,
+                                          ipc_error *err) IPC_NONNULL(1);
 
 /* the end-of-step positions of some vertices for the next step only (kinematic control: an
    obstacle's vertices, a scripted region's, or any vertex of a deformable body): verts[k]
@@ -116,8 +118,8 @@ ipc_status ipcc_world_set_forces(ipcc_world *w, const double *f, int nverts, ipc
    stays where it is and the other vertices are free again. Replaces targets set before and
    not yet used; count 0 clears them. Refused (IPC_ERR_INPUT, nothing set): an id out of
    range, a vertex of an affine body (it moves as a whole), a target not finite. */
-ipc_status ipcc_world_set_targets(ipcc_world *w, const int *verts, int count, const double *targets,
-                                  ipc_error *err) IPC_NONNULL(1);
+IPCC_API ipc_status ipcc_world_set_targets(ipcc_world *w, const int *verts, int count,
+                                           const double *targets, ipc_error *err) IPC_NONNULL(1);
 
 /* ---- the contact list at the current state (after creation, a step, or a setter) ---- */
 
@@ -148,7 +150,7 @@ typedef struct ipcc_contact {
 /* the contacts at the current state into out (at most cap of them; out may be NULL with cap
    0); returns how many there are (IPC: the pairs closer than dhat; LCP: the contacts the next
    step solves, with the impulses the last step gave the same pairs, 0 for new ones) */
-int ipcc_world_contacts(const ipcc_world *w, ipcc_contact *out, int cap) IPC_NONNULL(1);
+IPCC_API int ipcc_world_contacts(const ipcc_world *w, ipcc_contact *out, int cap) IPC_NONNULL(1);
 
 /* ---- state snapshots: the way to branch a run. A snapshot holds everything a step starts
    from (time, step, x, v, affine q and qdot, scripted regions' centres, and the mode's own:
@@ -160,15 +162,16 @@ int ipcc_world_contacts(const ipcc_world *w, ipcc_contact *out, int cap) IPC_NON
 typedef struct ipcc_state ipcc_state;
 
 /* a snapshot of w's state; NULL on error (err filled) */
-ipcc_state *ipcc_state_create(const ipcc_world *w, ipc_error *err) IPC_NONNULL(1);
+IPCC_API ipcc_state *ipcc_state_create(const ipcc_world *w, ipc_error *err) IPC_NONNULL(1);
 /* copies a snapshot; NULL on error */
-ipcc_state *ipcc_state_copy(const ipcc_state *s, ipc_error *err) IPC_NONNULL(1);
+IPCC_API ipcc_state *ipcc_state_copy(const ipcc_state *s, ipc_error *err) IPC_NONNULL(1);
 /* puts snapshot s into w; IPC_ERR_INPUT (w unchanged) when s was taken from a world of
    another scene or mode */
-ipc_status ipcc_state_restore(ipcc_world *w, const ipcc_state *s, ipc_error *err) IPC_NONNULL(1, 2);
+IPCC_API ipc_status ipcc_state_restore(ipcc_world *w, const ipcc_state *s, ipc_error *err)
+    IPC_NONNULL(1, 2);
 /* the snapshot's bytes (the state record of ipc_world_save_state), e.g. to store it */
-const void *ipcc_state_data(const ipcc_state *s, size_t *bytes) IPC_NONNULL(1, 2);
+IPCC_API const void *ipcc_state_data(const ipcc_state *s, size_t *bytes) IPC_NONNULL(1, 2);
 /* s may be NULL */
-void ipcc_state_free(ipcc_state *s);
+IPCC_API void ipcc_state_free(ipcc_state *s);
 
 #endif

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "linalg/eig_small.h"
 
 /* unit-density moments accumulated in coordinates relative to the reference point */

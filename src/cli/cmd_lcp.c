@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "core/alloc.h"
+#include "core/error.h"
 #include "io/matrix_market.h"
 #include "io/path.h"
 #include "lcp/lcp.h"

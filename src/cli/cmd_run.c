@@ -17,6 +17,7 @@
 #include "cli/progress.h"
 #include "cli/run_args.h"
 #include "cli/run_lcp.h"
+#include "core/error.h"
 #include "core/parallel.h"
 #include "core/world.h"
 #include "io/frame_pc2.h"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 
 void ipc_dirichlet_rotate(double out[3], const double omega[3], double h, const double r[3]) {
   double th = sqrt(omega[0] * omega[0] + omega[1] * omega[1] + omega[2] * omega[2]) * h;

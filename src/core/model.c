@@ -10,6 +10,7 @@
 #include "affine/affine.h"
 #include "core/alloc.h"
 #include "core/codim.h"
+#include "core/error.h"
 #include "geometry/containment.h"
 
 static const double deg = 3.14159265358979323846 / 180.0;

@@ -1,6 +1,8 @@
 /* chunked OpenMP loops with thread-count independent results; see parallel.h */
 #include "core/parallel.h"
 
+#include "ipcc/world.h"
+
 #include <limits.h>
 #include <math.h>
 #include <omp.h>

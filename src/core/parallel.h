@@ -7,9 +7,7 @@
 
 #include <stddef.h>
 
-/* sets the number of threads for later loops (default 1; n < 1: one per core); returns
-   the number now in use */
-int ipc_set_threads(int n);
+/* the number of threads is set by ipc_set_threads (public: ipcc/world.h) */
 
 /* the number of threads loops use */
 int ipc_threads(void);

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "core/error.h"
 #include "ipcc/render.h"
 #include "ipcc/scene.h"
 

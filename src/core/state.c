@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 
 void ipc_state_init(ipc_state *s, const ipc_model *m, int naff) {
   size_t n3 = 3 * (size_t)m->nverts;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 
 /* faces of a positively oriented tet (a,b,c,d), each listed counter-clockwise seen from
    outside; face k is opposite corner k */

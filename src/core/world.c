@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "elastic/model_rest.h"
 #include "geometry/intersect_surface.h"
 

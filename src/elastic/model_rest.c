@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "core/error.h"
 #include "elastic/elasticity.h"
 
 static ipc_material_model material_of(ipc_material_kind k) {

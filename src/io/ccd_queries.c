@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "io/path.h"
 
 #define CCDQ_MAX_FIELD 400

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "io/frame_pc2.h"
 #include "io/mesh_internal.h"
 #include "io/path.h"

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "lcp/cone.h"
 
 /* a matrix of the file as validated triplets (row, col, value) */

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "io/frame_numbering.h"
 #include "io/frame_obj.h"
 #include "io/path.h"

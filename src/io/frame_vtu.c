@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "io/frame_vtu.h"
 #include "io/path.h"
 #include "io/world_output.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 
 /* 1-based line of the byte offset in text */
 static int line_of(const char *text, size_t off) {

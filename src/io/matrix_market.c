@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "io/path.h"
 
 /* line cursor over the text */

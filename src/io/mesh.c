@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "core/surface.h"
 #include "io/mesh_internal.h"
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "io/mesh_internal.h"
 #include "io/path.h"
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "io/run_output.h"
 
 static const char *file_kind(mode_t m) {

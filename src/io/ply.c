@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "io/mesh_internal.h"
 
 enum { MAX_ELEMS = 16, MAX_PROPS = 64, MAX_POLY = 1 << 16 };

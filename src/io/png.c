@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "io/path.h"
 #include "ipcc/render.h"
 

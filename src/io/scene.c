@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "io/json_read.h"
 #include "io/path.h"
 #include "io/scene_txt.h"

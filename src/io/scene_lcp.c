@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "io/json_read.h"
 #include "io/path.h"
 #include "ipcc/lcp_world.h"

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "io/path.h"
 #include "io/scene_txt.h"
 #include "io/scene_txt_internal.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/error.h"
 #include "io/path.h"
 
 void ipc_stats_add_num(cJSON *o, const char *key, double v) {

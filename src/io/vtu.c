@@ -28,6 +28,7 @@
 #include <zlib.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "core/surface.h"
 #include "io/mesh_internal.h"
 

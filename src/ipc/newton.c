@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "core/parallel.h"
 #include "core/timer.h"
 #include "elastic/elasticity.h"

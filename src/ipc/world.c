@@ -7,6 +7,7 @@
    lagged friction potential D(x) (friction.c) when any surface has friction.
    projected Newton (newton.c) minimises it; the line search is CCD-filtered, so no
    accepted iterate intersects. */
+#include "core/error.h"
 #include "ipc/world_internal.h"
 
 #include <math.h>

@@ -2,6 +2,7 @@
    ipc_lcp_world_* of ipcc/lcp_world.h), written once over the world the two strategies'
    workspaces hold (core/world.h): each handle's `world` member */
 #include "core/alloc.h"
+#include "core/error.h"
 #include "io/path.h"
 #include "io/scene_txt.h"
 #include "io/world_output.h"

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "core/state.h"
 #include "ipc/world_internal.h"
 

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "lcp/lcp_internal.h"
 
 ipc_status ipc_lcp_amgs(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "lcp/lcp_internal.h"
 
 /* scales (t1, t2) into the disk of radius r >= 0 */

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "elastic/elasticity.h"
 #include "lcp/lcp_internal.h"
 #include "lcp/lcp_world_internal.h"

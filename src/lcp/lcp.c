@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "lcp/lcp_internal.h"
 
 ipc_lcp_options ipc_lcp_default_options(void) {

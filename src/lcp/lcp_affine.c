@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "lcp/lcp_world_internal.h"
 
 void ipc_lcp_affine_map(ipc_lcp_world *w) {

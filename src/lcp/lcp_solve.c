@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "io/matrix_market.h"
 #include "lcp/cone.h"
 #include "lcp/lcp.h"

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "core/timer.h"
 #include "core/vec3.h"
 #include "elastic/elasticity.h"

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "core/state.h"
 #include "lcp/lcp_world_internal.h"
 

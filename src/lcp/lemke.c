@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "lcp/lcp_internal.h"
 
 typedef struct tableau {

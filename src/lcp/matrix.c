@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "lcp/lcp_internal.h"
 
 /* counting sort by (row, column), stable in the input order: deterministic */

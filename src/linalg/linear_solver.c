@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "linalg/cholmod_solver.h"
 #include "linalg/petsc_solver.h"
 

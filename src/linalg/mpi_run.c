@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "core/parallel.h"
 
 static int mpi_ours; /* MPI started here: finalized at exit */

@@ -1,5 +1,6 @@
 /* mpi_run.h in a build without MPI: a run under a launcher with several processes is refused
  * (they would be independent copies of one serial run writing over each other's files) */
+#include "core/error.h"
 #include "core/parallel.h"
 #include "linalg/mpi_run.h"
 

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/error.h"
 #include "core/timer.h"
 
 struct ipc_petsc {

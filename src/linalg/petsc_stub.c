@@ -2,6 +2,7 @@
  * no solver can be created, and the message says how to get one */
 #include <stddef.h>
 
+#include "core/error.h"
 #include "linalg/petsc_solver.h"
 
 static const char *const no_petsc =
