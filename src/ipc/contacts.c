@@ -31,6 +31,19 @@ void ipc_contact_model_init(ipc_contact_model *cm, const ipc_model *m, double dh
     double d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2];
     cm->edge_len2[e] = d0 * d0 + d1 * d1 + d2 * d2;
   }
+  double len = 0;
+  int nf = 0;
+  for (int f = 0; f < s->nfaces; ++f) {
+    const int *t = s->faces + 3 * (size_t)f;
+    if (s->vert_obstacle[t[0]] || s->vert_obstacle[t[1]] || s->vert_obstacle[t[2]]) continue;
+    for (int k = 0; k < 3; ++k) {
+      const double *a = m->x0 + 3 * (size_t)t[k], *b = m->x0 + 3 * (size_t)t[(k + 1) % 3];
+      len += sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+                  (a[2] - b[2]) * (a[2] - b[2]));
+    }
+    ++nf;
+  }
+  cm->hash_voxel = nf > 0 ? len / (3.0 * nf) / 3.0 : 0.0;
   cm->plane_verts = IPC_NEW(int, (size_t)s->nsv + 1);
   cm->nplane_verts = 0;
   if (m->nplanes > 0)

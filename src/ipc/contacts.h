@@ -39,6 +39,9 @@ typedef struct ipc_contact_model {
   double *edge_len2; /* (nedges) rest squared edge lengths */
   int *plane_verts;  /* surface vertices of deformable bodies (checked against planes) */
   int nplane_verts;
+  /* IPC's spatial-hash voxel: a third of the mean rest length of the edges of the deformable
+     bodies' faces (igl::avg_edge_length over the faces); 0 when there are none */
+  double hash_voxel;
 } ipc_contact_model;
 
 void ipc_contact_model_init(ipc_contact_model *cm, const ipc_model *m, double dhat);

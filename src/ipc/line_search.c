@@ -30,6 +30,8 @@ typedef struct ccd_job {
   double partial_dhat;       /* ctcd_range: > 0 the partial CCD on pairs closer than this */
   double slack;              /* ctcd_range: IPC's slackness (0 stands for MESH_SLACK) */
   const unsigned char *skip; /* ctcd_range: pairs whose vertices all have skip set are left out */
+  int pass;        /* ctcd_range, full CCD: 0 all pairs, 1 all but edge-edge, 2 edge-edge */
+  double ee_box_t; /* pass 2: only edge pairs whose boxes swept to this time meet */
 } ccd_job;
 
 /* the earliest time of impact found so far for the pair over v[0..nv) (its island's, or the
@@ -117,7 +119,7 @@ static double plane_toi(const ipc_plane *pl, const double *a, const double *b) {
 /* earliest time of impact over the candidate pairs alone (no planes) */
 static double mesh_max_step(const ipc_contact_model *cm, const ipc_candidates *cand,
                             const double *x, const double *xe) {
-  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0, 0.0, NULL};
+  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0, 0.0, NULL, 0, 0.0};
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
   double tmin = n > 0 ? ipc_parallel_min(n, 1024, ccd_range, &j) : 1.0;
   return tmin > 1.0 ? 1.0 : tmin;
@@ -142,7 +144,7 @@ void ipc_ccd_max_step_islands(const ipc_contact_model *cm, const ipc_candidates 
   const ipc_model *m = cm->model;
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
   size_t nc = ipc_chunk_count(n, 1024);
-  ccd_job j = {cm, cand, x, xe, vert_island, check, nisl, NULL, 0.0, 0.0, NULL};
+  ccd_job j = {cm, cand, x, xe, vert_island, check, nisl, NULL, 0.0, 0.0, NULL, 0, 0.0};
   j.toi = IPC_NEW(double, nc *(size_t)nisl + 1);
   for (int i = 0; i < nisl; ++i) toi[i] = 1.0;
   if (n > 0) ipc_parallel_min(n, 1024, ccd_range, &j);
@@ -208,7 +210,27 @@ typedef struct ctcd_job {
   double slack;
   const unsigned char *skip;
   double t; /* the smallest bound so far */
+  int pass;
+  double ee_box_t;
 } ctcd_job;
+
+/* 1 when the boxes of edges (a0 a1) and (b0 b1), each swept from x to x + t (xe - x), meet
+   (IPC's SpatialHash::queryEdgeForEdgesWithBBoxCheck, no inflation) */
+static int ee_boxes_meet(const double px[4][3], const double pd[4][3], double t) {
+  for (int d = 0; d < 3; ++d) {
+    double lo[2], hi[2];
+    for (int e = 0; e < 2; ++e) {
+      lo[e] = INFINITY, hi[e] = -INFINITY;
+      for (int k = 2 * e; k < 2 * e + 2; ++k) {
+        double a = px[k][d], b = px[k][d] + t * pd[k][d];
+        lo[e] = fmin(lo[e], fmin(a, b));
+        hi[e] = fmax(hi[e], fmax(a, b));
+      }
+    }
+    if (lo[1] > hi[0] || lo[0] > hi[1]) return 0;
+  }
+  return 1;
+}
 
 /* IPC's rule (ipc_ctcd_pair_step) on points px moving by pd, d0 apart */
 static double ctcd_pair(const ctcd_job *j, ipc_pair_kind kind, const double px[4][3],
@@ -236,6 +258,8 @@ static void ctcd_visit(ipc_contact *c, void *vctx) {
       pd[k][d] = X(j->xe, c->v[k])[d] - px[k][d];
     }
   const double(*cx)[3] = (const double(*)[3])px, (*cd)[3] = (const double(*)[3])pd;
+  if ((j->pass == 1 && kind == IPC_PAIR_EE) || (j->pass == 2 && kind != IPC_PAIR_EE)) return;
+  if (j->pass == 2 && !ee_boxes_meet(cx, cd, j->ee_box_t)) return;
   const double d0 = ipc_ctcd_pair_distance(kind, cx);
   const int partial = j->dhat > 0;
   if (partial && !(d0 < j->dhat)) return;
@@ -265,7 +289,7 @@ static double ctcd_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   (void)chunk;
   const ccd_job *cj = vjob;
   ctcd_job j = {cj->x,    cj->xe, cj->partial_dhat, cj->slack > 0 ? cj->slack : MESH_SLACK,
-                cj->skip, 1.0};
+                cj->skip, 1.0,    cj->pass,         cj->ee_box_t};
   ipc_contacts_visit_range(cj->cm, cj->cand, begin, end, ctcd_visit, &j);
   return j.t;
 }
@@ -276,7 +300,7 @@ static double partial_step(const ipc_contact_model *cm, const ipc_contact_set *c
                            const ipc_candidates *cand, const double *x, const double *xe,
                            int ctcd) {
   if (ctcd) {
-    ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, cm->dhat, 0.0, NULL};
+    ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, cm->dhat, 0.0, NULL, 0, 0.0};
     size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
     return n > 0 ? ipc_parallel_min(n, 256, ctcd_range, &j) : 1.0;
   }
@@ -292,19 +316,25 @@ static double partial_step(const ipc_contact_model *cm, const ipc_contact_set *c
 
 /* the full CCD over every candidate pair, as partial_step */
 static double full_step(const ipc_contact_model *cm, const ipc_candidates *cand, const double *x,
-                        const double *xe, int ctcd) {
+                        const double *xe, int ctcd, double alpha) {
   if (!ctcd) {
     double t = mesh_max_step(cm, cand, x, xe);
-    return t < 1.0 ? MESH_SLACK * t : 1.0;
+    return fmin(alpha, t < 1.0 ? MESH_SLACK * t : 1.0);
   }
-  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0, 0.0, NULL};
+  /* IPC's order: the point pairs (point-point, -edge, -triangle) first; then only the edge
+     pairs whose boxes swept up to the step found so far meet are queried */
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
-  return n > 0 ? ipc_parallel_min(n, 256, ctcd_range, &j) : 1.0;
+  if (n == 0) return alpha;
+  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0, 0.0, NULL, 1, 0.0};
+  double t = fmin(alpha, ipc_parallel_min(n, 256, ctcd_range, &j));
+  j.pass = 2;
+  j.ee_box_t = t;
+  return fmin(t, ipc_parallel_min(n, 256, ctcd_range, &j));
 }
 
 double ipc_ipc_script_step_bound(const ipc_contact_model *cm, const ipc_candidates *cand,
                                  const double *x, const double *xe, const unsigned char *scripted) {
-  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0, SCRIPT_SLACK, scripted};
+  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0, SCRIPT_SLACK, scripted, 0, 0.0};
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
   return n > 0 ? ipc_parallel_min(n, 256, ctcd_range, &j) : 1.0;
 }
@@ -340,7 +370,22 @@ double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *co
   *pmax_surface = pm;
   double cfl = pm > 0 ? cm->dhat / (2.0 * pm) : INFINITY;
   if ((first && alpha > cfl) || alpha > 2.0 * cfl) {
-    double full = fmin(alpha, full_step(cm, cand, x, xe, ctcd));
+    /* IPC builds its spatial hash for the full CCD over the step up to alpha and first cuts
+       alpha so that the mean surface vertex moves at most one voxel (SpatialHash::build:
+       the mean of |p| over the coordinates of the deformable surface vertices) */
+    if (ctcd && cm->hash_voxel > 0) {
+      double ps = 0;
+      int np = 0;
+      for (int i = 0; i < sf->nsv; ++i) {
+        int v = sf->sv[i];
+        if (sf->vert_obstacle[v]) continue;
+        for (int d = 0; d < 3; ++d) ps += fabs(xe[3 * (size_t)v + d] - x[3 * (size_t)v + d]);
+        ++np;
+      }
+      double span = np > 0 ? alpha * (ps / (3.0 * np)) / cm->hash_voxel : 0;
+      if (span > 1) alpha /= span;
+    }
+    double full = full_step(cm, cand, x, xe, ctcd, alpha);
     return full < cfl ? cfl : full;
   }
   return fmin(alpha, cfl);
