@@ -8,10 +8,12 @@
 #define IPCC_WORLD_UNIFIED_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "ipcc/error.h"
 #include "ipcc/export.h"
 #include "ipcc/lcp_world.h"
+#include "ipcc/render.h"
 #include "ipcc/scene.h"
 #include "ipcc/world.h"
 
@@ -84,9 +86,74 @@ IPCC_API const int *ipcc_world_surface_triangles(const ipcc_world *w, int *ntris
    mode, where small overlaps at contacts are part of the model, the planes and the affine
    maps are not checked. */
 IPCC_API int ipcc_world_intersection_free(const ipcc_world *w, char *what, size_t n) IPC_NONNULL(1);
-/* the surfaces at the current state as one OBJ file (as ipc_world_write_obj) */
+/* number of tets of all deformable bodies */
+IPCC_API int ipcc_world_tet_count(const ipcc_world *w) IPC_NONNULL(1);
+/* elastic energy density Psi(F) in J/m^3 of every tet at the current positions into psi
+   (ipcc_world_tet_count entries, in the tet order of ipc_body_info's tet_begin; +INFINITY for
+   an inverted tet) */
+IPCC_API void ipcc_world_tet_energy_density(const ipcc_world *w, double *psi) IPC_NONNULL(1, 2);
+
+/* ---- frames. Every file is written atomically (a temporary file, then rename). ---- */
+
+/* the surfaces of all bodies and obstacles at the current state as one OBJ file, one named
+   object each */
 IPCC_API ipc_status ipcc_world_write_obj(const ipcc_world *w, const char *path, ipc_error *err)
     IPC_NONNULL(1, 2);
+/* binary little-endian PLY of the same surfaces: vertex x, y, z (double) and object_id (int,
+   the body index; names in header comments), faces (uchar count, int indices) and, when
+   there are segments, an edge element (vertex1, vertex2) */
+IPCC_API ipc_status ipcc_world_write_ply(const ipcc_world *w, const char *path, ipc_error *err)
+    IPC_NONNULL(1, 2);
+/* ParaView XML UnstructuredGrid of every vertex (binary zlib-compressed appended arrays;
+   IPC_VTU_ENCODING=raw or ascii chooses another encoding): tets of deformable bodies,
+   triangles / lines / vertex cells of obstacles; point data velocity (m/s) and object_id,
+   cell data energy_density (Psi in J/m^3, 0 on surface cells, -1 on an inverted tet) and
+   object_id; the time in FieldData TimeValue */
+IPCC_API ipc_status ipcc_world_write_vtu(const ipcc_world *w, const char *path, ipc_error *err)
+    IPC_NONNULL(1, 2);
+/* the point cache of a run for renderers (docs/rendering.md): frame 0 writes dir/rest.obj
+   (the surfaces as the OBJ frame, the same objects and vertex order, with vertex normals) and
+   starts dir/motion.pc2 (PC2: one sample of those vertices' positions, float32); frame k > 0
+   appends sample k to it, in place: samples k and later are replaced, so dir/motion.pc2 must
+   hold at least k samples of the same vertex count (IPC_ERR_INPUT otherwise). the file is a
+   valid cache after every call (the sample is synced before the header counts it) */
+IPCC_API ipc_status ipcc_world_write_pc2(const ipcc_world *w, const char *dir, int frame,
+                                         ipc_error *err) IPC_NONNULL(1, 2);
+/* the current state as frame number `frame` in every format of `formats` (IPC_FORMAT_* bits,
+   ipc_output_formats_parse; no frame format bit = OBJ) to dir/NNNNNN.obj, .ply, .vtu (six
+   digits); with VTU also dir/frames.pvd (ipc_frames_pvd_add), with PC2 sample `frame` of
+   dir/motion.pc2 (ipcc_world_write_pc2); with IPC_FORMAT_PLANES dir/planes.obj: the analytic
+   planes as squares (two triangles, normal as "vn") around the bounding box of every vertex of
+   this and, read back from the planes.obj there, the earlier frames, with a margin of half its
+   diagonal: rewritten with every frame, it covers all frames so far */
+IPCC_API ipc_status ipcc_world_write_frame(const ipcc_world *w, const char *dir, int frame,
+                                           unsigned formats, ipc_error *err) IPC_NONNULL(1, 2);
+
+/* ---- cameras and previews ---- */
+
+/* the scene's camera (output.camera) if it has one, else a 3/4 view of the initial bounding
+   box of all bodies, up against gravity (+y without gravity); the same for every frame */
+IPCC_API ipc_camera ipcc_world_default_camera(const ipcc_world *w) IPC_NONNULL(1);
+/* a camera that follows the moving bodies: the scene's camera if it has one, else the 3/4
+   view framing the bodies both where they started and where they are now (it depends on the
+   current state alone). What `ipcc run` draws its previews with */
+IPCC_API ipc_camera ipcc_world_follow_camera(const ipcc_world *w) IPC_NONNULL(1);
+/* draws the surfaces of all bodies (a color each; obstacles grey) with Gouraud Lambert
+   shading and a z-buffer over a sky gradient, with a checkered tile floor for each
+   half-space plane of the scene; 2x2 supersampled; deterministic */
+IPCC_API void ipcc_render_world(ipc_image *im, const ipcc_world *w, const ipc_camera *cam)
+    IPC_NONNULL(1, 2, 3);
+
+/* ---- checkpoints: the changing state (positions, velocities, time, step, scripted-region
+   centres, and the mode's own: IPC's barrier stiffness, LCP's contacts, warm-start impulses
+   and what decides the reuse of its factor) as a versioned binary record on f, the format
+   both modes share (src/core/state.h; the bytes of ipcc_state_data). A world created from
+   the same scene and mode and loaded with it continues bit for bit as the saved one would. */
+IPCC_API ipc_status ipcc_world_save_state(const ipcc_world *w, FILE *f, ipc_error *err)
+    IPC_NONNULL(1, 2);
+/* reads what ipcc_world_save_state wrote into w; IPC_ERR_INPUT when the record is malformed,
+   of another version, scene or mode */
+IPCC_API ipc_status ipcc_world_load_state(ipcc_world *w, FILE *f, ipc_error *err) IPC_NONNULL(1, 2);
 
 /* ---- driving from outside. Every setter checks its input first (nverts must be
    ipcc_world_vertex_count, every number finite); on IPC_ERR_INPUT the world is unchanged.

@@ -395,7 +395,7 @@ static int write_frame(run *r) {
     ipc_image *im = ipc_image_create(640, 480, white);
     /* the view follows the bodies (and stays put with the scene's own camera) */
     ipc_camera cam = ipcc_world_follow_camera(r->w);
-    ipcc_world_render(im, r->w, &cam);
+    ipcc_render_world(im, r->w, &cam);
     ipc_image_frame_label(im, frame, ipcc_world_time(r->w));
     st = ipc_image_write_png(im, png, &err);
     r->t_preview += ipc_progress_now() - tp;

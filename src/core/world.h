@@ -93,13 +93,9 @@ ipcc_world *ipcc_world_create(const ipc_scene_def *def, const ipcc_strategy *str
 /* (ipcc_world_destroy, _step (record: strategy->record_size bytes or NULL), _positions,
    _velocities, _vertex_count, _time, _step_count, _contact_distance and the setters: the
    public ipcc/world_unified.h) */
-int ipcc_world_tet_count(const ipcc_world *w);
-void ipcc_world_tet_energy_density(const ipcc_world *w, double *psi);
-/* (ipcc_world_scene_steps, _intersection_free, _body, ...: ipcc/world_unified.h; a strategy
-   that allows penetration skips the planes and the affine maps in the intersection check) */
-
-/* the state record of the world (core/state.h: the state's fields, then the strategy's) */
-ipc_status ipcc_world_save_state(const ipcc_world *w, FILE *f, ipc_error *err);
-ipc_status ipcc_world_load_state(ipcc_world *w, FILE *f, ipc_error *err);
+/* (ipcc_world_tet_count, _tet_energy_density, _scene_steps, _intersection_free, _body,
+   _save_state, _load_state (the state record of core/state.h: the state's fields, then the
+   strategy's), ...: ipcc/world_unified.h; a strategy that allows penetration skips the planes
+   and the affine maps in the intersection check) */
 
 #endif

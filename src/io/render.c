@@ -649,6 +649,6 @@ ipc_camera ipcc_world_follow_camera(const ipcc_world *w) {
   return ipc_model_follow_camera(w->m, w->s->x);
 }
 
-void ipcc_world_render(ipc_image *im, const ipcc_world *w, const ipc_camera *cam) {
+void ipcc_render_world(ipc_image *im, const ipcc_world *w, const ipc_camera *cam) {
   ipc_render_model(im, w->m, w->s->x, cam);
 }

@@ -163,10 +163,10 @@ double ipc_lcp_world_gap(const ipc_lcp_world *w) {
 }
 
 void ipc_render_world(ipc_image *im, const ipc_world *w, const ipc_camera *cam) {
-  ipcc_world_render(im, &w->world, cam);
+  ipcc_render_world(im, &w->world, cam);
 }
 void ipc_render_lcp_world(ipc_image *im, const ipc_lcp_world *w, const ipc_camera *cam) {
-  ipcc_world_render(im, &w->world, cam);
+  ipcc_render_world(im, &w->world, cam);
 }
 
 int ipc_world_tet_count(const ipc_world *w) {
