@@ -43,8 +43,8 @@ static int make_scene(ipc_scene_def *scene, const char *mesh) {
   return 0;
 }
 
-static double lowest_y(const ipc_world *w, const ipc_body_info *body) {
-  const double *x = ipc_world_positions(w);
+static double lowest_y(const ipcc_world *w, const ipc_body_info *body) {
+  const double *x = ipcc_world_positions(w);
   double lo = INFINITY;
   for (int i = body->vertex_begin; i < body->vertex_begin + body->vertex_count; ++i)
     lo = fmin(lo, x[3 * i + 1]);
@@ -60,7 +60,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   ipc_error err;
-  ipc_world *w = ipc_world_create(&scene, &err);
+  ipcc_world *w = ipcc_world_new(&scene, IPCC_MODE_IPC, NULL, &err);
   ipc_scene_def_free(&scene); /* the world keeps copies of what it needs */
   if (!w) {
     fprintf(stderr, "build_scene: %s\n", err.msg);
@@ -68,16 +68,16 @@ int main(int argc, char **argv) {
   }
 
   ipc_body_info cube;
-  ipc_world_body(w, 0, &cube);
+  ipcc_world_body(w, 0, &cube);
   printf("body %s: %d vertices, %d tets, %d surface triangles\n", cube.name, cube.vertex_count,
          cube.tet_count, cube.triangle_count);
   printf("step 0 t 0.000 lowest_y %.6f\n", lowest_y(w, &cube));
-  int steps = ipc_world_scene_steps(w);
+  int steps = ipcc_world_scene_steps(w);
   for (int s = 1; s <= steps; ++s) {
     ipc_step_stats st;
-    if (ipc_world_step(w, &st, &err) != IPC_OK) {
+    if (ipcc_world_step(w, &st, &err) != IPC_OK) {
       fprintf(stderr, "build_scene: step %d: %s\n", s, err.msg);
-      ipc_world_destroy(w);
+      ipcc_world_destroy(w);
       return 1;
     }
     if (s % 10 == 0)
@@ -85,8 +85,8 @@ int main(int argc, char **argv) {
              st.newton_iterations, st.contacts);
   }
   char what[256];
-  int ok = ipc_world_intersection_free(w, what, sizeof what);
+  int ok = ipcc_world_intersection_free(w, what, sizeof what);
   printf("intersection-free: %s\n", ok ? "yes" : what);
-  ipc_world_destroy(w);
+  ipcc_world_destroy(w);
   return ok ? 0 : 1;
 }

@@ -23,7 +23,7 @@
 
 #include "ipc/world_internal.h"
 #include "ipcc/ipcc.h"
-#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world.h"
 #include "scene_text.h"
 #include "test.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "ipcc/ipcc.h"
-#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world.h"
 #include "test.h"
 
 /* lowest and highest y of the vertices [v0, v0 + 8) */

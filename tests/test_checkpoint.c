@@ -14,7 +14,7 @@
 
 #include "io/run_output.h"
 #include "ipcc/ipcc.h"
-#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world.h"
 #include "lcp/lcp_world_internal.h"
 #include "test.h"
 

@@ -15,7 +15,7 @@
 
 #include "fit_accel.h"
 #include "grid_cube.h"
-#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world.h"
 #include "lcp/lcp_world_internal.h"
 #include "test.h"
 

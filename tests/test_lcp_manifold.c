@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "grid_cube.h"
-#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world.h"
 #include "lcp/lcp_world_internal.h"
 #include "lcp/manifold.h"
 #include "test.h"

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "io/matrix_market.h"
-#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world.h"
 #include "lcp/cone.h"
 #include "lcp/contact.h"
 #include "lcp/lcp.h"

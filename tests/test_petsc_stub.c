@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ipcc/ipcc.h"
+#include "lcp/lcp_world.h"
 #include "linalg/linear_solver.h"
 #include "test.h"
 

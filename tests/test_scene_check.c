@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ipcc/ipcc.h"
+#include "lcp/lcp_world.h"
 #include "test.h"
 
 /* a cube resting above the ground, in memory the test owns (ipc_scene_def_free not called) */

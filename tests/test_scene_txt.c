@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ipcc/ipcc.h"
+#include "lcp/lcp_world.h"
 #include "ipcc/scene.h"
 #include "test.h"
 

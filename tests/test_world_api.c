@@ -2,9 +2,13 @@
    and scenes built in code (plane normals are normalised or rejected by the model builder,
    src/core/model.c) */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ipcc/ipcc.h"
+#include "lcp/lcp_world.h"
 #include "test.h"
 
 /* body i has the name, kind and ranges given */
@@ -134,10 +138,75 @@ static void plane_normals(void) {
   CHECK(cube_on_plane((const double[3]){0, NAN, 0}, &err) == NULL);
 }
 
+/* the unified world's frames, cameras, preview, tet data and checkpoints, in both modes (what
+   the per-mode handles offered before stage 7) */
+static void unified_outputs(ipcc_mode mode) {
+  ipc_error err;
+  ipcc_world *w = ipcc_world_load("scenes/two_cubes.json", 0, mode, NULL, NULL, 0, &err);
+  CHECK_MSG(w != NULL, "%s", err.msg);
+  if (!w) return;
+  int nt = ipcc_world_tet_count(w);
+  CHECK(nt == 12);
+  double psi[12];
+  ipcc_world_tet_energy_density(w, psi);
+  for (int t = 0; t < nt; ++t) CHECK(isfinite(psi[t]) && psi[t] >= 0);
+  CHECK(ipcc_world_contact_distance(w) > 0);
+
+  char dir[] = "/tmp/ipcc_unified_XXXXXX", path[96];
+  CHECK(mkdtemp(dir) != NULL);
+  unsigned formats = IPC_FORMAT_OBJ | IPC_FORMAT_PLY | IPC_FORMAT_VTU | IPC_FORMAT_PC2;
+  CHECK_MSG(ipcc_world_write_frame(w, dir, 0, formats, &err) == IPC_OK, "%s", err.msg);
+  const char *files[] = {"000000.obj", "000000.ply", "000000.vtu", "frames.pvd", "motion.pc2"};
+  for (int k = 0; k < 5; ++k) {
+    snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+    FILE *f = fopen(path, "rb");
+    CHECK_MSG(f != NULL, "%s missing", path);
+    if (f) fclose(f);
+    remove(path);
+  }
+  snprintf(path, sizeof path, "%s/rest.obj", dir);
+  remove(path);
+  snprintf(path, sizeof path, "%s/w.ply", dir);
+  CHECK(ipcc_world_write_ply(w, path, &err) == IPC_OK);
+  remove(path);
+  snprintf(path, sizeof path, "%s/w.vtu", dir);
+  CHECK(ipcc_world_write_vtu(w, path, &err) == IPC_OK);
+  remove(path);
+  rmdir(dir);
+
+  ipc_camera cam = ipcc_world_default_camera(w), follow = ipcc_world_follow_camera(w);
+  CHECK(cam.fov > 0 && follow.fov > 0);
+  ipc_image *im = ipc_image_create(32, 24, (const unsigned char[3]){0, 0, 0});
+  ipcc_render_world(im, w, &cam);
+  int lit = 0;
+  for (int i = 0; i < 32 * 24 * 3; ++i) lit |= im->rgb[i] != 0;
+  CHECK(lit);
+  ipc_image_destroy(im);
+
+  /* a checkpoint after one step; two more steps, then back and the same two steps again */
+  CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
+  FILE *f = tmpfile();
+  CHECK(f && ipcc_world_save_state(w, f, &err) == IPC_OK);
+  CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK && ipcc_world_step(w, NULL, &err) == IPC_OK);
+  int nv = ipcc_world_vertex_count(w);
+  double x[3 * 16];
+  CHECK(nv == 16);
+  memcpy(x, ipcc_world_positions(w), sizeof x);
+  rewind(f);
+  CHECK_MSG(ipcc_world_load_state(w, f, &err) == IPC_OK, "%s", err.msg);
+  CHECK(ipcc_world_step_count(w) == 1);
+  CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK && ipcc_world_step(w, NULL, &err) == IPC_OK);
+  CHECK(memcmp(x, ipcc_world_positions(w), sizeof x) == 0);
+  fclose(f);
+  ipcc_world_destroy(w);
+}
+
 int main(void) {
   two_cubes();
   obstacle();
   load_errors();
   plane_normals();
+  unified_outputs(IPCC_MODE_IPC);
+  unified_outputs(IPCC_MODE_LCP);
   TEST_MAIN_END();
 }

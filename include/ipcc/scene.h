@@ -6,8 +6,8 @@
    releases them all with free(). A scene built in code therefore allocates them with
    malloc / calloc / realloc (never string literals or stack arrays) and calls
    ipc_scene_def_free once; or it keeps its own memory and never calls it. Start from
-   ipc_default_scene_def / ipc_default_body_def (they allocate nothing). ipc_world_create
-   and ipc_lcp_world_create copy what they need, so the definition may be freed right after
+   ipc_default_scene_def / ipc_default_body_def (they allocate nothing). ipcc_world_new
+   and ipcc_world_load copy what they need, so the definition may be freed right after
    (examples/build_scene.c). */
 #ifndef IPCC_SCENE_H
 #define IPCC_SCENE_H
@@ -280,7 +280,7 @@ IPCC_API ipc_status ipc_scene_load_any(const char *path, unsigned flags, ipc_sce
    names the first bad field as the JSON reader does, "FILE: key 'bodies[1].material.young':
    expected a positive Young's modulus (Pa), got -5" (FILE: def->path, else "(scene)"), or
    "FILE:LINE: young: ..." for what an IPC script's line declared (the defs' source_line).
-   ipc_world_create and ipc_lcp_world_create call it first. def NULL: IPC_ERR_INPUT. */
+   ipcc_world_new calls it first. def NULL: IPC_ERR_INPUT. */
 IPCC_API ipc_status ipc_scene_def_check(const ipc_scene_def *def, ipc_error *err);
 
 /* frees every pointer the scene owns (see the top of this file) with free() and zeroes *s,

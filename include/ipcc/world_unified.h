@@ -1,8 +1,8 @@
 /* one world for both contact models (docs/one-world.md), and driving it from outside: set
    positions, velocities and external forces between steps, read the contact list, and copy
-   the state to branch a run. Works for a world of either mode; ipc_world and ipc_lcp_world
-   handles give their unified world through ipc_world_unified / ipc_lcp_world_unified (the
-   same object: destroy it through one handle only). A control loop: docs/using-ipcc-from-c.md,
+   the state to branch a run. Works for a world of either mode. Since stage 7 this is the one
+   world interface of the library: the per-mode handles (ipc_world, ipc_lcp_world) are
+   internal. A control loop: docs/using-ipcc-from-c.md,
    "Driving a world from outside". */
 #ifndef IPCC_WORLD_UNIFIED_H
 #define IPCC_WORLD_UNIFIED_H
@@ -25,9 +25,10 @@ typedef enum ipcc_mode {
   IPCC_MODE_LCP = 1, /* velocity-level complementarity (docs/lcp-mode.md) */
 } ipcc_mode;
 
-/* builds a world of the given mode from a scene (the checks and messages of ipc_world_create
-   and ipc_lcp_world_create); lcp: the LCP mode's options (NULL: ipc_default_lcp_world_def();
-   ignored in IPC mode). NULL on error (err filled). Free with ipcc_world_destroy. */
+/* builds a world of the given mode from a scene (every input checked, the start state too: inverted
+   tets, intersecting or touching surfaces, named by key, script line or primitive); lcp: the LCP
+   mode's options (NULL: ipc_default_lcp_world_def(); ignored in IPC mode). NULL on error (err
+   filled). Free with ipcc_world_destroy. */
 IPCC_API ipcc_world *ipcc_world_new(const ipc_scene_def *def, ipcc_mode mode,
                                     const ipc_lcp_world_def *lcp, ipc_error *err) IPC_NONNULL(1);
 /* the mode ipcc_world_load takes from the scene: its "mode" key (IPC when it has none, and
@@ -45,10 +46,7 @@ IPCC_API ipcc_world *ipcc_world_new(const ipc_scene_def *def, ipcc_mode mode,
 IPCC_API ipcc_world *ipcc_world_load(const char *path, unsigned flags, int mode,
                                      const char *const *keys, const char *const *values, int nopts,
                                      ipc_error *err) IPC_NONNULL(1);
-/* the unified world of a handle (owned by it: do not destroy it separately) */
-IPCC_API ipcc_world *ipc_world_unified(ipc_world *w) IPC_NONNULL(1);
-IPCC_API ipcc_world *ipc_lcp_world_unified(ipc_lcp_world *w) IPC_NONNULL(1);
-/* frees a world made by ipcc_world_new (or the handle's world and the handle); w may be NULL */
+/* frees a world made by ipcc_world_new or ipcc_world_load; w may be NULL */
 IPCC_API void ipcc_world_destroy(ipcc_world *w);
 
 IPCC_API ipcc_mode ipcc_world_mode(const ipcc_world *w) IPC_NONNULL(1);
@@ -67,12 +65,11 @@ IPCC_API double ipcc_world_contact_distance(const ipcc_world *w) IPC_NONNULL(1);
 /* the vertices' lumped masses (ipcc_world_vertex_count, kg; 0 on obstacles), owned by the
    world: a force m_i a on every vertex of a body accelerates it by a */
 IPCC_API const double *ipcc_world_masses(const ipcc_world *w) IPC_NONNULL(1);
-/* the body (ipc_world_body order) vertex i belongs to, or -1 when i is out of range */
+/* the body (ipcc_world_body order) vertex i belongs to, or -1 when i is out of range */
 IPCC_API int ipcc_world_vertex_body(const ipcc_world *w, int i) IPC_NONNULL(1);
 
-/* what the handles' functions of the same names give (ipcc/world.h), for a world of either
-   mode: the steps the scene asks for (duration / time_step, rounded), the bodies and
-   obstacles in scene order, the analytic planes, the surface triangles (fixed for the
+/* for a world of either mode: the steps the scene asks for (duration / time_step, rounded), the
+   bodies and obstacles in scene order, the analytic planes, the surface triangles (fixed for the
    world's lifetime; ntris may be NULL) */
 IPCC_API int ipcc_world_scene_steps(const ipcc_world *w) IPC_NONNULL(1);
 IPCC_API int ipcc_world_body_count(const ipcc_world *w) IPC_NONNULL(1);
@@ -81,10 +78,10 @@ IPCC_API int ipcc_world_plane_count(const ipcc_world *w) IPC_NONNULL(1);
 IPCC_API int ipcc_world_plane(const ipcc_world *w, int k, double point[3], double normal[3])
     IPC_NONNULL(1, 3, 4);
 IPCC_API const int *ipcc_world_surface_triangles(const ipcc_world *w, int *ntris) IPC_NONNULL(1);
-/* the exact check of the current state (as ipc_world_intersection_free): 1 when no two
-   surface primitives intersect, else 0 and the first pair in what (may be NULL). In LCP
-   mode, where small overlaps at contacts are part of the model, the planes and the affine
-   maps are not checked. */
+/* the exact check of the current state (pairs of kinematic obstacles with each other are not
+   checked): 1 when no two surface primitives intersect, else 0 and the first pair in what (may be
+   NULL). In LCP mode, where small overlaps at contacts are part of the model, the planes and the
+   affine maps are not checked. */
 IPCC_API int ipcc_world_intersection_free(const ipcc_world *w, char *what, size_t n) IPC_NONNULL(1);
 /* number of tets of all deformable bodies */
 IPCC_API int ipcc_world_tet_count(const ipcc_world *w) IPC_NONNULL(1);
@@ -201,8 +198,8 @@ typedef enum ipcc_contact_kind {
 
 typedef struct ipcc_contact {
   int kind;            /* ipcc_contact_kind */
-  int body[2];         /* the two bodies (ipc_world_body order); body[1] = -1 against a plane */
-  int plane;           /* the plane (ipc_world_plane) or -1 */
+  int body[2];         /* the two bodies (ipcc_world_body order); body[1] = -1 against a plane */
+  int plane;           /* the plane (ipcc_world_plane) or -1 */
   int vertex[4];       /* the primitives' vertices (by kind; -1 where unused) */
   double weight[4];    /* LCP: the vertices' weights (+ side 0, - side 1); IPC: 0 */
   double point[2][3];  /* closest points on side 0 (vertex[0]'s) and side 1 */
@@ -236,7 +233,7 @@ IPCC_API ipcc_state *ipcc_state_copy(const ipcc_state *s, ipc_error *err) IPC_NO
    another scene or mode */
 IPCC_API ipc_status ipcc_state_restore(ipcc_world *w, const ipcc_state *s, ipc_error *err)
     IPC_NONNULL(1, 2);
-/* the snapshot's bytes (the state record of ipc_world_save_state), e.g. to store it */
+/* the snapshot's bytes (the state record of ipcc_world_save_state), e.g. to store it */
 IPCC_API const void *ipcc_state_data(const ipcc_state *s, size_t *bytes) IPC_NONNULL(1, 2);
 /* s may be NULL */
 IPCC_API void ipcc_state_free(ipcc_state *s);

@@ -10,7 +10,7 @@
 #include "core/world.h"
 #include "io/run_output.h"
 #include "ipcc/ipcc.h"
-#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world.h"
 
 /* the LCP options of the command line, as given */
 typedef struct ipc_run_lcp_opts {

@@ -1,7 +1,7 @@
 /* chunked OpenMP loops with thread-count independent results; see parallel.h */
 #include "core/parallel.h"
 
-#include "ipcc/world.h"
+#include "ipc/world.h"
 
 #include <limits.h>
 #include <math.h>

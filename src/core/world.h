@@ -1,7 +1,7 @@
 /* the world both contact models step (docs/one-world.md, stage 4): the model, its rest data,
    the state and the step's prescription, and the strategy that steps them (IPC's Newton on the
-   incremental potential, or the velocity LCP). Internal: the public handles ipc_world and
-   ipc_lcp_world (include/ipcc/world.h, lcp_world.h) are the two strategies' workspaces, each
+   incremental potential, or the velocity LCP). Internal: the handles ipc_world and
+   ipc_lcp_world (src/ipc/world.h, src/lcp/lcp_world.h) are the two strategies' workspaces, each
    holding an ipcc_world as its first member `world`; their public functions are written once
    over it (src/ipc/world_api.c).
 

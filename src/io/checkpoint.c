@@ -37,7 +37,7 @@
 #include "io/path.h"
 #include "io/run_output.h"
 #include "ipc/world_internal.h"
-#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world.h"
 #include "lcp/lcp_world_internal.h"
 
 #define IPC_CHECKPOINT_VERSION 5u

@@ -6,8 +6,8 @@
 #define IPCC_IO_FRAME_VTU_H
 
 #include "ipcc/error.h"
-#include "ipcc/lcp_world.h"
-#include "ipcc/world.h"
+#include "lcp/lcp_world.h"
+#include "ipc/world.h"
 
 typedef enum ipc_vtu_encoding {
   IPC_VTU_ASCII = 1, /* every array as text (%.17g: the doubles read back bit for bit) */

@@ -8,8 +8,8 @@
 #include <stdint.h>
 
 #include "ipcc/error.h"
-#include "ipcc/lcp_world.h"
-#include "ipcc/world.h"
+#include "lcp/lcp_world.h"
+#include "ipc/world.h"
 
 /* creates the output folder (and parents) */
 ipc_status ipc_output_prepare(const char *dir, ipc_error *err);

@@ -8,7 +8,7 @@
 #include "core/error.h"
 #include "io/json_read.h"
 #include "io/path.h"
-#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world.h"
 
 ipc_status ipc_lcp_scene_load(const char *path, ipc_lcp_world_def *d, int *lcp_mode,
                               ipc_error *err) {

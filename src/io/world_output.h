@@ -1,6 +1,6 @@
 /* the outputs of a world (core/world.h), whichever its contact model: frames in each format,
-   cameras and previews. The public functions of both handles (ipcc/output.h, render.h,
-   lcp_world.h) call these (src/ipc/world_api.c) */
+   cameras and previews. The functions of both handles (ipc/world.h,
+   lcp/lcp_world.h) call these (src/ipc/world_api.c) */
 #ifndef IPCC_IO_WORLD_OUTPUT_H
 #define IPCC_IO_WORLD_OUTPUT_H
 

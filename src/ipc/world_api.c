@@ -1,6 +1,6 @@
-/* the public functions of both handles (ipc_world_* of ipcc/world.h, output.h and render.h,
-   ipc_lcp_world_* of ipcc/lcp_world.h), written once over the world the two strategies'
-   workspaces hold (core/world.h): each handle's `world` member */
+/* the functions of both internal handles (ipc_world_* of ipc/world.h, ipc_lcp_world_* of
+   lcp/lcp_world.h) and the unified world's accessors (ipcc/world_unified.h), written once over the
+   world the two strategies' workspaces hold (core/world.h): each handle's `world` member */
 #include "core/alloc.h"
 #include "core/error.h"
 #include "io/path.h"

@@ -12,7 +12,7 @@
 #include "geometry/broad_phase.h"
 #include "ipc/contacts.h"
 #include "ipc/friction.h"
-#include "ipcc/world.h"
+#include "ipc/world.h"
 
 typedef struct ipc_newton_solver ipc_newton_solver;
 

@@ -9,7 +9,7 @@
 #include "core/state.h"
 #include "core/world.h"
 #include "geometry/broad_phase.h"
-#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world.h"
 #include "lcp/body_factors.h"
 #include "lcp/body_pairs.h"
 #include "lcp/contact.h"

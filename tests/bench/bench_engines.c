@@ -41,6 +41,7 @@
 
 #include "bench_engines.h"
 #include "ipcc/ipcc.h"
+#include "lcp/lcp_world.h"
 
 enum { ENG_BULLET = 1, ENG_ODE = 2, ENG_IPC = 4, ENG_LCP = 8 };
 

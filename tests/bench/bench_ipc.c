@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ipcc/ipcc.h"
+#include "lcp/lcp_world.h"
 #include "linalg/linear_solver.h"
 
 int main(int argc, char **argv) {

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world.h"
 #include "ipcc/scene.h"
 
 static int wanted(int step, int argc, char **argv) {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world.h"
 #include "ipcc/scene.h"
 
 typedef struct tally {

@@ -19,7 +19,7 @@
 
 #include "io/plot.h"
 #include "ipcc/ipcc.h"
-#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world.h"
 #include "ipcc/render.h"
 
 enum { PH_BROAD, PH_ASSEMBLY, PH_SOLVE, PH_CCD, PH_OTHER, PH_TOTAL, NPH };

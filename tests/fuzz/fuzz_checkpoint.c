@@ -8,7 +8,7 @@
 
 #include "fuzz_common.h"
 #include "io/run_output.h"
-#include "ipcc/world.h"
+#include "ipc/world.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -2,7 +2,7 @@
 
 #include "fuzz_common.h"
 
-#include "ipcc/world.h"
+#include "ipc/world.h"
 
 #include <errno.h>
 #include <ftw.h>

@@ -3,7 +3,7 @@
    options reader; an accepted scene whose meshes are the linked test meshes (meshes/...)
    is then built into a world */
 #include "fuzz_common.h"
-#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
