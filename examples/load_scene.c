@@ -14,7 +14,7 @@
 static void print_bodies(const ipcc_world *w) {
   const double *x = ipcc_world_positions(w);
   for (int b = 0; b < ipcc_world_body_count(w); ++b) {
-    ipc_body_info info;
+    ipcc_body_info info;
     ipcc_world_body(w, b, &info);
     double c[3] = {0, 0, 0}, lo = INFINITY;
     for (int i = info.vertex_begin; i < info.vertex_begin + info.vertex_count; ++i) {
@@ -33,15 +33,15 @@ int main(int argc, char **argv) {
     return 2;
   }
   int steps = argc > 2 ? atoi(argv[2]) : 10;
-  ipc_scene_def scene;
-  ipc_error err;
+  ipcc_scene_def scene;
+  ipcc_error err;
   /* on failure the loader leaves scene empty: nothing to free */
-  if (ipc_scene_load_any(argv[1], 0, &scene, &err) != IPC_OK) {
+  if (ipcc_scene_load_any(argv[1], 0, &scene, &err) != IPCC_OK) {
     fprintf(stderr, "load_scene: %s\n", err.msg);
     return err.status;
   }
   ipcc_world *w = ipcc_world_new(&scene, IPCC_MODE_IPC, NULL, &err);
-  ipc_scene_def_free(&scene);
+  ipcc_scene_def_free(&scene);
   if (!w) {
     fprintf(stderr, "load_scene: %s\n", err.msg);
     return err.status;
@@ -54,8 +54,8 @@ int main(int argc, char **argv) {
   printf("t %.3f\n", ipcc_world_time(w));
   print_bodies(w);
   for (int s = 0; s < steps; ++s) {
-    ipc_step_stats st; /* the IPC mode's statistics (an LCP world fills ipc_lcp_step_stats) */
-    if (ipcc_world_step(w, &st, &err) != IPC_OK) {
+    ipcc_step_stats st; /* the IPC mode's statistics (an LCP world fills ipcc_lcp_step_stats) */
+    if (ipcc_world_step(w, &st, &err) != IPCC_OK) {
       fprintf(stderr, "load_scene: step %d: %s\n", s + 1, err.msg);
       ipcc_world_destroy(w);
       return 1;

@@ -10,21 +10,21 @@
 #include "ipcc/scene.h"
 
 /* friction formulations */
-typedef enum ipc_lcp_friction {
-  IPC_LCP_FRICTION_NONE = 0,
-  IPC_LCP_FRICTION_BOX = 1,     /* boxed LCP: |t_i| <= mu n on two orthogonal tangents */
-  IPC_LCP_FRICTION_PYRAMID = 2, /* polyhedral cone with k directions (LCP with slack) */
-  IPC_LCP_FRICTION_CONE = 3,    /* exact Coulomb disk by projection */
-} ipc_lcp_friction;
+typedef enum ipcc_lcp_friction {
+  IPCC_LCP_FRICTION_NONE = 0,
+  IPCC_LCP_FRICTION_BOX = 1,     /* boxed LCP: |t_i| <= mu n on two orthogonal tangents */
+  IPCC_LCP_FRICTION_PYRAMID = 2, /* polyhedral cone with k directions (LCP with slack) */
+  IPCC_LCP_FRICTION_CONE = 3,    /* exact Coulomb disk by projection */
+} ipcc_lcp_friction;
 
 /* which inverse the contact impulses act through */
-typedef enum ipc_lcp_coupling {
-  IPC_LCP_LUMPED = 0,  /* W = J M^-1 J^T, M the lumped mass (sparse, regions per vertex) */
-  IPC_LCP_COUPLED = 1, /* W = J A^-1 J^T, A = M + h^2 K (CHOLMOD; regions per body) */
-} ipc_lcp_coupling;
+typedef enum ipcc_lcp_coupling {
+  IPCC_LCP_LUMPED = 0,  /* W = J M^-1 J^T, M the lumped mass (sparse, regions per vertex) */
+  IPCC_LCP_COUPLED = 1, /* W = J A^-1 J^T, A = M + h^2 K (CHOLMOD; regions per body) */
+} ipcc_lcp_coupling;
 
 /* statistics of one LCP time step (times in seconds) */
-typedef struct ipc_lcp_step_stats {
+typedef struct ipcc_lcp_step_stats {
   int step;            /* 1-based index of the step just taken */
   double time;         /* simulated time at the end of the step */
   int contacts;        /* contacts solved in the step */
@@ -50,21 +50,21 @@ typedef struct ipc_lcp_step_stats {
                               all move by prescription (scripted, pinned, obstacles): surfaces
                               that prescribed motions carried into or through each other, which
                               no contact impulse can separate */
-} ipc_lcp_step_stats;
+} ipcc_lcp_step_stats;
 
 /* which contact points the LCP mode solves */
-typedef enum ipc_lcp_manifold {
-  IPC_LCP_MANIFOLD_REDUCED = 0, /* at most four per touching pair (deformable: per patch) */
-  IPC_LCP_MANIFOLD_FULL = 1,    /* every point contact within the gap */
-} ipc_lcp_manifold;
+typedef enum ipcc_lcp_manifold {
+  IPCC_LCP_MANIFOLD_REDUCED = 0, /* at most four per touching pair (deformable: per patch) */
+  IPCC_LCP_MANIFOLD_FULL = 1,    /* every point contact within the gap */
+} ipcc_lcp_manifold;
 
 /* options of the LCP mode. solver takes the values of the LCP solvers:
-   0 pgs, 1 pcg-pgs, 2 amgs, 3 lemke (see ipc_lcp_world_def_set for names) */
-typedef struct ipc_lcp_world_def {
+   0 pgs, 1 pcg-pgs, 2 amgs, 3 lemke (see ipcc_lcp_world_def_set for names) */
+typedef struct ipcc_lcp_world_def {
   int solver;
-  ipc_lcp_friction friction;
+  ipcc_lcp_friction friction;
   int pyramid_directions; /* k >= 3 for the pyramid (4) */
-  ipc_lcp_coupling coupling;
+  ipcc_lcp_coupling coupling;
   double contact_gap;   /* contacts are generated below this distance (m); 0 = 0.1 x the
                            mean surface edge length, at most 1e-2 x the bbox diagonal */
   double baumgarte;     /* in [0, 1]: fraction of a penetration corrected per step (0.2) */
@@ -76,29 +76,30 @@ typedef struct ipc_lcp_world_def {
   int split_regions;    /* solve each independent region separately (1) */
   const char *dump_dir; /* when set, each region's LCP is written there as Matrix Market */
   /* contact manifolds: at most four points per touching pair (reduced) or every point */
-  ipc_lcp_manifold manifold;
-} ipc_lcp_world_def;
+  ipcc_lcp_manifold manifold;
+} ipcc_lcp_world_def;
 
 /* defaults as listed above: PGS, no friction, coupled (stable on stiff, light bodies; lumped
    is the model of Lazarevych et al. and Erleben's notes: docs/lcp-mode.md) */
-IPCC_API ipc_lcp_world_def ipc_default_lcp_world_def(void);
+IPCC_API ipcc_lcp_world_def ipcc_default_lcp_world_def(void);
 
 /* sets one option by name, as scenes and the command line spell them: "solver" (pgs,
    pcg-pgs, amgs, lemke), "friction" (none, box, pyramid, cone), "directions", "coupling"
    (lumped, coupled), "gap", "baumgarte", "restitution", "tolerance", "max_iterations",
    "omega", "warm_start" (true/false), "regions" (true/false), "manifold" (reduced, full).
-   IPC_ERR_INPUT names the key and what was expected. */
-IPCC_API ipc_status ipc_lcp_world_def_set(ipc_lcp_world_def *d, const char *key, const char *value,
-                                          ipc_error *err) IPC_NONNULL(1, 2, 3);
+   IPCC_ERR_INPUT names the key and what was expected. */
+IPCC_API ipcc_status ipcc_lcp_world_def_set(ipcc_lcp_world_def *d, const char *key,
+                                            const char *value, ipcc_error *err)
+    IPCC_NONNULL(1, 2, 3);
 
 /* reads a scene file's "mode" ("ipc" or "lcp", *lcp_mode 1 for lcp) and its "lcp" object of
-   options (keys as ipc_lcp_world_def_set) into d; d keeps its values for missing keys.
+   options (keys as ipcc_lcp_world_def_set) into d; d keeps its values for missing keys.
    lcp_mode may be NULL. */
-IPCC_API ipc_status ipc_lcp_scene_load(const char *path, ipc_lcp_world_def *d, int *lcp_mode,
-                                       ipc_error *err) IPC_NONNULL(1, 2);
+IPCC_API ipcc_status ipcc_lcp_scene_load(const char *path, ipcc_lcp_world_def *d, int *lcp_mode,
+                                         ipcc_error *err) IPCC_NONNULL(1, 2);
 
-/* names of a friction formulation and a coupling as ipc_lcp_world_def_set spells them */
-IPCC_API const char *ipc_lcp_friction_name(ipc_lcp_friction f);
-IPCC_API const char *ipc_lcp_coupling_name(ipc_lcp_coupling c);
+/* names of a friction formulation and a coupling as ipcc_lcp_world_def_set spells them */
+IPCC_API const char *ipcc_lcp_friction_name(ipcc_lcp_friction f);
+IPCC_API const char *ipcc_lcp_coupling_name(ipcc_lcp_coupling c);
 
 #endif

@@ -7,7 +7,7 @@
 #include "ipcc/export.h"
 
 /* statistics of one time step (times in seconds) */
-typedef struct ipc_step_stats {
+typedef struct ipcc_step_stats {
   int step;    /* 1-based index of the step just taken */
   double time; /* simulated time at the end of the step */
   int newton_iterations;
@@ -37,15 +37,15 @@ typedef struct ipc_step_stats {
                               precision can certify for this state) */
   long linear_iterations;  /* Krylov iterations of the step's Newton solves (an iterative
                               newton.linear_solver; 0 for CHOLMOD and other direct solvers) */
-} ipc_step_stats;
+} ipcc_step_stats;
 
 /* number of threads for ipcc's own loops (default 1; n < 1: one per core; returns the
    number in use). Results do not depend on it: work is split in chunks fixed by the problem size.
  */
-IPCC_API int ipc_set_threads(int n);
+IPCC_API int ipcc_set_threads(int n);
 
 /* one body or obstacle of a world, as the scene listed it */
-typedef struct ipc_body_info {
+typedef struct ipcc_body_info {
   const char *name;   /* the scene's name, or the mesh file's; owned by the world */
   int obstacle;       /* 1: kinematic obstacle (no mass, moves by script only) */
   int vertex_begin;   /* its vertices are [vertex_begin, vertex_begin + vertex_count) of */
@@ -54,6 +54,6 @@ typedef struct ipc_body_info {
   int tet_count;      /*   0 for obstacles */
   int triangle_begin; /* its triangles are [triangle_begin, triangle_begin + triangle_count) */
   int triangle_count; /*   of ipcc_world_surface_triangles */
-} ipc_body_info;
+} ipcc_body_info;
 
 #endif

@@ -12,7 +12,7 @@
    slower (OpenMP workers and OpenBLAS/CHOLMOD threads spin against each other) */
 static int g_threads = 1;
 
-int ipc_set_threads(int n) {
+int ipcc_set_threads(int n) {
   if (n < 1) n = omp_get_num_procs();
   g_threads = n;
   return n;

@@ -11,7 +11,7 @@
 /* (ipcc_world_write_obj, _ply, _vtu, _pc2, _frame, _default_camera, _follow_camera and
    ipcc_render_world: ipcc/world_unified.h) */
 /* ipcc_world_write_vtu with the given encoding */
-ipc_status ipcc_world_write_vtu_encoded(const ipcc_world *w, const char *path, ipc_vtu_encoding enc,
-                                        ipc_error *err);
+ipcc_status ipcc_world_write_vtu_encoded(const ipcc_world *w, const char *path,
+                                         ipc_vtu_encoding enc, ipcc_error *err);
 
 #endif
