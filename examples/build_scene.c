@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* a malloc'd copy: ipc_scene_def_free frees the scene's strings with free() */
+/* a malloc'd copy: ipcc_scene_def_free frees the scene's strings with free() */
 static char *copy_string(const char *s) {
   char *c = malloc(strlen(s) + 1);
   if (c) strcpy(c, s);
@@ -21,9 +21,9 @@ static char *copy_string(const char *s) {
 }
 
 /* the scene owns bodies, planes and the body's strings (all from malloc) until
-   ipc_scene_def_free */
-static int make_scene(ipc_scene_def *scene, const char *mesh) {
-  *scene = ipc_default_scene_def();
+   ipcc_scene_def_free */
+static int make_scene(ipcc_scene_def *scene, const char *mesh) {
+  *scene = ipcc_default_scene_def();
   scene->time_step = 0.02;
   scene->duration = 1.0;
   scene->bodies = calloc(1, sizeof *scene->bodies);
@@ -31,8 +31,8 @@ static int make_scene(ipc_scene_def *scene, const char *mesh) {
   if (!scene->bodies || !scene->planes) return -1;
 
   scene->nbodies = 1;
-  ipc_body_def *cube = &scene->bodies[0];
-  *cube = ipc_default_body_def(); /* Neo-Hookean, 1000 kg/m^3, E 1e5 Pa, nu 0.4 */
+  ipcc_body_def *cube = &scene->bodies[0];
+  *cube = ipcc_default_body_def(); /* Neo-Hookean, 1000 kg/m^3, E 1e5 Pa, nu 0.4 */
   cube->name = copy_string("cube");
   cube->mesh = copy_string(mesh);
   if (!cube->name || !cube->mesh) return -1;
@@ -43,8 +43,8 @@ static int make_scene(ipc_scene_def *scene, const char *mesh) {
   return 0;
 }
 
-static double lowest_y(const ipc_world *w, const ipc_body_info *body) {
-  const double *x = ipc_world_positions(w);
+static double lowest_y(const ipcc_world *w, const ipcc_body_info *body) {
+  const double *x = ipcc_world_positions(w);
   double lo = INFINITY;
   for (int i = body->vertex_begin; i < body->vertex_begin + body->vertex_count; ++i)
     lo = fmin(lo, x[3 * i + 1]);
@@ -53,31 +53,31 @@ static double lowest_y(const ipc_world *w, const ipc_body_info *body) {
 
 int main(int argc, char **argv) {
   const char *mesh = argc > 1 ? argv[1] : "scenes/meshes/cube.msh";
-  ipc_scene_def scene;
+  ipcc_scene_def scene;
   if (make_scene(&scene, mesh) != 0) {
     fprintf(stderr, "build_scene: out of memory\n");
-    ipc_scene_def_free(&scene);
+    ipcc_scene_def_free(&scene);
     return 2;
   }
-  ipc_error err;
-  ipc_world *w = ipc_world_create(&scene, &err);
-  ipc_scene_def_free(&scene); /* the world keeps copies of what it needs */
+  ipcc_error err;
+  ipcc_world *w = ipcc_world_new(&scene, IPCC_MODE_IPC, NULL, &err);
+  ipcc_scene_def_free(&scene); /* the world keeps copies of what it needs */
   if (!w) {
     fprintf(stderr, "build_scene: %s\n", err.msg);
     return err.status;
   }
 
-  ipc_body_info cube;
-  ipc_world_body(w, 0, &cube);
+  ipcc_body_info cube;
+  ipcc_world_body(w, 0, &cube);
   printf("body %s: %d vertices, %d tets, %d surface triangles\n", cube.name, cube.vertex_count,
          cube.tet_count, cube.triangle_count);
   printf("step 0 t 0.000 lowest_y %.6f\n", lowest_y(w, &cube));
-  int steps = ipc_world_scene_steps(w);
+  int steps = ipcc_world_scene_steps(w);
   for (int s = 1; s <= steps; ++s) {
-    ipc_step_stats st;
-    if (ipc_world_step(w, &st, &err) != IPC_OK) {
+    ipcc_step_stats st;
+    if (ipcc_world_step(w, &st, &err) != IPCC_OK) {
       fprintf(stderr, "build_scene: step %d: %s\n", s, err.msg);
-      ipc_world_destroy(w);
+      ipcc_world_destroy(w);
       return 1;
     }
     if (s % 10 == 0)
@@ -85,8 +85,8 @@ int main(int argc, char **argv) {
              st.newton_iterations, st.contacts);
   }
   char what[256];
-  int ok = ipc_world_intersection_free(w, what, sizeof what);
+  int ok = ipcc_world_intersection_free(w, what, sizeof what);
   printf("intersection-free: %s\n", ok ? "yes" : what);
-  ipc_world_destroy(w);
+  ipcc_world_destroy(w);
   return ok ? 0 : 1;
 }

@@ -25,14 +25,14 @@ int main(int argc, char **argv) {
     return 2;
   }
   ipcc_mode mode = argc > 2 && strcmp(argv[2], "lcp") == 0 ? IPCC_MODE_LCP : IPCC_MODE_IPC;
-  ipc_error err;
-  ipc_scene_def scene;
-  if (ipc_scene_load_any(argv[1], 0, &scene, &err) != IPC_OK) {
+  ipcc_error err;
+  ipcc_scene_def scene;
+  if (ipcc_scene_load_any(argv[1], 0, &scene, &err) != IPCC_OK) {
     fprintf(stderr, "%s\n", err.msg);
     return 2;
   }
   ipcc_world *w = ipcc_world_new(&scene, mode, NULL, &err);
-  ipc_scene_def_free(&scene);
+  ipcc_scene_def_free(&scene);
   if (!w) {
     fprintf(stderr, "%s\n", err.msg);
     return 2;
@@ -44,8 +44,8 @@ int main(int argc, char **argv) {
   int status = 0;
   for (int step = 0; step < 40 && status == 0; ++step) {
     control(w, f);
-    if (ipcc_world_set_forces(w, f, n, &err) != IPC_OK ||
-        ipcc_world_step(w, NULL, &err) != IPC_OK) {
+    if (ipcc_world_set_forces(w, f, n, &err) != IPCC_OK ||
+        ipcc_world_step(w, NULL, &err) != IPCC_OK) {
       fprintf(stderr, "step %d: %s\n", step + 1, err.msg);
       status = 1;
       break;
@@ -69,7 +69,7 @@ int main(int argc, char **argv) {
     for (int step = 20; step < 40 && status == 0; ++step) {
       control(w, f);
       ipcc_world_set_forces(w, f, n, &err);
-      if (ipcc_world_step(w, NULL, &err) != IPC_OK) status = 1;
+      if (ipcc_world_step(w, NULL, &err) != IPCC_OK) status = 1;
     }
     printf("branch: %s\n",
            memcmp(end, ipcc_world_positions(w), bytes) == 0 ? "identical" : "different");

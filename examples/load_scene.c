@@ -11,11 +11,11 @@
 #include <stdlib.h>
 
 /* one line per body: name, kind, vertex range, centroid and lowest y of its vertices */
-static void print_bodies(const ipc_world *w) {
-  const double *x = ipc_world_positions(w);
-  for (int b = 0; b < ipc_world_body_count(w); ++b) {
-    ipc_body_info info;
-    ipc_world_body(w, b, &info);
+static void print_bodies(const ipcc_world *w) {
+  const double *x = ipcc_world_positions(w);
+  for (int b = 0; b < ipcc_world_body_count(w); ++b) {
+    ipcc_body_info info;
+    ipcc_world_body(w, b, &info);
     double c[3] = {0, 0, 0}, lo = INFINITY;
     for (int i = info.vertex_begin; i < info.vertex_begin + info.vertex_count; ++i) {
       for (int d = 0; d < 3; ++d) c[d] += x[3 * i + d] / info.vertex_count;
@@ -33,35 +33,36 @@ int main(int argc, char **argv) {
     return 2;
   }
   int steps = argc > 2 ? atoi(argv[2]) : 10;
-  ipc_scene_def scene;
-  ipc_error err;
+  ipcc_scene_def scene;
+  ipcc_error err;
   /* on failure the loader leaves scene empty: nothing to free */
-  if (ipc_scene_load_any(argv[1], 0, &scene, &err) != IPC_OK) {
+  if (ipcc_scene_load_any(argv[1], 0, &scene, &err) != IPCC_OK) {
     fprintf(stderr, "load_scene: %s\n", err.msg);
     return err.status;
   }
-  ipc_world *w = ipc_world_create(&scene, &err);
-  ipc_scene_def_free(&scene);
+  ipcc_world *w = ipcc_world_new(&scene, IPCC_MODE_IPC, NULL, &err);
+  ipcc_scene_def_free(&scene);
   if (!w) {
     fprintf(stderr, "load_scene: %s\n", err.msg);
     return err.status;
   }
   int ntris;
-  ipc_world_surface_triangles(w, &ntris);
+  ipcc_world_surface_triangles(w, &ntris);
   printf("%s: %d bodies, %d vertices, %d surface triangles, dhat %.3g m\n", argv[1],
-         ipc_world_body_count(w), ipc_world_vertex_count(w), ntris, ipc_world_dhat(w));
-  printf("t %.3f\n", ipc_world_time(w));
+         ipcc_world_body_count(w), ipcc_world_vertex_count(w), ntris,
+         ipcc_world_contact_distance(w));
+  printf("t %.3f\n", ipcc_world_time(w));
   print_bodies(w);
   for (int s = 0; s < steps; ++s) {
-    ipc_step_stats st;
-    if (ipc_world_step(w, &st, &err) != IPC_OK) {
+    ipcc_step_stats st; /* the IPC mode's statistics (an LCP world fills ipcc_lcp_step_stats) */
+    if (ipcc_world_step(w, &st, &err) != IPCC_OK) {
       fprintf(stderr, "load_scene: step %d: %s\n", s + 1, err.msg);
-      ipc_world_destroy(w);
+      ipcc_world_destroy(w);
       return 1;
     }
   }
-  printf("t %.3f\n", ipc_world_time(w));
+  printf("t %.3f\n", ipcc_world_time(w));
   print_bodies(w);
-  ipc_world_destroy(w);
+  ipcc_world_destroy(w);
   return 0;
 }

@@ -12,17 +12,17 @@
 #include "core/error.h"
 #include "ipcc/ipcc.h"
 
-/* loads the scene text into def (ipc_scene_load's status; IPC_ERR_INPUT when the temporary
+/* loads the scene text into def (ipcc_scene_load's status; IPCC_ERR_INPUT when the temporary
    file cannot be written) */
-static inline ipc_status scene_text_load(const char *json, ipc_scene_def *def, ipc_error *err) {
+static inline ipcc_status scene_text_load(const char *json, ipcc_scene_def *def, ipcc_error *err) {
   char dir[] = "/tmp/ipcc_scene_XXXXXX", file[64], cwd[4096];
   if (!mkdtemp(dir) || !getcwd(cwd, sizeof cwd))
-    return ipc_error_set(err, IPC_ERR_INPUT, "scene_text_load: no temporary folder");
+    return ipc_error_set(err, IPCC_ERR_INPUT, "scene_text_load: no temporary folder");
   snprintf(file, sizeof file, "%s/scene.json", dir);
   FILE *f = fopen(file, "w");
   if (!f) {
     rmdir(dir);
-    return ipc_error_set(err, IPC_ERR_INPUT, "scene_text_load: cannot write %s", file);
+    return ipc_error_set(err, IPCC_ERR_INPUT, "scene_text_load: cannot write %s", file);
   }
   for (const char *s = json; *s;) {
     const char *at = strstr(s, "@CUBE@");
@@ -33,7 +33,7 @@ static inline ipc_status scene_text_load(const char *json, ipc_scene_def *def, i
     s = at + 6;
   }
   fclose(f);
-  ipc_status st = ipc_scene_load(file, def, err);
+  ipcc_status st = ipcc_scene_load(file, def, err);
   remove(file);
   rmdir(dir);
   return st;

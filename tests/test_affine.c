@@ -90,10 +90,10 @@ static void test_boxes(void) {
     int tets[24], tris[36];
     box_mesh(boxes[b], boxes[b] + 3, x, tets, tris);
     ipc_affine_moments exact, mt, ms;
-    ipc_error err;
+    ipcc_error err;
     box_moments(boxes[b], boxes[b] + 3, 750.0, &exact);
-    CHECK(ipc_affine_moments_tets(8, x, 6, tets, 750.0, &mt, &err) == IPC_OK);
-    CHECK(ipc_affine_moments_surface(8, x, 12, tris, 750.0, &ms, &err) == IPC_OK);
+    CHECK(ipc_affine_moments_tets(8, x, 6, tets, 750.0, &mt, &err) == IPCC_OK);
+    CHECK(ipc_affine_moments_surface(8, x, 12, tris, 750.0, &ms, &err) == IPCC_OK);
     double d = fmax(moments_diff(&mt, &exact), moments_diff(&ms, &exact));
     worst_moments = fmax(worst_moments, d);
     CHECK_MSG(d <= 1e-12, "box %d: %g", b, d);
@@ -101,14 +101,14 @@ static void test_boxes(void) {
 }
 
 /* cube.msh: the tets and the boundary triangles the reader derives agree; the unit cube */
-static void test_cube_msh(ipc_mesh *cube) {
-  ipc_error err;
-  CHECK(ipc_mesh_read("scenes/meshes/cube.msh", cube, &err) == IPC_OK);
+static void test_cube_msh(ipcc_mesh *cube) {
+  ipcc_error err;
+  CHECK(ipcc_mesh_read("scenes/meshes/cube.msh", cube, &err) == IPCC_OK);
   ipc_affine_moments mt, ms, exact;
   CHECK(ipc_affine_moments_tets(cube->nverts, cube->x, cube->ntets, cube->tets, 2.0, &mt, &err) ==
-        IPC_OK);
+        IPCC_OK);
   CHECK(ipc_affine_moments_surface(cube->nverts, cube->x, cube->ntris, cube->tris, 2.0, &ms,
-                                   &err) == IPC_OK);
+                                   &err) == IPCC_OK);
   const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
   box_moments(lo, hi, 2.0, &exact);
   double d = fmax(moments_diff(&mt, &ms), moments_diff(&mt, &exact));
@@ -117,7 +117,7 @@ static void test_cube_msh(ipc_mesh *cube) {
 }
 
 /* moments of the mapped mesh = the mapped moments, for a rigid motion and a general affine map */
-static void test_transform(const ipc_mesh *cube) {
+static void test_transform(const ipcc_mesh *cube) {
   for (int trial = 0; trial < 2; ++trial) {
     double A[9], p[3] = {urange(-5, 5), urange(-5, 5), urange(-5, 5)};
     random_rotation(A);
@@ -133,13 +133,13 @@ static void test_transform(const ipc_mesh *cube) {
         y[3 * v + i] = p[i] + A[3 * i] * cube->x[3 * v] + A[3 * i + 1] * cube->x[3 * v + 1] +
                        A[3 * i + 2] * cube->x[3 * v + 2];
     ipc_affine_moments m0, mapped, direct, surf;
-    ipc_error err;
+    ipcc_error err;
     CHECK(ipc_affine_moments_tets(cube->nverts, cube->x, cube->ntets, cube->tets, 3.0, &m0, &err) ==
-          IPC_OK);
+          IPCC_OK);
     CHECK(ipc_affine_moments_tets(cube->nverts, y, cube->ntets, cube->tets, 3.0, &direct, &err) ==
-          IPC_OK);
+          IPCC_OK);
     CHECK(ipc_affine_moments_surface(cube->nverts, y, cube->ntris, cube->tris, 3.0, &surf, &err) ==
-          IPC_OK);
+          IPCC_OK);
     ipc_affine_moments_transform(&m0, A, p, &mapped);
     double d = fmax(moments_diff(&mapped, &direct), moments_diff(&surf, &direct));
     worst_transform = fmax(worst_transform, d);
@@ -148,9 +148,9 @@ static void test_transform(const ipc_mesh *cube) {
   }
 }
 
-/* bad bodies: each returns IPC_ERR_INPUT with a message containing the given words */
-static void expect_error(ipc_status st, const ipc_error *err, const char *words) {
-  CHECK(st == IPC_ERR_INPUT);
+/* bad bodies: each returns IPCC_ERR_INPUT with a message containing the given words */
+static void expect_error(ipcc_status st, const ipcc_error *err, const char *words) {
+  CHECK(st == IPCC_ERR_INPUT);
   CHECK_MSG(strstr(err->msg, words) != NULL, "message '%s' lacks '%s'", err->msg, words);
 }
 
@@ -160,7 +160,7 @@ static void test_bad_bodies(void) {
   int tets[24], tris[36];
   box_mesh(lo, hi, x, tets, tris);
   ipc_affine_moments m;
-  ipc_error err;
+  ipcc_error err;
   /* a face missing: open */
   expect_error(ipc_affine_moments_surface(8, x, 11, tris, 1.0, &m, &err), &err, "not closed");
   /* all triangles flipped: inward, negative volume */
@@ -192,14 +192,14 @@ static void test_bad_bodies(void) {
 }
 
 /* M against sum over tets of a degree-2 exact 4-point rule of rho J^T J; SPD; mul and solve */
-static void test_mass_matrix(const ipc_mesh *cube) {
+static void test_mass_matrix(const ipcc_mesh *cube) {
   const double rho = 1.5;
   ipc_affine_moments mom;
-  ipc_error err;
+  ipcc_error err;
   double *y = malloc(sizeof(double) * 3 * (size_t)cube->nverts);
   for (int k = 0; k < 3 * cube->nverts; ++k) y[k] = cube->x[k] + 0.1 * urand() + (k % 3 == 1);
   CHECK(ipc_affine_moments_tets(cube->nverts, y, cube->ntets, cube->tets, rho, &mom, &err) ==
-        IPC_OK);
+        IPCC_OK);
   double M[144], ref[144] = {0};
   ipc_affine_mass_matrix(&mom, M);
   const double qa = 0.5854101966249685, qb = 0.1381966011250105; /* Keast's 4-point rule */
@@ -562,11 +562,11 @@ static void test_pull_fd(void) {
 }
 
 /* the inertia energy's gradient by differences; the uniform field's force and M^-1 of it */
-static void test_inertia(const ipc_mesh *cube) {
+static void test_inertia(const ipcc_mesh *cube) {
   ipc_affine_moments mom;
-  ipc_error err;
+  ipcc_error err;
   CHECK(ipc_affine_moments_tets(cube->nverts, cube->x, cube->ntets, cube->tets, 1000.0, &mom,
-                                &err) == IPC_OK);
+                                &err) == IPCC_OK);
   double q[12], qt[12], g[12], gfd[12];
   for (int k = 0; k < 12; ++k) q[k] = urand(), qt[k] = urand();
   ipc_affine_inertia(&mom, q, qt, g);
@@ -606,11 +606,11 @@ static void com(const ipc_affine_moments *mom, const double q[12], double x[3]) 
 /* a free, spinning and deforming body under gravity stepped by implicit Euler (q = qtilde, the
    minimum of the inertia alone): its centre of mass falls on the parabola
    x0 + t v0 + g h^2 n (n + 1) / 2 (second differences exactly g), and A moves linearly */
-static void test_free_fall(const ipc_mesh *cube) {
+static void test_free_fall(const ipcc_mesh *cube) {
   ipc_affine_moments mom;
-  ipc_error err;
+  ipcc_error err;
   CHECK(ipc_affine_moments_tets(cube->nverts, cube->x, cube->ntets, cube->tets, 1000.0, &mom,
-                                &err) == IPC_OK);
+                                &err) == IPCC_OK);
   const double gvec[3] = {0.0, -9.81, 0.0}, h = 0.01;
   double R[9], q[12], q0[12], qdot[12], qdot0[12], f[12], x0[3], v0[3], xprev[3], xcur[3];
   random_rotation(R);
@@ -760,7 +760,7 @@ static void test_curved_sag(void) {
 }
 
 int main(void) {
-  ipc_mesh cube;
+  ipcc_mesh cube;
   test_boxes();
   test_cube_msh(&cube);
   test_transform(&cube);
@@ -775,7 +775,7 @@ int main(void) {
   test_free_fall(&cube);
   test_curved_step();
   test_curved_sag();
-  ipc_mesh_free(&cube);
+  ipcc_mesh_free(&cube);
   fprintf(stderr,
           "worst relative errors: moments %.2e, transform %.2e, orth gradient %.2e, orth Hessian "
           "%.2e, pull-back %.2e, pull-back FD %.2e, free fall %.2e\n",

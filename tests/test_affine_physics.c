@@ -37,26 +37,26 @@ static void body_com(const ipc_world *w, int b, double c[3]) {
   for (int d = 0; d < 3; ++d) c[d] /= ms;
 }
 
-static int load(const char *path, ipc_scene_def *def) {
-  ipc_error err;
-  int ok = ipc_scene_load(path, def, &err) == IPC_OK;
+static int load(const char *path, ipcc_scene_def *def) {
+  ipcc_error err;
+  int ok = ipcc_scene_load(path, def, &err) == IPCC_OK;
   CHECK_MSG(ok, "%s", err.msg);
   return ok;
 }
 
-static ipc_world *create(ipc_scene_def *def) {
-  ipc_error err;
+static ipc_world *create(ipcc_scene_def *def) {
+  ipcc_error err;
   ipc_world *w = ipc_world_create(def, &err);
   CHECK_MSG(w != NULL, "world: %s", err.msg);
-  ipc_scene_def_free(def);
+  ipcc_scene_def_free(def);
   return w;
 }
 
 /* one step, checked successful and intersection-free */
-static int step(ipc_world *w, ipc_step_stats *st) {
-  ipc_error err;
+static int step(ipc_world *w, ipcc_step_stats *st) {
+  ipcc_error err;
   char what[256];
-  if (ipc_world_step(w, st, &err) != IPC_OK) {
+  if (ipc_world_step(w, st, &err) != IPCC_OK) {
     CHECK_MSG(0, "step: %s", err.msg);
     return 0;
   }
@@ -69,7 +69,7 @@ static int step(ipc_world *w, ipc_step_stats *st) {
    slip along the slope, the acceleration fitted over [0.3, 1] s (past the landing
    transient) and the slip speed of the last step */
 static void incline(double theta, double *slip, double *accel, double *creep) {
-  ipc_scene_def def;
+  ipcc_scene_def def;
   *slip = *accel = *creep = NAN;
   if (!load("scenes/incline_plane.json", &def)) return;
   double t = theta * deg, n[3] = {sin(t), cos(t), 0}, down[3] = {cos(t), -sin(t), 0};
@@ -86,7 +86,7 @@ static void incline(double theta, double *slip, double *accel, double *creep) {
   double c0[3], ts[128], ss[128];
   body_com(w, 0, c0);
   for (int k = 1; k <= steps; ++k) {
-    ipc_step_stats st;
+    ipcc_step_stats st;
     if (!step(w, &st)) break;
     CHECK(st.friction_contacts >= 4);
     double c[3];
@@ -127,9 +127,9 @@ static void test_incline(void) {
 
 /* the world of a JSON scene text (scene_text.h: @CUBE@ is scenes/meshes/cube.msh) */
 static ipc_world *make_world(const char *json) {
-  ipc_scene_def def;
-  ipc_error err;
-  if (scene_text_load(json, &def, &err) != IPC_OK) {
+  ipcc_scene_def def;
+  ipcc_error err;
+  if (scene_text_load(json, &def, &err) != IPCC_OK) {
     CHECK_MSG(0, "scene: %s", err.msg);
     return NULL;
   }
@@ -157,7 +157,7 @@ static void test_stack(void) {
   if (!w) return;
   CHECK(w->rest.naff == 3);
   int n = (int)lround(1.0 / w->h), done = 1;
-  ipc_step_stats st;
+  ipcc_step_stats st;
   for (int k = 0; k < n && done; ++k) done = step(w, &st);
   double c0[3][3], move = 0;
   for (int b = 0; b < 3; ++b) body_com(w, b, c0[b]);
@@ -214,9 +214,9 @@ static double drop(const char *mesh, int affine, double *c, int *steps) {
   int its = 0;
   for (int k = 0; k < *steps; ++k) {
     double t0 = seconds();
-    ipc_step_stats st;
-    ipc_error err;
-    if (ipc_world_step(w, &st, &err) != IPC_OK) {
+    ipcc_step_stats st;
+    ipcc_error err;
+    if (ipc_world_step(w, &st, &err) != IPCC_OK) {
       CHECK_MSG(0, "step %d: %s", k + 1, err.msg);
       t = NAN;
       break;
@@ -336,7 +336,7 @@ static int box_drop(const char *mesh, ipc_affine_moments *mom, double *c, double
   CHECK_NEAR(lumped, mom->mass, 1e-12);
   int steps = (int)lround(0.6 / w->h), k = 0;
   for (; k < steps; ++k) {
-    ipc_step_stats st;
+    ipcc_step_stats st;
     if (!step(w, &st)) break;
     /* the centre of mass A cbar + p from the exact moments (cbar = first / mass) */
     const double *q = w->s.q;

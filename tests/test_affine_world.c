@@ -23,20 +23,20 @@
 
 #include "ipc/world_internal.h"
 #include "ipcc/ipcc.h"
-#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world.h"
 #include "scene_text.h"
 #include "test.h"
 
 static ipc_world *make_world(const char *json) {
-  ipc_scene_def def;
-  ipc_error err;
-  if (scene_text_load(json, &def, &err) != IPC_OK) {
+  ipcc_scene_def def;
+  ipcc_error err;
+  if (scene_text_load(json, &def, &err) != IPCC_OK) {
     CHECK_MSG(0, "scene: %s", err.msg);
     return NULL;
   }
   ipc_world *w = ipc_world_create(&def, &err);
   CHECK_MSG(w != NULL, "world: %s", err.msg);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
   return w;
 }
 
@@ -77,10 +77,10 @@ static double norm3(const double v[3]) {
 /* steps n times; every state must be intersection-free. returns the steps done */
 static int run(ipc_world *w, int n) {
   for (int k = 0; k < n; ++k) {
-    ipc_step_stats st;
-    ipc_error err;
+    ipcc_step_stats st;
+    ipcc_error err;
     char what[256];
-    if (ipc_world_step(w, &st, &err) != IPC_OK) {
+    if (ipc_world_step(w, &st, &err) != IPCC_OK) {
       CHECK_MSG(0, "step %d: %s", k + 1, err.msg);
       return k;
     }
@@ -205,9 +205,9 @@ static double spin_iterations(double kappa, double *seconds) {
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   for (int k = 0; k < steps; ++k) {
-    ipc_step_stats st;
-    ipc_error err;
-    if (ipc_world_step(w, &st, &err) != IPC_OK) {
+    ipcc_step_stats st;
+    ipcc_error err;
+    if (ipc_world_step(w, &st, &err) != IPCC_OK) {
       CHECK_MSG(0, "step %d: %s", k + 1, err.msg);
       break;
     }
@@ -344,10 +344,10 @@ static void run_scripted(ipc_world *w, int n, const double c[3], const double v[
   *qerr = *oerr = 0;
   *unmet = 0;
   for (int k = 0; k < n; ++k) {
-    ipc_step_stats st;
-    ipc_error err;
+    ipcc_step_stats st;
+    ipcc_error err;
     char what[256];
-    if (ipc_world_step(w, &st, &err) != IPC_OK) {
+    if (ipc_world_step(w, &st, &err) != IPCC_OK) {
       CHECK_MSG(0, "step %d: %s", k + 1, err.msg);
       return;
     }
@@ -436,9 +436,9 @@ static void test_scripted_paddle(void) {
 }
 
 static void expect_refused(const char *json, const char *key) {
-  ipc_scene_def def;
-  ipc_error err;
-  if (scene_text_load(json, &def, &err) != IPC_OK) {
+  ipcc_scene_def def;
+  ipcc_error err;
+  if (scene_text_load(json, &def, &err) != IPCC_OK) {
     CHECK_MSG(0, "scene: %s", err.msg);
     return;
   }
@@ -450,7 +450,7 @@ static void expect_refused(const char *json, const char *key) {
   if (!lw) CHECK_MSG(strstr(err.msg, "affine") != NULL, "%s", err.msg);
   ipc_world_destroy(w);
   ipc_lcp_world_destroy(lw);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
 }
 
 static void test_refused(void) {

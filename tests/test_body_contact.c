@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "ipcc/ipcc.h"
-#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world.h"
 #include "test.h"
 
 /* lowest and highest y of the vertices [v0, v0 + 8) */
@@ -23,11 +23,11 @@ static void y_range(const double *x, int v0, double *lo, double *hi) {
   }
 }
 
-static ipc_scene_def two_cubes(ipc_body_def body[2], ipc_plane_def *ground, double upper_y,
-                               ipc_body_contact mode) {
-  ipc_scene_def def = ipc_default_scene_def();
+static ipcc_scene_def two_cubes(ipcc_body_def body[2], ipcc_plane_def *ground, double upper_y,
+                                ipcc_body_contact mode) {
+  ipcc_scene_def def = ipcc_default_scene_def();
   for (int b = 0; b < 2; ++b) {
-    body[b] = ipc_default_body_def();
+    body[b] = ipcc_default_body_def();
     body[b].mesh = (char *)"scenes/meshes/cube.msh";
     body[b].young = 1e6;
   }
@@ -46,18 +46,18 @@ static ipc_scene_def two_cubes(ipc_body_def body[2], ipc_plane_def *ground, doub
 }
 
 /* 60 steps (1.2 s) of the IPC world; y ranges of both cubes at the end */
-static void run_ipc(ipc_body_contact mode, double up[2], double low[2]) {
-  ipc_body_def body[2];
-  ipc_plane_def ground;
-  ipc_scene_def def = two_cubes(body, &ground, 1.6, mode);
-  ipc_error err;
+static void run_ipc(ipcc_body_contact mode, double up[2], double low[2]) {
+  ipcc_body_def body[2];
+  ipcc_plane_def ground;
+  ipcc_scene_def def = two_cubes(body, &ground, 1.6, mode);
+  ipcc_error err;
   ipc_world *w = ipc_world_create(&def, &err);
   CHECK_MSG(w != NULL, "%s", err.msg);
   if (!w) return;
   int ok = 1;
   for (int s = 0; s < 60 && ok; ++s) {
-    ipc_step_stats st;
-    ok = ipc_world_step(w, &st, &err) == IPC_OK;
+    ipcc_step_stats st;
+    ok = ipc_world_step(w, &st, &err) == IPCC_OK;
     CHECK_MSG(ok, "step %d: %s", s + 1, err.msg);
     char what[256];
     ok &= ipc_world_intersection_free(w, what, sizeof what);
@@ -70,11 +70,11 @@ static void run_ipc(ipc_body_contact mode, double up[2], double low[2]) {
 
 static void ipc_mode(void) {
   double up[2], low[2];
-  run_ipc(IPC_BODY_CONTACT_OBSTACLES_ONLY, up, low);
+  run_ipc(IPCC_BODY_CONTACT_OBSTACLES_ONLY, up, low);
   /* both on the ground (within dhat-scale gaps and elastic sag) */
   CHECK_MSG(up[0] > 0 && up[0] < 0.01, "upper cube bottom %g", up[0]);
   CHECK_MSG(low[0] > 0 && low[0] < 0.01, "lower cube bottom %g", low[0]);
-  run_ipc(IPC_BODY_CONTACT_ALL, up, low);
+  run_ipc(IPCC_BODY_CONTACT_ALL, up, low);
   /* resting on the lower cube (whose top deforms a little under it) */
   CHECK_MSG(up[0] > 0.95 && up[0] > low[1] - 0.05, "upper cube bottom %g, lower cube top %g", up[0],
             low[1]);
@@ -82,17 +82,17 @@ static void ipc_mode(void) {
 }
 
 static void lcp_mode(void) {
-  ipc_body_def body[2];
-  ipc_plane_def ground;
-  ipc_scene_def def = two_cubes(body, &ground, 1.6, IPC_BODY_CONTACT_OBSTACLES_ONLY);
-  ipc_error err;
+  ipcc_body_def body[2];
+  ipcc_plane_def ground;
+  ipcc_scene_def def = two_cubes(body, &ground, 1.6, IPCC_BODY_CONTACT_OBSTACLES_ONLY);
+  ipcc_error err;
   ipc_lcp_world *w = ipc_lcp_world_create(&def, NULL, &err);
   CHECK_MSG(w != NULL, "%s", err.msg);
   if (!w) return;
   int ok = 1;
   for (int s = 0; s < 60 && ok; ++s) {
-    ipc_lcp_step_stats st;
-    ok = ipc_lcp_world_step(w, &st, &err) == IPC_OK;
+    ipcc_lcp_step_stats st;
+    ok = ipc_lcp_world_step(w, &st, &err) == IPCC_OK;
     CHECK_MSG(ok, "step %d: %s", s + 1, err.msg);
   }
   CHECK(ipc_lcp_world_intersection_free(w, NULL, 0));
@@ -106,14 +106,14 @@ static void lcp_mode(void) {
 
 /* overlapping cubes at the start */
 static void overlapping_start(void) {
-  ipc_body_def body[2];
-  ipc_plane_def ground;
-  ipc_scene_def def = two_cubes(body, &ground, 0.5, IPC_BODY_CONTACT_ALL);
-  ipc_error err;
+  ipcc_body_def body[2];
+  ipcc_plane_def ground;
+  ipcc_scene_def def = two_cubes(body, &ground, 0.5, IPCC_BODY_CONTACT_ALL);
+  ipcc_error err;
   ipc_world *w = ipc_world_create(&def, &err);
   CHECK(w == NULL && strstr(err.msg, "intersects"));
   ipc_world_destroy(w);
-  def.body_contact = IPC_BODY_CONTACT_OBSTACLES_ONLY;
+  def.body_contact = IPCC_BODY_CONTACT_OBSTACLES_ONLY;
   w = ipc_world_create(&def, &err);
   CHECK_MSG(w != NULL, "%s", err.msg);
   ipc_world_destroy(w);

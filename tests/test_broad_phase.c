@@ -1000,7 +1000,7 @@ static void test_bodies(int seed) {
     for (int v = 0; v < NV; ++v) rigid[v] = !obs[v];
     s.vert_rigid = rigid;
   } else {
-    s.body_contact = IPC_BODY_CONTACT_BETWEEN_BODIES;
+    s.body_contact = IPCC_BODY_CONTACT_BETWEEN_BODIES;
   }
   const double infl[2] = {0.02, 0.1};
   for (int k = 0; k < 2; ++k) {

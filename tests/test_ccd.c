@@ -25,10 +25,10 @@ typedef struct set_counts {
 static void run_file(const char *path, void *ctx) {
   set_counts *c = ctx;
   ipc_ccd_queries q;
-  ipc_error err;
-  ipc_status st = ipc_ccd_queries_read(path, IPC_CCD_KIND_FROM_PATH, &q, &err);
-  CHECK_MSG(st == IPC_OK, "%s", err.msg);
-  if (st != IPC_OK) return;
+  ipcc_error err;
+  ipcc_status st = ipc_ccd_queries_read(path, IPC_CCD_KIND_FROM_PATH, &q, &err);
+  CHECK_MSG(st == IPCC_OK, "%s", err.msg);
+  if (st != IPCC_OK) return;
   CHECK_MSG(q.has_truth, "%s has no ground truth", path);
   ++c->files;
   for (int i = 0; i < q.n && q.has_truth; ++i) {
@@ -943,20 +943,20 @@ static void test_reader(void) {
   CHECK(ipc_ccd_kind_from_path("x/edge-edges/data.csv") == IPC_CCD_KIND_FROM_PATH);
 
   ipc_ccd_queries q;
-  ipc_error err;
-  ipc_status st = ipc_ccd_queries_read("tests/data/ccd_bad.csv", IPC_CCD_KIND_VF, &q, &err);
-  CHECK(st == IPC_ERR_INPUT);
+  ipcc_error err;
+  ipcc_status st = ipc_ccd_queries_read("tests/data/ccd_bad.csv", IPC_CCD_KIND_VF, &q, &err);
+  CHECK(st == IPCC_ERR_INPUT);
   CHECK_MSG(strstr(err.msg, "tests/data/ccd_bad.csv:3") != NULL, "%s", err.msg);
   CHECK_MSG(strstr(err.msg, "expected") != NULL, "%s", err.msg);
   CHECK(q.x == NULL && q.n == 0);
 
   /* kind cannot be told from this name */
   st = ipc_ccd_queries_read("tests/data/ccd_bad.csv", IPC_CCD_KIND_FROM_PATH, &q, &err);
-  CHECK(st == IPC_ERR_INPUT);
+  CHECK(st == IPCC_ERR_INPUT);
   CHECK_MSG(strstr(err.msg, "vertex-face") != NULL, "%s", err.msg);
 
   st = ipc_ccd_queries_read("tests/data/no_such_file_vf.csv", IPC_CCD_KIND_FROM_PATH, &q, &err);
-  CHECK(st == IPC_ERR_INPUT);
+  CHECK(st == IPCC_ERR_INPUT);
   CHECK(strstr(err.msg, "no_such_file_vf.csv") != NULL);
 
   /* a small valid file: huge denominators parse exactly; an incomplete query is an error */
@@ -970,8 +970,8 @@ static void test_reader(void) {
   for (int i = 1; i < 8; ++i) fprintf(f, "%d,1,0,1,-9007199254740991,9007199254740992,1\n", i);
   fclose(f);
   st = ipc_ccd_queries_read(path, IPC_CCD_KIND_EE, &q, &err);
-  CHECK_MSG(st == IPC_OK, "%s", err.msg);
-  if (st == IPC_OK) {
+  CHECK_MSG(st == IPCC_OK, "%s", err.msg);
+  if (st == IPCC_OK) {
     CHECK(q.n == 1 && q.kind == IPC_CCD_KIND_EE && q.has_truth && q.truth[0] == 1);
     CHECK(q.x[0] == 0x1p-109 && q.x[1] == -0.75 && q.x[2] == 0.0);
     CHECK(q.x[3 * 7] == 7.0 && q.x[3 * 7 + 2] == -(1.0 - 0x1p-53));
@@ -981,7 +981,7 @@ static void test_reader(void) {
   fputs("1,1,1,1,1,1,1\n", f);
   fclose(f);
   st = ipc_ccd_queries_read(path, IPC_CCD_KIND_EE, &q, &err);
-  CHECK(st == IPC_ERR_INPUT);
+  CHECK(st == IPCC_ERR_INPUT);
   CHECK_MSG(strstr(err.msg, ":10:") != NULL && strstr(err.msg, "8 vertex lines") != NULL, "%s",
             err.msg);
   remove(path);

@@ -14,7 +14,7 @@
 
 #include "io/run_output.h"
 #include "ipcc/ipcc.h"
-#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world.h"
 #include "lcp/lcp_world_internal.h"
 #include "test.h"
 
@@ -56,11 +56,11 @@ static void reseal(unsigned char *b, size_t n) {
 }
 
 /* reads b (n bytes) as a checkpoint: the status, the message in err */
-static ipc_status read_bytes(const void *b, size_t n, ipc_error *err) {
+static ipcc_status read_bytes(const void *b, size_t n, ipcc_error *err) {
   spit(tmp_path("bad.bin"), b, n);
   ipc_run_checkpoint c;
-  ipc_error_clear(err);
-  ipc_status st = ipc_checkpoint_read(tmp_path("bad.bin"), &c, err);
+  ipcc_error_clear(err);
+  ipcc_status st = ipc_checkpoint_read(tmp_path("bad.bin"), &c, err);
   ipc_checkpoint_free(&c);
   return st;
 }
@@ -69,7 +69,7 @@ static size_t state_len(const ipc_world *w) {
   char *buf = NULL;
   size_t len = 0;
   FILE *mem = open_memstream(&buf, &len);
-  ipc_error err;
+  ipcc_error err;
   ipc_world_save_state(w, mem, &err);
   fclose(mem);
   free(buf);
@@ -77,36 +77,36 @@ static size_t state_len(const ipc_world *w) {
 }
 
 /* a one-step run of two_cubes, checkpointed at frame 0 */
-static void fill(ipc_run_checkpoint *c, const ipc_scene_def *def, ipc_world *w) {
-  ipc_error err;
+static void fill(ipc_run_checkpoint *c, const ipcc_scene_def *def, ipc_world *w) {
+  ipcc_error err;
   memset(c, 0, sizeof *c);
   ipc_checkpoint_set_scene(c, "scenes/two_cubes.json");
-  CHECK(ipc_file_hash(c->scene, &c->scene_hash, &err) == IPC_OK);
-  CHECK(ipc_checkpoint_hash_meshes(c, def, &err) == IPC_OK);
+  CHECK(ipc_file_hash(c->scene, &c->scene_hash, &err) == IPCC_OK);
+  CHECK(ipc_checkpoint_hash_meshes(c, def, &err) == IPCC_OK);
   ipc_checkpoint_set_total(c, 5);
   c->every = 1;
-  c->formats = IPC_FORMAT_OBJ;
+  c->formats = IPCC_FORMAT_OBJ;
   c->frame = 0;
   c->frame_hash = 42;
   c->sum.min_distance = 0.5;
-  CHECK(ipc_world_step(w, ipc_checkpoint_next_step(c), &err) == IPC_OK);
+  CHECK(ipc_world_step(w, ipc_checkpoint_next_step(c), &err) == IPCC_OK);
   c->nsteps = 1;
   c->sum.steps = 1;
 }
 
-static void round_trip(const ipc_run_checkpoint *c, const ipc_scene_def *def, const ipc_world *w) {
-  ipc_error err;
+static void round_trip(const ipc_run_checkpoint *c, const ipcc_scene_def *def, const ipc_world *w) {
+  ipcc_error err;
   ipc_run_checkpoint d;
-  CHECK(ipc_checkpoint_read(tmp_path("checkpoint.bin"), &d, &err) == IPC_OK);
+  CHECK(ipc_checkpoint_read(tmp_path("checkpoint.bin"), &d, &err) == IPCC_OK);
   CHECK(!strcmp(d.scene, c->scene) && d.scene_hash == c->scene_hash);
   CHECK(d.nmesh_files == 2 && d.nmesh_files == c->nmesh_files);
   CHECK(!memcmp(d.mesh_hashes, c->mesh_hashes, 2 * sizeof(uint64_t)));
-  CHECK(d.steps_total == 5 && d.every == 1 && d.formats == IPC_FORMAT_OBJ && d.frame == 0);
+  CHECK(d.steps_total == 5 && d.every == 1 && d.formats == IPCC_FORMAT_OBJ && d.frame == 0);
   CHECK(d.frame_hash == 42 && d.sum.min_distance == 0.5 && d.nsteps == 1);
   CHECK(!memcmp(d.steps, c->steps, sizeof *d.steps));
-  CHECK(ipc_checkpoint_check_meshes(&d, def, &err) == IPC_OK);
+  CHECK(ipc_checkpoint_check_meshes(&d, def, &err) == IPCC_OK);
   ipc_world *w2 = ipc_world_create(def, &err);
-  CHECK(ipc_checkpoint_restore_world(&d, w2, &err) == IPC_OK);
+  CHECK(ipc_checkpoint_restore_world(&d, w2, &err) == IPCC_OK);
   int n = ipc_world_vertex_count(w);
   CHECK(!memcmp(ipc_world_positions(w2), ipc_world_positions(w), 3 * (size_t)n * sizeof(double)));
   ipc_world_destroy(w2);
@@ -120,8 +120,8 @@ static void flipped_bytes(const unsigned char *b, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     memcpy(x, b, n);
     x[i] ^= (unsigned char)(1u << (i % 8));
-    ipc_error err;
-    refused += read_bytes(x, n, &err) == IPC_ERR_INPUT;
+    ipcc_error err;
+    refused += read_bytes(x, n, &err) == IPCC_ERR_INPUT;
   }
   CHECK_MSG(refused == (int)n, "%d of %zu flipped bytes refused", refused, n);
   free(x);
@@ -135,8 +135,8 @@ static void huge_length(const unsigned char *b, size_t n, size_t off, size_t wid
   memset(x + off, 0xff, width);
   if (width == 8) x[off + 7] = 0x7f; /* also positive as a signed count */
   reseal(x, n);
-  ipc_error err;
-  CHECK(read_bytes(x, n, &err) == IPC_ERR_INPUT);
+  ipcc_error err;
+  CHECK(read_bytes(x, n, &err) == IPCC_ERR_INPUT);
   CHECK_MSG(strstr(err.msg, "corrupted") && strstr(err.msg, what), "%s: %s", what, err.msg);
   free(x);
 }
@@ -147,7 +147,7 @@ static void lying_lengths(const unsigned char *b, size_t n, const ipc_run_checkp
   size_t nmesh_off = 36 + plen + 8;
   size_t total_off = nmesh_off + 4 + 8 * (size_t)c->nmesh_files;
   size_t wl_off = n - state_len(w) - 8;
-  size_t nsteps_off = wl_off - c->nsteps * sizeof(ipc_step_stats) - 8;
+  size_t nsteps_off = wl_off - c->nsteps * sizeof(ipcc_step_stats) - 8;
   huge_length(b, n, 32, 4, "scene path length");
   huge_length(b, n, nmesh_off, 4, "mesh file count");
   huge_length(b, n, total_off, 8, "step count");
@@ -157,15 +157,15 @@ static void lying_lengths(const unsigned char *b, size_t n, const ipc_run_checkp
   unsigned char *x = malloc(n);
   memcpy(x, b, n);
   memset(x + 16, 0xff, 8);
-  ipc_error err;
-  CHECK(read_bytes(x, n, &err) == IPC_ERR_INPUT && strstr(err.msg, "truncated"));
+  ipcc_error err;
+  CHECK(read_bytes(x, n, &err) == IPCC_ERR_INPUT && strstr(err.msg, "truncated"));
   /* another version */
   memcpy(x, b, n);
   x[8] = 1;
-  CHECK(read_bytes(x, n, &err) == IPC_ERR_INPUT && strstr(err.msg, "another version"));
+  CHECK(read_bytes(x, n, &err) == IPCC_ERR_INPUT && strstr(err.msg, "another version"));
   free(x);
   for (size_t k = 0; k < n; k += 97) {
-    CHECK(read_bytes(b, k, &err) == IPC_ERR_INPUT);
+    CHECK(read_bytes(b, k, &err) == IPCC_ERR_INPUT);
   }
 }
 
@@ -190,13 +190,13 @@ static size_t positions_offset(const char *buf) {
 }
 
 /* a saved state whose positions intersect (the upper cube moved into the lower one) */
-static void intersecting_state(ipc_run_checkpoint *c, const ipc_scene_def *def) {
-  ipc_error err;
+static void intersecting_state(ipc_run_checkpoint *c, const ipcc_scene_def *def) {
+  ipcc_error err;
   ipc_world *w = ipc_world_create(def, &err);
   char *buf = NULL;
   size_t len = 0;
   FILE *mem = open_memstream(&buf, &len);
-  CHECK(ipc_world_save_state(w, mem, &err) == IPC_OK);
+  CHECK(ipc_world_save_state(w, mem, &err) == IPCC_OK);
   fclose(mem);
   size_t off = positions_offset(buf);
   int n = ipc_world_vertex_count(w);
@@ -207,15 +207,15 @@ static void intersecting_state(ipc_run_checkpoint *c, const ipc_scene_def *def) 
     memcpy(buf + off + (3 * (size_t)i + 1) * 8, &y, 8);
   }
   mem = fmemopen(buf, len, "rb");
-  CHECK(ipc_world_load_state(w, mem, &err) == IPC_OK);
+  CHECK(ipc_world_load_state(w, mem, &err) == IPCC_OK);
   fclose(mem);
   free(buf);
   CHECK(!ipc_world_intersection_free(w, NULL, 0));
-  CHECK(ipc_checkpoint_write(tmp_path("x.bin"), c, w, &err) == IPC_OK);
+  CHECK(ipc_checkpoint_write(tmp_path("x.bin"), c, w, &err) == IPCC_OK);
   ipc_run_checkpoint d;
-  CHECK(ipc_checkpoint_read(tmp_path("x.bin"), &d, &err) == IPC_OK);
+  CHECK(ipc_checkpoint_read(tmp_path("x.bin"), &d, &err) == IPCC_OK);
   ipc_world *w2 = ipc_world_create(def, &err);
-  CHECK(ipc_checkpoint_restore_world(&d, w2, &err) == IPC_ERR_INPUT);
+  CHECK(ipc_checkpoint_restore_world(&d, w2, &err) == IPCC_ERR_INPUT);
   CHECK_MSG(strstr(err.msg, "intersects") != NULL, "%s", err.msg);
   ipc_world_destroy(w2);
   ipc_world_destroy(w);
@@ -223,15 +223,15 @@ static void intersecting_state(ipc_run_checkpoint *c, const ipc_scene_def *def) 
 }
 
 static void frame_hash(ipc_run_checkpoint *c) {
-  ipc_error err;
+  ipcc_error err;
   spit(tmp_path("000000.obj"), "v 0 0 0\n", 8);
-  CHECK(ipc_checkpoint_hash_frame(c, dir, &err) == IPC_OK);
-  CHECK(ipc_checkpoint_check_frame(c, dir, &err) == IPC_OK);
+  CHECK(ipc_checkpoint_hash_frame(c, dir, &err) == IPCC_OK);
+  CHECK(ipc_checkpoint_check_frame(c, dir, &err) == IPCC_OK);
   spit(tmp_path("000000.obj"), "v 0 0 1\n", 8);
-  CHECK(ipc_checkpoint_check_frame(c, dir, &err) == IPC_ERR_INPUT);
+  CHECK(ipc_checkpoint_check_frame(c, dir, &err) == IPCC_ERR_INPUT);
   CHECK(strstr(err.msg, "000000.obj") != NULL);
   remove(tmp_path("000000.obj"));
-  CHECK(ipc_checkpoint_check_frame(c, dir, &err) == IPC_ERR_INPUT);
+  CHECK(ipc_checkpoint_check_frame(c, dir, &err) == IPCC_ERR_INPUT);
   CHECK(strstr(err.msg, "missing") != NULL);
 }
 
@@ -247,19 +247,19 @@ static void huge_total(void) {
 
 /* a saved state with a non-finite position (found by tools/fuzz.sh: the exact intersection
    check asserted on it) is refused, and the world keeps its own state */
-static void nonfinite_state(const ipc_scene_def *def) {
-  ipc_error err;
+static void nonfinite_state(const ipcc_scene_def *def) {
+  ipcc_error err;
   ipc_world *w = ipc_world_create(def, &err);
   char *buf = NULL;
   size_t len = 0;
   FILE *mem = open_memstream(&buf, &len);
-  CHECK(ipc_world_save_state(w, mem, &err) == IPC_OK);
+  CHECK(ipc_world_save_state(w, mem, &err) == IPCC_OK);
   fclose(mem);
   size_t off = positions_offset(buf);
   double x0 = ipc_world_positions(w)[0], bad = NAN;
   memcpy(buf + off, &bad, 8);
   mem = fmemopen(buf, len, "rb");
-  CHECK(ipc_world_load_state(w, mem, &err) == IPC_ERR_INPUT);
+  CHECK(ipc_world_load_state(w, mem, &err) == IPCC_ERR_INPUT);
   CHECK_MSG(strstr(err.msg, "field 5 holds nan") != NULL, "%s", err.msg);
   CHECK(ipc_world_positions(w)[0] == x0);
   fclose(mem);
@@ -271,10 +271,10 @@ static void nonfinite_state(const ipc_scene_def *def) {
 static void frame_beyond_steps(ipc_run_checkpoint *c, const ipc_world *w) {
   int saved = c->frame;
   c->frame = 2147483647;
-  ipc_error err;
-  CHECK(ipc_checkpoint_write(tmp_path("x.bin"), c, w, &err) == IPC_OK);
+  ipcc_error err;
+  CHECK(ipc_checkpoint_write(tmp_path("x.bin"), c, w, &err) == IPCC_OK);
   ipc_run_checkpoint d;
-  CHECK(ipc_checkpoint_read(tmp_path("x.bin"), &d, &err) == IPC_ERR_INPUT);
+  CHECK(ipc_checkpoint_read(tmp_path("x.bin"), &d, &err) == IPCC_ERR_INPUT);
   CHECK_MSG(strstr(err.msg, "run options") != NULL, "%s", err.msg);
   c->frame = saved;
 }
@@ -282,11 +282,11 @@ static void frame_beyond_steps(ipc_run_checkpoint *c, const ipc_world *w) {
 /* an LCP run of two_cubes (lumped, cone friction) checkpointed after the cubes met: options,
    records and state read back; the loaded world steps on to the same bits; a contact vertex
    beyond the scene's, under a recomputed checksum, is refused */
-static void lcp_checkpoint(const ipc_scene_def *def) {
-  ipc_error err;
-  ipc_lcp_world_def ld = ipc_default_lcp_world_def();
-  ld.coupling = IPC_LCP_LUMPED;
-  ld.friction = IPC_LCP_FRICTION_CONE;
+static void lcp_checkpoint(const ipcc_scene_def *def) {
+  ipcc_error err;
+  ipcc_lcp_world_def ld = ipcc_default_lcp_world_def();
+  ld.coupling = IPCC_LCP_LUMPED;
+  ld.friction = IPCC_LCP_FRICTION_CONE;
   ld.restitution = 0.25;
   ipc_lcp_world *w = ipc_lcp_world_create(def, &ld, &err);
   CHECK(w != NULL);
@@ -297,27 +297,27 @@ static void lcp_checkpoint(const ipc_scene_def *def) {
   ipc_checkpoint_set_lcp(&c, &ld);
   ipc_checkpoint_set_total(&c, 40);
   c.every = 1;
-  c.formats = IPC_FORMAT_OBJ;
+  c.formats = IPCC_FORMAT_OBJ;
   for (int k = 0; k < 25; ++k) {
-    CHECK(ipc_lcp_world_step(w, ipc_checkpoint_next_lcp_step(&c), &err) == IPC_OK);
+    CHECK(ipc_lcp_world_step(w, ipc_checkpoint_next_lcp_step(&c), &err) == IPCC_OK);
     c.nsteps++;
   }
   c.frame = 25;
   CHECK(w->contacts.n > 0 && w->prev_n > 0);
-  CHECK(ipc_checkpoint_write_lcp(tmp_path("lcp.bin"), &c, w, &err) == IPC_OK);
+  CHECK(ipc_checkpoint_write_lcp(tmp_path("lcp.bin"), &c, w, &err) == IPCC_OK);
   ipc_run_checkpoint d;
-  CHECK(ipc_checkpoint_read(tmp_path("lcp.bin"), &d, &err) == IPC_OK);
+  CHECK(ipc_checkpoint_read(tmp_path("lcp.bin"), &d, &err) == IPCC_OK);
   CHECK(d.lcp && d.nsteps == 25 && d.steps == NULL && d.lcp_def);
-  CHECK(d.lcp_def->coupling == IPC_LCP_LUMPED && d.lcp_def->friction == IPC_LCP_FRICTION_CONE &&
+  CHECK(d.lcp_def->coupling == IPCC_LCP_LUMPED && d.lcp_def->friction == IPCC_LCP_FRICTION_CONE &&
         d.lcp_def->restitution == 0.25);
   CHECK(!memcmp(d.lcp_steps, c.lcp_steps, 25 * sizeof *d.lcp_steps));
   ipc_lcp_world *w2 = ipc_lcp_world_create(def, d.lcp_def, &err);
-  CHECK(ipc_checkpoint_restore_lcp_world(&d, w2, &err) == IPC_OK);
-  ipc_lcp_step_stats s1, s2;
+  CHECK(ipc_checkpoint_restore_lcp_world(&d, w2, &err) == IPCC_OK);
+  ipcc_lcp_step_stats s1, s2;
   size_t n3 = 3 * (size_t)ipc_lcp_world_vertex_count(w);
   for (int k = 0; k < 5; ++k) {
-    CHECK(ipc_lcp_world_step(w, &s1, &err) == IPC_OK &&
-          ipc_lcp_world_step(w2, &s2, &err) == IPC_OK);
+    CHECK(ipc_lcp_world_step(w, &s1, &err) == IPCC_OK &&
+          ipc_lcp_world_step(w2, &s2, &err) == IPCC_OK);
     CHECK(s1.lcp_iterations == s2.lcp_iterations && s1.contacts == s2.contacts);
   }
   CHECK(!memcmp(ipc_lcp_world_positions(w), ipc_lcp_world_positions(w2), n3 * sizeof(double)));
@@ -327,23 +327,23 @@ static void lcp_checkpoint(const ipc_scene_def *def) {
   size_t off = field_offset((const char *)st, 33) + offsetof(ipc_lcp_contact, vert);
   int bad_vertex = ipc_lcp_world_vertex_count(w) + 7;
   memcpy(st + off, &bad_vertex, sizeof bad_vertex);
-  CHECK(ipc_checkpoint_restore_lcp_world(&d, w2, &err) == IPC_ERR_INPUT);
+  CHECK(ipc_checkpoint_restore_lcp_world(&d, w2, &err) == IPCC_ERR_INPUT);
   CHECK_MSG(strstr(err.msg, "contact") != NULL, "%s", err.msg);
   /* an IPC world's record is not an LCP one */
   ipc_world *iw = ipc_world_create(def, &err);
   char *buf = NULL;
   size_t len = 0;
   FILE *mem = open_memstream(&buf, &len);
-  CHECK(ipc_world_save_state(iw, mem, &err) == IPC_OK);
+  CHECK(ipc_world_save_state(iw, mem, &err) == IPCC_OK);
   fclose(mem);
   mem = fmemopen(buf, len, "rb");
-  CHECK(ipc_lcp_world_load_state(w2, mem, &err) == IPC_ERR_INPUT);
+  CHECK(ipc_lcp_world_load_state(w2, mem, &err) == IPCC_ERR_INPUT);
   CHECK_MSG(strstr(err.msg, "an IPC world's record") != NULL, "%s", err.msg);
   fclose(mem);
   /* a record of the formats before both modes shared one is refused with a message */
   memcpy(buf, "IPCWSTAT", 8);
   mem = fmemopen(buf, len, "rb");
-  CHECK(ipc_world_load_state(iw, mem, &err) == IPC_ERR_INPUT);
+  CHECK(ipc_world_load_state(iw, mem, &err) == IPCC_ERR_INPUT);
   CHECK_MSG(strstr(err.msg, "older ipcc") != NULL, "%s", err.msg);
   fclose(mem);
   free(buf);
@@ -369,13 +369,13 @@ static void stale_tmp(void) {
 int main(void) {
   snprintf(dir, sizeof dir, "/tmp/ipcc_ckptXXXXXX");
   if (!mkdtemp(dir)) return 1;
-  ipc_error err;
-  ipc_scene_def def;
-  CHECK(ipc_scene_load("scenes/two_cubes.json", &def, &err) == IPC_OK);
+  ipcc_error err;
+  ipcc_scene_def def;
+  CHECK(ipcc_scene_load("scenes/two_cubes.json", &def, &err) == IPCC_OK);
   ipc_world *w = ipc_world_create(&def, &err);
   ipc_run_checkpoint c;
   fill(&c, &def, w);
-  CHECK(ipc_checkpoint_write(tmp_path("checkpoint.bin"), &c, w, &err) == IPC_OK);
+  CHECK(ipc_checkpoint_write(tmp_path("checkpoint.bin"), &c, w, &err) == IPCC_OK);
   round_trip(&c, &def, w);
   size_t n = 0;
   unsigned char *b = slurp(tmp_path("checkpoint.bin"), &n);
@@ -395,6 +395,6 @@ int main(void) {
   rmdir(dir);
   ipc_checkpoint_free(&c);
   ipc_world_destroy(w);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
   TEST_MAIN_END();
 }

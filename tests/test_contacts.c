@@ -113,7 +113,7 @@ int main(void) {
   model.nplanes = 1;
   ipc_plane plane = {{0, -0.2, 0}, {0, 1, 0}, 0, 0};
   model.planes = &plane;
-  model.params.body_contact = IPC_BODY_CONTACT_ALL;
+  model.params.body_contact = IPCC_BODY_CONTACT_ALL;
   double dhat = 0.5;
   ipc_contact_model_init(&cm, &model, dhat);
   double kappa = 3.0;

@@ -51,9 +51,9 @@ static int contained(int ncubes, const double (*lo)[3], const double *size, cons
     }
   }
   ipc_surface s;
-  ipc_error err;
+  ipcc_error err;
   CHECK(ipc_surface_build(&s, 8 * ncubes, faces, 12 * ncubes, NULL, 0, NULL, 0, vb, vo, &err) ==
-        IPC_OK);
+        IPCC_OK);
   int r = ipc_surface_first_containment(&s, x, inner, outer);
   ipc_surface_free(&s);
   return r;

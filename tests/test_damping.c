@@ -14,11 +14,11 @@
 #include "ipcc/ipcc.h"
 #include "test.h"
 
-static ipc_world *bar_world(double beta, ipc_time_integrator integ, int hold, double vx,
+static ipc_world *bar_world(double beta, ipcc_time_integrator integ, int hold, double vx,
                             double vy) {
-  static ipc_dirichlet_def hold_def;
-  ipc_scene_def def = ipc_default_scene_def();
-  ipc_body_def body = ipc_default_body_def();
+  static ipcc_dirichlet_def hold_def;
+  ipcc_scene_def def = ipcc_default_scene_def();
+  ipcc_body_def body = ipcc_default_body_def();
   body.mesh = (char *)"scenes/meshes/cube.msh";
   body.scale[1] = 3.0;
   body.velocity[0] = vx;
@@ -41,7 +41,7 @@ static ipc_world *bar_world(double beta, ipc_time_integrator integ, int hold, do
   def.newton_tol = 1e-8;
   def.newton_max_iterations = 100;
   def.damping_stiffness = beta;
-  ipc_error err;
+  ipcc_error err;
   ipc_world *w = ipc_world_create(&def, &err);
   CHECK_MSG(w != NULL, "%s", err.msg);
   return w;
@@ -52,7 +52,7 @@ static double frand(void) {
 }
 
 static void derivatives(void) {
-  ipc_world *w = bar_world(0.05, IPC_IMPLICIT_EULER, 0, 0, 0);
+  ipc_world *w = bar_world(0.05, IPCC_IMPLICIT_EULER, 0, 0, 0);
   if (!w) return;
   enum { N = 24 }; /* cube.msh: 8 vertices */
   CHECK(w->m.nverts == 8);
@@ -103,15 +103,15 @@ static void derivatives(void) {
 
 /* energy after step 1 and after `steps` steps */
 static void bar_energy(double beta, int steps, double *e1, double *e_end) {
-  ipc_world *w = bar_world(beta, IPC_NEWMARK, 1, 1.0, 0);
+  ipc_world *w = bar_world(beta, IPCC_NEWMARK, 1, 1.0, 0);
   *e1 = *e_end = NAN;
   if (!w) return;
   for (int s = 1; s <= steps; ++s) {
-    ipc_step_stats st;
-    ipc_error err;
-    ipc_status rc = ipc_world_step(w, &st, &err);
-    CHECK_MSG(rc == IPC_OK, "step %d: %s", s, err.msg);
-    if (rc != IPC_OK) break;
+    ipcc_step_stats st;
+    ipcc_error err;
+    ipcc_status rc = ipc_world_step(w, &st, &err);
+    CHECK_MSG(rc == IPCC_OK, "step %d: %s", s, err.msg);
+    if (rc != IPCC_OK) break;
     if (s == 1) *e1 = st.energy;
     *e_end = st.energy;
   }
@@ -127,13 +127,13 @@ static void vibrating_bar(void) {
 }
 
 static void rigid_translation(void) {
-  ipc_world *w = bar_world(1.0, IPC_IMPLICIT_EULER, 0, 0.7, -0.4);
+  ipc_world *w = bar_world(1.0, IPCC_IMPLICIT_EULER, 0, 0.7, -0.4);
   if (!w) return;
   int n = ipc_world_vertex_count(w);
   for (int s = 1; s <= 20; ++s) {
-    ipc_step_stats st;
-    ipc_error err;
-    CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+    ipcc_step_stats st;
+    ipcc_error err;
+    CHECK(ipc_world_step(w, &st, &err) == IPCC_OK);
   }
   const double *v = ipc_world_velocities(w);
   double worst = 0;

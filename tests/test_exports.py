@@ -92,7 +92,7 @@ def header_functions(path):
             continue
         if re.fullmatch(r"enum( \w+)?", st) or re.fullmatch(r"(struct|union) \w+", st):
             continue  # an anonymous enum of constants, a forward declaration
-        plain = strip_parens_after(strip_parens_after(st, "__attribute__"), "IPC_NONNULL")
+        plain = strip_parens_after(strip_parens_after(st, "__attribute__"), "IPCC_NONNULL")
         m = re.match(r"(.*?)\b([A-Za-z_]\w*)\s*\(", plain)
         if not m:
             bad("%s: a declaration that is not a function: '%s' (variables are not part of "

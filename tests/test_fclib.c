@@ -2,7 +2,7 @@
    tools/validate.sh): reading (local and global, sizes from the data README), the global
    reduction W = H'M^-1 H, q = H'M^-1 f + w against an independent CG solve on the raw file
    data, cone solves of the small problems with the Coulomb conditions checked on the result,
-   and broken files giving IPC_ERR_INPUT */
+   and broken files giving IPCC_ERR_INPUT */
 #include <fclib.h>
 #include <math.h>
 #include <stdio.h>
@@ -127,12 +127,12 @@ static void check_solve(const char *name, const ipc_fclib_problem *p, double tol
   opt.max_iter = max_iter;
   double *r = IPC_NEW0(double, p->n), *u = IPC_NEW(double, p->n);
   ipc_lcp_result res;
-  ipc_error err;
-  ipc_status st = ipc_lcp_cone_solve(&lp, p->mu, &opt, r, &res, &err);
+  ipcc_error err;
+  ipcc_status st = ipc_lcp_cone_solve(&lp, p->mu, &opt, r, &res, &err);
   ipc_fclib_residual fr = ipc_fclib_residuals(p, r, u);
   fprintf(stderr, "%s: %d iterations, residual %.3e, / ||q|| %.3e, siconos %.3e\n", name,
           res.iterations, fr.abs, fr.rel_q, fr.rel_max);
-  CHECK(st != IPC_ERR_INPUT);
+  CHECK(st != IPCC_ERR_INPUT);
   CHECK_MSG(fr.rel_q <= expect_rel, "%s: relative residual %g > %g", name, fr.rel_q, expect_rel);
   CHECK_NEAR(fr.rel_q, res.rel_residual, 1e-9);
   /* scales: max |r|, and for u the size of the terms of W r + q (u itself may be ~0) */
@@ -185,10 +185,10 @@ static void copy_truncated(const char *src, const char *dst, long keep) {
 
 static void expect_input_error(const char *path, const char *what) {
   ipc_fclib_problem p;
-  ipc_error err;
-  ipc_error_clear(&err);
-  ipc_status st = ipc_fclib_read(path, &p, &err);
-  CHECK_MSG(st == IPC_ERR_INPUT, "%s: status %d", what, (int)st);
+  ipcc_error err;
+  ipcc_error_clear(&err);
+  ipcc_status st = ipc_fclib_read(path, &p, &err);
+  CHECK_MSG(st == IPCC_ERR_INPUT, "%s: status %d", what, (int)st);
   CHECK_MSG(strstr(err.msg, path) != NULL, "%s: message '%s' does not name the file", what,
             err.msg);
   CHECK(p.q == NULL && p.W.rowptr == NULL);
@@ -214,7 +214,7 @@ static void write_local(const char *path, int bad) {
   CHECK(fclib_write_local(&lp, path) == 1);
 }
 
-/* the truncated and broken files: each must give IPC_ERR_INPUT naming the file */
+/* the truncated and broken files: each must give IPCC_ERR_INPUT naming the file */
 static void test_broken_files(const char *dir) {
   char tmp[256], src[512];
   snprintf(tmp, sizeof tmp, "/tmp/ipcc_test_fclib_%ld.hdf5", (long)getpid());
@@ -233,8 +233,8 @@ static void test_broken_files(const char *dir) {
   }
   write_local(tmp, 0);
   ipc_fclib_problem p;
-  ipc_error err;
-  CHECK(ipc_fclib_read(tmp, &p, &err) == IPC_OK);
+  ipcc_error err;
+  CHECK(ipc_fclib_read(tmp, &p, &err) == IPCC_OK);
   CHECK(p.ncontacts == 2 && p.W.rowptr[p.n] == 6);
   if (p.q) check_solve("small local", &p, 1e-10, 1000, 1e-10, 1e-9);
   ipc_fclib_problem_free(&p);
@@ -252,11 +252,11 @@ int main(int argc, char **argv) {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, samples[s].file);
     ipc_fclib_problem p;
-    ipc_error err;
-    ipc_error_clear(&err);
-    ipc_status st = ipc_fclib_read(path, &p, &err);
-    CHECK_MSG(st == IPC_OK, "%s: %s", path, err.msg);
-    if (st != IPC_OK) continue;
+    ipcc_error err;
+    ipcc_error_clear(&err);
+    ipcc_status st = ipc_fclib_read(path, &p, &err);
+    CHECK_MSG(st == IPCC_OK, "%s: %s", path, err.msg);
+    if (st != IPCC_OK) continue;
     CHECK(p.kind == samples[s].kind);
     CHECK(p.ncontacts == samples[s].ncontacts);
     CHECK(p.n == 3 * samples[s].ncontacts);

@@ -28,7 +28,7 @@ typedef struct square {
 
 /* the squares of a planes.obj (at most max), or -1 when unreadable or malformed */
 static int read_squares(const char *path, square *sq, int max) {
-  ipc_error err;
+  ipcc_error err;
   char *t = ipc_read_file_max(path, IPC_READ_MAX_MESH, NULL, &err);
   if (!t) return -1;
   int n = -1, nv = 0, nf = 0, ok = 1;
@@ -109,7 +109,7 @@ static double side(const square *s) {
 /* ipc_planes_write_obj alone: two planes (one tilted), a box of points, a second frame with
    points elsewhere covers both, frame 0 starts over */
 static void test_writer(const char *dir) {
-  ipc_error err;
+  ipcc_error err;
   double pts[6] = {0, 0, 0, 1, 2, 3};
   double nrm[6] = {0, 1, 0, 0.6, 0, 0.8};
   double a[3 * 8], b[3 * 8], ab[3 * 16];
@@ -123,53 +123,53 @@ static void test_writer(const char *dir) {
   char path[512];
   snprintf(path, sizeof path, "%s/%s", dir, IPC_PLANES_FILE);
   square sq[2];
-  CHECK(ipc_planes_write_obj(dir, 0, 2, pts, nrm, a, 8, &err) == IPC_OK);
+  CHECK(ipc_planes_write_obj(dir, 0, 2, pts, nrm, a, 8, &err) == IPCC_OK);
   CHECK(read_squares(path, sq, 2) == 2);
   for (int k = 0; k < 2; ++k) check_square(&sq[k], k, pts + 3 * k, nrm + 3 * k, a, 8, "frame 0");
   double side0 = side(&sq[0]);
   /* half the box's diagonal of margin: the ground square of box a is 1.5 + 2 x 1.5 wide at
      least along z (box 3.5 deep, margin 0.5 x sqrt(1.5^2 + 2.5^2 + 3.5^2)) */
   CHECK(side0 >= 3.5 + sqrt(1.5 * 1.5 + 2.5 * 2.5 + 3.5 * 3.5) - 1e-12);
-  CHECK(ipc_planes_write_obj(dir, 1, 2, pts, nrm, b, 8, &err) == IPC_OK);
+  CHECK(ipc_planes_write_obj(dir, 1, 2, pts, nrm, b, 8, &err) == IPCC_OK);
   CHECK(read_squares(path, sq, 2) == 2);
   for (int k = 0; k < 2; ++k) check_square(&sq[k], k, pts + 3 * k, nrm + 3 * k, ab, 16, "frame 1");
   CHECK(side(&sq[0]) > side0 + 9);
-  CHECK(ipc_planes_write_obj(dir, 0, 2, pts, nrm, a, 8, &err) == IPC_OK);
+  CHECK(ipc_planes_write_obj(dir, 0, 2, pts, nrm, a, 8, &err) == IPCC_OK);
   CHECK(read_squares(path, sq, 2) == 2 && fabs(side(&sq[0]) - side0) < 1e-12 * side0);
   /* unwritable: the folder is missing */
   char missing[600];
   snprintf(missing, sizeof missing, "%s/none", dir);
-  CHECK(ipc_planes_write_obj(missing, 0, 2, pts, nrm, a, 8, &err) != IPC_OK && err.msg[0]);
+  CHECK(ipc_planes_write_obj(missing, 0, 2, pts, nrm, a, 8, &err) != IPCC_OK && err.msg[0]);
 }
 
 /* frames 0..12 of a scene with a ground plane in one mode: the square covers every frame */
 static void library_run(const char *scene, const char *dir, int lcp) {
-  ipc_scene_def def;
-  ipc_error err;
-  CHECK(ipc_scene_load(scene, &def, &err) == IPC_OK);
+  ipcc_scene_def def;
+  ipcc_error err;
+  CHECK(ipcc_scene_load(scene, &def, &err) == IPCC_OK);
   ipc_world *w = lcp ? NULL : ipc_world_create(&def, &err);
   ipc_lcp_world *lw = lcp ? ipc_lcp_world_create(&def, NULL, &err) : NULL;
   CHECK(w || lw);
   if (!w && !lw) {
-    ipc_scene_def_free(&def);
+    ipcc_scene_def_free(&def);
     return;
   }
-  CHECK(ipc_output_prepare(dir, &err) == IPC_OK);
+  CHECK(ipc_output_prepare(dir, &err) == IPCC_OK);
   int nv = lw ? ipc_lcp_world_vertex_count(lw) : ipc_world_vertex_count(w);
   double *all = malloc(sizeof(double) * 3 * (size_t)nv * 13);
   char path[512];
   snprintf(path, sizeof path, "%s/%s", dir, IPC_PLANES_FILE);
   for (int k = 0; k <= 12; ++k) {
     if (k > 0) {
-      ipc_step_stats st;
-      ipc_lcp_step_stats lst;
-      CHECK(lw ? ipc_lcp_world_step(lw, &lst, &err) == IPC_OK
-               : ipc_world_step(w, &st, &err) == IPC_OK);
+      ipcc_step_stats st;
+      ipcc_lcp_step_stats lst;
+      CHECK(lw ? ipc_lcp_world_step(lw, &lst, &err) == IPCC_OK
+               : ipc_world_step(w, &st, &err) == IPCC_OK);
     }
-    unsigned formats = IPC_FORMAT_PLANES; /* no frame format: OBJ frames */
-    ipc_status s = lw ? ipc_lcp_world_write_frame(lw, dir, k, formats, &err)
-                      : ipc_world_write_frame(w, dir, k, formats, &err);
-    CHECK_MSG(s == IPC_OK, "frame %d: %s", k, err.msg);
+    unsigned formats = IPCC_FORMAT_PLANES; /* no frame format: OBJ frames */
+    ipcc_status s = lw ? ipc_lcp_world_write_frame(lw, dir, k, formats, &err)
+                       : ipc_world_write_frame(w, dir, k, formats, &err);
+    CHECK_MSG(s == IPCC_OK, "frame %d: %s", k, err.msg);
     memcpy(all + 3 * (size_t)nv * (size_t)k,
            lw ? ipc_lcp_world_positions(lw) : ipc_world_positions(w),
            sizeof(double) * 3 * (size_t)nv);
@@ -185,7 +185,7 @@ static void library_run(const char *scene, const char *dir, int lcp) {
   free(all);
   ipc_world_destroy(w);
   ipc_lcp_world_destroy(lw);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
 }
 
 /* the command line in sh, output to log; its exit code */
@@ -202,7 +202,7 @@ static int sh(const char *log, const char *fmt, ...) {
 }
 
 static int contains(const char *path, const char *what) {
-  ipc_error err;
+  ipcc_error err;
   char *t = ipc_read_file_max(path, IPC_READ_MAX_MESH, NULL, &err);
   int found = t && strstr(t, what);
   free(t);
@@ -210,7 +210,7 @@ static int contains(const char *path, const char *what) {
 }
 
 static int files_equal(const char *a, const char *b) {
-  ipc_error err;
+  ipcc_error err;
   size_t la = 0, lb = 0;
   char *x = ipc_read_file_max(a, IPC_READ_MAX_MESH, &la, &err);
   char *y = ipc_read_file_max(b, IPC_READ_MAX_MESH, &lb, &err);
@@ -268,7 +268,7 @@ int main(int argc, char **argv) {
   snprintf(tmp, sizeof tmp, "/tmp/ipcc_test_planes_%d", (int)getpid());
   snprintf(scene, sizeof scene, "%s.json", tmp);
   CHECK(getcwd(cwd, sizeof cwd) != NULL);
-  ipc_error err;
+  ipcc_error err;
   CHECK(ipc_mkdir_p(tmp, &err) == 0);
   test_writer(tmp);
   FILE *f = fopen(scene, "w");

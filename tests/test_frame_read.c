@@ -21,53 +21,54 @@
 static char dir[256];
 
 static char *slurp(const char *path, size_t *len) {
-  ipc_error err;
+  ipcc_error err;
   *len = 0;
   return ipc_read_file_max(path, IPC_READ_MAX_MESH, len, &err);
 }
 
 /* writes frame 0 of scene in OBJ, PLY and VTU into dir */
 static int write_frames(const char *scene) {
-  ipc_scene_def def;
-  ipc_error err;
-  if (ipc_scene_load(scene, &def, &err) != IPC_OK) return 0;
+  ipcc_scene_def def;
+  ipcc_error err;
+  if (ipcc_scene_load(scene, &def, &err) != IPCC_OK) return 0;
   ipc_world *w = ipc_world_create(&def, &err);
-  int ok = w && ipc_world_write_frame(w, dir, 0, IPC_FORMAT_OBJ | IPC_FORMAT_PLY | IPC_FORMAT_VTU,
-                                      &err) == IPC_OK;
+  int ok =
+      w && ipc_world_write_frame(w, dir, 0, IPCC_FORMAT_OBJ | IPCC_FORMAT_PLY | IPCC_FORMAT_VTU,
+                                 &err) == IPCC_OK;
   ipc_world_destroy(w);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
   return ok;
 }
 
-static int read_frame(const char *ext, ipc_mesh *m) {
+static int read_frame(const char *ext, ipcc_mesh *m) {
   char path[512];
   snprintf(path, sizeof path, "%s/000000.%s", dir, ext);
-  ipc_error err;
-  ipc_status st = ipc_mesh_read(path, m, &err);
-  CHECK_MSG(st == IPC_OK, "%s: %s", path, err.msg);
-  return st == IPC_OK;
+  ipcc_error err;
+  ipcc_status st = ipcc_mesh_read(path, m, &err);
+  CHECK_MSG(st == IPCC_OK, "%s: %s", path, err.msg);
+  return st == IPCC_OK;
 }
 
 /* intersecting pairs of m (obstacle pairs skipped when marked), -1 if the surface fails */
-static long intersections(const ipc_mesh *m) {
+static long intersections(const ipcc_mesh *m) {
   ipc_surface s;
-  ipc_error err;
+  ipcc_error err;
   if (ipc_surface_build(&s, m->nverts, m->tris, m->ntris, m->segs, m->nsegs, NULL, 0, NULL,
-                        m->vert_obstacle, &err) != IPC_OK)
+                        m->vert_obstacle, &err) != IPCC_OK)
     return -1;
   size_t n = ipc_surface_intersections(&s, m->x, m->vert_obstacle != NULL, NULL, 0);
   ipc_surface_free(&s);
   return (long)n;
 }
 
-static int count_marked(const ipc_mesh *m) {
+static int count_marked(const ipcc_mesh *m) {
   int n = 0;
   for (int i = 0; m->vert_obstacle && i < m->nverts; ++i) n += m->vert_obstacle[i];
   return n;
 }
 
 /* 1 when every vertex of m has an object in [0, n) and every object has a vertex */
-static int objects_cover(const ipc_mesh *m, int n) {
+static int objects_cover(const ipcc_mesh *m, int n) {
   if (!m->vert_object || n <= 0) return 0;
   int *seen = IPC_NEW0(int, (size_t)n), ok = 1;
   for (int i = 0; i < m->nverts; ++i) {
@@ -85,7 +86,7 @@ static int objects_cover(const ipc_mesh *m, int n) {
    (OBJ: its object, PLY and VTU: object_id, the same indices) */
 static void test_own_frames(const char *scene, int nbodies, int obstacles) {
   CHECK_MSG(write_frames(scene), "%s: frames written", scene);
-  ipc_mesh o, p, v;
+  ipcc_mesh o, p, v;
   if (!read_frame("obj", &o) || !read_frame("ply", &p) || !read_frame("vtu", &v)) return;
   CHECK(p.nverts == o.nverts && p.ntris == o.ntris && p.nsegs == o.nsegs);
   CHECK(!memcmp(p.x, o.x, 3 * sizeof(double) * (size_t)o.nverts));
@@ -108,9 +109,9 @@ static void test_own_frames(const char *scene, int nbodies, int obstacles) {
     same = j < v.nverts && v.vert_object[j] == o.vert_object[i];
   }
   CHECK_MSG(same, "%s: VTU and OBJ put a vertex in different bodies", scene);
-  ipc_mesh_free(&o);
-  ipc_mesh_free(&p);
-  ipc_mesh_free(&v);
+  ipcc_mesh_free(&o);
+  ipcc_mesh_free(&p);
+  ipcc_mesh_free(&v);
 }
 
 /* the binary PLY of two_cubes with the upper cube moved into the lower one */
@@ -121,9 +122,9 @@ static void test_planted_binary_ply(void) {
   size_t len;
   char *b = slurp(path, &len);
   if (!b) return;
-  ipc_mesh m;
-  ipc_error err;
-  CHECK(ipc_ply_parse("a.ply", b, len, &m, &err) == IPC_OK);
+  ipcc_mesh m;
+  ipcc_error err;
+  CHECK(ipc_ply_parse("a.ply", b, len, &m, &err) == IPCC_OK);
   /* vertex records: x y z (doubles), object_id (int32), right after the header */
   unsigned char *rec = (unsigned char *)strstr(b, "end_header\n") + 11;
   double lo0 = 1e300, lo1 = 1e300;
@@ -140,14 +141,14 @@ static void test_planted_binary_ply(void) {
     double y = m.x[3 * i + 1] - (lo0 - lo1) + 0.013; /* bottom just above the other's */
     memcpy(rec + 28 * (size_t)i + 8, &y, 8);
   }
-  ipc_mesh_free(&m);
-  CHECK(ipc_ply_parse("a.ply", b, len, &m, &err) == IPC_OK);
+  ipcc_mesh_free(&m);
+  CHECK(ipc_ply_parse("a.ply", b, len, &m, &err) == IPCC_OK);
   CHECK_MSG(intersections(&m) > 0, "planted intersection found");
-  ipc_mesh_free(&m);
+  ipcc_mesh_free(&m);
   ipc_free(b);
 }
 
-static ipc_status parse(const char *name, const char *text, ipc_mesh *m, ipc_error *err) {
+static ipcc_status parse(const char *name, const char *text, ipcc_mesh *m, ipcc_error *err) {
   return ipc_mesh_parse(name, text, strlen(text), m, err);
 }
 
@@ -170,8 +171,8 @@ static const char crossing_vtu[] =
     "</Cells>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n";
 
 static void test_handwritten(void) {
-  ipc_mesh m;
-  ipc_error err;
+  ipcc_mesh m;
+  ipcc_error err;
   /* general PLY: a quad, an extra property and element, an edge list */
   static const char quad[] =
       "ply\r\nformat ascii 1.0\r\nobj_info made by hand\r\nelement vertex 5\r\n"
@@ -180,16 +181,16 @@ static void test_handwritten(void) {
       "element material 1\r\nproperty list uchar float rgb\r\n"
       "element edge 1\r\nproperty int vertex1\r\nproperty int vertex2\r\nend_header\r\n"
       "0 0 0 255\n1 0 0 0\n1 1 0 0\n0 1 0 0\n5 5 5 0\n7 4 0 1 2 3\n3 0.1 0.2 0.3\n2 4\n";
-  CHECK_MSG(parse("q.ply", quad, &m, &err) == IPC_OK, "%s", err.msg);
+  CHECK_MSG(parse("q.ply", quad, &m, &err) == IPCC_OK, "%s", err.msg);
   CHECK(m.nverts == 5 && m.ntris == 2 && m.nsegs == 1 && m.vert_obstacle == NULL);
   CHECK(m.x[3 * 4] == 5 && m.tris[3] == 0 && m.tris[4] == 2 && m.tris[5] == 3);
   CHECK(m.vert_object == NULL); /* no object_id */
-  ipc_mesh_free(&m);
-  CHECK(parse("c.ply", crossing_ply, &m, &err) == IPC_OK && intersections(&m) > 0);
-  ipc_mesh_free(&m);
-  CHECK_MSG(parse("c.vtu", crossing_vtu, &m, &err) == IPC_OK, "%s", err.msg);
+  ipcc_mesh_free(&m);
+  CHECK(parse("c.ply", crossing_ply, &m, &err) == IPCC_OK && intersections(&m) > 0);
+  ipcc_mesh_free(&m);
+  CHECK_MSG(parse("c.vtu", crossing_vtu, &m, &err) == IPCC_OK, "%s", err.msg);
   CHECK(m.ntets == 2 && m.ntris == 8 && intersections(&m) > 0);
-  ipc_mesh_free(&m);
+  ipcc_mesh_free(&m);
   /* obstacle marks: both triangles on obstacles, so the crossing is not counted */
   static const char marked[] =
       "ply\nformat ascii 1.0\ncomment obstacle 3\ncomment obstacle 4\n"
@@ -197,25 +198,25 @@ static void test_handwritten(void) {
       "property int object_id\nelement face 2\nproperty list uchar int vertex_indices\n"
       "end_header\n0 0 0 3\n1 0 0 3\n0 1 0 3\n0.2 0.2 -1 4\n0.2 0.2 1 4\n1 1 0.5 4\n"
       "3 0 1 2\n3 3 4 5\n";
-  CHECK(parse("o.ply", marked, &m, &err) == IPC_OK && count_marked(&m) == 6);
+  CHECK(parse("o.ply", marked, &m, &err) == IPCC_OK && count_marked(&m) == 6);
   CHECK(intersections(&m) == 0);
   CHECK(m.vert_object && m.vert_object[0] == 3 && m.vert_object[5] == 4);
-  ipc_mesh_free(&m);
+  ipcc_mesh_free(&m);
   /* OBJ objects of vertices listed first: each vertex takes the object of the first face,
      line or point that uses it (vertex 3 is in both triangles: the first, A's); an object of
      lines or points keeps its name; vertex 8 is in nothing (-1) */
   static const char listed[] =
       "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 2 0 0\nv 3 0 0\nv 4 0 0\nv 5 0 0\n"
       "o A\nf 1 2 3\no B\nf 3 2 4\no rod\nl 5 6\no dust\np 7\n";
-  CHECK_MSG(parse("l.obj", listed, &m, &err) == IPC_OK, "%s", err.msg);
+  CHECK_MSG(parse("l.obj", listed, &m, &err) == IPCC_OK, "%s", err.msg);
   static const int want[8] = {0, 0, 0, 1, 2, 2, 3, -1};
   CHECK(m.vert_object && !memcmp(m.vert_object, want, sizeof want));
   CHECK(m.nobjects == 4 && !strcmp(m.object_names[2], "rod") && !strcmp(m.object_names[3], "dust"));
   CHECK(m.object_tri_start[2] == 2 && m.object_tri_start[4] == 2);
-  ipc_mesh_free(&m);
+  ipcc_mesh_free(&m);
 }
 
-/* broken files: IPC_ERR_INPUT, the message names the file and what is wrong */
+/* broken files: IPCC_ERR_INPUT, the message names the file and what is wrong */
 static void test_bad(void) {
   static const struct {
     const char *name, *text, *want;
@@ -289,12 +290,12 @@ static void test_bad(void) {
        "a.vtu:4: DataArray 'object_id': point 1 has 1.5, expected an integer object id"},
   };
   for (size_t k = 0; k < sizeof cases / sizeof *cases; ++k) {
-    ipc_mesh m;
-    ipc_error err = {IPC_OK, ""};
-    ipc_status st = parse(cases[k].name, cases[k].text, &m, &err);
-    CHECK_MSG(st == IPC_ERR_INPUT && strstr(err.msg, cases[k].want), "case %zu: '%s'", k, err.msg);
+    ipcc_mesh m;
+    ipcc_error err = {IPCC_OK, ""};
+    ipcc_status st = parse(cases[k].name, cases[k].text, &m, &err);
+    CHECK_MSG(st == IPCC_ERR_INPUT && strstr(err.msg, cases[k].want), "case %zu: '%s'", k, err.msg);
     CHECK(m.x == NULL);
-    ipc_mesh_free(&m);
+    ipcc_mesh_free(&m);
   }
 }
 
@@ -331,7 +332,7 @@ static int cmp_key(const void *a, const void *b) {
   return 0;
 }
 
-static tri_key *tri_keys(const ipc_mesh *m) {
+static tri_key *tri_keys(const ipcc_mesh *m) {
   tri_key *keys = IPC_NEW(tri_key, (size_t)m->ntris + 1);
   for (int t = 0; t < m->ntris; ++t) {
     const double *p[3];
@@ -351,7 +352,7 @@ static tri_key *tri_keys(const ipc_mesh *m) {
 
 /* 1 when a and b have the same triangles at the same positions, bit for bit, whatever
    their vertex numbers */
-static int same_triangles(const ipc_mesh *a, const ipc_mesh *b) {
+static int same_triangles(const ipcc_mesh *a, const ipcc_mesh *b) {
   if (a->ntris != b->ntris) return 0;
   tri_key *ka = tri_keys(a), *kb = tri_keys(b);
   int same = !memcmp(ka, kb, sizeof *ka * (size_t)a->ntris);
@@ -361,7 +362,7 @@ static int same_triangles(const ipc_mesh *a, const ipc_mesh *b) {
 }
 
 /* 1 when a and b are the same mesh: vertices bit for bit, cells and marks */
-static int same_mesh(const ipc_mesh *a, const ipc_mesh *b) {
+static int same_mesh(const ipcc_mesh *a, const ipcc_mesh *b) {
   size_t nv = (size_t)a->nverts;
   return a->nverts == b->nverts && !memcmp(a->x, b->x, 3 * sizeof(double) * nv) &&
          a->ntets == b->ntets && !memcmp(a->tets, b->tets, 4 * sizeof(int) * (size_t)a->ntets) &&
@@ -374,7 +375,7 @@ static int same_mesh(const ipc_mesh *a, const ipc_mesh *b) {
 /* a run's frame in each encoding reads back as its OBJ frame: the same triangles at the same
    positions, bit for bit, and the same obstacle marks; the three VTU meshes are identical */
 static void test_encodings(const char *scene, int obstacles) {
-  ipc_mesh ascii;
+  ipcc_mesh ascii;
   memset(&ascii, 0, sizeof ascii);
   for (int e = 0; e < 3; ++e) {
     CHECK_MSG(write_frames_as(scene, encodings[e]), "%s: %s frames written", scene, encodings[e]);
@@ -392,7 +393,7 @@ static void test_encodings(const char *scene, int obstacles) {
     CHECK((strstr(b, "Name=\"Points\" NumberOfComponents=\"3\" format=\"appended\"") != NULL) ==
           (e > 0));
     ipc_free(b);
-    ipc_mesh o, v;
+    ipcc_mesh o, v;
     if (!read_frame("obj", &o)) continue;
     if (read_frame("vtu", &v)) {
       CHECK_MSG(same_triangles(&v, &o), "%s: %s VTU triangles are the OBJ's", scene, encodings[e]);
@@ -402,11 +403,11 @@ static void test_encodings(const char *scene, int obstacles) {
         ascii = v;
       else
         CHECK_MSG(same_mesh(&v, &ascii), "%s: %s VTU reads as the ascii one", scene, encodings[e]);
-      if (e > 0) ipc_mesh_free(&v);
+      if (e > 0) ipcc_mesh_free(&v);
     }
-    ipc_mesh_free(&o);
+    ipcc_mesh_free(&o);
   }
-  ipc_mesh_free(&ascii);
+  ipcc_mesh_free(&ascii);
 }
 
 static uint64_t get_le(const unsigned char *p, int size) {
@@ -482,12 +483,12 @@ static double *frame_array(const char *b, const char *after, const char *name, s
    environment) holds the values of the ascii frame, bit for bit; a bad IPC_VTU_ENCODING is
    an error naming it; the LCP writer too */
 static void test_binary_arrays(void) {
-  ipc_scene_def def;
-  ipc_error err;
-  if (ipc_scene_load("scenes/incline_obstacle.json", &def, &err) != IPC_OK) return;
+  ipcc_scene_def def;
+  ipcc_error err;
+  if (ipcc_scene_load("scenes/incline_obstacle.json", &def, &err) != IPCC_OK) return;
   ipc_world *w = ipc_world_create(&def, &err);
-  ipc_step_stats st;
-  for (int k = 0; k < 3 && w; ++k) CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+  ipcc_step_stats st;
+  for (int k = 0; k < 3 && w; ++k) CHECK(ipc_world_step(w, &st, &err) == IPCC_OK);
   static const struct {
     const char *after, *name;
   } arrays[] = {{NULL, "TimeValue"}, {NULL, "velocity"},       {NULL, "object_id"},
@@ -499,7 +500,7 @@ static void test_binary_arrays(void) {
     char path[512];
     snprintf(path, sizeof path, "%s/arrays_%s.vtu", dir, encodings[e]);
     CHECK(ipc_world_write_vtu_encoded(w, path, (ipc_vtu_encoding)(IPC_VTU_ASCII + e), &err) ==
-          IPC_OK);
+          IPCC_OK);
     size_t len;
     text[e] = slurp(path, &len);
   }
@@ -526,12 +527,12 @@ static void test_binary_arrays(void) {
   char path[512];
   snprintf(path, sizeof path, "%s/env.vtu", dir);
   setenv("IPC_VTU_ENCODING", "gzip", 1);
-  ipc_error e2 = {IPC_OK, ""};
-  CHECK(w && ipc_world_write_vtu(w, path, &e2) == IPC_ERR_INPUT &&
+  ipcc_error e2 = {IPCC_OK, ""};
+  CHECK(w && ipc_world_write_vtu(w, path, &e2) == IPCC_ERR_INPUT &&
         strstr(e2.msg, "IPC_VTU_ENCODING is 'gzip', expected ascii, raw or zlib"));
   CHECK(access(path, F_OK) != 0);
   setenv("IPC_VTU_ENCODING", "raw", 1);
-  CHECK(w && ipc_world_write_vtu(w, path, &e2) == IPC_OK);
+  CHECK(w && ipc_world_write_vtu(w, path, &e2) == IPCC_OK);
   unsetenv("IPC_VTU_ENCODING");
   size_t len;
   char *b = slurp(path, &len);
@@ -540,25 +541,25 @@ static void test_binary_arrays(void) {
   ipc_vtu_encoding enc;
   CHECK(ipc_vtu_encoding_parse("zlib", &enc) == 0 && enc == IPC_VTU_ZLIB);
   CHECK(ipc_vtu_encoding_parse("ZLIB", &enc) == -1);
-  CHECK(ipc_vtu_encoding_from_env(&enc, &e2) == IPC_OK && enc == IPC_VTU_DEFAULT_ENCODING);
+  CHECK(ipc_vtu_encoding_from_env(&enc, &e2) == IPCC_OK && enc == IPC_VTU_DEFAULT_ENCODING);
   ipc_world_destroy(w);
   /* LCP: the raw and zlib frames read as the ascii one */
   ipc_lcp_world *lw = ipc_lcp_world_create(&def, NULL, &err);
-  ipc_lcp_step_stats ls;
-  for (int k = 0; k < 3 && lw; ++k) CHECK(ipc_lcp_world_step(lw, &ls, &err) == IPC_OK);
-  ipc_mesh m[3];
+  ipcc_lcp_step_stats ls;
+  for (int k = 0; k < 3 && lw; ++k) CHECK(ipc_lcp_world_step(lw, &ls, &err) == IPCC_OK);
+  ipcc_mesh m[3];
   for (int e = 0; e < 3 && lw; ++e) {
     snprintf(path, sizeof path, "%s/lcp_%s.vtu", dir, encodings[e]);
     CHECK(ipc_lcp_world_write_vtu_encoded(lw, path, (ipc_vtu_encoding)(IPC_VTU_ASCII + e), &err) ==
-          IPC_OK);
-    CHECK_MSG(ipc_mesh_read(path, &m[e], &err) == IPC_OK, "%s", err.msg);
+          IPCC_OK);
+    CHECK_MSG(ipcc_mesh_read(path, &m[e], &err) == IPCC_OK, "%s", err.msg);
   }
   if (lw) {
     CHECK(same_mesh(&m[1], &m[0]) && same_mesh(&m[2], &m[0]) && m[0].ntets > 0);
-    for (int e = 0; e < 3; ++e) ipc_mesh_free(&m[e]);
+    for (int e = 0; e < 3; ++e) ipcc_mesh_free(&m[e]);
   }
   ipc_lcp_world_destroy(lw);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
 }
 
 /* hand-made binary VTU files (base64 by Python's base64, zlib and struct): crossing_vtu's two
@@ -703,9 +704,9 @@ static size_t big_endian_vtu(char *b) {
 }
 
 static void test_binary_handwritten(void) {
-  ipc_mesh ref, m;
-  ipc_error err;
-  if (parse("c.vtu", crossing_vtu, &ref, &err) != IPC_OK) return;
+  ipcc_mesh ref, m;
+  ipcc_error err;
+  if (parse("c.vtu", crossing_vtu, &ref, &err) != IPCC_OK) return;
   static const struct {
     const char *name, *text;
   } files[] = {{"inline_u32.vtu", inline_u32_vtu},
@@ -713,8 +714,8 @@ static void test_binary_handwritten(void) {
                {"inline_zlib.vtu", inline_zlib_vtu},
                {"appended_b64.vtu", appended_b64_vtu}};
   for (size_t k = 0; k < sizeof files / sizeof *files; ++k) {
-    ipc_status st = parse(files[k].name, files[k].text, &m, &err);
-    CHECK_MSG(st == IPC_OK, "%s: %s", files[k].name, err.msg);
+    ipcc_status st = parse(files[k].name, files[k].text, &m, &err);
+    CHECK_MSG(st == IPCC_OK, "%s: %s", files[k].name, err.msg);
     if (st) continue;
     int marked = k == 3; /* appended_b64 marks every point an obstacle */
     CHECK(m.vert_obstacle ? marked && count_marked(&m) == 8 : !marked);
@@ -723,15 +724,15 @@ static void test_binary_handwritten(void) {
       m.vert_obstacle = NULL;
     }
     CHECK_MSG(same_mesh(&m, &ref), "%s reads as crossing_vtu", files[k].name);
-    ipc_mesh_free(&m);
+    ipcc_mesh_free(&m);
   }
   char big[2048];
   size_t n = big_endian_vtu(big);
-  ipc_status st = ipc_mesh_parse("big.vtu", big, n, &m, &err);
-  CHECK_MSG(st == IPC_OK, "%s", err.msg);
+  ipcc_status st = ipc_mesh_parse("big.vtu", big, n, &m, &err);
+  CHECK_MSG(st == IPCC_OK, "%s", err.msg);
   if (!st) CHECK_MSG(same_mesh(&m, &ref), "big-endian raw appended data read");
-  ipc_mesh_free(&m);
-  ipc_mesh_free(&ref);
+  ipcc_mesh_free(&m);
+  ipcc_mesh_free(&ref);
 }
 
 /* text with the first `what` after `after` replaced by `with` (ipc_free it) */
@@ -761,13 +762,13 @@ static unsigned char *appended_at(char *b, const char *name) {
 }
 
 static void expect_error(const char *name, const char *b, size_t len, const char *want) {
-  ipc_mesh m;
-  ipc_error err = {IPC_OK, ""};
-  ipc_status st = ipc_mesh_parse(name, b, len, &m, &err);
-  CHECK_MSG(st == IPC_ERR_INPUT && !strncmp(err.msg, name, strlen(name)) && strstr(err.msg, want),
+  ipcc_mesh m;
+  ipcc_error err = {IPCC_OK, ""};
+  ipcc_status st = ipc_mesh_parse(name, b, len, &m, &err);
+  CHECK_MSG(st == IPCC_ERR_INPUT && !strncmp(err.msg, name, strlen(name)) && strstr(err.msg, want),
             "%s: want '%s', got '%s'", name, want, err.msg);
   CHECK(m.x == NULL);
-  ipc_mesh_free(&m);
+  ipcc_mesh_free(&m);
 }
 
 /* malformed binary data: made from two_cubes' raw and zlib frames and the hand-made files;
@@ -911,7 +912,7 @@ static size_t rng_below(size_t n) {
   return n ? (size_t)(x % n) : 0;
 }
 
-static int valid_mesh(const ipc_mesh *m) {
+static int valid_mesh(const ipcc_mesh *m) {
   if (m->nverts <= 0 || !m->x || m->nobjects != 1) return 0;
   for (int i = 0; i < 3 * m->nverts; ++i)
     if (!isfinite(m->x[i])) return 0;
@@ -936,20 +937,20 @@ static void fuzz(const char *name, const char *src, size_t len, int rounds, int 
     for (size_t k = rng_below(4); k > 0 && n > 0; --k)
       b[rng_below(n)] = rng_below(3) ? bytes[rng_below(sizeof bytes)] : (char)rng_below(256);
     b[n] = '\0';
-    ipc_mesh m;
-    ipc_error err = {IPC_OK, ""};
-    ipc_status st = ipc_mesh_parse(name, b, n, &m, &err);
-    if (st == IPC_OK) {
+    ipcc_mesh m;
+    ipcc_error err = {IPCC_OK, ""};
+    ipcc_status st = ipc_mesh_parse(name, b, n, &m, &err);
+    if (st == IPCC_OK) {
       CHECK_MSG(valid_mesh(&m), "%s round %d: accepted an invalid mesh", name, r);
       ++*ok;
     } else {
-      CHECK_MSG(st == IPC_ERR_INPUT && !strncmp(err.msg, name, strlen(name)) &&
+      CHECK_MSG(st == IPCC_ERR_INPUT && !strncmp(err.msg, name, strlen(name)) &&
                     err.msg[strlen(name)] == ':',
                 "%s round %d: '%s'", name, r, err.msg);
       CHECK(m.x == NULL);
       ++*bad;
     }
-    ipc_mesh_free(&m);
+    ipcc_mesh_free(&m);
     ipc_free(b);
   }
 }
@@ -976,7 +977,7 @@ static void test_fuzz(void) {
 
 int main(void) {
   snprintf(dir, sizeof dir, "/tmp/ipcc_test_frame_read_%d", (int)getpid());
-  ipc_error err;
+  ipcc_error err;
   CHECK(ipc_mkdir_p(dir, &err) == 0);
   test_own_frames("scenes/two_cubes.json", 2, 0);
   test_own_frames("scenes/incline_obstacle.json", 2, 1);

@@ -14,7 +14,7 @@
 
 /* the whole file (ipc_read_file_max, the library's reader), NULL when unreadable */
 static char *slurp(const char *path, size_t *len) {
-  ipc_error err;
+  ipcc_error err;
   return ipc_read_file_max(path, IPC_READ_MAX_MESH, len, &err);
 }
 
@@ -68,10 +68,10 @@ int main(void) {
           "\"scale\": 4, \"translation\": [-2, -0.05, -2]}]}\n",
           getcwd(path, sizeof path), path);
   fclose(f);
-  ipc_scene_def def;
-  ipc_error err;
-  CHECK(ipc_scene_load(scene, &def, &err) == IPC_OK);
-  CHECK(def.output_formats == (IPC_FORMAT_PLY | IPC_FORMAT_VTU));
+  ipcc_scene_def def;
+  ipcc_error err;
+  CHECK(ipcc_scene_load(scene, &def, &err) == IPCC_OK);
+  CHECK(def.output_formats == (IPCC_FORMAT_PLY | IPCC_FORMAT_VTU));
   CHECK(def.camera_set && def.camera_eye[0] == 3 && def.camera_fov == 35.0);
   ipc_world *w = ipc_world_create(&def, &err);
   CHECK(w != NULL);
@@ -79,12 +79,12 @@ int main(void) {
 
   /* format lists */
   unsigned bits = 0;
-  CHECK(ipc_output_formats_parse("obj,vtu", &bits) == 0 &&
-        bits == (IPC_FORMAT_OBJ | IPC_FORMAT_VTU));
-  CHECK(ipc_output_formats_parse("ply", &bits) == 0 && bits == IPC_FORMAT_PLY);
-  CHECK(ipc_output_formats_parse("obj,", &bits) != 0);
-  CHECK(ipc_output_formats_parse("stl", &bits) != 0);
-  CHECK(ipc_output_formats_parse("", &bits) != 0);
+  CHECK(ipcc_output_formats_parse("obj,vtu", &bits) == 0 &&
+        bits == (IPCC_FORMAT_OBJ | IPCC_FORMAT_VTU));
+  CHECK(ipcc_output_formats_parse("ply", &bits) == 0 && bits == IPCC_FORMAT_PLY);
+  CHECK(ipcc_output_formats_parse("obj,", &bits) != 0);
+  CHECK(ipcc_output_formats_parse("stl", &bits) != 0);
+  CHECK(ipcc_output_formats_parse("", &bits) != 0);
 
   /* at rest: zero energy density; after steps, moving and deformed */
   int nt = ipc_world_tet_count(w), n = ipc_world_vertex_count(w);
@@ -92,15 +92,15 @@ int main(void) {
   double *psi = calloc(nt > 0 ? (size_t)nt : 1, sizeof *psi);
   ipc_world_tet_energy_density(w, psi);
   for (int t = 0; t < nt; ++t) CHECK(fabs(psi[t]) < 1e-9);
-  ipc_step_stats st;
-  for (int k = 0; k < 3; ++k) CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+  ipcc_step_stats st;
+  for (int k = 0; k < 3; ++k) CHECK(ipc_world_step(w, &st, &err) == IPCC_OK);
   ipc_world_tet_energy_density(w, psi);
   double psum = 0;
   for (int t = 0; t < nt; ++t) psum += psi[t];
   CHECK(psum > 0);
 
-  CHECK(ipc_output_prepare(dir, &err) == IPC_OK);
-  CHECK(ipc_world_write_frame(w, dir, 7, IPC_FORMAT_PLY | IPC_FORMAT_VTU, &err) == IPC_OK);
+  CHECK(ipc_output_prepare(dir, &err) == IPCC_OK);
+  CHECK(ipc_world_write_frame(w, dir, 7, IPCC_FORMAT_PLY | IPCC_FORMAT_VTU, &err) == IPCC_OK);
   snprintf(path, sizeof path, "%s/000007.obj", dir);
   CHECK(access(path, F_OK) != 0); /* only the formats asked for */
   const double *x = ipc_world_positions(w), *v = ipc_world_velocities(w);
@@ -208,6 +208,6 @@ int main(void) {
   CHECK(system(path) == 0);
   free(psi);
   ipc_world_destroy(w);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
   TEST_MAIN_END();
 }

@@ -93,10 +93,10 @@ static void check_scalar(void) {
   }
   CHECK_NEAR(ipc_friction_f0(0.0, 2.0), 2.0 / 3.0, 1e-15);
   CHECK(ipc_friction_f1(5.0, 2.0) == 1.0);
-  CHECK_NEAR(ipc_friction_combine_mu(IPC_FRICTION_GEOMETRIC_MEAN, 0.25, 1.0), 0.5, 1e-15);
-  CHECK_NEAR(ipc_friction_combine_mu(IPC_FRICTION_MEAN, 0.25, 1.0), 0.625, 1e-15);
-  CHECK(ipc_friction_combine_mu(IPC_FRICTION_MIN, 0.25, 1.0) == 0.25);
-  CHECK(ipc_friction_combine_mu(IPC_FRICTION_MAX, 0.25, 1.0) == 1.0);
+  CHECK_NEAR(ipc_friction_combine_mu(IPCC_FRICTION_GEOMETRIC_MEAN, 0.25, 1.0), 0.5, 1e-15);
+  CHECK_NEAR(ipc_friction_combine_mu(IPCC_FRICTION_MEAN, 0.25, 1.0), 0.625, 1e-15);
+  CHECK(ipc_friction_combine_mu(IPCC_FRICTION_MIN, 0.25, 1.0) == 0.25);
+  CHECK(ipc_friction_combine_mu(IPCC_FRICTION_MAX, 0.25, 1.0) == 1.0);
 }
 
 /* barrier gradient of contact c at x summed over the first side (the point, or edge a) */
@@ -193,7 +193,7 @@ int main(void) {
   model.nplanes = 1;
   ipc_plane plane = {{0, -0.2, 0}, {0, 0.6, 0.8}, 0, 0};
   model.planes = &plane;
-  model.params.body_contact = IPC_BODY_CONTACT_ALL;
+  model.params.body_contact = IPCC_BODY_CONTACT_ALL;
   double dhat = 0.5, kappa = 3.0, eps = 0.01;
   ipc_contact_model_init(&cm, &model, dhat);
 

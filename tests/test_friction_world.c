@@ -35,9 +35,9 @@ static void body_com(const ipc_world *w, int b, double c[3]) {
 }
 
 /* loads a scene; 0 (a failed check) on error */
-static int load(const char *path, ipc_scene_def *def) {
-  ipc_error err;
-  int ok = ipc_scene_load(path, def, &err) == IPC_OK;
+static int load(const char *path, ipcc_scene_def *def) {
+  ipcc_error err;
+  int ok = ipcc_scene_load(path, def, &err) == IPCC_OK;
   CHECK_MSG(ok, "%s", err.msg);
   return ok;
 }
@@ -47,7 +47,7 @@ static int load(const char *path, ipc_scene_def *def) {
    speed of the last step */
 static void incline(const char *scene, double theta, double mu_s, double mu_k, double *slip,
                     double *accel, double *creep) {
-  ipc_scene_def def;
+  ipcc_scene_def def;
   *slip = *accel = *creep = NAN;
   if (!load(scene, &def)) return;
   double t = theta * deg, n[3] = {sin(t), cos(t), 0}, down[3] = {cos(t), -sin(t), 0};
@@ -68,9 +68,9 @@ static void incline(const char *scene, double theta, double mu_s, double mu_k, d
     def.bodies[1].friction = mu_k;
     def.bodies[1].friction_static = mu_s;
   }
-  ipc_error err;
+  ipcc_error err;
   ipc_world *w = ipc_world_create(&def, &err);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
   CHECK_MSG(w != NULL, "%s", err.msg);
   if (!w) return;
   int steps = (int)lround(1.0 / w->h);
@@ -78,8 +78,8 @@ static void incline(const char *scene, double theta, double mu_s, double mu_k, d
   int nfit = 0, free_ok = 1;
   body_com(w, 0, c0);
   for (int k = 1; k <= steps; ++k) {
-    ipc_step_stats st;
-    CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+    ipcc_step_stats st;
+    CHECK(ipc_world_step(w, &st, &err) == IPCC_OK);
     /* re-lagged once unless the Newton direction with the new lag is already converged */
     CHECK(st.friction_iterations >= 1 && st.friction_iterations <= 2);
     CHECK(st.friction_contacts >= 4);
@@ -123,7 +123,7 @@ static void check_incline(const char *scene) {
    largest vertex speed of the last step */
 static void run_scene(const char *scene, int frictionless, int steps, double *move, double *drop,
                       double *speed) {
-  ipc_scene_def def;
+  ipcc_scene_def def;
   *move = *drop = *speed = NAN;
   if (!load(scene, &def)) return;
   if (frictionless) {
@@ -132,15 +132,15 @@ static void run_scene(const char *scene, int frictionless, int steps, double *mo
     for (int p = 0; p < def.nplanes; ++p)
       def.planes[p].friction = def.planes[p].friction_static = 0;
   }
-  ipc_error err;
+  ipcc_error err;
   ipc_world *w = ipc_world_create(&def, &err);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
   CHECK_MSG(w != NULL, "%s", err.msg);
   if (!w) return;
   int n = w->m.nverts, free_ok = 1, fric = 0;
   for (int k = 0; k < steps; ++k) {
-    ipc_step_stats st;
-    CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+    ipcc_step_stats st;
+    CHECK(ipc_world_step(w, &st, &err) == IPCC_OK);
     free_ok &= ipc_world_intersection_free(w, NULL, 0);
     if (st.friction_contacts > fric) fric = st.friction_contacts;
   }
@@ -168,14 +168,14 @@ static void sliding_cube(double x[2], double v[2], double *travel, double *tilt_
       " \"velocity\": [2, 0, 0], \"friction\": 0.3, \"material\": {\"model\": \"neo_hookean\","
       " \"density\": 1000, \"young\": 1e8, \"poisson\": 0.3}}],"
       " \"planes\": [{\"point\": [0, 0, 0], \"normal\": [0, 1, 0], \"friction\": 0.3}]}";
-  ipc_scene_def def;
-  ipc_error err;
+  ipcc_scene_def def;
+  ipcc_error err;
   *travel = *tilt_deg = NAN;
-  int ok = scene_text_load(json, &def, &err) == IPC_OK;
+  int ok = scene_text_load(json, &def, &err) == IPCC_OK;
   CHECK_MSG(ok, "%s", err.msg);
   if (!ok) return;
   ipc_world *w = ipc_world_create(&def, &err);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
   CHECK_MSG(w != NULL, "%s", err.msg);
   if (!w) return;
   CHECK(w->m.nverts == 8);
@@ -184,8 +184,8 @@ static void sliding_cube(double x[2], double v[2], double *travel, double *tilt_
   int free_ok = 1, rest = 0;
   *tilt_deg = 0;
   for (int k = 1; k <= 100; ++k) {
-    ipc_step_stats st;
-    CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+    ipcc_step_stats st;
+    CHECK(ipc_world_step(w, &st, &err) == IPCC_OK);
     free_ok &= ipc_world_intersection_free(w, NULL, 0);
     body_com(w, 0, c);
     const ipc_body *bd = &w->m.bodies[0];

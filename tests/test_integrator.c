@@ -19,9 +19,9 @@
 static const double grav = -9.80665;
 
 /* the unit cube, alone, with a tight Newton tolerance; NULL (a failed check) on error */
-static ipc_world *cube_world(ipc_time_integrator integ, double h, double gy, const double v0[3]) {
-  ipc_scene_def def = ipc_default_scene_def();
-  ipc_body_def body = ipc_default_body_def();
+static ipc_world *cube_world(ipcc_time_integrator integ, double h, double gy, const double v0[3]) {
+  ipcc_scene_def def = ipcc_default_scene_def();
+  ipcc_body_def body = ipcc_default_body_def();
   body.mesh = (char *)"scenes/meshes/cube.msh";
   memcpy(body.velocity, v0, sizeof body.velocity);
   def.bodies = &body;
@@ -31,17 +31,17 @@ static ipc_world *cube_world(ipc_time_integrator integ, double h, double gy, con
   def.integrator = integ;
   def.newton_tol = 1e-7;
   def.newton_max_iterations = 100;
-  ipc_error err;
+  ipcc_error err;
   ipc_world *w = ipc_world_create(&def, &err);
   CHECK_MSG(w != NULL, "%s", err.msg);
   return w;
 }
 
 /* one step that must succeed and converge */
-static void step(ipc_world *w, ipc_step_stats *st) {
-  ipc_error err;
-  ipc_status s = ipc_world_step(w, st, &err);
-  CHECK_MSG(s == IPC_OK, "step %d: %s", ipc_world_step_count(w), err.msg);
+static void step(ipc_world *w, ipcc_step_stats *st) {
+  ipcc_error err;
+  ipcc_status s = ipc_world_step(w, st, &err);
+  CHECK_MSG(s == IPCC_OK, "step %d: %s", ipc_world_step_count(w), err.msg);
   CHECK(!st->newton_capped);
 }
 
@@ -62,7 +62,7 @@ static void free_fall(void) {
   const int nsteps = 20;
   /* implicit Euler: x_n = xt exactly, which lags the true parabola by g h t / 2 */
   {
-    ipc_world *w = cube_world(IPC_IMPLICIT_EULER, h, grav, v0);
+    ipc_world *w = cube_world(IPCC_IMPLICIT_EULER, h, grav, v0);
     if (!w) return;
     int n = ipc_world_vertex_count(w);
     double x0[24], vv0[24];
@@ -71,7 +71,7 @@ static void free_fall(void) {
     for (int i = 0; i < 24; ++i) vv0[i] = v0[i % 3];
     double worst = 0, lag = 0;
     for (int s = 1; s <= nsteps; ++s) {
-      ipc_step_stats st;
+      ipcc_step_stats st;
       step(w, &st);
       double t = s * h;
       worst = fmax(worst, fall_error(ipc_world_positions(w), x0, vv0, t, grav * h * t / 2, n));
@@ -87,10 +87,10 @@ static void free_fall(void) {
   }
   /* Newmark: the exact parabola from t = 0 */
   {
-    ipc_world *w = cube_world(IPC_NEWMARK, h, grav, v0);
+    ipc_world *w = cube_world(IPCC_NEWMARK, h, grav, v0);
     if (!w) return;
     int n = ipc_world_vertex_count(w);
-    ipc_step_stats st;
+    ipcc_step_stats st;
     double x1[24], v1[24];
     memcpy(x1, ipc_world_positions(w), sizeof x1);
     memcpy(v1, ipc_world_velocities(w), sizeof v1);
@@ -135,36 +135,36 @@ static void oscillation_energy(void) {
   const int nsteps = 300; /* ~10 periods */
   for (int how = BREATHE; how <= STRETCH; ++how) {
     double kept[2] = {0, 0}, dev_nm = 0;
-    for (int integ = IPC_IMPLICIT_EULER; integ <= IPC_NEWMARK; ++integ) {
-      ipc_world *w = cube_world((ipc_time_integrator)integ, h, 0, zero);
+    for (int integ = IPCC_IMPLICIT_EULER; integ <= IPCC_NEWMARK; ++integ) {
+      ipc_world *w = cube_world((ipcc_time_integrator)integ, h, 0, zero);
       if (!w) return;
       excite(w, how);
       double e0 = energy(w);
       CHECK(e0 > 10);
-      ipc_step_stats st;
+      ipcc_step_stats st;
       /* the stretch is applied after the world took a0 from the rest shape: the state is
          consistent with the equations of motion from the first step on */
-      if (how == STRETCH && integ == IPC_NEWMARK) {
+      if (how == STRETCH && integ == IPCC_NEWMARK) {
         step(w, &st);
         e0 = st.energy;
       }
       for (int s = ipc_world_step_count(w); s < nsteps; ++s) {
         step(w, &st);
         CHECK_NEAR(st.energy, energy(w), 1e-12);
-        if (integ == IPC_NEWMARK) dev_nm = fmax(dev_nm, fabs(st.energy / e0 - 1));
+        if (integ == IPCC_NEWMARK) dev_nm = fmax(dev_nm, fabs(st.energy / e0 - 1));
       }
       kept[integ] = st.energy / e0;
       ipc_world_destroy(w);
     }
     CHECK_MSG(dev_nm < 5e-3, "%s: Newmark energy drifted by %.3g", how ? "stretch" : "breathe",
               dev_nm);
-    CHECK_MSG(kept[IPC_IMPLICIT_EULER] < 0.5, "%s: implicit Euler kept %.3g of the energy",
-              how ? "stretch" : "breathe", kept[IPC_IMPLICIT_EULER]);
+    CHECK_MSG(kept[IPCC_IMPLICIT_EULER] < 0.5, "%s: implicit Euler kept %.3g of the energy",
+              how ? "stretch" : "breathe", kept[IPCC_IMPLICIT_EULER]);
   }
 }
 
 /* position change at T = 0.2 s between h and h/2, for h = 0.02, 0.01, 0.005 */
-static void position_changes(ipc_time_integrator integ, double d[3]) {
+static void position_changes(ipcc_time_integrator integ, double d[3]) {
   const double zero[3] = {0, 0, 0}, T = 0.2;
   double xs[4][24];
   for (int k = 0; k < 4; ++k) {
@@ -173,7 +173,7 @@ static void position_changes(ipc_time_integrator integ, double d[3]) {
     if (!w) return;
     excite(w, BREATHE);
     int nsteps = (int)lround(T / h);
-    ipc_step_stats st;
+    ipcc_step_stats st;
     for (int s = 0; s < nsteps; ++s) step(w, &st);
     memcpy(xs[k], ipc_world_positions(w), sizeof xs[k]);
     ipc_world_destroy(w);
@@ -186,8 +186,8 @@ static void position_changes(ipc_time_integrator integ, double d[3]) {
 
 static void convergence_order(void) {
   double nm[3] = {0}, ie[3] = {0};
-  position_changes(IPC_NEWMARK, nm);
-  position_changes(IPC_IMPLICIT_EULER, ie);
+  position_changes(IPCC_NEWMARK, nm);
+  position_changes(IPCC_IMPLICIT_EULER, ie);
   for (int k = 0; k < 2; ++k) {
     double r = nm[k] / nm[k + 1];
     CHECK_MSG(r > 3.5 && r < 4.6, "Newmark: halving h divided the change by %.3f, not ~4", r);

@@ -19,19 +19,19 @@
 /* distance travelled down the slope by the block's centroid at steps 20, 60 and 100 */
 static int run_slope_at(const char *script, double mu_override, const int rec_steps[3], double *s,
                         double *g_along, double *pair_mu) {
-  ipc_scene_def def;
-  ipc_error err;
-  if (ipc_scene_load(script, &def, &err) != IPC_OK) {
+  ipcc_scene_def def;
+  ipcc_error err;
+  if (ipcc_scene_load(script, &def, &err) != IPCC_OK) {
     CHECK_MSG(0, "%s", err.msg);
     return 0;
   }
-  CHECK(def.friction_combine == IPC_FRICTION_OBSTACLE);
+  CHECK(def.friction_combine == IPCC_FRICTION_OBSTACLE);
   CHECK(def.nplanes == 1);
   if (mu_override >= 0) def.planes[0].friction = mu_override;
   ipc_world *w = ipc_world_create(&def, &err);
   CHECK_MSG(w != NULL, "%s", err.msg);
   if (!w) {
-    ipc_scene_def_free(&def);
+    ipcc_scene_def_free(&def);
     return 0;
   }
   double mu_s, mu_k;
@@ -46,8 +46,8 @@ static int run_slope_at(const char *script, double mu_override, const int rec_st
   *g_along = len; /* |g| sin(theta) */
   int nv = ipc_world_vertex_count(w), rec = 0;
   for (int step = 1; step <= rec_steps[2]; ++step) {
-    ipc_step_stats st;
-    CHECK_MSG(ipc_world_step(w, &st, &err) == IPC_OK, "%s", err.msg);
+    ipcc_step_stats st;
+    CHECK_MSG(ipc_world_step(w, &st, &err) == IPCC_OK, "%s", err.msg);
     CHECK(!st.newton_capped);
     if (step == rec_steps[0] || step == rec_steps[1] || step == rec_steps[2]) {
       const double *x = ipc_world_positions(w);
@@ -59,7 +59,7 @@ static int run_slope_at(const char *script, double mu_override, const int rec_st
   }
   CHECK(ipc_world_intersection_free(w, NULL, 0));
   ipc_world_destroy(w);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
   return 1;
 }
 

@@ -21,9 +21,9 @@
 #include "test.h"
 
 static ipc_world *make_world(const char *json, int global) {
-  ipc_scene_def def;
-  ipc_error err;
-  if (scene_text_load(json, &def, &err) != IPC_OK) {
+  ipcc_scene_def def;
+  ipcc_error err;
+  if (scene_text_load(json, &def, &err) != IPCC_OK) {
     CHECK_MSG(0, "scene: %s", err.msg);
     return NULL;
   }
@@ -31,7 +31,7 @@ static ipc_world *make_world(const char *json, int global) {
   def.island_line_search = !global;
   ipc_world *w = ipc_world_create(&def, &err);
   CHECK_MSG(w != NULL, "world: %s", err.msg);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
   return w;
 }
 
@@ -109,10 +109,10 @@ static run_result run(const char *json, int global, int steps) {
   if (!w) return r;
   r.ok = 1;
   for (int k = 0; k < steps && r.ok; ++k) {
-    ipc_step_stats st;
-    ipc_error err;
+    ipcc_step_stats st;
+    ipcc_error err;
     char what[256];
-    if (ipc_world_step(w, &st, &err) != IPC_OK) {
+    if (ipc_world_step(w, &st, &err) != IPCC_OK) {
       CHECK_MSG(0, "%s step %d: %s", global ? "global" : "islands", k + 1, err.msg);
       r.ok = 0;
     } else if (!ipc_world_intersection_free(w, what, sizeof what)) {

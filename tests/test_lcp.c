@@ -105,13 +105,13 @@ static void test_residual(void) {
 static void test_lemke_known(void) {
   ipc_lcp_csr A;
   ipc_lcp_result res;
-  ipc_error err;
+  ipcc_error err;
   ipc_lcp_options o = opts(IPC_LCP_LEMKE, 1e-12, 0);
   {
     /* 2x2: z = (4/3, 7/3), w = 0 */
     double M[4] = {2, 1, 1, 2}, q[2] = {-5, -6}, z[2];
     ipc_lcp_problem p = dense_problem(2, &A, M, q);
-    CHECK(ipc_lcp_lemke(&p, &o, z, &res, &err) == IPC_OK);
+    CHECK(ipc_lcp_lemke(&p, &o, z, &res, &err) == IPCC_OK);
     CHECK_NEAR(z[0], 4.0 / 3.0, 1e-14);
     CHECK_NEAR(z[1], 7.0 / 3.0, 1e-14);
     CHECK(res.stop == IPC_LCP_CONVERGED && res.residual < 1e-14);
@@ -121,7 +121,7 @@ static void test_lemke_known(void) {
     /* q >= 0: z = 0 without pivots */
     double M[4] = {2, 1, 1, 2}, q[2] = {1, 0}, z[2] = {7, 7};
     ipc_lcp_problem p = dense_problem(2, &A, M, q);
-    CHECK(ipc_lcp_lemke(&p, &o, z, &res, &err) == IPC_OK);
+    CHECK(ipc_lcp_lemke(&p, &o, z, &res, &err) == IPCC_OK);
     CHECK(z[0] == 0.0 && z[1] == 0.0 && res.iterations == 0);
     ipc_lcp_csr_free(&A);
   }
@@ -129,7 +129,7 @@ static void test_lemke_known(void) {
     /* Murty's cyclic P-matrix, all q tied: z = (1/3, 1/3, 1/3) */
     double M[9] = {1, 2, 0, 0, 1, 2, 2, 0, 1}, q[3] = {-1, -1, -1}, z[3];
     ipc_lcp_problem p = dense_problem(3, &A, M, q);
-    CHECK(ipc_lcp_lemke(&p, &o, z, &res, &err) == IPC_OK);
+    CHECK(ipc_lcp_lemke(&p, &o, z, &res, &err) == IPCC_OK);
     for (int i = 0; i < 3; ++i) CHECK_NEAR(z[i], 1.0 / 3.0, 1e-14);
     ipc_lcp_csr_free(&A);
   }
@@ -138,7 +138,7 @@ static void test_lemke_known(void) {
     double M[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     double q[4] = {-1, 0, -1, 0}, z[4];
     ipc_lcp_problem p = dense_problem(4, &A, M, q);
-    CHECK(ipc_lcp_lemke(&p, &o, z, &res, &err) == IPC_OK);
+    CHECK(ipc_lcp_lemke(&p, &o, z, &res, &err) == IPCC_OK);
     CHECK(z[0] == 1.0 && z[1] == 0.0 && z[2] == 1.0 && z[3] == 0.0);
     ipc_lcp_csr_free(&A);
   }
@@ -146,7 +146,7 @@ static void test_lemke_known(void) {
     /* w = -z - 1 >= 0 has no solution: secondary ray, reported, no endless loop */
     double M[1] = {-1}, q[1] = {-1}, z[1];
     ipc_lcp_problem p = dense_problem(1, &A, M, q);
-    CHECK(ipc_lcp_lemke(&p, &o, z, &res, &err) == IPC_ERR_SIM);
+    CHECK(ipc_lcp_lemke(&p, &o, z, &res, &err) == IPCC_ERR_SIM);
     CHECK(res.stop == IPC_LCP_RAY);
     ipc_lcp_csr_free(&A);
   }
@@ -154,7 +154,7 @@ static void test_lemke_known(void) {
     /* positive semidefinite but infeasible (w1 + w2 = -2): ray */
     double M[4] = {1, -1, -1, 1}, q[2] = {-1, -1}, z[2];
     ipc_lcp_problem p = dense_problem(2, &A, M, q);
-    CHECK(ipc_lcp_lemke(&p, &o, z, &res, &err) == IPC_ERR_SIM);
+    CHECK(ipc_lcp_lemke(&p, &o, z, &res, &err) == IPCC_ERR_SIM);
     CHECK(res.stop == IPC_LCP_RAY);
     CHECK(res.iterations <= 10);
     ipc_lcp_csr_free(&A);
@@ -163,7 +163,7 @@ static void test_lemke_known(void) {
     /* a singular PSD problem that is solvable: duplicated row/column */
     double M[9] = {1, 1, 0, 1, 1, 0, 0, 0, 2}, q[3] = {-1, -1, -2}, z[3], w[3];
     ipc_lcp_problem p = dense_problem(3, &A, M, q);
-    CHECK(ipc_lcp_lemke(&p, &o, z, &res, &err) == IPC_OK);
+    CHECK(ipc_lcp_lemke(&p, &o, z, &res, &err) == IPCC_OK);
     ipc_lcp_w(&p, z, w);
     CHECK_NEAR(z[0] + z[1], 1.0, 1e-14);
     CHECK_NEAR(z[2], 1.0, 1e-14);
@@ -176,10 +176,10 @@ static void test_lemke_known(void) {
     ipc_lcp_problem p = dense_problem(1, &A, M, q);
     p.lo = lo;
     p.hi = hi;
-    CHECK(ipc_lcp_lemke(&p, &o, z, &res, &err) == IPC_ERR_INPUT);
+    CHECK(ipc_lcp_lemke(&p, &o, z, &res, &err) == IPCC_ERR_INPUT);
     CHECK(strstr(err.msg, "Lemke") != NULL);
     o.solver = IPC_LCP_AMGS;
-    CHECK(ipc_lcp_solve(&p, &o, z, &res, &err) == IPC_ERR_INPUT);
+    CHECK(ipc_lcp_solve(&p, &o, z, &res, &err) == IPCC_ERR_INPUT);
     o.solver = IPC_LCP_LEMKE;
     ipc_lcp_csr_free(&A);
   }
@@ -194,10 +194,10 @@ static void compare_with_lemke(const ipc_lcp_problem *p, const char *what, doubl
   const int n = p->n;
   double *zl = IPC_NEW(double, n), *z = IPC_NEW(double, n);
   ipc_lcp_result res;
-  ipc_error err;
+  ipcc_error err;
   ipc_lcp_options o = opts(IPC_LCP_LEMKE, 1e-12, 0);
-  ipc_status st = ipc_lcp_solve(p, &o, zl, &res, &err);
-  CHECK_MSG(st == IPC_OK, "%s: lemke stop %d rel %g", what, (int)res.stop, res.rel_residual);
+  ipcc_status st = ipc_lcp_solve(p, &o, zl, &res, &err);
+  CHECK_MSG(st == IPCC_OK, "%s: lemke stop %d rel %g", what, (int)res.stop, res.rel_residual);
   double scale = 1.0 + max_abs(n, zl);
   for (int s = 0; s < 5; ++s) {
     ipc_lcp_options oi = opts(IPC_LCP_PGS, 1e-11, 200000);
@@ -214,7 +214,7 @@ static void compare_with_lemke(const ipc_lcp_problem *p, const char *what, doubl
       name = "bpp";
     }
     st = ipc_lcp_solve(p, &oi, z, &res, &err);
-    CHECK_MSG(st == IPC_OK, "%s: %s stop %d after %d, rel %g", what, name, (int)res.stop,
+    CHECK_MSG(st == IPCC_OK, "%s: %s stop %d after %d, rel %g", what, name, (int)res.stop,
               res.iterations, res.rel_residual);
     double dz = max_abs_diff(n, z, zl);
     CHECK_MSG(dz <= ztol * scale, "%s: %s differs from Lemke by %g", what, name, dz);
@@ -289,8 +289,8 @@ static void test_amgs_forms(void) {
       o.amgs_omega_identity = a == 2;
       double *zj = IPC_NEW(double, g.n), *ze = IPC_NEW(double, g.n);
       ipc_lcp_result rj, re;
-      CHECK(ipc_lcp_amgs(&pj, &o, zj, &rj, NULL) == IPC_OK);
-      CHECK(ipc_lcp_amgs(&pe, &o, ze, &re, NULL) == IPC_OK);
+      CHECK(ipc_lcp_amgs(&pj, &o, zj, &rj, NULL) == IPCC_OK);
+      CHECK(ipc_lcp_amgs(&pe, &o, ze, &re, NULL) == IPCC_OK);
       CHECK_MSG(abs(rj.iterations - re.iterations) <= 1, "sweeps %d vs %d", rj.iterations,
                 re.iterations);
       CHECK(max_abs_diff(g.n, zj, ze) <= 1e-9 * (1.0 + max_abs(g.n, ze)));
@@ -298,7 +298,7 @@ static void test_amgs_forms(void) {
       if (a == 0) {
         ipc_lcp_options op = opts(IPC_LCP_PGS, 1e-10, 100000);
         ipc_lcp_result rp;
-        CHECK(ipc_lcp_pgs(&pj, &op, ze, &rp, NULL) == IPC_OK);
+        CHECK(ipc_lcp_pgs(&pj, &op, ze, &rp, NULL) == IPCC_OK);
         CHECK_MSG(rp.iterations == rj.iterations, "pgs %d amgs(1) %d", rp.iterations,
                   rj.iterations);
       }
@@ -350,7 +350,7 @@ static void test_degenerate(void) {
     q[7] = 0.0;
     q[0] = q[g0.n] = -fabs(q[0]); /* an active duplicated pair */
     ipc_lcp_csr J;
-    CHECK(ipc_lcp_csr_from_triplets(&J, n, g0.ndof, m, ri, ci, v, NULL) == IPC_OK);
+    CHECK(ipc_lcp_csr_from_triplets(&J, n, g0.ndof, m, ri, ci, v, NULL) == IPCC_OK);
     for (int withreg = 0; withreg < 2; ++withreg) {
       double *reg = NULL;
       if (withreg) {
@@ -369,7 +369,7 @@ static void test_degenerate(void) {
       double *w = IPC_NEW(double, n);
       ipc_lcp_result res;
       ipc_lcp_options o = opts(IPC_LCP_LEMKE, 1e-11, 0);
-      CHECK_MSG(ipc_lcp_solve(&p, &o, zl, &res, NULL) == IPC_OK, "lemke degenerate stop %d",
+      CHECK_MSG(ipc_lcp_solve(&p, &o, zl, &res, NULL) == IPCC_OK, "lemke degenerate stop %d",
                 (int)res.stop);
       ipc_lcp_w(&p, zl, wl);
       double wscale = 1.0 + max_abs(n, wl);
@@ -379,8 +379,8 @@ static void test_degenerate(void) {
         int slow = withreg && iterative[s] != IPC_LCP_PCG_PGS;
         double tol = slow ? 1e-6 : 1e-10;
         ipc_lcp_options oi = opts(iterative[s], tol, 200000);
-        ipc_status st = ipc_lcp_solve(&p, &oi, z, &res, NULL);
-        CHECK_MSG(st == IPC_OK, "degenerate reg=%d %s: stop %d rel %g", withreg,
+        ipcc_status st = ipc_lcp_solve(&p, &oi, z, &res, NULL);
+        CHECK_MSG(st == IPCC_OK, "degenerate reg=%d %s: stop %d rel %g", withreg,
                   ipc_lcp_solver_name(oi.solver), (int)res.stop, res.rel_residual);
         ipc_lcp_w(&p, z, w);
         double dw = max_abs_diff(n, w, wl);
@@ -435,7 +435,7 @@ static int blcp_by_lemke(int n, const double *W, const double *q, const double *
   ipc_lcp_problem p = dense_problem(N, &A, B, qq);
   ipc_lcp_options o = opts(IPC_LCP_LEMKE, 1e-11, 0);
   ipc_lcp_result res;
-  int ok = ipc_lcp_lemke(&p, &o, y, &res, NULL) == IPC_OK;
+  int ok = ipc_lcp_lemke(&p, &o, y, &res, NULL) == IPCC_OK;
   for (int i = 0; i < n; ++i) z[i] = lo[i] + y[i];
   ipc_lcp_csr_free(&A);
   ipc_free(B);
@@ -458,8 +458,8 @@ static void test_blcp(void) {
     for (int s = 0; s < 2; ++s) {
       ipc_lcp_options o = opts(s == 0 ? IPC_LCP_PGS : IPC_LCP_PCG_PGS, 1e-11, 200000);
       ipc_lcp_result res;
-      ipc_status st = ipc_lcp_solve(&p, &o, zs[s], &res, NULL);
-      CHECK_MSG(st == IPC_OK, "friction BLCP %s: stop %d rel %g", ipc_lcp_solver_name(o.solver),
+      ipcc_status st = ipc_lcp_solve(&p, &o, zs[s], &res, NULL);
+      CHECK_MSG(st == IPCC_OK, "friction BLCP %s: stop %d rel %g", ipc_lcp_solver_name(o.solver),
                 (int)res.stop, res.rel_residual);
       double *z = zs[s];
       /* inside the friction box; some contacts slide (|z_t| at the bound), some stick */
@@ -494,7 +494,7 @@ static void test_blcp(void) {
     for (int s = 0; s < 2; ++s) {
       ipc_lcp_options o = opts(s == 0 ? IPC_LCP_PGS : IPC_LCP_PCG_PGS, 1e-11, 200000);
       ipc_lcp_result res;
-      CHECK(ipc_lcp_solve(&pb, &o, zs[s], &res, NULL) == IPC_OK);
+      CHECK(ipc_lcp_solve(&pb, &o, zs[s], &res, NULL) == IPCC_OK);
       CHECK(max_abs_diff(n, zs[s], zr) <= 1e-6 * (1.0 + max_abs(n, zr)));
     }
     ipc_free(zs[0]);
@@ -520,49 +520,49 @@ static void test_behaviour(void) {
 
   /* warm start from the solution: converged before any sweep */
   ipc_lcp_options o = opts(IPC_LCP_PGS, 1e-9, 100000);
-  CHECK(ipc_lcp_solve(&p, &o, z, &res, NULL) == IPC_OK);
+  CHECK(ipc_lcp_solve(&p, &o, z, &res, NULL) == IPCC_OK);
   int cold = res.iterations;
   CHECK(cold > 1);
   o.z0 = z;
   for (int s = 0; s < 3; ++s) {
     o.solver = iterative[s];
-    CHECK(ipc_lcp_solve(&p, &o, z2, &res2, NULL) == IPC_OK);
+    CHECK(ipc_lcp_solve(&p, &o, z2, &res2, NULL) == IPCC_OK);
     CHECK(res2.iterations == 0);
   }
   /* in place: z may alias z0 */
   o.solver = IPC_LCP_PGS;
   memcpy(z2, z, sizeof(double) * (size_t)n);
   o.z0 = z2;
-  CHECK(ipc_lcp_solve(&p, &o, z2, &res2, NULL) == IPC_OK);
+  CHECK(ipc_lcp_solve(&p, &o, z2, &res2, NULL) == IPCC_OK);
   o.z0 = NULL;
 
   /* over-relaxation converges too, here in fewer sweeps */
   o.omega = 1.4;
-  CHECK(ipc_lcp_solve(&p, &o, z2, &res2, NULL) == IPC_OK);
+  CHECK(ipc_lcp_solve(&p, &o, z2, &res2, NULL) == IPCC_OK);
   CHECK_MSG(res2.iterations < cold, "SOR %d vs GS %d", res2.iterations, cold);
   CHECK(max_abs_diff(n, z, z2) <= 1e-6 * (1.0 + max_abs(n, z)));
   o.omega = 1.0;
 
   /* an iteration cap: not converged, best iterate returned with its true residual */
   o.max_iter = 3;
-  CHECK(ipc_lcp_solve(&p, &o, z2, &res2, NULL) == IPC_ERR_SIM);
+  CHECK(ipc_lcp_solve(&p, &o, z2, &res2, NULL) == IPCC_ERR_SIM);
   CHECK(res2.stop == IPC_LCP_MAX_ITER && res2.iterations == 3);
   CHECK_NEAR(res2.residual, ipc_lcp_residual(&p, z2), 1e-13);
   o.max_iter = 100000;
 
   /* step_tol stops a stagnating iteration */
   o.step_tol = 1e-3;
-  CHECK(ipc_lcp_solve(&p, &o, z2, &res2, NULL) == IPC_ERR_SIM);
+  CHECK(ipc_lcp_solve(&p, &o, z2, &res2, NULL) == IPCC_ERR_SIM);
   CHECK(res2.stop == IPC_LCP_STALLED);
   o.step_tol = 0.0;
 
   /* PCG+PGS: the CG phase is capped at 2n and counted */
   o.solver = IPC_LCP_PCG_PGS;
-  CHECK(ipc_lcp_solve(&p, &o, z2, &res2, NULL) == IPC_OK);
+  CHECK(ipc_lcp_solve(&p, &o, z2, &res2, NULL) == IPCC_OK);
   CHECK(res2.cg_iterations > 0 && res2.cg_iterations <= 2 * n);
   CHECK(res2.iterations >= res2.cg_iterations);
   o.cg_max_iter = 2;
-  CHECK(ipc_lcp_solve(&p, &o, z2, &res2, NULL) == IPC_OK);
+  CHECK(ipc_lcp_solve(&p, &o, z2, &res2, NULL) == IPCC_OK);
   CHECK(res2.cg_iterations <= 2);
   o.cg_max_iter = 0;
 
@@ -575,14 +575,14 @@ static void test_behaviour(void) {
   }
 
   /* bad input */
-  ipc_error err;
+  ipcc_error err;
   ipc_lcp_options ob = ipc_lcp_default_options();
   ob.omega = 2.5;
-  CHECK(ipc_lcp_pgs(&p, &ob, z, &res, &err) == IPC_ERR_INPUT);
+  CHECK(ipc_lcp_pgs(&p, &ob, z, &res, &err) == IPCC_ERR_INPUT);
   CHECK(strstr(err.msg, "omega") != NULL);
   ipc_lcp_problem pb = p;
   pb.n = n + 1;
-  CHECK(ipc_lcp_pgs(&pb, NULL, z, &res, &err) == IPC_ERR_INPUT);
+  CHECK(ipc_lcp_pgs(&pb, NULL, z, &res, &err) == IPCC_ERR_INPUT);
   CHECK(strstr(err.msg, "rows") != NULL);
   int dep_bad[2] = {1, 0};
   double Mi[4] = {1, 0, 0, 1}, qi[2] = {-1, -1}, lo[2] = {-1, -1}, hi[2] = {1, 1};
@@ -591,7 +591,7 @@ static void test_behaviour(void) {
   pb.lo = lo;
   pb.hi = hi;
   pb.dep = dep_bad; /* a chain of dependencies */
-  CHECK(ipc_lcp_pgs(&pb, NULL, z, &res, &err) == IPC_ERR_INPUT);
+  CHECK(ipc_lcp_pgs(&pb, NULL, z, &res, &err) == IPCC_ERR_INPUT);
   CHECK(strstr(err.msg, "dep") != NULL);
   ipc_lcp_csr_free(&A);
 
@@ -602,7 +602,7 @@ static void test_behaviour(void) {
   p0.M = &E;
   for (int s = 0; s < 5; ++s) {
     ipc_lcp_options o0 = opts((ipc_lcp_solver)s, 1e-8, 10);
-    CHECK(ipc_lcp_solve(&p0, &o0, NULL, &res, NULL) == IPC_OK);
+    CHECK(ipc_lcp_solve(&p0, &o0, NULL, &res, NULL) == IPCC_OK);
   }
 
   /* solver names round trip */
@@ -635,8 +635,8 @@ static void test_huge_entries(void) {
     ipc_lcp_options o = opts((ipc_lcp_solver)s, 1e-9, 1000);
     double z[2] = {0, 0};
     ipc_lcp_result res;
-    ipc_status st = ipc_lcp_solve(&p, &o, z, &res, NULL);
-    CHECK_MSG(st == IPC_OK && isfinite(res.residual) && res.rel_residual <= 1e-9,
+    ipcc_status st = ipc_lcp_solve(&p, &o, z, &res, NULL);
+    CHECK_MSG(st == IPCC_OK && isfinite(res.residual) && res.rel_residual <= 1e-9,
               "%s: status %d, residual %g (relative %g)", ipc_lcp_solver_name(o.solver), (int)st,
               res.residual, res.rel_residual);
     CHECK_MSG(fabs(z[0] / 1e200 - 1) <= 1e-8 && fabs(z[1] / 1e200 - 1) <= 1e-8, "%s: z = %g %g",
@@ -653,14 +653,14 @@ static void test_csr(void) {
   int ri[5] = {1, 0, 1, 0, 1}, ci[5] = {2, 1, 0, 1, 2};
   double v[5] = {1, 2, 3, 4, 5};
   ipc_lcp_csr A;
-  CHECK(ipc_lcp_csr_from_triplets(&A, 2, 3, 5, ri, ci, v, NULL) == IPC_OK);
+  CHECK(ipc_lcp_csr_from_triplets(&A, 2, 3, 5, ri, ci, v, NULL) == IPCC_OK);
   CHECK(A.rowptr[1] == 1 && A.rowptr[2] == 3);
   CHECK(A.col[0] == 1 && A.val[0] == 6.0);
   CHECK(A.col[1] == 0 && A.val[1] == 3.0 && A.col[2] == 2 && A.val[2] == 6.0);
   ipc_lcp_csr_free(&A);
-  ipc_error err;
+  ipcc_error err;
   ci[2] = 3;
-  CHECK(ipc_lcp_csr_from_triplets(&A, 2, 3, 5, ri, ci, v, &err) == IPC_ERR_INPUT);
+  CHECK(ipc_lcp_csr_from_triplets(&A, 2, 3, 5, ri, ci, v, &err) == IPCC_ERR_INPUT);
   CHECK(strstr(err.msg, "entry 2") != NULL);
 }
 

@@ -15,7 +15,7 @@
 
 #include "fit_accel.h"
 #include "grid_cube.h"
-#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world.h"
 #include "lcp/lcp_world_internal.h"
 #include "test.h"
 
@@ -25,15 +25,15 @@ static const char *cube = "scenes/meshes/cube.msh";
 
 /* a scene of nb unit cubes (affine unless young > 0, then deformable with that modulus) at the
    given translations over the ground y = 0, friction mu, step h */
-static ipc_scene_def scene(int nb, const double (*at)[3], const double *young, double mu, double h,
-                           const char *mesh) {
-  ipc_scene_def d = ipc_default_scene_def();
+static ipcc_scene_def scene(int nb, const double (*at)[3], const double *young, double mu, double h,
+                            const char *mesh) {
+  ipcc_scene_def d = ipcc_default_scene_def();
   d.time_step = h;
   d.nbodies = nb;
   d.bodies = calloc((size_t)nb, sizeof *d.bodies);
   for (int b = 0; b < nb; ++b) {
-    ipc_body_def *bd = &d.bodies[b];
-    *bd = ipc_default_body_def();
+    ipcc_body_def *bd = &d.bodies[b];
+    *bd = ipcc_default_body_def();
     bd->mesh = (char *)mesh;
     memcpy(bd->translation, at[b], sizeof bd->translation);
     bd->affine = young[b] <= 0;
@@ -48,23 +48,23 @@ static ipc_scene_def scene(int nb, const double (*at)[3], const double *young, d
   return d;
 }
 
-static void scene_free(ipc_scene_def *d) {
+static void scene_free(ipcc_scene_def *d) {
   free(d->bodies);
   free(d->planes);
 }
 
-static ipc_lcp_world *create(const ipc_scene_def *sc, const ipc_lcp_world_def *d) {
-  ipc_error err;
+static ipc_lcp_world *create(const ipcc_scene_def *sc, const ipcc_lcp_world_def *d) {
+  ipcc_error err;
   ipc_lcp_world *w = ipc_lcp_world_create(sc, d, &err);
   CHECK_MSG(w != NULL, "world: %s", err.msg);
   return w;
 }
 
 /* one step, checked successful and intersection-free */
-static int step(ipc_lcp_world *w, ipc_lcp_step_stats *st) {
-  ipc_error err;
+static int step(ipc_lcp_world *w, ipcc_lcp_step_stats *st) {
+  ipcc_error err;
   char what[256];
-  if (ipc_lcp_world_step(w, st, &err) != IPC_OK) {
+  if (ipc_lcp_world_step(w, st, &err) != IPCC_OK) {
     CHECK_MSG(0, "step: %s", err.msg);
     return 0;
   }
@@ -89,14 +89,14 @@ static void body_com(const ipc_lcp_world *w, int b, double c[3]) {
 /* an affine unit cube on the ground with gravity tilted by theta about z (a slope of theta),
    cone friction mu, for 1 s: the downhill slip of its centre and the acceleration fitted over
    [0.2, 1] s */
-static void slope(ipc_lcp_coupling cpl, double mu, double theta, double *slip, double *accel) {
+static void slope(ipcc_lcp_coupling cpl, double mu, double theta, double *slip, double *accel) {
   static const double at[1][3] = {{0, 0, 0}};
   const double young[1] = {0}, h = 0.01, th = theta * pi / 180;
-  ipc_scene_def sc = scene(1, at, young, mu, h, cube);
+  ipcc_scene_def sc = scene(1, at, young, mu, h, cube);
   sc.gravity[0] = grav * sin(th);
   sc.gravity[1] = -grav * cos(th);
-  ipc_lcp_world_def d = ipc_default_lcp_world_def();
-  d.friction = IPC_LCP_FRICTION_CONE;
+  ipcc_lcp_world_def d = ipcc_default_lcp_world_def();
+  d.friction = IPCC_LCP_FRICTION_CONE;
   d.coupling = cpl;
   d.tol = 1e-10;
   d.max_iter = 5000;
@@ -109,7 +109,7 @@ static void slope(ipc_lcp_coupling cpl, double mu, double theta, double *slip, d
   int n = 0;
   body_com(w, 0, c0);
   for (int k = 1; k <= 100; ++k) {
-    ipc_lcp_step_stats st;
+    ipcc_lcp_step_stats st;
     if (!step(w, &st)) break;
     CHECK_MSG(st.min_distance > -1e-6, "slope: penetration %g m", -st.min_distance);
     double c[3];
@@ -127,7 +127,7 @@ static void slope(ipc_lcp_coupling cpl, double mu, double theta, double *slip, d
 static void test_slope(void) {
   const double mu = 0.5, crit = atan(mu) * 180 / pi;
   for (int c = 0; c < 2; ++c) {
-    ipc_lcp_coupling cpl = c ? IPC_LCP_LUMPED : IPC_LCP_COUPLED;
+    ipcc_lcp_coupling cpl = c ? IPCC_LCP_LUMPED : IPCC_LCP_COUPLED;
     const char *name = c ? "lumped" : "coupled";
     double slip, accel;
     slope(cpl, mu, crit - 1, &slip, &accel);
@@ -148,14 +148,14 @@ static void test_slope(void) {
 static void test_stack(void) {
   static const double at[3][3] = {{0, 0.0005, 0}, {0.1, 1.001, 0.05}, {-0.05, 2.0015, 0.1}};
   const double young[3] = {0, 0, 0};
-  ipc_scene_def sc = scene(3, at, young, 0.5, 0.01, cube);
-  ipc_lcp_world_def d = ipc_default_lcp_world_def();
-  d.friction = IPC_LCP_FRICTION_CONE;
+  ipcc_scene_def sc = scene(3, at, young, 0.5, 0.01, cube);
+  ipcc_lcp_world_def d = ipcc_default_lcp_world_def();
+  d.friction = IPCC_LCP_FRICTION_CONE;
   ipc_lcp_world *w = create(&sc, &d);
   scene_free(&sc);
   if (!w) return;
   CHECK(w->rest.naff == 3);
-  ipc_lcp_step_stats st;
+  ipcc_lcp_step_stats st;
   int ok = 1;
   for (int k = 0; k < 100 && ok; ++k) ok = step(w, &st);
   double c0[3][3], e0 = st.energy, emax = -INFINITY, emin = INFINITY, move = 0, mind = INFINITY;
@@ -229,7 +229,7 @@ static double orth_error(const ipc_lcp_world *w, int a) {
 static double spin(double h, double *orth) {
   static const double at[1][3] = {{-0.5, -0.5, -0.5}};
   const double young[1] = {0};
-  ipc_scene_def sc = scene(1, at, young, 0, h, cube);
+  ipcc_scene_def sc = scene(1, at, young, 0, h, cube);
   sc.nplanes = 0;
   sc.gravity[0] = sc.gravity[1] = sc.gravity[2] = 0;
   sc.bodies[0].young = 1e6;
@@ -241,7 +241,7 @@ static double spin(double h, double *orth) {
   if (!w) return INFINITY;
   double L0[3], L[3], d = 0;
   angular_momentum(w, 0, L0);
-  ipc_lcp_step_stats st;
+  ipcc_lcp_step_stats st;
   int ok = 1, n = (int)lround(1.0 / h);
   *orth = 0;
   for (int k = 0; k < n && ok; ++k) {
@@ -274,9 +274,9 @@ static void test_spin(void) {
 static int drop(const char *mesh, int affine, double *c) {
   static const double at[1][3] = {{-0.5, 0.5, -0.5}};
   const double young[1] = {affine ? 0 : 1e9};
-  ipc_scene_def sc = scene(1, at, young, 0, 0.005, mesh);
+  ipcc_scene_def sc = scene(1, at, young, 0, 0.005, mesh);
   sc.bodies[0].angular_velocity[1] = 3;
-  ipc_lcp_world_def d = ipc_default_lcp_world_def();
+  ipcc_lcp_world_def d = ipcc_default_lcp_world_def();
   d.tol = 1e-10;
   d.max_iter = 5000;
   ipc_lcp_world *w = create(&sc, &d);
@@ -284,7 +284,7 @@ static int drop(const char *mesh, int affine, double *c) {
   if (!w) return 0;
   int ok = 1;
   for (int k = 0; k < 100 && ok; ++k) {
-    ipc_lcp_step_stats st;
+    ipcc_lcp_step_stats st;
     ok = step(w, &st);
     body_com(w, 0, c + 3 * k);
   }
@@ -333,15 +333,15 @@ static void test_mixed(void) {
   static const double at[2][3] = {{0, 0.001, 0}, {0.2, 1.1, 0.1}};
   const double young[2] = {1e6, 0};
   for (int c = 0; c < 2; ++c) {
-    ipc_scene_def sc = scene(2, at, young, 0.5, 0.01, cube);
-    ipc_lcp_world_def d = ipc_default_lcp_world_def();
-    d.friction = IPC_LCP_FRICTION_CONE;
-    d.coupling = c ? IPC_LCP_LUMPED : IPC_LCP_COUPLED;
+    ipcc_scene_def sc = scene(2, at, young, 0.5, 0.01, cube);
+    ipcc_lcp_world_def d = ipcc_default_lcp_world_def();
+    d.friction = IPCC_LCP_FRICTION_CONE;
+    d.coupling = c ? IPCC_LCP_LUMPED : IPCC_LCP_COUPLED;
     ipc_lcp_world *w = create(&sc, &d);
     scene_free(&sc);
     if (!w) continue;
     CHECK(w->rest.naff == 1);
-    ipc_lcp_step_stats st = {0};
+    ipcc_lcp_step_stats st = {0};
     int ok = 1;
     double mind = INFINITY, e_prev = 0;
     for (int k = 0; k < 150 && ok; ++k) {
@@ -373,15 +373,15 @@ static ipc_lcp_world *world_of_json(const char *json) {
   if (!f) return NULL;
   fputs(json, f);
   fclose(f);
-  ipc_scene_def sc;
-  ipc_error err;
-  int loaded = ipc_scene_load(file, &sc, &err) == IPC_OK;
+  ipcc_scene_def sc;
+  ipcc_error err;
+  int loaded = ipcc_scene_load(file, &sc, &err) == IPCC_OK;
   remove(file);
   rmdir(dir);
   CHECK_MSG(loaded, "%s", err.msg);
   if (!loaded) return NULL;
   ipc_lcp_world *w = create(&sc, NULL);
-  ipc_scene_def_free(&sc);
+  ipcc_scene_def_free(&sc);
   return w;
 }
 
@@ -410,7 +410,7 @@ static void test_scripted(void) {
   int n = w->m.nverts, ok = 1;
   double *x0 = malloc(sizeof(double) * 3 * (size_t)n), err_push = 0, err_spin = 0;
   memcpy(x0, w->s.x, sizeof(double) * 3 * (size_t)n);
-  ipc_lcp_step_stats st;
+  ipcc_lcp_step_stats st;
   for (int k = 1; k <= 50 && ok; ++k) {
     ok = step(w, &st);
     double t = k * w->h, c = cos(2 * t), s = sin(2 * t);
@@ -448,10 +448,10 @@ static void test_scripted(void) {
 static void test_neumann(void) {
   static const double at[1][3] = {{0, 1, 0}};
   const double young[1] = {0};
-  ipc_scene_def sc = scene(1, at, young, 0, 0.01, cube);
+  ipcc_scene_def sc = scene(1, at, young, 0, 0.01, cube);
   sc.nplanes = 0;
   sc.gravity[0] = sc.gravity[1] = sc.gravity[2] = 0;
-  ipc_neumann_def nd;
+  ipcc_neumann_def nd;
   memset(&nd, 0, sizeof nd);
   for (int d = 0; d < 3; ++d) nd.region.box_min[d] = -1, nd.region.box_max[d] = 2;
   nd.region.box_min[1] = 0.9; /* the top face (relative box) */
@@ -471,7 +471,7 @@ static void test_neumann(void) {
   }
   double ac = 2.0 * loaded / total;
   memcpy(c0, w->s.q, sizeof c0);
-  ipc_lcp_step_stats st;
+  ipcc_lcp_step_stats st;
   for (int n = 1; n <= 20 && step(w, &st); ++n) {
     int m = n < 10 ? n : 10; /* loaded in steps 1..10 */
     double want = h * h * ac * (m * (m + 1) / 2.0 + (double)(n - m) * m);
@@ -508,11 +508,11 @@ static void test_fast_obstacle(void) {
              cwd);
     ipc_lcp_world *w = world_of_json(json);
     if (!w) return;
-    ipc_lcp_step_stats st;
-    ipc_error err;
+    ipcc_lcp_step_stats st;
+    ipcc_error err;
     int overlap_steps = 0, ok = 1;
     for (int k = 0; k < 5 && ok; ++k) {
-      ok = ipc_lcp_world_step(w, &st, &err) == IPC_OK;
+      ok = ipc_lcp_world_step(w, &st, &err) == IPCC_OK;
       CHECK_MSG(ok, "step: %s", err.msg);
       overlap_steps += st.prescribed_overlap > 0;
     }

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "grid_cube.h"
-#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world.h"
 #include "lcp/lcp_world_internal.h"
 #include "lcp/manifold.h"
 #include "test.h"
@@ -25,15 +25,15 @@ static char mesh[64];
 /* nb unit grid cubes (affine unless young > 0) at the given translations over the ground
    y = 0, friction 0.5, step h */
 static ipc_lcp_world *world(int nb, const double (*at)[3], const double *young, double h,
-                            ipc_lcp_manifold mf, double gravity) {
-  ipc_scene_def d = ipc_default_scene_def();
+                            ipcc_lcp_manifold mf, double gravity) {
+  ipcc_scene_def d = ipcc_default_scene_def();
   d.time_step = h;
   d.gravity[1] = -gravity;
   d.nbodies = nb;
   d.bodies = calloc((size_t)nb, sizeof *d.bodies);
   for (int b = 0; b < nb; ++b) {
-    ipc_body_def *bd = &d.bodies[b];
-    *bd = ipc_default_body_def();
+    ipcc_body_def *bd = &d.bodies[b];
+    *bd = ipcc_default_body_def();
     bd->mesh = mesh;
     memcpy(bd->translation, at[b], sizeof bd->translation);
     bd->affine = young[b] <= 0;
@@ -45,10 +45,10 @@ static ipc_lcp_world *world(int nb, const double (*at)[3], const double *young, 
   d.planes = calloc(1, sizeof *d.planes);
   d.planes[0].normal[1] = 1;
   d.planes[0].friction = 0.5;
-  ipc_lcp_world_def ld = ipc_default_lcp_world_def();
-  ld.friction = IPC_LCP_FRICTION_CONE;
+  ipcc_lcp_world_def ld = ipcc_default_lcp_world_def();
+  ld.friction = IPCC_LCP_FRICTION_CONE;
   ld.manifold = mf;
-  ipc_error err;
+  ipcc_error err;
   ipc_lcp_world *w = ipc_lcp_world_create(&d, &ld, &err);
   CHECK_MSG(w != NULL, "world: %s", err.msg);
   free(d.bodies);
@@ -72,7 +72,7 @@ static int key_less(const unsigned long long *a, const unsigned long long *b) {
 static void test_reduce(void) {
   static const double at[1][3] = {{0, 0, 0}};
   const double young[1] = {0};
-  ipc_lcp_world *w = world(1, at, young, 0.01, IPC_LCP_MANIFOLD_REDUCED, 9.81);
+  ipc_lcp_world *w = world(1, at, young, 0.01, IPCC_LCP_MANIFOLD_REDUCED, 9.81);
   if (!w) return;
   int base = 0;
   for (size_t i = 0; i < w->contacts.n; ++i) base += ipc_lcp_contact_plane(&w->contacts.c[i]) == 0;
@@ -120,7 +120,7 @@ static void test_reduce(void) {
 static void test_resting_box(void) {
   static const double at[1][3] = {{0, 0, 0}};
   const double young[1] = {0};
-  ipc_lcp_world *w = world(1, at, young, 0.01, IPC_LCP_MANIFOLD_REDUCED, 9.81);
+  ipc_lcp_world *w = world(1, at, young, 0.01, IPCC_LCP_MANIFOLD_REDUCED, 9.81);
   if (!w) return;
   double x0[3 * 8], gap = w->gap, lowest = INFINITY, drift = 0;
   int corners[8], nc = 0;
@@ -135,9 +135,9 @@ static void test_resting_box(void) {
   unsigned long long keys[4][3];
   long late_sweeps = 0;
   for (int k = 1; k <= 300; ++k) {
-    ipc_lcp_step_stats st;
-    ipc_error err;
-    if (ipc_lcp_world_step(w, &st, &err) != IPC_OK) {
+    ipcc_lcp_step_stats st;
+    ipcc_error err;
+    if (ipc_lcp_world_step(w, &st, &err) != IPCC_OK) {
       CHECK_MSG(0, "step %d: %s", k, err.msg);
       break;
     }
@@ -171,12 +171,12 @@ static void test_resting_box(void) {
 static void test_full(void) {
   static const double at[2][3] = {{0, 0, 0}, {0.3, 1.02, 0.2}};
   const double young[2] = {0, 0};
-  ipc_lcp_world *w = world(2, at, young, 0.01, IPC_LCP_MANIFOLD_FULL, 9.81);
+  ipc_lcp_world *w = world(2, at, young, 0.01, IPCC_LCP_MANIFOLD_FULL, 9.81);
   if (!w) return;
   for (int k = 0; k < 8; ++k) {
-    ipc_lcp_step_stats st;
-    ipc_error err;
-    CHECK(ipc_lcp_world_step(w, &st, &err) == IPC_OK);
+    ipcc_lcp_step_stats st;
+    ipcc_error err;
+    CHECK(ipc_lcp_world_step(w, &st, &err) == IPCC_OK);
     CHECK(w->active == &w->contacts && st.contacts_after == (int)w->contacts.n);
   }
   /* the detection again, as before manifolds */
@@ -204,13 +204,13 @@ static void test_full(void) {
 static void test_deformable(void) {
   static const double at[1][3] = {{0, 0.001, 0}};
   const double young[1] = {1e5};
-  ipc_lcp_world *w = world(1, at, young, 0.005, IPC_LCP_MANIFOLD_REDUCED, 9.81);
+  ipc_lcp_world *w = world(1, at, young, 0.005, IPCC_LCP_MANIFOLD_REDUCED, 9.81);
   if (!w) return;
   double lowest = INFINITY;
   for (int k = 0; k < 100; ++k) {
-    ipc_lcp_step_stats st;
-    ipc_error err;
-    if (ipc_lcp_world_step(w, &st, &err) != IPC_OK) {
+    ipcc_lcp_step_stats st;
+    ipcc_error err;
+    if (ipc_lcp_world_step(w, &st, &err) != IPCC_OK) {
       CHECK_MSG(0, "step %d: %s", k + 1, err.msg);
       break;
     }
@@ -246,13 +246,13 @@ static void test_deformable(void) {
 static void test_projection(void) {
   static const double at[1][3] = {{0, 0.0001, 0}};
   const double young[1] = {0};
-  ipc_lcp_world *w = world(1, at, young, 0.01, IPC_LCP_MANIFOLD_REDUCED, 0);
+  ipc_lcp_world *w = world(1, at, young, 0.01, IPCC_LCP_MANIFOLD_REDUCED, 0);
   if (!w) return;
   w->s.q[1] -= 0.0011; /* p_y: the base 1 mm under the plane */
   ipc_lcp_affine_map(w);
-  ipc_lcp_step_stats st;
-  ipc_error err;
-  CHECK(ipc_lcp_world_step(w, &st, &err) == IPC_OK);
+  ipcc_lcp_step_stats st;
+  ipcc_error err;
+  CHECK(ipc_lcp_world_step(w, &st, &err) == IPCC_OK);
   double vmax = 0, lowest = INFINITY;
   for (int i = 0; i < w->m.nverts; ++i) {
     for (int d = 0; d < 3; ++d) vmax = fmax(vmax, fabs(w->s.v[3 * i + d]));
@@ -273,13 +273,13 @@ static void test_projection(void) {
 static void test_stack(void) {
   static const double at[3][3] = {{0, 0, 0}, {0.1, 1.0005, 0.2}, {1.0005, 0, 0}};
   const double young[3] = {0, 0, 0};
-  ipc_lcp_world *w = world(3, at, young, 0.01, IPC_LCP_MANIFOLD_REDUCED, 9.81);
+  ipc_lcp_world *w = world(3, at, young, 0.01, IPCC_LCP_MANIFOLD_REDUCED, 9.81);
   if (!w) return;
   int worst = 0;
   for (int k = 0; k < 100; ++k) {
-    ipc_lcp_step_stats st;
-    ipc_error err;
-    if (ipc_lcp_world_step(w, &st, &err) != IPC_OK) {
+    ipcc_lcp_step_stats st;
+    ipcc_error err;
+    if (ipc_lcp_world_step(w, &st, &err) != IPCC_OK) {
       CHECK_MSG(0, "step %d: %s", k + 1, err.msg);
       break;
     }

@@ -8,10 +8,10 @@
 #include <unistd.h>
 
 #include "io/matrix_market.h"
-#include "ipcc/lcp_world.h"
 #include "lcp/cone.h"
 #include "lcp/contact.h"
 #include "lcp/lcp.h"
+#include "lcp/lcp_world.h"
 #include "lcp/lcp_world_internal.h"
 #include "lcp/regions.h"
 #include "test.h"
@@ -21,15 +21,15 @@ static const double pi = 3.14159265358979323846;
 static const char *cube = "scenes/meshes/cube.msh";
 
 /* a scene of nb cubes (edge s, young E) at the given translations over the ground y = 0 */
-static ipc_scene_def scene_cubes(int nb, const double (*at)[3], double s, double E, double mu,
-                                 double h) {
-  ipc_scene_def d = ipc_default_scene_def();
+static ipcc_scene_def scene_cubes(int nb, const double (*at)[3], double s, double E, double mu,
+                                  double h) {
+  ipcc_scene_def d = ipcc_default_scene_def();
   d.time_step = h;
   d.nbodies = nb;
   d.bodies = calloc((size_t)nb, sizeof *d.bodies);
   for (int b = 0; b < nb; ++b) {
-    ipc_body_def *bd = &d.bodies[b];
-    *bd = ipc_default_body_def();
+    ipcc_body_def *bd = &d.bodies[b];
+    *bd = ipcc_default_body_def();
     bd->mesh = (char *)cube;
     bd->scale[0] = bd->scale[1] = bd->scale[2] = s;
     memcpy(bd->translation, at[b], sizeof bd->translation);
@@ -46,13 +46,13 @@ static ipc_scene_def scene_cubes(int nb, const double (*at)[3], double s, double
 
 /* the defaults with the lumped coupling, which these tests were written for (the default is
    coupled) */
-static ipc_lcp_world_def lumped_def(void) {
-  ipc_lcp_world_def d = ipc_default_lcp_world_def();
-  d.coupling = IPC_LCP_LUMPED;
+static ipcc_lcp_world_def lumped_def(void) {
+  ipcc_lcp_world_def d = ipcc_default_lcp_world_def();
+  d.coupling = IPCC_LCP_LUMPED;
   return d;
 }
 
-static void scene_free(ipc_scene_def *d) {
+static void scene_free(ipcc_scene_def *d) {
   free(d->bodies);
   free(d->planes);
 }
@@ -118,35 +118,35 @@ static void test_cone_residual(void) {
 }
 
 /* three cubes: two side by side on the ground, one on top of the first */
-static ipc_scene_def stack_scene(double h) {
+static ipcc_scene_def stack_scene(double h) {
   static const double at[3][3] = {{0, 0.001, 0}, {0.5, 0.001, 0}, {0.05, 0.2025, 0.05}};
   return scene_cubes(3, at, 0.2, 1e5, 0.0, h);
 }
 
-static void run(ipc_lcp_world *w, int steps, ipc_lcp_step_stats *last) {
-  ipc_error err;
-  for (int k = 0; k < steps; ++k) CHECK(ipc_lcp_world_step(w, last, &err) == IPC_OK);
+static void run(ipc_lcp_world *w, int steps, ipcc_lcp_step_stats *last) {
+  ipcc_error err;
+  for (int k = 0; k < steps; ++k) CHECK(ipc_lcp_world_step(w, last, &err) == IPCC_OK);
 }
 
 /* solving each region separately gives the unsplit solution */
 static void test_split_equals_unsplit(void) {
-  ipc_scene_def sc = stack_scene(0.002);
-  ipc_lcp_world_def d = lumped_def();
+  ipcc_scene_def sc = stack_scene(0.002);
+  ipcc_lcp_world_def d = lumped_def();
   d.tol = 1e-12;
   d.max_iter = 20000;
-  d.friction = IPC_LCP_FRICTION_BOX;
+  d.friction = IPCC_LCP_FRICTION_BOX;
   sc.bodies[0].friction = sc.bodies[1].friction = sc.bodies[2].friction = 0.4;
   sc.planes[0].friction = 0.4;
-  ipc_error err;
+  ipcc_error err;
   ipc_lcp_world *a = ipc_lcp_world_create(&sc, &d, &err);
   d.split_regions = 0;
   ipc_lcp_world *b = ipc_lcp_world_create(&sc, &d, &err);
   CHECK(a && b);
-  ipc_lcp_step_stats sa, sb;
+  ipcc_lcp_step_stats sa, sb;
   int max_regions = 0, max_size = 0;
   for (int k = 0; k < 60; ++k) {
-    CHECK(ipc_lcp_world_step(a, &sa, &err) == IPC_OK);
-    CHECK(ipc_lcp_world_step(b, &sb, &err) == IPC_OK);
+    CHECK(ipc_lcp_world_step(a, &sa, &err) == IPCC_OK);
+    CHECK(ipc_lcp_world_step(b, &sb, &err) == IPCC_OK);
     if (sa.regions > max_regions) max_regions = sa.regions;
     if (sa.region_max > max_size) max_size = sa.region_max;
     CHECK(sb.regions <= 1);
@@ -168,13 +168,13 @@ static void test_split_equals_unsplit(void) {
 static void test_solvers_agree(void) {
   char dir[] = "/tmp/ipcc_lcp_dumpXXXXXX";
   CHECK(mkdtemp(dir) != NULL);
-  ipc_scene_def sc = stack_scene(0.002);
-  ipc_lcp_world_def d = lumped_def();
+  ipcc_scene_def sc = stack_scene(0.002);
+  ipcc_lcp_world_def d = lumped_def();
   d.tol = 1e-12;
   d.max_iter = 20000;
-  ipc_error err;
+  ipcc_error err;
   ipc_lcp_world *w = ipc_lcp_world_create(&sc, &d, &err);
-  ipc_lcp_step_stats st;
+  ipcc_lcp_step_stats st;
   run(w, 40, &st);
   ipc_lcp_world_destroy(w);
   d.dump_dir = dir;
@@ -186,7 +186,7 @@ static void test_solvers_agree(void) {
     snprintf(pm, sizeof pm, "%s/step%06d_region%04d_M.mtx", dir, 41, r);
     snprintf(pq, sizeof pq, "%s/step%06d_region%04d_q.mtx", dir, 41, r);
     ipc_mm_matrix M, q;
-    if (ipc_mm_read(pm, &M, &err) != IPC_OK || ipc_mm_read(pq, &q, &err) != IPC_OK) {
+    if (ipc_mm_read(pm, &M, &err) != IPCC_OK || ipc_mm_read(pq, &q, &err) != IPCC_OK) {
       CHECK_MSG(0, "%s", err.msg);
       continue;
     }
@@ -251,30 +251,30 @@ static void test_solvers_agree(void) {
    in disp, the largest downhill displacement of a vertex on the ground over the whole run
    and (disp_half) over the second half (the centre of mass also moves by the block's
    elastic shear) */
-static double slope(ipc_lcp_friction f, ipc_lcp_coupling cpl, double mu, double theta_deg,
+static double slope(ipcc_lcp_friction f, ipcc_lcp_coupling cpl, double mu, double theta_deg,
                     double *disp, double *disp_half) {
   static const double at[1][3] = {{0, 0, 0}};
   const double h = 0.002, T = 0.4, g = 9.81, th = theta_deg * pi / 180;
-  ipc_scene_def sc = scene_cubes(1, at, 0.2, 1e8, mu, h);
+  ipcc_scene_def sc = scene_cubes(1, at, 0.2, 1e8, mu, h);
   sc.gravity[0] = g * sin(th);
   sc.gravity[1] = -g * cos(th);
-  ipc_lcp_world_def d = lumped_def();
+  ipcc_lcp_world_def d = lumped_def();
   d.friction = f;
   d.coupling = cpl;
-  d.solver = f == IPC_LCP_FRICTION_PYRAMID ? IPC_LCP_LEMKE : IPC_LCP_PGS;
+  d.solver = f == IPCC_LCP_FRICTION_PYRAMID ? IPC_LCP_LEMKE : IPC_LCP_PGS;
   d.tol = 1e-10;
   d.max_iter = 5000;
-  ipc_error err;
+  ipcc_error err;
   ipc_lcp_world *w = ipc_lcp_world_create(&sc, &d, &err);
   CHECK_MSG(w != NULL, "%s", err.msg);
   if (!w) return NAN;
   int n = ipc_lcp_world_vertex_count(w), steps = (int)(T / h + 0.5);
-  ipc_lcp_step_stats st;
+  ipcc_lcp_step_stats st;
   double v_half = 0, min_d = INFINITY;
   double *x0 = malloc(sizeof(double) * 3 * (size_t)n), *xh = malloc(sizeof(double) * 3 * (size_t)n);
   memcpy(x0, ipc_lcp_world_positions(w), sizeof(double) * 3 * (size_t)n);
   for (int k = 0; k < steps; ++k) {
-    CHECK(ipc_lcp_world_step(w, &st, &err) == IPC_OK);
+    CHECK(ipc_lcp_world_step(w, &st, &err) == IPCC_OK);
     if (st.min_distance < min_d) min_d = st.min_distance;
     if (k + 1 == steps / 2) {
       v_half = 0;
@@ -301,12 +301,12 @@ static double slope(ipc_lcp_friction f, ipc_lcp_coupling cpl, double mu, double 
 
 static void test_inclined_plane(void) {
   const double mu = 0.4, g = 9.81, crit = atan(mu) * 180 / pi;
-  const ipc_lcp_friction fs[] = {IPC_LCP_FRICTION_CONE, IPC_LCP_FRICTION_BOX,
-                                 IPC_LCP_FRICTION_PYRAMID};
+  const ipcc_lcp_friction fs[] = {IPCC_LCP_FRICTION_CONE, IPCC_LCP_FRICTION_BOX,
+                                  IPCC_LCP_FRICTION_PYRAMID};
   const char *names[] = {"cone", "box", "pyramid"};
   for (int k = 0; k < 3; ++k) {
     for (int c = 0; c < 2; ++c) {
-      ipc_lcp_coupling cpl = c ? IPC_LCP_COUPLED : IPC_LCP_LUMPED;
+      ipcc_lcp_coupling cpl = c ? IPCC_LCP_COUPLED : IPCC_LCP_LUMPED;
       double disp, dh, a;
       /* sticks: no slip once loaded; the coupled model also has no start-up slip (the lumped
          one slips a little in the first steps: its impulses do not reach the upper vertices
@@ -334,15 +334,15 @@ static void test_inclined_plane(void) {
 /* a block resting on the ground for 1 s does not sink */
 static void test_resting(void) {
   static const double at[1][3] = {{0, 0, 0}};
-  ipc_scene_def sc = scene_cubes(1, at, 0.2, 1e6, 0.5, 0.005);
-  ipc_lcp_world_def d = lumped_def();
-  d.friction = IPC_LCP_FRICTION_CONE;
-  ipc_error err;
+  ipcc_scene_def sc = scene_cubes(1, at, 0.2, 1e6, 0.5, 0.005);
+  ipcc_lcp_world_def d = lumped_def();
+  d.friction = IPCC_LCP_FRICTION_CONE;
+  ipcc_error err;
   ipc_lcp_world *w = ipc_lcp_world_create(&sc, &d, &err);
-  ipc_lcp_step_stats st;
+  ipcc_lcp_step_stats st;
   double min_d = INFINITY, ymin = INFINITY;
   for (int k = 0; k < 200; ++k) {
-    CHECK(ipc_lcp_world_step(w, &st, &err) == IPC_OK);
+    CHECK(ipc_lcp_world_step(w, &st, &err) == IPCC_OK);
     if (st.min_distance < min_d) min_d = st.min_distance;
   }
   const double *x = ipc_lcp_world_positions(w);
@@ -356,21 +356,21 @@ static void test_resting(void) {
 
 /* option parsing names the key */
 static void test_options(void) {
-  ipc_lcp_world_def d = ipc_default_lcp_world_def();
-  ipc_error err;
-  CHECK(d.coupling == IPC_LCP_COUPLED); /* the stable one on the shipped scenes */
-  CHECK(ipc_lcp_world_def_set(&d, "solver", "amgs", &err) == IPC_OK && d.solver == IPC_LCP_AMGS);
-  CHECK(ipc_lcp_world_def_set(&d, "friction", "pyramid", &err) == IPC_OK);
-  CHECK(ipc_lcp_world_def_set(&d, "friction", "cones", &err) == IPC_ERR_INPUT &&
+  ipcc_lcp_world_def d = ipcc_default_lcp_world_def();
+  ipcc_error err;
+  CHECK(d.coupling == IPCC_LCP_COUPLED); /* the stable one on the shipped scenes */
+  CHECK(ipcc_lcp_world_def_set(&d, "solver", "amgs", &err) == IPCC_OK && d.solver == IPC_LCP_AMGS);
+  CHECK(ipcc_lcp_world_def_set(&d, "friction", "pyramid", &err) == IPCC_OK);
+  CHECK(ipcc_lcp_world_def_set(&d, "friction", "cones", &err) == IPCC_ERR_INPUT &&
         strstr(err.msg, "lcp.friction"));
-  CHECK(ipc_lcp_world_def_set(&d, "omega", "2.5", &err) == IPC_ERR_INPUT);
-  CHECK(ipc_lcp_world_def_set(&d, "colour", "red", &err) == IPC_ERR_INPUT &&
+  CHECK(ipcc_lcp_world_def_set(&d, "omega", "2.5", &err) == IPCC_ERR_INPUT);
+  CHECK(ipcc_lcp_world_def_set(&d, "colour", "red", &err) == IPCC_ERR_INPUT &&
         strstr(err.msg, "lcp.colour"));
   /* a friction problem the solver cannot take is refused at create */
   static const double at[1][3] = {{0, 0, 0}};
-  ipc_scene_def sc = scene_cubes(1, at, 0.2, 1e6, 0.5, 0.005);
-  d = ipc_default_lcp_world_def();
-  d.friction = IPC_LCP_FRICTION_CONE;
+  ipcc_scene_def sc = scene_cubes(1, at, 0.2, 1e6, 0.5, 0.005);
+  d = ipcc_default_lcp_world_def();
+  d.friction = IPCC_LCP_FRICTION_CONE;
   d.solver = IPC_LCP_AMGS;
   CHECK(ipc_lcp_world_create(&sc, &d, &err) == NULL && strstr(err.msg, "lcp.solver"));
   scene_free(&sc);
@@ -393,11 +393,11 @@ static void test_options(void) {
 static void test_two_cubes(void) {
   static const double shift[2][3] = {{0, 0, 0}, {0.4, 0, 0.3}};
   for (int k = 0; k < 2; ++k) {
-    ipc_scene_def sc;
-    ipc_error err;
-    CHECK(ipc_scene_load("scenes/two_cubes.json", &sc, &err) == IPC_OK);
+    ipcc_scene_def sc;
+    ipcc_error err;
+    CHECK(ipcc_scene_load("scenes/two_cubes.json", &sc, &err) == IPCC_OK);
     for (int d = 0; d < 3; ++d) sc.bodies[0].translation[d] += shift[k][d];
-    ipc_lcp_world_def def = lumped_def();
+    ipcc_lcp_world_def def = lumped_def();
     ipc_lcp_world *w = ipc_lcp_world_create(&sc, &def, &err);
     CHECK(w != NULL);
     if (!w) return;
@@ -405,8 +405,8 @@ static void test_two_cubes(void) {
     double pen = 0;
     char what[256] = "";
     for (int s = 0; s < steps; ++s) {
-      ipc_lcp_step_stats st;
-      CHECK(ipc_lcp_world_step(w, &st, &err) == IPC_OK);
+      ipcc_lcp_step_stats st;
+      CHECK(ipc_lcp_world_step(w, &st, &err) == IPCC_OK);
       if (isfinite(st.min_distance)) pen = fmax(pen, -st.min_distance);
       if (st.contacts > contacts) contacts = st.contacts;
       if (!bad && !ipc_lcp_world_intersection_free(w, what, sizeof what)) bad = s + 1;
@@ -429,26 +429,26 @@ static void test_two_cubes(void) {
     if (k == 1) CHECK_MSG(!bad, "shift %g: step %d intersects: %s", shift[k][0], bad, what);
     if (k == 0) CHECK_MSG(cy[0] > cy[1] + 0.3, "upper centroid %g, lower %g", cy[0], cy[1]);
     ipc_lcp_world_destroy(w);
-    ipc_scene_def_free(&sc);
+    ipcc_scene_def_free(&sc);
   }
 }
 
 /* the unconstrained velocity with a factor kept across steps (preconditioned CG) equals the
    one factored every step: a soft torus spinning freely (its stiffness turns with it) */
 static void test_factor_reuse(void) {
-  ipc_scene_def sc = ipc_default_scene_def();
+  ipcc_scene_def sc = ipcc_default_scene_def();
   sc.time_step = 0.01;
   memset(sc.gravity, 0, sizeof sc.gravity);
   sc.nbodies = 1;
   sc.bodies = calloc(1, sizeof *sc.bodies);
-  sc.bodies[0] = ipc_default_body_def();
+  sc.bodies[0] = ipcc_default_body_def();
   sc.bodies[0].mesh = (char *)"scenes/meshes/torus.msh";
   sc.bodies[0].young = 1e8;
   sc.bodies[0].poisson = 0.3;
   sc.bodies[0].angular_velocity[1] = 0.05;
   sc.bodies[0].angular_velocity[0] = 0.02;
-  ipc_lcp_world_def d = lumped_def();
-  ipc_error err;
+  ipcc_lcp_world_def d = lumped_def();
+  ipcc_error err;
   ipc_lcp_world *a = ipc_lcp_world_create(&sc, &d, &err);
   ipc_lcp_world *b = ipc_lcp_world_create(&sc, &d, &err);
   CHECK(a && b);
@@ -458,9 +458,9 @@ static void test_factor_reuse(void) {
   int fa = 0, fb = 0, iters = 0;
   enum { STEPS = 100 };
   for (int k = 0; k < STEPS; ++k) {
-    ipc_lcp_step_stats sa, sb;
-    CHECK(ipc_lcp_world_step(a, &sa, &err) == IPC_OK);
-    CHECK(ipc_lcp_world_step(b, &sb, &err) == IPC_OK);
+    ipcc_lcp_step_stats sa, sb;
+    CHECK(ipc_lcp_world_step(a, &sa, &err) == IPCC_OK);
+    CHECK(ipc_lcp_world_step(b, &sb, &err) == IPCC_OK);
     fa += sa.refactored;
     fb += sb.refactored;
     iters += sa.velocity_iterations;
@@ -485,12 +485,12 @@ static void test_factor_reuse(void) {
    the stacking column (light and stiff for the step: lumped contact inverts them,
    docs/lcp-mode.md) settle on the ground without gaining energy */
 static void test_body_factors(void) {
-  ipc_scene_def sc = ipc_default_scene_def();
+  ipcc_scene_def sc = ipcc_default_scene_def();
   sc.time_step = 0.005;
   sc.nbodies = 2;
   sc.bodies = calloc(2, sizeof *sc.bodies);
   for (int b = 0; b < 2; ++b) {
-    sc.bodies[b] = ipc_default_body_def();
+    sc.bodies[b] = ipcc_default_body_def();
     sc.bodies[b].mesh = (char *)"scenes/meshes/ball_coarse.msh";
     sc.bodies[b].scale[0] = sc.bodies[b].scale[1] = sc.bodies[b].scale[2] = 0.36;
     sc.bodies[b].translation[1] = 0.181 + 0.361 * b;
@@ -501,10 +501,10 @@ static void test_body_factors(void) {
   sc.nplanes = 1;
   sc.planes = calloc(1, sizeof *sc.planes);
   sc.planes[0].normal[1] = 1;
-  ipc_lcp_world_def d = ipc_default_lcp_world_def();
-  d.coupling = IPC_LCP_COUPLED;
+  ipcc_lcp_world_def d = ipcc_default_lcp_world_def();
+  d.coupling = IPCC_LCP_COUPLED;
   d.restitution = 0.2;
-  ipc_error err;
+  ipcc_error err;
   ipc_lcp_world *a = ipc_lcp_world_create(&sc, &d, &err);
   ipc_lcp_world *b = ipc_lcp_world_create(&sc, &d, &err);
   CHECK(a && b);
@@ -519,13 +519,13 @@ static void test_body_factors(void) {
   double e0 = 0, emax = -INFINITY, eend = 0, diff = 0;
   int used = 0, cmax = 0, csame = 0;
   for (int k = 0; k < STEPS; ++k) {
-    ipc_lcp_step_stats sa, sb;
-    int ok = ipc_lcp_world_step(a, &sa, &err) == IPC_OK;
+    ipcc_lcp_step_stats sa, sb;
+    int ok = ipc_lcp_world_step(a, &sa, &err) == IPCC_OK;
     CHECK_MSG(ok, "step %d: %s", k + 1, err.msg);
     if (!ok) break;
     used += a->use_bf;
     if (k < SAME) {
-      CHECK(ipc_lcp_world_step(b, &sb, &err) == IPC_OK);
+      CHECK(ipc_lcp_world_step(b, &sb, &err) == IPCC_OK);
       CHECK(!b->use_bf);
       if (k == SAME - 1) {
         const double *xa = ipc_lcp_world_positions(a), *xb = ipc_lcp_world_positions(b);
@@ -563,16 +563,16 @@ static void test_default_gap(void) {
   double gap[2];
   for (int k = 0; k < 2; ++k) {
     int nb = k == 0 ? 1 : 4;
-    ipc_scene_def sc = ipc_default_scene_def();
+    ipcc_scene_def sc = ipcc_default_scene_def();
     sc.nbodies = nb;
     sc.bodies = calloc((size_t)nb, sizeof *sc.bodies);
     for (int b = 0; b < nb; ++b) {
-      sc.bodies[b] = ipc_default_body_def();
+      sc.bodies[b] = ipcc_default_body_def();
       sc.bodies[b].mesh = (char *)"scenes/meshes/torus.msh";
       sc.bodies[b].translation[0] = 10.0 * b; /* 4 tori over 30 m */
     }
-    ipc_lcp_world_def d = ipc_default_lcp_world_def();
-    ipc_error err;
+    ipcc_lcp_world_def d = ipcc_default_lcp_world_def();
+    ipcc_error err;
     ipc_lcp_world *w = ipc_lcp_world_create(&sc, &d, &err);
     CHECK(w != NULL);
     if (!w) return;
@@ -598,11 +598,11 @@ static void test_paper_scenes(void) {
   static const char *const scenes[] = {"scenes/stacking_spheres.json", "scenes/pool_spheres.json",
                                        "scenes/bucket_spheres.json", "scenes/skittles_balls.json"};
   for (size_t k = 0; k < sizeof scenes / sizeof scenes[0]; ++k) {
-    ipc_scene_def sc;
-    ipc_error err;
-    ipc_lcp_world_def d = ipc_default_lcp_world_def();
-    CHECK(ipc_scene_load(scenes[k], &sc, &err) == IPC_OK);
-    CHECK(ipc_lcp_scene_load(scenes[k], &d, NULL, &err) == IPC_OK);
+    ipcc_scene_def sc;
+    ipcc_error err;
+    ipcc_lcp_world_def d = ipcc_default_lcp_world_def();
+    CHECK(ipcc_scene_load(scenes[k], &sc, &err) == IPCC_OK);
+    CHECK(ipcc_lcp_scene_load(scenes[k], &d, NULL, &err) == IPCC_OK);
     d.tol = 1e-12;
     d.max_iter = 20000;
     ipc_lcp_world *a = ipc_lcp_world_create(&sc, &d, &err);
@@ -612,9 +612,9 @@ static void test_paper_scenes(void) {
     if (!a || !b) return;
     int contacts = 0, regions = 0;
     for (int s = 0; s < 2; ++s) {
-      ipc_lcp_step_stats sa, sb;
-      CHECK_MSG(ipc_lcp_world_step(a, &sa, &err) == IPC_OK, "%s: %s", scenes[k], err.msg);
-      CHECK_MSG(ipc_lcp_world_step(b, &sb, &err) == IPC_OK, "%s: %s", scenes[k], err.msg);
+      ipcc_lcp_step_stats sa, sb;
+      CHECK_MSG(ipc_lcp_world_step(a, &sa, &err) == IPCC_OK, "%s: %s", scenes[k], err.msg);
+      CHECK_MSG(ipc_lcp_world_step(b, &sb, &err) == IPCC_OK, "%s: %s", scenes[k], err.msg);
       CHECK(sa.contacts == sb.contacts && sb.regions <= 1);
       if (sa.contacts > contacts) contacts = sa.contacts;
       if (sa.regions > regions) regions = sa.regions;
@@ -629,16 +629,16 @@ static void test_paper_scenes(void) {
     CHECK(ipc_lcp_world_intersection_free(a, NULL, 0));
     ipc_lcp_world_destroy(a);
     ipc_lcp_world_destroy(b);
-    ipc_scene_def_free(&sc);
+    ipcc_scene_def_free(&sc);
   }
 }
 
 /* --dump-lcp writes each region's LCP; a write that fails stops the step with an error
    naming the file instead of losing the dump silently */
 static void test_dump_errors(void) {
-  ipc_scene_def sc = stack_scene(0.002);
-  ipc_lcp_world_def d = lumped_def();
-  ipc_error err;
+  ipcc_scene_def sc = stack_scene(0.002);
+  ipcc_lcp_world_def d = lumped_def();
+  ipcc_error err;
   ipc_lcp_world *w = ipc_lcp_world_create(&sc, &d, &err);
   CHECK(w != NULL);
   if (!w) {
@@ -646,12 +646,12 @@ static void test_dump_errors(void) {
     return;
   }
   ipc_lcp_world_set_dump_dir(w, "tests/data/no_such_folder/dump");
-  ipc_lcp_step_stats st;
-  ipc_status s = IPC_OK;
+  ipcc_lcp_step_stats st;
+  ipcc_status s = IPCC_OK;
   int k = 0;
-  for (; k < 40 && s == IPC_OK; ++k) s = ipc_lcp_world_step(w, &st, &err);
-  CHECK_MSG(s == IPC_ERR_INPUT, "status %d after %d steps", (int)s, k);
-  CHECK(s != IPC_ERR_INPUT || strstr(err.msg, "no_such_folder/dump/step") != NULL);
+  for (; k < 40 && s == IPCC_OK; ++k) s = ipc_lcp_world_step(w, &st, &err);
+  CHECK_MSG(s == IPCC_ERR_INPUT, "status %d after %d steps", (int)s, k);
+  CHECK(s != IPCC_ERR_INPUT || strstr(err.msg, "no_such_folder/dump/step") != NULL);
   ipc_lcp_world_destroy(w);
   scene_free(&sc);
 }

@@ -15,7 +15,7 @@ static void tmp_path(char *buf, size_t n, const char *name) {
   snprintf(buf, n, "%s/%s", tmpdir, name);
 }
 
-static int parse(const char *text, ipc_mm_matrix *m, ipc_error *err) {
+static int parse(const char *text, ipc_mm_matrix *m, ipcc_error *err) {
   return ipc_mm_parse("bad.mtx", text, strlen(text), m, err);
 }
 
@@ -23,10 +23,10 @@ static void test_round_trip(void) {
   char path[128];
   const double a[6] = {1.0 / 3.0, -1e-300, 1e300, 0.0, -2.5, 123456789.123456789};
   tmp_path(path, sizeof path, "a.mtx");
-  ipc_error err;
-  CHECK(ipc_mm_write_array(path, 3, 2, a, &err) == IPC_OK);
+  ipcc_error err;
+  CHECK(ipc_mm_write_array(path, 3, 2, a, &err) == IPCC_OK);
   ipc_mm_matrix m;
-  CHECK(ipc_mm_read(path, &m, &err) == IPC_OK);
+  CHECK(ipc_mm_read(path, &m, &err) == IPCC_OK);
   CHECK(m.rows == 3 && m.cols == 2 && m.array == 1 && m.symmetry == 0 && m.nnz == 6);
   double d[6];
   ipc_mm_to_dense(&m, d);
@@ -36,8 +36,8 @@ static void test_round_trip(void) {
   /* a vector n x 1 */
   const double v[4] = {0.1, -0.2, 3e-17, 4};
   tmp_path(path, sizeof path, "v.mtx");
-  CHECK(ipc_mm_write_array(path, 4, 1, v, &err) == IPC_OK);
-  CHECK(ipc_mm_read(path, &m, &err) == IPC_OK);
+  CHECK(ipc_mm_write_array(path, 4, 1, v, &err) == IPCC_OK);
+  CHECK(ipc_mm_read(path, &m, &err) == IPCC_OK);
   CHECK(m.rows == 4 && m.cols == 1);
   double dv[4];
   ipc_mm_to_dense(&m, dv);
@@ -52,8 +52,8 @@ static void test_round_trip(void) {
   const int ri[4] = {0, 2, 1, 2}, ci[4] = {0, 1, 3, 1};
   const double cv[4] = {1.5, -0.1, 7e-8, 0.4};
   tmp_path(path, sizeof path, "c.mtx");
-  CHECK(ipc_mm_write_coordinate(path, 3, 4, 4, ri, ci, cv, &err) == IPC_OK);
-  CHECK(ipc_mm_read(path, &m, &err) == IPC_OK);
+  CHECK(ipc_mm_write_coordinate(path, 3, 4, 4, ri, ci, cv, &err) == IPCC_OK);
+  CHECK(ipc_mm_read(path, &m, &err) == IPCC_OK);
   CHECK(m.rows == 3 && m.cols == 4 && m.nnz == 4 && m.array == 0);
   for (int k = 0; k < 4; ++k) CHECK(m.ri[k] == ri[k] && m.ci[k] == ci[k] && m.val[k] == cv[k]);
   double dc[12];
@@ -62,13 +62,13 @@ static void test_round_trip(void) {
   ipc_mm_free(&m);
 
   /* writing into a missing folder fails and names the file */
-  CHECK(ipc_mm_write_array("/nonexistent-dir/z.mtx", 4, 1, v, &err) == IPC_ERR_INPUT);
+  CHECK(ipc_mm_write_array("/nonexistent-dir/z.mtx", 4, 1, v, &err) == IPCC_ERR_INPUT);
   CHECK(strstr(err.msg, "/nonexistent-dir/z.mtx") != NULL);
 }
 
 static void test_symmetric(void) {
   ipc_mm_matrix m;
-  ipc_error err;
+  ipcc_error err;
   double d[9];
   /* coordinate, lower triangle, comments, blank lines, CRLF, upper-case keywords */
   const char *sym =
@@ -81,7 +81,7 @@ static void test_symmetric(void) {
       "% between entries\r\n"
       "3 2 -1e0\r\n"
       "3 3 4\r\n";
-  CHECK(parse(sym, &m, &err) == IPC_OK);
+  CHECK(parse(sym, &m, &err) == IPCC_OK);
   CHECK(m.symmetry == 1 && m.nnz == 6);
   ipc_mm_to_dense(&m, d);
   const double want[9] = {2, -1, 0, -1, 0, -1, 0, -1, 4};
@@ -90,7 +90,7 @@ static void test_symmetric(void) {
 
   /* array, symmetric: lower triangle column by column; integer field */
   const char *arr = "%%MatrixMarket matrix array integer symmetric\n3 3\n2\n-1\n0\n0\n-1\n4\n";
-  CHECK(parse(arr, &m, &err) == IPC_OK);
+  CHECK(parse(arr, &m, &err) == IPCC_OK);
   ipc_mm_to_dense(&m, d);
   CHECK(memcmp(d, want, sizeof d) == 0);
   ipc_mm_free(&m);
@@ -100,19 +100,19 @@ static void test_symmetric(void) {
   const char *sk =
       "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 3\n"
       "2 1 1\n3 1 2\n3 2 3\n";
-  CHECK(parse(sk, &m, &err) == IPC_OK);
+  CHECK(parse(sk, &m, &err) == IPCC_OK);
   ipc_mm_to_dense(&m, d);
   CHECK(memcmp(d, skew, sizeof d) == 0);
   ipc_mm_free(&m);
   const char *ska = "%%MatrixMarket matrix array real skew-symmetric\n3 3\n1 2\n3\n";
-  CHECK(parse(ska, &m, &err) == IPC_OK);
+  CHECK(parse(ska, &m, &err) == IPCC_OK);
   ipc_mm_to_dense(&m, d);
   CHECK(memcmp(d, skew, sizeof d) == 0);
   ipc_mm_free(&m);
 
   /* general array: column-major order in the file */
   const char *ga = "%%MatrixMarket matrix array real general\n2 3\n1\n2\n3\n4\n5\n6\n";
-  CHECK(parse(ga, &m, &err) == IPC_OK);
+  CHECK(parse(ga, &m, &err) == IPCC_OK);
   double g[6];
   ipc_mm_to_dense(&m, g);
   const double gw[6] = {1, 3, 5, 2, 4, 6};
@@ -123,12 +123,12 @@ static void test_symmetric(void) {
 /* each bad text fails with "bad.mtx:LINE:" and a phrase naming what was expected */
 static void expect_bad(const char *text, int line, const char *phrase) {
   ipc_mm_matrix m;
-  ipc_error err;
-  ipc_error_clear(&err);
-  ipc_status st = parse(text, &m, &err);
+  ipcc_error err;
+  ipcc_error_clear(&err);
+  ipcc_status st = parse(text, &m, &err);
   char where[32];
   snprintf(where, sizeof where, "bad.mtx:%d:", line);
-  CHECK_MSG(st == IPC_ERR_INPUT, "accepted: %s", text);
+  CHECK_MSG(st == IPCC_ERR_INPUT, "accepted: %s", text);
   CHECK_MSG(strncmp(err.msg, where, strlen(where)) == 0, "'%s' lacks '%s'", err.msg, where);
   CHECK_MSG(strstr(err.msg, phrase) != NULL, "'%s' lacks '%s'", err.msg, phrase);
   CHECK(m.nnz == 0 && m.ri == NULL && m.val == NULL);
@@ -188,8 +188,8 @@ static void test_bad(void) {
 
   /* a missing file names the file */
   ipc_mm_matrix m;
-  ipc_error err;
-  CHECK(ipc_mm_read("tests/data/no-such-file.mtx", &m, &err) == IPC_ERR_INPUT);
+  ipcc_error err;
+  CHECK(ipc_mm_read("tests/data/no-such-file.mtx", &m, &err) == IPCC_ERR_INPUT);
   CHECK(strstr(err.msg, "tests/data/no-such-file.mtx") != NULL);
 }
 

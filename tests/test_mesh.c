@@ -41,10 +41,10 @@ static double now_seconds(void) {
 
 /* reads a whole file into *buf ('\0'-terminated); 0 on failure */
 static int slurp(const char *path, char **buf, size_t *len) {
-  ipc_error err;
-  ipc_status st = ipc_file_slurp(path, buf, len, &err);
-  CHECK_MSG(st == IPC_OK, "%s", err.msg);
-  return st == IPC_OK;
+  ipcc_error err;
+  ipcc_status st = ipc_file_slurp(path, buf, len, &err);
+  CHECK_MSG(st == IPCC_OK, "%s", err.msg);
+  return st == IPCC_OK;
 }
 
 static double tet_volume(const double *x, const int *t) {
@@ -157,12 +157,12 @@ static double check_ipc_tet_mesh(const char *path, int chi) {
   if (!slurp(path, &buf, &len)) return 0;
   msh_counts c = msh_header_counts(buf);
   ipc_free(buf);
-  ipc_mesh m;
-  ipc_error err;
+  ipcc_mesh m;
+  ipcc_error err;
   double t0 = now_seconds();
-  ipc_status st = ipc_mesh_read(path, &m, &err);
+  ipcc_status st = ipcc_mesh_read(path, &m, &err);
   double dt = now_seconds() - t0;
-  CHECK_MSG(st == IPC_OK, "%s: %s", path, err.msg);
+  CHECK_MSG(st == IPCC_OK, "%s: %s", path, err.msg);
   if (st) return dt;
   CHECK_MSG(m.nverts == c.nodes, "%s: %d vertices, header says %ld", path, m.nverts, c.nodes);
   CHECK_MSG(m.ntets == c.elements, "%s: %d tets, header says %ld", path, m.ntets, c.elements);
@@ -190,7 +190,7 @@ static double check_ipc_tet_mesh(const char *path, int chi) {
   CHECK(m.nobjects == 1 && m.object_tri_start[0] == 0 && m.object_tri_start[1] == m.ntris);
   CHECK(m.nsegs == 0);
   ipc_free(c.surf);
-  ipc_mesh_free(&m);
+  ipcc_mesh_free(&m);
   CHECK(m.x == NULL && m.nverts == 0);
   return dt;
 }
@@ -237,23 +237,23 @@ static void check_obj_file(const char *path, int chi, int closed) {
   if (!slurp(path, &buf, &len)) return;
   int nv = count_lines(buf, "v"), nf = count_lines(buf, "f");
   ipc_free(buf);
-  ipc_mesh m;
-  ipc_error err;
-  ipc_status st = ipc_mesh_read(path, &m, &err);
-  CHECK_MSG(st == IPC_OK, "%s: %s", path, err.msg);
+  ipcc_mesh m;
+  ipcc_error err;
+  ipcc_status st = ipcc_mesh_read(path, &m, &err);
+  CHECK_MSG(st == IPCC_OK, "%s: %s", path, err.msg);
   if (st) return;
   CHECK_MSG(m.nverts == nv && m.ntris == nf, "%s: %d v %d f, expected %d %d", path, m.nverts,
             m.ntris, nv, nf);
   CHECK(m.ntets == 0 && m.tets == NULL && m.nsegs == 0);
   ipc_surface s;
   st = ipc_surface_build(&s, m.nverts, m.tris, m.ntris, m.segs, m.nsegs, NULL, 0, NULL, NULL, &err);
-  CHECK(st == IPC_OK);
+  CHECK(st == IPCC_OK);
   int e = s.nsv - s.nedges + s.nfaces;
   CHECK_MSG(e == chi, "%s: Euler characteristic %d, expected %d", path, e, chi);
   if (closed) CHECK_MSG(closed_surface_euler(m.tris, m.ntris, m.nverts, path) == chi, "%s", path);
   CHECK(m.nobjects == 1 && m.object_tri_start[1] == m.ntris);
   ipc_surface_free(&s);
-  ipc_mesh_free(&m);
+  ipcc_mesh_free(&m);
 }
 
 static void test_ipc_obj_files(void) {
@@ -273,10 +273,10 @@ static void test_ipc_obj_files(void) {
                    objs[i].closed);
 
   /* a single point: no faces or edges, one isolated point for the surface */
-  ipc_mesh m;
-  ipc_error err;
-  ipc_status st = ipc_mesh_read(ipc_path(path, sizeof path, "triMeshes/point.obj"), &m, &err);
-  CHECK_MSG(st == IPC_OK, "%s", err.msg);
+  ipcc_mesh m;
+  ipcc_error err;
+  ipcc_status st = ipcc_mesh_read(ipc_path(path, sizeof path, "triMeshes/point.obj"), &m, &err);
+  CHECK_MSG(st == IPCC_OK, "%s", err.msg);
   if (!st) {
     CHECK(m.nverts == 1 && m.ntris == 0 && m.nsegs == 0);
     CHECK(m.x[0] == 0.0 && m.x[1] == 0.0 && m.x[2] == 0.0);
@@ -285,7 +285,7 @@ static void test_ipc_obj_files(void) {
     CHECK(ipc_surface_build(&s, m.nverts, m.tris, 0, m.segs, 0, &pt, 1, NULL, NULL, &err) == 0);
     CHECK(s.nsv == 1 && s.vert_point[0] == 1 && s.nedges == 0);
     ipc_surface_free(&s);
-    ipc_mesh_free(&m);
+    ipcc_mesh_free(&m);
   }
 
   /* segments: edge.seg and every frame of the 201-frame sequence (the first 3 vendored) */
@@ -300,20 +300,20 @@ static void test_ipc_obj_files(void) {
     if (!slurp(path, &buf, &len)) continue;
     int nv = count_lines(buf, "v"), ns = count_lines(buf, "s");
     ipc_free(buf);
-    st = ipc_mesh_read(path, &m, &err);
-    CHECK_MSG(st == IPC_OK, "%s", err.msg);
+    st = ipcc_mesh_read(path, &m, &err);
+    CHECK_MSG(st == IPCC_OK, "%s", err.msg);
     if (st) continue;
     CHECK_MSG(m.nverts == nv && m.nsegs == ns && m.ntris == 0, "%s", path);
     int ok = 1;
     for (int e = 0; e < 2 * m.nsegs; ++e) ok &= m.segs[e] >= 0 && m.segs[e] < m.nverts;
     CHECK(ok);
     checked += ok;
-    ipc_mesh_free(&m);
+    ipcc_mesh_free(&m);
   }
   CHECK(checked == nframes + 1);
 }
 
-static void check_same_mesh(const ipc_mesh *a, const ipc_mesh *b) {
+static void check_same_mesh(const ipcc_mesh *a, const ipcc_mesh *b) {
   CHECK(a->nverts == b->nverts && a->ntets == b->ntets && a->ntris == b->ntris);
   if (a->nverts != b->nverts || a->ntets != b->ntets || a->ntris != b->ntris) return;
   CHECK(!memcmp(a->x, b->x, sizeof(double) * 3 * (size_t)a->nverts));
@@ -321,32 +321,32 @@ static void check_same_mesh(const ipc_mesh *a, const ipc_mesh *b) {
   CHECK(!memcmp(a->tris, b->tris, sizeof(int) * 3 * (size_t)a->ntris));
 }
 
-static double mesh_volume(const ipc_mesh *m) {
+static double mesh_volume(const ipcc_mesh *m) {
   double v = 0.0;
   for (int t = 0; t < m->ntets; ++t) v += tet_volume(m->x, m->tets + 4 * t);
   return v;
 }
 
 static void test_handwritten(void) {
-  ipc_mesh ref, m;
-  ipc_error err;
+  ipcc_mesh ref, m;
+  ipcc_error err;
   char path[1024];
-  ipc_status st = ipc_mesh_read(ipc_path(path, sizeof path, "tetMeshes/cube.msh"), &ref, &err);
-  CHECK_MSG(st == IPC_OK, "%s", err.msg);
+  ipcc_status st = ipcc_mesh_read(ipc_path(path, sizeof path, "tetMeshes/cube.msh"), &ref, &err);
+  CHECK_MSG(st == IPCC_OK, "%s", err.msg);
 
   /* msh 2.2: node numbers 10..80, other element types and sections skipped */
-  st = ipc_mesh_read(DATA "cube_v22.msh", &m, &err);
-  CHECK_MSG(st == IPC_OK, "%s", err.msg);
+  st = ipcc_mesh_read(DATA "cube_v22.msh", &m, &err);
+  CHECK_MSG(st == IPCC_OK, "%s", err.msg);
   if (!st) {
     check_same_mesh(&m, &ref);
     CHECK_NEAR(mesh_volume(&m), 1.0, 1e-15);
     CHECK(!strcmp(m.object_names[0], "cube_v22"));
-    ipc_mesh_free(&m);
+    ipcc_mesh_free(&m);
   }
 
   /* msh 4.1: three node blocks (one parametric), sparse tags, a block of unknown type */
-  st = ipc_mesh_read(DATA "bipyramid_v41.msh", &m, &err);
-  CHECK_MSG(st == IPC_OK, "%s", err.msg);
+  st = ipcc_mesh_read(DATA "bipyramid_v41.msh", &m, &err);
+  CHECK_MSG(st == IPCC_OK, "%s", err.msg);
   if (!st) {
     static const int tets[8] = {0, 1, 2, 3, 0, 2, 1, 4};
     static const double x[15] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, -1};
@@ -355,36 +355,36 @@ static void test_handwritten(void) {
     CHECK_NEAR(mesh_volume(&m), 1.0 / 3.0, 1e-15);
     CHECK_NEAR(surface_volume(m.x, m.tris, m.ntris), 1.0 / 3.0, 1e-15);
     CHECK(closed_surface_euler(m.tris, m.ntris, m.nverts, "bipyramid") == 2);
-    ipc_mesh_free(&m);
+    ipcc_mesh_free(&m);
   }
 
   /* TetGen: the same cube 0-based, reached from .node, .ele or no extension */
   static const char *const tg[] = {DATA "cube.node", DATA "cube.ele", DATA "cube"};
   for (int i = 0; i < 3; ++i) {
-    st = ipc_mesh_read(tg[i], &m, &err);
-    CHECK_MSG(st == IPC_OK, "%s: %s", tg[i], err.msg);
+    st = ipcc_mesh_read(tg[i], &m, &err);
+    CHECK_MSG(st == IPCC_OK, "%s: %s", tg[i], err.msg);
     if (st) continue;
     check_same_mesh(&m, &ref);
     CHECK(!strcmp(m.object_names[0], "cube"));
-    ipc_mesh_free(&m);
+    ipcc_mesh_free(&m);
   }
 
   /* every tet negative: the file is flipped as a whole */
-  st = ipc_mesh_read(DATA "inverted.ele", &m, &err);
-  CHECK_MSG(st == IPC_OK, "%s", err.msg);
+  st = ipcc_mesh_read(DATA "inverted.ele", &m, &err);
+  CHECK_MSG(st == IPCC_OK, "%s", err.msg);
   if (!st) {
     int pos = 0;
     for (int t = 0; t < m.ntets; ++t) pos += tet_volume(m.x, m.tets + 4 * t) > 0.0;
     CHECK(m.ntets == 6 && pos == 6);
     CHECK_NEAR(mesh_volume(&m), 1.0, 1e-15);
     CHECK_NEAR(surface_volume(m.x, m.tris, m.ntris), 1.0, 1e-15);
-    ipc_mesh_free(&m);
+    ipcc_mesh_free(&m);
   }
-  ipc_mesh_free(&ref);
+  ipcc_mesh_free(&ref);
 
   /* obj: objects, polygons, v/vt/vn, negative indices, polylines, points */
-  st = ipc_mesh_read(DATA "objects.obj", &m, &err);
-  CHECK_MSG(st == IPC_OK, "%s", err.msg);
+  st = ipcc_mesh_read(DATA "objects.obj", &m, &err);
+  CHECK_MSG(st == IPCC_OK, "%s", err.msg);
   if (!st) {
     static const int tris[15] = {0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7, 4, 7, 8};
     /* l 1 5 2 6 and l 2 1 5: 2-1 lies on a face and 1-5 repeats, both dropped */
@@ -398,32 +398,32 @@ static void test_handwritten(void) {
       CHECK(!strcmp(m.object_names[0], "first") && !strcmp(m.object_names[1], "second part"));
       CHECK(m.object_tri_start[0] == 0 && m.object_tri_start[1] == 2 && m.object_tri_start[2] == 5);
     }
-    ipc_mesh_free(&m);
+    ipcc_mesh_free(&m);
   }
-  st = ipc_mesh_read(DATA "forward.obj", &m, &err);
-  CHECK_MSG(st == IPC_OK, "%s", err.msg);
+  st = ipcc_mesh_read(DATA "forward.obj", &m, &err);
+  CHECK_MSG(st == IPCC_OK, "%s", err.msg);
   if (!st) {
     CHECK(m.nverts == 3 && m.ntris == 1 && m.tris[0] == 0 && m.tris[2] == 2);
-    ipc_mesh_free(&m);
+    ipcc_mesh_free(&m);
   }
 
   /* a UTF-8 byte order mark is skipped; 's' is a smoothing group in .obj, a segment in .seg */
   static const char bom[] = "\xEF\xBB\xBFv 0 0 0\nv 1 0 0\ns 1 2\n";
   st = ipc_mesh_parse("mem/bom.obj", bom, sizeof bom - 1, &m, &err);
-  CHECK_MSG(st == IPC_OK && m.nverts == 2 && m.nsegs == 0, "%s", err.msg);
-  ipc_mesh_free(&m);
+  CHECK_MSG(st == IPCC_OK && m.nverts == 2 && m.nsegs == 0, "%s", err.msg);
+  ipcc_mesh_free(&m);
   st = ipc_mesh_parse("mem/bom.seg", bom, sizeof bom - 1, &m, &err);
-  CHECK_MSG(st == IPC_OK && m.nverts == 2 && m.nsegs == 1, "%s", err.msg);
-  ipc_mesh_free(&m);
+  CHECK_MSG(st == IPCC_OK && m.nverts == 2 && m.nsegs == 1, "%s", err.msg);
+  ipcc_mesh_free(&m);
 
   /* faces before the first 'o' form an object named after the file */
   static const char two[] = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\no B\nf 3 2 1\ng\n";
   st = ipc_mesh_parse("mem/two.obj", two, sizeof two - 1, &m, &err);
-  CHECK_MSG(st == IPC_OK, "%s", err.msg);
+  CHECK_MSG(st == IPCC_OK, "%s", err.msg);
   if (!st) {
     CHECK(m.nobjects == 2 && !strcmp(m.object_names[0], "two") && !strcmp(m.object_names[1], "B"));
     CHECK(m.object_tri_start[1] == 1 && m.object_tri_start[2] == 2);
-    ipc_mesh_free(&m);
+    ipcc_mesh_free(&m);
   }
 }
 
@@ -436,7 +436,7 @@ static int names_file_line(const char *msg, const char *file, int line) {
 
 static void test_bad_files(void) {
   static const struct {
-    const char *path;  /* given to ipc_mesh_read */
+    const char *path;  /* given to ipcc_mesh_read */
     const char *named; /* file the message must name */
     int line;          /* line it must name */
     const char *says;  /* and a word of the explanation */
@@ -486,12 +486,12 @@ static void test_bad_files(void) {
   for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
     snprintf(path, sizeof path, DATA "bad/%s", cases[i].path);
     snprintf(named, sizeof named, DATA "bad/%s", cases[i].named);
-    ipc_mesh m;
-    ipc_error err;
-    ipc_status st = ipc_mesh_read(path, &m, &err);
-    CHECK_MSG(st == IPC_ERR_INPUT, "%s: accepted", path);
-    if (st != IPC_ERR_INPUT) {
-      ipc_mesh_free(&m);
+    ipcc_mesh m;
+    ipcc_error err;
+    ipcc_status st = ipcc_mesh_read(path, &m, &err);
+    CHECK_MSG(st == IPCC_ERR_INPUT, "%s: accepted", path);
+    if (st != IPCC_ERR_INPUT) {
+      ipcc_mesh_free(&m);
       continue;
     }
     CHECK_MSG(names_file_line(err.msg, named, cases[i].line), "%s: message '%s' lacks %s:%d:", path,
@@ -511,14 +511,14 @@ static void test_bad_files(void) {
       {DATA "cube_v22.txt", DATA "cube_v22.txt", "unknown mesh format"},
   };
   for (size_t i = 0; i < sizeof missing / sizeof *missing; ++i) {
-    ipc_mesh m;
-    ipc_error err;
-    ipc_status st = ipc_mesh_read(missing[i].path, &m, &err);
-    CHECK(st == IPC_ERR_INPUT);
+    ipcc_mesh m;
+    ipcc_error err;
+    ipcc_status st = ipcc_mesh_read(missing[i].path, &m, &err);
+    CHECK(st == IPCC_ERR_INPUT);
     CHECK_MSG(strstr(err.msg, missing[i].named) && strstr(err.msg, missing[i].says),
               "%s: message '%s'", missing[i].path, err.msg);
   }
-  ipc_mesh_free(NULL);
+  ipcc_mesh_free(NULL);
 }
 
 /* ---- fuzzing ---- */
@@ -548,7 +548,7 @@ static int clean_error(const char *msg, const char *name) {
   return *p == ':';
 }
 
-static int valid_mesh(const ipc_mesh *m) {
+static int valid_mesh(const ipcc_mesh *m) {
   if (m->nverts <= 0 || !m->x) return 0;
   for (int i = 0; i < 3 * m->nverts; ++i)
     if (!isfinite(m->x[i])) return 0;
@@ -612,19 +612,19 @@ static void fuzz_one(const char *name, const char *src, size_t len, int rounds, 
   for (int r = 0; r < rounds; ++r) {
     size_t n;
     char *b = mutate(src, len, &n);
-    ipc_mesh m;
-    ipc_error err = {IPC_OK, ""};
-    ipc_status st = ipc_mesh_parse(name, b, n, &m, &err);
-    if (st == IPC_OK) {
+    ipcc_mesh m;
+    ipcc_error err = {IPCC_OK, ""};
+    ipcc_status st = ipc_mesh_parse(name, b, n, &m, &err);
+    if (st == IPCC_OK) {
       CHECK_MSG(valid_mesh(&m), "%s round %d: accepted an invalid mesh", name, r);
       ++*ok;
     } else {
-      CHECK_MSG(st == IPC_ERR_INPUT && clean_error(err.msg, name), "%s round %d: '%s'", name, r,
+      CHECK_MSG(st == IPCC_ERR_INPUT && clean_error(err.msg, name), "%s round %d: '%s'", name, r,
                 err.msg);
       CHECK(m.x == NULL && m.tets == NULL);
       ++*failed;
     }
-    ipc_mesh_free(&m);
+    ipcc_mesh_free(&m);
     ipc_free(b);
   }
 }
@@ -653,20 +653,20 @@ static void test_fuzz(void) {
     int which = (int)rng_below(2);
     size_t n;
     char *b = which ? mutate(ele, el, &n) : mutate(node, nl, &n);
-    ipc_mesh m;
-    ipc_error err = {IPC_OK, ""};
-    ipc_status st = which ? ipc_tetgen_parse("f.node", node, nl, "f.ele", b, n, &m, &err)
-                          : ipc_tetgen_parse("f.node", b, n, "f.ele", ele, el, &m, &err);
-    if (st == IPC_OK) {
+    ipcc_mesh m;
+    ipcc_error err = {IPCC_OK, ""};
+    ipcc_status st = which ? ipc_tetgen_parse("f.node", node, nl, "f.ele", b, n, &m, &err)
+                           : ipc_tetgen_parse("f.node", b, n, "f.ele", ele, el, &m, &err);
+    if (st == IPCC_OK) {
       CHECK(valid_mesh(&m));
       ++ok;
     } else {
       CHECK_MSG(
-          st == IPC_ERR_INPUT && (clean_error(err.msg, "f.node") || clean_error(err.msg, "f.ele")),
+          st == IPCC_ERR_INPUT && (clean_error(err.msg, "f.node") || clean_error(err.msg, "f.ele")),
           "tetgen round %d: '%s'", r, err.msg);
       ++failed;
     }
-    ipc_mesh_free(&m);
+    ipcc_mesh_free(&m);
     ipc_free(b);
   }
   ipc_free(node);

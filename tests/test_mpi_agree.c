@@ -8,8 +8,8 @@
 #include "test.h"
 
 int main(void) {
-  ipc_error err;
-  ipc_error_clear(&err);
+  ipcc_error err;
+  ipcc_error_clear(&err);
   CHECK(ipc_mpi_start(&err) == 0);
   CHECK_MSG(ipc_rank_count() == 2, "%d ranks: run under mpirun -np 2", ipc_rank_count());
   int rank = ipc_rank(), same = -1;

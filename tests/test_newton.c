@@ -21,12 +21,12 @@ static const char *write_scene(const char *text) {
 
 static ipc_world *make(const char *text) {
   const char *path = write_scene(text);
-  ipc_scene_def def;
-  ipc_error err;
+  ipcc_scene_def def;
+  ipcc_error err;
   ipc_world *w = NULL;
-  if (ipc_scene_load(path, &def, &err) == IPC_OK) {
+  if (ipcc_scene_load(path, &def, &err) == IPCC_OK) {
     w = ipc_world_create(&def, &err);
-    ipc_scene_def_free(&def);
+    ipcc_scene_def_free(&def);
   }
   CHECK_MSG(w != NULL, "%s", err.msg);
   remove(path);
@@ -47,10 +47,10 @@ int main(void) {
       w->trace_step = ts;
       w->trace_cap = 64;
       for (int s = 0; s < 3; ++s) {
-        ipc_step_stats st;
-        ipc_error err;
+        ipcc_step_stats st;
+        ipcc_error err;
         w->trace_n = 0;
-        CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+        CHECK(ipc_world_step(w, &st, &err) == IPCC_OK);
         CHECK(!st.newton_capped);
         /* converged to the tolerance, or stopped where the energy can no longer resolve the
            step (which of the two depends on the bits of the BLAS kernel) */
@@ -93,10 +93,10 @@ int main(void) {
     if (wa && wb) {
       int floors = 0;
       for (int s = 0; s < 3; ++s) {
-        ipc_step_stats sa, sb;
-        ipc_error err;
-        CHECK(ipc_world_step(wa, &sa, &err) == IPC_OK);
-        CHECK(ipc_world_step(wb, &sb, &err) == IPC_OK);
+        ipcc_step_stats sa, sb;
+        ipcc_error err;
+        CHECK(ipc_world_step(wa, &sa, &err) == IPCC_OK);
+        CHECK(ipc_world_step(wb, &sb, &err) == IPCC_OK);
         CHECK_MSG(!sa.newton_capped, "step %d: capped at %d iterations", s, sa.newton_iterations);
         CHECK_MSG(sa.newton_iterations <= 20, "step %d: %d iterations", s, sa.newton_iterations);
         floors += sa.newton_floor;
@@ -125,10 +125,10 @@ int main(void) {
       w->trace_cap = 256;
       int contacts = 0;
       for (int s = 0; s < 40; ++s) {
-        ipc_step_stats st;
-        ipc_error err;
+        ipcc_step_stats st;
+        ipcc_error err;
         w->trace_n = 0;
-        CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+        CHECK(ipc_world_step(w, &st, &err) == IPCC_OK);
         for (int k = 1; k < w->trace_n; ++k)
           CHECK_MSG(te[k] <= te[k - 1] + 1e-12 * fabs(te[k - 1]), "step %d iteration %d", s, k);
         CHECK(ipc_world_intersection_free(w, NULL, 0));
@@ -159,9 +159,9 @@ int main(void) {
         "\"angular_velocity\": [-1.2566370614359172, 0, 0]}]}]}");
     if (w) {
       for (int s = 0; s < 4; ++s) {
-        ipc_step_stats st;
-        ipc_error err;
-        CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+        ipcc_step_stats st;
+        ipcc_error err;
+        CHECK(ipc_world_step(w, &st, &err) == IPCC_OK);
         CHECK_MSG(st.newton_iterations <= 3, "step %d: %d Newton iterations", s + 1,
                   st.newton_iterations);
         CHECK(st.dirichlet_unmet == 0);
@@ -195,9 +195,9 @@ int main(void) {
       ipc_world *w = make(text);
       if (!w) continue;
       for (int s = 0; s < 40; ++s) {
-        ipc_step_stats st;
-        ipc_error err;
-        CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+        ipcc_step_stats st;
+        ipcc_error err;
+        CHECK(ipc_world_step(w, &st, &err) == IPCC_OK);
         CHECK(!st.newton_capped);
         CHECK(ipc_world_intersection_free(w, NULL, 0));
         CHECK(st.min_distance > 0);
@@ -219,9 +219,9 @@ int main(void) {
     const char *path = write_scene(
         "{\"newton\": {\"warm_start\": \"guess\"}, \"bodies\": ["
         " {\"mesh\": \"../../scenes/meshes/cube.msh\"}]}");
-    ipc_scene_def def;
-    ipc_error err;
-    CHECK(ipc_scene_load(path, &def, &err) == IPC_ERR_INPUT);
+    ipcc_scene_def def;
+    ipcc_error err;
+    CHECK(ipcc_scene_load(path, &def, &err) == IPCC_ERR_INPUT);
     CHECK(strstr(err.msg, "newton.warm_start") != NULL);
     remove(path);
   }

@@ -22,7 +22,7 @@
 
 /* the whole file (ipc_read_file_max, the library's reader), NULL when unreadable */
 static char *slurp(const char *path, size_t *len) {
-  ipc_error err;
+  ipcc_error err;
   return ipc_read_file_max(path, IPC_READ_MAX_MESH, len, &err);
 }
 
@@ -168,48 +168,48 @@ static void check_rest(const char *dir) {
 /* a run of `steps` steps written through the library in both OBJ and PC2, checked after
    every frame; lcp: in LCP mode */
 static void library_run(const char *scene, const char *dir, int lcp) {
-  ipc_scene_def def;
-  ipc_error err;
-  CHECK(ipc_scene_load(scene, &def, &err) == IPC_OK);
+  ipcc_scene_def def;
+  ipcc_error err;
+  CHECK(ipcc_scene_load(scene, &def, &err) == IPCC_OK);
   ipc_world *w = lcp ? NULL : ipc_world_create(&def, &err);
   ipc_lcp_world *lw = lcp ? ipc_lcp_world_create(&def, NULL, &err) : NULL;
   CHECK(w || lw);
   if (!w && !lw) {
-    ipc_scene_def_free(&def);
+    ipcc_scene_def_free(&def);
     return;
   }
-  CHECK(ipc_output_prepare(dir, &err) == IPC_OK);
-  unsigned formats = IPC_FORMAT_OBJ | IPC_FORMAT_PC2;
+  CHECK(ipc_output_prepare(dir, &err) == IPCC_OK);
+  unsigned formats = IPCC_FORMAT_OBJ | IPCC_FORMAT_PC2;
   char path[256];
   snprintf(path, sizeof path, "%s/motion.pc2", dir);
   for (int k = 0; k <= 12; ++k) {
     if (k > 0) {
-      ipc_step_stats st;
-      ipc_lcp_step_stats lst;
-      CHECK(lw ? ipc_lcp_world_step(lw, &lst, &err) == IPC_OK
-               : ipc_world_step(w, &st, &err) == IPC_OK);
+      ipcc_step_stats st;
+      ipcc_lcp_step_stats lst;
+      CHECK(lw ? ipc_lcp_world_step(lw, &lst, &err) == IPCC_OK
+               : ipc_world_step(w, &st, &err) == IPCC_OK);
     }
-    ipc_status s = lw ? ipc_lcp_world_write_frame(lw, dir, k, formats, &err)
-                      : ipc_world_write_frame(w, dir, k, formats, &err);
-    CHECK_MSG(s == IPC_OK, "frame %d: %s", k, err.msg);
+    ipcc_status s = lw ? ipc_lcp_world_write_frame(lw, dir, k, formats, &err)
+                       : ipc_world_write_frame(w, dir, k, formats, &err);
+    CHECK_MSG(s == IPCC_OK, "frame %d: %s", k, err.msg);
     /* a valid cache after every frame */
     ipc_pc2_header h;
-    CHECK(ipc_pc2_read_header(path, &h, &err) == IPC_OK && h.samples == k + 1);
+    CHECK(ipc_pc2_read_header(path, &h, &err) == IPCC_OK && h.samples == k + 1);
   }
   check_cache(dir, 13);
   check_rest(dir);
 
   /* frames come in order: frame 14 cannot follow 13 samples */
-  ipc_status s =
+  ipcc_status s =
       lw ? ipc_lcp_world_write_pc2(lw, dir, 14, &err) : ipc_world_write_pc2(w, dir, 14, &err);
-  CHECK(s == IPC_ERR_INPUT && strstr(err.msg, "holds 13 samples"));
+  CHECK(s == IPCC_ERR_INPUT && strstr(err.msg, "holds 13 samples"));
   /* rewriting frame 10 cuts the cache after it */
   s = lw ? ipc_lcp_world_write_pc2(lw, dir, 10, &err) : ipc_world_write_pc2(w, dir, 10, &err);
   ipc_pc2_header h;
-  CHECK(s == IPC_OK && ipc_pc2_read_header(path, &h, &err) == IPC_OK && h.samples == 11);
-  CHECK(ipc_pc2_truncate(dir, 12, &err) == IPC_ERR_INPUT && strstr(err.msg, "holds 11 samples"));
-  CHECK(ipc_pc2_truncate(dir, 4, &err) == IPC_OK);
-  CHECK(ipc_pc2_read_header(path, &h, &err) == IPC_OK && h.samples == 4);
+  CHECK(s == IPCC_OK && ipc_pc2_read_header(path, &h, &err) == IPCC_OK && h.samples == 11);
+  CHECK(ipc_pc2_truncate(dir, 12, &err) == IPCC_ERR_INPUT && strstr(err.msg, "holds 11 samples"));
+  CHECK(ipc_pc2_truncate(dir, 4, &err) == IPCC_OK);
+  CHECK(ipc_pc2_read_header(path, &h, &err) == IPCC_OK && h.samples == 4);
   check_cache(dir, 4);
   size_t len = 0;
   unsigned char *b = ipc_pc2_read_sample(dir, 3, &len, &err);
@@ -227,7 +227,7 @@ static void library_run(const char *scene, const char *dir, int lcp) {
     fclose(f);
   }
   s = lw ? ipc_lcp_world_write_pc2(lw, dir, 4, &err) : ipc_world_write_pc2(w, dir, 4, &err);
-  CHECK(s == IPC_ERR_INPUT && strstr(err.msg, "points per sample"));
+  CHECK(s == IPCC_ERR_INPUT && strstr(err.msg, "points per sample"));
   /* nor a file that is not one */
   f = fopen(path, "wb");
   if (f) {
@@ -235,10 +235,10 @@ static void library_run(const char *scene, const char *dir, int lcp) {
     fclose(f);
   }
   s = lw ? ipc_lcp_world_write_pc2(lw, dir, 1, &err) : ipc_world_write_pc2(w, dir, 1, &err);
-  CHECK(s == IPC_ERR_INPUT && strstr(err.msg, "not a PC2"));
+  CHECK(s == IPCC_ERR_INPUT && strstr(err.msg, "not a PC2"));
   ipc_world_destroy(w);
   ipc_lcp_world_destroy(lw);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
 }
 
 /* runs a shell command, its output into log; the exit code */
@@ -321,8 +321,8 @@ static void cli_resume(const char *ipcc, const char *tmp, const char *mode) {
            args) == 0);
   CHECK(sh(log, "%s run --resume %s --steps 16 --quiet", ipcc, b) == 0); /* once fine */
   snprintf(b, sizeof b, "%s/short_%s/frames", tmp, mode);
-  ipc_error err;
-  CHECK(ipc_pc2_truncate(b, 3, &err) == IPC_OK);
+  ipcc_error err;
+  CHECK(ipc_pc2_truncate(b, 3, &err) == IPCC_OK);
   CHECK(sh(log, "%s run --resume %s/short_%s --steps 18 --quiet", ipcc, tmp, mode) == 2);
   char *out = slurp(log, NULL);
   CHECK_MSG(out && strstr(out, "motion.pc2: holds 3 samples"), "%s", out ? out : "");
@@ -361,10 +361,10 @@ int main(int argc, char **argv) {
   fclose(f);
 
   unsigned bits = 0;
-  CHECK(ipc_output_formats_parse("obj,pc2", &bits) == 0 &&
-        bits == (IPC_FORMAT_OBJ | IPC_FORMAT_PC2));
-  CHECK(ipc_output_formats_parse("pc2", &bits) == 0 && bits == IPC_FORMAT_PC2);
-  CHECK(ipc_output_formats_parse("pc", &bits) != 0);
+  CHECK(ipcc_output_formats_parse("obj,pc2", &bits) == 0 &&
+        bits == (IPCC_FORMAT_OBJ | IPCC_FORMAT_PC2));
+  CHECK(ipcc_output_formats_parse("pc2", &bits) == 0 && bits == IPCC_FORMAT_PC2);
+  CHECK(ipcc_output_formats_parse("pc", &bits) != 0);
 
   snprintf(path, sizeof path, "%s/ipc", tmp);
   library_run(scene, path, 0);

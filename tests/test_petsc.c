@@ -83,7 +83,7 @@ static void write_slab(const char *path, int nx, int ny, int nz, double h) {
 
 /* the scene (the ball, or the slab) with `extra` inside "newton" (e.g. ", \"linear_solver\":
    \"petsc-mumps\"") */
-static ipc_status load(const char *extra, int slab, ipc_scene_def *def, ipc_error *err) {
+static ipcc_status load(const char *extra, int slab, ipcc_scene_def *def, ipcc_error *err) {
   char path[96], text[2048], mesh[64], mesh_path[96];
   snprintf(path, sizeof path, "tests/data/tmp_petsc_%d.json", (int)getpid());
   if (slab) {
@@ -97,7 +97,7 @@ static ipc_status load(const char *extra, int slab, ipc_scene_def *def, ipc_erro
   FILE *f = fopen(path, "w");
   fputs(text, f);
   fclose(f);
-  ipc_status s = ipc_scene_load(path, def, err);
+  ipcc_status s = ipcc_scene_load(path, def, err);
   remove(path); /* the mesh stays until the world is made (simulate) */
   return s;
 }
@@ -106,23 +106,23 @@ static ipc_status load(const char *extra, int slab, ipc_scene_def *def, ipc_erro
    the key named */
 static void names(void) {
   for (int k = 0; k < 4; ++k) {
-    ipc_linear_solver_kind kind;
-    const char *name = ipc_linear_solver_kind_name((ipc_linear_solver_kind)k);
+    ipcc_linear_solver_kind kind;
+    const char *name = ipc_linear_solver_kind_name((ipcc_linear_solver_kind)k);
     CHECK(ipc_linear_solver_kind_parse(name, &kind) && (int)kind == k);
   }
-  ipc_scene_def def;
-  ipc_error err;
-  CHECK(load(", \"linear_solver\": \"superlu\"", 0, &def, &err) == IPC_ERR_INPUT);
+  ipcc_scene_def def;
+  ipcc_error err;
+  CHECK(load(", \"linear_solver\": \"superlu\"", 0, &def, &err) == IPCC_ERR_INPUT);
   CHECK_MSG(strstr(err.msg, "key 'newton.linear_solver'") && strstr(err.msg, "\"superlu\"") &&
                 strstr(err.msg, "petsc-cg-gamg"),
             "%s", err.msg);
-  CHECK(load(", \"linear_solver\": 3", 0, &def, &err) == IPC_ERR_INPUT);
+  CHECK(load(", \"linear_solver\": 3", 0, &def, &err) == IPCC_ERR_INPUT);
   CHECK_MSG(strstr(err.msg, "newton.linear_solver"), "%s", err.msg);
-  CHECK(load("", 0, &def, &err) == IPC_OK);
-  CHECK(def.linear_solver == IPC_LINEAR_SOLVER_CHOLMOD);
-  ipc_scene_def_free(&def);
-  ipc_linear_solver *s = ipc_linear_solver_create((ipc_linear_solver_kind)7, &err);
-  CHECK(!s && err.status == IPC_ERR_INPUT);
+  CHECK(load("", 0, &def, &err) == IPCC_OK);
+  CHECK(def.linear_solver == IPCC_LINEAR_SOLVER_CHOLMOD);
+  ipcc_scene_def_free(&def);
+  ipc_linear_solver *s = ipc_linear_solver_create((ipcc_linear_solver_kind)7, &err);
+  CHECK(!s && err.status == IPCC_ERR_INPUT);
 }
 
 /* a random sparse SPD matrix (upper CSC, dense storage of the upper triangle for brevity) */
@@ -158,8 +158,8 @@ static void cholmod_bits(void) {
   ipc_csc A = view(&m);
   double b[30], x1[30], x2[30];
   for (int i = 0; i < 30; ++i) b[i] = sin(i + 1.0);
-  ipc_error err;
-  ipc_linear_solver *ls = ipc_linear_solver_create(IPC_LINEAR_SOLVER_CHOLMOD, &err);
+  ipcc_error err;
+  ipc_linear_solver *ls = ipc_linear_solver_create(IPCC_LINEAR_SOLVER_CHOLMOD, &err);
   ipc_cholmod *ch = ipc_cholmod_create();
   CHECK(ls && ch && !ipc_linear_solver_iterative(ls));
   CHECK(ipc_linear_solver_factor(ls, &A, true, 0.0) == IPC_FACTOR_OK);
@@ -175,13 +175,13 @@ static void cholmod_bits(void) {
 }
 
 /* each backend on a random SPD system: the residual of its answer */
-static void spd_solve(ipc_linear_solver_kind kind) {
+static void spd_solve(ipcc_linear_solver_kind kind) {
   small_csc m;
   random_spd(&m, 30, 11);
   ipc_csc A = view(&m);
   double b[30], x[30], r[30];
   for (int i = 0; i < 30; ++i) b[i] = cos(i + 0.5);
-  ipc_error err;
+  ipcc_error err;
   ipc_linear_solver *ls = ipc_linear_solver_create(kind, &err);
   CHECK_MSG(ls != NULL, "%s", err.msg);
   if (!ls) return;
@@ -214,8 +214,8 @@ static void coordinates(void) {
     b[i] = sin(0.3 * i + 0.1);
     xyz[i] = 0.1 * (i % 7) + 0.01 * i; /* 10 points, not on a line */
   }
-  ipc_error err;
-  ipc_linear_solver *ls = ipc_linear_solver_create(IPC_LINEAR_SOLVER_PETSC_CG_GAMG, &err);
+  ipcc_error err;
+  ipc_linear_solver *ls = ipc_linear_solver_create(IPCC_LINEAR_SOLVER_PETSC_CG_GAMG, &err);
   CHECK_MSG(ls != NULL, "%s", err.msg);
   if (!ls) return;
   ipc_solve_accuracy acc = {1e-12, 1e-12, 1.0};
@@ -237,7 +237,7 @@ static void coordinates(void) {
   }
   ipc_linear_solver_destroy(ls);
   /* CHOLMOD takes and ignores them */
-  ls = ipc_linear_solver_create(IPC_LINEAR_SOLVER_CHOLMOD, &err);
+  ls = ipc_linear_solver_create(IPCC_LINEAR_SOLVER_CHOLMOD, &err);
   ipc_linear_solver_set_coordinates(ls, N / 3, xyz);
   CHECK(ipc_linear_solver_factor(ls, &A, true, 0.0) == IPC_FACTOR_OK);
   ipc_linear_solver_stats st;
@@ -268,7 +268,7 @@ static ipc_factor_status newton_retry(ipc_linear_solver *ls, const ipc_csc *A, d
    direct backend reports IPC_FACTOR_NOT_PD at the factorization (CHOLMOD: a pivot <= 0,
    MUMPS: a negative pivot in its LDL^T), and Newton's retry succeeds at the third shift
    with the shifted system's answer */
-static void not_pd(ipc_linear_solver_kind kind) {
+static void not_pd(ipcc_linear_solver_kind kind) {
   enum { NB = 8, N = 2 * NB };
   int colptr[N + 1], rowind[3 * NB];
   double val[3 * NB], b[N], x[N];
@@ -286,7 +286,7 @@ static void not_pd(ipc_linear_solver_kind kind) {
   }
   colptr[N] = 3 * NB;
   ipc_csc A = {N, 3 * NB, colptr, rowind, val};
-  ipc_error err;
+  ipcc_error err;
   ipc_linear_solver *ls = ipc_linear_solver_create(kind, &err);
   CHECK_MSG(ls != NULL, "%s", err.msg);
   if (!ls) return;
@@ -327,8 +327,8 @@ static void not_pd_cg(void) {
   }
   colptr[N] = N;
   ipc_csc A = {N, N, colptr, rowind, val};
-  ipc_error err;
-  ipc_linear_solver *ls = ipc_linear_solver_create(IPC_LINEAR_SOLVER_PETSC_CG_GAMG, &err);
+  ipcc_error err;
+  ipc_linear_solver *ls = ipc_linear_solver_create(IPCC_LINEAR_SOLVER_PETSC_CG_GAMG, &err);
   CHECK_MSG(ls != NULL, "%s", err.msg);
   if (!ls) return;
   CHECK(ipc_linear_solver_iterative(ls));
@@ -356,15 +356,15 @@ typedef struct run {
   double bbox;
 } run;
 
-static int simulate(ipc_linear_solver_kind kind, int slab, run *r) {
+static int simulate(ipcc_linear_solver_kind kind, int slab, run *r) {
   char extra[64];
   snprintf(extra, sizeof extra, ", \"linear_solver\": \"%s\"", ipc_linear_solver_kind_name(kind));
-  ipc_scene_def def;
-  ipc_error err;
-  CHECK_MSG(load(extra, slab, &def, &err) == IPC_OK, "%s", err.msg);
+  ipcc_scene_def def;
+  ipcc_error err;
+  CHECK_MSG(load(extra, slab, &def, &err) == IPCC_OK, "%s", err.msg);
   CHECK(def.linear_solver == kind);
   ipc_world *w = ipc_world_create(&def, &err);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
   if (slab) {
     char mesh_path[96];
     snprintf(mesh_path, sizeof mesh_path, "tests/data/tmp_slab_%d.msh", (int)getpid());
@@ -374,8 +374,8 @@ static int simulate(ipc_linear_solver_kind kind, int slab, run *r) {
   if (!w) return 0;
   int ok = 1;
   for (int k = 0; k < STEPS && ok; ++k) {
-    ipc_step_stats st;
-    ok = ipc_world_step(w, &st, &err) == IPC_OK;
+    ipcc_step_stats st;
+    ok = ipc_world_step(w, &st, &err) == IPCC_OK;
     CHECK_MSG(ok, "%s step %d: %s", ipc_linear_solver_kind_name(kind), k + 1, err.msg);
     r->its[k] = st.newton_iterations;
   }
@@ -398,8 +398,8 @@ static double max_diff(const run *a, const run *b) {
 /* the scene with each backend against CHOLMOD */
 static void newton_runs(void) {
   run chol = {0}, mumps = {0}, cg = {0};
-  if (!simulate(IPC_LINEAR_SOLVER_CHOLMOD, 0, &chol)) return;
-  if (simulate(IPC_LINEAR_SOLVER_PETSC_MUMPS, 0, &mumps)) {
+  if (!simulate(IPCC_LINEAR_SOLVER_CHOLMOD, 0, &chol)) return;
+  if (simulate(IPCC_LINEAR_SOLVER_PETSC_MUMPS, 0, &mumps)) {
     for (int k = 0; k < STEPS; ++k)
       CHECK_MSG(mumps.its[k] == chol.its[k],
                 "petsc-mumps step %d: %d Newton iterations, CHOLMOD %d", k + 1, mumps.its[k],
@@ -411,7 +411,7 @@ static void newton_runs(void) {
   /* CG's directions are within 1% of Newton's (newton.c), so the iterations follow CHOLMOD's
      to +-1 per step and the positions stay within two Newton tolerances of a step (CHOLMOD
      itself moves 0.026 here when the tolerance is 10 times tighter) */
-  if (simulate(IPC_LINEAR_SOLVER_PETSC_CG_GAMG, 0, &cg)) {
+  if (simulate(IPCC_LINEAR_SOLVER_PETSC_CG_GAMG, 0, &cg)) {
     for (int k = 0; k < STEPS; ++k)
       CHECK_MSG(abs(cg.its[k] - chol.its[k]) <= 1,
                 "petsc-cg-gamg step %d: %d Newton iterations, CHOLMOD %d", k + 1, cg.its[k],
@@ -431,8 +431,8 @@ static void newton_runs(void) {
    against CHOLMOD: +-1 Newton iteration per step, positions within the Newton tolerance */
 static void slab_runs(void) {
   run chol = {0}, cg = {0};
-  if (simulate(IPC_LINEAR_SOLVER_CHOLMOD, 1, &chol) &&
-      simulate(IPC_LINEAR_SOLVER_PETSC_CG_GAMG, 1, &cg)) {
+  if (simulate(IPCC_LINEAR_SOLVER_CHOLMOD, 1, &chol) &&
+      simulate(IPCC_LINEAR_SOLVER_PETSC_CG_GAMG, 1, &cg)) {
     for (int k = 0; k < STEPS; ++k)
       CHECK_MSG(abs(cg.its[k] - chol.its[k]) <= 1,
                 "slab, petsc-cg-gamg step %d: %d Newton iterations, CHOLMOD %d", k + 1, cg.its[k],
@@ -451,14 +451,14 @@ static void slab_runs(void) {
 int main(void) {
   names();
   cholmod_bits();
-  not_pd(IPC_LINEAR_SOLVER_CHOLMOD);
-  if (!ipc_linear_solver_kind_available(IPC_LINEAR_SOLVER_PETSC_MUMPS)) {
+  not_pd(IPCC_LINEAR_SOLVER_CHOLMOD);
+  if (!ipc_linear_solver_kind_available(IPCC_LINEAR_SOLVER_PETSC_MUMPS)) {
     fprintf(stderr, "a build without PETSc: the PETSc backends are not tested\n");
     TEST_MAIN_END();
   }
-  spd_solve(IPC_LINEAR_SOLVER_PETSC_MUMPS);
-  spd_solve(IPC_LINEAR_SOLVER_PETSC_CG_GAMG);
-  not_pd(IPC_LINEAR_SOLVER_PETSC_MUMPS);
+  spd_solve(IPCC_LINEAR_SOLVER_PETSC_MUMPS);
+  spd_solve(IPCC_LINEAR_SOLVER_PETSC_CG_GAMG);
+  not_pd(IPCC_LINEAR_SOLVER_PETSC_MUMPS);
   not_pd_cg();
   coordinates();
   newton_runs();

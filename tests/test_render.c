@@ -14,12 +14,12 @@
 
 static const unsigned char white[3] = {255, 255, 255};
 
-static const unsigned char *px(const ipc_image *im, int x, int y) {
+static const unsigned char *px(const ipcc_image *im, int x, int y) {
   return im->rgb + 3 * ((size_t)y * (size_t)im->width + (size_t)x);
 }
 
 /* pixel of world point p under camera c (same pinhole model as the renderer) */
-static void project(const ipc_camera *c, const double p[3], int w, int h, int *x, int *y) {
+static void project(const ipcc_camera *c, const double p[3], int w, int h, int *x, int *y) {
   double f[3], r[3], u[3], q[3];
   double n = 0;
   for (int d = 0; d < 3; ++d) f[d] = c->target[d] - c->eye[d], n += f[d] * f[d];
@@ -57,22 +57,22 @@ static void test_framing(void) {
       " \"planes\": [{\"point\": [0, 0, 0], \"normal\": [0, 1, 0]}]}\n",
       cwd, cwd);
   fclose(f);
-  ipc_scene_def def;
-  ipc_error err;
-  ipc_status st = ipc_scene_load(path, &def, &err);
+  ipcc_scene_def def;
+  ipcc_error err;
+  ipcc_status st = ipcc_scene_load(path, &def, &err);
   remove(path);
-  CHECK_MSG(st == IPC_OK, "%s", err.msg);
-  if (st != IPC_OK) return;
+  CHECK_MSG(st == IPCC_OK, "%s", err.msg);
+  if (st != IPCC_OK) return;
   ipc_world *w = ipc_world_create(&def, &err);
   CHECK_MSG(w != NULL, "%s", err.msg);
   if (!w) {
-    ipc_scene_def_free(&def);
+    ipcc_scene_def_free(&def);
     return;
   }
-  ipc_camera cam = ipc_world_default_camera(w);
+  ipcc_camera cam = ipc_world_default_camera(w);
   CHECK_MSG(cam.eye[2] > 1.0, "the wall (z = 1) lies between the eye and the box");
   int W = 320, H = 240;
-  ipc_image *im = ipc_image_create(W, H, white);
+  ipcc_image *im = ipcc_image_create(W, H, white);
   ipc_render_world(im, w, &cam);
   /* the box: every vertex but the wall's 4 */
   const double *x = ipc_world_positions(w);
@@ -94,9 +94,9 @@ static void test_framing(void) {
   const unsigned char *p = px(im, u, v);
   CHECK_MSG(p[0] > p[2] + 30, "box orange through the wall at (%d, %d): %d %d %d", u, v, p[0], p[1],
             p[2]);
-  ipc_image_destroy(im);
+  ipcc_image_destroy(im);
   ipc_world_destroy(w);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
 }
 
 /* axis labels: one format per axis, neighbours distinct, read back within half a step (an
@@ -133,7 +133,7 @@ static void test_axis_labels(void) {
    framing), and the follow camera of a state frames the bodies where they started and where
    they are */
 static void test_run_framing(void) {
-  ipc_error err;
+  ipcc_error err;
   ipc_world *w = ipc_world_load("scenes/two_cubes.json", 0, &err);
   CHECK_MSG(w != NULL, "%s", err.msg);
   if (!w) return;
@@ -142,7 +142,7 @@ static void test_run_framing(void) {
   ipc_model_dynamic_box(m, m->x0, boxes);
   for (int k = 1; k < 3; ++k) /* the same bodies carried 6 m and 12 m along x */
     for (int d = 0; d < 6; ++d) boxes[6 * k + d] = boxes[d] + (d % 3 == 0 ? 6.0 * k : 0.0);
-  ipc_camera all = ipc_model_camera_boxes(m, boxes, 3), first = ipc_model_camera(m);
+  ipcc_camera all = ipc_model_camera_boxes(m, boxes, 3), first = ipc_model_camera(m);
   int W = 640, H = 480, inside_all = 0, inside_first = 0;
   for (int k = 0; k < 3; ++k)
     for (int c = 0; c < 8; ++c) {
@@ -159,7 +159,7 @@ static void test_run_framing(void) {
   /* the follow camera of the state moved 12 m: start and now both in the picture */
   double *x = malloc(sizeof(double) * 3 * (size_t)m->nverts);
   for (int i = 0; i < 3 * m->nverts; ++i) x[i] = m->x0[i] + (i % 3 == 0 ? 12.0 : 0.0);
-  ipc_camera fol = ipc_model_follow_camera(m, x);
+  ipcc_camera fol = ipc_model_follow_camera(m, x);
   int inside = 0;
   for (int i = 0; i < m->nverts; ++i) {
     int u, v;
@@ -178,18 +178,18 @@ int main(void) {
   test_run_framing();
   test_axis_labels();
   test_framing();
-  ipc_scene_def def;
-  ipc_error err;
-  CHECK(ipc_scene_load("scenes/two_cubes.json", &def, &err) == IPC_OK);
+  ipcc_scene_def def;
+  ipcc_error err;
+  CHECK(ipcc_scene_load("scenes/two_cubes.json", &def, &err) == IPCC_OK);
   ipc_world *w = ipc_world_create(&def, &err);
   CHECK(w != NULL);
   if (!w) TEST_MAIN_END();
-  ipc_camera cam = ipc_world_default_camera(w);
+  ipcc_camera cam = ipc_world_default_camera(w);
   CHECK(cam.up[1] > 0.99);           /* against gravity */
   CHECK(cam.eye[1] > cam.target[1]); /* from above */
 
   int W = 200, H = 150;
-  ipc_image *a = ipc_image_create(W, H, white), *b = ipc_image_create(W, H, white);
+  ipcc_image *a = ipcc_image_create(W, H, white), *b = ipcc_image_create(W, H, white);
   ipc_render_world(a, w, &cam);
   ipc_render_world(b, w, &cam);
   CHECK_MSG(!memcmp(a->rgb, b->rgb, 3 * (size_t)W * H), "same frame, same picture");
@@ -222,7 +222,7 @@ int main(void) {
   CHECK(p[2] > p[0]);
 
   /* the frame label: dark text in the bottom-left corner only */
-  ipc_image *lb = ipc_image_create(200, 150, white);
+  ipcc_image *lb = ipcc_image_create(200, 150, white);
   ipc_image_frame_label(lb, 12, 0.24);
   int dark_low = 0, dark_high = 0;
   for (int y = 0; y < 150; ++y)
@@ -230,20 +230,20 @@ int main(void) {
       if (px(lb, xx, y)[0] < 100) ++*(y > 120 && xx < 160 ? &dark_low : &dark_high);
   CHECK_MSG(dark_low > 40 && dark_high == 0, "frame label: %d dark pixels in its corner, %d else",
             dark_low, dark_high);
-  ipc_image_destroy(lb);
+  ipcc_image_destroy(lb);
 
   /* text and plots draw something, inside the image */
-  ipc_image *t = ipc_image_create(64, 16, white);
+  ipcc_image *t = ipcc_image_create(64, 16, white);
   int tw = ipc_image_text(t, 1, 1, "1E-3 OK", (const unsigned char[3]){0, 0, 0}, 1);
   CHECK(tw == ipc_text_width("1E-3 OK", 1));
   int dark = 0;
   for (int i = 0; i < 64 * 16; ++i) dark += t->rgb[3 * i] == 0;
   CHECK(dark > 20 && dark < 200);
-  ipc_image_destroy(t);
+  ipcc_image_destroy(t);
   double xs[50], ys[50];
   for (int i = 0; i < 50; ++i) xs[i] = 0.1 * i, ys[i] = i == 20 ? NAN : sin(xs[i]);
   ipc_plot_series s = {"sine", xs, ys, 50, {200, 0, 0}};
-  ipc_image *pl = ipc_image_create(320, 200, white);
+  ipcc_image *pl = ipcc_image_create(320, 200, white);
   ipc_plot_lines(pl, "TEST", "x", "y", &s, 1, 0);
   int red = 0;
   for (int i = 0; i < 320 * 200; ++i) red += pl->rgb[3 * i] == 200 && pl->rgb[3 * i + 1] == 0;
@@ -252,7 +252,7 @@ int main(void) {
   /* PNG: signature and size */
   char path[96];
   snprintf(path, sizeof path, "/tmp/ipcc_test_render_%d.png", (int)getpid());
-  CHECK(ipc_image_write_png(a, path, &err) == IPC_OK);
+  CHECK(ipcc_image_write_png(a, path, &err) == IPCC_OK);
   FILE *f = fopen(path, "rb");
   unsigned char hdr[24] = {0};
   CHECK(f && fread(hdr, 1, 24, f) == 24);
@@ -261,12 +261,12 @@ int main(void) {
   CHECK(hdr[16] == 0 && hdr[17] == 0 && hdr[18] == 0 && hdr[19] == W);
   CHECK(hdr[20] == 0 && hdr[21] == 0 && hdr[22] == 0 && hdr[23] == H);
   remove(path);
-  CHECK(ipc_image_write_png(a, "/nonexistent/dir/x.png", &err) == IPC_ERR_INPUT);
+  CHECK(ipcc_image_write_png(a, "/nonexistent/dir/x.png", &err) == IPCC_ERR_INPUT);
 
-  ipc_image_destroy(pl);
-  ipc_image_destroy(a);
-  ipc_image_destroy(b);
+  ipcc_image_destroy(pl);
+  ipcc_image_destroy(a);
+  ipcc_image_destroy(b);
   ipc_world_destroy(w);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
   TEST_MAIN_END();
 }

@@ -18,17 +18,17 @@ static const char *write_tmp(const char *text) {
 
 /* loads text, expects failure whose message contains every needle */
 static void expect_error(const char *text, const char *n1, const char *n2) {
-  ipc_scene_def s;
-  ipc_error err;
+  ipcc_scene_def s;
+  ipcc_error err;
   const char *path = write_tmp(text);
-  ipc_status st = ipc_scene_load(path, &s, &err);
-  CHECK_MSG(st == IPC_ERR_INPUT, "scene should be rejected: %s", text);
-  if (st == IPC_ERR_INPUT) {
+  ipcc_status st = ipcc_scene_load(path, &s, &err);
+  CHECK_MSG(st == IPCC_ERR_INPUT, "scene should be rejected: %s", text);
+  if (st == IPCC_ERR_INPUT) {
     CHECK_MSG(strstr(err.msg, path) != NULL, "message names the file: %s", err.msg);
     CHECK_MSG(!n1 || strstr(err.msg, n1), "message '%s' lacks '%s'", err.msg, n1);
     CHECK_MSG(!n2 || strstr(err.msg, n2), "message '%s' lacks '%s'", err.msg, n2);
   } else {
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
   }
   remove(path);
 }
@@ -39,15 +39,15 @@ int main(void) {
       "scenes/squeeze_ball.json",     "scenes/bunny_drop.json", "scenes/incline_plane.json",
       "scenes/incline_obstacle.json", "scenes/card_frame.json", "scenes/spinning_cube.json"};
   for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; ++i) {
-    ipc_scene_def s;
-    ipc_error err;
-    ipc_status st = ipc_scene_load(scenes[i], &s, &err);
-    CHECK_MSG(st == IPC_OK, "%s: %s", scenes[i], err.msg);
-    if (st == IPC_OK) {
+    ipcc_scene_def s;
+    ipcc_error err;
+    ipcc_status st = ipcc_scene_load(scenes[i], &s, &err);
+    CHECK_MSG(st == IPCC_OK, "%s: %s", scenes[i], err.msg);
+    if (st == IPCC_OK) {
       CHECK(s.nbodies >= 1);
       CHECK(s.time_step > 0);
       CHECK(strstr(s.bodies[0].mesh, "scenes/meshes/") != NULL);
-      ipc_scene_def_free(&s);
+      ipcc_scene_def_free(&s);
     }
   }
   /* contact.body_contact and its older form self_collision; damping */
@@ -55,27 +55,27 @@ int main(void) {
 #define BODY "{\"bodies\": [{\"mesh\": \"a.msh\"}], "
     static const struct {
       const char *json;
-      ipc_body_contact mode;
+      ipcc_body_contact mode;
       double beta;
     } ok[] = {
-        {BODY "\"contact\": {\"self_collision\": false}}", IPC_BODY_CONTACT_BETWEEN_BODIES, 0},
+        {BODY "\"contact\": {\"self_collision\": false}}", IPCC_BODY_CONTACT_BETWEEN_BODIES, 0},
         {BODY "\"contact\": {\"body_contact\": \"obstacles_only\"}}",
-         IPC_BODY_CONTACT_OBSTACLES_ONLY, 0},
+         IPCC_BODY_CONTACT_OBSTACLES_ONLY, 0},
         {BODY "\"contact\": {\"body_contact\": \"all\"}, \"damping\": {\"stiffness\": 0.5}}",
-         IPC_BODY_CONTACT_ALL, 0.5},
-        {BODY "\"time_step\": 0.02, \"damping\": {\"ratio\": 0.5}}", IPC_BODY_CONTACT_ALL,
+         IPCC_BODY_CONTACT_ALL, 0.5},
+        {BODY "\"time_step\": 0.02, \"damping\": {\"ratio\": 0.5}}", IPCC_BODY_CONTACT_ALL,
          0.75 * 0.5 * 0.02},
     };
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; ++i) {
-      ipc_scene_def s;
-      ipc_error err;
+      ipcc_scene_def s;
+      ipcc_error err;
       const char *path = write_tmp(ok[i].json);
-      ipc_status st = ipc_scene_load(path, &s, &err);
-      CHECK_MSG(st == IPC_OK, "%s: %s", ok[i].json, err.msg);
-      if (st == IPC_OK) {
+      ipcc_status st = ipcc_scene_load(path, &s, &err);
+      CHECK_MSG(st == IPCC_OK, "%s: %s", ok[i].json, err.msg);
+      if (st == IPCC_OK) {
         CHECK(s.body_contact == ok[i].mode);
         CHECK_NEAR(s.damping_stiffness, ok[i].beta, 1e-15);
-        ipc_scene_def_free(&s);
+        ipcc_scene_def_free(&s);
       }
       remove(path);
     }
@@ -90,8 +90,8 @@ int main(void) {
   }
   /* values parsed as written */
   {
-    ipc_scene_def s;
-    ipc_error err;
+    ipcc_scene_def s;
+    ipcc_error err;
     const char *path = write_tmp(
         "{\"time_step\": 0.01, \"duration\": 0.5, \"gravity\": [0, 0, -1],"
         " \"integrator\": \"newmark\", \"contact\": {\"dhat\": 0.002, \"dhat_absolute\": true,"
@@ -100,17 +100,17 @@ int main(void) {
         " \"young\": 3e6, \"poisson\": 0.3, \"density\": 500}, \"dirichlet\": [{\"vertices\":"
         " [0, 3], \"velocity\": [1, 0, 0], \"start\": 0.1, \"end\": 0.2}]}],"
         " \"planes\": [{\"point\": [0, 0, 0], \"normal\": [0, 0, 2]}]}");
-    CHECK(ipc_scene_load(path, &s, &err) == IPC_OK);
+    CHECK(ipcc_scene_load(path, &s, &err) == IPCC_OK);
     CHECK(s.time_step == 0.01 && s.duration == 0.5 && s.gravity[2] == -1);
-    CHECK(s.integrator == IPC_NEWMARK);
+    CHECK(s.integrator == IPCC_NEWMARK);
     CHECK(s.dhat == 0.002 && s.dhat_absolute == 1 && s.kappa == 1e5);
     CHECK(s.newton_tol == 1e-3 && s.newton_max_iterations == 7);
-    CHECK(s.bodies[0].scale[1] == 2 && s.bodies[0].material == IPC_MAT_STVK);
+    CHECK(s.bodies[0].scale[1] == 2 && s.bodies[0].material == IPCC_MAT_STVK);
     CHECK(s.bodies[0].young == 3e6 && s.bodies[0].poisson == 0.3 && s.bodies[0].density == 500);
     CHECK(s.bodies[0].ndirichlet == 1 && s.bodies[0].dirichlet[0].region.nverts == 2);
     CHECK(s.bodies[0].dirichlet[0].t_begin == 0.1 && s.bodies[0].dirichlet[0].t_end == 0.2);
     CHECK(s.nplanes == 1 && s.planes[0].normal[2] == 1.0);
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
     remove(path);
   }
   expect_error("{\"bodies\": [{\"mesh\": \"a.msh\"}], \"tme_step\": 1}", "tme_step", "unknown");
@@ -137,8 +137,8 @@ int main(void) {
   expect_error("{\"bodies\": [{\"mesh\": \"a.msh\"}],\n \"duration\": 1,\n oops}", ":3:", "JSON");
   /* friction keys: defaults, a number, static/kinetic, the combine rule */
   {
-    ipc_scene_def s;
-    ipc_error err;
+    ipcc_scene_def s;
+    ipcc_error err;
     const char *path = write_tmp(
         "{\"contact\": {\"epsv\": 0.02, \"epsv_absolute\": true, \"friction_iterations\": 3,"
         " \"friction_tolerance\": 0, \"friction_combine\": \"max\"},"
@@ -146,18 +146,18 @@ int main(void) {
         " {\"mesh\": \"b.msh\", \"friction\": {\"static\": 0.6, \"kinetic\": 0.2}},"
         " {\"mesh\": \"c.msh\"}],"
         " \"planes\": [{\"friction\": {\"kinetic\": 0.3}}]}");
-    CHECK(ipc_scene_load(path, &s, &err) == IPC_OK);
+    CHECK(ipcc_scene_load(path, &s, &err) == IPCC_OK);
     CHECK(s.epsv == 0.02 && s.epsv_absolute && s.friction_iterations == 3);
-    CHECK(s.friction_tolerance == 0 && s.friction_combine == IPC_FRICTION_MAX);
+    CHECK(s.friction_tolerance == 0 && s.friction_combine == IPCC_FRICTION_MAX);
     CHECK(s.bodies[0].friction == 0.4 && s.bodies[0].friction_static == 0.4);
     CHECK(s.bodies[1].friction == 0.2 && s.bodies[1].friction_static == 0.6);
     CHECK(s.bodies[2].friction == 0 && s.bodies[2].friction_static == 0);
     CHECK(s.planes[0].friction == 0.3 && s.planes[0].friction_static == 0.3);
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
     remove(path);
-    ipc_scene_def d = ipc_default_scene_def();
+    ipcc_scene_def d = ipcc_default_scene_def();
     CHECK(d.epsv == 1e-3 && !d.epsv_absolute && d.friction_iterations == 1);
-    CHECK(d.friction_combine == IPC_FRICTION_GEOMETRIC_MEAN);
+    CHECK(d.friction_combine == IPCC_FRICTION_GEOMETRIC_MEAN);
   }
   expect_error("{\"bodies\": [{\"mesh\": \"a.msh\", \"friction\": -1}]}", "bodies[0].friction",
                ">= 0");
@@ -198,9 +198,9 @@ int main(void) {
     FILE *f = fopen(path, "w");
     fputs("  \"abc\"\n", f);
     fclose(f);
-    ipc_scene_def s;
-    ipc_error err;
-    CHECK(ipc_scene_load_any(path, 0, &s, &err) == IPC_ERR_INPUT);
+    ipcc_scene_def s;
+    ipcc_error err;
+    CHECK(ipcc_scene_load_any(path, 0, &s, &err) == IPCC_ERR_INPUT);
     CHECK_MSG(strstr(err.msg, "must be a JSON object") != NULL, "%s", err.msg);
     remove(path);
   }
@@ -216,19 +216,19 @@ int main(void) {
     snprintf(text + k, cap - k, "]}]}]}");
     const char *path = write_tmp(text);
     free(text);
-    ipc_scene_def s;
-    ipc_error err;
-    CHECK(ipc_scene_load(path, &s, &err) == IPC_OK);
+    ipcc_scene_def s;
+    ipcc_error err;
+    CHECK(ipcc_scene_load(path, &s, &err) == IPCC_OK);
     CHECK(s.bodies[0].dirichlet[0].region.nverts == n);
     CHECK(s.bodies[0].dirichlet[0].region.verts[n - 1] == n - 1);
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
     remove(path);
   }
   /* a missing file names it */
   {
-    ipc_scene_def s;
-    ipc_error err;
-    CHECK(ipc_scene_load("/nonexistent/scene.json", &s, &err) == IPC_ERR_INPUT);
+    ipcc_scene_def s;
+    ipcc_error err;
+    CHECK(ipcc_scene_load("/nonexistent/scene.json", &s, &err) == IPCC_ERR_INPUT);
     CHECK(strstr(err.msg, "/nonexistent/scene.json") != NULL);
   }
   TEST_MAIN_END();

@@ -5,20 +5,21 @@
 #include <string.h>
 
 #include "ipcc/ipcc.h"
+#include "lcp/lcp_world.h"
 #include "test.h"
 
-/* a cube resting above the ground, in memory the test owns (ipc_scene_def_free not called) */
+/* a cube resting above the ground, in memory the test owns (ipcc_scene_def_free not called) */
 typedef struct fixture {
-  ipc_scene_def def;
-  ipc_body_def body;
-  ipc_plane_def plane;
-  ipc_dirichlet_def dir;
+  ipcc_scene_def def;
+  ipcc_body_def body;
+  ipcc_plane_def plane;
+  ipcc_dirichlet_def dir;
 } fixture;
 
 static void fixture_init(fixture *f) {
-  f->def = ipc_default_scene_def();
+  f->def = ipcc_default_scene_def();
   f->def.time_step = 0.02;
-  f->body = ipc_default_body_def();
+  f->body = ipcc_default_body_def();
   f->body.mesh = (char *)"scenes/meshes/cube.msh";
   f->body.translation[1] = 0.5;
   memset(&f->dir, 0, sizeof f->dir);
@@ -27,54 +28,54 @@ static void fixture_init(fixture *f) {
   f->dir.t_end = INFINITY;
   f->body.dirichlet = &f->dir;
   f->body.ndirichlet = 1;
-  f->plane = (ipc_plane_def){{0, 0, 0}, {0, 1, 0}, 0, 0};
+  f->plane = (ipcc_plane_def){{0, 0, 0}, {0, 1, 0}, 0, 0};
   f->def.bodies = &f->body;
   f->def.nbodies = 1;
   f->def.planes = &f->plane;
   f->def.nplanes = 1;
 }
 
-/* both worlds refuse the definition with IPC_ERR_INPUT, a message holding each fragment */
-static void refused(const char *name, const ipc_scene_def *def, const char *frag1,
+/* both worlds refuse the definition with IPCC_ERR_INPUT, a message holding each fragment */
+static void refused(const char *name, const ipcc_scene_def *def, const char *frag1,
                     const char *frag2) {
-  ipc_error err;
+  ipcc_error err;
   memset(&err, 0, sizeof err);
   ipc_world *w = ipc_world_create(def, &err);
   CHECK_MSG(w == NULL, "%s: IPC world created", name);
   ipc_world_destroy(w);
-  CHECK_MSG(err.status == IPC_ERR_INPUT && strstr(err.msg, frag1) && strstr(err.msg, frag2),
+  CHECK_MSG(err.status == IPCC_ERR_INPUT && strstr(err.msg, frag1) && strstr(err.msg, frag2),
             "%s: IPC: status %d, '%s'", name, err.status, err.msg);
 
   memset(&err, 0, sizeof err);
-  ipc_lcp_world_def ld = ipc_default_lcp_world_def();
+  ipcc_lcp_world_def ld = ipcc_default_lcp_world_def();
   ipc_lcp_world *lw = ipc_lcp_world_create(def, &ld, &err);
   CHECK_MSG(lw == NULL, "%s: LCP world created", name);
   ipc_lcp_world_destroy(lw);
-  CHECK_MSG(err.status == IPC_ERR_INPUT && strstr(err.msg, frag1) && strstr(err.msg, frag2),
+  CHECK_MSG(err.status == IPCC_ERR_INPUT && strstr(err.msg, frag1) && strstr(err.msg, frag2),
             "%s: LCP: status %d, '%s'", name, err.status, err.msg);
 }
 
 static void valid_scene(void) {
   fixture f;
   fixture_init(&f);
-  ipc_error err;
-  CHECK(ipc_scene_def_check(&f.def, &err) == IPC_OK);
+  ipcc_error err;
+  CHECK(ipcc_scene_def_check(&f.def, &err) == IPCC_OK);
   ipc_world *w = ipc_world_create(&f.def, &err);
   CHECK_MSG(w != NULL, "%s", err.msg);
-  ipc_step_stats st;
-  if (w) CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+  ipcc_step_stats st;
+  if (w) CHECK(ipc_world_step(w, &st, &err) == IPCC_OK);
   ipc_world_destroy(w);
-  ipc_lcp_world_def ld = ipc_default_lcp_world_def();
+  ipcc_lcp_world_def ld = ipcc_default_lcp_world_def();
   ipc_lcp_world *lw = ipc_lcp_world_create(&f.def, &ld, &err);
   CHECK_MSG(lw != NULL, "%s", err.msg);
-  ipc_lcp_step_stats lst;
-  if (lw) CHECK(ipc_lcp_world_step(lw, &lst, &err) == IPC_OK);
+  ipcc_lcp_step_stats lst;
+  if (lw) CHECK(ipc_lcp_world_step(lw, &lst, &err) == IPCC_OK);
   ipc_lcp_world_destroy(lw);
 }
 
 static void bad_values(void) {
   fixture f;
-  /* the issue's cases: each stepped with IPC_OK, or failed later with "the Newton direction
+  /* the issue's cases: each stepped with IPCC_OK, or failed later with "the Newton direction
      is not finite" */
   fixture_init(&f);
   f.def.time_step = -0.01;
@@ -126,7 +127,7 @@ static void bad_values(void) {
   f.body.friction = -0.1;
   refused("negative friction", &f.def, "key 'bodies[0].friction'", "expected a friction");
   fixture_init(&f);
-  f.body.material = (ipc_material_kind)7;
+  f.body.material = (ipcc_material_kind)7;
   refused("material 7", &f.def, "key 'bodies[0].material.model'", "expected \"neo_hookean\"");
   fixture_init(&f);
   f.body.velocity[2] = INFINITY;
@@ -141,7 +142,7 @@ static void bad_values(void) {
   f.def.newton_max_iterations = 0;
   refused("newton 0 iterations", &f.def, "key 'newton.max_iterations'", "expected a positive");
   fixture_init(&f);
-  f.def.integrator = (ipc_time_integrator)2;
+  f.def.integrator = (ipcc_time_integrator)2;
   refused("integrator 2", &f.def, "key 'integrator'", "expected \"implicit_euler\"");
   fixture_init(&f);
   f.def.duration = NAN;
@@ -182,8 +183,8 @@ static void script_lines(void) {
   f.def.path = (char *)"s.txt";
   f.dir.source_line = 4;
   f.dir.t_begin = -1; /* a script's DBC may start before 0: the same as 0 */
-  ipc_error err;
-  CHECK_MSG(ipc_scene_def_check(&f.def, &err) == IPC_OK, "%s", err.msg);
+  ipcc_error err;
+  CHECK_MSG(ipcc_scene_def_check(&f.def, &err) == IPCC_OK, "%s", err.msg);
   f.dir.t_end = -2;
   refused("script window", &f.def, "s.txt:4: end: expected an end time >= start", "");
   fixture_init(&f);
@@ -202,15 +203,15 @@ static void script_lines(void) {
   refused("infinite bbox_diag", &f.def, "key 'bbox_diag'", "got inf");
   f.body.source_line = 2;
   f.def.dhat = 0;
-  CHECK_MSG(ipc_scene_def_check(&f.def, &err) == IPC_OK, "%s", err.msg);
+  CHECK_MSG(ipcc_scene_def_check(&f.def, &err) == IPCC_OK, "%s", err.msg);
 }
 
 static void null_def(void) {
-  ipc_error err;
-  CHECK(ipc_world_create(NULL, &err) == NULL && err.status == IPC_ERR_INPUT);
-  CHECK(ipc_lcp_world_create(NULL, NULL, &err) == NULL && err.status == IPC_ERR_INPUT);
+  ipcc_error err;
+  CHECK(ipc_world_create(NULL, &err) == NULL && err.status == IPCC_ERR_INPUT);
+  CHECK(ipc_lcp_world_create(NULL, NULL, &err) == NULL && err.status == IPCC_ERR_INPUT);
   CHECK(strstr(err.msg, "expected a scene definition") != NULL);
-  CHECK(ipc_scene_def_check(NULL, NULL) == IPC_ERR_INPUT);
+  CHECK(ipcc_scene_def_check(NULL, NULL) == IPCC_ERR_INPUT);
 }
 
 int main(void) {

@@ -13,6 +13,7 @@
 
 #include "ipcc/ipcc.h"
 #include "ipcc/scene.h"
+#include "lcp/lcp_world.h"
 #include "test.h"
 
 /* IPC's examples vendored in the repository (the input/ folder) */
@@ -36,25 +37,25 @@ static const char *script(const char *text) {
 
 /* loads text, expects rejection whose message contains every needle */
 static void expect_error(unsigned flags, const char *text, const char *n1, const char *n2) {
-  ipc_scene_def s;
-  ipc_error err;
+  ipcc_scene_def s;
+  ipcc_error err;
   const char *path = script(text);
-  ipc_status st = ipc_scene_load_any(path, flags, &s, &err);
-  CHECK_MSG(st == IPC_ERR_INPUT, "script should be rejected: %s", text);
-  if (st == IPC_ERR_INPUT) {
+  ipcc_status st = ipcc_scene_load_any(path, flags, &s, &err);
+  CHECK_MSG(st == IPCC_ERR_INPUT, "script should be rejected: %s", text);
+  if (st == IPCC_ERR_INPUT) {
     CHECK_MSG(strstr(err.msg, path) != NULL, "message names the file: %s", err.msg);
     CHECK_MSG(!n1 || strstr(err.msg, n1), "message '%s' lacks '%s'", err.msg, n1);
     CHECK_MSG(!n2 || strstr(err.msg, n2), "message '%s' lacks '%s'", err.msg, n2);
   } else {
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
   }
 }
 
-static int load(const char *text, unsigned flags, ipc_scene_def *s) {
-  ipc_error err;
-  ipc_status st = ipc_scene_load_any(script(text), flags, s, &err);
-  CHECK_MSG(st == IPC_OK, "script should load: %s", st == IPC_OK ? "" : err.msg);
-  return st == IPC_OK;
+static int load(const char *text, unsigned flags, ipcc_scene_def *s) {
+  ipcc_error err;
+  ipcc_status st = ipcc_scene_load_any(script(text), flags, s, &err);
+  CHECK_MSG(st == IPCC_OK, "script should load: %s", st == IPCC_OK ? "" : err.msg);
+  return st == IPCC_OK;
 }
 
 static void test_keywords(void) {
@@ -89,12 +90,12 @@ static void test_keywords(void) {
       "section end\n"
       "warmStart 0\n",
       cube, cube);
-  ipc_scene_def s;
+  ipcc_scene_def s;
   if (!load(text, 0, &s)) return;
   CHECK(s.nbodies == 2 && s.nplanes == 2);
   CHECK_NEAR(s.duration, 2.0, 0);
   CHECK_NEAR(s.time_step, 0.01, 0);
-  CHECK(s.integrator == IPC_NEWMARK);
+  CHECK(s.integrator == IPCC_NEWMARK);
   CHECK(s.gravity[1] == 0.0);
   CHECK_NEAR(s.dhat, 2e-3, 0);
   /* IPC's slip threshold is epsv x 0.025 s (its constructor's time step) at any dt: ipcc's
@@ -105,8 +106,8 @@ static void test_keywords(void) {
   /* cube.msh is [0,1]^3: the first, scaled 1 x 2 x 1 and turned 90 degrees about z, spans
      x in [-2, 0], y in [2, 3]; with the second: [-2,1] x [0,3] x [0,1] */
   CHECK_NEAR(s.bbox_diag, sqrt(9.0 + 9.0 + 1.0), 1e-12);
-  const ipc_body_def *a = &s.bodies[0], *b = &s.bodies[1];
-  CHECK(a->material == IPC_MAT_FIXED_COROTATED && !a->obstacle);
+  const ipcc_body_def *a = &s.bodies[0], *b = &s.bodies[1];
+  CHECK(a->material == IPCC_MAT_FIXED_COROTATED && !a->obstacle);
   CHECK_NEAR(a->density, 800, 0);
   CHECK_NEAR(a->young, 1e7, 0);
   CHECK_NEAR(a->poisson, 0.25, 0);
@@ -130,7 +131,7 @@ static void test_keywords(void) {
   CHECK_NEAR(s.planes[0].friction, 0.3, 0);
   CHECK_NEAR(s.planes[1].normal[2], 1, 1e-15);
   CHECK_NEAR(s.planes[1].friction, 0.1, 0);
-  ipc_scene_def_free(&s);
+  ipcc_scene_def_free(&s);
 }
 
 /* useAbsParameters: IPC's dHat is in metres, its slip threshold (fricDHat0) is epsv times the
@@ -147,14 +148,14 @@ static void test_abs_parameters(void) {
                "time 1 %g\nshapes input 1\n%s 0 0.0011 0  0 0 0  2 1 1  initVel 2 0 0  0 0 0\n"
                "ground 0.3 0\ndHat 1e-3\nepsv 0.01\n%suseAbsParameters\n",
                dts[k], cube, tight ? "tol 1\n1e-5\n" : "");
-      ipc_scene_def s;
+      ipcc_scene_def s;
       if (!load(text, 0, &s)) return;
       CHECK_NEAR(s.bbox_diag, sqrt(6.0), 1e-12);
       CHECK(s.epsv_absolute);
       CHECK_NEAR(s.dhat * s.bbox_diag, 1e-3, 1e-18);
       CHECK_NEAR(s.epsv * s.time_step, 0.01 * 0.025, 1e-18);
       CHECK_NEAR(s.newton_tol * s.bbox_diag * s.time_step, tight ? 1e-5 : 1e-2, 1e-17);
-      ipc_scene_def_free(&s);
+      ipcc_scene_def_free(&s);
       /* relative: the tolerance is tol x diagonal x dt, as before */
       snprintf(text, sizeof text, "time 1 %g\nshapes input 1\n%s 0 0 0  0 0 0  1 1 1\nepsv 0.01\n",
                dts[k], cube);
@@ -162,7 +163,7 @@ static void test_abs_parameters(void) {
       CHECK_NEAR(s.newton_tol, 1e-2, 0);
       CHECK(!s.epsv_absolute);
       CHECK_NEAR(s.epsv * s.time_step, 0.01 * 0.025, 1e-18);
-      ipc_scene_def_free(&s);
+      ipcc_scene_def_free(&s);
     }
   }
 }
@@ -175,7 +176,7 @@ static void test_size_fall_meshco(void) {
            "script fall\nsize 2\nshapes input 2\n%s 0 0 0  0 0 0  1 1 1\n%s 3 0 0  0 0 0  1 1 1\n"
            "meshCO input/meshes/tri.obj 1 -1 0  4  50 0.5 rotate 0 90 0\n",
            cube, cube);
-  ipc_scene_def s;
+  ipcc_scene_def s;
   if (!load(text, 0, &s)) return;
   CHECK(s.nbodies == 3);
   double k = 0.5; /* extent 4 in x -> 2 */
@@ -187,13 +188,13 @@ static void test_size_fall_meshco(void) {
     CHECK_NEAR(s.bodies[0].translation[0], 0.0, 1e-12);
     CHECK_NEAR(s.bodies[1].translation[0], 1.5, 1e-12);
     CHECK_NEAR(s.bodies[0].translation[1], 0.5 * diag, 1e-12);
-    const ipc_body_def *co = &s.bodies[2];
+    const ipcc_body_def *co = &s.bodies[2];
     CHECK(co->obstacle);
     CHECK_NEAR(co->friction, 0.0, 0);           /* IPC adds no friction term for a meshCO */
     CHECK_NEAR(co->scale[0], 4.0 / 2.0, 1e-15); /* tri.obj has extent 2 */
     CHECK_NEAR(co->rotation[1], 90, 0);
   }
-  ipc_scene_def_free(&s);
+  ipcc_scene_def_free(&s);
 }
 
 /* dampingStiff k and dampingRatio r become beta = k / h^2, or 3/4 r h when r > 0 (IPC:
@@ -201,15 +202,15 @@ static void test_size_fall_meshco(void) {
    selfCollisionOff: contact with collision objects only, refused with kinematic shapes */
 static void test_damping_self_collision(void) {
   char text[1024];
-  ipc_scene_def s;
+  ipcc_scene_def s;
   snprintf(text, sizeof text,
            "dampingStiff 2e-4\nshapes input 1\n%s 0 0 0 0 0 0 1 1 1\n"
            "time 1 0.01\n",
            cube);
   if (load(text, 0, &s)) {
     CHECK_NEAR(s.damping_stiffness, 2e-4 / 1e-4, 1e-14);
-    CHECK(s.body_contact == IPC_BODY_CONTACT_ALL);
-    ipc_scene_def_free(&s);
+    CHECK(s.body_contact == IPCC_BODY_CONTACT_ALL);
+    ipcc_scene_def_free(&s);
   }
   snprintf(text, sizeof text,
            "dampingStiff 2e-4\ndampingRatio 3\ntime 1 0.02\n"
@@ -217,16 +218,16 @@ static void test_damping_self_collision(void) {
            cube);
   if (load(text, 0, &s)) {
     CHECK_NEAR(s.damping_stiffness, 0.75 * 1.0 * 0.02, 1e-15); /* ratio clamped to 1 */
-    CHECK(s.body_contact == IPC_BODY_CONTACT_OBSTACLES_ONLY);
-    ipc_scene_def_free(&s);
+    CHECK(s.body_contact == IPCC_BODY_CONTACT_OBSTACLES_ONLY);
+    ipcc_scene_def_free(&s);
   }
   snprintf(text, sizeof text,
            "dampingRatio -1\nselfCollisionOff\nselfCollisionOn\n"
            "shapes input 1\n%s 0 0 0 0 0 0 1 1 1\n",
            cube);
   if (load(text, 0, &s)) {
-    CHECK(s.damping_stiffness == 0 && s.body_contact == IPC_BODY_CONTACT_ALL);
-    ipc_scene_def_free(&s);
+    CHECK(s.damping_stiffness == 0 && s.body_contact == IPCC_BODY_CONTACT_ALL);
+    ipcc_scene_def_free(&s);
   }
   snprintf(text, sizeof text,
            "selfCollisionOff\nshapes input 2\n%s 0 0 0 0 0 0 1 1 1\n"
@@ -236,7 +237,7 @@ static void test_damping_self_collision(void) {
 }
 
 /* loads "script NAME" (+ extra lines) on one cube [0,1]^3, or NULL-safe failure */
-static int load_script(const char *name, const char *extra, ipc_scene_def *s) {
+static int load_script(const char *name, const char *extra, ipcc_scene_def *s) {
   char text[2048];
   snprintf(text, sizeof text, "time 5 0.01\nshapes input 1\n%s 0 0 0  0 0 0  1 1 1\nscript %s\n%s",
            cube, name, extra ? extra : "");
@@ -246,21 +247,21 @@ static int load_script(const char *name, const char *extra, ipc_scene_def *s) {
 /* the Dirichlet windows of IPC's scenarios (AnimScripter.cpp) on the unit cube: its 8
    vertices are the corners, border 0 the 4 at x = 0, border 1 the 4 at x = 1 */
 static void test_scenarios(void) {
-  ipc_scene_def s;
+  ipcc_scene_def s;
   const double inf = INFINITY;
   if (load_script("stand", NULL, &s)) { /* bottom 1 %: the 4 corners at y = 0, held */
-    const ipc_body_def *b = &s.bodies[0];
+    const ipcc_body_def *b = &s.bodies[0];
     CHECK(b->ndirichlet == 1 && b->dirichlet[0].region.nverts == 4);
     CHECK(b->dirichlet[0].t_begin == 0 && b->dirichlet[0].t_end == inf);
     CHECK(b->dirichlet[0].velocity[1] == 0 && b->dirichlet[0].angular_velocity[0] == 0);
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
   }
   if (load_script("hang", NULL, &s)) { /* the last vertex of each border */
     CHECK(s.bodies[0].ndirichlet == 1 && s.bodies[0].dirichlet[0].region.nverts == 2);
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
   }
   if (load_script("push", NULL, &s)) { /* bottom held; top down at 1 m/s for 0.5, then held */
-    const ipc_body_def *b = &s.bodies[0];
+    const ipcc_body_def *b = &s.bodies[0];
     CHECK(b->ndirichlet == 3);
     if (b->ndirichlet == 3) {
       CHECK(b->dirichlet[0].t_end == inf && b->dirichlet[0].region.nverts == 4);
@@ -269,11 +270,11 @@ static void test_scenarios(void) {
       CHECK(b->dirichlet[2].t_begin == b->dirichlet[1].t_end && b->dirichlet[2].t_end == inf);
       CHECK(b->dirichlet[2].velocity[1] == 0);
     }
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
   }
   if (load_script("upndown", NULL, &s)) { /* +-1.8 m/s, reversing 0.6 from the start: flips
                                              at 1/3 s, then every 2/3 s (7 within 5 s) */
-    const ipc_body_def *b = &s.bodies[0];
+    const ipcc_body_def *b = &s.bodies[0];
     CHECK_MSG(b->ndirichlet == 16, "%d windows", b->ndirichlet);
     if (b->ndirichlet == 16) {
       CHECK(b->dirichlet[0].velocity[1] == 1.8 && b->dirichlet[1].velocity[1] == -1.8);
@@ -281,34 +282,34 @@ static void test_scenarios(void) {
       CHECK(fabs(b->dirichlet[1].t_end - 1.0) < 0.02); /* whole steps: 34 up, 68 down */
       CHECK(b->dirichlet[8].velocity[1] == -1.8 && b->dirichlet[7].t_end == inf);
     }
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
   }
   if (load_script("twistnsns", NULL, &s)) { /* rotation constant, x velocity reversing */
-    const ipc_body_def *b = &s.bodies[0];
+    const ipcc_body_def *b = &s.bodies[0];
     CHECK(b->ndirichlet > 2);
     if (b->ndirichlet > 2) {
       CHECK(b->dirichlet[0].has_center && b->dirichlet[0].center[0] == 0.5);
       CHECK(b->dirichlet[0].angular_velocity[0] == b->dirichlet[1].angular_velocity[0]);
       CHECK(b->dirichlet[0].velocity[0] == -1.2 && b->dirichlet[1].velocity[0] == 1.2);
     }
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
   }
   if (load_script("NMFixBottomDragLeft", "NBCTimeRange 0 2\n", &s)) {
-    const ipc_body_def *b = &s.bodies[0];
+    const ipcc_body_def *b = &s.bodies[0];
     CHECK(b->ndirichlet == 1 && b->nneumann == 1);
     if (b->nneumann == 1) {
       CHECK(b->neumann[0].acceleration[0] == -600 && b->neumann[0].region.nverts == 4);
       CHECK(b->neumann[0].t_end == 2);
     }
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
   }
   if (load_script("DCOBallHitWall 1 500", NULL, &s)) {
     CHECK(s.bodies[0].velocity[0] == 500);
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
   }
   if (load_script("drop", NULL, &s)) {
     CHECK(s.bodies[0].velocity[1] == -1 && s.bodies[0].ndirichlet == 0);
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
   }
   char text[2048];
   snprintf(text, sizeof text,
@@ -317,7 +318,7 @@ static void test_scenarios(void) {
            cube, cube);
   if (load(text, 0, &s)) {
     CHECK(s.bodies[0].velocity[0] == 1 && s.bodies[1].velocity[0] == 0);
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
   }
   snprintf(text, sizeof text,
            "shapes input 1\n%s 0 0 0 0 0 0 1 1 1\n"
@@ -331,7 +332,7 @@ static void test_scenarios(void) {
       CHECK_NEAR(s.bodies[2].dirichlet[0].center[1], 2.5, 1e-15);
       CHECK_NEAR(s.bodies[2].dirichlet[0].angular_velocity[2], 3.14159265358979323846, 1e-15);
     }
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
   }
   /* rejected with IPC's reason, or needing more than the script has */
   expect_error(0, "script scaleF\n",
@@ -349,19 +350,19 @@ static void test_scenarios(void) {
 
 /* physics of a turning point: push moves the top of a cube down 0.5 m and holds it */
 static void test_push_physics(void) {
-  ipc_scene_def s;
+  ipcc_scene_def s;
   if (!load_script("push", "turnOffGravity\nstiffness 1e6 0.3\n", &s)) return;
-  ipc_error err;
+  ipcc_error err;
   ipc_world *w = ipc_world_create(&s, &err);
-  ipc_scene_def_free(&s);
+  ipcc_scene_def_free(&s);
   CHECK_MSG(w != NULL, "%s", err.msg);
   if (!w) return;
   double top0 = -INFINITY;
   const double *x = ipc_world_positions(w);
   for (int i = 0; i < 8; ++i) top0 = fmax(top0, x[3 * i + 1]);
   for (int step = 0; step < 70; ++step) {
-    ipc_step_stats st;
-    CHECK(ipc_world_step(w, &st, &err) == IPC_OK && st.dirichlet_unmet == 0);
+    ipcc_step_stats st;
+    CHECK(ipc_world_step(w, &st, &err) == IPCC_OK && st.dirichlet_unmet == 0);
   }
   double top = -INFINITY, bottom = INFINITY;
   x = ipc_world_positions(w);
@@ -390,11 +391,11 @@ static void test_dragright_release(void) {
       {"", -INFINITY, 0.0},
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
-    ipc_scene_def s;
+    ipcc_scene_def s;
     char extra[256];
     snprintf(extra, sizeof extra, "turnOffGravity\n%s", cases[c].co);
     if (!load_script("dragright", extra, &s)) continue;
-    const ipc_body_def *b = &s.bodies[0];
+    const ipcc_body_def *b = &s.bodies[0];
     CHECK(b->ndirichlet == 1);
     if (b->ndirichlet == 1) {
       CHECK(b->dirichlet[0].has_release_x);
@@ -403,17 +404,17 @@ static void test_dragright_release(void) {
                 "case %zu: release_x %g, expected %g", c, b->dirichlet[0].release_x,
                 cases[c].release_x);
     }
-    ipc_error err;
+    ipcc_error err;
     ipc_world *w = ipc_world_create(&s, &err);
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
     CHECK_MSG(w != NULL, "%s", err.msg);
     if (!w) continue;
     double right0 = -INFINITY, right = -INFINITY;
     const double *x = ipc_world_positions(w);
     for (int i = 0; i < 8; ++i) right0 = fmax(right0, x[3 * i]);
     for (int step = 0; step < 3; ++step) {
-      ipc_step_stats st;
-      CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+      ipcc_step_stats st;
+      CHECK(ipc_world_step(w, &st, &err) == IPCC_OK);
     }
     x = ipc_world_positions(w);
     for (int i = 0; i < 8; ++i) right = fmax(right, x[3 * i]);
@@ -431,10 +432,10 @@ static void test_tet_diagonal(void) {
            "shapes input 2\n%s 0 0 0  0 0 0  1 1 1\n"
            "input/meshes/seg.seg 10 0 0  0 0 0  1 1 1\n",
            cube);
-  ipc_scene_def s;
+  ipcc_scene_def s;
   if (!load(text, 0, &s)) return;
   CHECK_NEAR(s.bbox_diag, sqrt(3.0), 1e-12);
-  ipc_scene_def_free(&s);
+  ipcc_scene_def_free(&s);
 }
 
 /* meshSeq: a triangle (.obj shape) follows input/seq/N.obj, the step with index k ending at
@@ -455,27 +456,27 @@ static void test_mesh_seq(void) {
            "shapes input 2\n%s 0 0 0 0 0 0 1 1 1\n"
            "input/meshes/tri.obj 0 3 0 0 0 0 1 1 1 meshSeq input/seq\nturnOffGravity\n",
            cube);
-  ipc_scene_def s;
+  ipcc_scene_def s;
   if (load(text, 0, &s)) {
-    const ipc_body_def *b = &s.bodies[1];
+    const ipcc_body_def *b = &s.bodies[1];
     CHECK(b->mesh_sequence && strstr(b->mesh_sequence, "input/seq") &&
           b->mesh_sequence_start == 0 && !strcmp(b->mesh_sequence_ext, ".obj"));
-    ipc_error err;
+    ipcc_error err;
     ipc_world *w = ipc_world_create(&s, &err);
     CHECK_MSG(w != NULL, "%s", err.msg);
     for (int step = 0; w && step < 4; ++step) {
-      ipc_step_stats st;
-      CHECK(ipc_world_step(w, &st, &err) == IPC_OK);
+      ipcc_step_stats st;
+      CHECK(ipc_world_step(w, &st, &err) == IPCC_OK);
       const double *x = ipc_world_positions(w) + 3 * 8; /* after the cube's 8 vertices */
       CHECK_NEAR(x[1], 3 + 0.1 * step, 1e-15);
       CHECK_NEAR(x[3], 2, 1e-15);
     }
     if (w) {
-      ipc_step_stats st;
-      CHECK(ipc_world_step(w, &st, &err) == IPC_ERR_INPUT && strstr(err.msg, "seq/4.obj"));
+      ipcc_step_stats st;
+      CHECK(ipc_world_step(w, &st, &err) == IPCC_ERR_INPUT && strstr(err.msg, "seq/4.obj"));
     }
     ipc_world_destroy(w);
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
   }
   snprintf(text, sizeof text,
            "shapes input 2\n%s 0 0 0 0 0 0 1 1 1\n"
@@ -483,7 +484,7 @@ static void test_mesh_seq(void) {
            cube);
   if (load(text, 0, &s)) {
     CHECK(s.bodies[1].mesh_sequence && s.bodies[1].mesh_sequence_start == 1);
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
   }
   snprintf(text, sizeof text, "shapes input 1\n%s 0 0 0 0 0 0 1 1 1 meshSeq input/seq\n", cube);
   expect_error(0, text, "s.txt:2: keyword 'meshSeq' is not supported", "tet-mesh");
@@ -500,14 +501,14 @@ static void test_rotate_model(void) {
   char text[1024];
   snprintf(text, sizeof text, "shapes input 1\n%s 0 0 0  0 0 0  1 1 1\nrotateModel 1 0 0 90\n",
            cube);
-  ipc_scene_def s;
+  ipcc_scene_def s;
   if (!load(text, 0, &s)) return;
   CHECK_NEAR(s.bodies[0].rotation[0], 90, 1e-12);
   CHECK_NEAR(s.bodies[0].rotation[1], 0, 1e-12);
   CHECK_NEAR(s.bodies[0].translation[0], 0, 1e-12);
   CHECK_NEAR(s.bodies[0].translation[1], 1, 1e-12);
   CHECK_NEAR(s.bodies[0].translation[2], 0, 1e-12);
-  ipc_scene_def_free(&s);
+  ipcc_scene_def_free(&s);
 }
 
 static void test_errors(void) {
@@ -548,9 +549,9 @@ static void test_errors(void) {
     FILE *f = fopen(path, "wb");
     fwrite(nul, 1, sizeof nul - 1, f);
     fclose(f);
-    ipc_scene_def sd;
-    ipc_error err;
-    CHECK(ipc_scene_load_any(path, 0, &sd, &err) == IPC_ERR_INPUT);
+    ipcc_scene_def sd;
+    ipcc_error err;
+    CHECK(ipcc_scene_load_any(path, 0, &sd, &err) == IPCC_ERR_INPUT);
     CHECK_MSG(strstr(err.msg, "nul.txt:3: NUL byte") != NULL, "%s", err.msg);
     remove(path);
   }
@@ -558,14 +559,14 @@ static void test_errors(void) {
   char text[1024];
   snprintf(text, sizeof text,
            "frobnicate 3\ndampingRatio 0.5\nshapes input 1\n%s 0 0 0 0 0 0 1 1 1\n", cube);
-  ipc_scene_def s;
-  if (load(text, IPC_SCENE_LENIENT, &s)) ipc_scene_def_free(&s);
-  expect_error(IPC_SCENE_LENIENT, "time 1 x\n", ":1: keyword 'time'", NULL);
+  ipcc_scene_def s;
+  if (load(text, IPCC_SCENE_LENIENT, &s)) ipcc_scene_def_free(&s);
+  expect_error(IPCC_SCENE_LENIENT, "time 1 x\n", ":1: keyword 'time'", NULL);
 }
 
 /* mesh paths: the script's folder first, then its parent folders (IPC's repository root) */
 static void test_paths(void) {
-  ipc_scene_def s;
+  ipcc_scene_def s;
   char want[600];
   if (load("shapes input 2\ntri.obj 0 0 0 0 0 0 1 1 1\ninput/meshes/tri.obj 0 0 3 0 0 0 1 1 1\n", 0,
            &s)) {
@@ -574,13 +575,13 @@ static void test_paths(void) {
     snprintf(want, sizeof want, "%s/input/meshes/tri.obj", dir);
     CHECK_MSG(strstr(s.bodies[1].mesh, "input/meshes/tri.obj") != NULL, "%s", s.bodies[1].mesh);
     CHECK(s.bodies[0].obstacle && s.bodies[0].codim == 0);
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
   }
   /* .seg / .pt that do not exist fall back to the .obj, as segments / points */
   if (load("shapes input 2\ntri.seg 0 0 0 0 0 0 1 1 1\ntri.pt 0 0 3 0 0 0 1 1 1\n", 0, &s)) {
     CHECK(s.bodies[0].codim == 1 && s.bodies[1].codim == 2);
     CHECK(strstr(s.bodies[0].mesh, "tri.obj") != NULL);
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
   }
   /* an alias script: one line naming another script */
   char path[600], alias[600];
@@ -588,9 +589,9 @@ static void test_paths(void) {
   write_file(path, "shapes input 1\ntri.obj 0 0 0 0 0 0 1 1 1\n");
   snprintf(alias, sizeof alias, "%s/input/alias.txt", dir);
   write_file(alias, "scripts/t.txt\n");
-  ipc_error err;
-  CHECK(ipc_scene_load_any(alias, 0, &s, &err) == IPC_OK);
-  if (s.nbodies == 1) ipc_scene_def_free(&s);
+  ipcc_error err;
+  CHECK(ipcc_scene_load_any(alias, 0, &s, &err) == IPCC_OK);
+  if (s.nbodies == 1) ipcc_scene_def_free(&s);
   remove(path);
   remove(alias);
 }
@@ -608,11 +609,11 @@ static void test_ipc_scripts(void) {
   for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
     char path[512];
     snprintf(path, sizeof path, IPC_IN "%s", files[i]);
-    ipc_scene_def s;
-    ipc_error err;
-    ipc_status st = ipc_scene_load_any(path, 0, &s, &err);
-    CHECK_MSG(st == IPC_OK, "%s: %s", files[i], st == IPC_OK ? "" : err.msg);
-    if (st != IPC_OK) continue;
+    ipcc_scene_def s;
+    ipcc_error err;
+    ipcc_status st = ipcc_scene_load_any(path, 0, &s, &err);
+    CHECK_MSG(st == IPCC_OK, "%s: %s", files[i], st == IPCC_OK ? "" : err.msg);
+    if (st != IPCC_OK) continue;
     CHECK(s.nbodies >= 1 && s.bbox_diag > 0);
     if (i == 0) CHECK(s.nplanes == 1 && s.bodies[0].friction == 0.1);
     if (i == 2) { /* dragright: the right 4 % of the spike dragged at 0.5 m/s */
@@ -625,7 +626,7 @@ static void test_ipc_scripts(void) {
         CHECK(s.bodies[0].dirichlet[0].angular_velocity[0] ==
               -s.bodies[0].dirichlet[1].angular_velocity[0]);
     }
-    ipc_scene_def_free(&s);
+    ipcc_scene_def_free(&s);
   }
 }
 

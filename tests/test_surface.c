@@ -232,9 +232,9 @@ static void test_build_small(void) {
   static const int body[8] = {0, 0, 0, 0, 1, 1, 2, 3};
   static const unsigned char obst[8] = {0, 0, 0, 0, 1, 1, 0, 1};
   ipc_surface s;
-  ipc_error err;
-  ipc_status st = ipc_surface_build(&s, 8, faces, 2, segs, 2, points, 2, body, obst, &err);
-  CHECK_MSG(st == IPC_OK, "%s", err.msg);
+  ipcc_error err;
+  ipcc_status st = ipc_surface_build(&s, 8, faces, 2, segs, 2, points, 2, body, obst, &err);
+  CHECK_MSG(st == IPCC_OK, "%s", err.msg);
   if (st) return;
   static const int edges[12] = {0, 1, 0, 2, 0, 3, 1, 2, 2, 3, 4, 5};
   CHECK(s.nedges == 6 && !memcmp(s.edges, edges, sizeof edges));
@@ -254,7 +254,7 @@ static void test_build_small(void) {
 
   /* NULL owners: all zero */
   st = ipc_surface_build(&s, 4, faces, 2, NULL, 0, NULL, 0, NULL, NULL, &err);
-  CHECK(st == IPC_OK && s.nedges == 5);
+  CHECK(st == IPCC_OK && s.nedges == 5);
   int zero = 1;
   for (int v = 0; v < 4; ++v) zero &= s.vert_body[v] == 0 && s.vert_obstacle[v] == 0;
   CHECK(zero);
@@ -263,16 +263,16 @@ static void test_build_small(void) {
   /* bad indices */
   static const int bad_face[3] = {0, 1, 9};
   st = ipc_surface_build(&s, 8, bad_face, 1, NULL, 0, NULL, 0, NULL, NULL, &err);
-  CHECK(st == IPC_ERR_INPUT && strstr(err.msg, "face 0") && strstr(err.msg, "vertex 9"));
+  CHECK(st == IPCC_ERR_INPUT && strstr(err.msg, "face 0") && strstr(err.msg, "vertex 9"));
   static const int rep_face[3] = {0, 1, 1};
   st = ipc_surface_build(&s, 8, rep_face, 1, NULL, 0, NULL, 0, NULL, NULL, &err);
-  CHECK(st == IPC_ERR_INPUT && strstr(err.msg, "repeats"));
+  CHECK(st == IPCC_ERR_INPUT && strstr(err.msg, "repeats"));
   static const int bad_seg[2] = {-1, 2};
   st = ipc_surface_build(&s, 8, NULL, 0, bad_seg, 1, NULL, 0, NULL, NULL, &err);
-  CHECK(st == IPC_ERR_INPUT && strstr(err.msg, "segment 0"));
+  CHECK(st == IPCC_ERR_INPUT && strstr(err.msg, "segment 0"));
   static const int bad_pt[1] = {8};
   st = ipc_surface_build(&s, 8, NULL, 0, NULL, 0, bad_pt, 1, NULL, NULL, &err);
-  CHECK(st == IPC_ERR_INPUT && strstr(err.msg, "point 0"));
+  CHECK(st == IPCC_ERR_INPUT && strstr(err.msg, "point 0"));
   CHECK(s.edges == NULL);
 }
 
@@ -304,9 +304,9 @@ static void test_build_random(void) {
     }
     for (int i = 0; i < np; ++i) pt[i] = rng_below(nv);
     ipc_surface s;
-    ipc_error err;
-    ipc_status st = ipc_surface_build(&s, nv, f, nf, sg, ns, pt, np, NULL, NULL, &err);
-    CHECK(st == IPC_OK);
+    ipcc_error err;
+    ipcc_status st = ipc_surface_build(&s, nv, f, nf, sg, ns, pt, np, NULL, NULL, &err);
+    CHECK(st == IPCC_OK);
     if (st) continue;
 
     /* reference: all pairs, sorted, unique */
@@ -364,17 +364,17 @@ static void test_build_random(void) {
 
 /* a real genus-0 mesh: every boundary edge in exactly two faces */
 static void test_build_real(const char *path) {
-  ipc_mesh m;
-  ipc_error err;
-  ipc_status st = ipc_mesh_read(path, &m, &err);
-  CHECK_MSG(st == IPC_OK, "%s", err.msg);
+  ipcc_mesh m;
+  ipcc_error err;
+  ipcc_status st = ipcc_mesh_read(path, &m, &err);
+  CHECK_MSG(st == IPCC_OK, "%s", err.msg);
   if (st) return;
   ipc_surface s;
   double t0 = now_seconds();
   st = ipc_surface_build(&s, m.nverts, m.tris, m.ntris, NULL, 0, NULL, 0, NULL, NULL, &err);
   fprintf(stderr, "%s: surface build (%d faces): %.1f ms\n", path, m.ntris,
           1e3 * (now_seconds() - t0));
-  CHECK(st == IPC_OK);
+  CHECK(st == IPCC_OK);
   if (!st) {
     CHECK(2 * s.nedges == 3 * s.nfaces);
     int *uses = IPC_NEW0(int, (size_t)s.nedges);
@@ -392,7 +392,7 @@ static void test_build_real(const char *path) {
     ipc_free(uses);
     ipc_surface_free(&s);
   }
-  ipc_mesh_free(&m);
+  ipcc_mesh_free(&m);
 }
 
 /* usage: test_surface [DATA_DIR]: DATA_DIR/ipc-input holds IPC's examples (tools/validate.sh) */

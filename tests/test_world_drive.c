@@ -17,10 +17,10 @@ static const char *mode_name(ipcc_mode mode) {
 /* one unit cube (scenes/meshes/cube.msh) translated by (0, y, 0), with the given gravity,
    optionally on the plane y = 0 (friction mu against it) and as an affine body */
 static ipcc_world *cube_world(ipcc_mode mode, double y, const double g[3], int plane, double mu,
-                              int affine, ipc_error *err) {
-  ipc_scene_def def = ipc_default_scene_def();
-  ipc_body_def body = ipc_default_body_def();
-  ipc_plane_def pl = {{0, 0, 0}, {0, 1, 0}, mu, 0};
+                              int affine, ipcc_error *err) {
+  ipcc_scene_def def = ipcc_default_scene_def();
+  ipcc_body_def body = ipcc_default_body_def();
+  ipcc_plane_def pl = {{0, 0, 0}, {0, 1, 0}, mu, 0};
   body.mesh = (char *)"scenes/meshes/cube.msh";
   body.translation[1] = y;
   body.friction = mu;
@@ -31,20 +31,20 @@ static ipcc_world *cube_world(ipcc_mode mode, double y, const double g[3], int p
   def.nplanes = plane ? 1 : 0;
   def.time_step = 0.01;
   for (int d = 0; d < 3; ++d) def.gravity[d] = g[d];
-  ipc_lcp_world_def ld = ipc_default_lcp_world_def();
-  if (mu > 0) ld.friction = IPC_LCP_FRICTION_BOX;
+  ipcc_lcp_world_def ld = ipcc_default_lcp_world_def();
+  if (mu > 0) ld.friction = IPCC_LCP_FRICTION_BOX;
   ipcc_world *w = ipcc_world_new(&def, mode, &ld, err);
   CHECK_MSG(w != NULL, "%s: %s", mode_name(mode), err->msg);
   return w;
 }
 
 /* scenes/two_cubes.json in the given mode (young > 0: both cubes' Young's modulus) */
-static ipcc_world *two_cubes(ipcc_mode mode, double young, ipc_error *err) {
-  ipc_scene_def def;
-  CHECK(ipc_scene_load("scenes/two_cubes.json", &def, err) == IPC_OK);
+static ipcc_world *two_cubes(ipcc_mode mode, double young, ipcc_error *err) {
+  ipcc_scene_def def;
+  CHECK(ipcc_scene_load("scenes/two_cubes.json", &def, err) == IPCC_OK);
   for (int b = 0; b < def.nbodies && young > 0; ++b) def.bodies[b].young = young;
   ipcc_world *w = ipcc_world_new(&def, mode, NULL, err);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
   CHECK_MSG(w != NULL, "%s: %s", mode_name(mode), err->msg);
   return w;
 }
@@ -59,7 +59,7 @@ static double mean_of(const double *a, int n, int d) {
 
 /* velocities set -> the next step moves the body by h v (no gravity, nothing touching) */
 static void velocities(ipcc_mode mode, int affine) {
-  ipc_error err;
+  ipcc_error err;
   ipcc_world *w = cube_world(mode, 1.0, zero_g, 0, 0, affine, &err);
   if (!w) return;
   int n = ipcc_world_vertex_count(w);
@@ -69,9 +69,9 @@ static void velocities(ipcc_mode mode, int affine) {
     v[3 * i] = 1.5;
     v[3 * i + 2] = -0.5;
   }
-  CHECK(ipcc_world_set_velocities(w, v, n, &err) == IPC_OK);
+  CHECK(ipcc_world_set_velocities(w, v, n, &err) == IPCC_OK);
   CHECK(memcmp(ipcc_world_velocities(w), v, 3 * (size_t)n * sizeof(double)) == 0 || affine);
-  CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
+  CHECK(ipcc_world_step(w, NULL, &err) == IPCC_OK);
   const double *x = ipcc_world_positions(w);
   for (int i = 0; i < n; ++i) {
     CHECK_NEAR(x[3 * i] - x0[3 * i], 0.015, 1e-8);
@@ -87,7 +87,7 @@ static void velocities(ipcc_mode mode, int affine) {
 /* a constant force m_i a on every vertex of a free body: x_k = x_0 + h^2 a k (k + 1) / 2 and
    v_k = k h a under implicit Euler (both modes), and the same run as gravity a gives */
 static void constant_force(ipcc_mode mode, int affine) {
-  ipc_error err;
+  ipcc_error err;
   ipcc_world *w = cube_world(mode, 1.0, zero_g, 0, 0, affine, &err);
   ipcc_world *gw = cube_world(mode, 1.0, (const double[3]){0.3, 2.0, -1.0}, 0, 0, affine, &err);
   CHECK_MSG(w && gw, "%s: %s", mode_name(mode), err.msg);
@@ -99,10 +99,10 @@ static void constant_force(ipcc_mode mode, int affine) {
   for (int i = 0; i < n; ++i)
     for (int d = 0; d < 3; ++d) f[3 * i + d] = m[i] * a[d];
   for (int d = 0; d < 3; ++d) c0[d] = mean_of(ipcc_world_positions(w), n, d);
-  CHECK(ipcc_world_set_forces(w, f, n, &err) == IPC_OK);
+  CHECK(ipcc_world_set_forces(w, f, n, &err) == IPCC_OK);
   for (int k = 0; k < steps; ++k) {
-    CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
-    CHECK(ipcc_world_step(gw, NULL, &err) == IPC_OK);
+    CHECK(ipcc_world_step(w, NULL, &err) == IPCC_OK);
+    CHECK(ipcc_world_step(gw, NULL, &err) == IPCC_OK);
   }
   const double *x = ipcc_world_positions(w), *xg = ipcc_world_positions(gw);
   for (int d = 0; d < 3; ++d) {
@@ -112,9 +112,9 @@ static void constant_force(ipcc_mode mode, int affine) {
   }
   for (int i = 0; i < 3 * n; ++i) CHECK_NEAR(x[i], xg[i], 1e-9);
   /* removed: the body keeps its velocity */
-  CHECK(ipcc_world_set_forces(w, NULL, 0, &err) == IPC_OK);
+  CHECK(ipcc_world_set_forces(w, NULL, 0, &err) == IPCC_OK);
   double v0 = mean_of(ipcc_world_velocities(w), n, 1);
-  CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
+  CHECK(ipcc_world_step(w, NULL, &err) == IPCC_OK);
   CHECK_NEAR(mean_of(ipcc_world_velocities(w), n, 1), v0, 1e-6);
   free(f);
   ipcc_world_destroy(w);
@@ -124,15 +124,15 @@ static void constant_force(ipcc_mode mode, int affine) {
 /* IPC: the force's term in the incremental potential, -c h^2 f.x, against finite differences,
    and the gradient's change by it */
 static void force_gradient(void) {
-  ipc_error err;
+  ipcc_error err;
   ipcc_world *uw = cube_world(IPCC_MODE_IPC, 1.0, earth_g, 0, 0, 0, &err);
   if (!uw) return;
   ipc_world *w = uw->ws;
   int n = ipcc_world_vertex_count(uw);
   double *f = malloc(3 * (size_t)n * sizeof(double));
   for (int i = 0; i < 3 * n; ++i) f[i] = 50.0 * sin(1.0 + i);
-  CHECK(ipcc_world_set_forces(uw, f, n, &err) == IPC_OK);
-  CHECK(ipcc_world_step(uw, NULL, &err) == IPC_OK);
+  CHECK(ipcc_world_set_forces(uw, f, n, &err) == IPCC_OK);
+  CHECK(ipcc_world_step(uw, NULL, &err) == IPCC_OK);
   /* the potential of the step just taken (its prediction holds the forces) at x */
   ipc_newton_potential_gradient(w);
   double *g = malloc(3 * (size_t)n * sizeof(double));
@@ -164,11 +164,11 @@ static void force_gradient(void) {
 /* a cube at rest on the plane y = 0: its contacts are against the plane, along +y, within the
    contact distance, and their normal forces carry its weight */
 static void resting_contacts(ipcc_mode mode, double mu) {
-  ipc_error err;
+  ipcc_error err;
   ipcc_world *w = cube_world(mode, 0.0005, earth_g, 1, mu, 0, &err);
   if (!w) return;
   int n = ipcc_world_vertex_count(w);
-  for (int k = 0; k < 150; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
+  for (int k = 0; k < 150; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPCC_OK);
   double M = 0;
   for (int i = 0; i < n; ++i) M += ipcc_world_masses(w)[i];
   int nc = ipcc_world_contacts(w, NULL, 0);
@@ -214,7 +214,7 @@ static void resting_contacts(ipcc_mode mode, double mu) {
    contacts between the cubes carry the upper one's weight, those with the ground both (the
    upper cube shifted by 0.2 in x and z, its corners off the lower one's edges) */
 static void stacked_contacts(ipcc_mode mode) {
-  ipc_error err;
+  ipcc_error err;
   /* stiffer than the scene's 1e5 Pa, whose cubes oscillate for seconds */
   ipcc_world *w = two_cubes(mode, 1e8, &err);
   if (!w) return;
@@ -224,8 +224,8 @@ static void stacked_contacts(ipcc_mode mode) {
   memcpy(x, ipcc_world_positions(w), bytes);
   for (int i = 0; i < n; ++i) x[3 * i + 1] -= i < 8 ? 2.0 - 2 * gap : 1.0 - gap;
   for (int i = 0; i < 8; ++i) x[3 * i] += 0.2, x[3 * i + 2] += 0.2; /* corners not on edges */
-  CHECK_MSG(ipcc_world_set_positions(w, x, n, &err) == IPC_OK, "%s", err.msg);
-  for (int k = 0; k < 80; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
+  CHECK_MSG(ipcc_world_set_positions(w, x, n, &err) == IPCC_OK, "%s", err.msg);
+  for (int k = 0; k < 80; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPCC_OK);
   const double *m = ipcc_world_masses(w);
   double mu = 0, ml = 0;
   for (int i = 0; i < n; ++i) *(i < 8 ? &mu : &ml) += m[i];
@@ -256,15 +256,15 @@ static void stacked_contacts(ipcc_mode mode) {
 
 /* IPC: a cube pushed sideways on a plane with friction: the friction force opposes the slip */
 static void sliding_friction(void) {
-  ipc_error err;
+  ipcc_error err;
   ipcc_world *w = cube_world(IPCC_MODE_IPC, 0.0005, earth_g, 1, 0.5, 0, &err);
   if (!w) return;
   int n = ipcc_world_vertex_count(w);
-  for (int k = 0; k < 20; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
+  for (int k = 0; k < 20; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPCC_OK);
   double *v = malloc(3 * (size_t)n * sizeof(double));
   for (int i = 0; i < n; ++i) v[3 * i] = 1.0, v[3 * i + 1] = v[3 * i + 2] = 0;
-  CHECK(ipcc_world_set_velocities(w, v, n, &err) == IPC_OK);
-  CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
+  CHECK(ipcc_world_set_velocities(w, v, n, &err) == IPCC_OK);
+  CHECK(ipcc_world_step(w, NULL, &err) == IPCC_OK);
   int nc = ipcc_world_contacts(w, NULL, 0);
   ipcc_contact *c = calloc((size_t)nc + 1, sizeof *c);
   ipcc_world_contacts(w, c, nc);
@@ -282,13 +282,13 @@ static void sliding_friction(void) {
 /* two_cubes: step 8, snapshot, step 8, restore, step 8 again: the same positions and
    velocities bit for bit; a copy restores as well; another mode's snapshot is refused */
 static void snapshots(ipcc_mode mode) {
-  ipc_error err;
+  ipcc_error err;
   ipcc_world *w = two_cubes(mode, 0, &err);
   ipcc_world *other = two_cubes(mode == IPCC_MODE_IPC ? IPCC_MODE_LCP : IPCC_MODE_IPC, 0, &err);
   if (!w || !other) return;
   int n = ipcc_world_vertex_count(w);
   size_t bytes = 3 * (size_t)n * sizeof(double);
-  for (int k = 0; k < 50; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
+  for (int k = 0; k < 50; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPCC_OK);
   ipcc_state *s = ipcc_state_create(w, &err);
   CHECK_MSG(s != NULL, "%s", err.msg);
   if (!s) return;
@@ -298,13 +298,13 @@ static void snapshots(ipcc_mode mode) {
   int steps = ipcc_world_step_count(w);
   double t = ipcc_world_time(w);
   double *x1 = malloc(bytes), *v1 = malloc(bytes);
-  for (int k = 0; k < 20; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
+  for (int k = 0; k < 20; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPCC_OK);
   memcpy(x1, ipcc_world_positions(w), bytes);
   memcpy(v1, ipcc_world_velocities(w), bytes);
   for (int r = 0; r < 2; ++r) {
-    CHECK_MSG(ipcc_state_restore(w, r ? s2 : s, &err) == IPC_OK, "%s", err.msg);
+    CHECK_MSG(ipcc_state_restore(w, r ? s2 : s, &err) == IPCC_OK, "%s", err.msg);
     CHECK(ipcc_world_step_count(w) == steps && ipcc_world_time(w) == t);
-    for (int k = 0; k < 20; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
+    for (int k = 0; k < 20; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPCC_OK);
     CHECK_MSG(memcmp(x1, ipcc_world_positions(w), bytes) == 0, "%s: restore %d: positions differ",
               mode_name(mode), r);
     CHECK(memcmp(v1, ipcc_world_velocities(w), bytes) == 0);
@@ -312,7 +312,7 @@ static void snapshots(ipcc_mode mode) {
   /* into a world of the other mode: refused, that world unchanged */
   double *xo = malloc(bytes);
   memcpy(xo, ipcc_world_positions(other), bytes);
-  CHECK(ipcc_state_restore(other, s, &err) == IPC_ERR_INPUT);
+  CHECK(ipcc_state_restore(other, s, &err) == IPCC_ERR_INPUT);
   CHECK_MSG(strstr(err.msg, "mode") != NULL, "%s", err.msg);
   CHECK(memcmp(xo, ipcc_world_positions(other), bytes) == 0);
   ipcc_state_free(s);
@@ -327,7 +327,7 @@ static void snapshots(ipcc_mode mode) {
 
 /* set positions: accepted (contacts follow) or refused (the world unchanged) */
 static void positions(ipcc_mode mode) {
-  ipc_error err;
+  ipcc_error err;
   ipcc_world *w = two_cubes(mode, 0, &err);
   if (!w) return;
   int n = ipcc_world_vertex_count(w); /* upper: 0..7 at y in [3, 4]; lower: 8..15 in [1, 2] */
@@ -337,7 +337,7 @@ static void positions(ipcc_mode mode) {
   /* the upper cube moved into the lower one: refused */
   memcpy(x, keep, bytes);
   for (int i = 0; i < 8; ++i) x[3 * i + 1] -= 1.5;
-  CHECK(ipcc_world_set_positions(w, x, n, &err) == IPC_ERR_INPUT);
+  CHECK(ipcc_world_set_positions(w, x, n, &err) == IPCC_ERR_INPUT);
   CHECK_MSG(strstr(err.msg, "ipcc_world_set_positions: the new state intersects") != NULL, "%s",
             err.msg);
   CHECK(memcmp(keep, ipcc_world_positions(w), bytes) == 0);
@@ -347,16 +347,16 @@ static void positions(ipcc_mode mode) {
   for (int i = 8; i < 16; ++i) top = fmax(top, keep[3 * i + 1]);
   memcpy(x, keep, bytes);
   for (int i = 0; i < 8; ++i) x[3 * i + 1] += top - lo;
-  ipc_status st = ipcc_world_set_positions(w, x, n, &err);
+  ipcc_status st = ipcc_world_set_positions(w, x, n, &err);
   if (mode == IPCC_MODE_IPC) {
-    CHECK(st == IPC_ERR_INPUT);
+    CHECK(st == IPCC_ERR_INPUT);
     CHECK(memcmp(keep, ipcc_world_positions(w), bytes) == 0);
   }
   /* just above it (within the contact distance): accepted, a contact between the bodies */
   double gap = 0.5 * ipcc_world_contact_distance(w);
   memcpy(x, keep, bytes);
   for (int i = 0; i < 8; ++i) x[3 * i + 1] += top - lo + gap;
-  CHECK_MSG(ipcc_world_set_positions(w, x, n, &err) == IPC_OK, "%s", err.msg);
+  CHECK_MSG(ipcc_world_set_positions(w, x, n, &err) == IPCC_OK, "%s", err.msg);
   CHECK(memcmp(x, ipcc_world_positions(w), bytes) == 0);
   int nc = ipcc_world_contacts(w, NULL, 0);
   ipcc_contact *c = calloc((size_t)nc + 1, sizeof *c);
@@ -373,7 +373,7 @@ static void positions(ipcc_mode mode) {
   CHECK_MSG(between > 0, "%s: no contact between the cubes", mode_name(mode));
   free(c);
   /* a step from there runs */
-  CHECK_MSG(ipcc_world_step(w, NULL, &err) == IPC_OK, "%s", err.msg);
+  CHECK_MSG(ipcc_world_step(w, NULL, &err) == IPCC_OK, "%s", err.msg);
   free(x);
   free(keep);
   ipcc_world_destroy(w);
@@ -382,7 +382,7 @@ static void positions(ipcc_mode mode) {
 /* an affine cube set to a rotated and moved pose: its vertices there exactly (the pose is an
    affine map of the rest shape), and a step from it runs */
 static void affine_positions(ipcc_mode mode) {
-  ipc_error err;
+  ipcc_error err;
   ipcc_world *w = cube_world(mode, 1.0, earth_g, 1, 0, 1, &err);
   if (!w) return;
   int n = ipcc_world_vertex_count(w);
@@ -394,9 +394,9 @@ static void affine_positions(ipcc_mode mode) {
     x[3 * i + 1] = x0[3 * i + 1] + 0.5;
     x[3 * i + 2] = -s * x0[3 * i] + c * x0[3 * i + 2];
   }
-  CHECK_MSG(ipcc_world_set_positions(w, x, n, &err) == IPC_OK, "%s", err.msg);
+  CHECK_MSG(ipcc_world_set_positions(w, x, n, &err) == IPCC_OK, "%s", err.msg);
   for (int i = 0; i < 3 * n; ++i) CHECK_NEAR(ipcc_world_positions(w)[i], x[i], 1e-12);
-  CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
+  CHECK(ipcc_world_step(w, NULL, &err) == IPCC_OK);
   /* falling: the rotation kept */
   const double *y = ipcc_world_positions(w);
   CHECK_NEAR((y[3] - y[0]) - (x[3] - x[0]), 0.0, 1e-9);
@@ -407,29 +407,29 @@ static void affine_positions(ipcc_mode mode) {
 
 /* every setter rejects what does not fit, with a message naming it, the world unchanged */
 static void bad_input(ipcc_mode mode) {
-  ipc_error err;
+  ipcc_error err;
   ipcc_world *w = cube_world(mode, 1.0, earth_g, 1, 0, 0, &err);
   if (!w) return;
   int n = ipcc_world_vertex_count(w);
   size_t bytes = 3 * (size_t)n * sizeof(double);
   double *a = malloc(bytes), *keep = malloc(bytes);
   memcpy(keep, ipcc_world_positions(w), bytes);
-  ipc_status (*set[3])(ipcc_world *, const double *, int, ipc_error *) = {
+  ipcc_status (*set[3])(ipcc_world *, const double *, int, ipcc_error *) = {
       ipcc_world_set_positions, ipcc_world_set_velocities, ipcc_world_set_forces};
   const char *names[3] = {"ipcc_world_set_positions", "ipcc_world_set_velocities",
                           "ipcc_world_set_forces"};
   for (int s = 0; s < 3; ++s) {
     memcpy(a, keep, bytes);
-    CHECK(set[s](w, a, n - 1, &err) == IPC_ERR_INPUT);
+    CHECK(set[s](w, a, n - 1, &err) == IPCC_ERR_INPUT);
     CHECK_MSG(strstr(err.msg, names[s]) && strstr(err.msg, "vertices given"), "%s", err.msg);
-    CHECK(set[s](w, a, -3, &err) == IPC_ERR_INPUT);
-    CHECK(set[s](w, a, n + 1, NULL) == IPC_ERR_INPUT);
+    CHECK(set[s](w, a, -3, &err) == IPCC_ERR_INPUT);
+    CHECK(set[s](w, a, n + 1, NULL) == IPCC_ERR_INPUT);
     a[3 * 5 + 1] = NAN;
-    CHECK(set[s](w, a, n, &err) == IPC_ERR_INPUT);
+    CHECK(set[s](w, a, n, &err) == IPCC_ERR_INPUT);
     CHECK_MSG(strstr(err.msg, "vertex 5: y = nan is not finite"), "%s", err.msg);
     a[3 * 5 + 1] = keep[3 * 5 + 1];
     a[3 * 2] = -INFINITY;
-    CHECK(set[s](w, a, n, &err) == IPC_ERR_INPUT);
+    CHECK(set[s](w, a, n, &err) == IPCC_ERR_INPUT);
     CHECK_MSG(strstr(err.msg, "vertex 2: x = -inf is not finite"), "%s", err.msg);
   }
   CHECK(memcmp(keep, ipcc_world_positions(w), bytes) == 0);
@@ -439,7 +439,7 @@ static void bad_input(ipcc_mode mode) {
   memcpy(a, keep, bytes);
   a[1] = -0.1;
   if (mode == IPCC_MODE_IPC) {
-    CHECK(ipcc_world_set_positions(w, a, n, &err) == IPC_ERR_INPUT);
+    CHECK(ipcc_world_set_positions(w, a, n, &err) == IPCC_ERR_INPUT);
     CHECK_MSG(strstr(err.msg, "plane"), "%s", err.msg);
     CHECK(memcmp(keep, ipcc_world_positions(w), bytes) == 0);
   }
@@ -450,17 +450,17 @@ static void bad_input(ipcc_mode mode) {
   free(keep);
   ipcc_world_destroy(w);
   /* an unknown mode */
-  ipc_scene_def def;
-  CHECK(ipc_scene_load("scenes/two_cubes.json", &def, &err) == IPC_OK);
+  ipcc_scene_def def;
+  CHECK(ipcc_scene_load("scenes/two_cubes.json", &def, &err) == IPCC_OK);
   CHECK(ipcc_world_new(&def, (ipcc_mode)7, NULL, &err) == NULL);
   CHECK_MSG(strstr(err.msg, "mode 7"), "%s", err.msg);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
 }
 
 /* targets for the next step: every vertex of a free cube moved by (0.01, 0, 0) ends there
    with the velocity 1 m/s, then moves on freely; bad targets refused */
 static void targets(ipcc_mode mode) {
-  ipc_error err;
+  ipcc_error err;
   ipcc_world *w = cube_world(mode, 1.0, zero_g, 0, 0, 0, &err);
   if (!w) return;
   int n = ipcc_world_vertex_count(w);
@@ -471,29 +471,29 @@ static void targets(ipcc_mode mode) {
     for (int d = 0; d < 3; ++d) t[3 * i + d] = ipcc_world_positions(w)[3 * ids[i] + d];
     t[3 * i] += 0.01;
   }
-  CHECK(ipcc_world_set_targets(w, ids, n, t, &err) == IPC_OK);
-  CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
+  CHECK(ipcc_world_set_targets(w, ids, n, t, &err) == IPCC_OK);
+  CHECK(ipcc_world_step(w, NULL, &err) == IPCC_OK);
   const double *x = ipcc_world_positions(w);
   for (int i = 0; i < n; ++i)
     for (int d = 0; d < 3; ++d) CHECK_NEAR(x[3 * ids[i] + d], t[3 * i + d], 1e-12);
   CHECK_NEAR(mean_of(ipcc_world_velocities(w), n, 0), 1.0, 1e-9);
-  CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
+  CHECK(ipcc_world_step(w, NULL, &err) == IPCC_OK);
   for (int i = 0; i < n; ++i) CHECK_NEAR(x[3 * ids[i]], t[3 * i] + 0.01, 1e-8);
   /* bad input: nothing set */
   int bad_id[1] = {n};
   double nan_t[3] = {0, NAN, 0};
-  CHECK(ipcc_world_set_targets(w, bad_id, 1, t, &err) == IPC_ERR_INPUT);
+  CHECK(ipcc_world_set_targets(w, bad_id, 1, t, &err) == IPCC_ERR_INPUT);
   CHECK_MSG(strstr(err.msg, "ipcc_world_set_targets: verts[0]"), "%s", err.msg);
-  CHECK(ipcc_world_set_targets(w, ids, 1, nan_t, &err) == IPC_ERR_INPUT);
+  CHECK(ipcc_world_set_targets(w, ids, 1, nan_t, &err) == IPCC_ERR_INPUT);
   CHECK_MSG(strstr(err.msg, "not finite"), "%s", err.msg);
-  CHECK(ipcc_world_set_targets(w, ids, -1, t, &err) == IPC_ERR_INPUT);
-  CHECK(ipcc_world_set_targets(w, NULL, 2, t, &err) == IPC_ERR_INPUT);
-  CHECK(ipcc_world_set_targets(w, NULL, 0, NULL, &err) == IPC_OK);
+  CHECK(ipcc_world_set_targets(w, ids, -1, t, &err) == IPCC_ERR_INPUT);
+  CHECK(ipcc_world_set_targets(w, NULL, 2, t, &err) == IPCC_ERR_INPUT);
+  CHECK(ipcc_world_set_targets(w, NULL, 0, NULL, &err) == IPCC_OK);
   ipcc_world_destroy(w);
   /* a vertex of an affine body */
   w = cube_world(mode, 1.0, zero_g, 0, 0, 1, &err);
   if (w) {
-    CHECK(ipcc_world_set_targets(w, ids, 1, t, &err) == IPC_ERR_INPUT);
+    CHECK(ipcc_world_set_targets(w, ids, 1, t, &err) == IPCC_ERR_INPUT);
     CHECK_MSG(strstr(err.msg, "affine body"), "%s", err.msg);
     ipcc_world_destroy(w);
   }
@@ -503,22 +503,22 @@ static void targets(ipcc_mode mode) {
 
 /* snapshots of an affine body sliding with friction on a plane, both modes */
 static void snapshots_affine(ipcc_mode mode) {
-  ipc_error err;
+  ipcc_error err;
   ipcc_world *w = cube_world(mode, 0.001, earth_g, 1, 0.3, 1, &err);
   if (!w) return;
   int n = ipcc_world_vertex_count(w);
   size_t bytes = 3 * (size_t)n * sizeof(double);
   double *v = calloc(3 * (size_t)n, sizeof(double)), *x1 = malloc(bytes);
   /* settled first (a start within dhat is pushed out by the barrier, and friction with it) */
-  for (int k = 0; k < 40; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
+  for (int k = 0; k < 40; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPCC_OK);
   for (int i = 0; i < n; ++i) v[3 * i] = 2.0;
-  CHECK(ipcc_world_set_velocities(w, v, n, &err) == IPC_OK);
-  for (int k = 0; k < 10; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
+  CHECK(ipcc_world_set_velocities(w, v, n, &err) == IPCC_OK);
+  for (int k = 0; k < 10; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPCC_OK);
   ipcc_state *s = ipcc_state_create(w, &err);
-  for (int k = 0; k < 10; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
+  for (int k = 0; k < 10; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPCC_OK);
   memcpy(x1, ipcc_world_positions(w), bytes);
-  CHECK(s && ipcc_state_restore(w, s, &err) == IPC_OK);
-  for (int k = 0; k < 10; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
+  CHECK(s && ipcc_state_restore(w, s, &err) == IPCC_OK);
+  for (int k = 0; k < 10; ++k) CHECK(ipcc_world_step(w, NULL, &err) == IPCC_OK);
   CHECK_MSG(memcmp(x1, ipcc_world_positions(w), bytes) == 0, "%s: affine branch differs",
             mode_name(mode));
   /* it slid, and friction slowed it (LCP: by mu g t = 0.59 m/s; IPC's affine cube rocks onto
@@ -533,15 +533,15 @@ static void snapshots_affine(ipcc_mode mode) {
 
 /* the handles' unified world is the same world */
 static void handles(void) {
-  ipc_error err;
+  ipcc_error err;
   ipc_world *w = ipc_world_load("scenes/two_cubes.json", 0, &err);
   CHECK_MSG(w != NULL, "%s", err.msg);
   if (!w) return;
   ipcc_world *u = ipc_world_unified(w);
   CHECK(ipcc_world_mode(u) == IPCC_MODE_IPC);
   CHECK(ipcc_world_positions(u) == ipc_world_positions(w));
-  ipc_step_stats st;
-  CHECK(ipcc_world_step(u, &st, &err) == IPC_OK && st.step == 1);
+  ipcc_step_stats st;
+  CHECK(ipcc_world_step(u, &st, &err) == IPCC_OK && st.step == 1);
   CHECK(ipc_world_step_count(w) == 1);
   ipc_world_destroy(w);
 }
@@ -549,13 +549,13 @@ static void handles(void) {
 /* ipcc_world_load: the mode from the argument or the scene, the LCP options as `ipcc run`
    reads them (scene, then overrides), and the accessors of either mode */
 static void loaded(void) {
-  ipc_error err;
+  ipcc_error err;
   ipcc_world *w = ipcc_world_load("scenes/two_cubes.json", 0, IPCC_MODE_SCENE, NULL, NULL, 0, &err);
   CHECK_MSG(w != NULL, "%s", err.msg);
   if (!w) return;
   CHECK(ipcc_world_mode(w) == IPCC_MODE_IPC); /* no "mode" key */
   CHECK(ipcc_world_body_count(w) == 2 && ipcc_world_plane_count(w) == 1);
-  ipc_body_info b;
+  ipcc_body_info b;
   CHECK(ipcc_world_body(w, 1, &b) == 0 && !strcmp(b.name, "lower") && b.vertex_begin == 8);
   CHECK(ipcc_world_body(w, 2, &b) == -1);
   double p[3], nrm[3];
@@ -570,7 +570,7 @@ static void loaded(void) {
   CHECK_MSG(w != NULL, "%s", err.msg);
   if (w) {
     CHECK(ipcc_world_mode(w) == IPCC_MODE_LCP && ipcc_world_contact_distance(w) == 0.02);
-    CHECK(ipcc_world_step(w, NULL, &err) == IPC_OK);
+    CHECK(ipcc_world_step(w, NULL, &err) == IPCC_OK);
     ipcc_world_destroy(w);
   }
   /* a scene's own "mode" and "lcp" */
@@ -591,7 +591,7 @@ static void loaded(void) {
   /* refused: a bad option, options for a world in IPC mode, a bad mode */
   const char *bad[] = {"simplex"};
   CHECK(!ipcc_world_load(path, 0, IPCC_MODE_LCP, keys, bad, 1, &err) &&
-        err.status == IPC_ERR_INPUT && strstr(err.msg, "gap"));
+        err.status == IPCC_ERR_INPUT && strstr(err.msg, "gap"));
   CHECK(!ipcc_world_load(path, 0, IPCC_MODE_IPC, keys, values, 1, &err) &&
         strstr(err.msg, "IPC mode") && strstr(err.msg, path));
   CHECK(!ipcc_world_load(path, 0, 7, NULL, NULL, 0, &err) && strstr(err.msg, "mode 7"));

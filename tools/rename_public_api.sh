@@ -1,21 +1,23 @@
 #!/bin/sh
 # renames the public API from the ipc_ prefix to ipcc_ (issue 23; docs/one-world.md, "The
-# public API after the move": `ipc_` is ipc-toolkit's namespace). The names are the functions
-# and types declared in include/ipcc/*.h (functions as tests/test_exports.py finds them;
-# typedef names and struct/enum tags), replaced as whole words over src/ include/ tests/
-# examples/ python/ docs/ README.md tools/ (tests/bench included).
+# public API after the move": `ipc_` is ipc-toolkit's namespace). The names are those declared
+# in include/ipcc/*.h: the functions (as tests/test_exports.py finds them), typedef names and
+# struct/enum tags, and the constants and macros (enum constants, #define names), replaced as
+# whole words over src/ include/ tests/ examples/ python/ docs/ README.md tools/ (tests/bench
+# included).
 #
-#   ipc_world, ipc_world_X -> ipcc_ipc_world, ipcc_ipc_world_X   the IPC-mode handle: the plain
-#                              ipcc_world_X names are the unified world's (world_unified.h:
-#                              ipcc_world_step, _positions, _destroy, ... with other signatures)
-#   ipc_X                  -> ipcc_X                             everything else public
-#   ipcc_world_create      -> ipcc_world_build                   the internal creation (src/core/
-#                              world.h) first, freeing the name for a public creation (stage 7)
+#   ipc_X -> ipcc_X   every public function and type
+#   IPC_X -> IPCC_X   every public constant and macro (IPC_OK, IPC_ERR_*, IPC_FORMAT_*,
+#                     IPC_NONNULL, IPC_VERSION_STRING, ...)
 #
-# Constants and macros (IPC_OK, IPC_ERR_*, IPC_FORMAT_*, IPC_NONNULL, ...) keep their names.
+# Internal names (src/: ipc_world_*, ipc_lcp_world_* since stage 7, ipc_model, IPC_STATE_TAG_*,
+# ...) keep their prefixes; so do environment variables (IPC_VTU_ENCODING, ...).
 # The script refuses to run when a new name is already used in the C or Python sources (a
 # clash), and changes nothing then. Run it on a clean tree (git clang-format reformats the
 # lines it changed against HEAD), then build and run the suite.
+#
+# Applied in stage 7 (docs/one-world.md): on today's tree it finds nothing to rename (kept for
+# the record; the old -> new names for users: docs/using-ipcc-from-c.md, "API changes").
 #
 # usage: tools/rename_public_api.sh [--dry-run]
 #   --dry-run: print the renames and the files that would change; change nothing
@@ -48,20 +50,17 @@ for h in sorted(glob.glob("include/ipcc/*.h")):
     names |= set(re.findall(r"\b(?:struct|enum|union)\s+(ipc_\w+)", s))   # tags
     names |= set(re.findall(r"\}\s*(ipc_\w+)\s*;", s))                     # typedef names
     names |= set(re.findall(r"typedef\s+(?:struct|enum|union)\s+\w+\s+(ipc_\w+)\s*;", s))
+    names |= set(re.findall(r"#define\s+(IPC_\w+)", s))                      # macros
+    for body in re.findall(r"\benum\b[^{;]*\{(.*?)\}", s, flags=re.S):       # constants
+        names |= set(re.findall(r"\b(IPC_\w+)\s*(?:=[^,]*)?(?:,|$)", body.strip()))
 if test_exports.fails:
     sys.exit("the headers do not parse (tests/test_exports.py): nothing renamed")
-# src/ipc/world_api.c defines both handles' functions with one macro pasting P##_name onto
-# the prefixes ipc_world and ipc_lcp_world: what it pastes follows the prefix, public or not
-# (ipc_world_write_vtu_encoded, declared in src/io/frame_vtu.h)
-api = open("src/ipc/world_api.c", encoding="utf-8").read()
-for suffix in set(re.findall(r"\bP##_(\w+)", api)):
-    names |= {"ipc_world_" + suffix, "ipc_lcp_world_" + suffix}
-pairs = [("ipcc_world_create", "ipcc_world_build")]
-for n in sorted(x for x in names if x.startswith("ipc_")):
-    if n == "ipc_world" or n.startswith("ipc_world_"):
-        pairs.append((n, "ipcc_ipc_world" + n[len("ipc_world"):]))
-    else:
+pairs = []
+for n in sorted(names):
+    if n.startswith("ipc_"):
         pairs.append((n, "ipcc_" + n[len("ipc_"):]))
+    elif n.startswith("IPC_"):
+        pairs.append((n, "IPCC_" + n[len("IPC_"):]))
 with open(sys.argv[1], "w") as f:
     for a, b in pairs:
         f.write("%s %s\n" % (a, b))
@@ -74,8 +73,7 @@ cut -d' ' -f1 "$T/map" >"$T/old"
 git ls-files -z -- $DIRS | xargs -0 grep -lIwF -f "$T/old" -- | grep -v -x "tools/rename_public_api.sh" \
   >"$T/files" || true
 
-# clashes: a new name already used in the C sources or the Python package (before any
-# rename; the internal ipcc_world_create is renamed first, so its new name must be free too).
+# clashes: a new name already used in the C sources or the Python package (before any rename).
 # Other files only mention names (tools/compare_ipc.py has a result key "ipcc_error")
 : >"$T/clash"
 # shellcheck disable=SC2086
@@ -99,13 +97,8 @@ if [ "$dry" -eq 1 ]; then
   exit 0
 fi
 
-# one sed script: whole words (GNU sed \b), the pre-rename first; prose globs such as
-# `ipc_world_*` and `ipc_lcp_world_*` follow their handles
-{
-  while read -r old new; do printf 's/\\b%s\\b/%s/g\n' "$old" "$new"; done <"$T/map"
-  printf 's/\\bipc_world_\\*/ipcc_ipc_world_*/g\n'
-  printf 's/\\bipc_lcp_world_\\*/ipcc_lcp_world_*/g\n'
-} >"$T/sed"
+# one sed script: whole words (GNU sed \b)
+while read -r old new; do printf 's/\\b%s\\b/%s/g\n' "$old" "$new"; done <"$T/map" >"$T/sed"
 while IFS= read -r f; do sed -i -f "$T/sed" "$f"; done <"$T/files"
 # shellcheck disable=SC2086
 left=$(git ls-files -z -- $DIRS | xargs -0 grep -lIwF -f "$T/old" -- 2>/dev/null |

@@ -11,12 +11,12 @@
 #define IPCC_API
 #endif
 
-/* IPC_NONNULL(1, 2): the pointer parameters 1 and 2 must not be NULL (a warning where a call
+/* IPCC_NONNULL(1, 2): the pointer parameters 1 and 2 must not be NULL (a warning where a call
    passes NULL, on compilers with GNU attributes) */
 #if defined(__GNUC__) || defined(__clang__)
-#define IPC_NONNULL(...) __attribute__((nonnull(__VA_ARGS__)))
+#define IPCC_NONNULL(...) __attribute__((nonnull(__VA_ARGS__)))
 #else
-#define IPC_NONNULL(...)
+#define IPCC_NONNULL(...)
 #endif
 
 #endif

@@ -5,8 +5,8 @@
 #include "ipcc/error.h"
 #include "ipcc/export.h"
 
-/* a mesh read from one file; all arrays owned, freed by ipc_mesh_free */
-typedef struct ipc_mesh {
+/* a mesh read from one file; all arrays owned, freed by ipcc_mesh_free */
+typedef struct ipcc_mesh {
   int nverts;
   double *x; /* (nverts x 3) positions */
   int ntets;
@@ -27,10 +27,10 @@ typedef struct ipc_mesh {
                        first f, l or p statement referencing the vertex; PLY: the vertex
                        property object_id as written, VTU: the point data 'object_id' (names
                        unknown: nobjects stays 1); NULL for Gmsh and TetGen */
-} ipc_mesh;
+} ipcc_mesh;
 
 /* reads .msh (Gmsh 2.2/4.1 ASCII), .obj, .seg, .node/.ele (TetGen) by extension;
-   tet meshes get their boundary triangles; returns IPC_ERR_INPUT naming file and line.
+   tet meshes get their boundary triangles; returns IPCC_ERR_INPUT naming file and line.
    - .msh: linear tetrahedra (type 4) are the volume; other element types and unknown
      $Sections (IPC's $Surface) are skipped; node numbers become 0-based indices in file order.
    - .node or .ele (or a path without extension when PATH.node exists): TetGen; the other file
@@ -54,10 +54,10 @@ typedef struct ipc_mesh {
      triangle, polygon, quad, tetra (tets as for .msh, their boundary first in tris).
    - every mesh has nobjects >= 1; without names the one object is named after the file.
    on failure *out is zeroed. path and out are required; err may be NULL. */
-IPCC_API ipc_status ipc_mesh_read(const char *path, ipc_mesh *out, ipc_error *err)
-    IPC_NONNULL(1, 2);
+IPCC_API ipcc_status ipcc_mesh_read(const char *path, ipcc_mesh *out, ipcc_error *err)
+    IPCC_NONNULL(1, 2);
 
 /* frees arrays and zeroes the struct; m may be NULL */
-IPCC_API void ipc_mesh_free(ipc_mesh *m);
+IPCC_API void ipcc_mesh_free(ipcc_mesh *m);
 
 #endif

@@ -1,52 +1,35 @@
-/* pictures: a software rasterizer for frame previews, line plots, PNG output */
+/* pictures: images, cameras, PNG output (a world's preview: ipcc_render_world of
+   ipcc/world_unified.h) */
 #ifndef IPCC_RENDER_H
 #define IPCC_RENDER_H
 
 #include "ipcc/error.h"
 #include "ipcc/export.h"
-#include "ipcc/world.h"
 
 /* an RGB image, 8 bits per channel, rows top to bottom */
-typedef struct ipc_image {
+typedef struct ipcc_image {
   int width, height;
   unsigned char *rgb; /* (height x width x 3) */
-} ipc_image;
+} ipcc_image;
 
 /* a width x height image filled with color bg (3 bytes); never NULL */
-IPCC_API ipc_image *ipc_image_create(int width, int height, const unsigned char bg[3])
-    IPC_NONNULL(3);
+IPCC_API ipcc_image *ipcc_image_create(int width, int height, const unsigned char bg[3])
+    IPCC_NONNULL(3);
 /* im may be NULL */
-IPCC_API void ipc_image_destroy(ipc_image *im);
+IPCC_API void ipcc_image_destroy(ipcc_image *im);
 /* writes im as an 8-bit RGB PNG, atomically (temporary file, then rename) */
-IPCC_API ipc_status ipc_image_write_png(const ipc_image *im, const char *path, ipc_error *err)
-    IPC_NONNULL(1, 2);
+IPCC_API ipcc_status ipcc_image_write_png(const ipcc_image *im, const char *path, ipcc_error *err)
+    IPCC_NONNULL(1, 2);
 
 /* a pinhole camera; fov is the vertical field of view in degrees */
-typedef struct ipc_camera {
+typedef struct ipcc_camera {
   double eye[3], target[3], up[3];
   double fov;
-} ipc_camera;
+} ipcc_camera;
 
 /* 1 when the eye is apart from the target by more than 1e-12 of their coordinates: a camera
    nearer than that has no direction to look in worth the name (--camera and output.camera
    refuse it) */
-IPCC_API int ipc_camera_eye_apart(const double eye[3], const double target[3]) IPC_NONNULL(1, 2);
-
-/* the scene's camera (output.camera) if it has one, else a 3/4 view of the initial
-   bounding box of all bodies, up against gravity (+y without gravity). the same for every
-   frame of a run. */
-IPCC_API ipc_camera ipc_world_default_camera(const ipc_world *w) IPC_NONNULL(1);
-
-/* a camera that follows the moving bodies: the scene's camera if it has one, else the 3/4
-   view framing the bodies both where they started and where they are now (so a body that
-   travels stays in the picture, and the view moves continuously with it; it depends on the
-   current state alone). What `ipcc run` draws its previews with */
-IPCC_API ipc_camera ipc_world_follow_camera(const ipc_world *w) IPC_NONNULL(1);
-
-/* draws the surfaces of all bodies (a color each; obstacles grey) with Gouraud Lambert
-   shading and a z-buffer over a sky gradient, with a checkered tile floor for each
-   half-space plane of the scene; 2x2 supersampled. deterministic. */
-IPCC_API void ipc_render_world(ipc_image *im, const ipc_world *w, const ipc_camera *cam)
-    IPC_NONNULL(1, 2, 3);
+IPCC_API int ipcc_camera_eye_apart(const double eye[3], const double target[3]) IPCC_NONNULL(1, 2);
 
 #endif

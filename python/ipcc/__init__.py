@@ -35,7 +35,7 @@ _MODE_SCENE = -1
 
 
 class Error(Exception):
-    """an ipcc failure; status is the C ipc_status (1 simulation, 2 bad input, 3 output)"""
+    """an ipcc failure; status is the C ipcc_status (1 simulation, 2 bad input, 3 output)"""
 
     def __init__(self, status, message):
         super().__init__(message)
@@ -43,15 +43,15 @@ class Error(Exception):
 
 
 class InputError(Error, ValueError):
-    """bad input (IPC_ERR_INPUT): the message names the file, line or key"""
+    """bad input (IPCC_ERR_INPUT): the message names the file, line or key"""
 
 
 class SimulationError(Error, RuntimeError):
-    """a failed time step (IPC_ERR_SIM): NaN, no progress"""
+    """a failed time step (IPCC_ERR_SIM): NaN, no progress"""
 
 
 class OutputError(Error, OSError):
-    """output that could not be written (IPC_ERR_IO): a full disk, an I/O error"""
+    """output that could not be written (IPCC_ERR_IO): a full disk, an I/O error"""
 
 
 def _raise(err):
@@ -74,7 +74,7 @@ class Body:
 def set_threads(n):
     """threads for ipcc's own loops (process-wide; n < 1: one per core); returns the number
     in use. Results do not depend on it."""
-    return _lib.ipc_set_threads(int(n))
+    return _lib.ipcc_set_threads(int(n))
 
 
 def _mode_value(mode):
@@ -87,7 +87,7 @@ def _mode_value(mode):
 
 
 def _option_text(key, value):
-    # an LCP option as ipc_lcp_world_def_set spells it (as a scene's "lcp" object would give it)
+    # an LCP option as ipcc_lcp_world_def_set spells it (as a scene's "lcp" object would give it)
     if isinstance(value, (bool, np.bool_)):
         return "true" if value else "false"
     if isinstance(value, numbers.Integral):
@@ -264,8 +264,8 @@ class World:
     def step(self):
         """one time step; returns its statistics as a dict, the mode's (keys as stats.json's
         step records). IPC: step, time, newton_iterations, contacts, min_distance, energy,
-        kappa, ... (ipc_step_stats); LCP: step, time, contacts, regions, lcp_iterations,
-        residual, min_distance, energy, ... (ipc_lcp_step_stats). Both have step, time,
+        kappa, ... (ipcc_step_stats); LCP: step, time, contacts, regions, lcp_iterations,
+        residual, min_distance, energy, ... (ipcc_lcp_step_stats). Both have step, time,
         min_distance, energy and t_total. Raises SimulationError when the step fails."""
         cls = _CLcpStepStats if self._mode == "lcp" else _CStepStats
         st = cls()
@@ -492,6 +492,29 @@ class World:
         err = _CError()
         if _lib.ipcc_world_write_obj(self._handle(), os.fsencode(path), ctypes.byref(err)) != 0:
             _raise(err)
+
+    def write_frame(self, directory, frame, formats="obj"):
+        """the current state as frame number `frame` in directory (which must exist), in the
+        formats of a comma list of obj, ply, vtu, pc2 (as `ipcc run --format`): NNNNNN.obj,
+        .ply, .vtu (with frames.pvd), sample `frame` of motion.pc2"""
+        bits = ctypes.c_uint(0)
+        if _lib.ipcc_output_formats_parse(formats.encode(), ctypes.byref(bits)) != 0:
+            raise InputError(2, "write_frame: formats %r: expected a comma list of obj, ply, "
+                                "vtu, pc2" % (formats,))
+        err = _CError()
+        if _lib.ipcc_world_write_frame(self._handle(), os.fsencode(directory), int(frame),
+                                       bits.value, ctypes.byref(err)) != 0:
+            _raise(err)
+
+    def tet_energy_density(self):
+        """the elastic energy density Psi (J/m^3) of every tet at the current positions, in
+        the tet order of Body.tets (inf for an inverted tet); a new array"""
+        n = _lib.ipcc_world_tet_count(self._handle())
+        psi = np.zeros(n)
+        if n:
+            _lib.ipcc_world_tet_energy_density(
+                self._handle(), psi.ctypes.data_as(ctypes.POINTER(ctypes.c_double)))
+        return psi
 
     @property
     def vertex_count(self):

@@ -47,7 +47,7 @@ class StepStats(ctypes.Structure):
 
 
 class LcpStepStats(ctypes.Structure):
-    """ipc_lcp_step_stats (include/ipcc/lcp_world.h)"""
+    """ipcc_lcp_step_stats (include/ipcc/lcp_world.h)"""
     _fields_ = [
         ("step", ctypes.c_int),
         ("time", ctypes.c_double),
@@ -133,7 +133,7 @@ def _declare(lib):
     E = ctypes.POINTER(Error)
     P = ctypes.POINTER
     protos = {
-        "ipc_set_threads": (ctypes.c_int, [ctypes.c_int]),
+        "ipcc_set_threads": (ctypes.c_int, [ctypes.c_int]),
         # the world of either mode (world_unified.h)
         "ipcc_world_load": (U, [ctypes.c_char_p, ctypes.c_uint, ctypes.c_int,
                                 P(ctypes.c_char_p), P(ctypes.c_char_p), ctypes.c_int, E]),
@@ -152,6 +152,11 @@ def _declare(lib):
         "ipcc_world_body": (ctypes.c_int, [U, ctypes.c_int, P(BodyInfo)]),
         "ipcc_world_surface_triangles": (P(ctypes.c_int), [U, P(ctypes.c_int)]),
         "ipcc_world_write_obj": (ctypes.c_int, [U, ctypes.c_char_p, E]),
+        "ipcc_world_write_frame": (ctypes.c_int, [U, ctypes.c_char_p, ctypes.c_int, ctypes.c_uint,
+                                                  E]),
+        "ipcc_output_formats_parse": (ctypes.c_int, [ctypes.c_char_p, P(ctypes.c_uint)]),
+        "ipcc_world_tet_count": (ctypes.c_int, [U]),
+        "ipcc_world_tet_energy_density": (None, [U, P(ctypes.c_double)]),
         # driving a world from outside
         "ipcc_world_set_velocities": (ctypes.c_int, [U, P(ctypes.c_double), ctypes.c_int, E]),
         "ipcc_world_set_forces": (ctypes.c_int, [U, P(ctypes.c_double), ctypes.c_int, E]),

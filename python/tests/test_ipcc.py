@@ -104,6 +104,20 @@ def test_intersecting_start_rejected(tmp_path):
         ipcc.load_scene(scene)
 
 
+@pytest.mark.parametrize("mode", ["ipc", "lcp"])
+def test_frames_and_tets(mode, tmp_path):
+    with ipcc.load_scene(os.path.join(ROOT, "scenes", "two_cubes.json"), mode=mode) as w:
+        w.step()
+        w.write_frame(tmp_path, 1, "obj,vtu,ply")
+        for name in ("000001.obj", "000001.vtu", "000001.ply", "frames.pvd"):
+            assert (tmp_path / name).stat().st_size > 0
+        with pytest.raises(ipcc.InputError, match="formats"):
+            w.write_frame(tmp_path, 2, "gif")
+        psi = w.tet_energy_density()
+        assert psi.shape == (12,) and np.all(np.isfinite(psi)) and np.all(psi >= 0)
+        assert [len(w.body(n).tets) for n in ("upper", "lower")] == [6, 6]
+
+
 def test_closed(world, tmp_path):
     world.write_obj(tmp_path / "f.obj")
     assert (tmp_path / "f.obj").read_text().count("\no ") == 2
@@ -201,7 +215,7 @@ def test_step_stats_mirror_the_c_struct():
     from ipcc import _native
 
     names = [n for n, _ in _native.StepStats._fields_]
-    assert names == _c_struct_fields("world.h", "ipc_step_stats")
+    assert names == _c_struct_fields("world.h", "ipcc_step_stats")
 
 
 def test_step_reports_linear_iterations(world):
@@ -337,7 +351,7 @@ def test_lcp_step_stats_mirror_the_c_struct():
     from ipcc import _native
 
     names = [n for n, _ in _native.LcpStepStats._fields_]
-    assert names == _c_struct_fields("lcp_world.h", "ipc_lcp_step_stats")
+    assert names == _c_struct_fields("lcp_world.h", "ipcc_lcp_step_stats")
 
 
 def test_lcp_mode_world(lcp_world, tmp_path):

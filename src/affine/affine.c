@@ -87,31 +87,32 @@ static void finish_moments(const moment_sum *acc, double rho, const double o[3],
   ipc_affine_moments_transform(&rel, I, o, out);
 }
 
-static ipc_status check_rho(double rho, ipc_error *err) {
+static ipcc_status check_rho(double rho, ipcc_error *err) {
   if (!(rho > 0.0) || !isfinite(rho))
-    return ipc_error_set(err, IPC_ERR_INPUT, "affine body: density %g, expected > 0", rho);
-  return IPC_OK;
+    return ipc_error_set(err, IPCC_ERR_INPUT, "affine body: density %g, expected > 0", rho);
+  return IPCC_OK;
 }
 
 /* checks that the nelem elements of nper corners index vertices 0..nverts-1 */
-static ipc_status check_indices(int nverts, int nelem, int nper, const int *elems, const char *what,
-                                ipc_error *err) {
+static ipcc_status check_indices(int nverts, int nelem, int nper, const int *elems,
+                                 const char *what, ipcc_error *err) {
   for (int e = 0; e < nelem; ++e)
     for (int c = 0; c < nper; ++c) {
       int v = elems[nper * e + c];
       if (v < 0 || v >= nverts)
-        return ipc_error_set(err, IPC_ERR_INPUT, "affine body: %s %d has vertex %d, expected 0..%d",
-                             what, e, v, nverts - 1);
+        return ipc_error_set(err, IPCC_ERR_INPUT,
+                             "affine body: %s %d has vertex %d, expected 0..%d", what, e, v,
+                             nverts - 1);
     }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-ipc_status ipc_affine_moments_tets(int nverts, const double *x, int ntets, const int *tets,
-                                   double rho, ipc_affine_moments *out, ipc_error *err) {
+ipcc_status ipc_affine_moments_tets(int nverts, const double *x, int ntets, const int *tets,
+                                    double rho, ipc_affine_moments *out, ipcc_error *err) {
   memset(out, 0, sizeof *out);
-  if (check_rho(rho, err)) return IPC_ERR_INPUT;
-  if (ntets <= 0) return ipc_error_set(err, IPC_ERR_INPUT, "affine body: no tetrahedra");
-  if (check_indices(nverts, ntets, 4, tets, "tet", err)) return IPC_ERR_INPUT;
+  if (check_rho(rho, err)) return IPCC_ERR_INPUT;
+  if (ntets <= 0) return ipc_error_set(err, IPCC_ERR_INPUT, "affine body: no tetrahedra");
+  if (check_indices(nverts, ntets, 4, tets, "tet", err)) return IPCC_ERR_INPUT;
   double o[3];
   mean_vertex(nverts, x, o);
   moment_sum acc = {0};
@@ -120,11 +121,11 @@ ipc_status ipc_affine_moments_tets(int nverts, const double *x, int ntets, const
     for (int c = 0; c < 4; ++c) relative(x, tets[4 * t + c], o, y[c]);
     double vol = add_tet(y[0], y[1], y[2], y[3], &acc);
     if (!(vol > 0.0))
-      return ipc_error_set(err, IPC_ERR_INPUT, "affine body: tet %d has volume %g, expected > 0", t,
-                           vol);
+      return ipc_error_set(err, IPCC_ERR_INPUT, "affine body: tet %d has volume %g, expected > 0",
+                           t, vol);
   }
   finish_moments(&acc, rho, o, out);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 /* a directed edge as one sortable key */
@@ -139,11 +140,11 @@ static int cmp_key(const void *a, const void *b) {
 
 /* a closed, consistently oriented 2-manifold uses every directed edge once and its opposite
    once; the divergence theorem needs exactly that */
-static ipc_status check_closed(int nverts, int ntris, const int *tris, ipc_error *err) {
+static ipcc_status check_closed(int nverts, int ntris, const int *tris, ipcc_error *err) {
   for (int t = 0; t < ntris; ++t) {
     const int *f = tris + 3 * t;
     if (f[0] == f[1] || f[1] == f[2] || f[2] == f[0])
-      return ipc_error_set(err, IPC_ERR_INPUT, "affine body: triangle %d repeats a vertex", t);
+      return ipc_error_set(err, IPCC_ERR_INPUT, "affine body: triangle %d repeats a vertex", t);
   }
   size_t n = 3 * (size_t)ntris;
   int64_t *keys = IPC_NEW(int64_t, n);
@@ -151,17 +152,17 @@ static ipc_status check_closed(int nverts, int ntris, const int *tris, ipc_error
     for (int c = 0; c < 3; ++c)
       keys[3 * t + c] = edge_key(tris[3 * t + c], tris[3 * t + (c + 1) % 3], nverts);
   qsort(keys, n, sizeof *keys, cmp_key);
-  ipc_status st = IPC_OK;
-  for (size_t e = 0; e < n && st == IPC_OK; ++e) {
+  ipcc_status st = IPCC_OK;
+  for (size_t e = 0; e < n && st == IPCC_OK; ++e) {
     int from = (int)(keys[e] / nverts), to = (int)(keys[e] % nverts);
     int64_t back = edge_key(to, from, nverts);
     if (e + 1 < n && keys[e + 1] == keys[e])
-      st = ipc_error_set(err, IPC_ERR_INPUT,
+      st = ipc_error_set(err, IPCC_ERR_INPUT,
                          "affine body: edge %d->%d is used twice: the surface is not "
                          "consistently oriented or not manifold",
                          from, to);
     else if (!bsearch(&back, keys, n, sizeof *keys, cmp_key))
-      st = ipc_error_set(err, IPC_ERR_INPUT,
+      st = ipc_error_set(err, IPCC_ERR_INPUT,
                          "affine body: edge %d->%d has no opposite edge: the surface is not "
                          "closed",
                          from, to);
@@ -170,13 +171,13 @@ static ipc_status check_closed(int nverts, int ntris, const int *tris, ipc_error
   return st;
 }
 
-ipc_status ipc_affine_moments_surface(int nverts, const double *x, int ntris, const int *tris,
-                                      double rho, ipc_affine_moments *out, ipc_error *err) {
+ipcc_status ipc_affine_moments_surface(int nverts, const double *x, int ntris, const int *tris,
+                                       double rho, ipc_affine_moments *out, ipcc_error *err) {
   memset(out, 0, sizeof *out);
-  if (check_rho(rho, err)) return IPC_ERR_INPUT;
-  if (ntris <= 0) return ipc_error_set(err, IPC_ERR_INPUT, "affine body: no triangles");
-  if (check_indices(nverts, ntris, 3, tris, "triangle", err)) return IPC_ERR_INPUT;
-  if (check_closed(nverts, ntris, tris, err)) return IPC_ERR_INPUT;
+  if (check_rho(rho, err)) return IPCC_ERR_INPUT;
+  if (ntris <= 0) return ipc_error_set(err, IPCC_ERR_INPUT, "affine body: no triangles");
+  if (check_indices(nverts, ntris, 3, tris, "triangle", err)) return IPCC_ERR_INPUT;
+  if (check_closed(nverts, ntris, tris, err)) return IPCC_ERR_INPUT;
   double o[3];
   mean_vertex(nverts, x, o);
   const double zero[3] = {0.0, 0.0, 0.0};
@@ -187,12 +188,12 @@ ipc_status ipc_affine_moments_surface(int nverts, const double *x, int ntris, co
     add_tet(zero, y[0], y[1], y[2], &acc);
   }
   if (!(acc.volume > 0.0))
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "affine body: the surface encloses volume %g, expected > 0 (are its "
                          "triangles oriented inward?)",
                          acc.volume);
   finish_moments(&acc, rho, o, out);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 static double det3(const double A[9]) {

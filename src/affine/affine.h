@@ -29,18 +29,18 @@ typedef struct ipc_affine_moments {
 /* --- rest-shape moments and the mass matrix --- */
 
 /* exact moments of the linear tet mesh x (nverts x 3), tets (ntets x 4, positive orientation)
-   with density rho > 0. IPC_ERR_INPUT (message names the tet or the value) when rho is not
+   with density rho > 0. IPCC_ERR_INPUT (message names the tet or the value) when rho is not
    positive and finite, an index is out of range, a tet has volume <= 0 or ntets = 0. */
-ipc_status ipc_affine_moments_tets(int nverts, const double *x, int ntets, const int *tets,
-                                   double rho, ipc_affine_moments *out, ipc_error *err);
+ipcc_status ipc_affine_moments_tets(int nverts, const double *x, int ntets, const int *tets,
+                                    double rho, ipc_affine_moments *out, ipcc_error *err);
 
 /* the same moments from a closed, outward-oriented triangle surface x (nverts x 3), tris
-   (ntris x 3), by the divergence theorem. IPC_ERR_INPUT when rho is not positive and finite,
+   (ntris x 3), by the divergence theorem. IPCC_ERR_INPUT when rho is not positive and finite,
    an index is out of range, the surface is not closed and consistently oriented (a directed
    edge without exactly one opposite, named in the message), or the enclosed volume is <= 0
    (inward orientation). */
-ipc_status ipc_affine_moments_surface(int nverts, const double *x, int ntris, const int *tris,
-                                      double rho, ipc_affine_moments *out, ipc_error *err);
+ipcc_status ipc_affine_moments_surface(int nverts, const double *x, int ntris, const int *tris,
+                                       double rho, ipc_affine_moments *out, ipcc_error *err);
 
 /* moments of the body mapped by x' = A x + p (same density; det A > 0, asserted) */
 void ipc_affine_moments_transform(const ipc_affine_moments *in, const double A[9],

@@ -217,9 +217,9 @@ int ipc_cmd_ccd(int argc, char **argv) {
   ccd_counts total = {0, 0, 0, 0, 0.0};
   for (size_t i = 0; i < files.n && status == 0; ++i) {
     ipc_ccd_queries q;
-    ipc_error err;
-    ipc_error_clear(&err);
-    if (ipc_ccd_queries_read(files.path[i], IPC_CCD_KIND_FROM_PATH, &q, &err) != IPC_OK) {
+    ipcc_error err;
+    ipcc_error_clear(&err);
+    if (ipc_ccd_queries_read(files.path[i], IPC_CCD_KIND_FROM_PATH, &q, &err) != IPCC_OK) {
       fprintf(stderr, "ipcc ccd: %s\n", err.msg);
       status = 2;
       break;

@@ -173,8 +173,8 @@ static int read_run_planes(check_ctx *c, const char *dir, int has_plane_option) 
     if (is_dir(frames)) printf("planes: %s has no stats.json (run not finished): %s\n", dir, rest);
     return 0;
   }
-  ipc_error err;
-  ipc_error_clear(&err);
+  ipcc_error err;
+  ipcc_error_clear(&err);
   char *text = ipc_stats_read(path, &err);
   if (!text) {
     fprintf(stderr, "ipcc check: %s\n", err.msg);
@@ -227,7 +227,7 @@ static int cmp_int(const void *a, const void *b) {
 /* the bodies of m's vertices for the surface: its objects numbered 0..nb-1 in the order of
    their ids (ids[b] the object of body b, *ids allocated), then one body for each vertex of
    no object, which so joins no other. returns vert_body (nverts), NULL without objects */
-static int *vertex_bodies(const ipc_mesh *m, int **ids, int *nb) {
+static int *vertex_bodies(const ipcc_mesh *m, int **ids, int *nb) {
   *ids = NULL;
   *nb = 0;
   if (!m->vert_object) return NULL;
@@ -251,7 +251,7 @@ static int *vertex_bodies(const ipc_mesh *m, int **ids, int *nb) {
 
 /* the name of object id of m (path's format): OBJ names its objects, a PLY frame numbers
    them */
-static void object_name(const char *path, const ipc_mesh *m, int id, char *out, size_t n) {
+static void object_name(const char *path, const ipcc_mesh *m, int id, char *out, size_t n) {
   const char *dot = strrchr(path, '.');
   if (id >= 0 && id < m->nobjects && !(dot && !strcmp(dot, ".ply")))
     snprintf(out, n, "%s", m->object_names[id]);
@@ -261,7 +261,7 @@ static void object_name(const char *path, const ipc_mesh *m, int id, char *out, 
 
 /* the deepest vertex of m behind one of the planes (obstacle vertices skipped); 1 and the
    message in what when there is one */
-static int behind_planes(const check_ctx *c, const char *path, const ipc_mesh *m, char *what,
+static int behind_planes(const check_ctx *c, const char *path, const ipcc_mesh *m, char *what,
                          size_t n) {
   double worst = 0.0;
   int wv = -1, wp = -1;
@@ -291,10 +291,10 @@ static int behind_planes(const check_ctx *c, const char *path, const ipc_mesh *m
 
 /* 0 clean, 1 intersecting, 2 bad input */
 static int check_file(const char *path, check_ctx *c) {
-  ipc_error err;
-  ipc_error_clear(&err);
-  ipc_mesh m;
-  if (ipc_mesh_read(path, &m, &err) != IPC_OK) {
+  ipcc_error err;
+  ipcc_error_clear(&err);
+  ipcc_mesh m;
+  if (ipcc_mesh_read(path, &m, &err) != IPCC_OK) {
     fprintf(stderr, "ipcc check: %s\n", err.msg);
     return 2;
   }
@@ -312,7 +312,7 @@ static int check_file(const char *path, check_ctx *c) {
   /* ipcc's frames mark kinematic obstacles: two of them meeting (walls closing on a corner)
      is the script's doing, not an intersection of the run, and is not counted */
   if (ipc_surface_build(&s, m.nverts, m.tris, m.ntris, m.segs, m.nsegs, pts, np, vert_body,
-                        m.vert_obstacle, &err) != IPC_OK) {
+                        m.vert_obstacle, &err) != IPCC_OK) {
     fprintf(stderr, "ipcc check: %s: %s\n", path, err.msg);
     rc = 2;
   } else {
@@ -346,7 +346,7 @@ static int check_file(const char *path, check_ctx *c) {
   free(vert_body);
   free(ids);
   free(pts);
-  ipc_mesh_free(&m);
+  ipcc_mesh_free(&m);
   return rc;
 }
 

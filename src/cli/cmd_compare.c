@@ -43,7 +43,7 @@ static run_measures measures_read(const char *stats_path, int lcp) {
   run_measures r;
   memset(&r, 0, sizeof r);
   r.min_distance = INFINITY;
-  ipc_error err; /* a run that failed before writing stats.json: not completed */
+  ipcc_error err; /* a run that failed before writing stats.json: not completed */
   char *text = ipc_stats_read(stats_path, &err);
   cJSON *root = text ? cJSON_Parse(text) : NULL;
   ipc_free(text);
@@ -186,7 +186,7 @@ static int parse(compare_args *o, int argc, char **argv) {
     return 2;
   }
   /* bad LCP options are found before the IPC run, not after it */
-  ipc_lcp_world_def ld;
+  ipcc_lcp_world_def ld;
   if (o->lo.dump) {
     fprintf(stderr, "ipcc compare: --dump-lcp is an option of ipcc run only\n");
     return 2;
@@ -245,15 +245,15 @@ static int compare(const compare_args *o) {
     cJSON_AddItemToObject(root, "lcp", measures_json(&r[1]));
     char *text = cJSON_Print(root);
     snprintf(path, plen, "%s/compare.json", dir);
-    ipc_error err;
-    ipc_error_clear(&err);
+    ipcc_error err;
+    ipcc_error_clear(&err);
     ipc_atomic_file af;
-    ipc_status st = ipc_atomic_open(&af, path, &err);
-    if (st == IPC_OK) {
+    ipcc_status st = ipc_atomic_open(&af, path, &err);
+    if (st == IPCC_OK) {
       fprintf(af.f, "%s\n", text);
       st = ipc_atomic_commit(&af, &err);
     }
-    if (st != IPC_OK) {
+    if (st != IPCC_OK) {
       fprintf(stderr, "ipcc compare: %s\n", err.msg);
       rc = (int)st;
     }

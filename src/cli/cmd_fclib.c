@@ -80,10 +80,10 @@ int ipc_cmd_fclib(int argc, char **argv) {
     fclib_usage(stderr);
     return 2;
   }
-  ipc_error err;
-  ipc_error_clear(&err);
+  ipcc_error err;
+  ipcc_error_clear(&err);
   ipc_fclib_problem p;
-  if (ipc_fclib_read(path, &p, &err) != IPC_OK) {
+  if (ipc_fclib_read(path, &p, &err) != IPCC_OK) {
     fprintf(stderr, "ipcc fclib: %s\n", err.msg);
     ipc_fclib_problem_free(&p);
     return 2;
@@ -96,8 +96,8 @@ int ipc_cmd_fclib(int argc, char **argv) {
   ipc_lcp_result res;
   memset(&res, 0, sizeof res);
   int rc = 2;
-  ipc_status st = ipc_lcp_cone_solve(&lp, p.mu, &opt, r, &res, &err);
-  if (st == IPC_ERR_INPUT) {
+  ipcc_status st = ipc_lcp_cone_solve(&lp, p.mu, &opt, r, &res, &err);
+  if (st == IPCC_ERR_INPUT) {
     fprintf(stderr, "ipcc fclib: %s: %s\n", path, err.msg);
   } else {
     ipc_fclib_residual fr = ipc_fclib_residuals(&p, r, NULL);
@@ -110,8 +110,8 @@ int ipc_cmd_fclib(int argc, char **argv) {
     printf("residual    %.6e\n", fr.abs);
     printf("relative    %.6e  (/ ||q||)\n", fr.rel_q);
     printf("siconos     %.6e  (/ max(||q||, ||r||, ||u||))\n", fr.rel_max);
-    printf("status      %s\n", st == IPC_OK ? "converged" : "not converged");
-    rc = st == IPC_OK ? 0 : 1;
+    printf("status      %s\n", st == IPCC_OK ? "converged" : "not converged");
+    rc = st == IPCC_OK ? 0 : 1;
   }
   ipc_free(r);
   ipc_fclib_problem_free(&p);

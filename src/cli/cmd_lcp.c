@@ -53,11 +53,11 @@ static int parse_int_arg(const char *opt, const char *s, int *v) {
 }
 
 /* reads an n-vector (n x 1 or 1 x n) from path into a new array */
-static double *read_vector(const char *path, int *n, ipc_error *err) {
+static double *read_vector(const char *path, int *n, ipcc_error *err) {
   ipc_mm_matrix m;
-  if (ipc_mm_read(path, &m, err) != IPC_OK) return NULL;
+  if (ipc_mm_read(path, &m, err) != IPCC_OK) return NULL;
   if (m.cols != 1 && m.rows != 1) {
-    ipc_error_set(err, IPC_ERR_INPUT, "%s: expected a vector (n x 1), found %d x %d", path, m.rows,
+    ipc_error_set(err, IPCC_ERR_INPUT, "%s: expected a vector (n x 1), found %d x %d", path, m.rows,
                   m.cols);
     ipc_mm_free(&m);
     return NULL;
@@ -128,10 +128,10 @@ int ipc_cmd_lcp(int argc, char **argv) {
     if (!ok) return 2;
   }
 
-  ipc_error err;
-  ipc_error_clear(&err);
+  ipcc_error err;
+  ipcc_error_clear(&err);
   ipc_mm_matrix mm;
-  if (ipc_mm_read(files[0], &mm, &err) != IPC_OK) {
+  if (ipc_mm_read(files[0], &mm, &err) != IPCC_OK) {
     fprintf(stderr, "ipcc lcp: %s\n", err.msg);
     return 2;
   }
@@ -169,7 +169,7 @@ int ipc_cmd_lcp(int argc, char **argv) {
     }
     opt.z0 = z0;
   }
-  if (ipc_lcp_csr_from_triplets(&M, n, n, mm.nnz, mm.ri, mm.ci, mm.val, &err) != IPC_OK) {
+  if (ipc_lcp_csr_from_triplets(&M, n, n, mm.nnz, mm.ri, mm.ci, mm.val, &err) != IPCC_OK) {
     fprintf(stderr, "ipcc lcp: %s: %s\n", files[0], err.msg);
     goto done;
   }
@@ -179,8 +179,8 @@ int ipc_cmd_lcp(int argc, char **argv) {
   p.q = q;
   double *z = IPC_NEW(double, n > 0 ? n : 1);
   ipc_lcp_result res;
-  ipc_status st = ipc_lcp_solve(&p, &opt, z, &res, &err);
-  if (st == IPC_ERR_INPUT) {
+  ipcc_status st = ipc_lcp_solve(&p, &opt, z, &res, &err);
+  if (st == IPCC_ERR_INPUT) {
     fprintf(stderr, "ipcc lcp: %s\n", err.msg);
     ipc_free(z);
     goto done;
@@ -195,8 +195,8 @@ int ipc_cmd_lcp(int argc, char **argv) {
   printf("\nresidual    %.6e\n", res.residual);
   printf("relative    %.6e\n", res.rel_residual);
   printf("status      %s\n", why[res.stop]);
-  rc = st == IPC_OK ? 0 : 1;
-  if (out && ipc_mm_write_array(out, n, 1, z, &err) != IPC_OK) {
+  rc = st == IPCC_OK ? 0 : 1;
+  if (out && ipc_mm_write_array(out, n, 1, z, &err) != IPCC_OK) {
     fprintf(stderr, "ipcc lcp: %s\n", err.msg);
     rc = 2;
   }

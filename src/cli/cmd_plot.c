@@ -96,8 +96,8 @@ int ipc_cmd_plot(int argc, char **argv) {
   size_t plen = strlen(dir) + 64;
   char *path = malloc(plen);
   snprintf(path, plen, "%s/stats.json", dir);
-  ipc_error err;
-  ipc_error_clear(&err);
+  ipcc_error err;
+  ipcc_error_clear(&err);
   char *text = ipc_stats_read(path, &err);
   if (!text) {
     fprintf(stderr, "ipcc plot: %s (expected the folder of an ipcc run)\n", err.msg);
@@ -119,7 +119,7 @@ int ipc_cmd_plot(int argc, char **argv) {
   int i = 0;
   for (const cJSON *s = steps->child; s; s = s->next, ++i) t[i] = step_value(s, "time");
   snprintf(path, plen, "%s/plots", dir);
-  if (ipc_output_prepare(path, &err) != IPC_OK) {
+  if (ipc_output_prepare(path, &err) != IPCC_OK) {
     fprintf(stderr, "ipcc plot: %s\n", err.msg);
     rc = 2;
   }
@@ -136,14 +136,14 @@ int ipc_cmd_plot(int argc, char **argv) {
       series[nser] = (ipc_plot_series){sp->labels[nser], t, col, ns, {0, 0, 0}};
       memcpy(series[nser].color, colors[nser], 3);
     }
-    ipc_image *im = ipc_image_create(720, 400, white);
+    ipcc_image *im = ipcc_image_create(720, 400, white);
     ipc_plot_lines(im, sp->title, "simulated time (s)", sp->ylabel, series, nser, sp->log_y);
     snprintf(path, plen, "%s/plots/%s", dir, sp->file);
-    if (ipc_image_write_png(im, path, &err) != IPC_OK) {
+    if (ipcc_image_write_png(im, path, &err) != IPCC_OK) {
       fprintf(stderr, "ipcc plot: %s\n", err.msg);
       rc = (int)err.status;
     }
-    ipc_image_destroy(im);
+    ipcc_image_destroy(im);
   }
   if (!rc) printf("%zu plots of %d steps in %s/plots\n", sizeof specs / sizeof specs[0], ns, dir);
   free(t);

@@ -47,8 +47,8 @@ static void usage(FILE *f) {
 /* the scene the run in dir read (malloc'd), from stats.json, else checkpoint.bin; NULL with
    a message when neither names one */
 static char *run_scene(const char *dir) {
-  ipc_error err;
-  ipc_error_clear(&err);
+  ipcc_error err;
+  ipcc_error_clear(&err);
   char *path = ipc_path_join(dir, "stats.json");
   char *text = ipc_stats_read(path, &err);
   char *scene = NULL;
@@ -65,8 +65,8 @@ static char *run_scene(const char *dir) {
   path = ipc_path_join(dir, "checkpoint.bin");
   ipc_run_checkpoint ck;
   memset(&ck, 0, sizeof ck);
-  ipc_error_clear(&err);
-  if (ipc_checkpoint_read(path, &ck, &err) == IPC_OK && ck.scene) scene = strdup(ck.scene);
+  ipcc_error_clear(&err);
+  if (ipc_checkpoint_read(path, &ck, &err) == IPCC_OK && ck.scene) scene = strdup(ck.scene);
   ipc_checkpoint_free(&ck);
   if (!scene)
     fprintf(stderr,
@@ -156,10 +156,10 @@ static double frame_time(const char *path) {
    0, or 2 with a message when the file does not fit the scene's model */
 static int load_frame(const char *path, const ipc_model *m, const int *file_of, int nfile,
                       double *pos) {
-  ipc_error err;
-  ipc_error_clear(&err);
-  ipc_mesh mesh;
-  if (ipc_mesh_read(path, &mesh, &err) != IPC_OK) {
+  ipcc_error err;
+  ipcc_error_clear(&err);
+  ipcc_mesh mesh;
+  if (ipcc_mesh_read(path, &mesh, &err) != IPCC_OK) {
     fprintf(stderr, "ipcc render: %s\n", err.msg);
     return 2;
   }
@@ -182,7 +182,7 @@ static int load_frame(const char *path, const ipc_model *m, const int *file_of, 
             path, mesh.nverts, nfile);
     rc = 2;
   }
-  ipc_mesh_free(&mesh);
+  ipcc_mesh_free(&mesh);
   return rc;
 }
 
@@ -259,7 +259,7 @@ int ipc_cmd_render(int argc, char **argv) {
                 "or with FOV (1 to 179 degrees) after them, got '%s'\n",
                 s);
         rc = 2;
-      } else if (!ipc_camera_eye_apart(camera, camera + 3)) {
+      } else if (!ipcc_camera_eye_apart(camera, camera + 3)) {
         fprintf(stderr,
                 "ipcc render: --camera: expected an eye apart from target (by more than 1e-12 "
                 "times their coordinates), got '%s'\n",
@@ -289,19 +289,20 @@ int ipc_cmd_render(int argc, char **argv) {
   char *out = out_opt ? ipc_path_join("", out_opt) : ipc_path_join(rundir, "preview");
   int nframes = 0;
   frame_file *frames = scene ? list_frames(frames_dir, &nframes) : NULL;
-  ipc_scene_def def;
+  ipcc_scene_def def;
   ipc_model m;
   memset(&def, 0, sizeof def);
   memset(&m, 0, sizeof m);
-  ipc_error err;
-  ipc_error_clear(&err);
+  ipcc_error err;
+  ipcc_error_clear(&err);
   if (!scene || !frames) {
     rc = 2;
   } else if (nframes == 0) {
     fprintf(stderr, "ipcc render: %s: no frames (NNNNNN.obj, .ply or .vtu)\n", frames_dir);
     rc = 2;
-  } else if (ipc_scene_load_any(scene, lenient ? IPC_SCENE_LENIENT : 0, &def, &err) != IPC_OK ||
-             ipc_model_build(&m, &def, &err) != IPC_OK || ipc_output_prepare(out, &err) != IPC_OK) {
+  } else if (ipcc_scene_load_any(scene, lenient ? IPCC_SCENE_LENIENT : 0, &def, &err) != IPCC_OK ||
+             ipc_model_build(&m, &def, &err) != IPCC_OK ||
+             ipc_output_prepare(out, &err) != IPCC_OK) {
     fprintf(stderr, "ipcc render: %s\n", err.msg);
     rc = 2;
   }
@@ -327,7 +328,7 @@ int ipc_cmd_render(int argc, char **argv) {
       else
         take[i] = k % every == 0 || i == nframes - 1;
     }
-    ipc_camera cam = ipc_model_camera(&m);
+    ipcc_camera cam = ipc_model_camera(&m);
     if (follow) {
       /* per frame, below */
     } else if (ncamera) {
@@ -360,20 +361,20 @@ int ipc_cmd_render(int argc, char **argv) {
       double t = frame_time(path);
       ipc_free(path);
       if (rc) break;
-      ipc_image *im = ipc_image_create(width, height, white);
+      ipcc_image *im = ipcc_image_create(width, height, white);
       if (follow) cam = ipc_model_follow_camera(&m, pos);
       ipc_render_model(im, &m, pos, &cam);
       ipc_image_frame_label(im, k, t);
       char name[32];
       snprintf(name, sizeof name, "%06d.png", k);
       char *png = ipc_path_join(out, name);
-      if (ipc_image_write_png(im, png, &err) != IPC_OK) {
+      if (ipcc_image_write_png(im, png, &err) != IPCC_OK) {
         fprintf(stderr, "ipcc render: %s\n", err.msg);
         rc = (int)err.status;
       } else {
         ++drawn;
       }
-      ipc_image_destroy(im);
+      ipcc_image_destroy(im);
       ipc_free(png);
     }
     ipc_free(pos);
@@ -382,7 +383,7 @@ int ipc_cmd_render(int argc, char **argv) {
   }
   if (!rc) printf("%d preview%s in %s\n", drawn, drawn == 1 ? "" : "s", out);
   ipc_model_free(&m);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
   ipc_free(frames);
   ipc_free(out);
   ipc_free(frames_dir);

@@ -109,7 +109,7 @@ static int parse_args(ipc_run_args *o, ipc_run_lcp_opts *lo, int argc, char **ar
 typedef struct run {
   ipc_run_args o;
   ipc_run_lcp_opts lo;
-  ipc_scene_def def;
+  ipcc_scene_def def;
   const ipc_run_mode *mode; /* ipc_run_mode_ipc, or ipc_run_mode_lcp (r->ck.lcp) */
   ipcc_world *w;
   char *outdir;
@@ -138,20 +138,20 @@ static char *str_printf(const char *fmt, const char *a, const char *b) {
    r->ck.lcp_def); 0 or an exit code. a resumed run (ck: its checkpoint) first makes sure the
    mesh files are still those the run read. */
 static int open_world(run *r, const char *scene, const ipc_run_checkpoint *ck) {
-  ipc_error err;
-  ipc_error_clear(&err);
-  if (ipc_scene_load_any(scene, r->o.lenient ? IPC_SCENE_LENIENT : 0, &r->def, &err) != IPC_OK) {
+  ipcc_error err;
+  ipcc_error_clear(&err);
+  if (ipcc_scene_load_any(scene, r->o.lenient ? IPCC_SCENE_LENIENT : 0, &r->def, &err) != IPCC_OK) {
     /* a run started with --lenient resumes only with it: say so when that is the cause */
-    ipc_error e2;
-    int hint =
-        ck && !r->o.lenient && ipc_scene_load_any(scene, IPC_SCENE_LENIENT, &r->def, &e2) == IPC_OK;
-    if (hint) ipc_scene_def_free(&r->def);
+    ipcc_error e2;
+    int hint = ck && !r->o.lenient &&
+               ipcc_scene_load_any(scene, IPCC_SCENE_LENIENT, &r->def, &e2) == IPCC_OK;
+    if (hint) ipcc_scene_def_free(&r->def);
     fprintf(
         stderr, "ipcc run: %s%s\n", err.msg,
         hint ? " (the script loads with --lenient: pass --lenient to --resume as to the run)" : "");
     return 2;
   }
-  if (ck && ipc_checkpoint_check_meshes(ck, &r->def, &err) != IPC_OK) {
+  if (ck && ipc_checkpoint_check_meshes(ck, &r->def, &err) != IPCC_OK) {
     fprintf(stderr, "ipcc run: --resume: %s (scene %s); start the run anew\n", err.msg, scene);
     return 2;
   }
@@ -209,15 +209,15 @@ static int run_open_new(run *r) {
   int lcp = r->o.mode ? !strcmp(r->o.mode, "lcp") : r->lo.first ? 1 : ipc_run_scene_is_lcp(scene);
   if (lcp < 0) return 2;
   if (lcp) {
-    ipc_lcp_world_def ld;
+    ipcc_lcp_world_def ld;
     if (ipc_run_lcp_def(&r->lo, scene, &ld)) return 2;
     ipc_checkpoint_set_lcp(c, &ld);
   }
   int rc = open_world(r, scene, NULL);
   if (rc) return rc;
   if (!lcp && ipc_rank() == 0) warn_dhat(r->w);
-  ipc_error err;
-  ipc_error_clear(&err);
+  ipcc_error err;
+  ipcc_error_clear(&err);
   /* absolute, so that --resume works from any folder */
   char cwd[4096];
   if (r->o.scene[0] != '/' && getcwd(cwd, sizeof cwd)) {
@@ -227,23 +227,23 @@ static int run_open_new(run *r) {
   } else {
     ipc_checkpoint_set_scene(c, r->o.scene);
   }
-  if (ipc_file_hash(c->scene, &c->scene_hash, &err) != IPC_OK ||
-      ipc_checkpoint_hash_meshes(c, &r->def, &err) != IPC_OK) {
+  if (ipc_file_hash(c->scene, &c->scene_hash, &err) != IPCC_OK ||
+      ipc_checkpoint_hash_meshes(c, &r->def, &err) != IPCC_OK) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
     return 2;
   }
   if (r->o.steps < 0 && ipc_run_check_scene_steps("ipcc run", r->o.scene, &r->def) != 0) return 2;
   c->steps_total = r->o.steps >= 0 ? r->o.steps : ipcc_world_scene_steps(r->w);
   c->every = r->o.every > 0 ? r->o.every : (r->def.output_every > 0 ? r->def.output_every : 1);
-  c->formats = (r->o.formats ? r->o.formats : r->def.output_formats) & IPC_FORMAT_FRAMES;
-  if (!c->formats) c->formats = IPC_FORMAT_OBJ;
-  if (r->o.write_planes || (r->def.output_formats & IPC_FORMAT_PLANES)) {
+  c->formats = (r->o.formats ? r->o.formats : r->def.output_formats) & IPCC_FORMAT_FRAMES;
+  if (!c->formats) c->formats = IPCC_FORMAT_OBJ;
+  if (r->o.write_planes || (r->def.output_formats & IPCC_FORMAT_PLANES)) {
     if (!r->w->m->nplanes) {
       fprintf(stderr, "ipcc run: %s: %s: the scene has no analytic planes (\"planes\") to write\n",
               scene, r->o.write_planes ? "--write-planes" : "output.planes");
       return 2;
     }
-    c->formats |= IPC_FORMAT_PLANES;
+    c->formats |= IPCC_FORMAT_PLANES;
   }
   c->preview_every = r->o.preview_every ? r->o.preview_every : r->def.preview_every;
   c->check = r->o.check;
@@ -262,19 +262,19 @@ static int run_open_new(run *r) {
    in IPC mode be intersection-free); then the point cache is cut to the checkpoint's frames
    and the temporary files of the killed run go. 0 or 2 */
 static int resume_checks(run *r) {
-  ipc_error err;
-  ipc_error_clear(&err);
+  ipcc_error err;
+  ipcc_error_clear(&err);
   ipc_run_checkpoint *c = &r->ck;
   char *frames = str_printf("%s/frames", r->outdir, NULL);
   int rc = 0;
   /* over MPI every rank restores the state; rank 0 alone checks and tidies the folder */
   int root = ipc_rank() == 0;
-  if ((root && ipc_checkpoint_check_frame(c, frames, &err) != IPC_OK) ||
-      ipc_checkpoint_restore(c, r->w, &err) != IPC_OK) {
+  if ((root && ipc_checkpoint_check_frame(c, frames, &err) != IPCC_OK) ||
+      ipc_checkpoint_restore(c, r->w, &err) != IPCC_OK) {
     fprintf(stderr, "ipcc run: --resume: %s/checkpoint.bin: %s\n", r->outdir, err.msg);
     rc = 2;
-  } else if (root && (c->formats & IPC_FORMAT_PC2) &&
-             ipc_pc2_truncate(frames, c->frame + 1, &err) != IPC_OK) {
+  } else if (root && (c->formats & IPCC_FORMAT_PC2) &&
+             ipc_pc2_truncate(frames, c->frame + 1, &err) != IPCC_OK) {
     /* the killed run's samples after the checkpoint go: the resumed run appends its own */
     fprintf(stderr, "ipcc run: --resume: %s\n", err.msg);
     rc = 2;
@@ -292,19 +292,19 @@ static int resume_checks(run *r) {
 /* a resumed run: everything from OUTDIR/checkpoint.bin; 0, -1 (nothing left to do) or an
    exit code */
 static int run_open_resume(run *r) {
-  ipc_error err;
-  ipc_error_clear(&err);
+  ipcc_error err;
+  ipcc_error_clear(&err);
   r->outdir = str_printf("%s%s", r->o.resume, NULL);
   char *path = str_printf("%s/checkpoint.bin", r->outdir, NULL);
-  ipc_status st = ipc_checkpoint_read(path, &r->ck, &err);
+  ipcc_status st = ipc_checkpoint_read(path, &r->ck, &err);
   free(path);
-  if (st != IPC_OK) {
+  if (st != IPCC_OK) {
     fprintf(stderr, "ipcc run: --resume: %s\n", err.msg);
     return 2;
   }
   ipc_run_checkpoint *c = &r->ck;
   uint64_t h = 0;
-  if (ipc_file_hash(c->scene, &h, &err) != IPC_OK) {
+  if (ipc_file_hash(c->scene, &h, &err) != IPCC_OK) {
     fprintf(stderr, "ipcc run: --resume: the run's scene: %s\n", err.msg);
     return 2;
   }
@@ -355,8 +355,8 @@ static int checkpoint_due(const run *r, int last) {
 /* frame files (and the intersection check) of the current state, then the checkpoint when
    one is due */
 static int write_frame(run *r) {
-  ipc_error err;
-  ipc_error_clear(&err);
+  ipcc_error err;
+  ipcc_error_clear(&err);
   ipc_run_checkpoint *c = &r->ck;
   if (c->frame == INT_MAX) { /* a checkpoint can claim any frame; the next would overflow */
     ipc_progress_break(&r->bar);
@@ -369,8 +369,8 @@ static int write_frame(run *r) {
     return 0;
   }
   double t0 = ipc_progress_now();
-  ipc_status st = ipcc_world_write_frame(r->w, r->frames_dir, frame, c->formats, &err);
-  if (st != IPC_OK) {
+  ipcc_status st = ipcc_world_write_frame(r->w, r->frames_dir, frame, c->formats, &err);
+  if (st != IPCC_OK) {
     ipc_progress_break(&r->bar);
     fprintf(stderr, "ipcc run: %s\n", err.msg);
     return (int)st;
@@ -392,16 +392,16 @@ static int write_frame(run *r) {
     sprintf(png, "%s/%06d.png", r->preview_dir, frame);
     static const unsigned char white[3] = {255, 255, 255};
     double tp = ipc_progress_now();
-    ipc_image *im = ipc_image_create(640, 480, white);
+    ipcc_image *im = ipcc_image_create(640, 480, white);
     /* the view follows the bodies (and stays put with the scene's own camera) */
-    ipc_camera cam = ipcc_world_follow_camera(r->w);
-    ipcc_world_render(im, r->w, &cam);
+    ipcc_camera cam = ipcc_world_follow_camera(r->w);
+    ipcc_render_world(im, r->w, &cam);
     ipc_image_frame_label(im, frame, ipcc_world_time(r->w));
-    st = ipc_image_write_png(im, png, &err);
+    st = ipcc_image_write_png(im, png, &err);
     r->t_preview += ipc_progress_now() - tp;
-    ipc_image_destroy(im);
+    ipcc_image_destroy(im);
     free(png);
-    if (st != IPC_OK) {
+    if (st != IPCC_OK) {
       ipc_progress_break(&r->bar);
       fprintf(stderr, "ipcc run: %s\n", err.msg);
       return (int)st;
@@ -414,12 +414,12 @@ static int write_frame(run *r) {
     c->sum.wall_seconds = r->wall_before + t0 - r->bar.t_start;
     /* the checkpoint records the hash of this frame, the one it was written with */
     st = ipc_checkpoint_hash_frame(c, r->frames_dir, &err);
-    if (st == IPC_OK) st = ipc_checkpoint_write_world(r->ckpt_path, c, r->w, &err);
+    if (st == IPCC_OK) st = ipc_checkpoint_write_world(r->ckpt_path, c, r->w, &err);
     r->checkpoint_cost = ipc_progress_now() - t0;
     r->last_checkpoint = t0;
     r->t_checkpoint += r->checkpoint_cost;
     r->checkpoints++;
-    if (st != IPC_OK) {
+    if (st != IPCC_OK) {
       ipc_progress_break(&r->bar);
       fprintf(stderr, "ipcc run: %s\n", err.msg);
       return (int)st;
@@ -431,17 +431,17 @@ static int write_frame(run *r) {
 /* one step: its record appended to c and summed into c->sum (the counters of both modes
    here, the mode's own by r->mode->fold); 0, 1 when the step failed, 2 when memory ran out
    or input read during the step was bad (err says which) */
-static int step(run *r, long *iterations, int *contacts, ipc_error *err) {
+static int step(run *r, long *iterations, int *contacts, ipcc_error *err) {
   ipc_run_checkpoint *c = &r->ck;
   ipc_run_summary *sum = &c->sum;
   long k = (long)c->nsteps;
   /* the records grow as steps run; out of memory is a clean error, not an abort */
   void *rec = ipc_checkpoint_next_record(c);
   if (!rec) {
-    ipc_error_set(err, IPC_ERR_INPUT, "out of memory for the statistics of step %ld", k + 1);
+    ipc_error_set(err, IPCC_ERR_INPUT, "out of memory for the statistics of step %ld", k + 1);
     return 2;
   }
-  ipc_status s = ipcc_world_step(r->w, rec, err);
+  ipcc_status s = ipcc_world_step(r->w, rec, err);
   c->nsteps++;
   sum->steps = (int)c->nsteps;
   ipc_run_step_view v;
@@ -451,7 +451,7 @@ static int step(run *r, long *iterations, int *contacts, ipc_error *err) {
   *iterations = v.iterations;
   *contacts = v.contacts;
   /* a step failing on input read per step (a mesh sequence's frame) is bad input */
-  return s == IPC_OK ? 0 : s == IPC_ERR_INPUT ? 2 : 1;
+  return s == IPCC_OK ? 0 : s == IPCC_ERR_INPUT ? 2 : 1;
 }
 
 /* over MPI (linalg/mpi_run.h): every rank takes rank 0's exit code (a frame it could not
@@ -481,10 +481,10 @@ static int mpi_supported(const run *r) {
   int n = ipc_rank_count();
   if (n <= 1) return 0;
   const char *why = NULL;
-  ipc_linear_solver_kind kind = ipc_linear_solver_pick(r->def.linear_solver);
+  ipcc_linear_solver_kind kind = ipc_linear_solver_pick(r->def.linear_solver);
   if (r->ck.lcp)
     why = "LCP mode runs on one process";
-  else if (kind == IPC_LINEAR_SOLVER_CHOLMOD)
+  else if (kind == IPCC_LINEAR_SOLVER_CHOLMOD)
     why =
         "the linear solver \"cholmod\" runs on one process: give --linear-solver petsc-mumps "
         "or petsc-cg-gamg (or newton.linear_solver)";
@@ -503,8 +503,8 @@ static int run_steps(run *r) {
     if (rc) return rc;
   }
   while ((long)c->nsteps < c->steps_total) {
-    ipc_error err;
-    ipc_error_clear(&err);
+    ipcc_error err;
+    ipcc_error_clear(&err);
     long k = (long)c->nsteps, iterations = 0;
     int contacts = 0;
     int rc = step(r, &iterations, &contacts, &err);
@@ -522,8 +522,8 @@ static int run_steps(run *r) {
 }
 
 static const char *format_names(unsigned f, char *buf, size_t n) {
-  snprintf(buf, n, "%s%s%s", f & IPC_FORMAT_OBJ ? " obj" : "", f & IPC_FORMAT_PLY ? " ply" : "",
-           f & IPC_FORMAT_VTU ? " vtu" : "");
+  snprintf(buf, n, "%s%s%s", f & IPCC_FORMAT_OBJ ? " obj" : "", f & IPCC_FORMAT_PLY ? " ply" : "",
+           f & IPCC_FORMAT_VTU ? " vtu" : "");
   return buf[0] ? buf + 1 : buf;
 }
 
@@ -539,17 +539,17 @@ static void ipc_summary(const ipc_run_checkpoint *c) {
   printf("\n");
 }
 
-/* IPC mode's counters of one step (ipc_step_stats); a step whose energy is not finite
+/* IPC mode's counters of one step (ipcc_step_stats); a step whose energy is not finite
    failed */
-static ipc_status ipc_fold(ipc_run_summary *sum, const void *record, ipc_run_step_view *v,
-                           ipc_status s, ipc_error *err) {
-  const ipc_step_stats *st = record;
+static ipcc_status ipc_fold(ipc_run_summary *sum, const void *record, ipc_run_step_view *v,
+                            ipcc_status s, ipcc_error *err) {
+  const ipcc_step_stats *st = record;
   sum->newton_iterations += st->newton_iterations;
   sum->newton_capped_steps += st->newton_capped;
   if (st->dirichlet_unmet) sum->dirichlet_unmet_steps++;
   *v = (ipc_run_step_view){st->newton_iterations, st->contacts, st->contacts_max, st->min_distance};
-  if (s == IPC_OK && !isfinite(st->energy))
-    s = ipc_error_set(err, IPC_ERR_SIM,
+  if (s == IPCC_OK && !isfinite(st->energy))
+    s = ipc_error_set(err, IPCC_ERR_SIM,
                       "step %d: the energy is not finite (%g): the simulation diverged "
                       "(gravity, loads or material out of range?)",
                       st->step, st->energy);
@@ -589,14 +589,14 @@ static int run_finish(run *r, int rc) {
   sum->wall_seconds = r->wall_before + ipc_progress_now() - r->bar.t_start;
   ipc_progress_break(&r->bar);
   char *stats = str_printf("%s/stats.json", r->outdir, NULL);
-  ipc_error err;
-  ipc_error_clear(&err);
+  ipcc_error err;
+  ipcc_error_clear(&err);
   int root = ipc_rank() == 0; /* over MPI rank 0 alone writes and prints */
   const void *records = c->lcp ? (const void *)c->lcp_steps : (const void *)c->steps;
-  ipc_status sst = !root ? IPC_OK
-                         : ipc_write_stats_json(stats, sum, r->mode->stats, records, c->nsteps,
-                                                c->lcp_def, &err);
-  if (sst != IPC_OK) {
+  ipcc_status sst = !root ? IPCC_OK
+                          : ipc_write_stats_json(stats, sum, r->mode->stats, records, c->nsteps,
+                                                 c->lcp_def, &err);
+  if (sst != IPCC_OK) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
     if (!rc) rc = (int)sst;
   }
@@ -608,13 +608,13 @@ static int run_finish(run *r, int rc) {
     printf(r->mode->first_line, n, sum->wall_seconds, n ? sum->wall_seconds / n : 0.0,
            n ? (double)iterations / n : 0.0, sum->min_distance);
     r->mode->summary(c);
-    if (c->formats & (IPC_FORMAT_FRAMES & ~(unsigned)IPC_FORMAT_PC2))
+    if (c->formats & (IPCC_FORMAT_FRAMES & ~(unsigned)IPCC_FORMAT_PC2))
       printf("frames: %s/NNNNNN.{%s} (%d), ", r->frames_dir,
              format_names(c->formats, fmts, sizeof fmts), c->frame + 1);
-    if (c->formats & IPC_FORMAT_PC2)
+    if (c->formats & IPCC_FORMAT_PC2)
       printf("point cache: %s/%s (%d frames, rest shape %s), ", r->frames_dir, IPC_PC2_CACHE,
              c->frame + 1, IPC_PC2_REST);
-    if (c->formats & IPC_FORMAT_PLANES) printf("planes: %s/%s, ", r->frames_dir, IPC_PLANES_FILE);
+    if (c->formats & IPCC_FORMAT_PLANES) printf("planes: %s/%s, ", r->frames_dir, IPC_PLANES_FILE);
     printf("statistics: %s\n", stats);
     if (c->preview_every > 0) printf("previews: %s/NNNNNN.png\n", r->preview_dir);
     printf("writing: frames %.2f s", r->t_output - r->t_preview);
@@ -655,13 +655,13 @@ int ipc_cmd_run(int argc, char **argv) {
   if (rc == 0 && !r.o.resume && root) rc = ipc_outdir_claim("ipcc run", r.outdir, r.o.overwrite);
   rc = run_agree(&r, rc);
   if (rc == 0) {
-    ipc_error err;
-    ipc_error_clear(&err);
+    ipcc_error err;
+    ipcc_error_clear(&err);
     r.frames_dir = str_printf("%s/frames", r.outdir, NULL);
     r.ckpt_path = str_printf("%s/checkpoint.bin", r.outdir, NULL);
     r.preview_dir = str_printf("%s/preview", r.outdir, NULL);
-    if (root && (ipc_output_prepare(r.frames_dir, &err) != IPC_OK ||
-                 (r.ck.preview_every > 0 && ipc_output_prepare(r.preview_dir, &err) != IPC_OK))) {
+    if (root && (ipc_output_prepare(r.frames_dir, &err) != IPCC_OK ||
+                 (r.ck.preview_every > 0 && ipc_output_prepare(r.preview_dir, &err) != IPCC_OK))) {
       fprintf(stderr, "ipcc run: %s\n", err.msg);
       rc = 2;
     }
@@ -682,6 +682,6 @@ int ipc_cmd_run(int argc, char **argv) {
   free(r.ckpt_path);
   free(r.preview_dir);
   ipcc_world_destroy(r.w);
-  ipc_scene_def_free(&r.def);
+  ipcc_scene_def_free(&r.def);
   return rc;
 }

@@ -23,7 +23,7 @@ void ipc_run_lcp_usage(FILE *f) {
       f);
 }
 
-/* flags that take a value and the option name they set (ipc_lcp_world_def_set) */
+/* flags that take a value and the option name they set (ipcc_lcp_world_def_set) */
 static const char *const value_flags[][2] = {
     {"--solver", "solver"},
     {"--friction", "friction"},
@@ -67,10 +67,10 @@ int ipc_run_lcp_option(ipc_run_lcp_opts *lo, int argc, char **argv, int *i) {
   return 1;
 }
 
-/* an IPC script (ipc_scene_load_any's test): it has no "lcp" object */
+/* an IPC script (ipcc_scene_load_any's test): it has no "lcp" object */
 static int is_script(const char *scene) {
   size_t len = 0;
-  ipc_error err;
+  ipcc_error err;
   char *text = ipc_read_file(scene, &len, &err);
   int txt = text && ipc_scene_text_is_txt(scene, text);
   ipc_free(text);
@@ -79,25 +79,25 @@ static int is_script(const char *scene) {
 
 int ipc_run_scene_is_lcp(const char *scene) {
   if (is_script(scene)) return 0;
-  ipc_lcp_world_def d = ipc_default_lcp_world_def();
+  ipcc_lcp_world_def d = ipcc_default_lcp_world_def();
   int lcp = 0;
-  ipc_error err;
+  ipcc_error err;
   /* a bad "mode" or "lcp" option is an error, never a silent run in the other mode */
-  if (ipc_lcp_scene_load(scene, &d, &lcp, &err) != IPC_OK) {
+  if (ipcc_lcp_scene_load(scene, &d, &lcp, &err) != IPCC_OK) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
     return -1;
   }
   return lcp;
 }
 
-int ipc_run_lcp_def(const ipc_run_lcp_opts *lo, const char *scene, ipc_lcp_world_def *ld) {
-  ipc_error err;
-  ipc_error_clear(&err);
-  *ld = ipc_default_lcp_world_def();
-  ipc_status st = is_script(scene) ? IPC_OK : ipc_lcp_scene_load(scene, ld, NULL, &err);
-  for (int k = 0; k < NVALUED && st == IPC_OK; ++k)
-    if (lo->val[k]) st = ipc_lcp_world_def_set(ld, value_flags[k][1], lo->val[k], &err);
-  if (st != IPC_OK) {
+int ipc_run_lcp_def(const ipc_run_lcp_opts *lo, const char *scene, ipcc_lcp_world_def *ld) {
+  ipcc_error err;
+  ipcc_error_clear(&err);
+  *ld = ipcc_default_lcp_world_def();
+  ipcc_status st = is_script(scene) ? IPCC_OK : ipcc_lcp_scene_load(scene, ld, NULL, &err);
+  for (int k = 0; k < NVALUED && st == IPCC_OK; ++k)
+    if (lo->val[k]) st = ipcc_lcp_world_def_set(ld, value_flags[k][1], lo->val[k], &err);
+  if (st != IPCC_OK) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
     return 2;
   }
@@ -107,14 +107,14 @@ int ipc_run_lcp_def(const ipc_run_lcp_opts *lo, const char *scene, ipc_lcp_world
   return 0;
 }
 
-ipcc_world *ipc_run_lcp_world(const ipc_scene_def *def, const ipc_lcp_world_def *ld,
+ipcc_world *ipc_run_lcp_world(const ipcc_scene_def *def, const ipcc_lcp_world_def *ld,
                               const char *dump) {
-  ipc_error err;
-  ipc_error_clear(&err);
-  ipc_lcp_world_def d = *ld;
+  ipcc_error err;
+  ipcc_error_clear(&err);
+  ipcc_lcp_world_def d = *ld;
   d.dump_dir = dump;
   ipcc_world *w = NULL;
-  if (!dump || ipc_output_prepare(dump, &err) == IPC_OK)
+  if (!dump || ipc_output_prepare(dump, &err) == IPCC_OK)
     w = ipcc_world_create(def, &ipcc_strategy_lcp, &d, &err);
   if (!w) {
     fprintf(stderr, "ipcc run: %s\n", err.msg);
@@ -122,7 +122,7 @@ ipcc_world *ipc_run_lcp_world(const ipc_scene_def *def, const ipc_lcp_world_def 
   }
   const char *stiff_body = "";
   double ratio = ipc_lcp_world_stiffness_ratio(w->ws, &stiff_body);
-  if (d.coupling == IPC_LCP_LUMPED && ratio > 1.0)
+  if (d.coupling == IPCC_LCP_LUMPED && ratio > 1.0)
     fprintf(stderr,
             "ipcc run: warning: lumped coupling with body '%s': E h^2 / (rho l^2) = %.3g > 1 "
             "(stiff and light for the time step); it gains energy at contacts and can invert "
@@ -131,18 +131,18 @@ ipcc_world *ipc_run_lcp_world(const ipc_scene_def *def, const ipc_lcp_world_def 
   return w;
 }
 
-/* LCP mode's counters of one step (ipc_lcp_step_stats): prescribed motions that overlap
+/* LCP mode's counters of one step (ipcc_lcp_step_stats): prescribed motions that overlap
    make the run not intersection-free */
-static ipc_status lcp_fold(ipc_run_summary *sum, const void *record, ipc_run_step_view *v,
-                           ipc_status s, ipc_error *err) {
+static ipcc_status lcp_fold(ipc_run_summary *sum, const void *record, ipc_run_step_view *v,
+                            ipcc_status s, ipcc_error *err) {
   (void)err;
-  const ipc_lcp_step_stats *st = record;
+  const ipcc_lcp_step_stats *st = record;
   sum->lcp_iterations += st->lcp_iterations;
   if (st->prescribed_overlap > 0) sum->intersection_free = 0;
   *v = (ipc_run_step_view){st->lcp_iterations, st->contacts, st->contacts, st->min_distance};
   /* a failed LCP step is a failed simulation (exit 1), also when the problem it built was
      refused (an LCP with entries that are not finite) or its dump could not be written */
-  return s == IPC_OK ? s : IPC_ERR_SIM;
+  return s == IPCC_OK ? s : IPCC_ERR_SIM;
 }
 
 /* LCP mode's part of the summary: penetration, the exact check,
@@ -155,7 +155,7 @@ static void lcp_summary(const ipc_run_checkpoint *c) {
   size_t deepest = 0, first_pre = 0;
   int pre_steps = 0, pre_max = 0;
   for (size_t k = 0; k < c->nsteps; ++k) {
-    const ipc_lcp_step_stats *st = &c->lcp_steps[k];
+    const ipcc_lcp_step_stats *st = &c->lcp_steps[k];
     if (st->min_distance < c->lcp_steps[deepest].min_distance) deepest = k;
     if (st->prescribed_overlap <= 0) continue;
     if (!pre_steps++) first_pre = k;
@@ -182,7 +182,7 @@ static void lcp_summary(const ipc_run_checkpoint *c) {
   int steps = 0;
   size_t worst = 0;
   for (size_t k = 0; k < c->nsteps; ++k) {
-    const ipc_lcp_step_stats *st = &c->lcp_steps[k];
+    const ipcc_lcp_step_stats *st = &c->lcp_steps[k];
     if (st->unconverged <= 0) continue;
     regions += st->unconverged;
     if (!steps++ || st->rel_residual > c->lcp_steps[worst].rel_residual) worst = k;

@@ -47,8 +47,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "run")) {
     /* under mpirun (or srun) with several processes, one run over all of them
        (linalg/mpi_run.h); without a launcher nothing changes */
-    ipc_error err;
-    ipc_error_clear(&err);
+    ipcc_error err;
+    ipcc_error_clear(&err);
     if (ipc_mpi_start(&err)) {
       fprintf(stderr, "ipcc run: %s\n", err.msg);
       return 2;
@@ -63,7 +63,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "render")) return ipc_cmd_render(argc - 2, argv + 2);
   if (!strcmp(cmd, "compare")) return ipc_cmd_compare(argc - 2, argv + 2);
   if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
-    printf("ipcc %s\n", IPC_VERSION_STRING);
+    printf("ipcc %s\n", IPCC_VERSION_STRING);
     return 0;
   }
   if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {

@@ -50,7 +50,7 @@ static int is_frame(const char *name) {
   /* the point cache (--format pc2) */
   if (!strcmp(name, IPC_PC2_REST) || !strcmp(name, IPC_PC2_CACHE)) return 1;
   if (!strcmp(name, IPC_PLANES_FILE)) return 1; /* --write-planes */
-  return ext && !strchr(ext, ',') && ipc_output_formats_parse(ext, &formats) == 0;
+  return ext && !strchr(ext, ',') && ipcc_output_formats_parse(ext, &formats) == 0;
 }
 
 static int is_preview(const char *name) {
@@ -183,7 +183,7 @@ static int refuse_locked(const char *cmd, const char *dir, int fd, int create) {
 int ipc_outdir_lock_take(ipc_outdir_lock *lk, const char *cmd, const char *dir, int create) {
   lk->fd = -1;
   lk->path = lk->made = NULL;
-  ipc_error err;
+  ipcc_error err;
   struct stat st;
   if (create && stat(dir, &st) != 0) {
     if (ipc_mkdir_p(dir, &err) != 0) return 0; /* the run's first write says why */

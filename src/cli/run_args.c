@@ -44,7 +44,7 @@ int ipc_run_parse_steps(const char *cmd, const char *val, long *out) {
   return 0;
 }
 
-int ipc_run_check_scene_steps(const char *cmd, const char *scene, const ipc_scene_def *def) {
+int ipc_run_check_scene_steps(const char *cmd, const char *scene, const ipcc_scene_def *def) {
   double n = def->duration / def->time_step;
   if (n <= (double)IPC_RUN_MAX_STEPS) return 0;
   fprintf(stderr,
@@ -100,8 +100,8 @@ static const char *const valued[] = {
 /* --linear-solver NAME and --petsc-options "...": process-wide, applied at once (as
    --threads), so a resumed run may take them too; 0 or 2 */
 static int linear_solver_option(const char *a, const char *val) {
-  ipc_linear_solver_kind kind;
-  ipc_error err;
+  ipcc_linear_solver_kind kind;
+  ipcc_error err;
   if (!strcmp(a, "--petsc-options")) {
     if (ipc_linear_solver_set_petsc_options(val, &err) == 0) return 0;
     fprintf(stderr, "ipcc run: --petsc-options: %s\n", err.msg);
@@ -143,7 +143,7 @@ static int value(ipc_run_args *o, const char *a, char *val) {
     o->mode = val;
   } else if (!strcmp(a, "--format")) {
     o->run_only = 1;
-    if (ipc_output_formats_parse(val, &o->formats) != 0) {
+    if (ipcc_output_formats_parse(val, &o->formats) != 0) {
       fprintf(stderr, "ipcc run: --format: expected obj, ply, vtu, pc2 or a comma list, got '%s'\n",
               val);
       return 2;
@@ -151,7 +151,7 @@ static int value(ipc_run_args *o, const char *a, char *val) {
   } else {
     if (ipc_run_parse_count(a, val, &n)) return 2;
     if (!strcmp(a, "--threads")) {
-      ipc_set_threads((int)n);
+      ipcc_set_threads((int)n);
     } else if (!strcmp(a, "--checkpoint-every")) {
       o->checkpoint_every = (int)n;
     } else {

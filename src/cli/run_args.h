@@ -20,7 +20,7 @@ typedef struct ipc_run_args {
   int quiet;            /* --quiet / -q */
   int check;            /* --check */
   int overwrite;        /* --overwrite: replace an earlier run in outdir */
-  unsigned formats;     /* --format LIST (IPC_FORMAT_* bits); 0: the scene's */
+  unsigned formats;     /* --format LIST (IPCC_FORMAT_* bits); 0: the scene's */
   int write_planes;     /* --write-planes: frames/planes.obj (or the scene's output.planes) */
   int every;            /* --every N; 0: the scene's */
   int preview_every;    /* --preview (1) / --preview-every N; 0: the scene's */
@@ -34,7 +34,7 @@ typedef struct ipc_run_args {
 void ipc_run_args_init(ipc_run_args *o);
 
 /* if argv[*i] is one of the options both modes take (-o/--out DIR, --steps N, --threads N
-   (applied at once with ipc_set_threads), --quiet/-q, --check, --overwrite, --mode M,
+   (applied at once with ipcc_set_threads), --quiet/-q, --check, --overwrite, --mode M,
    --resume DIR, --format LIST, --write-planes, --every N, --preview, --preview-every N,
    --no-checkpoint,
    --checkpoint-every N, --lenient; trailing slashes of folders are dropped), records it in o and
@@ -64,7 +64,7 @@ int ipc_run_parse_steps(const char *cmd, const char *val, long *out);
 
 /* the step count def asks for (duration / time_step) against IPC_RUN_MAX_STEPS: 0, or 2 with a
    message naming scene and both keys (the world's int step count would overflow) */
-int ipc_run_check_scene_steps(const char *cmd, const char *scene, const ipc_scene_def *def);
+int ipc_run_check_scene_steps(const char *cmd, const char *scene, const ipcc_scene_def *def);
 
 /* makes room in *buf (capacity *cap records of elem bytes) for record n, growing as a run
    goes (never by the steps asked for); 0, or 2 with a message when memory runs out */

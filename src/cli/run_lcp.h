@@ -10,7 +10,7 @@
 #include "core/world.h"
 #include "io/run_output.h"
 #include "ipcc/ipcc.h"
-#include "ipcc/lcp_world.h"
+#include "lcp/lcp_world.h"
 
 /* the LCP options of the command line, as given */
 typedef struct ipc_run_lcp_opts {
@@ -36,11 +36,11 @@ int ipc_run_scene_is_lcp(const char *scene);
 
 /* the run's options: the scene's "lcp" object (none in IPC scripts), then the command
    line's; 0, or 2 with a message naming the key */
-int ipc_run_lcp_def(const ipc_run_lcp_opts *lo, const char *scene, ipc_lcp_world_def *ld);
+int ipc_run_lcp_def(const ipc_run_lcp_opts *lo, const char *scene, ipcc_lcp_world_def *ld);
 
 /* the world of the run (dump: --dump-lcp, prepared here, or NULL); warns about the lumped
    coupling on bodies too stiff and light for the step. NULL with a message on stderr */
-ipcc_world *ipc_run_lcp_world(const ipc_scene_def *def, const ipc_lcp_world_def *ld,
+ipcc_world *ipc_run_lcp_world(const ipcc_scene_def *def, const ipcc_lcp_world_def *ld,
                               const char *dump);
 
 #endif

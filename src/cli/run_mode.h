@@ -21,8 +21,8 @@ typedef struct ipc_run_mode {
   const ipc_stats_layout *stats; /* its keys of stats.json */
   /* the step just taken (its record; s: what the step returned) into the mode's counters of
      sum, and *v; returns s, or the error a finished step turned out to be */
-  ipc_status (*fold)(ipc_run_summary *sum, const void *record, ipc_run_step_view *v, ipc_status s,
-                     ipc_error *err);
+  ipcc_status (*fold)(ipc_run_summary *sum, const void *record, ipc_run_step_view *v, ipcc_status s,
+                      ipcc_error *err);
   /* the summary's first line (stdout), continued by summary: printf's format of the steps,
      wall seconds, seconds per step, iterations per step (the summary's long at offset
      iterations) and the smallest distance */

@@ -11,14 +11,14 @@ static int pair_cmp(const void *a, const void *b) {
   return (p[1] > q[1]) - (p[1] < q[1]);
 }
 
-static void drop_triangles(ipc_mesh *m) {
+static void drop_triangles(ipcc_mesh *m) {
   ipc_free(m->tris);
   m->tris = NULL;
   m->ntris = 0;
   for (int k = 0; m->object_tri_start && k <= m->nobjects; ++k) m->object_tri_start[k] = 0;
 }
 
-void ipc_mesh_reduce_codim(ipc_mesh *m, int codim) {
+void ipc_mesh_reduce_codim(ipcc_mesh *m, int codim) {
   if (codim == 2) {
     drop_triangles(m);
     ipc_free(m->segs);

@@ -8,6 +8,6 @@
 /* codim 1: replaces the triangles by their unique edges (kept with any segments, sorted by
    vertex pair); codim 2: drops triangles and segments so every vertex is an isolated point.
    other values leave m unchanged */
-void ipc_mesh_reduce_codim(ipc_mesh *m, int codim);
+void ipc_mesh_reduce_codim(ipcc_mesh *m, int codim);
 
 #endif

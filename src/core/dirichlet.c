@@ -82,28 +82,28 @@ void ipc_dirichlet_targets(const ipc_model *m, const double *center, double h, d
   }
 }
 
-ipc_status ipc_mesh_seq_targets(const ipc_model *m, int step, double *target,
-                                unsigned char *scripted, ipc_error *err) {
+ipcc_status ipc_mesh_seq_targets(const ipc_model *m, int step, double *target,
+                                 unsigned char *scripted, ipcc_error *err) {
   for (int k = 0; k < m->nseq; ++k) {
     const ipc_mesh_seq *q = &m->seq[k];
     size_t n = strlen(q->folder) + strlen(q->ext) + 32;
     char *path = ipc_malloc(n);
     snprintf(path, n, "%s/%lld%s", q->folder, (long long)step + q->start, q->ext);
-    ipc_mesh me;
-    ipc_status st = ipc_mesh_read(path, &me, err);
-    if (st == IPC_OK && me.nverts != q->nv)
-      st = ipc_error_set(err, IPC_ERR_INPUT,
+    ipcc_mesh me;
+    ipcc_status st = ipcc_mesh_read(path, &me, err);
+    if (st == IPCC_OK && me.nverts != q->nv)
+      st = ipc_error_set(err, IPCC_ERR_INPUT,
                          "%s: %d vertices, expected %d (the mesh sequence's body)", path, me.nverts,
                          q->nv);
-    if (st == IPC_OK) {
+    if (st == IPCC_OK) {
       memcpy(target + 3 * (size_t)q->v0, me.x, 3 * (size_t)q->nv * sizeof(double));
       memset(scripted + q->v0, 1, (size_t)q->nv);
     }
-    ipc_mesh_free(&me); /* zeroed on failure */
+    ipcc_mesh_free(&me); /* zeroed on failure */
     ipc_free(path);
-    if (st != IPC_OK) return st;
+    if (st != IPCC_OK) return st;
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 void ipc_dirichlet_advance_centers(const ipc_model *m, double *center, double h, double t) {

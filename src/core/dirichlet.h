@@ -41,9 +41,9 @@ void ipc_dirichlet_advance_centers(const ipc_model *m, double *center, double h,
 
 /* the targets of the bodies moved through mesh sequences for the step with index `step`
    (0 = the first): reads each body's file of that step (ipc_mesh_seq) and sets target and
-   scripted for its vertices. IPC_ERR_INPUT naming the file when it is missing, unreadable
+   scripted for its vertices. IPCC_ERR_INPUT naming the file when it is missing, unreadable
    or has another number of vertices than the body */
-ipc_status ipc_mesh_seq_targets(const ipc_model *m, int step, double *target,
-                                unsigned char *scripted, ipc_error *err);
+ipcc_status ipc_mesh_seq_targets(const ipc_model *m, int step, double *target,
+                                 unsigned char *scripted, ipcc_error *err);
 
 #endif

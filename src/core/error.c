@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-ipc_status ipc_error_set(ipc_error *err, ipc_status status, const char *fmt, ...) {
+ipcc_status ipc_error_set(ipcc_error *err, ipcc_status status, const char *fmt, ...) {
   if (err) {
     err->status = status;
     va_list ap;
@@ -14,9 +14,9 @@ ipc_status ipc_error_set(ipc_error *err, ipc_status status, const char *fmt, ...
   return status;
 }
 
-void ipc_error_clear(ipc_error *err) {
+void ipcc_error_clear(ipcc_error *err) {
   if (err) {
-    err->status = IPC_OK;
+    err->status = IPCC_OK;
     err->msg[0] = '\0';
   }
 }

@@ -75,8 +75,8 @@ static const char *where(char *buf, size_t n, const char *file, int line, const 
 
 /* vertices of a body selected by a region; returns count, fills *out (global ids). at: where
    the region was declared (where()) */
-static int select_region(int **out, const ipc_region_def *r, const double *xrest, int v0, int nv,
-                         const char *at, ipc_error *err) {
+static int select_region(int **out, const ipcc_region_def *r, const double *xrest, int v0, int nv,
+                         const char *at, ipcc_error *err) {
   if (r->nverts > 0) {
     *out = IPC_NEW(int, r->nverts);
     /* a vertex listed twice would take a Neumann load twice: refused */
@@ -84,7 +84,7 @@ static int select_region(int **out, const ipc_region_def *r, const double *xrest
     for (int i = 0; i < nv; ++i) first[i] = -1;
     for (int i = 0; i < r->nverts; ++i) {
       if (r->verts[i] < 0 || r->verts[i] >= nv) {
-        ipc_error_set(err, IPC_ERR_INPUT,
+        ipc_error_set(err, IPCC_ERR_INPUT,
                       "%s: vertex index %d out of range (the body has %d vertices)", at,
                       r->verts[i], nv);
         ipc_free(*out);
@@ -93,7 +93,7 @@ static int select_region(int **out, const ipc_region_def *r, const double *xrest
         return -1;
       }
       if (first[r->verts[i]] >= 0) {
-        ipc_error_set(err, IPC_ERR_INPUT,
+        ipc_error_set(err, IPCC_ERR_INPUT,
                       "%s: vertex %d is listed twice (entries %d and %d); list each vertex once",
                       at, r->verts[i], first[r->verts[i]], i);
         ipc_free(*out);
@@ -122,7 +122,7 @@ static int select_region(int **out, const ipc_region_def *r, const double *xrest
     if (in) (*out)[cnt++] = v0 + i;
   }
   if (cnt == 0) {
-    ipc_error_set(err, IPC_ERR_INPUT, "%s: the box selects no vertex of the body", at);
+    ipc_error_set(err, IPCC_ERR_INPUT, "%s: the box selects no vertex of the body", at);
     ipc_free(*out);
     *out = NULL;
     return -1;
@@ -159,20 +159,20 @@ static int unit_normal(const double n[3], double u[3]) {
    works per vertex: the fit of the initial velocity, the mass scale of the barrier
    stiffness, the friction convergence test, statistics. ipc_affine_moments_surface checks
    that the surface is closed, consistently oriented and encloses a positive volume. */
-static ipc_status surface_masses(double *mass, int nv, const double *x, int ntris, const int *tris,
-                                 double density, const char *at, int b, const char *mesh,
-                                 ipc_error *err) {
+static ipcc_status surface_masses(double *mass, int nv, const double *x, int ntris, const int *tris,
+                                  double density, const char *at, int b, const char *mesh,
+                                  ipcc_error *err) {
   ipc_affine_moments mom;
-  ipc_error inner;
+  ipcc_error inner;
   if (ntris == 0)
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "%s: %s has neither tetrahedra nor triangles; an affine body "
                          "(bodies[%d].affine) needs a tet mesh or a closed triangle surface",
                          at, mesh, b);
-  if (ipc_affine_moments_surface(nv, x, ntris, tris, density, &mom, &inner) != IPC_OK) {
+  if (ipc_affine_moments_surface(nv, x, ntris, tris, density, &mom, &inner) != IPCC_OK) {
     const char *why = inner.msg;
     if (strncmp(why, "affine body: ", 13) == 0) why += 13;
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "%s: %s: %s (bodies[%d].affine is true and the mesh has no tets: "
                          "expected a closed, outward-oriented, manifold triangle surface; "
                          "vertices and triangles count from 0)",
@@ -193,20 +193,20 @@ static ipc_status surface_masses(double *mass, int nv, const double *x, int ntri
     for (int k = 0; k < 3; ++k) mass[f[k]] += area / 3.0;
   }
   for (int i = 0; i < nv; ++i) mass[i] *= mom.mass / total;
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 /* the bodies moved through mesh sequences: obstacles only (a deformable body's vertices
    are not all scripted) */
-static ipc_status mesh_sequences(ipc_model *m, const ipc_scene_def *def, const char *file,
-                                 ipc_error *err) {
+static ipcc_status mesh_sequences(ipc_model *m, const ipcc_scene_def *def, const char *file,
+                                  ipcc_error *err) {
   for (int b = 0; b < def->nbodies; ++b) m->nseq += def->bodies[b].mesh_sequence != NULL;
   m->seq = IPC_NEW0(ipc_mesh_seq, (size_t)m->nseq + 1);
   for (int b = 0, k = 0; b < def->nbodies; ++b) {
-    const ipc_body_def *bd = &def->bodies[b];
+    const ipcc_body_def *bd = &def->bodies[b];
     if (!bd->mesh_sequence) continue;
     if (!bd->obstacle)
-      return ipc_error_set(err, IPC_ERR_INPUT,
+      return ipc_error_set(err, IPCC_ERR_INPUT,
                            "%s: body %d: a mesh sequence moves obstacles only, expected an "
                            "obstacle",
                            file, b);
@@ -219,25 +219,25 @@ static ipc_status mesh_sequences(ipc_model *m, const ipc_scene_def *def, const c
     memcpy(q->ext, bd->mesh_sequence_ext, sizeof q->ext);
     q->ext[sizeof q->ext - 1] = '\0';
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *err) {
+ipcc_status ipc_model_build(ipc_model *m, const ipcc_scene_def *def, ipcc_error *err) {
   memset(m, 0, sizeof *m);
   const char *file = def->path ? def->path : "(scene)";
   int nb = def->nbodies;
-  ipc_mesh *meshes = IPC_NEW0(ipc_mesh, nb);
-  ipc_status st = IPC_OK;
+  ipcc_mesh *meshes = IPC_NEW0(ipcc_mesh, nb);
+  ipcc_status st = IPCC_OK;
   int nverts = 0, ntets = 0, nfaces = 0, nsegs = 0, npoints = 0;
   for (int b = 0; b < nb; ++b) {
-    st = ipc_mesh_read(def->bodies[b].mesh, &meshes[b], err);
-    if (st != IPC_OK) goto done;
+    st = ipcc_mesh_read(def->bodies[b].mesh, &meshes[b], err);
+    if (st != IPCC_OK) goto done;
     if (def->bodies[b].codim) ipc_mesh_reduce_codim(&meshes[b], def->bodies[b].codim);
-    const ipc_mesh *me = &meshes[b];
+    const ipcc_mesh *me = &meshes[b];
     char at[1200];
     where(at, sizeof at, file, def->bodies[b].source_line, "bodies[%d].mesh", b);
     if (!def->bodies[b].obstacle && !def->bodies[b].affine && me->ntets == 0) {
-      st = ipc_error_set(err, IPC_ERR_INPUT,
+      st = ipc_error_set(err, IPCC_ERR_INPUT,
                          "%s: %s has no tetrahedra; a deformable body needs a tet mesh (.msh, "
                          ".node/.ele), or set \"obstacle\": true (or \"affine\": true for a "
                          "closed surface)",
@@ -257,7 +257,7 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
         }
       ipc_free(used);
       if (stray) {
-        st = ipc_error_set(err, IPC_ERR_INPUT,
+        st = ipc_error_set(err, IPCC_ERR_INPUT,
                            "%s: %s: %d of its %d nodes belong to no tetrahedron, the first the "
                            "%d-th node listed; a deformable body's nodes need a tet each (such a "
                            "node has no mass and would hang where it starts); remove them from "
@@ -299,8 +299,8 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
 
   int vo = 0, to = 0, fo = 0, so = 0, po = 0;
   for (int b = 0; b < nb; ++b) {
-    const ipc_body_def *bd = &def->bodies[b];
-    const ipc_mesh *me = &meshes[b];
+    const ipcc_body_def *bd = &def->bodies[b];
+    const ipcc_mesh *me = &meshes[b];
     ipc_body *body = &m->bodies[b];
     if (bd->name)
       snprintf(body->name, sizeof body->name, "%s", bd->name);
@@ -353,7 +353,7 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
       for (int d = 0; d < 3; ++d) reach = fmax(reach, fmax(fabs(lo[d]), fabs(hi[d])));
       if (me->nverts > 0 && (!(reach <= 1e9 * size) || !isfinite(size)) &&
           !(size == 0 && reach <= 1e9)) {
-        st = ipc_error_set(err, IPC_ERR_INPUT,
+        st = ipc_error_set(err, IPCC_ERR_INPUT,
                            "%s: body '%s' reaches %.3g m from the origin while it is %.3g m "
                            "across: out of range (expected coordinates within 1e9 times the "
                            "body's size, where doubles keep 7 digits of its shape; check its "
@@ -371,12 +371,12 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
         double vol = ipc_tet_volume(m->x0, tt);
         if (!(vol > 0)) {
           if (bd->source_line > 0)
-            st = ipc_error_set(err, IPC_ERR_INPUT,
+            st = ipc_error_set(err, IPCC_ERR_INPUT,
                                "%s:%d: %s: tet %d has volume %g after the shape's transform "
                                "(expected > 0)",
                                file, bd->source_line, bd->mesh, t + 1, vol);
           else
-            st = ipc_error_set(err, IPC_ERR_INPUT,
+            st = ipc_error_set(err, IPCC_ERR_INPUT,
                                "%s: tet %d has volume %g after the transform of bodies[%d] "
                                "(expected > 0)",
                                bd->mesh, t + 1, vol, b);
@@ -390,7 +390,7 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
         st = surface_masses(m->mass + vo, me->nverts, x, me->ntris, me->tris, bd->density,
                             where(at, sizeof at, file, bd->source_line, "bodies[%d].mesh", b), b,
                             bd->mesh, err);
-        if (st != IPC_OK) goto cleanup;
+        if (st != IPCC_OK) goto cleanup;
       }
       /* initial velocity: v + w x (x - c), c = bbox center */
       double lo[3], hi[3], c[3];
@@ -404,7 +404,7 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
       double wn = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
       if (wn * def->time_step > 1e6) {
         st = ipc_error_set(
-            err, IPC_ERR_INPUT,
+            err, IPCC_ERR_INPUT,
             "%s: |w| = %.3g rad/s turns body '%s' by %.3g rad in one time step "
             "of %g s (expected at most 1e6 rad per step: beyond it the step's "
             "linear extrapolation of the spin loses all precision)",
@@ -445,12 +445,12 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
     }
     for (int k = 0; k < bd->ndirichlet; ++k) {
       char rat[1200];
-      const ipc_dirichlet_def *src = &bd->dirichlet[k];
+      const ipcc_dirichlet_def *src = &bd->dirichlet[k];
       where(rat, sizeof rat, file, src->source_line, "bodies[%d].dirichlet[%d]", b, k);
       ipc_dirichlet *dd = &m->dirichlet[m->ndirichlet];
       int n = select_region(&dd->verts, &src->region, me->x, vo, me->nverts, rat, err);
       if (n < 0) {
-        st = IPC_ERR_INPUT;
+        st = IPCC_ERR_INPUT;
         goto cleanup;
       }
       dd->nverts = n;
@@ -476,10 +476,10 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
     if (!def->ipc_newton_path && bd->ndirichlet > 1) {
       const ipc_dirichlet *e0 = m->dirichlet + m->ndirichlet - bd->ndirichlet;
       int *owner = IPC_NEW(int, (size_t)me->nverts + 1);
-      for (int k = 0; k < bd->ndirichlet && st == IPC_OK; ++k) {
+      for (int k = 0; k < bd->ndirichlet && st == IPCC_OK; ++k) {
         for (int i = 0; i < me->nverts; ++i) owner[i] = 0;
         for (int i = 0; i < e0[k].nverts; ++i) owner[e0[k].verts[i] - vo] = 1;
-        for (int l = k + 1; l < bd->ndirichlet && st == IPC_OK; ++l) {
+        for (int l = k + 1; l < bd->ndirichlet && st == IPCC_OK; ++l) {
           const ipc_dirichlet *a = &e0[k], *c = &e0[l];
           if (!(fmax(a->t_begin, c->t_begin) < fmin(a->t_end, c->t_end))) continue;
           if (!memcmp(a->velocity, c->velocity, sizeof a->velocity) &&
@@ -488,7 +488,7 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
             continue;
           for (int i = 0; i < c->nverts; ++i)
             if (owner[c->verts[i] - vo]) {
-              st = ipc_error_set(err, IPC_ERR_INPUT,
+              st = ipc_error_set(err, IPCC_ERR_INPUT,
                                  "%s: keys 'bodies[%d].dirichlet[%d]' and "
                                  "'bodies[%d].dirichlet[%d]' both move vertex %d at t = %g, "
                                  "differently; give each vertex one motion at a time",
@@ -498,16 +498,16 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
         }
       }
       ipc_free(owner);
-      if (st != IPC_OK) goto cleanup;
+      if (st != IPCC_OK) goto cleanup;
     }
     for (int k = 0; k < bd->nneumann; ++k) {
       char rat[1200];
-      const ipc_neumann_def *src = &bd->neumann[k];
+      const ipcc_neumann_def *src = &bd->neumann[k];
       where(rat, sizeof rat, file, src->source_line, "bodies[%d].neumann[%d]", b, k);
       ipc_neumann *nd2 = &m->neumann[m->nneumann];
       int n = select_region(&nd2->verts, &src->region, me->x, vo, me->nverts, rat, err);
       if (n < 0) {
-        st = IPC_ERR_INPUT;
+        st = IPCC_ERR_INPUT;
         goto cleanup;
       }
       nd2->nverts = n;
@@ -524,7 +524,7 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
   for (int p = 0; p < def->nplanes; ++p) {
     memcpy(m->planes[p].point, def->planes[p].point, sizeof m->planes[p].point);
     if (!unit_normal(def->planes[p].normal, m->planes[p].normal)) {
-      st = ipc_error_set(err, IPC_ERR_INPUT,
+      st = ipc_error_set(err, IPCC_ERR_INPUT,
                          "%s: key 'planes[%d].normal': expected a non-zero finite vector", file, p);
       goto cleanup;
     }
@@ -538,20 +538,20 @@ ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *er
     dd2 += (m->bbox_max[d] - m->bbox_min[d]) * (m->bbox_max[d] - m->bbox_min[d]);
   m->bbox_diag = def->bbox_diag > 0 ? def->bbox_diag : sqrt(dd2);
   if (!(m->bbox_diag > 0)) {
-    st = ipc_error_set(err, IPC_ERR_INPUT, "%s: the scene has zero extent", file);
+    st = ipc_error_set(err, IPCC_ERR_INPUT, "%s: the scene has zero extent", file);
     goto cleanup;
   }
 
   st = ipc_surface_build(&m->surface, nverts, faces, nfaces, m->segs, nsegs, points, npoints,
                          vert_body, vert_obs, err);
   m->surface.body_contact = def->body_contact;
-  for (int b = 0; b < nb && st == IPC_OK; ++b) {
+  for (int b = 0; b < nb && st == IPCC_OK; ++b) {
     const ipc_body *body = &m->bodies[b];
     if (!body->affine || body->nv == 0) continue;
     if (!m->surface.vert_rigid) m->surface.vert_rigid = IPC_NEW0(unsigned char, (size_t)nverts);
     memset(m->surface.vert_rigid + body->v0, 1, (size_t)body->nv);
   }
-  if (st == IPC_OK) st = mesh_sequences(m, def, file, err);
+  if (st == IPCC_OK) st = mesh_sequences(m, def, file, err);
 
   m->params = *def;
   m->params.bodies = NULL;
@@ -566,9 +566,9 @@ cleanup:
   ipc_free(vert_body);
   ipc_free(vert_obs);
 done:
-  for (int b = 0; b < nb; ++b) ipc_mesh_free(&meshes[b]);
+  for (int b = 0; b < nb; ++b) ipcc_mesh_free(&meshes[b]);
   ipc_free(meshes);
-  if (st != IPC_OK) ipc_model_free(m);
+  if (st != IPCC_OK) ipc_model_free(m);
   return st;
 }
 
@@ -594,11 +594,11 @@ void ipc_model_free(ipc_model *m) {
 
 double ipc_friction_combine_mu(int rule, double a, double b) {
   switch (rule) {
-    case IPC_FRICTION_MEAN:
+    case IPCC_FRICTION_MEAN:
       return 0.5 * (a + b);
-    case IPC_FRICTION_MIN:
+    case IPCC_FRICTION_MIN:
       return fmin(a, b);
-    case IPC_FRICTION_MAX:
+    case IPCC_FRICTION_MAX:
       return fmax(a, b);
     default:
       return sqrt(a * b);
@@ -619,7 +619,7 @@ void ipc_model_pair_friction(const ipc_model *m, int a, int b, int plane, double
     sb = m->bodies[b].friction_static;
     b_obstacle = m->bodies[b].obstacle;
   }
-  if (rule == IPC_FRICTION_OBSTACLE && a_obstacle != b_obstacle) {
+  if (rule == IPCC_FRICTION_OBSTACLE && a_obstacle != b_obstacle) {
     *mu_k = a_obstacle ? ka : kb;
     *mu_s = fmax(a_obstacle ? sa : sb, *mu_k);
     return;
@@ -631,17 +631,17 @@ void ipc_model_pair_friction(const ipc_model *m, int a, int b, int plane, double
 /* the exact moments of body bd: from its tets, or from its closed surface by the divergence
    theorem (model.c checked it and spread the mass over its vertices); over the body's own
    vertices, so the sums are taken near the body and cost O(its size) */
-ipc_status ipc_model_body_moments(const ipc_model *m, const ipc_body *bd, ipc_affine_moments *mom,
-                                  ipc_error *err) {
+ipcc_status ipc_model_body_moments(const ipc_model *m, const ipc_body *bd, ipc_affine_moments *mom,
+                                   ipcc_error *err) {
   int per = bd->nt > 0 ? 4 : 3, nel = bd->nt > 0 ? bd->nt : bd->nf;
   const int *src =
       bd->nt > 0 ? m->tets + 4 * (size_t)bd->t0 : m->surface.faces + 3 * (size_t)bd->f0;
   int *loc = IPC_NEW(int, (size_t)per *(size_t)nel + 1);
   for (size_t k = 0; k < (size_t)per * (size_t)nel; ++k) loc[k] = src[k] - bd->v0;
   const double *x = m->x0 + 3 * (size_t)bd->v0;
-  ipc_status st = bd->nt > 0
-                      ? ipc_affine_moments_tets(bd->nv, x, nel, loc, bd->density, mom, err)
-                      : ipc_affine_moments_surface(bd->nv, x, nel, loc, bd->density, mom, err);
+  ipcc_status st = bd->nt > 0
+                       ? ipc_affine_moments_tets(bd->nv, x, nel, loc, bd->density, mom, err)
+                       : ipc_affine_moments_surface(bd->nv, x, nel, loc, bd->density, mom, err);
   ipc_free(loc);
   return st;
 }
@@ -664,20 +664,20 @@ void ipc_model_affine_neumann(const ipc_model *m, const int *vert_aff, const dou
   }
 }
 
-ipc_status ipc_model_affine_scripts_check(const ipc_model *m, const ipc_scene_def *def, int b,
-                                          int d0, ipc_error *err) {
+ipcc_status ipc_model_affine_scripts_check(const ipc_model *m, const ipcc_scene_def *def, int b,
+                                           int d0, ipcc_error *err) {
   const char *path = def->path ? def->path : "(scene)";
-  const ipc_body_def *bd = &def->bodies[b];
+  const ipcc_body_def *bd = &def->bodies[b];
   for (int k = 0; k < bd->ndirichlet; ++k) {
     const ipc_dirichlet *d = &m->dirichlet[d0 + k];
     if (d->nverts != m->bodies[b].nv)
-      return ipc_error_set(err, IPC_ERR_INPUT,
+      return ipc_error_set(err, IPCC_ERR_INPUT,
                            "%s: bodies[%d].dirichlet[%d]: selects %d of the body's %d vertices; "
                            "an affine body moves as a whole, so its script must select all of "
                            "them (bodies[%d].affine is true)",
                            path, b, k, d->nverts, m->bodies[b].nv, b);
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 int ipc_model_planes_clear(const ipc_model *m, const double *x, char *what, size_t n) {

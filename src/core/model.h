@@ -18,12 +18,12 @@ typedef struct ipc_body {
   int t0, nt;   /* global tet range */
   int f0, nf;   /* global surface face range */
   int s0, ns;   /* global segment range (obstacles) */
-  ipc_material_kind material;
+  ipcc_material_kind material;
   double mu, lambda, density;
   double friction;
   double friction_static;  /* static coefficient (>= friction) */
-  int affine;              /* affine body (ipc_body_def.affine): 12 DOFs, no tet elasticity */
-  int ipc_codim_mass;      /* ipc_body_def.ipc_codim_mass */
+  int affine;              /* affine body (ipcc_body_def.affine): 12 DOFs, no tet elasticity */
+  int ipc_codim_mass;      /* ipcc_body_def.ipc_codim_mass */
   double affine_stiffness; /* orthogonality stiffness kappa_A (Pa), resolved default */
 } ipc_body;
 
@@ -37,9 +37,9 @@ typedef struct ipc_dirichlet {
   double center[3];           /* region bbox center at t = 0 */
   double t_begin, t_end;
   /* 1: each step rotates by Rx Ry Rz of (angular_velocity h) about the centre of the region's
-     bounding box at the step's start, as IPC's scripts (ipc_scene_def.script_rotation_bbox) */
+     bounding box at the step's start, as IPC's scripts (ipcc_scene_def.script_rotation_bbox) */
   int bbox_rotation;
-  /* ipc_dirichlet_def.release_x: the entry ends once vertices rel_v0 .. rel_v0 + rel_nv - 1
+  /* ipcc_dirichlet_def.release_x: the entry ends once vertices rel_v0 .. rel_v0 + rel_nv - 1
      (its body's) all lie at x > release_x at a step's start (ipc_dirichlet_release) */
   int has_release_x;
   double release_x;
@@ -53,7 +53,7 @@ typedef struct ipc_neumann {
   double t_begin, t_end;
 } ipc_neumann;
 
-/* a body moved through a sequence of meshes (ipc_body_def.mesh_sequence) */
+/* a body moved through a sequence of meshes (ipcc_body_def.mesh_sequence) */
 typedef struct ipc_mesh_seq {
   int v0, nv;   /* global vertex range of the body */
   char *folder; /* the step with index k reads folder/(k + start) ext */
@@ -95,14 +95,14 @@ typedef struct ipc_model {
   int nseq;
   ipc_mesh_seq *seq;
   double bbox_min[3], bbox_max[3];
-  double bbox_diag;     /* of the initial bodies and obstacles */
-  ipc_scene_def params; /* copy of the scalar parameters (bodies/planes pointers cleared) */
+  double bbox_diag;      /* of the initial bodies and obstacles */
+  ipcc_scene_def params; /* copy of the scalar parameters (bodies/planes pointers cleared) */
 } ipc_model;
 
 /* builds the model: reads every body's mesh, applies transforms, lumps masses,
    selects boundary-condition regions, builds the global collision surface.
-   returns IPC_ERR_INPUT naming the file or key on bad input. */
-ipc_status ipc_model_build(ipc_model *m, const ipc_scene_def *def, ipc_error *err);
+   returns IPCC_ERR_INPUT naming the file or key on bad input. */
+ipcc_status ipc_model_build(ipc_model *m, const ipcc_scene_def *def, ipcc_error *err);
 
 /* R = Rx(a) Ry(b) Rz(c), angles ang = (a, b, c) in radians, row-major */
 void ipc_rotation_xyz(double R[9], const double ang[3]);
@@ -123,7 +123,7 @@ int ipc_model_no_containment(const ipc_model *m, const double *x, char *what, si
 
 /* the exact volume moments of body bd of m (an affine body) with its density, about the
    world origin: from its tets, or from its closed surface by the divergence theorem when it
-   has none (ipc_model_build checked that surface). IPC_ERR_INPUT as the kernels. */
+   has none (ipc_model_build checked that surface). IPCC_ERR_INPUT as the kernels. */
 /* adds to f (12 per affine body) the generalized forces of the Neumann loads active at t: the
    forces m_i a on each loaded vertex i of an affine body, as sum m_i J_i^T a with
    J_i = (1, x0_i - origin of its body) (x) I3. vert_aff: the affine body of each vertex or -1;
@@ -131,17 +131,17 @@ int ipc_model_no_containment(const ipc_model *m, const double *x, char *what, si
 void ipc_model_affine_neumann(const ipc_model *m, const int *vert_aff, const double *origin,
                               double t, double *f);
 
-ipc_status ipc_model_body_moments(const ipc_model *m, const ipc_body *bd, ipc_affine_moments *mom,
-                                  ipc_error *err);
+ipcc_status ipc_model_body_moments(const ipc_model *m, const ipc_body *bd, ipc_affine_moments *mom,
+                                   ipcc_error *err);
 
-/* IPC_ERR_INPUT naming bodies[b].dirichlet[k] when a script of affine body b (its entries
+/* IPCC_ERR_INPUT naming bodies[b].dirichlet[k] when a script of affine body b (its entries
    d0 .. d0 + def->bodies[b].ndirichlet - 1 in m->dirichlet) selects only part of the body:
    an affine body moves as a whole. Both modes call it. */
-ipc_status ipc_model_affine_scripts_check(const ipc_model *m, const ipc_scene_def *def, int b,
-                                          int d0, ipc_error *err);
+ipcc_status ipc_model_affine_scripts_check(const ipc_model *m, const ipcc_scene_def *def, int b,
+                                           int d0, ipcc_error *err);
 
-/* combines two friction coefficients by rule (ipc_friction_combine; IPC_FRICTION_OBSTACLE
-   combines like IPC_FRICTION_GEOMETRIC_MEAN: it differs only in which sides it combines) */
+/* combines two friction coefficients by rule (ipcc_friction_combine; IPCC_FRICTION_OBSTACLE
+   combines like IPCC_FRICTION_GEOMETRIC_MEAN: it differs only in which sides it combines) */
 double ipc_friction_combine_mu(int rule, double a, double b);
 
 /* the static and kinetic coefficients of a contact between body a and body b, or plane

@@ -1,7 +1,7 @@
 /* chunked OpenMP loops with thread-count independent results; see parallel.h */
 #include "core/parallel.h"
 
-#include "ipcc/world.h"
+#include "ipc/world.h"
 
 #include <limits.h>
 #include <math.h>
@@ -12,7 +12,7 @@
    slower (OpenMP workers and OpenBLAS/CHOLMOD threads spin against each other) */
 static int g_threads = 1;
 
-int ipc_set_threads(int n) {
+int ipcc_set_threads(int n) {
   if (n < 1) n = omp_get_num_procs();
   g_threads = n;
   return n;

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-/* the number of threads is set by ipc_set_threads (public: ipcc/world.h) */
+/* the number of threads is set by ipcc_set_threads (public: ipcc/world.h) */
 
 /* the number of threads loops use */
 int ipc_threads(void);

@@ -23,9 +23,9 @@ void ipc_prescription_free(ipc_prescription *p) {
   memset(p, 0, sizeof *p);
 }
 
-ipc_status ipc_prescribe(ipc_prescription *p, ipc_model *m, const ipc_rest *r, double *center,
-                         double h, double t, int step, const double *x, const double *q,
-                         ipc_error *err) {
+ipcc_status ipc_prescribe(ipc_prescription *p, ipc_model *m, const ipc_rest *r, double *center,
+                          double h, double t, int step, const double *x, const double *q,
+                          ipcc_error *err) {
   memset(p->scripted, 0, (size_t)m->nverts);
   ipc_dirichlet_release(m, t, x);
   ipc_dirichlet_targets(m, center, h, t, x, p->target, p->scripted);
@@ -35,7 +35,7 @@ ipc_status ipc_prescribe(ipc_prescription *p, ipc_model *m, const ipc_rest *r, d
         m, center, r->aff_dir0[a], r->aff_ndir[a], t, h, q + 12 * (size_t)a, qs);
     if (p->aff_scripted[a]) ipc_rest_map_body(r, m, a, qs, p->target);
   }
-  if (ipc_mesh_seq_targets(m, step, p->target, p->scripted, err) != IPC_OK) return IPC_ERR_INPUT;
+  if (ipc_mesh_seq_targets(m, step, p->target, p->scripted, err) != IPCC_OK) return IPCC_ERR_INPUT;
   if (p->next > 0) { /* set from outside for this step only */
     for (int i = 0; i < m->nverts; ++i) {
       if (!p->ext_set[i]) continue;
@@ -46,5 +46,5 @@ ipc_status ipc_prescribe(ipc_prescription *p, ipc_model *m, const ipc_rest *r, d
     p->next = 0;
   }
   ipc_dirichlet_advance_centers(m, center, h, t);
-  return IPC_OK;
+  return IPCC_OK;
 }

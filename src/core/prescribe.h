@@ -32,9 +32,9 @@ void ipc_prescription_free(ipc_prescription *p);
    of every scripted affine body (the last active script winning) with its vertices' targets
    J_i qs, the targets of mesh sequences, then the targets set from outside (which end
    there: one step each); then moves the regions' centres on to the step's end.
-   IPC_ERR_INPUT (centres unchanged) when a mesh sequence's file is missing or does not fit. */
-ipc_status ipc_prescribe(ipc_prescription *p, ipc_model *m, const ipc_rest *r, double *center,
-                         double h, double t, int step, const double *x, const double *q,
-                         ipc_error *err);
+   IPCC_ERR_INPUT (centres unchanged) when a mesh sequence's file is missing or does not fit. */
+ipcc_status ipc_prescribe(ipc_prescription *p, ipc_model *m, const ipc_rest *r, double *center,
+                          double h, double t, int step, const double *x, const double *q,
+                          ipcc_error *err);
 
 #endif

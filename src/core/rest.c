@@ -7,10 +7,10 @@
 #include "elastic/model_rest.h"
 
 /* body a's affine data: its scripts, its moments about the chosen origin */
-static ipc_status affine_body(ipc_rest *r, const ipc_model *m, const ipc_scene_def *def, int a,
-                              int b, int d0, ipc_rest_origin origin, ipc_error *err) {
+static ipcc_status affine_body(ipc_rest *r, const ipc_model *m, const ipcc_scene_def *def, int a,
+                               int b, int d0, ipc_rest_origin origin, ipcc_error *err) {
   const ipc_body *bd = &m->bodies[b];
-  if (ipc_model_affine_scripts_check(m, def, b, d0, err) != IPC_OK) return IPC_ERR_INPUT;
+  if (ipc_model_affine_scripts_check(m, def, b, d0, err) != IPCC_OK) return IPCC_ERR_INPUT;
   r->aff_body[a] = b;
   r->aff_dir0[a] = d0;
   r->aff_ndir[a] = def->bodies[b].ndirichlet;
@@ -18,24 +18,24 @@ static ipc_status affine_body(ipc_rest *r, const ipc_model *m, const ipc_scene_d
   /* about the centre of mass: M4 = [m c^T; c S] stays well conditioned far from the world's
      origin (lcp/lcp_affine.c) */
   ipc_affine_moments world;
-  if (ipc_model_body_moments(m, bd, &world, err) != IPC_OK) return IPC_ERR_INPUT;
+  if (ipc_model_body_moments(m, bd, &world, err) != IPCC_OK) return IPCC_ERR_INPUT;
   double *o = r->aff_origin + 3 * (size_t)a, shift[3];
   static const double I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   for (int d = 0; d < 3; ++d) shift[d] = -(o[d] = world.first[d] / world.mass);
   ipc_affine_moments_transform(&world, I3, shift, &r->aff_mom[a]);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-ipc_status ipc_rest_build(ipc_rest *r, const ipc_model *m, const ipc_scene_def *def,
-                          ipc_rest_origin origin, ipc_error *err) {
+ipcc_status ipc_rest_build(ipc_rest *r, const ipc_model *m, const ipcc_scene_def *def,
+                           ipc_rest_origin origin, ipcc_error *err) {
   memset(r, 0, sizeof *r);
   r->DmInv = IPC_NEW(double, 9 * (size_t)m->ntets + 1);
   r->vol = IPC_NEW(double, (size_t)m->ntets + 1);
   r->tet_model = IPC_NEW(int, (size_t)m->ntets + 1);
-  if (ipc_model_tet_rest(m, def->path, r->DmInv, r->vol, r->tet_model, err) != IPC_OK)
-    return IPC_ERR_INPUT;
+  if (ipc_model_tet_rest(m, def->path, r->DmInv, r->vol, r->tet_model, err) != IPCC_OK)
+    return IPCC_ERR_INPUT;
   for (int b = 0; b < m->nbodies; ++b) r->naff += m->bodies[b].affine != 0;
-  if (r->naff == 0) return IPC_OK;
+  if (r->naff == 0) return IPCC_OK;
   int na = r->naff;
   r->aff_body = IPC_NEW(int, na);
   r->aff_dir0 = IPC_NEW(int, na);
@@ -50,11 +50,11 @@ ipc_status ipc_rest_build(ipc_rest *r, const ipc_model *m, const ipc_scene_def *
     int d0 = dnext + bd->obstacle;
     dnext = d0 + def->bodies[b].ndirichlet;
     if (!bd->affine) continue;
-    if (affine_body(r, m, def, a, b, d0, origin, err) != IPC_OK) return IPC_ERR_INPUT;
+    if (affine_body(r, m, def, a, b, d0, origin, err) != IPCC_OK) return IPCC_ERR_INPUT;
     for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) r->vert_aff[i] = a;
     ++a;
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 void ipc_rest_free(ipc_rest *r) {

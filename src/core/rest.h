@@ -27,12 +27,12 @@ typedef enum ipc_rest_origin {
   IPC_REST_CENTRE,       /* the body's centre of mass (the LCP world: q starts at (c, I)) */
 } ipc_rest_origin;
 
-/* the rest shapes of m's tets (IPC_ERR_INPUT naming def->path, the body and the tet for a
+/* the rest shapes of m's tets (IPCC_ERR_INPUT naming def->path, the body and the tet for a
    degenerate or inverted one), then its affine bodies: their scripts checked (a script moves
    a whole affine body), their exact moments about the chosen origin. r is zeroed first;
    on failure what was built stays in r for ipc_rest_free. */
-ipc_status ipc_rest_build(ipc_rest *r, const ipc_model *m, const ipc_scene_def *def,
-                          ipc_rest_origin origin, ipc_error *err);
+ipcc_status ipc_rest_build(ipc_rest *r, const ipc_model *m, const ipcc_scene_def *def,
+                           ipc_rest_origin origin, ipcc_error *err);
 
 /* frees and zeroes */
 void ipc_rest_free(ipc_rest *r);

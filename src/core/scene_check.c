@@ -1,4 +1,4 @@
-/* the checks of a scene definition at world creation (ipc_scene_def_check): every number in
+/* the checks of a scene definition at world creation (ipcc_scene_def_check): every number in
    the range the JSON reader (src/io/scene.c) accepts, with its wording, so that scenes built
    in code, IPC scripts and JSON files are refused alike. The JSON reader checks first (it
    knows the line of the file); this is the net for what comes by other ways. */
@@ -12,7 +12,7 @@
 
 typedef struct checker {
   const char *file;
-  ipc_error *err;
+  ipcc_error *err;
 } checker;
 
 /* "FILE:LINE: FIELD: expected ..." for what a script line declared (line > 0), else
@@ -27,9 +27,9 @@ static int fail(const checker *c, int line, const char *prefix, const char *fiel
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
   if (line > 0)
-    ipc_error_set(c->err, IPC_ERR_INPUT, "%s:%d: %s: expected %s", c->file, line, field, what);
+    ipc_error_set(c->err, IPCC_ERR_INPUT, "%s:%d: %s: expected %s", c->file, line, field, what);
   else
-    ipc_error_set(c->err, IPC_ERR_INPUT, "%s: key '%s%s%s': expected %s", c->file, prefix,
+    ipc_error_set(c->err, IPCC_ERR_INPUT, "%s: key '%s%s%s': expected %s", c->file, prefix,
                   prefix[0] ? "." : "", field, what);
   return 0;
 }
@@ -82,7 +82,7 @@ static int window(const checker *c, int line, const char *prefix, double t0, dou
   return 1;
 }
 
-static int region(const checker *c, int line, const char *prefix, const ipc_region_def *r) {
+static int region(const checker *c, int line, const char *prefix, const ipcc_region_def *r) {
   if (r->nverts < 0 || (r->nverts > 0 && !r->verts))
     return fail(c, line, prefix, "vertices",
                 "a non-empty array of vertex indices, got nverts %d, verts %s", r->nverts,
@@ -109,7 +109,7 @@ static int region(const checker *c, int line, const char *prefix, const ipc_regi
   return 1;
 }
 
-static int dirichlet(const checker *c, const char *prefix, const ipc_dirichlet_def *d) {
+static int dirichlet(const checker *c, const char *prefix, const ipcc_dirichlet_def *d) {
   int l = d->source_line;
   if (!region(c, l, prefix, &d->region) || !finite3(c, l, prefix, "velocity", d->velocity) ||
       !finite3(c, l, prefix, "angular_velocity", d->angular_velocity) ||
@@ -122,14 +122,14 @@ static int dirichlet(const checker *c, const char *prefix, const ipc_dirichlet_d
   return 1;
 }
 
-static int neumann(const checker *c, const char *prefix, const ipc_neumann_def *d) {
+static int neumann(const checker *c, const char *prefix, const ipcc_neumann_def *d) {
   int l = d->source_line;
   return region(c, l, prefix, &d->region) &&
          finite3(c, l, prefix, "acceleration", d->acceleration) &&
          window(c, l, prefix, d->t_begin, d->t_end);
 }
 
-static int body(const checker *c, int i, const ipc_body_def *b) {
+static int body(const checker *c, int i, const ipcc_body_def *b) {
   char p[64], mp[96];
   snprintf(p, sizeof p, "bodies[%d]", i);
   snprintf(mp, sizeof mp, "%s.material", p);
@@ -152,7 +152,7 @@ static int body(const checker *c, int i, const ipc_body_def *b) {
                 b->affine_stiffness);
   if (b->affine && b->obstacle)
     return fail(c, l, p, "affine", "false on an obstacle (a kinematic body has no affine DOFs)");
-  if (b->material < IPC_MAT_NEO_HOOKEAN || b->material > IPC_MAT_STVK)
+  if (b->material < IPCC_MAT_NEO_HOOKEAN || b->material > IPCC_MAT_STVK)
     return fail(c, l, mp, "model", "\"neo_hookean\", \"fixed_corotated\" or \"stvk\", got %d",
                 (int)b->material);
   /* the Poisson ratio up to (not at) 0.5, as the wording says and IPC scripts may give */
@@ -185,7 +185,7 @@ static int body(const checker *c, int i, const ipc_body_def *b) {
   return 1;
 }
 
-static int plane(const checker *c, int i, const ipc_plane_def *pl) {
+static int plane(const checker *c, int i, const ipcc_plane_def *pl) {
   char p[64];
   snprintf(p, sizeof p, "planes[%d]", i);
   if (!finite3(c, 0, p, "point", pl->point) || !finite3(c, 0, p, "normal", pl->normal)) return 0;
@@ -195,7 +195,7 @@ static int plane(const checker *c, int i, const ipc_plane_def *pl) {
 }
 
 /* the scene's own numbers, in the order of the JSON reader */
-static int scene(const checker *c, const ipc_scene_def *s) {
+static int scene(const checker *c, const ipcc_scene_def *s) {
   /* an IPC script's bbox_diag is its shapes' extent (and its absolute dhat and tolerance are
      divided by it): infinite when a shape lies out of range, which the model builder names by
      the shape's line, as it does for a scene from anywhere else */
@@ -206,7 +206,7 @@ static int scene(const checker *c, const ipc_scene_def *s) {
       !number(c, 0, "", "duration", s->duration, 0, 1e9, "a duration >= 0 (s)") ||
       !finite3(c, 0, "", "gravity", s->gravity))
     return 0;
-  if (s->integrator < IPC_IMPLICIT_EULER || s->integrator > IPC_NEWMARK)
+  if (s->integrator < IPCC_IMPLICIT_EULER || s->integrator > IPCC_NEWMARK)
     return fail(c, 0, "", "integrator", "\"implicit_euler\" or \"newmark\", got %d",
                 (int)s->integrator);
   if (!number(c, s->source_line_damping, "", "damping.stiffness", s->damping_stiffness, 0, 1e300,
@@ -220,11 +220,11 @@ static int scene(const checker *c, const ipc_scene_def *s) {
       !number(c, 0, "contact", "friction_tolerance", s->friction_tolerance, 0, 1e300,
               "a friction tolerance >= 0 (relative to the bbox diagonal, per second)"))
     return 0;
-  if (s->body_contact < IPC_BODY_CONTACT_ALL || s->body_contact > IPC_BODY_CONTACT_OBSTACLES_ONLY)
+  if (s->body_contact < IPCC_BODY_CONTACT_ALL || s->body_contact > IPCC_BODY_CONTACT_OBSTACLES_ONLY)
     return fail(c, 0, "contact", "body_contact",
                 "\"all\", \"between_bodies\" or \"obstacles_only\", got %d", (int)s->body_contact);
-  if (s->friction_combine < IPC_FRICTION_GEOMETRIC_MEAN ||
-      s->friction_combine > IPC_FRICTION_OBSTACLE)
+  if (s->friction_combine < IPCC_FRICTION_GEOMETRIC_MEAN ||
+      s->friction_combine > IPCC_FRICTION_OBSTACLE)
     return fail(c, 0, "contact", "friction_combine",
                 "\"geometric_mean\", \"mean\", \"min\", \"max\" or \"obstacle\", got %d",
                 (int)s->friction_combine);
@@ -243,7 +243,7 @@ static int scene(const checker *c, const ipc_scene_def *s) {
       !at_least(c, 0, "newton", "max_iterations", s->newton_max_iterations, 1,
                 "a positive integer"))
     return 0;
-  if (s->warm_start < IPC_WARM_PREVIOUS || s->warm_start > IPC_WARM_INERTIAL)
+  if (s->warm_start < IPCC_WARM_PREVIOUS || s->warm_start > IPCC_WARM_INERTIAL)
     return fail(c, 0, "newton", "warm_start", "\"previous\", \"velocity\" or \"inertial\", got %d",
                 (int)s->warm_start);
   /* > 0: the length relative parameters refer to; <= 0: the bodies' bounding box */
@@ -254,7 +254,7 @@ static int scene(const checker *c, const ipc_scene_def *s) {
       !at_least(c, 0, "output", "preview", s->preview_every, 0,
                 "true, false, or a positive integer (every Nth frame)"))
     return 0;
-  if (s->output_formats & ~(unsigned)IPC_FORMAT_ALL)
+  if (s->output_formats & ~(unsigned)IPCC_FORMAT_ALL)
     return fail(c, 0, "output", "format",
                 "a format name or a list of them (obj, ply, vtu, pc2), got the bits 0x%x",
                 s->output_formats);
@@ -267,7 +267,7 @@ static int scene(const checker *c, const ipc_scene_def *s) {
     if (!finite3(c, 0, "output.camera", "eye", s->camera_eye) ||
         !finite3(c, 0, "output.camera", "target", s->camera_target))
       return 0;
-    if (!ipc_camera_eye_apart(s->camera_eye, s->camera_target))
+    if (!ipcc_camera_eye_apart(s->camera_eye, s->camera_target))
       return fail(c, 0, "output", "camera",
                   "an eye apart from the target (by more than 1e-12 times their coordinates)");
   }
@@ -280,14 +280,14 @@ static int scene(const checker *c, const ipc_scene_def *s) {
   return 1;
 }
 
-ipc_status ipc_scene_def_check(const ipc_scene_def *def, ipc_error *err) {
+ipcc_status ipcc_scene_def_check(const ipcc_scene_def *def, ipcc_error *err) {
   if (!def)
-    return ipc_error_set(err, IPC_ERR_INPUT, "(scene): expected a scene definition, got NULL");
+    return ipc_error_set(err, IPCC_ERR_INPUT, "(scene): expected a scene definition, got NULL");
   checker c = {def->path && def->path[0] ? def->path : "(scene)", err};
-  if (!scene(&c, def)) return IPC_ERR_INPUT;
+  if (!scene(&c, def)) return IPCC_ERR_INPUT;
   for (int i = 0; i < def->nbodies; ++i)
-    if (!body(&c, i, &def->bodies[i])) return IPC_ERR_INPUT;
+    if (!body(&c, i, &def->bodies[i])) return IPCC_ERR_INPUT;
   for (int i = 0; i < def->nplanes; ++i)
-    if (!plane(&c, i, &def->planes[i])) return IPC_ERR_INPUT;
-  return IPC_OK;
+    if (!plane(&c, i, &def->planes[i])) return IPCC_ERR_INPUT;
+  return IPCC_OK;
 }

@@ -74,8 +74,8 @@ static int put(FILE *f, const void *p, size_t n) {
   return n == 0 || fwrite(p, 1, n, f) == n;
 }
 
-ipc_status ipc_state_save(const ipc_state *s, const ipc_state_shape *sh,
-                          const ipc_state_field *extra, int nextra, FILE *f, ipc_error *err) {
+ipcc_status ipc_state_save(const ipc_state *s, const ipc_state_shape *sh,
+                           const ipc_state_field *extra, int nextra, FILE *f, ipcc_error *err) {
   ipc_state_field fs[9];
   int nf = ipc_state_fields(s, sh, fs);
   uint32_t head[7] = {IPC_STATE_VERSION,      (uint32_t)sh->mode,       (uint32_t)sh->nverts,
@@ -87,8 +87,8 @@ ipc_status ipc_state_save(const ipc_state *s, const ipc_state_shape *sh,
     ok = put(f, &x->tag, sizeof x->tag) && put(f, &x->bytes, sizeof x->bytes) &&
          put(f, x->data, (size_t)x->bytes);
   }
-  if (!ok) return ipc_error_set(err, IPC_ERR_INPUT, "world state: write failed");
-  return IPC_OK;
+  if (!ok) return ipc_error_set(err, IPCC_ERR_INPUT, "world state: write failed");
+  return IPCC_OK;
 }
 
 static long bytes_left(FILE *f) {
@@ -106,39 +106,39 @@ void ipc_state_record_free(ipc_state_record *r) {
 
 static const char *const mode_names[2] = {"an IPC", "an LCP"};
 
-ipc_status ipc_state_record_read(ipc_state_record *r, FILE *f, const ipc_state_shape *sh,
-                                 ipc_error *err) {
+ipcc_status ipc_state_record_read(ipc_state_record *r, FILE *f, const ipc_state_shape *sh,
+                                  ipcc_error *err) {
   r->n = 0;
   long left = bytes_left(f);
   char magic[8];
   uint32_t head[7];
   if (left < (long)(sizeof magic + sizeof head) || fread(magic, 1, 8, f) != 8 ||
       fread(head, 1, sizeof head, f) != sizeof head)
-    return ipc_error_set(err, IPC_ERR_INPUT, "world state: not an ipcc world state record");
+    return ipc_error_set(err, IPCC_ERR_INPUT, "world state: not an ipcc world state record");
   left -= (long)(sizeof magic + sizeof head);
   if (!memcmp(magic, "IPCWSTAT", 8) || !memcmp(magic, "IPCLSTAT", 8))
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "world state: a record of an older ipcc (one per mode, before format %u "
                          "of both); start the run anew",
                          IPC_STATE_VERSION);
   if (memcmp(magic, state_magic, 8) != 0)
-    return ipc_error_set(err, IPC_ERR_INPUT, "world state: not an ipcc world state record");
+    return ipc_error_set(err, IPCC_ERR_INPUT, "world state: not an ipcc world state record");
   if (head[0] != IPC_STATE_VERSION)
-    return ipc_error_set(err, IPC_ERR_INPUT, "world state: version %u (expected %u)", head[0],
+    return ipc_error_set(err, IPCC_ERR_INPUT, "world state: version %u (expected %u)", head[0],
                          IPC_STATE_VERSION);
   if (head[1] != (uint32_t)sh->mode)
-    return ipc_error_set(err, IPC_ERR_INPUT, "world state: %s world's record (mode %u), not %s one",
-                         head[1] < 2 ? mode_names[head[1]] : "another", head[1],
-                         mode_names[sh->mode]);
+    return ipc_error_set(
+        err, IPCC_ERR_INPUT, "world state: %s world's record (mode %u), not %s one",
+        head[1] < 2 ? mode_names[head[1]] : "another", head[1], mode_names[sh->mode]);
   if (head[2] != (uint32_t)sh->nverts || head[3] != (uint32_t)sh->ntets ||
       head[4] != (uint32_t)sh->ndirichlet || head[5] != (uint32_t)sh->naff)
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "world state: saved for %u vertices, %u tets, %u scripted regions, %u "
                          "affine bodies; the scene has %d, %d, %d, %d",
                          head[2], head[3], head[4], head[5], sh->nverts, sh->ntets, sh->ndirichlet,
                          sh->naff);
   if (head[6] > sizeof r->f / sizeof r->f[0])
-    return ipc_error_set(err, IPC_ERR_INPUT, "world state: %u fields (at most %zu)", head[6],
+    return ipc_error_set(err, IPCC_ERR_INPUT, "world state: %u fields (at most %zu)", head[6],
                          sizeof r->f / sizeof r->f[0]);
   const char *bad = NULL;
   uint32_t bad_tag = 0;
@@ -165,10 +165,10 @@ ipc_status ipc_state_record_read(ipc_state_record *r, FILE *f, const ipc_state_s
     left -= (long)bytes;
   }
   if (!bad && left != 0) bad = "longer than its fields";
-  if (!bad) return IPC_OK;
+  if (!bad) return IPCC_OK;
   ipc_state_record_free(r);
-  if (bad_tag) return ipc_error_set(err, IPC_ERR_INPUT, "world state: field %u %s", bad_tag, bad);
-  return ipc_error_set(err, IPC_ERR_INPUT, "world state: %s", bad);
+  if (bad_tag) return ipc_error_set(err, IPCC_ERR_INPUT, "world state: field %u %s", bad_tag, bad);
+  return ipc_error_set(err, IPCC_ERR_INPUT, "world state: %s", bad);
 }
 
 const void *ipc_state_record_get(const ipc_state_record *r, uint32_t tag, uint64_t *bytes) {
@@ -180,8 +180,8 @@ const void *ipc_state_record_get(const ipc_state_record *r, uint32_t tag, uint64
   return NULL;
 }
 
-ipc_status ipc_state_record_check(const ipc_state_record *r, const ipc_state_shape *sh,
-                                  const uint32_t *mode_tags, int nmode, ipc_error *err) {
+ipcc_status ipc_state_record_check(const ipc_state_record *r, const ipc_state_shape *sh,
+                                   const uint32_t *mode_tags, int nmode, ipcc_error *err) {
   ipc_state_field fs[9];
   int nf = ipc_state_fields(&(ipc_state){0}, sh, fs);
   for (int k = 0; k < r->n; ++k) {
@@ -189,20 +189,21 @@ ipc_status ipc_state_record_check(const ipc_state_record *r, const ipc_state_sha
     for (int j = 0; j < nf; ++j) known |= fs[j].tag == r->f[k].tag;
     for (int j = 0; j < nmode; ++j) known |= mode_tags[j] == r->f[k].tag;
     if (!known)
-      return ipc_error_set(err, IPC_ERR_INPUT, "world state: unknown field %u", r->f[k].tag);
+      return ipc_error_set(err, IPCC_ERR_INPUT, "world state: unknown field %u", r->f[k].tag);
   }
   for (int j = 0; j < nf; ++j) {
     uint64_t bytes;
     const unsigned char *d = ipc_state_record_get(r, fs[j].tag, &bytes);
-    if (!d) return ipc_error_set(err, IPC_ERR_INPUT, "world state: field %u is missing", fs[j].tag);
+    if (!d)
+      return ipc_error_set(err, IPCC_ERR_INPUT, "world state: field %u is missing", fs[j].tag);
     if (bytes != fs[j].bytes)
-      return ipc_error_set(err, IPC_ERR_INPUT,
+      return ipc_error_set(err, IPCC_ERR_INPUT,
                            "world state: field %u has %llu bytes (expected %llu)", fs[j].tag,
                            (unsigned long long)bytes, (unsigned long long)fs[j].bytes);
     if (fs[j].tag == IPC_STATE_TAG_STEP) {
       int step;
       memcpy(&step, d, sizeof step);
-      if (step < 0) return ipc_error_set(err, IPC_ERR_INPUT, "world state: step %d < 0", step);
+      if (step < 0) return ipc_error_set(err, IPCC_ERR_INPUT, "world state: step %d < 0", step);
       continue;
     }
     /* positions, velocities and the rest finite (the exact predicates of the intersection
@@ -211,10 +212,10 @@ ipc_status ipc_state_record_check(const ipc_state_record *r, const ipc_state_sha
       double x;
       memcpy(&x, d + i * sizeof x, sizeof x);
       if (!isfinite(x))
-        return ipc_error_set(err, IPC_ERR_INPUT, "world state: field %u holds %g", fs[j].tag, x);
+        return ipc_error_set(err, IPCC_ERR_INPUT, "world state: field %u holds %g", fs[j].tag, x);
     }
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 void ipc_state_record_apply(const ipc_state_record *r, const ipc_state_shape *sh, ipc_state *s) {

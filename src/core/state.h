@@ -77,8 +77,8 @@ typedef struct ipc_state_shape {
 int ipc_state_fields(const ipc_state *s, const ipc_state_shape *sh, ipc_state_field *out);
 
 /* writes a record of shape sh: the state's fields, then the mode's nextra fields */
-ipc_status ipc_state_save(const ipc_state *s, const ipc_state_shape *sh,
-                          const ipc_state_field *extra, int nextra, FILE *f, ipc_error *err);
+ipcc_status ipc_state_save(const ipc_state *s, const ipc_state_shape *sh,
+                           const ipc_state_field *extra, int nextra, FILE *f, ipcc_error *err);
 
 /* a record read into memory */
 typedef struct ipc_state_record {
@@ -88,18 +88,18 @@ typedef struct ipc_state_record {
 
 /* reads a whole record from f (the rest of f is the record) that must fit shape sh: magic,
    version, mode and sizes checked, every field read (each once; no more bytes than f holds).
-   IPC_ERR_INPUT with a message ("world state: ...") otherwise; r is then empty */
-ipc_status ipc_state_record_read(ipc_state_record *r, FILE *f, const ipc_state_shape *sh,
-                                 ipc_error *err);
+   IPCC_ERR_INPUT with a message ("world state: ...") otherwise; r is then empty */
+ipcc_status ipc_state_record_read(ipc_state_record *r, FILE *f, const ipc_state_shape *sh,
+                                  ipcc_error *err);
 
 /* the field with this tag or NULL; its byte count into *bytes */
 const void *ipc_state_record_get(const ipc_state_record *r, uint32_t tag, uint64_t *bytes);
 
 /* checks the record's state fields against shape sh (each present with its size, finite, the
    step >= 0) and that it holds no field outside them and the mode's tags (nmode of them);
-   IPC_OK, or IPC_ERR_INPUT naming the field */
-ipc_status ipc_state_record_check(const ipc_state_record *r, const ipc_state_shape *sh,
-                                  const uint32_t *mode_tags, int nmode, ipc_error *err);
+   IPCC_OK, or IPCC_ERR_INPUT naming the field */
+ipcc_status ipc_state_record_check(const ipc_state_record *r, const ipc_state_shape *sh,
+                                   const uint32_t *mode_tags, int nmode, ipcc_error *err);
 
 /* copies the record's state fields (checked) into s */
 void ipc_state_record_apply(const ipc_state_record *r, const ipc_state_shape *sh, ipc_state *s);

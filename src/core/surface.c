@@ -168,32 +168,32 @@ static int find_edge(const int *edges, const int *estart, int a, int b) {
   return lo;
 }
 
-static ipc_status check_range(const int *idx, int n, int per, int nverts, const char *what,
-                              ipc_error *err) {
+static ipcc_status check_range(const int *idx, int n, int per, int nverts, const char *what,
+                               ipcc_error *err) {
   for (int i = 0; i < n; ++i) {
     for (int k = 0; k < per; ++k) {
       int v = idx[per * i + k];
       if (v < 0 || v >= nverts)
-        return ipc_error_set(err, IPC_ERR_INPUT,
+        return ipc_error_set(err, IPCC_ERR_INPUT,
                              "surface: %s %d has vertex %d, expected a vertex in [0, %d)", what, i,
                              v, nverts);
       for (int l = 0; l < k; ++l)
         if (idx[per * i + l] == v)
-          return ipc_error_set(err, IPC_ERR_INPUT,
+          return ipc_error_set(err, IPCC_ERR_INPUT,
                                "surface: %s %d repeats vertex %d, expected distinct vertices", what,
                                i, v);
     }
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-ipc_status ipc_surface_build(ipc_surface *s, int nverts, const int *faces, int nfaces,
-                             const int *segs, int nsegs, const int *points, int npoints,
-                             const int *vert_body, const unsigned char *vert_obstacle,
-                             ipc_error *err) {
+ipcc_status ipc_surface_build(ipc_surface *s, int nverts, const int *faces, int nfaces,
+                              const int *segs, int nsegs, const int *points, int npoints,
+                              const int *vert_body, const unsigned char *vert_obstacle,
+                              ipcc_error *err) {
   assert(nverts >= 0 && nfaces >= 0 && nsegs >= 0 && npoints >= 0);
   memset(s, 0, sizeof *s);
-  ipc_status st = check_range(faces, nfaces, 3, nverts, "face", err);
+  ipcc_status st = check_range(faces, nfaces, 3, nverts, "face", err);
   if (!st) st = check_range(segs, nsegs, 2, nverts, "segment", err);
   if (!st) st = check_range(points, npoints, 1, nverts, "point", err);
   if (st) return st;
@@ -291,7 +291,7 @@ ipc_status ipc_surface_build(ipc_surface *s, int nverts, const int *faces, int n
   if (vert_obstacle && nverts) memcpy(s->vert_obstacle, vert_obstacle, (size_t)nverts);
   static atomic_ullong serials;
   s->serial = atomic_fetch_add(&serials, 1) + 1;
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 void ipc_surface_free(ipc_surface *s) {

@@ -14,12 +14,12 @@ typedef struct ipc_surface {
   int *edges; /* (nedges x 2) unique, edges[2e] < edges[2e+1]; face edges and segments */
   int nsv;
   int *sv; /* (nsv) ascending: vertices that lie on a face or edge, or are isolated points */
-  int *face_edges;               /* (nfaces x 3) edge of face f between corners k and k+1 (mod 3) */
-  unsigned char *edge_codim;     /* (nedges) 1 when the edge lies on no face */
-  unsigned char *vert_point;     /* (nverts) 1 when the vertex is an isolated point (on no edge) */
-  int *vert_body;                /* (nverts) id of the body or obstacle owning the vertex */
-  unsigned char *vert_obstacle;  /* (nverts) 1 for kinematic obstacle vertices */
-  ipc_body_contact body_contact; /* which pairs touch; ALL after ipc_surface_build */
+  int *face_edges;              /* (nfaces x 3) edge of face f between corners k and k+1 (mod 3) */
+  unsigned char *edge_codim;    /* (nedges) 1 when the edge lies on no face */
+  unsigned char *vert_point;    /* (nverts) 1 when the vertex is an isolated point (on no edge) */
+  int *vert_body;               /* (nverts) id of the body or obstacle owning the vertex */
+  unsigned char *vert_obstacle; /* (nverts) 1 for kinematic obstacle vertices */
+  ipcc_body_contact body_contact; /* which pairs touch; ALL after ipc_surface_build */
   /* (nverts) 1 for the vertices of rigid-shaped (affine) bodies, or NULL: two primitives of
      one such body never touch. x = A xbar + p with det A > 0 is one-to-one, so its surface
      cannot cross itself when its rest shape does not, and its own distances barely change:
@@ -37,9 +37,9 @@ typedef struct ipc_surface {
 static inline int ipc_surface_pair_touches(const ipc_surface *s, int a, int b) {
   if (s->vert_rigid && s->vert_rigid[a] && s->vert_body[a] == s->vert_body[b]) return 0;
   switch (s->body_contact) {
-    case IPC_BODY_CONTACT_BETWEEN_BODIES:
+    case IPCC_BODY_CONTACT_BETWEEN_BODIES:
       return s->vert_body[a] != s->vert_body[b];
-    case IPC_BODY_CONTACT_OBSTACLES_ONLY:
+    case IPCC_BODY_CONTACT_OBSTACLES_ONLY:
       return s->vert_obstacle[a] || s->vert_obstacle[b];
     default:
       return 1;
@@ -48,10 +48,10 @@ static inline int ipc_surface_pair_touches(const ipc_surface *s, int a, int b) {
 
 /* builds s from triangles, segments and isolated points over nverts vertices;
    vert_body / vert_obstacle may be NULL (all 0). arrays are copied. */
-ipc_status ipc_surface_build(ipc_surface *s, int nverts, const int *faces, int nfaces,
-                             const int *segs, int nsegs, const int *points, int npoints,
-                             const int *vert_body, const unsigned char *vert_obstacle,
-                             ipc_error *err);
+ipcc_status ipc_surface_build(ipc_surface *s, int nverts, const int *faces, int nfaces,
+                              const int *segs, int nsegs, const int *points, int npoints,
+                              const int *vert_body, const unsigned char *vert_obstacle,
+                              ipcc_error *err);
 
 /* boundary triangles of a tet mesh, oriented outward (the tets must be positively
    oriented): the faces that belong to exactly one tet, in the order of their tets (tet, then

@@ -16,41 +16,41 @@
 #include "elastic/model_rest.h"
 #include "geometry/intersect_surface.h"
 
-ipcc_world *ipcc_world_create(const ipc_scene_def *def, const ipcc_strategy *strategy,
-                              const void *options, ipc_error *err) {
-  if (ipc_scene_def_check(def, err) != IPC_OK) return NULL;
-  if (strategy->check_options && strategy->check_options(options, err) != IPC_OK) return NULL;
+ipcc_world *ipcc_world_create(const ipcc_scene_def *def, const ipcc_strategy *strategy,
+                              const void *options, ipcc_error *err) {
+  if (ipcc_scene_def_check(def, err) != IPCC_OK) return NULL;
+  if (strategy->check_options && strategy->check_options(options, err) != IPCC_OK) return NULL;
   ipcc_world *w = strategy->alloc();
-  if (ipc_model_build(w->m, def, err) != IPC_OK) {
+  if (ipc_model_build(w->m, def, err) != IPCC_OK) {
     ipc_free(w->ws);
     return NULL;
   }
-  ipc_status st = strategy->check_model ? strategy->check_model(w->m, def, err) : IPC_OK;
+  ipcc_status st = strategy->check_model ? strategy->check_model(w->m, def, err) : IPCC_OK;
   /* rest shapes (inverted or flat tets are bad input), the affine bodies, the state at the
      scene's start and room for the prescription of a step */
-  if (st == IPC_OK) st = ipc_rest_build(w->rest, w->m, def, strategy->origin, err);
-  if (st == IPC_OK) {
+  if (st == IPCC_OK) st = ipc_rest_build(w->rest, w->m, def, strategy->origin, err);
+  if (st == IPCC_OK) {
     ipc_state_init(w->s, w->m, w->rest->naff);
     ipc_prescription_init(w->pre, w->m->nverts, w->rest->naff);
     st = strategy->init(w, def, options, err);
   }
-  if (st != IPC_OK) {
+  if (st != IPCC_OK) {
     ipcc_world_destroy(w);
     return NULL;
   }
   return w;
 }
 
-ipcc_world *ipcc_world_new(const ipc_scene_def *def, ipcc_mode mode, const ipc_lcp_world_def *lcp,
-                           ipc_error *err) {
+ipcc_world *ipcc_world_new(const ipcc_scene_def *def, ipcc_mode mode, const ipcc_lcp_world_def *lcp,
+                           ipcc_error *err) {
   if (mode == IPCC_MODE_IPC) return ipcc_world_create(def, &ipcc_strategy_ipc, NULL, err);
   if (mode != IPCC_MODE_LCP) {
-    ipc_error_set(err, IPC_ERR_INPUT,
+    ipc_error_set(err, IPCC_ERR_INPUT,
                   "ipcc_world_new: mode %d: expected IPCC_MODE_IPC (0) or IPCC_MODE_LCP (1)",
                   (int)mode);
     return NULL;
   }
-  ipc_lcp_world_def d = lcp ? *lcp : ipc_default_lcp_world_def();
+  ipcc_lcp_world_def d = lcp ? *lcp : ipcc_default_lcp_world_def();
   return ipcc_world_create(def, &ipcc_strategy_lcp, &d, err);
 }
 
@@ -66,10 +66,10 @@ void ipcc_world_destroy(ipcc_world *w) {
   ipc_free(w->ws);
 }
 
-ipc_status ipcc_world_step(ipcc_world *w, void *record, ipc_error *err) {
+ipcc_status ipcc_world_step(ipcc_world *w, void *record, ipcc_error *err) {
   union {
-    ipc_step_stats ipc;
-    ipc_lcp_step_stats lcp;
+    ipcc_step_stats ipc;
+    ipcc_lcp_step_stats lcp;
   } scratch;
   return w->strategy->step(w, record ? record : &scratch, err);
 }
@@ -146,12 +146,12 @@ int ipcc_world_intersection_free(const ipcc_world *w, char *what, size_t n) {
 /* the sizes a state record of w is made for */
 static ipc_state_shape state_shape(const ipcc_world *w) {
   const ipc_model *m = w->m;
-  int accel = w->strategy->newmark && m->params.integrator == IPC_NEWMARK;
+  int accel = w->strategy->newmark && m->params.integrator == IPCC_NEWMARK;
   return (ipc_state_shape){w->strategy->state_mode, m->nverts,     m->ntets,
                            m->ndirichlet,           w->rest->naff, accel};
 }
 
-ipc_status ipcc_world_save_state(const ipcc_world *w, FILE *f, ipc_error *err) {
+ipcc_status ipcc_world_save_state(const ipcc_world *w, FILE *f, ipcc_error *err) {
   ipc_state_shape sh = state_shape(w);
   ipc_state_field extra[IPCC_STATE_EXTRA];
   union {
@@ -163,32 +163,32 @@ ipc_status ipcc_world_save_state(const ipcc_world *w, FILE *f, ipc_error *err) {
   return ipc_state_save(w->s, &sh, extra, n, f, err);
 }
 
-ipc_status ipcc_world_load_state(ipcc_world *w, FILE *f, ipc_error *err) {
+ipcc_status ipcc_world_load_state(ipcc_world *w, FILE *f, ipcc_error *err) {
   ipc_state_shape sh = state_shape(w);
   ipc_state_record r;
-  if (ipc_state_record_read(&r, f, &sh, err) != IPC_OK) return IPC_ERR_INPUT;
-  ipc_status st =
+  if (ipc_state_record_read(&r, f, &sh, err) != IPCC_OK) return IPCC_ERR_INPUT;
+  ipcc_status st =
       ipc_state_record_check(&r, &sh, w->strategy->state_tags, w->strategy->nstate_tags, err);
-  if (st == IPC_OK) st = w->strategy->state_apply(w, &r, &sh, err);
+  if (st == IPCC_OK) st = w->strategy->state_apply(w, &r, &sh, err);
   ipc_state_record_free(&r);
   return st;
 }
 
 /* ---- driving from outside (ipcc/world_unified.h) ---- */
 
-/* IPC_OK when a (nverts x 3) fits w and is finite; else IPC_ERR_INPUT naming fn */
-static ipc_status check_vertex_array(const ipcc_world *w, const char *fn, const double *a,
-                                     int nverts, ipc_error *err) {
+/* IPCC_OK when a (nverts x 3) fits w and is finite; else IPCC_ERR_INPUT naming fn */
+static ipcc_status check_vertex_array(const ipcc_world *w, const char *fn, const double *a,
+                                      int nverts, ipcc_error *err) {
   if (nverts != w->m->nverts)
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "%s: %d vertices given, the world has %d (ipcc_world_vertex_count)", fn,
                          nverts, w->m->nverts);
   for (int i = 0; i < nverts; ++i)
     for (int d = 0; d < 3; ++d)
       if (!isfinite(a[3 * (size_t)i + d]))
-        return ipc_error_set(err, IPC_ERR_INPUT, "%s: vertex %d: %c = %g is not finite", fn, i,
+        return ipc_error_set(err, IPCC_ERR_INPUT, "%s: vertex %d: %c = %g is not finite", fn, i,
                              "xyz"[d], a[3 * (size_t)i + d]);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 /* the affine bodies' coordinates q (naff x 12) fitted to the vertex values a (positions or
@@ -199,9 +199,9 @@ static void fit_affine(const ipcc_world *w, double *a, double *q) {
   if (w->rest->naff > 0) ipc_rest_map(w->rest, w->m, q, a);
 }
 
-ipc_status ipcc_world_set_positions(ipcc_world *w, const double *x, int nverts, ipc_error *err) {
+ipcc_status ipcc_world_set_positions(ipcc_world *w, const double *x, int nverts, ipcc_error *err) {
   const char *fn = "ipcc_world_set_positions";
-  if (check_vertex_array(w, fn, x, nverts, err) != IPC_OK) return IPC_ERR_INPUT;
+  if (check_vertex_array(w, fn, x, nverts, err) != IPCC_OK) return IPCC_ERR_INPUT;
   size_t n3 = 3 * (size_t)nverts, nq = 12 * (size_t)w->rest->naff;
   double *old = IPC_NEW(double, n3 + 1), *oldq = IPC_NEW(double, nq + 1);
   memcpy(old, w->s->x, n3 * sizeof(double));
@@ -209,15 +209,15 @@ ipc_status ipcc_world_set_positions(ipcc_world *w, const double *x, int nverts, 
   memcpy(w->s->x, x, n3 * sizeof(double));
   fit_affine(w, w->s->x, w->s->q);
   char what[512];
-  ipc_status st = IPC_OK;
+  ipcc_status st = IPCC_OK;
   int changed = 0; /* the strategy rebuilt its caches at the new x */
   if (!ipcc_world_intersection_free(w, what, sizeof what)) {
-    st = ipc_error_set(err, IPC_ERR_INPUT, "%s: the new state intersects: %s", fn, what);
+    st = ipc_error_set(err, IPCC_ERR_INPUT, "%s: the new state intersects: %s", fn, what);
   } else {
     st = w->strategy->state_changed(w, 1, err);
     changed = 1;
   }
-  if (st != IPC_OK) { /* the world as it was */
+  if (st != IPCC_OK) { /* the world as it was */
     memcpy(w->s->x, old, n3 * sizeof(double));
     if (nq) memcpy(w->s->q, oldq, nq * sizeof(double));
     if (changed) w->strategy->state_changed(w, 1, NULL);
@@ -227,52 +227,53 @@ ipc_status ipcc_world_set_positions(ipcc_world *w, const double *x, int nverts, 
   return st;
 }
 
-ipc_status ipcc_world_set_velocities(ipcc_world *w, const double *v, int nverts, ipc_error *err) {
-  if (check_vertex_array(w, "ipcc_world_set_velocities", v, nverts, err) != IPC_OK)
-    return IPC_ERR_INPUT;
+ipcc_status ipcc_world_set_velocities(ipcc_world *w, const double *v, int nverts, ipcc_error *err) {
+  if (check_vertex_array(w, "ipcc_world_set_velocities", v, nverts, err) != IPCC_OK)
+    return IPCC_ERR_INPUT;
   memcpy(w->s->v, v, 3 * (size_t)nverts * sizeof(double));
   fit_affine(w, w->s->v, w->s->qd);
   return w->strategy->state_changed(w, 0, err);
 }
 
-ipc_status ipcc_world_set_forces(ipcc_world *w, const double *f, int nverts, ipc_error *err) {
+ipcc_status ipcc_world_set_forces(ipcc_world *w, const double *f, int nverts, ipcc_error *err) {
   if (!f) {
     ipc_free(w->force);
     w->force = NULL;
-    return IPC_OK;
+    return IPCC_OK;
   }
-  if (check_vertex_array(w, "ipcc_world_set_forces", f, nverts, err) != IPC_OK)
-    return IPC_ERR_INPUT;
+  if (check_vertex_array(w, "ipcc_world_set_forces", f, nverts, err) != IPCC_OK)
+    return IPCC_ERR_INPUT;
   if (!w->force) w->force = IPC_NEW(double, 3 * (size_t)nverts + 1);
   memcpy(w->force, f, 3 * (size_t)nverts * sizeof(double));
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-ipc_status ipcc_world_set_targets(ipcc_world *w, const int *verts, int count, const double *targets,
-                                  ipc_error *err) {
+ipcc_status ipcc_world_set_targets(ipcc_world *w, const int *verts, int count,
+                                   const double *targets, ipcc_error *err) {
   const char *fn = "ipcc_world_set_targets";
   const ipc_model *m = w->m;
   if (count < 0 || count > m->nverts)
-    return ipc_error_set(err, IPC_ERR_INPUT, "%s: count %d: expected 0 to %d", fn, count,
+    return ipc_error_set(err, IPCC_ERR_INPUT, "%s: count %d: expected 0 to %d", fn, count,
                          m->nverts);
   if (count > 0 && (!verts || !targets))
-    return ipc_error_set(err, IPC_ERR_INPUT, "%s: %d targets but no %s", fn, count,
+    return ipc_error_set(err, IPCC_ERR_INPUT, "%s: %d targets but no %s", fn, count,
                          !verts ? "vertex ids" : "target positions");
   for (int k = 0; k < count; ++k) {
     int i = verts[k];
     if (i < 0 || i >= m->nverts)
-      return ipc_error_set(err, IPC_ERR_INPUT,
+      return ipc_error_set(err, IPCC_ERR_INPUT,
                            "%s: verts[%d] = %d: expected a vertex id in [0, %d)", fn, k, i,
                            m->nverts);
     if (w->rest->naff > 0 && w->rest->vert_aff[i] >= 0)
-      return ipc_error_set(err, IPC_ERR_INPUT,
+      return ipc_error_set(err, IPCC_ERR_INPUT,
                            "%s: verts[%d] = %d belongs to affine body '%s', which moves as a "
                            "whole: its targets cannot be set per vertex",
                            fn, k, i, m->bodies[m->surface.vert_body[i]].name);
     for (int d = 0; d < 3; ++d)
       if (!isfinite(targets[3 * (size_t)k + d]))
-        return ipc_error_set(err, IPC_ERR_INPUT, "%s: target %d (vertex %d): %c = %g is not finite",
-                             fn, k, i, "xyz"[d], targets[3 * (size_t)k + d]);
+        return ipc_error_set(err, IPCC_ERR_INPUT,
+                             "%s: target %d (vertex %d): %c = %g is not finite", fn, k, i, "xyz"[d],
+                             targets[3 * (size_t)k + d]);
   }
   ipc_prescription *p = w->pre;
   if (!p->ext_set) {
@@ -285,7 +286,7 @@ ipc_status ipcc_world_set_targets(ipcc_world *w, const int *verts, int count, co
     memcpy(p->ext_target + 3 * (size_t)verts[k], targets + 3 * (size_t)k, 3 * sizeof(double));
   }
   p->next = count;
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 int ipcc_world_contacts(const ipcc_world *w, ipcc_contact *out, int cap) {
@@ -299,18 +300,18 @@ struct ipcc_state {
   size_t bytes;
 };
 
-ipcc_state *ipcc_state_create(const ipcc_world *w, ipc_error *err) {
+ipcc_state *ipcc_state_create(const ipcc_world *w, ipcc_error *err) {
   char *buf = NULL;
   size_t bytes = 0;
   FILE *f = open_memstream(&buf, &bytes);
   if (!f) {
-    ipc_error_set(err, IPC_ERR_IO, "ipcc_state_create: no memory stream");
+    ipc_error_set(err, IPCC_ERR_IO, "ipcc_state_create: no memory stream");
     return NULL;
   }
-  ipc_status st = ipcc_world_save_state(w, f, err);
-  if (fclose(f) != 0 && st == IPC_OK)
-    st = ipc_error_set(err, IPC_ERR_IO, "ipcc_state_create: the memory stream failed");
-  if (st != IPC_OK) {
+  ipcc_status st = ipcc_world_save_state(w, f, err);
+  if (fclose(f) != 0 && st == IPCC_OK)
+    st = ipc_error_set(err, IPCC_ERR_IO, "ipcc_state_create: the memory stream failed");
+  if (st != IPCC_OK) {
     free(buf);
     return NULL;
   }
@@ -322,7 +323,7 @@ ipcc_state *ipcc_state_create(const ipcc_world *w, ipc_error *err) {
   return s;
 }
 
-ipcc_state *ipcc_state_copy(const ipcc_state *s, ipc_error *err) {
+ipcc_state *ipcc_state_copy(const ipcc_state *s, ipcc_error *err) {
   (void)err;
   ipcc_state *c = IPC_NEW0(ipcc_state, 1);
   c->data = IPC_NEW(char, s->bytes + 1);
@@ -331,10 +332,10 @@ ipcc_state *ipcc_state_copy(const ipcc_state *s, ipc_error *err) {
   return c;
 }
 
-ipc_status ipcc_state_restore(ipcc_world *w, const ipcc_state *s, ipc_error *err) {
+ipcc_status ipcc_state_restore(ipcc_world *w, const ipcc_state *s, ipcc_error *err) {
   FILE *f = fmemopen(s->data, s->bytes, "rb");
-  if (!f) return ipc_error_set(err, IPC_ERR_IO, "ipcc_state_restore: no memory stream");
-  ipc_status st = ipcc_world_load_state(w, f, err);
+  if (!f) return ipc_error_set(err, IPCC_ERR_IO, "ipcc_state_restore: no memory stream");
+  ipcc_status st = ipcc_world_load_state(w, f, err);
   fclose(f);
   return st;
 }

@@ -563,8 +563,8 @@ static int self_pairs_possible(const struct ipc_bodies_ws *w, const ipc_surface 
   int v = w->rep[b];
   if (v < 0 || w->bpass[b]) return 0;
   if (s->vert_rigid && s->vert_rigid[v]) return 0;
-  if (s->body_contact == IPC_BODY_CONTACT_BETWEEN_BODIES) return 0;
-  if (s->body_contact == IPC_BODY_CONTACT_OBSTACLES_ONLY) return s->vert_obstacle[v];
+  if (s->body_contact == IPCC_BODY_CONTACT_BETWEEN_BODIES) return 0;
+  if (s->body_contact == IPCC_BODY_CONTACT_OBSTACLES_ONLY) return s->vert_obstacle[v];
   return 1;
 }
 

@@ -75,55 +75,55 @@ static char *ccdq_json_path(const char *path) {
   return out;
 }
 
-static ipc_status ccdq_read_json(const char *json_path, const char *path, ipc_ccd_queries *q,
-                                 ipc_error *err) {
+static ipcc_status ccdq_read_json(const char *json_path, const char *path, ipc_ccd_queries *q,
+                                  ipcc_error *err) {
   size_t len = 0;
-  if (access(json_path, F_OK) != 0) return IPC_OK; /* no ground truth file */
+  if (access(json_path, F_OK) != 0) return IPCC_OK; /* no ground truth file */
   char *text = ipc_read_file_max(json_path, IPC_READ_MAX_MATRIX, &len, err);
-  if (!text) return IPC_ERR_INPUT;
-  ipc_status st = IPC_OK;
+  if (!text) return IPCC_ERR_INPUT;
+  ipcc_status st = IPCC_OK;
   cJSON *root = cJSON_ParseWithLength(text, len);
   if (!root || !cJSON_IsArray(root)) {
-    st = ipc_error_set(err, IPC_ERR_INPUT,
+    st = ipc_error_set(err, IPCC_ERR_INPUT,
                        "%s: expected a JSON array of true/false, one per query of %s", json_path,
                        path);
   } else if (cJSON_GetArraySize(root) != q->n) {
-    st =
-        ipc_error_set(err, IPC_ERR_INPUT, "%s: expected %d entries (one per query of %s), found %d",
-                      json_path, q->n, path, cJSON_GetArraySize(root));
+    st = ipc_error_set(err, IPCC_ERR_INPUT,
+                       "%s: expected %d entries (one per query of %s), found %d", json_path, q->n,
+                       path, cJSON_GetArraySize(root));
   } else {
     q->truth = IPC_NEW0(unsigned char, q->n > 0 ? q->n : 1);
     int i = 0;
     const cJSON *item;
     cJSON_ArrayForEach(item, root) {
       if (!cJSON_IsBool(item)) {
-        st =
-            ipc_error_set(err, IPC_ERR_INPUT, "%s: entry %d: expected true or false", json_path, i);
+        st = ipc_error_set(err, IPCC_ERR_INPUT, "%s: entry %d: expected true or false", json_path,
+                           i);
         break;
       }
       q->truth[i++] = cJSON_IsTrue(item) ? 1 : 0;
     }
-    if (st == IPC_OK) q->has_truth = 1;
+    if (st == IPCC_OK) q->has_truth = 1;
   }
   cJSON_Delete(root);
   ipc_free(text);
   return st;
 }
 
-ipc_status ipc_ccd_queries_read(const char *path, ipc_ccd_kind kind, ipc_ccd_queries *out,
-                                ipc_error *err) {
+ipcc_status ipc_ccd_queries_read(const char *path, ipc_ccd_kind kind, ipc_ccd_queries *out,
+                                 ipcc_error *err) {
   memset(out, 0, sizeof *out);
   if (kind == IPC_CCD_KIND_FROM_PATH) kind = ipc_ccd_kind_from_path(path);
   if (kind == IPC_CCD_KIND_FROM_PATH)
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "%s: cannot tell the query kind: expected a folder named vertex-face "
                          "or edge-edge, or a file name ending in vf.csv or ee.csv",
                          path);
   size_t len = 0;
   char *text = ipc_read_file_max(path, IPC_READ_MAX_MATRIX, &len, err);
-  if (!text) return IPC_ERR_INPUT;
+  if (!text) return IPCC_ERR_INPUT;
 
-  ipc_status st = IPC_OK;
+  ipcc_status st = IPCC_OK;
   double *x = NULL;
   unsigned char *gt = NULL;
   size_t xcap = 0, gtcap = 0;
@@ -131,7 +131,7 @@ ipc_status ipc_ccd_queries_read(const char *path, ipc_ccd_kind kind, ipc_ccd_que
   int ncols = 0;     /* 6 or 7, fixed by the first vertex line */
   long lineno = 0;
   char *p = text, *end = text + len;
-  while (p < end && st == IPC_OK) {
+  while (p < end && st == IPCC_OK) {
     char *eol = memchr(p, '\n', (size_t)(end - p));
     if (!eol) eol = end;
     ++lineno;
@@ -158,7 +158,7 @@ ipc_status ipc_ccd_queries_read(const char *path, ipc_ccd_kind kind, ipc_ccd_que
         const char *what = nf == 6       ? "a ground-truth value 0 or 1"
                            : nf % 2 == 0 ? "an integer numerator"
                                          : "a positive integer denominator";
-        st = ipc_error_set(err, IPC_ERR_INPUT,
+        st = ipc_error_set(err, IPCC_ERR_INPUT,
                            "%s:%ld: field %d: expected %s (line format xn,xd,yn,yd,zn,zd[,gt])",
                            path, lineno, nf + 1, what);
         break;
@@ -167,9 +167,9 @@ ipc_status ipc_ccd_queries_read(const char *path, ipc_ccd_kind kind, ipc_ccd_que
       if (!c) break;
       f = c + 1;
     }
-    if (st != IPC_OK) break;
+    if (st != IPCC_OK) break;
     if (nf != 6 && nf != 7) {
-      st = ipc_error_set(err, IPC_ERR_INPUT,
+      st = ipc_error_set(err, IPCC_ERR_INPUT,
                          "%s:%ld: expected 6 or 7 comma-separated integers "
                          "(xn,xd,yn,yd,zn,zd[,gt]), found %s",
                          path, lineno, nf < 6 ? "fewer" : "more");
@@ -177,7 +177,7 @@ ipc_status ipc_ccd_queries_read(const char *path, ipc_ccd_kind kind, ipc_ccd_que
     }
     if (ncols == 0) ncols = nf;
     if (nf != ncols) {
-      st = ipc_error_set(err, IPC_ERR_INPUT,
+      st = ipc_error_set(err, IPCC_ERR_INPUT,
                          "%s:%ld: expected %d fields like the first vertex line, found %d", path,
                          lineno, ncols, nf);
       break;
@@ -191,13 +191,13 @@ ipc_status ipc_ccd_queries_read(const char *path, ipc_ccd_kind kind, ipc_ccd_que
     ++nlines;
   }
   ipc_free(text);
-  if (st == IPC_OK && nlines % 8 != 0)
-    st = ipc_error_set(err, IPC_ERR_INPUT,
+  if (st == IPCC_OK && nlines % 8 != 0)
+    st = ipc_error_set(err, IPCC_ERR_INPUT,
                        "%s:%ld: expected 8 vertex lines per query, found %zu lines in all", path,
                        lineno, nlines);
-  if (st == IPC_OK && nlines > 8 * (size_t)0x7fffffff)
-    st = ipc_error_set(err, IPC_ERR_INPUT, "%s: too many queries", path);
-  if (st != IPC_OK) {
+  if (st == IPCC_OK && nlines > 8 * (size_t)0x7fffffff)
+    st = ipc_error_set(err, IPCC_ERR_INPUT, "%s: too many queries", path);
+  if (st != IPCC_OK) {
     ipc_free(x);
     ipc_free(gt);
     return st;
@@ -212,7 +212,7 @@ ipc_status ipc_ccd_queries_read(const char *path, ipc_ccd_kind kind, ipc_ccd_que
     char *jp = ccdq_json_path(path);
     st = ccdq_read_json(jp, path, out, err);
     ipc_free(jp);
-    if (st != IPC_OK) ipc_ccd_queries_free(out);
+    if (st != IPCC_OK) ipc_ccd_queries_free(out);
   }
   return st;
 }

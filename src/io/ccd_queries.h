@@ -29,10 +29,10 @@ ipc_ccd_kind ipc_ccd_kind_from_path(const char *path);
    an error when it cannot be). Ground truth: the 7th column (0/1, from the first line of
    each query), else the JSON array of booleans ../mma_bool/<name>_mma_bool.json beside the
    file's folder, else none. '#' lines and blank lines are skipped. On error returns
-   IPC_ERR_INPUT with a message naming the file, the line and what was expected; *out is
+   IPCC_ERR_INPUT with a message naming the file, the line and what was expected; *out is
    then zeroed. */
-ipc_status ipc_ccd_queries_read(const char *path, ipc_ccd_kind kind, ipc_ccd_queries *out,
-                                ipc_error *err);
+ipcc_status ipc_ccd_queries_read(const char *path, ipc_ccd_kind kind, ipc_ccd_queries *out,
+                                 ipcc_error *err);
 
 /* frees the arrays and zeroes the struct; q may be NULL */
 void ipc_ccd_queries_free(ipc_ccd_queries *q);

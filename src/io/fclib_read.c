@@ -43,38 +43,39 @@ static int all_finite(const double *x, int n) {
 
 /* expands the fclib matrix a (triplet, CSR or CSC) into triplets; triplet entry k is read as
    (row i[k], column p[k]) */
-static ipc_status fc_expand(const char *path, const char *name, const struct fclib_matrix *a,
-                            fc_triplets *t, ipc_error *err) {
+static ipcc_status fc_expand(const char *path, const char *name, const struct fclib_matrix *a,
+                             fc_triplets *t, ipcc_error *err) {
   memset(t, 0, sizeof *t);
-  if (!a) return ipc_error_set(err, IPC_ERR_INPUT, "%s: expected a matrix %s", path, name);
+  if (!a) return ipc_error_set(err, IPCC_ERR_INPUT, "%s: expected a matrix %s", path, name);
   if (a->m <= 0 || a->n <= 0 || a->m > 100000000 || a->n > 100000000)
-    return ipc_error_set(err, IPC_ERR_INPUT, "%s: %s: expected positive sizes, found %d x %d", path,
-                         name, a->m, a->n);
+    return ipc_error_set(err, IPCC_ERR_INPUT, "%s: %s: expected positive sizes, found %d x %d",
+                         path, name, a->m, a->n);
   int nnz;
   if (a->nz >= 0) {
     nnz = a->nz;
   } else if (a->nz == -1 || a->nz == -2) {
     int np = a->nz == -2 ? a->m : a->n;
     if (!a->p)
-      return ipc_error_set(err, IPC_ERR_INPUT, "%s: %s: expected pointer array p", path, name);
+      return ipc_error_set(err, IPCC_ERR_INPUT, "%s: %s: expected pointer array p", path, name);
     if (a->p[0] != 0)
-      return ipc_error_set(err, IPC_ERR_INPUT, "%s: %s: expected p[0] = 0, found %d", path, name,
+      return ipc_error_set(err, IPCC_ERR_INPUT, "%s: %s: expected p[0] = 0, found %d", path, name,
                            a->p[0]);
     for (int k = 0; k < np; ++k)
       if (a->p[k + 1] < a->p[k])
-        return ipc_error_set(err, IPC_ERR_INPUT, "%s: %s: expected non-decreasing p, p[%d] > p[%d]",
-                             path, name, k, k + 1);
+        return ipc_error_set(err, IPCC_ERR_INPUT,
+                             "%s: %s: expected non-decreasing p, p[%d] > p[%d]", path, name, k,
+                             k + 1);
     nnz = a->p[np];
     if (nnz > a->nzmax)
-      return ipc_error_set(err, IPC_ERR_INPUT, "%s: %s: expected p[%d] <= nzmax = %d, found %d",
+      return ipc_error_set(err, IPCC_ERR_INPUT, "%s: %s: expected p[%d] <= nzmax = %d, found %d",
                            path, name, np, a->nzmax, nnz);
   } else {
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "%s: %s: expected nz >= 0 (triplets), -1 (CSC) or -2 (CSR), found %d",
                          path, name, a->nz);
   }
   if (nnz > 0 && (!a->i || !a->x || (a->nz >= 0 && !a->p)))
-    return ipc_error_set(err, IPC_ERR_INPUT, "%s: %s: expected arrays p, i, x", path, name);
+    return ipc_error_set(err, IPCC_ERR_INPUT, "%s: %s: expected arrays p, i, x", path, name);
   t->rows = a->m;
   t->cols = a->n;
   t->nnz = nnz;
@@ -103,59 +104,59 @@ static ipc_status fc_expand(const char *path, const char *name, const struct fcl
   }
   for (int k = 0; k < nnz; ++k) {
     if (t->ri[k] < 0 || t->ri[k] >= t->rows || t->ci[k] < 0 || t->ci[k] >= t->cols) {
-      ipc_status s = ipc_error_set(err, IPC_ERR_INPUT,
-                                   "%s: %s: entry %d at (%d, %d) outside the %d x %d matrix", path,
-                                   name, k, t->ri[k], t->ci[k], t->rows, t->cols);
+      ipcc_status s = ipc_error_set(err, IPCC_ERR_INPUT,
+                                    "%s: %s: entry %d at (%d, %d) outside the %d x %d matrix", path,
+                                    name, k, t->ri[k], t->ci[k], t->rows, t->cols);
       fc_triplets_free(t);
       return s;
     }
   }
   if (!all_finite(t->v, nnz)) {
     fc_triplets_free(t);
-    return ipc_error_set(err, IPC_ERR_INPUT, "%s: %s: expected finite values", path, name);
+    return ipc_error_set(err, IPCC_ERR_INPUT, "%s: %s: expected finite values", path, name);
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-static ipc_status fc_check_mu(const char *path, const double *mu, int nc, ipc_error *err) {
-  if (!mu) return ipc_error_set(err, IPC_ERR_INPUT, "%s: expected vector mu", path);
+static ipcc_status fc_check_mu(const char *path, const double *mu, int nc, ipcc_error *err) {
+  if (!mu) return ipc_error_set(err, IPCC_ERR_INPUT, "%s: expected vector mu", path);
   for (int c = 0; c < nc; ++c)
     if (!isfinite(mu[c]) || mu[c] < 0.0)
-      return ipc_error_set(err, IPC_ERR_INPUT, "%s: mu[%d]: expected a finite value >= 0, got %g",
+      return ipc_error_set(err, IPCC_ERR_INPUT, "%s: mu[%d]: expected a finite value >= 0, got %g",
                            path, c, mu[c]);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-static ipc_status fc_check_spacedim(const char *path, int spacedim, int m, ipc_error *err) {
+static ipcc_status fc_check_spacedim(const char *path, int spacedim, int m, ipcc_error *err) {
   if (spacedim != 3)
-    return ipc_error_set(err, IPC_ERR_INPUT, "%s: expected spacedim 3, found %d", path, spacedim);
+    return ipc_error_set(err, IPCC_ERR_INPUT, "%s: expected spacedim 3, found %d", path, spacedim);
   if (m % 3 != 0)
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "%s: expected 3 contact coordinates per contact, found %d in all", path,
                          m);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-static ipc_status fc_local(const char *path, const struct fclib_local *lp, ipc_fclib_problem *out,
-                           ipc_error *err) {
+static ipcc_status fc_local(const char *path, const struct fclib_local *lp, ipc_fclib_problem *out,
+                            ipcc_error *err) {
   if (lp->V || lp->R || lp->s)
-    return ipc_error_set(err, IPC_ERR_INPUT, "%s: expected no V, R, s blocks (not supported)",
+    return ipc_error_set(err, IPCC_ERR_INPUT, "%s: expected no V, R, s blocks (not supported)",
                          path);
   fc_triplets t;
-  ipc_status s = fc_expand(path, "W", lp->W, &t, err);
-  if (s != IPC_OK) return s;
+  ipcc_status s = fc_expand(path, "W", lp->W, &t, err);
+  if (s != IPCC_OK) return s;
   if (t.rows != t.cols) {
-    s = ipc_error_set(err, IPC_ERR_INPUT, "%s: W: expected a square matrix, found %d x %d", path,
+    s = ipc_error_set(err, IPCC_ERR_INPUT, "%s: W: expected a square matrix, found %d x %d", path,
                       t.rows, t.cols);
   }
-  if (s == IPC_OK) s = fc_check_spacedim(path, lp->spacedim, t.rows, err);
-  if (s == IPC_OK && !lp->q) s = ipc_error_set(err, IPC_ERR_INPUT, "%s: expected vector q", path);
-  if (s == IPC_OK && !all_finite(lp->q, t.rows))
-    s = ipc_error_set(err, IPC_ERR_INPUT, "%s: q: expected finite values", path);
-  if (s == IPC_OK) s = fc_check_mu(path, lp->mu, t.rows / 3, err);
-  if (s == IPC_OK)
+  if (s == IPCC_OK) s = fc_check_spacedim(path, lp->spacedim, t.rows, err);
+  if (s == IPCC_OK && !lp->q) s = ipc_error_set(err, IPCC_ERR_INPUT, "%s: expected vector q", path);
+  if (s == IPCC_OK && !all_finite(lp->q, t.rows))
+    s = ipc_error_set(err, IPCC_ERR_INPUT, "%s: q: expected finite values", path);
+  if (s == IPCC_OK) s = fc_check_mu(path, lp->mu, t.rows / 3, err);
+  if (s == IPCC_OK)
     s = ipc_lcp_csr_from_triplets(&out->W, t.rows, t.cols, t.nnz, t.ri, t.ci, t.v, err);
-  if (s == IPC_OK) {
+  if (s == IPCC_OK) {
     out->kind = IPC_FCLIB_LOCAL;
     out->n = t.rows;
     out->ncontacts = t.rows / 3;
@@ -184,33 +185,33 @@ static void fc_dense_m(const fc_triplets *t, double *M) {
   }
 }
 
-static ipc_status fc_global(const char *path, const struct fclib_global *gp, ipc_fclib_problem *out,
-                            ipc_error *err) {
+static ipcc_status fc_global(const char *path, const struct fclib_global *gp,
+                             ipc_fclib_problem *out, ipcc_error *err) {
   if (gp->G || gp->b)
-    return ipc_error_set(err, IPC_ERR_INPUT, "%s: expected no G, b blocks (not supported)", path);
+    return ipc_error_set(err, IPCC_ERR_INPUT, "%s: expected no G, b blocks (not supported)", path);
   fc_triplets tm, th;
   memset(&th, 0, sizeof th);
-  ipc_status s = fc_expand(path, "M", gp->M, &tm, err);
-  if (s != IPC_OK) return s;
+  ipcc_status s = fc_expand(path, "M", gp->M, &tm, err);
+  if (s != IPCC_OK) return s;
   s = fc_expand(path, "H", gp->H, &th, err);
   int nd = tm.rows, m = th.cols;
-  if (s == IPC_OK && tm.rows != tm.cols)
-    s = ipc_error_set(err, IPC_ERR_INPUT, "%s: M: expected a square matrix, found %d x %d", path,
+  if (s == IPCC_OK && tm.rows != tm.cols)
+    s = ipc_error_set(err, IPCC_ERR_INPUT, "%s: M: expected a square matrix, found %d x %d", path,
                       tm.rows, tm.cols);
-  if (s == IPC_OK && th.rows != nd)
-    s = ipc_error_set(err, IPC_ERR_INPUT, "%s: H: expected %d rows (those of M), found %d", path,
+  if (s == IPCC_OK && th.rows != nd)
+    s = ipc_error_set(err, IPCC_ERR_INPUT, "%s: H: expected %d rows (those of M), found %d", path,
                       nd, th.rows);
-  if (s == IPC_OK && (double)nd * (double)(nd + m) > 4e8)
-    s = ipc_error_set(err, IPC_ERR_INPUT,
+  if (s == IPCC_OK && (double)nd * (double)(nd + m) > 4e8)
+    s = ipc_error_set(err, IPCC_ERR_INPUT,
                       "%s: expected at most a few thousand DOFs (dense reduction), found %d", path,
                       nd);
-  if (s == IPC_OK) s = fc_check_spacedim(path, gp->spacedim, m, err);
-  if (s == IPC_OK && (!gp->f || !gp->w))
-    s = ipc_error_set(err, IPC_ERR_INPUT, "%s: expected vectors f and w", path);
-  if (s == IPC_OK && (!all_finite(gp->f, nd) || !all_finite(gp->w, m)))
-    s = ipc_error_set(err, IPC_ERR_INPUT, "%s: f, w: expected finite values", path);
-  if (s == IPC_OK) s = fc_check_mu(path, gp->mu, m / 3, err);
-  if (s != IPC_OK) {
+  if (s == IPCC_OK) s = fc_check_spacedim(path, gp->spacedim, m, err);
+  if (s == IPCC_OK && (!gp->f || !gp->w))
+    s = ipc_error_set(err, IPCC_ERR_INPUT, "%s: expected vectors f and w", path);
+  if (s == IPCC_OK && (!all_finite(gp->f, nd) || !all_finite(gp->w, m)))
+    s = ipc_error_set(err, IPCC_ERR_INPUT, "%s: f, w: expected finite values", path);
+  if (s == IPCC_OK) s = fc_check_mu(path, gp->mu, m / 3, err);
+  if (s != IPCC_OK) {
     fc_triplets_free(&tm);
     fc_triplets_free(&th);
     return s;
@@ -224,7 +225,7 @@ static ipc_status fc_global(const char *path, const struct fclib_global *gp, ipc
   memcpy(X + (size_t)m * (size_t)nd, gp->f, sizeof(double) * (size_t)nd);
   lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', nd, M, nd);
   if (info != 0) {
-    s = ipc_error_set(err, IPC_ERR_INPUT,
+    s = ipc_error_set(err, IPCC_ERR_INPUT,
                       "%s: M: expected a symmetric positive definite matrix (Cholesky failed at "
                       "column %d)",
                       path, (int)info);
@@ -233,7 +234,7 @@ static ipc_status fc_global(const char *path, const struct fclib_global *gp, ipc
     /* W[a][b] = sum_k H[k][a] X[k][b], q[a] = sum_k H[k][a] X[k][m] + w[a]; H^T as CSR */
     ipc_lcp_csr ht;
     s = ipc_lcp_csr_from_triplets(&ht, m, nd, th.nnz, th.ci, th.ri, th.v, err);
-    if (s == IPC_OK) {
+    if (s == IPCC_OK) {
       double *W = IPC_NEW0(double, (size_t)m *(size_t)m);
       out->q = IPC_NEW(double, m);
       for (int a = 0; a < m; ++a) {
@@ -346,49 +347,49 @@ static int fc_probe(const char *path, const char **bad) {
   return kind;
 }
 
-ipc_status ipc_fclib_read(const char *path, ipc_fclib_problem *out, ipc_error *err) {
+ipcc_status ipc_fclib_read(const char *path, ipc_fclib_problem *out, ipcc_error *err) {
   memset(out, 0, sizeof *out);
   /* silence HDF5's automatic error stack printing while reading; restored below */
   H5E_auto2_t old_func = NULL;
   void *old_data = NULL;
   H5Eget_auto2(H5E_DEFAULT, &old_func, &old_data);
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  ipc_status s = IPC_OK;
+  ipcc_status s = IPCC_OK;
   const char *bad = "";
   int kind = fc_probe(path, &bad);
   if (kind == -3) {
-    s = ipc_error_set(err, IPC_ERR_INPUT,
+    s = ipc_error_set(err, IPCC_ERR_INPUT,
                       "%s: %s: expected arrays p, i, x of the lengths its m, n, nz, nzmax give",
                       path, bad);
   } else if (kind == -2) {
     /* say why the file cannot be read before blaming its format */
     FILE *f = fopen(path, "rb");
     if (!f)
-      s = ipc_error_set(err, IPC_ERR_INPUT, "%s: %s", path, strerror(errno));
+      s = ipc_error_set(err, IPCC_ERR_INPUT, "%s: %s", path, strerror(errno));
     else
-      s = ipc_error_set(err, IPC_ERR_INPUT, "%s: expected a readable HDF5 file (FCLIB problem)",
+      s = ipc_error_set(err, IPCC_ERR_INPUT, "%s: expected a readable HDF5 file (FCLIB problem)",
                         path);
     if (f) fclose(f);
   } else if (kind == -1) {
-    s = ipc_error_set(err, IPC_ERR_INPUT,
+    s = ipc_error_set(err, IPCC_ERR_INPUT,
                       "%s: expected a group /fclib_local or /fclib_global (FCLIB problem)", path);
   } else if (kind == 1) {
     struct fclib_local *lp = fclib_read_local(path);
     if (!lp)
-      s = ipc_error_set(err, IPC_ERR_INPUT, "%s: expected a readable FCLIB local problem", path);
+      s = ipc_error_set(err, IPCC_ERR_INPUT, "%s: expected a readable FCLIB local problem", path);
     else
       s = fc_local(path, lp, out, err);
     fc_delete_local(lp);
   } else {
     struct fclib_global *gp = fclib_read_global(path);
     if (!gp)
-      s = ipc_error_set(err, IPC_ERR_INPUT, "%s: expected a readable FCLIB global problem", path);
+      s = ipc_error_set(err, IPCC_ERR_INPUT, "%s: expected a readable FCLIB global problem", path);
     else
       s = fc_global(path, gp, out, err);
     fc_delete_global(gp);
   }
   H5Eset_auto2(H5E_DEFAULT, old_func, old_data);
-  if (s != IPC_OK) ipc_fclib_problem_free(out);
+  if (s != IPCC_OK) ipc_fclib_problem_free(out);
   return s;
 }
 

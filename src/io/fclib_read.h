@@ -29,10 +29,10 @@ typedef struct ipc_fclib_problem {
 } ipc_fclib_problem;
 
 /* reads the FCLIB file at path (local or global) into out (zeroed first; free with
- * ipc_fclib_problem_free, also after an error). IPC_ERR_INPUT names the file and what was
+ * ipc_fclib_problem_free, also after an error). IPCC_ERR_INPUT names the file and what was
  * expected when it cannot be opened, lacks a problem group, or holds inconsistent sizes,
  * indices out of range, non-finite values, negative mu, or a global M that is not SPD. */
-ipc_status ipc_fclib_read(const char *path, ipc_fclib_problem *out, ipc_error *err);
+ipcc_status ipc_fclib_read(const char *path, ipc_fclib_problem *out, ipcc_error *err);
 
 /* frees the arrays of p and zeroes it; p may be NULL */
 void ipc_fclib_problem_free(ipc_fclib_problem *p);

@@ -55,7 +55,7 @@ int ipc_text_width(const char *text, int scale) {
   return n ? (int)(6 * n - 1) * scale : 0;
 }
 
-int ipc_image_text(ipc_image *im, int x, int y, const char *text, const unsigned char color[3],
+int ipc_image_text(ipcc_image *im, int x, int y, const char *text, const unsigned char color[3],
                    int scale) {
   for (const char *p = text; *p; ++p, x += 6 * scale) {
     const char *g = glyph_of(*p);
@@ -74,7 +74,7 @@ int ipc_image_text(ipc_image *im, int x, int y, const char *text, const unsigned
   return ipc_text_width(text, scale);
 }
 
-void ipc_image_frame_label(ipc_image *im, int frame, double t) {
+void ipc_image_frame_label(ipcc_image *im, int frame, double t) {
   char text[64];
   if (isfinite(t))
     snprintf(text, sizeof text, "FRAME %d  T = %.4g S", frame, t);

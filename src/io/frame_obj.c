@@ -10,12 +10,12 @@
 #include "io/path.h"
 #include "io/world_output.h"
 
-ipc_status ipc_obj_write_model(const ipc_model *m, const double *xs, const double *normals,
-                               const char *comment, const char *path, ipc_error *err) {
+ipcc_status ipc_obj_write_model(const ipc_model *m, const double *xs, const double *normals,
+                                const char *comment, const char *path, ipcc_error *err) {
   const ipc_surface *s = &m->surface;
   ipc_atomic_file af;
-  ipc_status st = ipc_atomic_open(&af, path, err);
-  if (st != IPC_OK) return st;
+  ipcc_status st = ipc_atomic_open(&af, path, err);
+  if (st != IPCC_OK) return st;
   FILE *f = af.f;
   /* OBJ numbers vertices from 1 */
   int *local = IPC_NEW(int, (size_t)m->nverts + 1);
@@ -59,13 +59,13 @@ ipc_status ipc_obj_write_model(const ipc_model *m, const double *xs, const doubl
 }
 
 /* the frame of model m at positions x (nverts x 3) and time t */
-static ipc_status write_frame(const ipc_model *m, const double *xs, double time, const char *path,
-                              ipc_error *err) {
+static ipcc_status write_frame(const ipc_model *m, const double *xs, double time, const char *path,
+                               ipcc_error *err) {
   char comment[64];
   snprintf(comment, sizeof comment, "ipcc frame: t = %.17g s", time);
   return ipc_obj_write_model(m, xs, NULL, comment, path, err);
 }
 
-ipc_status ipcc_world_write_obj(const ipcc_world *w, const char *path, ipc_error *err) {
+ipcc_status ipcc_world_write_obj(const ipcc_world *w, const char *path, ipcc_error *err) {
   return write_frame(w->m, w->s->x, w->s->time, path, err);
 }

@@ -10,7 +10,7 @@
    with its surface vertices in the frames' numbering (io/frame_numbering.h), triangles,
    segments, or points. With normals (nverts x 3, any length; NULL: none) each vertex also
    gets a unit "vn" (0 0 1 where the normal is zero) and faces are written "f a//a b//b c//c" */
-ipc_status ipc_obj_write_model(const ipc_model *m, const double *xs, const double *normals,
-                               const char *comment, const char *path, ipc_error *err);
+ipcc_status ipc_obj_write_model(const ipc_model *m, const double *xs, const double *normals,
+                                const char *comment, const char *path, ipcc_error *err);
 
 #endif

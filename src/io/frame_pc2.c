@@ -67,16 +67,16 @@ static char *cache_path(const char *dir, const char *name) {
   return ipc_path_join(dir, name);
 }
 
-static ipc_status io_fail(const char *path, const char *what, ipc_error *err) {
-  return ipc_error_set(err, IPC_ERR_IO, "%s: %s failed: %s", path, what, strerror(errno));
+static ipcc_status io_fail(const char *path, const char *what, ipcc_error *err) {
+  return ipc_error_set(err, IPCC_ERR_IO, "%s: %s failed: %s", path, what, strerror(errno));
 }
 
 /* opens the PC2 file at path (flags O_RDONLY or O_RDWR) and checks its header into *h;
    the descriptor, or -1 with err set */
-static int cache_open(const char *path, int flags, ipc_pc2_header *h, ipc_error *err) {
+static int cache_open(const char *path, int flags, ipc_pc2_header *h, ipcc_error *err) {
   int fd = open(path, flags | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
-    ipc_error_set(err, IPC_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
+    ipc_error_set(err, IPCC_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
     return -1;
   }
   struct stat st;
@@ -102,34 +102,34 @@ static int cache_open(const char *path, int flags, ipc_pc2_header *h, ipc_error 
       bad = "shorter than its samples (truncated)";
   }
   if (bad) {
-    ipc_error_set(err, IPC_ERR_INPUT, "%s: %s", path, bad);
+    ipc_error_set(err, IPCC_ERR_INPUT, "%s: %s", path, bad);
     close(fd);
     return -1;
   }
   return fd;
 }
 
-ipc_status ipc_pc2_read_header(const char *path, ipc_pc2_header *h, ipc_error *err) {
+ipcc_status ipc_pc2_read_header(const char *path, ipc_pc2_header *h, ipcc_error *err) {
   int fd = cache_open(path, O_RDONLY, h, err);
-  if (fd < 0) return IPC_ERR_INPUT;
+  if (fd < 0) return IPCC_ERR_INPUT;
   close(fd);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-unsigned char *ipc_pc2_read_sample(const char *dir, int k, size_t *len, ipc_error *err) {
+unsigned char *ipc_pc2_read_sample(const char *dir, int k, size_t *len, ipcc_error *err) {
   char *path = cache_path(dir, IPC_PC2_CACHE);
   ipc_pc2_header h;
   int fd = cache_open(path, O_RDONLY, &h, err);
   unsigned char *b = NULL;
   if (fd >= 0) {
     if (k < 0 || k >= h.samples) {
-      ipc_error_set(err, IPC_ERR_INPUT, "%s: holds %d samples, no sample for frame %d", path,
+      ipc_error_set(err, IPCC_ERR_INPUT, "%s: holds %d samples, no sample for frame %d", path,
                     h.samples, k);
     } else {
       size_t n = 12 * (size_t)h.points;
       b = IPC_NEW(unsigned char, n + 1);
       if (pread(fd, b, n, IPC_PC2_HEADER_BYTES + (off_t)k * (off_t)n) != (ssize_t)n) {
-        ipc_error_set(err, IPC_ERR_INPUT, "%s: read error", path);
+        ipc_error_set(err, IPCC_ERR_INPUT, "%s: read error", path);
         ipc_free(b);
         b = NULL;
       } else {
@@ -157,24 +157,24 @@ static int pwrite_all(int fd, const unsigned char *p, size_t n, off_t at) {
 
 /* the file's sample count set to `samples`: synced before and after, so the count never
    names bytes that are not on the disk */
-static ipc_status set_count(int fd, const char *path, int samples, ipc_error *err) {
+static ipcc_status set_count(int fd, const char *path, int samples, ipcc_error *err) {
   unsigned char b[4];
   put_u32(b, (uint32_t)samples);
   if (fdatasync(fd) != 0 && errno != EINVAL) return io_fail(path, "sync", err);
   if (pwrite_all(fd, b, 4, 28) != 0) return io_fail(path, "write", err);
   if (fdatasync(fd) != 0 && errno != EINVAL) return io_fail(path, "sync", err);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-ipc_status ipc_pc2_truncate(const char *dir, int samples, ipc_error *err) {
+ipcc_status ipc_pc2_truncate(const char *dir, int samples, ipcc_error *err) {
   char *path = cache_path(dir, IPC_PC2_CACHE);
   ipc_pc2_header h;
-  ipc_status st = IPC_OK;
+  ipcc_status st = IPCC_OK;
   int fd = cache_open(path, O_RDWR, &h, err);
   if (fd < 0) {
-    st = IPC_ERR_INPUT;
+    st = IPCC_ERR_INPUT;
   } else if (samples < 0 || h.samples < samples) {
-    st = ipc_error_set(err, IPC_ERR_INPUT,
+    st = ipc_error_set(err, IPCC_ERR_INPUT,
                        "%s: holds %d samples, the run's checkpoint recorded %d frames", path,
                        h.samples, samples);
   } else {
@@ -191,8 +191,8 @@ ipc_status ipc_pc2_truncate(const char *dir, int samples, ipc_error *err) {
 
 /* the rest shape: the OBJ frame's objects and numbering, with vertex normals (the sum of the
    adjacent triangles' area-weighted normals; ipc_obj_write_model normalises them) */
-static ipc_status write_rest(const ipc_model *m, const double *xs, double time, int npoints,
-                             const char *path, ipc_error *err) {
+static ipcc_status write_rest(const ipc_model *m, const double *xs, double time, int npoints,
+                              const char *path, ipcc_error *err) {
   const ipc_surface *s = &m->surface;
   double *nrm = IPC_NEW0(double, 3 * (size_t)m->nverts + 1);
   for (int k = 0; k < s->nfaces; ++k) {
@@ -209,26 +209,26 @@ static ipc_status write_rest(const ipc_model *m, const double *xs, double time, 
            "ipcc rest shape: frame 0, t = %.17g s; %s holds these %d vertices, in this order, "
            "one sample per frame",
            time, IPC_PC2_CACHE, npoints);
-  ipc_status st = ipc_obj_write_model(m, xs, nrm, comment, path, err);
+  ipcc_status st = ipc_obj_write_model(m, xs, nrm, comment, path, err);
   ipc_free(nrm);
   return st;
 }
 
 /* sample `frame` (bytes, len) appended to the cache at path: written at its offset, the rest
    of the file cut off, then counted (set_count) */
-static ipc_status cache_append(const char *path, const unsigned char *bytes, size_t len, int points,
-                               int frame, ipc_error *err) {
+static ipcc_status cache_append(const char *path, const unsigned char *bytes, size_t len,
+                                int points, int frame, ipcc_error *err) {
   ipc_pc2_header h;
   int fd = cache_open(path, O_RDWR, &h, err);
-  if (fd < 0) return IPC_ERR_INPUT;
-  ipc_status st = IPC_OK;
+  if (fd < 0) return IPCC_ERR_INPUT;
+  ipcc_status st = IPCC_OK;
   off_t at = IPC_PC2_HEADER_BYTES + (off_t)frame * (off_t)len;
   if (h.points != points)
-    st = ipc_error_set(err, IPC_ERR_INPUT,
+    st = ipc_error_set(err, IPCC_ERR_INPUT,
                        "%s: %d points per sample, the frame has %d (a cache of another scene?)",
                        path, h.points, points);
   else if (h.samples < frame)
-    st = ipc_error_set(err, IPC_ERR_INPUT,
+    st = ipc_error_set(err, IPCC_ERR_INPUT,
                        "%s: holds %d samples: frame %d cannot follow them (frames are "
                        "appended in order from frame 0)",
                        path, h.samples, frame);
@@ -243,10 +243,10 @@ static ipc_status cache_append(const char *path, const unsigned char *bytes, siz
 }
 
 /* frame `frame` of model m at positions xs (nverts x 3) and time t into dir */
-static ipc_status write_pc2(const ipc_model *m, const double *xs, double time, const char *dir,
-                            int frame, ipc_error *err) {
+static ipcc_status write_pc2(const ipc_model *m, const double *xs, double time, const char *dir,
+                             int frame, ipcc_error *err) {
   if (frame < 0)
-    return ipc_error_set(err, IPC_ERR_INPUT, "point cache: frame %d: expected 0 or more", frame);
+    return ipc_error_set(err, IPCC_ERR_INPUT, "point cache: frame %d: expected 0 or more", frame);
   int *file_of = IPC_NEW(int, (size_t)m->nverts + 1);
   int n = ipc_frame_numbering(m, file_of);
   size_t len = 12 * (size_t)n;
@@ -256,14 +256,14 @@ static ipc_status write_pc2(const ipc_model *m, const double *xs, double time, c
       for (int d = 0; d < 3; ++d)
         put_f32(bytes + 12 * (size_t)file_of[i] + 4 * d, (float)xs[3 * (size_t)i + d]);
   char *path = cache_path(dir, IPC_PC2_CACHE);
-  ipc_status st = IPC_OK;
+  ipcc_status st = IPCC_OK;
   if (frame == 0) {
     /* a new cache: the rest shape, then the cache of one sample, both atomically */
     char *rest = cache_path(dir, IPC_PC2_REST);
     st = write_rest(m, xs, time, n, rest, err);
     ipc_free(rest);
     ipc_atomic_file af;
-    if (st == IPC_OK && (st = ipc_atomic_open(&af, path, err)) == IPC_OK) {
+    if (st == IPCC_OK && (st = ipc_atomic_open(&af, path, err)) == IPCC_OK) {
       unsigned char h[IPC_PC2_HEADER_BYTES];
       header_bytes(h, n, 1);
       fwrite(h, 1, sizeof h, af.f);
@@ -279,6 +279,6 @@ static ipc_status write_pc2(const ipc_model *m, const double *xs, double time, c
   return st;
 }
 
-ipc_status ipcc_world_write_pc2(const ipcc_world *w, const char *dir, int frame, ipc_error *err) {
+ipcc_status ipcc_world_write_pc2(const ipcc_world *w, const char *dir, int frame, ipcc_error *err) {
   return write_pc2(w->m, w->s->x, w->s->time, dir, frame, err);
 }

@@ -23,17 +23,17 @@ typedef struct ipc_pc2_header {
 
 /* reads and checks the header of the PC2 file at path: the signature, version 1, counts that
    are not negative and a file long enough for its samples (longer is fine: a run stopped
-   between appending a sample and counting it). IPC_ERR_INPUT naming the file otherwise */
-ipc_status ipc_pc2_read_header(const char *path, ipc_pc2_header *h, ipc_error *err);
+   between appending a sample and counting it). IPCC_ERR_INPUT naming the file otherwise */
+ipcc_status ipc_pc2_read_header(const char *path, ipc_pc2_header *h, ipcc_error *err);
 
 /* the bytes of sample k (points x 3 little-endian float32) of dir/motion.pc2 into a new
    buffer (ipc_free it), its length in *len; NULL with err naming the file when the cache is
    missing, damaged or holds no sample k */
-unsigned char *ipc_pc2_read_sample(const char *dir, int k, size_t *len, ipc_error *err);
+unsigned char *ipc_pc2_read_sample(const char *dir, int k, size_t *len, ipcc_error *err);
 
 /* cuts dir/motion.pc2 to its first `samples` samples (a resumed run continues after its
-   checkpointed frame), count in the header and fsync; IPC_ERR_INPUT when it is missing,
+   checkpointed frame), count in the header and fsync; IPCC_ERR_INPUT when it is missing,
    damaged or holds fewer samples */
-ipc_status ipc_pc2_truncate(const char *dir, int samples, ipc_error *err);
+ipcc_status ipc_pc2_truncate(const char *dir, int samples, ipcc_error *err);
 
 #endif

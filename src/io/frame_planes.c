@@ -13,7 +13,7 @@
 /* the box of the planes.obj written before into lo, hi (grown, never shrunk); a missing or
    foreign file adds nothing */
 static void previous_box(const char *path, double lo[3], double hi[3]) {
-  ipc_error ignored;
+  ipcc_error ignored;
   char *text = ipc_read_file_max(path, (size_t)1 << 20, NULL, &ignored);
   if (!text) return;
   const char *line = strstr(text, "\n# box ");
@@ -48,9 +48,9 @@ static void plane_axes(const double n[3], double u[3], double v[3]) {
   v[2] = n[0] * u[1] - n[1] * u[0];
 }
 
-ipc_status ipc_planes_write_obj(const char *dir, int frame, int nplanes, const double *points,
-                                const double *normals, const double *x, int nverts,
-                                ipc_error *err) {
+ipcc_status ipc_planes_write_obj(const char *dir, int frame, int nplanes, const double *points,
+                                 const double *normals, const double *x, int nverts,
+                                 ipcc_error *err) {
   char *path = ipc_path_join(dir, IPC_PLANES_FILE);
   double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
   for (int i = 0; i < nverts; ++i)
@@ -68,8 +68,8 @@ ipc_status ipc_planes_write_obj(const char *dir, int frame, int nplanes, const d
   }
   double margin = fmax(0.5 * sqrt(diag2), 1e-3); /* a box of one point still gets 2 mm */
   ipc_atomic_file af;
-  ipc_status st = ipc_atomic_open(&af, path, err);
-  if (st != IPC_OK) {
+  ipcc_status st = ipc_atomic_open(&af, path, err);
+  if (st != IPCC_OK) {
     ipc_free(path);
     return st;
   }

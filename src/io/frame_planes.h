@@ -13,7 +13,8 @@
    nverts positions x united, for frame > 0, with the box recorded in the dir/planes.obj
    written before (a line "# box lo_x lo_y lo_z hi_x hi_y hi_z"), plus a margin of half its
    diagonal: rewritten at every frame, the file covers every frame so far. */
-ipc_status ipc_planes_write_obj(const char *dir, int frame, int nplanes, const double *points,
-                                const double *normals, const double *x, int nverts, ipc_error *err);
+ipcc_status ipc_planes_write_obj(const char *dir, int frame, int nplanes, const double *points,
+                                 const double *normals, const double *x, int nverts,
+                                 ipcc_error *err);
 
 #endif

@@ -25,8 +25,8 @@ static void put_f64(FILE *f, double d) {
 }
 
 /* the frame of model m at positions xs (nverts x 3) and time t */
-static ipc_status write_ply(const ipc_model *m, const double *xs, double time, const char *path,
-                            ipc_error *err) {
+static ipcc_status write_ply(const ipc_model *m, const double *xs, double time, const char *path,
+                             ipcc_error *err) {
   const ipc_surface *s = &m->surface;
   /* file index of every written vertex (-1: not on any surface) */
   int *local = IPC_NEW(int, (size_t)m->nverts + 1);
@@ -36,8 +36,8 @@ static ipc_status write_ply(const ipc_model *m, const double *xs, double time, c
     ne += m->bodies[b].ns;
   }
   ipc_atomic_file af;
-  ipc_status st_open = ipc_atomic_open(&af, path, err);
-  if (st_open != IPC_OK) {
+  ipcc_status st_open = ipc_atomic_open(&af, path, err);
+  if (st_open != IPCC_OK) {
     ipc_free(local);
     return st_open;
   }
@@ -77,6 +77,6 @@ static ipc_status write_ply(const ipc_model *m, const double *xs, double time, c
   return ipc_atomic_commit(&af, err);
 }
 
-ipc_status ipcc_world_write_ply(const ipcc_world *w, const char *path, ipc_error *err) {
+ipcc_status ipcc_world_write_ply(const ipcc_world *w, const char *path, ipcc_error *err) {
   return write_ply(w->m, w->s->x, w->s->time, path, err);
 }

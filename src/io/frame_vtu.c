@@ -243,9 +243,9 @@ static void bin_tag(FILE *f, const bin_array *x, uint64_t off) {
 }
 
 /* the frame as write_ascii's, its arrays in the appended data (compressed when zlib) */
-static ipc_status write_binary(FILE *f, const ipc_model *m, const cell_list *c, const double *xs,
-                               const double *vs, double time, const double *psi, int zlib,
-                               ipc_error *err) {
+static ipcc_status write_binary(FILE *f, const ipc_model *m, const cell_list *c, const double *xs,
+                                const double *vs, double time, const double *psi, int zlib,
+                                ipcc_error *err) {
   size_t nv = (size_t)m->nverts, nc = (size_t)c->n;
   bin_array a[9];
   int n = 0;
@@ -276,7 +276,7 @@ static ipc_status write_binary(FILE *f, const ipc_model *m, const cell_list *c, 
     if (zlib) {
       if (bin_compress(&a[k])) {
         bin_free(a, n);
-        return ipc_error_set(err, IPC_ERR_IO, "zlib failed to compress the array '%s'", a[k].name);
+        return ipc_error_set(err, IPCC_ERR_IO, "zlib failed to compress the array '%s'", a[k].name);
       }
     } else {
       a[k].nhead = 8;
@@ -312,7 +312,7 @@ static ipc_status write_binary(FILE *f, const ipc_model *m, const cell_list *c, 
   }
   fputs("\n</AppendedData>\n</VTKFile>\n", f);
   bin_free(a, n);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 /* ---- encodings ---- */
@@ -332,31 +332,31 @@ const char *ipc_vtu_encoding_name(ipc_vtu_encoding e) {
   return e >= IPC_VTU_ASCII && e <= IPC_VTU_ZLIB ? encoding_names[e - IPC_VTU_ASCII] : "?";
 }
 
-ipc_status ipc_vtu_encoding_from_env(ipc_vtu_encoding *out, ipc_error *err) {
+ipcc_status ipc_vtu_encoding_from_env(ipc_vtu_encoding *out, ipcc_error *err) {
   const char *s = getenv("IPC_VTU_ENCODING");
   *out = IPC_VTU_DEFAULT_ENCODING;
-  if (!s || !*s || ipc_vtu_encoding_parse(s, out) == 0) return IPC_OK;
-  return ipc_error_set(err, IPC_ERR_INPUT,
+  if (!s || !*s || ipc_vtu_encoding_parse(s, out) == 0) return IPCC_OK;
+  return ipc_error_set(err, IPCC_ERR_INPUT,
                        "IPC_VTU_ENCODING is '%.40s', expected ascii, raw or zlib (VTU frames)", s);
 }
 
 /* the frame of model m at positions xs, velocities vs and time t; psi (ntets) the energy
    density of every tet at xs */
-static ipc_status write_vtu(const ipc_model *m, const double *xs, const double *vs, double time,
-                            const double *psi, const char *path, ipc_vtu_encoding enc,
-                            ipc_error *err) {
+static ipcc_status write_vtu(const ipc_model *m, const double *xs, const double *vs, double time,
+                             const double *psi, const char *path, ipc_vtu_encoding enc,
+                             ipcc_error *err) {
   if (enc < IPC_VTU_ASCII || enc > IPC_VTU_ZLIB)
-    return ipc_error_set(err, IPC_ERR_INPUT, "%s: unknown VTU encoding %d", path, (int)enc);
+    return ipc_error_set(err, IPCC_ERR_INPUT, "%s: unknown VTU encoding %d", path, (int)enc);
   cell_list c;
   cells_build(&c, m);
   ipc_atomic_file af;
-  ipc_status st = ipc_atomic_open(&af, path, err);
-  if (st == IPC_OK) {
+  ipcc_status st = ipc_atomic_open(&af, path, err);
+  if (st == IPCC_OK) {
     if (enc == IPC_VTU_ASCII)
       write_ascii(af.f, m, &c, xs, vs, time, psi);
     else
       st = write_binary(af.f, m, &c, xs, vs, time, psi, enc == IPC_VTU_ZLIB, err);
-    if (st == IPC_OK)
+    if (st == IPCC_OK)
       st = ipc_atomic_commit(&af, err);
     else
       ipc_atomic_abort(&af);
@@ -365,17 +365,17 @@ static ipc_status write_vtu(const ipc_model *m, const double *xs, const double *
   return st;
 }
 
-ipc_status ipcc_world_write_vtu_encoded(const ipcc_world *w, const char *path, ipc_vtu_encoding enc,
-                                        ipc_error *err) {
+ipcc_status ipcc_world_write_vtu_encoded(const ipcc_world *w, const char *path,
+                                         ipc_vtu_encoding enc, ipcc_error *err) {
   double *psi = IPC_NEW(double, (size_t)w->m->ntets + 1);
   ipcc_world_tet_energy_density(w, psi);
-  ipc_status st = write_vtu(w->m, w->s->x, w->s->v, w->s->time, psi, path, enc, err);
+  ipcc_status st = write_vtu(w->m, w->s->x, w->s->v, w->s->time, psi, path, enc, err);
   ipc_free(psi);
   return st;
 }
 
-ipc_status ipcc_world_write_vtu(const ipcc_world *w, const char *path, ipc_error *err) {
+ipcc_status ipcc_world_write_vtu(const ipcc_world *w, const char *path, ipcc_error *err) {
   ipc_vtu_encoding enc;
-  ipc_status st = ipc_vtu_encoding_from_env(&enc, err);
+  ipcc_status st = ipc_vtu_encoding_from_env(&enc, err);
   return st ? st : ipcc_world_write_vtu_encoded(w, path, enc, err);
 }

@@ -5,9 +5,9 @@
 #ifndef IPCC_IO_FRAME_VTU_H
 #define IPCC_IO_FRAME_VTU_H
 
+#include "ipc/world.h"
 #include "ipcc/error.h"
-#include "ipcc/lcp_world.h"
-#include "ipcc/world.h"
+#include "lcp/lcp_world.h"
 
 typedef enum ipc_vtu_encoding {
   IPC_VTU_ASCII = 1, /* every array as text (%.17g: the doubles read back bit for bit) */
@@ -24,14 +24,14 @@ int ipc_vtu_encoding_parse(const char *s, ipc_vtu_encoding *out);
 const char *ipc_vtu_encoding_name(ipc_vtu_encoding e);
 
 /* the encoding the environment asks for: IPC_VTU_ENCODING when set and not empty, else
-   IPC_VTU_DEFAULT_ENCODING; IPC_ERR_INPUT naming the variable for another value */
-ipc_status ipc_vtu_encoding_from_env(ipc_vtu_encoding *out, ipc_error *err);
+   IPC_VTU_DEFAULT_ENCODING; IPCC_ERR_INPUT naming the variable for another value */
+ipcc_status ipc_vtu_encoding_from_env(ipc_vtu_encoding *out, ipcc_error *err);
 
 /* ipc_world_write_vtu and ipc_lcp_world_write_vtu in encoding enc (IPC_VTU_ENCODING is not
    read) */
-ipc_status ipc_world_write_vtu_encoded(const ipc_world *w, const char *path, ipc_vtu_encoding enc,
-                                       ipc_error *err);
-ipc_status ipc_lcp_world_write_vtu_encoded(const ipc_lcp_world *w, const char *path,
-                                           ipc_vtu_encoding enc, ipc_error *err);
+ipcc_status ipc_world_write_vtu_encoded(const ipc_world *w, const char *path, ipc_vtu_encoding enc,
+                                        ipcc_error *err);
+ipcc_status ipc_lcp_world_write_vtu_encoded(const ipc_lcp_world *w, const char *path,
+                                            ipc_vtu_encoding enc, ipcc_error *err);
 
 #endif

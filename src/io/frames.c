@@ -30,12 +30,12 @@ int ipc_frame_numbering(const ipc_model *m, int *file_of) {
 static const struct {
   const char *name;
   unsigned bit;
-} formats_known[] = {{"obj", IPC_FORMAT_OBJ},
-                     {"ply", IPC_FORMAT_PLY},
-                     {"vtu", IPC_FORMAT_VTU},
-                     {"pc2", IPC_FORMAT_PC2}};
+} formats_known[] = {{"obj", IPCC_FORMAT_OBJ},
+                     {"ply", IPCC_FORMAT_PLY},
+                     {"vtu", IPCC_FORMAT_VTU},
+                     {"pc2", IPCC_FORMAT_PC2}};
 
-int ipc_output_formats_parse(const char *list, unsigned *formats) {
+int ipcc_output_formats_parse(const char *list, unsigned *formats) {
   unsigned bits = 0;
   const char *p = list;
   for (;;) {
@@ -54,7 +54,7 @@ int ipc_output_formats_parse(const char *list, unsigned *formats) {
   return 0;
 }
 
-static ipc_status write_planes(const ipcc_world *w, const char *dir, int frame, ipc_error *err) {
+static ipcc_status write_planes(const ipcc_world *w, const char *dir, int frame, ipcc_error *err) {
   const ipc_model *m = w->m;
   double *pts = IPC_NEW(double, 3 * (size_t)m->nplanes + 3);
   double *nrm = IPC_NEW(double, 3 * (size_t)m->nplanes + 3);
@@ -63,33 +63,33 @@ static ipc_status write_planes(const ipcc_world *w, const char *dir, int frame, 
       pts[3 * k + d] = m->planes[k].point[d];
       nrm[3 * k + d] = m->planes[k].normal[d];
     }
-  ipc_status st = ipc_planes_write_obj(dir, frame, m->nplanes, pts, nrm, w->s->x, m->nverts, err);
+  ipcc_status st = ipc_planes_write_obj(dir, frame, m->nplanes, pts, nrm, w->s->x, m->nverts, err);
   ipc_free(pts);
   ipc_free(nrm);
   return st;
 }
 
-ipc_status ipcc_world_write_frame(const ipcc_world *w, const char *dir, int frame, unsigned formats,
-                                  ipc_error *err) {
-  if (!(formats & IPC_FORMAT_FRAMES)) formats |= IPC_FORMAT_OBJ;
+ipcc_status ipcc_world_write_frame(const ipcc_world *w, const char *dir, int frame,
+                                   unsigned formats, ipcc_error *err) {
+  if (!(formats & IPCC_FORMAT_FRAMES)) formats |= IPCC_FORMAT_OBJ;
   size_t n = strlen(dir) + 32;
   char *path = IPC_NEW(char, n);
-  ipc_status st = IPC_OK;
-  if (st == IPC_OK && (formats & IPC_FORMAT_OBJ)) {
+  ipcc_status st = IPCC_OK;
+  if (st == IPCC_OK && (formats & IPCC_FORMAT_OBJ)) {
     snprintf(path, n, "%s/%06d.obj", dir, frame);
     st = ipcc_world_write_obj(w, path, err);
   }
-  if (st == IPC_OK && (formats & IPC_FORMAT_PLY)) {
+  if (st == IPCC_OK && (formats & IPCC_FORMAT_PLY)) {
     snprintf(path, n, "%s/%06d.ply", dir, frame);
     st = ipcc_world_write_ply(w, path, err);
   }
-  if (st == IPC_OK && (formats & IPC_FORMAT_VTU)) {
+  if (st == IPCC_OK && (formats & IPCC_FORMAT_VTU)) {
     snprintf(path, n, "%s/%06d.vtu", dir, frame);
     st = ipcc_world_write_vtu(w, path, err);
-    if (st == IPC_OK) st = ipc_frames_pvd_add(dir, frame, w->s->time, err);
+    if (st == IPCC_OK) st = ipcc_frames_pvd_add(dir, frame, w->s->time, err);
   }
-  if (st == IPC_OK && (formats & IPC_FORMAT_PC2)) st = ipcc_world_write_pc2(w, dir, frame, err);
-  if (st == IPC_OK && (formats & IPC_FORMAT_PLANES)) st = write_planes(w, dir, frame, err);
+  if (st == IPCC_OK && (formats & IPCC_FORMAT_PC2)) st = ipcc_world_write_pc2(w, dir, frame, err);
+  if (st == IPCC_OK && (formats & IPCC_FORMAT_PLANES)) st = write_planes(w, dir, frame, err);
   ipc_free(path);
   return st;
 }
@@ -115,14 +115,14 @@ static void pvd_copy_entries(FILE *f, const char *text, int before) {
   }
 }
 
-ipc_status ipc_frames_pvd_add(const char *dir, int frame, double time, ipc_error *err) {
+ipcc_status ipcc_frames_pvd_add(const char *dir, int frame, double time, ipcc_error *err) {
   char *path = ipc_path_join(dir, "frames.pvd");
-  ipc_error ignored;
+  ipcc_error ignored;
   /* no collection yet (the first frame), or one that is not ours: start afresh */
   char *old = ipc_read_file_max(path, IPC_READ_MAX_SCENE, NULL, &ignored);
   ipc_atomic_file af;
-  ipc_status st = IPC_OK;
-  if ((st = ipc_atomic_open(&af, path, err)) == IPC_OK) {
+  ipcc_status st = IPCC_OK;
+  if ((st = ipc_atomic_open(&af, path, err)) == IPCC_OK) {
     fputs(
         "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n"
         "  <Collection>\n",

@@ -94,18 +94,18 @@ static int blank(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-cJSON *ipc_json_parse_object(const char *path, const char *text, size_t len, ipc_error *err) {
+cJSON *ipc_json_parse_object(const char *path, const char *text, size_t len, ipcc_error *err) {
   const char *end = NULL;
   cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
   size_t off = end ? (size_t)(end - text) : 0;
   if (!root) {
     if (depth_at(text, off) >= CJSON_NESTING_LIMIT)
-      ipc_error_set(err, IPC_ERR_INPUT,
+      ipc_error_set(err, IPCC_ERR_INPUT,
                     "%s:%d: JSON nested too deeply (more than %d arrays and objects inside "
                     "each other)",
                     path, line_of(text, off), CJSON_NESTING_LIMIT);
     else
-      ipc_error_set(err, IPC_ERR_INPUT, "%s:%d: not valid JSON (near byte %zu)", path,
+      ipc_error_set(err, IPCC_ERR_INPUT, "%s:%d: not valid JSON (near byte %zu)", path,
                     line_of(text, off), off);
     return NULL;
   }
@@ -113,7 +113,7 @@ cJSON *ipc_json_parse_object(const char *path, const char *text, size_t len, ipc
      where the extra text starts (a NUL byte counts as extra text too) */
   while (off < len && blank(text[off])) ++off;
   if (off < len) {
-    ipc_error_set(err, IPC_ERR_INPUT,
+    ipc_error_set(err, IPCC_ERR_INPUT,
                   "%s:%d: unexpected text after the JSON object (near byte %zu), expected the "
                   "end of the file",
                   path, line_of(text, off), off);
@@ -121,14 +121,14 @@ cJSON *ipc_json_parse_object(const char *path, const char *text, size_t len, ipc
     return NULL;
   }
   if (!cJSON_IsObject(root)) {
-    ipc_error_set(err, IPC_ERR_INPUT, "%s: the scene must be a JSON object ({...}), found %s", path,
-                  kind_of(root));
+    ipc_error_set(err, IPCC_ERR_INPUT, "%s: the scene must be a JSON object ({...}), found %s",
+                  path, kind_of(root));
     cJSON_Delete(root);
     return NULL;
   }
   char key[512] = "";
   if (find_repeated(root, key, sizeof key)) {
-    ipc_error_set(err, IPC_ERR_INPUT, "%s: key '%s' appears twice, expected each key once", path,
+    ipc_error_set(err, IPCC_ERR_INPUT, "%s: key '%s' appears twice, expected each key once", path,
                   key);
     cJSON_Delete(root);
     return NULL;

@@ -11,6 +11,6 @@
    but blanks after it, a key twice in one object, nesting deeper than cJSON's limit or a
    top level that is not an object are errors. NULL + err naming the file (and the line, or
    the key path such as bodies[0].mesh) otherwise; cJSON_Delete the result */
-cJSON *ipc_json_parse_object(const char *path, const char *text, size_t len, ipc_error *err);
+cJSON *ipc_json_parse_object(const char *path, const char *text, size_t len, ipcc_error *err);
 
 #endif

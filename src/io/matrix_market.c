@@ -60,8 +60,8 @@ static int token(const mm_lines *L, const char **s, const char **tb, const char 
   return 1;
 }
 
-static ipc_status fail_at(const mm_lines *L, ipc_error *err, const char *what) {
-  return ipc_error_set(err, IPC_ERR_INPUT, "%s:%d: %s", L->name, L->line, what);
+static ipcc_status fail_at(const mm_lines *L, ipcc_error *err, const char *what) {
+  return ipc_error_set(err, IPCC_ERR_INPUT, "%s:%d: %s", L->name, L->line, what);
 }
 
 /* parses a whole token as a long */
@@ -111,7 +111,7 @@ static void push(ipc_mm_matrix *m, size_t *cap, int i, int j, double v) {
   ++m->nnz;
 }
 
-static ipc_status parse_header(mm_lines *L, ipc_mm_matrix *m, ipc_error *err) {
+static ipcc_status parse_header(mm_lines *L, ipc_mm_matrix *m, ipcc_error *err) {
   if (!next_line(L)) {
     L->line = 1;
     return fail_at(L, err, "empty file: expected the %%MatrixMarket banner");
@@ -135,11 +135,11 @@ static ipc_status parse_header(mm_lines *L, ipc_mm_matrix *m, ipc_error *err) {
                    "'skew-symmetric'");
   m->symmetry = word_is(tb, te, "general") ? 0 : (word_is(tb, te, "symmetric") ? 1 : -1);
   if (token(L, &s, &tb, &te)) return fail_at(L, err, "banner: unexpected text after symmetry");
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 /* the size line: rows, cols and (coordinate) the entry count */
-static ipc_status parse_size(mm_lines *L, ipc_mm_matrix *m, long *count, ipc_error *err) {
+static ipcc_status parse_size(mm_lines *L, ipc_mm_matrix *m, long *count, ipcc_error *err) {
   if (!next_data_line(L)) return fail_at(L, err, "expected the size line, found end of file");
   const char *s = L->cur, *tb, *te;
   long v[3];
@@ -181,11 +181,11 @@ static ipc_status parse_size(mm_lines *L, ipc_mm_matrix *m, long *count, ipc_err
              m->array ? "values" : "entries", (long long)(L->end - L->p), room);
     return fail_at(L, err, msg);
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-static ipc_status parse_coordinate(mm_lines *L, ipc_mm_matrix *m, long count, size_t *cap,
-                                   ipc_error *err) {
+static ipcc_status parse_coordinate(mm_lines *L, ipc_mm_matrix *m, long count, size_t *cap,
+                                    ipcc_error *err) {
   char msg[160];
   for (long k = 0; k < count; ++k) {
     if (!next_data_line(L)) {
@@ -216,11 +216,11 @@ static ipc_status parse_coordinate(mm_lines *L, ipc_mm_matrix *m, long count, si
     push(m, cap, (int)i - 1, (int)j - 1, v);
     if (m->symmetry != 0 && i != j) push(m, cap, (int)j - 1, (int)i - 1, m->symmetry * v);
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-static ipc_status parse_array(mm_lines *L, ipc_mm_matrix *m, long count, size_t *cap,
-                              ipc_error *err) {
+static ipcc_status parse_array(mm_lines *L, ipc_mm_matrix *m, long count, size_t *cap,
+                               ipcc_error *err) {
   char msg[160];
   int i = 0, j = 0; /* next position, column by column */
   if (m->symmetry == -1) i = 1;
@@ -244,11 +244,11 @@ static ipc_status parse_array(mm_lines *L, ipc_mm_matrix *m, long count, size_t 
     }
     if (token(L, &s, &tb, &te)) return fail_at(L, err, "more values than the size line gives");
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-ipc_status ipc_mm_parse(const char *name, const char *text, size_t len, ipc_mm_matrix *m,
-                        ipc_error *err) {
+ipcc_status ipc_mm_parse(const char *name, const char *text, size_t len, ipc_mm_matrix *m,
+                         ipcc_error *err) {
   memset(m, 0, sizeof *m);
   mm_lines L = {name, text, text + len, 0, text, text};
   if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) L.p += 3;
@@ -256,29 +256,29 @@ ipc_status ipc_mm_parse(const char *name, const char *text, size_t len, ipc_mm_m
   memset(&t, 0, sizeof t);
   size_t cap = 0;
   long count = 0;
-  ipc_status st = parse_header(&L, &t, err);
-  if (st == IPC_OK) st = parse_size(&L, &t, &count, err);
-  if (st == IPC_OK)
+  ipcc_status st = parse_header(&L, &t, err);
+  if (st == IPCC_OK) st = parse_size(&L, &t, &count, err);
+  if (st == IPCC_OK)
     st = t.array ? parse_array(&L, &t, count, &cap, err)
                  : parse_coordinate(&L, &t, count, &cap, err);
-  if (st == IPC_OK && next_data_line(&L))
+  if (st == IPCC_OK && next_data_line(&L))
     st = fail_at(
         &L, err,
         t.array ? "more values than the size line gives" : "more entries than the size line gives");
-  if (st != IPC_OK) {
+  if (st != IPCC_OK) {
     ipc_mm_free(&t);
     return st;
   }
   *m = t;
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-ipc_status ipc_mm_read(const char *path, ipc_mm_matrix *m, ipc_error *err) {
+ipcc_status ipc_mm_read(const char *path, ipc_mm_matrix *m, ipcc_error *err) {
   memset(m, 0, sizeof *m);
   size_t len = 0;
   char *text = ipc_read_file_max(path, IPC_READ_MAX_MATRIX, &len, err);
-  if (!text) return IPC_ERR_INPUT;
-  ipc_status st = ipc_mm_parse(path, text, len, m, err);
+  if (!text) return IPCC_ERR_INPUT;
+  ipcc_status st = ipc_mm_parse(path, text, len, m, err);
   ipc_free(text);
   return st;
 }
@@ -296,22 +296,22 @@ void ipc_mm_to_dense(const ipc_mm_matrix *m, double *out) {
   for (int k = 0; k < m->nnz; ++k) out[(long)m->ri[k] * m->cols + m->ci[k]] += m->val[k];
 }
 
-ipc_status ipc_mm_write_array(const char *path, int rows, int cols, const double *a,
-                              ipc_error *err) {
+ipcc_status ipc_mm_write_array(const char *path, int rows, int cols, const double *a,
+                               ipcc_error *err) {
   ipc_atomic_file af;
-  ipc_status st_open = ipc_atomic_open(&af, path, err);
-  if (st_open != IPC_OK) return st_open;
+  ipcc_status st_open = ipc_atomic_open(&af, path, err);
+  if (st_open != IPCC_OK) return st_open;
   fprintf(af.f, "%%%%MatrixMarket matrix array real general\n%d %d\n", rows, cols);
   for (int j = 0; j < cols; ++j)
     for (int i = 0; i < rows; ++i) fprintf(af.f, "%.17g\n", a[(long)i * cols + j]);
   return ipc_atomic_commit(&af, err);
 }
 
-ipc_status ipc_mm_write_coordinate(const char *path, int rows, int cols, int nnz, const int *ri,
-                                   const int *ci, const double *v, ipc_error *err) {
+ipcc_status ipc_mm_write_coordinate(const char *path, int rows, int cols, int nnz, const int *ri,
+                                    const int *ci, const double *v, ipcc_error *err) {
   ipc_atomic_file af;
-  ipc_status st_open = ipc_atomic_open(&af, path, err);
-  if (st_open != IPC_OK) return st_open;
+  ipcc_status st_open = ipc_atomic_open(&af, path, err);
+  if (st_open != IPCC_OK) return st_open;
   fprintf(af.f, "%%%%MatrixMarket matrix coordinate real general\n%d %d %d\n", rows, cols, nnz);
   for (int k = 0; k < nnz; ++k) fprintf(af.f, "%d %d %.17g\n", ri[k] + 1, ci[k] + 1, v[k]);
   return ipc_atomic_commit(&af, err);

@@ -35,11 +35,11 @@ typedef struct ipc_mm_matrix {
 
 /* reads path into m (free with ipc_mm_free); on error m is empty and err names the file
  * and line */
-ipc_status ipc_mm_read(const char *path, ipc_mm_matrix *m, ipc_error *err);
+ipcc_status ipc_mm_read(const char *path, ipc_mm_matrix *m, ipcc_error *err);
 
 /* parses the text (len bytes, text[len] == '\0') of a file called name; as ipc_mm_read */
-ipc_status ipc_mm_parse(const char *name, const char *text, size_t len, ipc_mm_matrix *m,
-                        ipc_error *err);
+ipcc_status ipc_mm_parse(const char *name, const char *text, size_t len, ipc_mm_matrix *m,
+                         ipcc_error *err);
 
 /* frees the arrays of m and zeroes it; m may be NULL */
 void ipc_mm_free(ipc_mm_matrix *m);
@@ -49,11 +49,11 @@ void ipc_mm_to_dense(const ipc_mm_matrix *m, double *out);
 
 /* writes the rows x cols row-major matrix a as a general real array (column by column, as
  * the format asks); an n-vector is rows = n, cols = 1 */
-ipc_status ipc_mm_write_array(const char *path, int rows, int cols, const double *a,
-                              ipc_error *err);
+ipcc_status ipc_mm_write_array(const char *path, int rows, int cols, const double *a,
+                               ipcc_error *err);
 
 /* writes nnz 0-based triplets as a general real coordinate file */
-ipc_status ipc_mm_write_coordinate(const char *path, int rows, int cols, int nnz, const int *ri,
-                                   const int *ci, const double *v, ipc_error *err);
+ipcc_status ipc_mm_write_coordinate(const char *path, int rows, int cols, int nnz, const int *ri,
+                                    const int *ci, const double *v, ipcc_error *err);
 
 #endif

@@ -1,5 +1,5 @@
 /* mesh reading: format dispatch by extension, the checks shared by the tet readers
-   (node tags, positive volumes, manifold boundary), and ipc_mesh_free */
+   (node tags, positive volumes, manifold boundary), and ipcc_mesh_free */
 #include "ipcc/mesh.h"
 
 #include <ctype.h>
@@ -12,7 +12,7 @@
 #include "core/surface.h"
 #include "io/mesh_internal.h"
 
-void ipc_mesh_free(ipc_mesh *m) {
+void ipcc_mesh_free(ipcc_mesh *m) {
   if (!m) return;
   ipc_free(m->x);
   ipc_free(m->tets);
@@ -158,8 +158,8 @@ static void tag_map_free(tag_map *m) {
   ipc_free(m->sorted);
 }
 
-ipc_status ipc_tet_raw_finish(ipc_tet_raw *r, const ipc_scan *node_s, const ipc_scan *ele_s,
-                              ipc_mesh *out, ipc_error *err) {
+ipcc_status ipc_tet_raw_finish(ipc_tet_raw *r, const ipc_scan *node_s, const ipc_scan *ele_s,
+                               ipcc_mesh *out, ipcc_error *err) {
   memset(out, 0, sizeof *out);
   if (r->nnodes == 0)
     return ipc_scan_fail(node_s, err, "no nodes in the file, expected at least 4");
@@ -251,7 +251,7 @@ ipc_status ipc_tet_raw_finish(ipc_tet_raw *r, const ipc_scan *node_s, const ipc_
   out->object_tri_start = IPC_NEW(int, 2);
   out->object_tri_start[0] = 0;
   out->object_tri_start[1] = ntris;
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 static const char *extension(const char *path) {
@@ -267,8 +267,8 @@ static int ext_is(const char *ext, const char *want) {
   return *ext == '\0' && *want == '\0';
 }
 
-ipc_status ipc_mesh_parse(const char *name, const char *buf, size_t len, ipc_mesh *out,
-                          ipc_error *err) {
+ipcc_status ipc_mesh_parse(const char *name, const char *buf, size_t len, ipcc_mesh *out,
+                           ipcc_error *err) {
   const char *ext = extension(name);
   if (ext_is(ext, "msh")) return ipc_msh_parse(name, buf, len, out, err);
   if (ext_is(ext, "obj")) return ipc_obj_parse(name, buf, len, 0, out, err);
@@ -276,7 +276,7 @@ ipc_status ipc_mesh_parse(const char *name, const char *buf, size_t len, ipc_mes
   if (ext_is(ext, "ply")) return ipc_ply_parse(name, buf, len, out, err);
   if (ext_is(ext, "vtu")) return ipc_vtu_parse(name, buf, len, out, err);
   memset(out, 0, sizeof *out);
-  return ipc_error_set(err, IPC_ERR_INPUT,
+  return ipc_error_set(err, IPCC_ERR_INPUT,
                        "%s: unknown mesh format '.%s', expected .msh, .obj, .seg, .ply, .vtu, "
                        ".node or .ele",
                        name, ext);
@@ -294,12 +294,12 @@ static char *with_extension(const char *path, const char *ext) {
   return s;
 }
 
-static ipc_status read_tetgen(const char *path, ipc_mesh *out, ipc_error *err) {
+static ipcc_status read_tetgen(const char *path, ipcc_mesh *out, ipcc_error *err) {
   char *node_path = with_extension(path, "node");
   char *ele_path = with_extension(path, "ele");
   char *nb = NULL, *eb = NULL;
   size_t nl = 0, el = 0;
-  ipc_status st = ipc_file_slurp(node_path, &nb, &nl, err);
+  ipcc_status st = ipc_file_slurp(node_path, &nb, &nl, err);
   if (!st) st = ipc_file_slurp(ele_path, &eb, &el, err);
   if (!st) st = ipc_tetgen_parse(node_path, nb, nl, ele_path, eb, el, out, err);
   ipc_free(nb);
@@ -320,7 +320,7 @@ int ipc_mesh_files(const char *path, char *files[2]) {
   return 1;
 }
 
-ipc_status ipc_mesh_read(const char *path, ipc_mesh *out, ipc_error *err) {
+ipcc_status ipcc_mesh_read(const char *path, ipcc_mesh *out, ipcc_error *err) {
   memset(out, 0, sizeof *out);
   const char *ext = extension(path);
   if (ext_is(ext, "node") || ext_is(ext, "ele")) return read_tetgen(path, out, err);
@@ -332,13 +332,13 @@ ipc_status ipc_mesh_read(const char *path, ipc_mesh *out, ipc_error *err) {
   }
   if (!ext_is(ext, "msh") && !ext_is(ext, "obj") && !ext_is(ext, "seg") && !ext_is(ext, "ply") &&
       !ext_is(ext, "vtu"))
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "%s: unknown mesh format, expected the extension .msh, .obj, .seg, "
                          ".ply, .vtu, .node or .ele",
                          path);
   char *buf = NULL;
   size_t len = 0;
-  ipc_status st = ipc_file_slurp(path, &buf, &len, err);
+  ipcc_status st = ipc_file_slurp(path, &buf, &len, err);
   if (!st) st = ipc_mesh_parse(path, buf, len, out, err);
   ipc_free(buf);
   return st;

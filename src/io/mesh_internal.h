@@ -20,9 +20,9 @@ typedef struct ipc_scan {
 
 /* reads a whole mesh file (at most IPC_READ_MAX_MESH bytes) into *buf (ipc_malloc'd, '\0'
    appended, length in *len); on failure names the file and why */
-ipc_status ipc_file_slurp(const char *path, char **buf, size_t *len, ipc_error *err);
+ipcc_status ipc_file_slurp(const char *path, char **buf, size_t *len, ipcc_error *err);
 
-/* the files ipc_mesh_read reads for path into files (ipc_free each): the .node and the .ele
+/* the files ipcc_mesh_read reads for path into files (ipc_free each): the .node and the .ele
    of a TetGen mesh (2), else path itself (1); returns the count */
 int ipc_mesh_files(const char *path, char *files[2]);
 
@@ -52,31 +52,31 @@ void ipc_scan_advance(ipc_scan *s, size_t len);
 int ipc_token_is(const char *tok, size_t len, const char *word);
 
 /* reads one integer token; what names it in the message on failure */
-ipc_status ipc_scan_long(ipc_scan *s, long *v, const char *what, ipc_error *err);
+ipcc_status ipc_scan_long(ipc_scan *s, long *v, const char *what, ipcc_error *err);
 
 /* reads one integer token in [lo, hi] */
-ipc_status ipc_scan_long_in(ipc_scan *s, long *v, long lo, long hi, const char *what,
-                            ipc_error *err);
+ipcc_status ipc_scan_long_in(ipc_scan *s, long *v, long lo, long hi, const char *what,
+                             ipcc_error *err);
 
 /* reads one finite floating-point token */
-ipc_status ipc_scan_double(ipc_scan *s, double *v, const char *what, ipc_error *err);
+ipcc_status ipc_scan_double(ipc_scan *s, double *v, const char *what, ipcc_error *err);
 
 /* requires the next token to be word */
-ipc_status ipc_scan_expect(ipc_scan *s, const char *word, const char *why, ipc_error *err);
+ipcc_status ipc_scan_expect(ipc_scan *s, const char *word, const char *why, ipcc_error *err);
 
 /* requires the rest of the current line to be blank (or a comment) */
-ipc_status ipc_scan_expect_eol(ipc_scan *s, ipc_error *err);
+ipcc_status ipc_scan_expect_eol(ipc_scan *s, ipcc_error *err);
 
 /* writes a short quoted description of the next token ("'abc'", "end of line",
    "end of file") into buf */
 void ipc_scan_describe(ipc_scan *s, char *buf, size_t n);
 
-/* sets err to IPC_ERR_INPUT with "NAME:LINE: " and the formatted text at line */
-ipc_status ipc_scan_fail_at(const ipc_scan *s, int line, ipc_error *err, const char *fmt, ...)
+/* sets err to IPCC_ERR_INPUT with "NAME:LINE: " and the formatted text at line */
+ipcc_status ipc_scan_fail_at(const ipc_scan *s, int line, ipcc_error *err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* as ipc_scan_fail_at at the current line */
-ipc_status ipc_scan_fail(const ipc_scan *s, ipc_error *err, const char *fmt, ...)
+ipcc_status ipc_scan_fail(const ipc_scan *s, ipcc_error *err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* a tet mesh as a reader found it: node tags and element numbers as in the file,
@@ -103,8 +103,8 @@ void ipc_tet_raw_add_tet(ipc_tet_raw *r, long id, const long nodes[4], int line)
 /* resolves node tags, checks volumes (all-negative files are flipped, see mesh.h), builds
    the boundary and one object named after the file; node_s / ele_s locate messages
    (the same scanner for one-file formats, at its end). fills out on success */
-ipc_status ipc_tet_raw_finish(ipc_tet_raw *r, const ipc_scan *node_s, const ipc_scan *ele_s,
-                              ipc_mesh *out, ipc_error *err);
+ipcc_status ipc_tet_raw_finish(ipc_tet_raw *r, const ipc_scan *node_s, const ipc_scan *ele_s,
+                               ipcc_mesh *out, ipcc_error *err);
 
 void ipc_tet_raw_free(ipc_tet_raw *r);
 
@@ -113,23 +113,23 @@ char *ipc_mesh_default_name(const char *path);
 
 /* parsers on a buffer (buf[len] == '\0'); name is used for messages; on failure out is
    zeroed. ipc_obj_parse reads .seg semantics ('s i j' is a segment) when seg != 0 */
-ipc_status ipc_msh_parse(const char *name, const char *buf, size_t len, ipc_mesh *out,
-                         ipc_error *err);
-ipc_status ipc_obj_parse(const char *name, const char *buf, size_t len, int seg, ipc_mesh *out,
-                         ipc_error *err);
+ipcc_status ipc_msh_parse(const char *name, const char *buf, size_t len, ipcc_mesh *out,
+                          ipcc_error *err);
+ipcc_status ipc_obj_parse(const char *name, const char *buf, size_t len, int seg, ipcc_mesh *out,
+                          ipcc_error *err);
 /* ipcc's frames and general PLY / VTU files (ply.c, vtu.c): surfaces, tets (VTU) and the
-   obstacle marks of ipcc's frames; see ipc_mesh_read */
-ipc_status ipc_ply_parse(const char *name, const char *buf, size_t len, ipc_mesh *out,
-                         ipc_error *err);
-ipc_status ipc_vtu_parse(const char *name, const char *buf, size_t len, ipc_mesh *out,
-                         ipc_error *err);
-ipc_status ipc_tetgen_parse(const char *node_name, const char *node_buf, size_t node_len,
-                            const char *ele_name, const char *ele_buf, size_t ele_len,
-                            ipc_mesh *out, ipc_error *err);
+   obstacle marks of ipcc's frames; see ipcc_mesh_read */
+ipcc_status ipc_ply_parse(const char *name, const char *buf, size_t len, ipcc_mesh *out,
+                          ipcc_error *err);
+ipcc_status ipc_vtu_parse(const char *name, const char *buf, size_t len, ipcc_mesh *out,
+                          ipcc_error *err);
+ipcc_status ipc_tetgen_parse(const char *node_name, const char *node_buf, size_t node_len,
+                             const char *ele_name, const char *ele_buf, size_t ele_len,
+                             ipcc_mesh *out, ipcc_error *err);
 
-/* dispatches on the extension of name like ipc_mesh_read (not .node/.ele, which need two
+/* dispatches on the extension of name like ipcc_mesh_read (not .node/.ele, which need two
    buffers) */
-ipc_status ipc_mesh_parse(const char *name, const char *buf, size_t len, ipc_mesh *out,
-                          ipc_error *err);
+ipcc_status ipc_mesh_parse(const char *name, const char *buf, size_t len, ipcc_mesh *out,
+                           ipcc_error *err);
 
 #endif

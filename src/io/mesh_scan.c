@@ -12,10 +12,10 @@
 #include "io/mesh_internal.h"
 #include "io/path.h"
 
-ipc_status ipc_file_slurp(const char *path, char **buf, size_t *len, ipc_error *err) {
+ipcc_status ipc_file_slurp(const char *path, char **buf, size_t *len, ipcc_error *err) {
   *len = 0;
   *buf = ipc_read_file_max(path, IPC_READ_MAX_MESH, len, err);
-  return *buf ? IPC_OK : IPC_ERR_INPUT;
+  return *buf ? IPCC_OK : IPCC_ERR_INPUT;
 }
 
 void ipc_scan_init(ipc_scan *s, const char *name, const char *buf, size_t len) {
@@ -110,35 +110,36 @@ void ipc_scan_describe(ipc_scan *s, char *buf, size_t n) {
   snprintf(buf, n, "'%s%s'", t, len > 24 ? "..." : "");
 }
 
-static ipc_status vfail(const ipc_scan *s, int line, ipc_error *err, const char *fmt, va_list ap)
+static ipcc_status vfail(const ipc_scan *s, int line, ipcc_error *err, const char *fmt, va_list ap)
     __attribute__((format(printf, 4, 0)));
 
-static ipc_status vfail(const ipc_scan *s, int line, ipc_error *err, const char *fmt, va_list ap) {
+static ipcc_status vfail(const ipc_scan *s, int line, ipcc_error *err, const char *fmt,
+                         va_list ap) {
   char what[768];
   vsnprintf(what, sizeof what, fmt, ap);
-  return ipc_error_set(err, IPC_ERR_INPUT, "%s:%d: %s", s->name, line, what);
+  return ipc_error_set(err, IPCC_ERR_INPUT, "%s:%d: %s", s->name, line, what);
 }
 
-ipc_status ipc_scan_fail_at(const ipc_scan *s, int line, ipc_error *err, const char *fmt, ...) {
+ipcc_status ipc_scan_fail_at(const ipc_scan *s, int line, ipcc_error *err, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  ipc_status st = vfail(s, line, err, fmt, ap);
+  ipcc_status st = vfail(s, line, err, fmt, ap);
   va_end(ap);
   return st;
 }
 
-ipc_status ipc_scan_fail(const ipc_scan *s, ipc_error *err, const char *fmt, ...) {
+ipcc_status ipc_scan_fail(const ipc_scan *s, ipcc_error *err, const char *fmt, ...) {
   /* at the end of a file that ends with a newline, name the last line, not the empty one */
   int line = s->line;
   if (s->p >= s->end && line > 1 && s->end[-1] == '\n') --line;
   va_list ap;
   va_start(ap, fmt);
-  ipc_status st = vfail(s, line, err, fmt, ap);
+  ipcc_status st = vfail(s, line, err, fmt, ap);
   va_end(ap);
   return st;
 }
 
-ipc_status ipc_scan_long(ipc_scan *s, long *v, const char *what, ipc_error *err) {
+ipcc_status ipc_scan_long(ipc_scan *s, long *v, const char *what, ipcc_error *err) {
   const char *tok;
   size_t len = ipc_scan_peek(s, &tok);
   char found[40];
@@ -159,19 +160,19 @@ ipc_status ipc_scan_long(ipc_scan *s, long *v, const char *what, ipc_error *err)
   }
   s->p = q;
   *v = r;
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-ipc_status ipc_scan_long_in(ipc_scan *s, long *v, long lo, long hi, const char *what,
-                            ipc_error *err) {
-  ipc_status st = ipc_scan_long(s, v, what, err);
+ipcc_status ipc_scan_long_in(ipc_scan *s, long *v, long lo, long hi, const char *what,
+                             ipcc_error *err) {
+  ipcc_status st = ipc_scan_long(s, v, what, err);
   if (st) return st;
   if (*v < lo || *v > hi)
     return ipc_scan_fail(s, err, "%s is %ld, expected a value in [%ld, %ld]", what, *v, lo, hi);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-ipc_status ipc_scan_double(ipc_scan *s, double *v, const char *what, ipc_error *err) {
+ipcc_status ipc_scan_double(ipc_scan *s, double *v, const char *what, ipcc_error *err) {
   const char *tok;
   size_t len = ipc_scan_peek(s, &tok);
   char found[40];
@@ -191,23 +192,23 @@ ipc_status ipc_scan_double(ipc_scan *s, double *v, const char *what, ipc_error *
   }
   s->p = q;
   *v = r;
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-ipc_status ipc_scan_expect(ipc_scan *s, const char *word, const char *why, ipc_error *err) {
+ipcc_status ipc_scan_expect(ipc_scan *s, const char *word, const char *why, ipcc_error *err) {
   const char *tok;
   size_t len = ipc_scan_peek(s, &tok);
   if (ipc_token_is(tok, len, word)) {
     s->p += len;
-    return IPC_OK;
+    return IPCC_OK;
   }
   char found[40];
   ipc_scan_describe(s, found, sizeof found);
   return ipc_scan_fail(s, err, "expected %s%s, found %s", word, why, found);
 }
 
-ipc_status ipc_scan_expect_eol(ipc_scan *s, ipc_error *err) {
-  if (ipc_scan_at_eol(s)) return IPC_OK;
+ipcc_status ipc_scan_expect_eol(ipc_scan *s, ipcc_error *err) {
+  if (ipc_scan_at_eol(s)) return IPCC_OK;
   char found[40];
   ipc_scan_describe(s, found, sizeof found);
   return ipc_scan_fail(s, err, "unexpected %s, expected end of line", found);

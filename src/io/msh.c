@@ -23,7 +23,7 @@ typedef struct msh_reader {
   long nquadratic; /* 10-node tetrahedra seen (not supported) */
 } msh_reader;
 
-static ipc_status read_format(msh_reader *r, ipc_error *err) {
+static ipcc_status read_format(msh_reader *r, ipcc_error *err) {
   ipc_scan *s = &r->s;
   const char *tok;
   size_t len = ipc_scan_peek(s, &tok);
@@ -39,7 +39,7 @@ static ipc_status read_format(msh_reader *r, ipc_error *err) {
   }
   ipc_scan_advance(s, len);
   long file_type, data_size;
-  ipc_status st = ipc_scan_long(s, &file_type, "file type", err);
+  ipcc_status st = ipc_scan_long(s, &file_type, "file type", err);
   if (st) return st;
   if (file_type == 1)
     return ipc_scan_fail(s, err, "binary MSH is not supported, expected file type 0 (ASCII)");
@@ -50,29 +50,30 @@ static ipc_status read_format(msh_reader *r, ipc_error *err) {
   return ipc_scan_expect(s, "$EndMeshFormat", " after the version line", err);
 }
 
-static ipc_status read_node_coords(msh_reader *r, long tag, int line, int nparam, ipc_error *err) {
+static ipcc_status read_node_coords(msh_reader *r, long tag, int line, int nparam,
+                                    ipcc_error *err) {
   double xyz[3], uvw;
   static const char *const axis[3] = {"node x coordinate", "node y coordinate",
                                       "node z coordinate"};
   for (int k = 0; k < 3; ++k) {
-    ipc_status st = ipc_scan_double(&r->s, &xyz[k], axis[k], err);
+    ipcc_status st = ipc_scan_double(&r->s, &xyz[k], axis[k], err);
     if (st) return st;
   }
   for (int k = 0; k < nparam; ++k) {
-    ipc_status st = ipc_scan_double(&r->s, &uvw, "node parametric coordinate", err);
+    ipcc_status st = ipc_scan_double(&r->s, &uvw, "node parametric coordinate", err);
     if (st) return st;
   }
   ipc_tet_raw_add_node(&r->raw, tag, xyz, line);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-static ipc_status end_of_section(msh_reader *r, const char *end, const char *what, long count,
-                                 ipc_error *err) {
+static ipcc_status end_of_section(msh_reader *r, const char *end, const char *what, long count,
+                                  ipcc_error *err) {
   const char *tok;
   size_t len = ipc_scan_peek(&r->s, &tok);
   if (ipc_token_is(tok, len, end)) {
     ipc_scan_advance(&r->s, len);
-    return IPC_OK;
+    return IPCC_OK;
   }
   char found[40];
   ipc_scan_describe(&r->s, found, sizeof found);
@@ -83,10 +84,10 @@ static ipc_status end_of_section(msh_reader *r, const char *end, const char *wha
                        end, count, what, found, what);
 }
 
-static ipc_status read_nodes_v2(msh_reader *r, ipc_error *err) {
+static ipcc_status read_nodes_v2(msh_reader *r, ipcc_error *err) {
   ipc_scan *s = &r->s;
   long n;
-  ipc_status st = ipc_scan_long_in(s, &n, 0, 1L << 30, "number of nodes", err);
+  ipcc_status st = ipc_scan_long_in(s, &n, 0, 1L << 30, "number of nodes", err);
   if (st) return st;
   for (long i = 0; i < n; ++i) {
     long tag;
@@ -98,12 +99,12 @@ static ipc_status read_nodes_v2(msh_reader *r, ipc_error *err) {
   return end_of_section(r, "$EndNodes", "nodes", n, err);
 }
 
-static ipc_status read_nodes_v4(msh_reader *r, ipc_error *err) {
+static ipcc_status read_nodes_v4(msh_reader *r, ipcc_error *err) {
   ipc_scan *s = &r->s;
   long nblocks, n, lo, hi;
   ipc_scan_skip(s);
   int header_line = s->line;
-  ipc_status st = ipc_scan_long_in(s, &nblocks, 0, 1L << 30, "number of node blocks", err);
+  ipcc_status st = ipc_scan_long_in(s, &nblocks, 0, 1L << 30, "number of node blocks", err);
   if (!st) st = ipc_scan_long_in(s, &n, 0, 1L << 30, "number of nodes", err);
   if (!st) st = ipc_scan_long(s, &lo, "smallest node tag", err);
   if (!st) st = ipc_scan_long(s, &hi, "largest node tag", err);
@@ -153,7 +154,8 @@ static ipc_status read_nodes_v4(msh_reader *r, ipc_error *err) {
 }
 
 /* reads the node tags of one element of the given type; tets are kept */
-static ipc_status read_element_nodes(msh_reader *r, long id, long type, int line, ipc_error *err) {
+static ipcc_status read_element_nodes(msh_reader *r, long id, long type, int line,
+                                      ipcc_error *err) {
   int nn = nodes_of_type(type);
   long nodes[4];
   for (int k = 0; k < nn; ++k) {
@@ -164,19 +166,19 @@ static ipc_status read_element_nodes(msh_reader *r, long id, long type, int line
                               "element %ld (type %ld) has %d node tags, expected %d on its line",
                               id, type, k, nn);
     long v;
-    ipc_status st = ipc_scan_long(&r->s, &v, "element node tag", err);
+    ipcc_status st = ipc_scan_long(&r->s, &v, "element node tag", err);
     if (st) return st;
     if (k < 4) nodes[k] = v;
   }
   if (type == 4) ipc_tet_raw_add_tet(&r->raw, id, nodes, line);
   if (type == 11) r->nquadratic++;
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-static ipc_status read_elements_v2(msh_reader *r, ipc_error *err) {
+static ipcc_status read_elements_v2(msh_reader *r, ipcc_error *err) {
   ipc_scan *s = &r->s;
   long n;
-  ipc_status st = ipc_scan_long_in(s, &n, 0, 1L << 30, "number of elements", err);
+  ipcc_status st = ipc_scan_long_in(s, &n, 0, 1L << 30, "number of elements", err);
   if (st) return st;
   for (long i = 0; i < n; ++i) {
     long id, type, ntags, tag;
@@ -200,12 +202,12 @@ static ipc_status read_elements_v2(msh_reader *r, ipc_error *err) {
   return end_of_section(r, "$EndElements", "elements", n, err);
 }
 
-static ipc_status read_elements_v4(msh_reader *r, ipc_error *err) {
+static ipcc_status read_elements_v4(msh_reader *r, ipcc_error *err) {
   ipc_scan *s = &r->s;
   long nblocks, n, lo, hi;
   ipc_scan_skip(s);
   int header_line = s->line;
-  ipc_status st = ipc_scan_long_in(s, &nblocks, 0, 1L << 30, "number of element blocks", err);
+  ipcc_status st = ipc_scan_long_in(s, &nblocks, 0, 1L << 30, "number of element blocks", err);
   if (!st) st = ipc_scan_long_in(s, &n, 0, 1L << 30, "number of elements", err);
   if (!st) st = ipc_scan_long(s, &lo, "smallest element tag", err);
   if (!st) st = ipc_scan_long(s, &hi, "largest element tag", err);
@@ -251,7 +253,7 @@ static ipc_status read_elements_v4(msh_reader *r, ipc_error *err) {
 }
 
 /* skips an unknown section whose header token (name, len) was just read */
-static ipc_status skip_section(msh_reader *r, const char *name, size_t len, ipc_error *err) {
+static ipcc_status skip_section(msh_reader *r, const char *name, size_t len, ipcc_error *err) {
   ipc_scan *s = &r->s;
   int start = s->line;
   char end[72];
@@ -266,7 +268,7 @@ static ipc_status skip_section(msh_reader *r, const char *name, size_t len, ipc_
     size_t tl = ipc_scan_peek(s, &tok);
     if (ipc_token_is(tok, tl, end)) {
       ipc_scan_advance(s, tl);
-      return IPC_OK;
+      return IPCC_OK;
     }
   }
   char shown[72];
@@ -279,15 +281,15 @@ static ipc_status skip_section(msh_reader *r, const char *name, size_t len, ipc_
                           shown, end);
 }
 
-ipc_status ipc_msh_parse(const char *name, const char *buf, size_t len, ipc_mesh *out,
-                         ipc_error *err) {
+ipcc_status ipc_msh_parse(const char *name, const char *buf, size_t len, ipcc_mesh *out,
+                          ipcc_error *err) {
   msh_reader r;
   memset(&r, 0, sizeof r);
   memset(out, 0, sizeof *out);
   ipc_scan_init(&r.s, name, buf, len);
   r.s.multiline = 1;
   ipc_scan *s = &r.s;
-  ipc_status st = IPC_OK;
+  ipcc_status st = IPCC_OK;
   int first = 1;
   while (!st && !ipc_scan_at_eof(s)) {
     const char *tok;

@@ -3,7 +3,7 @@
    indices), 'l' polylines as segments, 'p' points, 'o'/'g' object names; texture, normal,
    material and smoothing statements are skipped. a vertex on no face or segment is an
    isolated point for the caller. each vertex belongs to the object of the first f, l or p
-   statement that references it (ipc_mesh.vert_object) */
+   statement that references it (ipcc_mesh.vert_object) */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -122,7 +122,7 @@ static void begin_object(obj_reader *r, const char *name, size_t len) {
 /* reads the vertex references of an f/l/p/s statement into r->idx (0-based, resolved
    against the vertices defined so far for negative indices; positive ones are checked at
    the end); requires at least min of them */
-static ipc_status read_refs(obj_reader *r, int min, const char *what, ipc_error *err) {
+static ipcc_status read_refs(obj_reader *r, int min, const char *what, ipcc_error *err) {
   ipc_scan *s = &r->s;
   r->nref = 0;
   while (!ipc_scan_at_eol(s)) {
@@ -170,25 +170,25 @@ static ipc_status read_refs(obj_reader *r, int min, const char *what, ipc_error 
   if (r->nref < min)
     return ipc_scan_fail(s, err, "%s lists %d vertex indices, expected at least %d", what, r->nref,
                          min);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-static ipc_status read_vertex(obj_reader *r, ipc_error *err) {
+static ipcc_status read_vertex(obj_reader *r, ipcc_error *err) {
   ipc_scan *s = &r->s;
   double xyz[3];
   static const char *const axis[3] = {"vertex x coordinate", "vertex y coordinate",
                                       "vertex z coordinate"};
   for (int k = 0; k < 3; ++k) {
-    ipc_status st = ipc_scan_double(s, &xyz[k], axis[k], err);
+    ipcc_status st = ipc_scan_double(s, &xyz[k], axis[k], err);
     if (st) return st;
   }
   /* optional weight or r g b colour */
   for (int k = 0; k < 4 && !ipc_scan_at_eol(s); ++k) {
     double extra;
-    ipc_status st = ipc_scan_double(s, &extra, "vertex weight or colour", err);
+    ipcc_status st = ipc_scan_double(s, &extra, "vertex weight or colour", err);
     if (st) return st;
   }
-  ipc_status st = ipc_scan_expect_eol(s, err);
+  ipcc_status st = ipc_scan_expect_eol(s, err);
   if (st) return st;
   if (r->nverts >= (1 << 30)) return ipc_scan_fail(s, err, "too many vertices");
   size_t cap = r->cap_v;
@@ -198,7 +198,7 @@ static ipc_status read_vertex(obj_reader *r, ipc_error *err) {
   r->vobs[r->nverts] = (unsigned char)r->cur_obstacle;
   memcpy(r->x + 3 * r->nverts, xyz, sizeof xyz);
   r->nverts++;
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 static int is_keyword(const char *tok, size_t len) {
@@ -211,12 +211,12 @@ static int is_keyword(const char *tok, size_t len) {
   return 1;
 }
 
-static ipc_status read_statement(obj_reader *r, ipc_error *err) {
+static ipcc_status read_statement(obj_reader *r, ipcc_error *err) {
   ipc_scan *s = &r->s;
   const char *tok;
   size_t len = ipc_scan_peek(s, &tok);
   int line = s->line;
-  ipc_status st = IPC_OK;
+  ipcc_status st = IPCC_OK;
   if (ipc_token_is(tok, len, "v")) {
     ipc_scan_advance(s, len);
     return read_vertex(r, err);
@@ -256,13 +256,13 @@ static ipc_status read_statement(obj_reader *r, ipc_error *err) {
     while (e > a && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r')) --e;
     s->p = e;
     if (e > a) begin_object(r, a, (size_t)(e - a));
-    return IPC_OK;
+    return IPCC_OK;
   }
   if (is_keyword(tok, len)) {
     /* vt, vn, s, usemtl, mtllib and other statements: skipped to the end of the line */
     const char *e = memchr(s->p, '\n', (size_t)(s->end - s->p));
     s->p = e ? e : s->end;
-    return IPC_OK;
+    return IPCC_OK;
   }
   char found[40];
   ipc_scan_describe(s, found, sizeof found);
@@ -328,7 +328,7 @@ static void drop_redundant_segments(obj_reader *r) {
 }
 
 /* positive indices may refer to vertices defined later in the file: checked here */
-static ipc_status check_elements(obj_reader *r, ipc_error *err) {
+static ipcc_status check_elements(obj_reader *r, ipcc_error *err) {
   for (int t = 0; t < r->ntris; ++t) {
     const int *v = r->tris + 3 * t;
     for (int k = 0; k < 3; ++k)
@@ -355,7 +355,7 @@ static ipc_status check_elements(obj_reader *r, ipc_error *err) {
                               "segment from vertex %d to itself, expected two distinct vertices",
                               v[0] + 1);
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 /* the object of each vertex: that of the first face, segment or point (by line) referencing
@@ -395,15 +395,15 @@ static int *vertex_objects(const obj_reader *r) {
   return obj;
 }
 
-ipc_status ipc_obj_parse(const char *name, const char *buf, size_t len, int seg, ipc_mesh *out,
-                         ipc_error *err) {
+ipcc_status ipc_obj_parse(const char *name, const char *buf, size_t len, int seg, ipcc_mesh *out,
+                          ipcc_error *err) {
   obj_reader r;
   memset(&r, 0, sizeof r);
   memset(out, 0, sizeof *out);
   r.seg_mode = seg;
   ipc_scan_init(&r.s, name, buf, len);
   r.s.hash_comments = 1;
-  ipc_status st = IPC_OK;
+  ipcc_status st = IPCC_OK;
   static const char marker[] = "# ipcc obstacle";
   while (!st && r.s.p < r.s.end) {
     /* ipcc's frames mark kinematic obstacles, so `ipcc check` can skip obstacle pairs */
@@ -453,5 +453,5 @@ ipc_status ipc_obj_parse(const char *name, const char *buf, size_t len, int seg,
   ipc_free(r.seg_obj);
   ipc_free(r.pts);
   ipc_free(r.idx);
-  return IPC_OK;
+  return IPCC_OK;
 }

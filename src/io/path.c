@@ -27,21 +27,21 @@ static void format_cap(char *out, size_t n, size_t max) {
     snprintf(out, n, "%zu MiB", mib);
 }
 
-static ipc_status too_large(const char *path, size_t max, ipc_error *err) {
+static ipcc_status too_large(const char *path, size_t max, ipcc_error *err) {
   char cap[32];
   format_cap(cap, sizeof cap, max);
-  return ipc_error_set(err, IPC_ERR_INPUT, "%s: file too large, expected at most %s", path, cap);
+  return ipc_error_set(err, IPCC_ERR_INPUT, "%s: file too large, expected at most %s", path, cap);
 }
 
-FILE *ipc_open_input(const char *path, size_t max, size_t *size, ipc_error *err) {
+FILE *ipc_open_input(const char *path, size_t max, size_t *size, ipcc_error *err) {
   /* stat before open: opening a FIFO would wait for a writer */
   struct stat st;
   if (stat(path, &st) != 0) {
-    ipc_error_set(err, IPC_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
+    ipc_error_set(err, IPCC_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
     return NULL;
   }
   if (!S_ISREG(st.st_mode)) {
-    ipc_error_set(err, IPC_ERR_INPUT, "%s: is %s, expected a regular file", path,
+    ipc_error_set(err, IPCC_ERR_INPUT, "%s: is %s, expected a regular file", path,
                   file_kind(st.st_mode));
     return NULL;
   }
@@ -51,14 +51,14 @@ FILE *ipc_open_input(const char *path, size_t max, size_t *size, ipc_error *err)
   }
   FILE *f = fopen(path, "rb");
   if (!f) {
-    ipc_error_set(err, IPC_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
+    ipc_error_set(err, IPCC_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
     return NULL;
   }
   if (size) *size = (size_t)st.st_size;
   return f;
 }
 
-char *ipc_read_file_max(const char *path, size_t max, size_t *len, ipc_error *err) {
+char *ipc_read_file_max(const char *path, size_t max, size_t *len, ipcc_error *err) {
   size_t size = 0;
   FILE *f = ipc_open_input(path, max, &size, err);
   if (!f) return NULL;
@@ -79,7 +79,7 @@ char *ipc_read_file_max(const char *path, size_t max, size_t *len, ipc_error *er
   if (bad || n > max) {
     ipc_free(buf);
     if (bad)
-      ipc_error_set(err, IPC_ERR_INPUT, "%s: read error", path);
+      ipc_error_set(err, IPCC_ERR_INPUT, "%s: read error", path);
     else
       too_large(path, max, err);
     return NULL;
@@ -89,7 +89,7 @@ char *ipc_read_file_max(const char *path, size_t max, size_t *len, ipc_error *er
   return buf;
 }
 
-char *ipc_read_file(const char *path, size_t *len, ipc_error *err) {
+char *ipc_read_file(const char *path, size_t *len, ipcc_error *err) {
   return ipc_read_file_max(path, IPC_READ_MAX_SCENE, len, err);
 }
 
@@ -118,7 +118,7 @@ char *ipc_path_dirname(const char *path) {
   return dup_n(path, (size_t)(slash - path));
 }
 
-int ipc_mkdir_p(const char *path, ipc_error *err) {
+int ipc_mkdir_p(const char *path, ipcc_error *err) {
   size_t n = strlen(path);
   char *p = dup_n(path, n);
   for (size_t i = 1; i <= n; ++i) {
@@ -126,7 +126,7 @@ int ipc_mkdir_p(const char *path, ipc_error *err) {
       char c = p[i];
       p[i] = '\0';
       if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-        ipc_error_set(err, IPC_ERR_INPUT, "%s: cannot create folder: %s", p, strerror(errno));
+        ipc_error_set(err, IPCC_ERR_INPUT, "%s: cannot create folder: %s", p, strerror(errno));
         ipc_free(p);
         return -1;
       }
@@ -135,12 +135,12 @@ int ipc_mkdir_p(const char *path, ipc_error *err) {
   }
   struct stat st;
   int ok = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-  if (!ok) ipc_error_set(err, IPC_ERR_INPUT, "%s: not a folder", path);
+  if (!ok) ipc_error_set(err, IPCC_ERR_INPUT, "%s: not a folder", path);
   ipc_free(p);
   return ok ? 0 : -1;
 }
 
-ipc_status ipc_atomic_open(ipc_atomic_file *af, const char *path, ipc_error *err) {
+ipcc_status ipc_atomic_open(ipc_atomic_file *af, const char *path, ipcc_error *err) {
   size_t n = strlen(path);
   af->path = dup_n(path, n);
   af->tmp = IPC_NEW(char, n + 32);
@@ -150,17 +150,17 @@ ipc_status ipc_atomic_open(ipc_atomic_file *af, const char *path, ipc_error *err
     /* a path that cannot name a file is the user's; a device that cannot take it is not */
     int e = errno;
     int io = e == ENOSPC || e == EDQUOT || e == EIO || e == EROFS || e == EMFILE || e == ENFILE;
-    ipc_status st = ipc_error_set(err, io ? IPC_ERR_IO : IPC_ERR_INPUT, "%s: cannot write: %s",
-                                  af->tmp, strerror(e));
+    ipcc_status st = ipc_error_set(err, io ? IPCC_ERR_IO : IPCC_ERR_INPUT, "%s: cannot write: %s",
+                                   af->tmp, strerror(e));
     ipc_free(af->path);
     ipc_free(af->tmp);
     af->path = af->tmp = NULL;
     return st;
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-ipc_status ipc_atomic_commit(ipc_atomic_file *af, ipc_error *err) {
+ipcc_status ipc_atomic_commit(ipc_atomic_file *af, ipcc_error *err) {
   int bad = ferror(af->f);
   bad |= fflush(af->f) != 0;
   bad |= fsync(fileno(af->f)) != 0 && errno != EINVAL;
@@ -168,13 +168,13 @@ ipc_status ipc_atomic_commit(ipc_atomic_file *af, ipc_error *err) {
   af->f = NULL;
   if (!bad && rename(af->tmp, af->path) != 0) bad = 1;
   if (bad) {
-    ipc_error_set(err, IPC_ERR_IO, "%s: write failed: %s", af->path, strerror(errno));
+    ipc_error_set(err, IPCC_ERR_IO, "%s: write failed: %s", af->path, strerror(errno));
     remove(af->tmp);
   }
   ipc_free(af->path);
   ipc_free(af->tmp);
   af->path = af->tmp = NULL;
-  return bad ? IPC_ERR_IO : IPC_OK;
+  return bad ? IPCC_ERR_IO : IPCC_OK;
 }
 
 void ipc_atomic_abort(ipc_atomic_file *af) {
@@ -186,6 +186,6 @@ void ipc_atomic_abort(ipc_atomic_file *af) {
   af->path = af->tmp = NULL;
 }
 
-ipc_status ipc_output_prepare(const char *dir, ipc_error *err) {
-  return ipc_mkdir_p(dir, err) == 0 ? IPC_OK : IPC_ERR_INPUT;
+ipcc_status ipc_output_prepare(const char *dir, ipcc_error *err) {
+  return ipc_mkdir_p(dir, err) == 0 ? IPCC_OK : IPCC_ERR_INPUT;
 }

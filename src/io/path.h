@@ -17,14 +17,14 @@
 /* opens path for reading when it is a regular file of at most max bytes (its size in *size
    when size is not NULL); NULL + err naming the file otherwise: missing, a folder, a
    device, a FIFO, or too large. never blocks on a FIFO */
-FILE *ipc_open_input(const char *path, size_t max, size_t *size, ipc_error *err);
+FILE *ipc_open_input(const char *path, size_t max, size_t *size, ipcc_error *err);
 
 /* the whole regular file (at most max bytes, as ipc_open_input) in a NUL-terminated buffer
    (ipc_free it), its length in *len when len is not NULL; NULL + err naming the file */
-char *ipc_read_file_max(const char *path, size_t max, size_t *len, ipc_error *err);
+char *ipc_read_file_max(const char *path, size_t max, size_t *len, ipcc_error *err);
 
 /* ipc_read_file_max with the scene cap IPC_READ_MAX_SCENE */
-char *ipc_read_file(const char *path, size_t *len, ipc_error *err);
+char *ipc_read_file(const char *path, size_t *len, ipcc_error *err);
 
 /* dir/rel, or rel itself when it is absolute or dir is empty (ipc_free it) */
 char *ipc_path_join(const char *dir, const char *rel);
@@ -33,7 +33,7 @@ char *ipc_path_join(const char *dir, const char *rel);
 char *ipc_path_dirname(const char *path);
 
 /* creates the folder and its parents; 0 on success, else err names it */
-int ipc_mkdir_p(const char *path, ipc_error *err);
+int ipc_mkdir_p(const char *path, ipcc_error *err);
 
 /* atomic output: writes go to "<path>.tmp.<pid>", ipc_atomic_commit renames it to path
    (so a reader never sees a half-written file), ipc_atomic_abort removes it */
@@ -42,10 +42,10 @@ typedef struct ipc_atomic_file {
   char *path;
   char *tmp;
 } ipc_atomic_file;
-/* IPC_OK, or the error set in err: IPC_ERR_IO when the device failed (a full disk, an I/O
-   error, a read-only file system), IPC_ERR_INPUT when the path cannot name a file */
-ipc_status ipc_atomic_open(ipc_atomic_file *af, const char *path, ipc_error *err);
-ipc_status ipc_atomic_commit(ipc_atomic_file *af, ipc_error *err);
+/* IPCC_OK, or the error set in err: IPCC_ERR_IO when the device failed (a full disk, an I/O
+   error, a read-only file system), IPCC_ERR_INPUT when the path cannot name a file */
+ipcc_status ipc_atomic_open(ipc_atomic_file *af, const char *path, ipcc_error *err);
+ipcc_status ipc_atomic_commit(ipc_atomic_file *af, ipcc_error *err);
 void ipc_atomic_abort(ipc_atomic_file *af);
 
 #endif

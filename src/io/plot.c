@@ -9,20 +9,20 @@
 static const unsigned char ink[3] = {40, 40, 48}, grid[3] = {226, 228, 232},
                            axis[3] = {120, 120, 130};
 
-static void put_px(ipc_image *im, int x, int y, const unsigned char c[3]) {
+static void put_px(ipcc_image *im, int x, int y, const unsigned char c[3]) {
   if (x < 0 || y < 0 || x >= im->width || y >= im->height) return;
   memcpy(im->rgb + 3 * ((size_t)y * (size_t)im->width + (size_t)x), c, 3);
 }
 
-static void hline(ipc_image *im, int x0, int x1, int y, const unsigned char c[3]) {
+static void hline(ipcc_image *im, int x0, int x1, int y, const unsigned char c[3]) {
   for (int x = x0; x <= x1; ++x) put_px(im, x, y, c);
 }
-static void vline(ipc_image *im, int x, int y0, int y1, const unsigned char c[3]) {
+static void vline(ipcc_image *im, int x, int y0, int y1, const unsigned char c[3]) {
   for (int y = y0; y <= y1; ++y) put_px(im, x, y, c);
 }
 
 /* a 2-pixel-wide line (Bresenham, doubled) */
-static void line(ipc_image *im, int x0, int y0, int x1, int y1, const unsigned char c[3]) {
+static void line(ipcc_image *im, int x0, int y0, int x1, int y1, const unsigned char c[3]) {
   int dx = x1 > x0 ? x1 - x0 : x0 - x1, dy = y1 > y0 ? y0 - y1 : y1 - y0;
   int sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1, e = dx + dy;
   for (;;) {
@@ -113,7 +113,7 @@ static int value_range(const ipc_plot_series *s, int ns, int use_y, int log_y, d
   return 1;
 }
 
-void ipc_plot_lines(ipc_image *im, const char *title, const char *xlabel, const char *ylabel,
+void ipc_plot_lines(ipcc_image *im, const char *title, const char *xlabel, const char *ylabel,
                     const ipc_plot_series *series, int nseries, int log_y) {
   const int left = 86, right = im->width - 24, top = 46, bottom = im->height - 48;
   ipc_image_text(im, (im->width - ipc_text_width(title, 2)) / 2, 12, title, ink, 2);

@@ -1,4 +1,4 @@
-/* text and line plots drawn into an ipc_image (`ipcc plot`); internal to
+/* text and line plots drawn into an ipcc_image (`ipcc plot`); internal to
    the command line (not installed) */
 #ifndef IPCC_IO_PLOT_H
 #define IPCC_IO_PLOT_H
@@ -9,14 +9,14 @@
 
 /* text in the built-in 5x7 bitmap font (lowercase drawn as capitals), top-left corner at
    (x, y), each font pixel scale x scale image pixels; returns the width drawn */
-int ipc_image_text(ipc_image *im, int x, int y, const char *text, const unsigned char color[3],
+int ipc_image_text(ipcc_image *im, int x, int y, const char *text, const unsigned char color[3],
                    int scale);
 /* width in pixels of text at scale */
 int ipc_text_width(const char *text, int scale);
 
 /* "FRAME k  T = t S" in the bottom-left corner of a preview, on a light plate (t NAN: the
    frame number only) */
-void ipc_image_frame_label(ipc_image *im, int frame, double t);
+void ipc_image_frame_label(ipcc_image *im, int frame, double t);
 
 /* one line of a plot: n points (x, y); non-finite y leave a gap */
 typedef struct ipc_plot_series {
@@ -42,7 +42,7 @@ void ipc_axis_format_offset(const ipc_axis_format *f, char *out, size_t n);
 
 /* a line plot filling im: title, axis labels, ticks with labels, a legend when there is
    more than one series; log_y plots log10 of the positive values */
-void ipc_plot_lines(ipc_image *im, const char *title, const char *xlabel, const char *ylabel,
+void ipc_plot_lines(ipcc_image *im, const char *title, const char *xlabel, const char *ylabel,
                     const ipc_plot_series *series, int nseries, int log_y);
 
 #endif

@@ -3,7 +3,7 @@
    the 'edge' element's vertex1, vertex2 as segments; other elements and properties are read
    and skipped. ipcc's frames (frame_ply.c) add a vertex property object_id and header lines
    "comment obstacle K" naming the objects that are kinematic obstacles, which become
-   ipc_mesh.vert_obstacle; object_id becomes ipc_mesh.vert_object. every count is checked
+   ipcc_mesh.vert_obstacle; object_id becomes ipcc_mesh.vert_object. every count is checked
    against the bytes left before anything of that size is allocated. */
 #include <math.h>
 #include <stdint.h>
@@ -80,9 +80,9 @@ static ply_type type_named(const char *tok, size_t len) {
 
 /* the message prefix of the current element: "NAME: element face 12" (binary) or
    "NAME:LINE" (ascii, through ipc_scan_fail) */
-static ipc_status fail_here(ply_reader *r, ipc_error *err, const char *what) {
+static ipcc_status fail_here(ply_reader *r, ipcc_error *err, const char *what) {
   if (!r->binary) return ipc_scan_fail(&r->s, err, "%s %ld: %s", r->cur->name, r->cur_index, what);
-  return ipc_error_set(err, IPC_ERR_INPUT, "%s: element %s %ld (byte %ld): %s", r->s.name,
+  return ipc_error_set(err, IPCC_ERR_INPUT, "%s: element %s %ld (byte %ld): %s", r->s.name,
                        r->cur->name, r->cur_index, (long)(r->bin - r->base), what);
 }
 
@@ -95,17 +95,17 @@ static size_t word(ply_reader *r, const char **tok) {
   return len;
 }
 
-static ipc_status header_name(ply_reader *r, char out[32], const char *what, ipc_error *err) {
+static ipcc_status header_name(ply_reader *r, char out[32], const char *what, ipcc_error *err) {
   const char *tok;
   size_t len = word(r, &tok);
   if (len == 0 || len >= 32)
     return ipc_scan_fail(&r->s, err, "expected %s (1 to 31 characters)", what);
   memcpy(out, tok, len);
   out[len] = '\0';
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-static ipc_status header_type(ply_reader *r, ply_type *t, ipc_error *err) {
+static ipcc_status header_type(ply_reader *r, ply_type *t, ipcc_error *err) {
   const char *tok;
   size_t len = word(r, &tok);
   *t = type_named(tok, len);
@@ -114,10 +114,10 @@ static ipc_status header_type(ply_reader *r, ply_type *t, ipc_error *err) {
                          "unknown property type '%.*s', expected char, uchar, short, ushort, int, "
                          "uint, float or double",
                          (int)(len > 24 ? 24 : len), tok);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-static ipc_status header_property(ply_reader *r, ipc_error *err) {
+static ipcc_status header_property(ply_reader *r, ipcc_error *err) {
   if (r->nelems == 0) return ipc_scan_fail(&r->s, err, "property before any 'element' line");
   ply_elem *e = &r->elems[r->nelems - 1];
   if (e->nprops == MAX_PROPS)
@@ -126,7 +126,7 @@ static ipc_status header_property(ply_reader *r, ipc_error *err) {
   p->count = T_NONE;
   const char *tok;
   size_t len = ipc_scan_peek(&r->s, &tok);
-  ipc_status st = IPC_OK;
+  ipcc_status st = IPCC_OK;
   if (ipc_token_is(tok, len, "list")) {
     ipc_scan_advance(&r->s, len);
     st = header_type(r, &p->count, err);
@@ -138,35 +138,35 @@ static ipc_status header_property(ply_reader *r, ipc_error *err) {
   return st;
 }
 
-static ipc_status header_element(ply_reader *r, ipc_error *err) {
+static ipcc_status header_element(ply_reader *r, ipcc_error *err) {
   if (r->nelems == MAX_ELEMS)
     return ipc_scan_fail(&r->s, err, "more than %d elements in the header", MAX_ELEMS);
   ply_elem *e = &r->elems[r->nelems++];
   memset(e, 0, sizeof *e);
   e->line = r->s.line;
-  ipc_status st = header_name(r, e->name, "an element name", err);
+  ipcc_status st = header_name(r, e->name, "an element name", err);
   if (!st) st = ipc_scan_long_in(&r->s, &e->n, 0, 1L << 30, "element count", err);
   return st;
 }
 
 /* "comment obstacle K" (ipcc's frames); other comments are free text */
-static ipc_status header_comment(ply_reader *r, ipc_error *err) {
+static ipcc_status header_comment(ply_reader *r, ipcc_error *err) {
   const char *tok;
   size_t len = ipc_scan_peek(&r->s, &tok);
   if (ipc_token_is(tok, len, "obstacle")) {
     ipc_scan_advance(&r->s, len);
     long k = 0;
-    ipc_status st = ipc_scan_long_in(&r->s, &k, 0, INT32_MAX, "obstacle object id", err);
+    ipcc_status st = ipc_scan_long_in(&r->s, &k, 0, INT32_MAX, "obstacle object id", err);
     if (st) return st;
     ipc_reserve((void **)&r->obstacles, &r->cap_obstacles, (size_t)r->nobstacles + 1, sizeof(long));
     r->obstacles[r->nobstacles++] = k;
   }
   const char *nl = memchr(r->s.p, '\n', (size_t)(r->s.end - r->s.p));
   r->s.p = nl ? nl : r->s.end;
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-static ipc_status header_format(ply_reader *r, ipc_error *err) {
+static ipcc_status header_format(ply_reader *r, ipcc_error *err) {
   const char *tok;
   size_t len = word(r, &tok);
   if (ipc_token_is(tok, len, "ascii")) {
@@ -181,12 +181,12 @@ static ipc_status header_format(ply_reader *r, ipc_error *err) {
   return ipc_scan_expect(&r->s, "1.0", " (the PLY version)", err);
 }
 
-static ipc_status read_header(ply_reader *r, ipc_error *err) {
+static ipcc_status read_header(ply_reader *r, ipcc_error *err) {
   ipc_scan *s = &r->s;
   if (s->end - s->p < 3 || memcmp(s->p, "ply", 3) != 0)
     return ipc_scan_fail(s, err, "expected 'ply' on the first line (not a PLY file)");
   ipc_scan_advance(s, 3);
-  ipc_status st = ipc_scan_expect_eol(s, err);
+  ipcc_status st = ipc_scan_expect_eol(s, err);
   int have_format = 0;
   while (!st) {
     ipc_scan_next_line(s);
@@ -253,7 +253,7 @@ static double get_le(const unsigned char *b, ply_type t) {
 }
 
 /* one value of type t (a number; integer types must hold an integer) */
-static ipc_status value(ply_reader *r, ply_type t, const char *what, double *v, ipc_error *err) {
+static ipcc_status value(ply_reader *r, ply_type t, const char *what, double *v, ipcc_error *err) {
   char msg[96];
   if (r->binary) {
     int n = type_size(t);
@@ -267,9 +267,9 @@ static ipc_status value(ply_reader *r, ply_type t, const char *what, double *v, 
       snprintf(msg, sizeof msg, "the %s is not a finite number", what);
       return fail_here(r, err, msg);
     }
-    return IPC_OK;
+    return IPCC_OK;
   }
-  ipc_status st = ipc_scan_double(&r->s, v, what, err);
+  ipcc_status st = ipc_scan_double(&r->s, v, what, err);
   if (!st && t != T_F32 && t != T_F64 && *v != floor(*v)) {
     snprintf(msg, sizeof msg, "the %s is %g, expected an integer", what, *v);
     st = fail_here(r, err, msg);
@@ -278,11 +278,12 @@ static ipc_status value(ply_reader *r, ply_type t, const char *what, double *v, 
 }
 
 /* a list's length, at most max */
-static ipc_status list_length(ply_reader *r, const ply_prop *p, long max, long *n, ipc_error *err) {
+static ipcc_status list_length(ply_reader *r, const ply_prop *p, long max, long *n,
+                               ipcc_error *err) {
   double v = 0;
   char what[64];
   snprintf(what, sizeof what, "length of the list %s", p->name);
-  ipc_status st = value(r, p->count, what, &v, err);
+  ipcc_status st = value(r, p->count, what, &v, err);
   if (!st && !(v >= 0 && v <= (double)max)) {
     char msg[128];
     snprintf(msg, sizeof msg, "list %s has %g entries, expected 0 to %ld", p->name, v, max);
@@ -292,19 +293,19 @@ static ipc_status list_length(ply_reader *r, const ply_prop *p, long max, long *
   return st;
 }
 
-static ipc_status skip_property(ply_reader *r, const ply_prop *p, ipc_error *err) {
+static ipcc_status skip_property(ply_reader *r, const ply_prop *p, ipcc_error *err) {
   long n = 1;
-  ipc_status st = p->count == T_NONE ? IPC_OK : list_length(r, p, INT32_MAX, &n, err);
+  ipcc_status st = p->count == T_NONE ? IPCC_OK : list_length(r, p, INT32_MAX, &n, err);
   double v;
   for (long k = 0; !st && k < n; ++k) st = value(r, p->type, p->name, &v, err);
   return st;
 }
 
 /* a vertex index into [0, nverts) */
-static ipc_status vertex_index(ply_reader *r, double v, long *i, ipc_error *err) {
+static ipcc_status vertex_index(ply_reader *r, double v, long *i, ipcc_error *err) {
   if (v >= 0 && v < r->nverts) {
     *i = (long)v;
-    return IPC_OK;
+    return IPCC_OK;
   }
   char msg[96];
   snprintf(msg, sizeof msg, "vertex index %.0f, expected an index in [0, %d]", v, r->nverts - 1);
@@ -313,8 +314,8 @@ static ipc_status vertex_index(ply_reader *r, double v, long *i, ipc_error *err)
 
 /* ---- elements ---- */
 
-static ipc_status read_vertex(ply_reader *r, const ply_elem *e, long i, ipc_error *err) {
-  ipc_status st = IPC_OK;
+static ipcc_status read_vertex(ply_reader *r, const ply_elem *e, long i, ipcc_error *err) {
+  ipcc_status st = IPCC_OK;
   for (int k = 0; !st && k < e->nprops; ++k) {
     const ply_prop *p = &e->props[k];
     int axis = !strcmp(p->name, "x")   ? 0
@@ -344,7 +345,7 @@ static void add_tri(ply_reader *r, const long *v) {
 }
 
 /* the polygon's indices (n of them in r->poly), fan-triangulated */
-static ipc_status add_polygon(ply_reader *r, long n, ipc_error *err) {
+static ipcc_status add_polygon(ply_reader *r, long n, ipcc_error *err) {
   if (n < 3) {
     char msg[80];
     snprintf(msg, sizeof msg, "face lists %ld vertices, expected at least 3", n);
@@ -362,11 +363,11 @@ static ipc_status add_polygon(ply_reader *r, long n, ipc_error *err) {
     }
     add_tri(r, t);
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-static ipc_status read_face(ply_reader *r, const ply_elem *e, ipc_error *err) {
-  ipc_status st = IPC_OK;
+static ipcc_status read_face(ply_reader *r, const ply_elem *e, ipcc_error *err) {
+  ipcc_status st = IPCC_OK;
   for (int k = 0; !st && k < e->nprops; ++k) {
     const ply_prop *p = &e->props[k];
     if (p->count == T_NONE ||
@@ -386,8 +387,8 @@ static ipc_status read_face(ply_reader *r, const ply_elem *e, ipc_error *err) {
   return st;
 }
 
-static ipc_status read_edge(ply_reader *r, const ply_elem *e, ipc_error *err) {
-  ipc_status st = IPC_OK;
+static ipcc_status read_edge(ply_reader *r, const ply_elem *e, ipcc_error *err) {
+  ipcc_status st = IPCC_OK;
   long v[2] = {-1, -1};
   for (int k = 0; !st && k < e->nprops; ++k) {
     const ply_prop *p = &e->props[k];
@@ -406,7 +407,7 @@ static ipc_status read_edge(ply_reader *r, const ply_elem *e, ipc_error *err) {
   r->segs[2 * r->nsegs] = (int)v[0];
   r->segs[2 * r->nsegs + 1] = (int)v[1];
   r->nsegs++;
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 /* the fewest bytes (binary) or characters (ascii: a digit and a separator per value) one
@@ -421,7 +422,7 @@ static size_t min_bytes(const ply_reader *r, const ply_elem *e) {
 }
 
 /* the vertex element's x, y, z are required; the counts must fit in the bytes left */
-static ipc_status check_layout(ply_reader *r, ipc_error *err) {
+static ipcc_status check_layout(ply_reader *r, ipcc_error *err) {
   size_t left = r->binary ? (size_t)(r->bin_end - r->bin) : (size_t)(r->s.end - r->s.p) + 1;
   int have_vertex = 0;
   for (int i = 0; i < r->nelems; ++i) {
@@ -451,11 +452,11 @@ static ipc_status check_layout(ply_reader *r, ipc_error *err) {
                               "'comment obstacle' lines need a vertex property object_id");
   }
   if (!have_vertex) return ipc_scan_fail(&r->s, err, "no 'element vertex' in the header");
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-static ipc_status read_body(ply_reader *r, ipc_error *err) {
-  ipc_status st = IPC_OK;
+static ipcc_status read_body(ply_reader *r, ipcc_error *err) {
+  ipcc_status st = IPCC_OK;
   for (int i = 0; !st && i < r->nelems; ++i) {
     const ply_elem *e = &r->elems[i];
     r->cur = e;
@@ -482,12 +483,12 @@ static ipc_status read_body(ply_reader *r, ipc_error *err) {
   }
   if (st) return st;
   if (r->binary && r->bin != r->bin_end)
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "%s: %ld bytes after the last element, expected the end of the file",
                          r->s.name, (long)(r->bin_end - r->bin));
   if (!r->binary && !ipc_scan_at_eof(&r->s))
     return ipc_scan_fail(&r->s, err, "text after the last element, expected the end of the file");
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 static int cmp_long(const void *a, const void *b) {
@@ -516,14 +517,14 @@ static void reader_free(ply_reader *r) {
   ipc_free(r->poly);
 }
 
-ipc_status ipc_ply_parse(const char *name, const char *buf, size_t len, ipc_mesh *out,
-                         ipc_error *err) {
+ipcc_status ipc_ply_parse(const char *name, const char *buf, size_t len, ipcc_mesh *out,
+                          ipcc_error *err) {
   ply_reader r;
   memset(&r, 0, sizeof r);
   memset(out, 0, sizeof *out);
   ipc_scan_init(&r.s, name, buf, len);
   r.base = (const unsigned char *)buf;
-  ipc_status st = read_header(&r, err);
+  ipcc_status st = read_header(&r, err);
   if (!st) {
     r.bin = (const unsigned char *)r.s.p;
     r.bin_end = (const unsigned char *)r.s.end;
@@ -559,5 +560,5 @@ ipc_status ipc_ply_parse(const char *name, const char *buf, size_t len, ipc_mesh
   r.x = NULL;
   r.tris = r.segs = NULL;
   reader_free(&r);
-  return IPC_OK;
+  return IPCC_OK;
 }

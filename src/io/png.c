@@ -10,8 +10,8 @@
 #include "io/path.h"
 #include "ipcc/render.h"
 
-ipc_image *ipc_image_create(int width, int height, const unsigned char bg[3]) {
-  ipc_image *im = IPC_NEW0(ipc_image, 1);
+ipcc_image *ipcc_image_create(int width, int height, const unsigned char bg[3]) {
+  ipcc_image *im = IPC_NEW0(ipcc_image, 1);
   im->width = width;
   im->height = height;
   size_t n = (size_t)width * (size_t)height;
@@ -20,7 +20,7 @@ ipc_image *ipc_image_create(int width, int height, const unsigned char bg[3]) {
   return im;
 }
 
-void ipc_image_destroy(ipc_image *im) {
+void ipcc_image_destroy(ipcc_image *im) {
   if (!im) return;
   ipc_free(im->rgb);
   ipc_free(im);
@@ -62,7 +62,7 @@ static void png_on_flush(png_structp png) {
 }
 
 /* libpng jumps back here on error; volatile keeps rows valid across the jump */
-static int write_png_file(png_sink *sink, const ipc_image *im) {
+static int write_png_file(png_sink *sink, const ipcc_image *im) {
   png_structp png =
       png_create_write_struct(PNG_LIBPNG_VER_STRING, sink, png_on_error, png_on_warning);
   if (!png) return -1;
@@ -86,17 +86,17 @@ static int write_png_file(png_sink *sink, const ipc_image *im) {
   return 0;
 }
 
-ipc_status ipc_image_write_png(const ipc_image *im, const char *path, ipc_error *err) {
+ipcc_status ipcc_image_write_png(const ipcc_image *im, const char *path, ipcc_error *err) {
   ipc_atomic_file af;
-  ipc_status st_open = ipc_atomic_open(&af, path, err);
-  if (st_open != IPC_OK) return st_open;
+  ipcc_status st_open = ipc_atomic_open(&af, path, err);
+  if (st_open != IPCC_OK) return st_open;
   png_sink sink = {af.f, 0, "out of memory"};
   if (write_png_file(&sink, im) != 0) {
     ipc_atomic_abort(&af);
     if (sink.write_errno)
-      return ipc_error_set(err, IPC_ERR_IO, "%s: write failed: %s", path,
+      return ipc_error_set(err, IPCC_ERR_IO, "%s: write failed: %s", path,
                            strerror(sink.write_errno));
-    return ipc_error_set(err, IPC_ERR_IO, "%s: PNG encoding failed: %s", path, sink.msg);
+    return ipc_error_set(err, IPCC_ERR_IO, "%s: PNG encoding failed: %s", path, sink.msg);
   }
   return ipc_atomic_commit(&af, err);
 }

@@ -181,8 +181,8 @@ static double box_diag(const double lo[3], const double hi[3]) {
 /* the camera of model m that frames the points p (n; frame_points): the scene's own camera
    when it has one, else a view from azimuth 35 degrees, 25 degrees above the horizon, that
    centers and fits them */
-static ipc_camera camera_of_points(const ipc_model *m, const double *p, int n) {
-  ipc_camera c;
+static ipcc_camera camera_of_points(const ipc_model *m, const double *p, int n) {
+  ipcc_camera c;
   up_of(m, c.up);
   c.fov = m->params.camera_fov > 0 ? m->params.camera_fov : 35.0;
   if (m->params.camera_set) {
@@ -222,12 +222,12 @@ static ipc_camera camera_of_points(const ipc_model *m, const double *p, int n) {
   return c;
 }
 
-ipc_camera ipc_model_camera(const ipc_model *m) {
+ipcc_camera ipc_model_camera(const ipc_model *m) {
   double up[3];
   up_of(m, up);
   int n = 0;
   double *p = frame_points(m, m->x0, up, &n);
-  ipc_camera c = camera_of_points(m, p, n);
+  ipcc_camera c = camera_of_points(m, p, n);
   ipc_free(p);
   return c;
 }
@@ -247,7 +247,7 @@ void ipc_model_dynamic_box(const ipc_model *m, const double *x, double box[6]) {
   }
 }
 
-ipc_camera ipc_model_camera_boxes(const ipc_model *m, const double *boxes, int nboxes) {
+ipcc_camera ipc_model_camera_boxes(const ipc_model *m, const double *boxes, int nboxes) {
   /* the corners of the boxes framed as the vertices of one state are, with their feet */
   double up[3];
   up_of(m, up);
@@ -260,12 +260,12 @@ ipc_camera ipc_model_camera_boxes(const ipc_model *m, const double *boxes, int n
       for (int d = 0; d < 3; ++d) p[3 * (size_t)n + d] = b[(c >> d & 1) ? 3 + d : d];
   }
   n = add_floor_feet(m, up, p, n);
-  ipc_camera c = camera_of_points(m, p, n);
+  ipcc_camera c = camera_of_points(m, p, n);
   ipc_free(p);
   return c;
 }
 
-int ipc_camera_eye_apart(const double eye[3], const double target[3]) {
+int ipcc_camera_eye_apart(const double eye[3], const double target[3]) {
   double gap = 0, size = 0;
   for (int d = 0; d < 3; ++d) {
     gap = fmax(gap, fabs(eye[d] - target[d]));
@@ -276,7 +276,7 @@ int ipc_camera_eye_apart(const double eye[3], const double target[3]) {
 
 /* the camera cam for a w x h picture of a scene of size scale (the diagonal of its framed
    points) */
-static void view_init(view *v, const ipc_camera *cam, int w, int h, double scale) {
+static void view_init(view *v, const ipcc_camera *cam, int w, int h, double scale) {
   memcpy(v->eye, cam->eye, sizeof v->eye);
   /* scaled by its largest component first: the square of an eye-target distance of 1e-160
      underflows to 0 */
@@ -583,7 +583,8 @@ static void composite(view *v, const view *b) {
 }
 
 /* model m at positions pos (ipc_render_world), a band of rows at a time */
-void ipc_render_model(ipc_image *im, const ipc_model *m, const double *pos, const ipc_camera *cam) {
+void ipc_render_model(ipcc_image *im, const ipc_model *m, const double *pos,
+                      const ipcc_camera *cam) {
   double up[3], lo[3], hi[3];
   up_of(m, up);
   frame_box(m, up, lo, hi);
@@ -634,21 +635,21 @@ void ipc_render_model(ipc_image *im, const ipc_model *m, const double *pos, cons
   ipc_free(b.iz);
 }
 
-ipc_camera ipcc_world_default_camera(const ipcc_world *w) {
+ipcc_camera ipcc_world_default_camera(const ipcc_world *w) {
   return ipc_model_camera(w->m);
 }
 
-ipc_camera ipc_model_follow_camera(const ipc_model *m, const double *x) {
+ipcc_camera ipc_model_follow_camera(const ipc_model *m, const double *x) {
   double boxes[12];
   ipc_model_dynamic_box(m, m->x0, boxes);
   ipc_model_dynamic_box(m, x, boxes + 6);
   return ipc_model_camera_boxes(m, boxes, 2);
 }
 
-ipc_camera ipcc_world_follow_camera(const ipcc_world *w) {
+ipcc_camera ipcc_world_follow_camera(const ipcc_world *w) {
   return ipc_model_follow_camera(w->m, w->s->x);
 }
 
-void ipcc_world_render(ipc_image *im, const ipcc_world *w, const ipc_camera *cam) {
+void ipcc_render_world(ipcc_image *im, const ipcc_world *w, const ipcc_camera *cam) {
   ipc_render_model(im, w->m, w->s->x, cam);
 }

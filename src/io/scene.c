@@ -18,48 +18,48 @@
 #include "ipcc/scene.h"
 #include "linalg/linear_solver.h"
 
-ipc_scene_def ipc_default_scene_def(void) {
-  ipc_scene_def s;
+ipcc_scene_def ipcc_default_scene_def(void) {
+  ipcc_scene_def s;
   memset(&s, 0, sizeof s);
   s.time_step = 0.025;
   s.duration = 5.0;
   s.gravity[1] = -9.80665;
-  s.integrator = IPC_IMPLICIT_EULER;
+  s.integrator = IPCC_IMPLICIT_EULER;
   s.dhat = 1e-3;
   s.kappa = 0.0;
   s.ccd_scale = 0.8;
   s.newton_tol = 1e-2;
   s.newton_max_iterations = 200;
-  s.warm_start = IPC_WARM_PREVIOUS;
+  s.warm_start = IPCC_WARM_PREVIOUS;
   s.output_every = 1;
   s.epsv = 1e-3;
   s.friction_iterations = 1;
   s.friction_tolerance = 1e-2;
-  s.friction_combine = IPC_FRICTION_GEOMETRIC_MEAN;
+  s.friction_combine = IPCC_FRICTION_GEOMETRIC_MEAN;
   s.camera_fov = 35.0;
   return s;
 }
 
-ipc_body_def ipc_default_body_def(void) {
-  ipc_body_def b;
+ipcc_body_def ipcc_default_body_def(void) {
+  ipcc_body_def b;
   memset(&b, 0, sizeof b);
   b.scale[0] = b.scale[1] = b.scale[2] = 1.0;
-  b.material = IPC_MAT_NEO_HOOKEAN;
+  b.material = IPCC_MAT_NEO_HOOKEAN;
   b.density = 1000.0;
   b.young = 1e5;
   b.poisson = 0.4;
   return b;
 }
 
-static void region_free(ipc_region_def *r) {
+static void region_free(ipcc_region_def *r) {
   ipc_free(r->verts);
   r->verts = NULL;
 }
 
-void ipc_scene_def_free(ipc_scene_def *s) {
+void ipcc_scene_def_free(ipcc_scene_def *s) {
   if (!s) return;
   for (int i = 0; i < s->nbodies; ++i) {
-    ipc_body_def *b = &s->bodies[i];
+    ipcc_body_def *b = &s->bodies[i];
     ipc_free(b->name);
     ipc_free(b->mesh);
     ipc_free(b->mesh_sequence);
@@ -78,13 +78,13 @@ void ipc_scene_def_free(ipc_scene_def *s) {
 
 typedef struct reader {
   const char *file;
-  ipc_error *err;
+  ipcc_error *err;
   int failed;
 } reader;
 
 static int fail(reader *r, const char *key, const char *what) {
   if (!r->failed) {
-    ipc_error_set(r->err, IPC_ERR_INPUT, "%s: key '%s': expected %s", r->file, key, what);
+    ipc_error_set(r->err, IPCC_ERR_INPUT, "%s: key '%s': expected %s", r->file, key, what);
     r->failed = 1;
   }
   return 0;
@@ -184,7 +184,7 @@ static int get_string(reader *r, const cJSON *obj, const char *path, const char 
 }
 
 /* contact.body_contact, or its older form contact.self_collision (false = between_bodies) */
-static int parse_body_contact(reader *r, const cJSON *contact, ipc_scene_def *s) {
+static int parse_body_contact(reader *r, const cJSON *contact, ipcc_scene_def *s) {
   const char *bc = NULL;
   int self = 1;
   if (!get_string(r, contact, "contact", "body_contact", &bc) ||
@@ -193,12 +193,12 @@ static int parse_body_contact(reader *r, const cJSON *contact, ipc_scene_def *s)
   if (bc && cJSON_GetObjectItemCaseSensitive(contact, "self_collision"))
     return fail(r, "contact.self_collision",
                 "no value next to contact.body_contact (it is the older form of it)");
-  s->body_contact = self ? IPC_BODY_CONTACT_ALL : IPC_BODY_CONTACT_BETWEEN_BODIES;
+  s->body_contact = self ? IPCC_BODY_CONTACT_ALL : IPCC_BODY_CONTACT_BETWEEN_BODIES;
   if (!bc) return 1;
   static const char *const modes[] = {"all", "between_bodies", "obstacles_only"};
   for (int i = 0; i < 3; ++i)
     if (!strcmp(bc, modes[i])) {
-      s->body_contact = (ipc_body_contact)i;
+      s->body_contact = (ipcc_body_contact)i;
       return 1;
     }
   return fail(r, "contact.body_contact", "\"all\", \"between_bodies\" or \"obstacles_only\"");
@@ -213,7 +213,7 @@ static char *dup_string(const char *s) {
 
 /* ---- sections ---- */
 
-static int parse_region(reader *r, const cJSON *obj, const char *path, ipc_region_def *reg) {
+static int parse_region(reader *r, const cJSON *obj, const char *path, ipcc_region_def *reg) {
   const cJSON *box = cJSON_GetObjectItemCaseSensitive(obj, "box");
   const cJSON *verts = cJSON_GetObjectItemCaseSensitive(obj, "vertices");
   char kp[256];
@@ -263,7 +263,7 @@ static int parse_window(reader *r, const cJSON *obj, const char *path, double *t
   return 1;
 }
 
-static int parse_dirichlet(reader *r, const cJSON *obj, const char *path, ipc_dirichlet_def *d) {
+static int parse_dirichlet(reader *r, const cJSON *obj, const char *path, ipcc_dirichlet_def *d) {
   static const char *const keys[] = {"box",   "vertices", "velocity", "angular_velocity",
                                      "start", "end",      NULL};
   memset(d, 0, sizeof *d);
@@ -273,7 +273,7 @@ static int parse_dirichlet(reader *r, const cJSON *obj, const char *path, ipc_di
          parse_window(r, obj, path, &d->t_begin, &d->t_end);
 }
 
-static int parse_neumann(reader *r, const cJSON *obj, const char *path, ipc_neumann_def *d) {
+static int parse_neumann(reader *r, const cJSON *obj, const char *path, ipcc_neumann_def *d) {
   static const char *const keys[] = {"box", "vertices", "acceleration", "start", "end", NULL};
   memset(d, 0, sizeof *d);
   if (!cJSON_GetObjectItemCaseSensitive(obj, "acceleration")) {
@@ -286,18 +286,18 @@ static int parse_neumann(reader *r, const cJSON *obj, const char *path, ipc_neum
          parse_window(r, obj, path, &d->t_begin, &d->t_end);
 }
 
-static int parse_material(reader *r, const cJSON *obj, const char *path, ipc_body_def *b) {
+static int parse_material(reader *r, const cJSON *obj, const char *path, ipcc_body_def *b) {
   static const char *const keys[] = {"model", "density", "young", "poisson", NULL};
   if (!check_keys(r, obj, path, keys)) return 0;
   const char *model = NULL;
   if (!get_string(r, obj, path, "model", &model)) return 0;
   if (model) {
     if (!strcmp(model, "neo_hookean"))
-      b->material = IPC_MAT_NEO_HOOKEAN;
+      b->material = IPCC_MAT_NEO_HOOKEAN;
     else if (!strcmp(model, "fixed_corotated"))
-      b->material = IPC_MAT_FIXED_COROTATED;
+      b->material = IPCC_MAT_FIXED_COROTATED;
     else if (!strcmp(model, "stvk"))
-      b->material = IPC_MAT_STVK;
+      b->material = IPCC_MAT_STVK;
     else {
       char kp[256];
       keypath(kp, sizeof kp, path, "model");
@@ -348,12 +348,12 @@ static int get_friction(reader *r, const cJSON *obj, const char *path, double *k
 }
 
 static int parse_body(reader *r, const cJSON *obj, const char *path, const char *scene_dir,
-                      ipc_body_def *b) {
+                      ipcc_body_def *b) {
   static const char *const keys[] = {
       "name",      "mesh",     "translation", "rotation",         "scale",
       "obstacle",  "material", "friction",    "velocity",         "angular_velocity",
       "dirichlet", "neumann",  "affine",      "affine_stiffness", NULL};
-  *b = ipc_default_body_def();
+  *b = ipcc_default_body_def();
   if (!check_keys(r, obj, path, keys)) return 0;
   const char *mesh = NULL, *name = NULL;
   if (!get_string(r, obj, path, "mesh", &mesh) || !get_string(r, obj, path, "name", &name))
@@ -406,7 +406,7 @@ static int parse_body(reader *r, const cJSON *obj, const char *path, const char 
   if (dir) {
     keypath(kp, sizeof kp, path, "dirichlet");
     if (!parse_list(r, dir, kp, &b->ndirichlet)) return 0;
-    b->dirichlet = IPC_NEW0(ipc_dirichlet_def, b->ndirichlet);
+    b->dirichlet = IPC_NEW0(ipcc_dirichlet_def, b->ndirichlet);
     int i = 0;
     for (const cJSON *e = dir->child; e; e = e->next, ++i) {
       char ep[256];
@@ -418,7 +418,7 @@ static int parse_body(reader *r, const cJSON *obj, const char *path, const char 
   if (neu) {
     keypath(kp, sizeof kp, path, "neumann");
     if (!parse_list(r, neu, kp, &b->nneumann)) return 0;
-    b->neumann = IPC_NEW0(ipc_neumann_def, b->nneumann);
+    b->neumann = IPC_NEW0(ipcc_neumann_def, b->nneumann);
     int i = 0;
     for (const cJSON *e = neu->child; e; e = e->next, ++i) {
       char ep[256];
@@ -429,7 +429,7 @@ static int parse_body(reader *r, const cJSON *obj, const char *path, const char 
   return 1;
 }
 
-static int parse_plane(reader *r, const cJSON *obj, const char *path, ipc_plane_def *p) {
+static int parse_plane(reader *r, const cJSON *obj, const char *path, ipcc_plane_def *p) {
   static const char *const keys[] = {"point", "normal", "friction", NULL};
   memset(p, 0, sizeof *p);
   p->normal[1] = 1.0;
@@ -450,18 +450,18 @@ static int parse_plane(reader *r, const cJSON *obj, const char *path, ipc_plane_
 
 /* output.format ("obj", "obj,vtu" or ["obj", "vtu"]), output.planes (bool), output.preview
    (bool or every Nth frame), output.camera {eye, target, fov} */
-static int parse_output_extras(reader *r, const cJSON *output, ipc_scene_def *s) {
+static int parse_output_extras(reader *r, const cJSON *output, ipcc_scene_def *s) {
   static const char *const fmt_what = "a format name or a list of them (obj, ply, vtu, pc2)";
   const cJSON *f = cJSON_GetObjectItemCaseSensitive(output, "format");
   if (f) {
     unsigned bits = 0;
     if (cJSON_IsString(f)) {
-      if (ipc_output_formats_parse(f->valuestring, &bits) != 0)
+      if (ipcc_output_formats_parse(f->valuestring, &bits) != 0)
         return fail(r, "output.format", fmt_what);
     } else if (cJSON_IsArray(f) && cJSON_GetArraySize(f) > 0) {
       for (const cJSON *e = f->child; e; e = e->next) {
         unsigned b = 0;
-        if (!cJSON_IsString(e) || ipc_output_formats_parse(e->valuestring, &b) != 0)
+        if (!cJSON_IsString(e) || ipcc_output_formats_parse(e->valuestring, &b) != 0)
           return fail(r, "output.format", fmt_what);
         bits |= b;
       }
@@ -475,7 +475,7 @@ static int parse_output_extras(reader *r, const cJSON *output, ipc_scene_def *s)
     if (!cJSON_IsBool(pl))
       return fail(r, "output.planes",
                   "true or false (true: the analytic planes as squares in frames/planes.obj)");
-    if (cJSON_IsTrue(pl)) s->output_formats |= IPC_FORMAT_PLANES;
+    if (cJSON_IsTrue(pl)) s->output_formats |= IPCC_FORMAT_PLANES;
   }
   const cJSON *p = cJSON_GetObjectItemCaseSensitive(output, "preview");
   if (p) {
@@ -497,7 +497,7 @@ static int parse_output_extras(reader *r, const cJSON *output, ipc_scene_def *s)
         !get_number(r, cam, "output.camera", "fov", &s->camera_fov, 1, 170,
                     "a vertical field of view in degrees (1 to 170)"))
       return 0;
-    if (!ipc_camera_eye_apart(s->camera_eye, s->camera_target))
+    if (!ipcc_camera_eye_apart(s->camera_eye, s->camera_target))
       return fail(r, "output.camera",
                   "an eye apart from the target (by more than 1e-12 times their coordinates)");
     s->camera_set = 1;
@@ -506,7 +506,7 @@ static int parse_output_extras(reader *r, const cJSON *output, ipc_scene_def *s)
 }
 
 /* damping: {"stiffness": beta} (s), or {"ratio": r}, IPC's dampingRatio: beta = 3/4 r h */
-static int parse_damping(reader *r, const cJSON *root, ipc_scene_def *s) {
+static int parse_damping(reader *r, const cJSON *root, ipcc_scene_def *s) {
   static const char *const keys[] = {"stiffness", "ratio", NULL};
   const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "damping");
   double ratio = -1;
@@ -523,7 +523,7 @@ static int parse_damping(reader *r, const cJSON *root, ipc_scene_def *s) {
 }
 
 /* newton.linear_solver: a name of linear_solver.h, whose backend this build has */
-static int parse_linear_solver(reader *r, const cJSON *newton, ipc_scene_def *s) {
+static int parse_linear_solver(reader *r, const cJSON *newton, ipcc_scene_def *s) {
   const char *name = NULL;
   if (!get_string(r, newton, "newton", "linear_solver", &name)) return 0;
   if (!name) return 1;
@@ -533,7 +533,7 @@ static int parse_linear_solver(reader *r, const cJSON *newton, ipc_scene_def *s)
     return fail(r, "newton.linear_solver", what);
   }
   if (!ipc_linear_solver_kind_available(s->linear_solver)) {
-    ipc_error_set(r->err, IPC_ERR_INPUT,
+    ipc_error_set(r->err, IPCC_ERR_INPUT,
                   "%s: key 'newton.linear_solver': \"%s\" needs PETSc, which this build of ipcc "
                   "does not have (install petsc-dev and libopenmpi-dev, e.g. with "
                   "tools/install-deps.sh, then meson setup --reconfigure -Dpetsc=enabled), or "
@@ -545,7 +545,7 @@ static int parse_linear_solver(reader *r, const cJSON *newton, ipc_scene_def *s)
   return 1;
 }
 
-static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_scene_def *s) {
+static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipcc_scene_def *s) {
   static const char *const keys[] = {"time_step", "duration",    "gravity", "integrator",
                                      "contact",   "newton",      "output",  "bodies",
                                      "planes",    "description", "mode",    "damping",
@@ -561,9 +561,9 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
   if (!get_string(r, root, "", "integrator", &integ)) return 0;
   if (integ) {
     if (!strcmp(integ, "implicit_euler"))
-      s->integrator = IPC_IMPLICIT_EULER;
+      s->integrator = IPCC_IMPLICIT_EULER;
     else if (!strcmp(integ, "newmark"))
-      s->integrator = IPC_NEWMARK;
+      s->integrator = IPCC_NEWMARK;
     else
       return fail(r, "integrator", "\"implicit_euler\" or \"newmark\"");
   }
@@ -607,7 +607,7 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
       if (found < 0)
         return fail(r, "contact.friction_combine",
                     "\"geometric_mean\", \"mean\", \"min\", \"max\" or \"obstacle\"");
-      s->friction_combine = (ipc_friction_combine)found;
+      s->friction_combine = (ipcc_friction_combine)found;
     }
     const cJSON *k = cJSON_GetObjectItemCaseSensitive(contact, "kappa");
     if (k && !(cJSON_IsString(k) && !strcmp(k->valuestring, "adaptive"))) {
@@ -630,11 +630,11 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
     if (!get_string(r, newton, "newton", "warm_start", &ws)) return 0;
     if (ws) {
       if (!strcmp(ws, "previous"))
-        s->warm_start = IPC_WARM_PREVIOUS;
+        s->warm_start = IPCC_WARM_PREVIOUS;
       else if (!strcmp(ws, "velocity"))
-        s->warm_start = IPC_WARM_VELOCITY;
+        s->warm_start = IPCC_WARM_VELOCITY;
       else if (!strcmp(ws, "inertial"))
-        s->warm_start = IPC_WARM_INERTIAL;
+        s->warm_start = IPCC_WARM_INERTIAL;
       else
         return fail(r, "newton.warm_start", "\"previous\", \"velocity\" or \"inertial\"");
     }
@@ -662,7 +662,7 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
   if (!bodies) return fail(r, "bodies", "an array of bodies");
   if (!parse_list(r, bodies, "bodies", &s->nbodies)) return 0;
   if (s->nbodies == 0) return fail(r, "bodies", "at least one body");
-  s->bodies = IPC_NEW0(ipc_body_def, s->nbodies);
+  s->bodies = IPC_NEW0(ipcc_body_def, s->nbodies);
   int i = 0;
   for (const cJSON *e = bodies->child; e; e = e->next, ++i) {
     char bp[64];
@@ -672,7 +672,7 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
   const cJSON *planes = cJSON_GetObjectItemCaseSensitive(root, "planes");
   if (planes) {
     if (!parse_list(r, planes, "planes", &s->nplanes)) return 0;
-    s->planes = IPC_NEW0(ipc_plane_def, s->nplanes);
+    s->planes = IPC_NEW0(ipcc_plane_def, s->nplanes);
     i = 0;
     for (const cJSON *e = planes->child; e; e = e->next, ++i) {
       char pp[64];
@@ -683,19 +683,19 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipc_
   return 1;
 }
 
-ipc_status ipc_scene_load(const char *path, ipc_scene_def *out, ipc_error *err) {
-  *out = ipc_default_scene_def();
+ipcc_status ipcc_scene_load(const char *path, ipcc_scene_def *out, ipcc_error *err) {
+  *out = ipcc_default_scene_def();
   size_t len = 0;
   char *text = ipc_read_file(path, &len, err);
-  if (!text) return IPC_ERR_INPUT;
+  if (!text) return IPCC_ERR_INPUT;
   if (ipc_scene_text_is_txt(path, text)) {
     ipc_free(text);
-    return ipc_scene_load_txt(path, 0, out, err);
+    return ipcc_scene_load_txt(path, 0, out, err);
   }
   cJSON *root = ipc_json_parse_object(path, text, len, err);
   if (!root) {
     ipc_free(text);
-    return IPC_ERR_INPUT;
+    return IPCC_ERR_INPUT;
   }
   out->path = dup_string(path);
   char *dir = ipc_path_dirname(path);
@@ -705,8 +705,8 @@ ipc_status ipc_scene_load(const char *path, ipc_scene_def *out, ipc_error *err) 
   cJSON_Delete(root);
   ipc_free(text);
   if (!ok) {
-    ipc_scene_def_free(out);
-    return IPC_ERR_INPUT;
+    ipcc_scene_def_free(out);
+    return IPCC_ERR_INPUT;
   }
-  return IPC_OK;
+  return IPCC_OK;
 }

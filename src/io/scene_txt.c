@@ -1,5 +1,5 @@
 /* IPC's .txt scene scripts (ipc-sim/IPC: src/Config.cpp reads them, src/main.cpp loads the
-   shapes, src/AnimScripter.cpp runs the built-in scenarios), mapped onto ipc_scene_def.
+   shapes, src/AnimScripter.cpp runs the built-in scenarios), mapped onto ipcc_scene_def.
    the keywords and their meaning are listed in README.md ("IPC scripts"); every keyword is
    either implemented or rejected as "FILE:LINE: keyword 'X' is not supported (...)".
 
@@ -115,16 +115,16 @@ int ipc_txt_bad(txt *p, int line, const char *fmt, ...) {
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   if (line > 0)
-    ipc_error_set(p->err, IPC_ERR_INPUT, "%s:%d: %s", p->file, line, msg);
+    ipc_error_set(p->err, IPCC_ERR_INPUT, "%s:%d: %s", p->file, line, msg);
   else
-    ipc_error_set(p->err, IPC_ERR_INPUT, "%s: %s", p->file, msg);
+    ipc_error_set(p->err, IPCC_ERR_INPUT, "%s: %s", p->file, msg);
   p->failed = 1;
   return 0;
 }
 
 /* an IPC keyword ipcc does not implement: error, or a warning with --lenient */
 int ipc_txt_unsupported(txt *p, int line, const char *kw, const char *why) {
-  if (p->flags & IPC_SCENE_LENIENT) {
+  if (p->flags & IPCC_SCENE_LENIENT) {
     fprintf(stderr, "%s:%d: warning: keyword '%s' is not supported (%s); ignored\n", p->file, line,
             kw, why);
     return 1;
@@ -440,9 +440,9 @@ static int parse_mesh_co(txt *p, const txt_line *l) {
 
 static void add_plane(txt *p, const double o[3], const double n[3], double mu) {
   size_t cap = (size_t)p->cap_planes;
-  ipc_reserve((void **)&p->planes, &cap, (size_t)p->nplanes + 1, sizeof(ipc_plane_def));
+  ipc_reserve((void **)&p->planes, &cap, (size_t)p->nplanes + 1, sizeof(ipcc_plane_def));
   p->cap_planes = (int)cap;
-  ipc_plane_def *pl = &p->planes[p->nplanes++];
+  ipcc_plane_def *pl = &p->planes[p->nplanes++];
   memset(pl, 0, sizeof *pl); /* static friction 0: the kinetic coefficient alone, as IPC */
   double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
   for (int d = 0; d < 3; ++d) {
@@ -480,7 +480,7 @@ static int is_section_end(const txt_line *l) {
    word (its own paperExamples/2_matKnives.txt ends a skipped section with a bare
    "section"); ipcc refuses it, and with --lenient does what IPC does, with a warning */
 static int no_section_end(txt *p, int line, const char *name) {
-  if (p->flags & IPC_SCENE_LENIENT) {
+  if (p->flags & IPCC_SCENE_LENIENT) {
     fprintf(stderr,
             "%s:%d: warning: section '%s' has no 'section end' line; it runs to the end of "
             "the file, as in IPC\n",
@@ -512,7 +512,7 @@ static int unsupported_script(txt *p, const txt_line *l) {
   const char *why = "not a scenario of IPC";
   for (size_t i = 0; i < sizeof script_rejected / sizeof script_rejected[0]; ++i)
     if (!strcmp(script_rejected[i][0], l->t[1])) why = script_rejected[i][1];
-  if (p->flags & IPC_SCENE_LENIENT) {
+  if (p->flags & IPCC_SCENE_LENIENT) {
     fprintf(stderr,
             "%s:%d: warning: keyword 'script': scenario '%s' is not supported (%s); "
             "running script null\n",
@@ -575,9 +575,9 @@ static int parse_keyword(txt *p, const txt_line *l) {
   if (!strcmp(kw, "energy")) {
     if (l->n < 2) return ipc_txt_bad(p, l->no, "keyword 'energy': expected NH or FCR");
     if (!strcmp(l->t[1], "NH"))
-      p->energy = IPC_MAT_NEO_HOOKEAN;
+      p->energy = IPCC_MAT_NEO_HOOKEAN;
     else if (!strcmp(l->t[1], "FCR"))
-      p->energy = IPC_MAT_FIXED_COROTATED;
+      p->energy = IPCC_MAT_FIXED_COROTATED;
     else
       return ipc_txt_bad(p, l->no, "keyword 'energy': expected NH or FCR, got '%s'", l->t[1]);
     return no_extra(p, l, 2);
@@ -585,7 +585,7 @@ static int parse_keyword(txt *p, const txt_line *l) {
   if (!strcmp(kw, "timeIntegration")) {
     if (l->n < 2) return ipc_txt_bad(p, l->no, "keyword 'timeIntegration': expected BE or NM");
     if (!strcmp(l->t[1], "BE")) {
-      p->integrator = IPC_IMPLICIT_EULER;
+      p->integrator = IPCC_IMPLICIT_EULER;
       return no_extra(p, l, 2);
     }
     if (!strcmp(l->t[1], "NM")) {
@@ -594,7 +594,7 @@ static int parse_keyword(txt *p, const txt_line *l) {
       if (!no_extra(p, l, l->n > 2 ? 4 : 2)) return 0;
       if (bg[0] != 0.25 || bg[1] != 0.5)
         return ipc_txt_unsupported(p, l->no, kw, "Newmark with beta 1/4 and gamma 1/2 only");
-      p->integrator = IPC_NEWMARK;
+      p->integrator = IPCC_NEWMARK;
       return 1;
     }
     return ipc_txt_bad(p, l->no, "keyword 'timeIntegration': expected BE or NM, got '%s'", l->t[1]);
@@ -602,7 +602,7 @@ static int parse_keyword(txt *p, const txt_line *l) {
   if (!strcmp(kw, "warmStart")) {
     if (!numbers(p, l, 1, 1, v, "'warmStart k'") || !no_extra(p, l, 2)) return 0;
     if (v[0] == 0 || v[0] == 1 || v[0] == 2) {
-      p->warm_start = (ipc_warm_start)(int)v[0];
+      p->warm_start = (ipcc_warm_start)(int)v[0];
       return 1;
     }
     return ipc_txt_unsupported(p, l->no, kw, "0 (previous positions), 1 (x + h v) or 2 (x tilde)");
@@ -828,7 +828,7 @@ static void txt_free(txt *p) {
   ipc_free(p->shapes);
   ipc_free(p->planes);
   for (int i = 0; i < p->nmeshes; ++i) {
-    ipc_mesh_free(&p->meshes[i].m);
+    ipcc_mesh_free(&p->meshes[i].m);
     ipc_free(p->meshes[i].path);
     ipc_free(p->meshes[i].surf);
   }
@@ -866,33 +866,33 @@ static int pointer_target(const char *text, char *out, size_t n) {
 }
 
 /* the lines are C strings: a NUL byte would silently end the script there */
-static int nul_byte(const char *path, const char *text, size_t len, ipc_error *err) {
+static int nul_byte(const char *path, const char *text, size_t len, ipcc_error *err) {
   const char *z = memchr(text, '\0', len);
   if (!z) return 0;
   int line = 1;
   for (const char *q = text; q < z; ++q) line += *q == '\n';
-  ipc_error_set(err, IPC_ERR_INPUT, "%s:%d: NUL byte in the script, expected text", path, line);
+  ipc_error_set(err, IPCC_ERR_INPUT, "%s:%d: NUL byte in the script, expected text", path, line);
   return 1;
 }
 
-static ipc_status load_txt(const char *path, unsigned flags, ipc_scene_def *out, ipc_error *err,
-                           int depth) {
-  *out = ipc_default_scene_def();
+static ipcc_status load_txt(const char *path, unsigned flags, ipcc_scene_def *out, ipcc_error *err,
+                            int depth) {
+  *out = ipcc_default_scene_def();
   size_t len = 0;
   char *text = ipc_read_file(path, &len, err);
-  if (!text) return IPC_ERR_INPUT;
+  if (!text) return IPCC_ERR_INPUT;
   if (nul_byte(path, text, len, err)) {
     ipc_free(text);
-    return IPC_ERR_INPUT;
+    return IPCC_ERR_INPUT;
   }
   char target[1024];
   if (pointer_target(text, target, sizeof target)) {
     ipc_free(text);
-    if (depth > 8) return ipc_error_set(err, IPC_ERR_INPUT, "%s:1: too many script aliases", path);
+    if (depth > 8) return ipc_error_set(err, IPCC_ERR_INPUT, "%s:1: too many script aliases", path);
     char *dir = ipc_path_dirname(path);
     char *next = ipc_path_join(dir, target);
     ipc_free(dir);
-    ipc_status st = load_txt(next, flags, out, err, depth + 1);
+    ipcc_status st = load_txt(next, flags, out, err, depth + 1);
     ipc_free(next);
     return st;
   }
@@ -902,7 +902,7 @@ static ipc_status load_txt(const char *path, unsigned flags, ipc_scene_def *out,
   p.err = err;
   p.flags = flags;
   p.dir = ipc_path_dirname(path);
-  p.energy = IPC_MAT_NEO_HOOKEAN;
+  p.energy = IPCC_MAT_NEO_HOOKEAN;
   p.density = 1000;
   p.young = 1e5;
   p.poisson = 0.4;
@@ -913,7 +913,7 @@ static ipc_status load_txt(const char *path, unsigned flags, ipc_scene_def *out,
   memcpy(p.tuning, def, sizeof def);
   p.tol = 1e-2;
   p.solver = "interiorPoint";
-  p.integrator = IPC_IMPLICIT_EULER;
+  p.integrator = IPCC_IMPLICIT_EULER;
   p.duration = 5.0;
   p.dt = IPC_TXT_CONSTRUCTOR_DT;
   p.friction_iterations = 1;
@@ -934,14 +934,14 @@ static ipc_status load_txt(const char *path, unsigned flags, ipc_scene_def *out,
   if (ok) out->path = ipc_txt_dup_str(path);
   txt_free(&p);
   if (!ok) {
-    ipc_scene_def_free(out);
-    return IPC_ERR_INPUT;
+    ipcc_scene_def_free(out);
+    return IPCC_ERR_INPUT;
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-ipc_status ipc_scene_load_txt(const char *path, unsigned flags, ipc_scene_def *out,
-                              ipc_error *err) {
+ipcc_status ipcc_scene_load_txt(const char *path, unsigned flags, ipcc_scene_def *out,
+                                ipcc_error *err) {
   return load_txt(path, flags, out, err, 0);
 }
 
@@ -954,16 +954,16 @@ int ipc_scene_text_is_txt(const char *path, const char *text) {
   return *text && !strchr("{[\"-0123456789", *text);
 }
 
-ipc_status ipc_scene_load_any(const char *path, unsigned flags, ipc_scene_def *out,
-                              ipc_error *err) {
-  if (ipc_txt_ends_with(path, ".txt")) return ipc_scene_load_txt(path, flags, out, err);
+ipcc_status ipcc_scene_load_any(const char *path, unsigned flags, ipcc_scene_def *out,
+                                ipcc_error *err) {
+  if (ipc_txt_ends_with(path, ".txt")) return ipcc_scene_load_txt(path, flags, out, err);
   size_t len;
   char *text = ipc_read_file(path, &len, err);
   if (!text) {
-    *out = ipc_default_scene_def();
-    return IPC_ERR_INPUT;
+    *out = ipcc_default_scene_def();
+    return IPCC_ERR_INPUT;
   }
   int is_txt = ipc_scene_text_is_txt(path, text);
   ipc_free(text);
-  return is_txt ? ipc_scene_load_txt(path, flags, out, err) : ipc_scene_load(path, out, err);
+  return is_txt ? ipcc_scene_load_txt(path, flags, out, err) : ipcc_scene_load(path, out, err);
 }

@@ -1,6 +1,6 @@
 /* IPC's .txt scripts, second half: the parsed shapes placed as IPC places them (each shape
    p -> R (s o p) + t, then rotateModel about IPC's pivot, `size`, the lift of the fall and
-   dragright scenarios) and mapped onto an ipc_scene_def (scene_txt.c parses the script) */
+   dragright scenarios) and mapped onto an ipcc_scene_def (scene_txt.c parses the script) */
 #define _XOPEN_SOURCE 700
 
 #include <math.h>
@@ -89,8 +89,8 @@ static int load_mesh(txt *p, txt_shape *s) {
   p->cap_meshes = (int)cap;
   cached_mesh *c = &p->meshes[p->nmeshes];
   memset(c, 0, sizeof *c);
-  ipc_error e;
-  if (ipc_mesh_read(s->path, &c->m, &e) != IPC_OK)
+  ipcc_error e;
+  if (ipcc_mesh_read(s->path, &c->m, &e) != IPCC_OK)
     return ipc_txt_bad(p, s->line, "reading the shape's mesh: %s", e.msg);
   s->mesh = p->nmeshes++; /* from here on txt_free frees it */
   c->path = ipc_txt_dup_str(s->path);
@@ -127,9 +127,11 @@ static int select_box(int **out, const cached_mesh *c, const double lo[3], const
 }
 
 /* appends a Dirichlet entry with an explicit vertex list (body-local ids; takes verts) */
-ipc_dirichlet_def *ipc_txt_add_dirichlet(ipc_body_def *b, int *verts, int n, double t0, double t1) {
-  b->dirichlet = ipc_realloc(b->dirichlet, (size_t)(b->ndirichlet + 1) * sizeof(ipc_dirichlet_def));
-  ipc_dirichlet_def *d = &b->dirichlet[b->ndirichlet++];
+ipcc_dirichlet_def *ipc_txt_add_dirichlet(ipcc_body_def *b, int *verts, int n, double t0,
+                                          double t1) {
+  b->dirichlet =
+      ipc_realloc(b->dirichlet, (size_t)(b->ndirichlet + 1) * sizeof(ipcc_dirichlet_def));
+  ipcc_dirichlet_def *d = &b->dirichlet[b->ndirichlet++];
   memset(d, 0, sizeof *d);
   d->region.verts = verts;
   d->region.nverts = n;
@@ -150,7 +152,7 @@ double ipc_txt_switch_time(int k, double dt) {
   return k <= 0 ? 0.0 : (k - 0.5) * dt;
 }
 
-int ipc_txt_finalize(txt *p, ipc_scene_def *s) {
+int ipc_txt_finalize(txt *p, ipcc_scene_def *s) {
   int nsh = 0;
   for (int i = 0; i < p->nshapes; ++i) {
     if (!load_mesh(p, &p->shapes[i])) return 0;
@@ -177,7 +179,7 @@ int ipc_txt_finalize(txt *p, ipc_scene_def *s) {
   double *Rb = p->Rb = IPC_NEW(double, 9 * (size_t)nsh + 9);
   for (int c = 0; c < nsh; ++c) {
     const txt_shape *sh = &p->shapes[order[c]];
-    const ipc_mesh *m = &p->meshes[sh->mesh].m;
+    const ipcc_mesh *m = &p->meshes[sh->mesh].m;
     rot_xyz(Rb + 9 * c, sh->r);
     for (int i = 0; i < m->nverts; ++i) {
       double q[3] = {sh->s[0] * m->x[3 * i], sh->s[1] * m->x[3 * i + 1],
@@ -252,13 +254,13 @@ int ipc_txt_finalize(txt *p, ipc_scene_def *s) {
 
   /* bodies */
   s->nbodies = p->nshapes;
-  s->bodies = IPC_NEW0(ipc_body_def, s->nbodies);
+  s->bodies = IPC_NEW0(ipcc_body_def, s->nbodies);
   int null_script = p->script == SCRIPT_NULL;
   for (int c = 0; c < p->nshapes; ++c) {
     txt_shape *sh = &p->shapes[order[c]];
     const cached_mesh *cm = &p->meshes[sh->mesh];
-    ipc_body_def *b = &s->bodies[c];
-    *b = ipc_default_body_def();
+    ipcc_body_def *b = &s->bodies[c];
+    *b = ipcc_default_body_def();
     b->source_line = sh->line;
     b->mesh = ipc_txt_dup_str(sh->path);
     b->codim = sh->codim;
@@ -337,7 +339,7 @@ int ipc_txt_finalize(txt *p, ipc_scene_def *s) {
       if (sh->has_lin_vel) memcpy(b->velocity, sh->lin_vel, sizeof b->velocity);
       if (sh->has_ang_vel) memcpy(b->angular_velocity, sh->ang_vel, sizeof b->velocity);
     } else if (kinematic) {
-      ipc_dirichlet_def *d =
+      ipcc_dirichlet_def *d =
           ipc_txt_add_dirichlet(b, ipc_txt_all_verts(cm->m.nverts), cm->m.nverts, 0, INFINITY);
       d->source_line = sh->line;
       if (sh->has_lin_vel) memcpy(d->velocity, sh->lin_vel, sizeof d->velocity);
@@ -355,7 +357,7 @@ int ipc_txt_finalize(txt *p, ipc_scene_def *s) {
         ipc_free(verts);
         continue;
       }
-      ipc_dirichlet_def *d = ipc_txt_add_dirichlet(b, verts, n, t0, t1);
+      ipcc_dirichlet_def *d = ipc_txt_add_dirichlet(b, verts, n, t0, t1);
       d->source_line = bc->line;
       memcpy(d->velocity, bc->v, sizeof d->velocity);
       memcpy(d->angular_velocity, bc->w, sizeof d->angular_velocity);
@@ -369,8 +371,8 @@ int ipc_txt_finalize(txt *p, ipc_scene_def *s) {
         ipc_free(verts);
         continue;
       }
-      b->neumann = ipc_realloc(b->neumann, (size_t)(b->nneumann + 1) * sizeof(ipc_neumann_def));
-      ipc_neumann_def *nd = &b->neumann[b->nneumann++];
+      b->neumann = ipc_realloc(b->neumann, (size_t)(b->nneumann + 1) * sizeof(ipcc_neumann_def));
+      ipcc_neumann_def *nd = &b->neumann[b->nneumann++];
       memset(nd, 0, sizeof *nd);
       nd->region.verts = verts;
       nd->region.nverts = n;
@@ -387,7 +389,7 @@ int ipc_txt_finalize(txt *p, ipc_scene_def *s) {
     int kinematic = 0;
     for (int c = 0; c < nsh; ++c) kinematic |= s->bodies[c].obstacle;
     if (!kinematic)
-      s->body_contact = IPC_BODY_CONTACT_OBSTACLES_ONLY;
+      s->body_contact = IPCC_BODY_CONTACT_OBSTACLES_ONLY;
     else if (!ipc_txt_unsupported(
                  p, p->self_collision_off, "selfCollisionOff",
                  "with kinematic shapes: in IPC they then touch nothing, in ipcc every "
@@ -408,8 +410,8 @@ int ipc_txt_finalize(txt *p, ipc_scene_def *s) {
        one: IPC then never drags) */
     double mco_right = -INFINITY;
     for (int c = nsh; c < p->nshapes; ++c) {
-      const ipc_body_def *o = &s->bodies[c];
-      const ipc_mesh *om = &p->meshes[p->shapes[order[c]].mesh].m;
+      const ipcc_body_def *o = &s->bodies[c];
+      const ipcc_mesh *om = &p->meshes[p->shapes[order[c]].mesh].m;
       double R[9];
       rot_xyz(R, o->rotation);
       for (int i = 0; i < om->nverts; ++i) {
@@ -430,7 +432,7 @@ int ipc_txt_finalize(txt *p, ipc_scene_def *s) {
       t_stop = ipc_txt_switch_time(kk, dt);
     }
     for (int c = 0; c < nsh; ++c) {
-      ipc_body_def *b = &s->bodies[c];
+      ipcc_body_def *b = &s->bodies[c];
       if (b->obstacle) continue;
       int nv = pl.off[c + 1] - pl.off[c];
       for (int side = 0; side < 2; ++side) {
@@ -453,12 +455,12 @@ int ipc_txt_finalize(txt *p, ipc_scene_def *s) {
             ipc_free(verts);
           ipc_txt_add_dirichlet(b, hold, n, t_stop, INFINITY);
         } else if (p->script == SCRIPT_DRAGRIGHT) {
-          ipc_dirichlet_def *d = ipc_txt_add_dirichlet(b, verts, n, 0.0, INFINITY);
+          ipcc_dirichlet_def *d = ipc_txt_add_dirichlet(b, verts, n, 0.0, INFINITY);
           d->velocity[0] = 0.5;
           d->has_release_x = 1;
           d->release_x = mco_right;
         } else {
-          ipc_dirichlet_def *d = ipc_txt_add_dirichlet(b, verts, n, 0.0, INFINITY);
+          ipcc_dirichlet_def *d = ipc_txt_add_dirichlet(b, verts, n, 0.0, INFINITY);
           d->angular_velocity[0] = (side ? 1.0 : -1.0) * 0.4 * pi;
           d->has_center = 1;
           memcpy(d->center, center, sizeof d->center);
@@ -483,7 +485,7 @@ int ipc_txt_finalize(txt *p, ipc_scene_def *s) {
       t_flip = ipc_txt_switch_time(kk, dt);
     }
     for (int c = 0; c < need; ++c) {
-      ipc_body_def *b = &s->bodies[c];
+      ipcc_body_def *b = &s->bodies[c];
       b->obstacle = 1;
       int nv = pl.off[c + 1] - pl.off[c];
       if (p->script == SCRIPT_DCO_ROT_CYLINDERS) {
@@ -492,7 +494,7 @@ int ipc_txt_finalize(txt *p, ipc_scene_def *s) {
         if (t_flip > 0)
           memcpy(ipc_txt_add_dirichlet(b, ipc_txt_all_verts(nv), nv, 0.0, t_flip)->velocity, v[c],
                  24);
-        ipc_dirichlet_def *d =
+        ipcc_dirichlet_def *d =
             ipc_txt_add_dirichlet(b, ipc_txt_all_verts(nv), nv, t_flip, INFINITY);
         for (int q = 0; q < 3; ++q) d->velocity[q] = -v[c][q];
       }
@@ -516,7 +518,7 @@ int ipc_txt_finalize(txt *p, ipc_scene_def *s) {
     while (top - bottom - kk * dt > 0.1 && kk < 100000000) ++kk;
     double t_stop = ipc_txt_switch_time(kk, dt);
     for (int c = half; c < nsh && t_stop > 0; ++c) {
-      ipc_body_def *b = &s->bodies[c];
+      ipcc_body_def *b = &s->bodies[c];
       if (!b->obstacle) continue;
       int nv = pl.off[c + 1] - pl.off[c];
       ipc_txt_add_dirichlet(b, ipc_txt_all_verts(nv), nv, 0.0, t_stop)->velocity[1] = -1.0;
@@ -571,11 +573,11 @@ int ipc_txt_finalize(txt *p, ipc_scene_def *s) {
   s->friction_iterations = p->friction_iterations;
   s->friction_tolerance = 0.0; /* IPC re-lags until the Newton direction is within the tolerance */
   /* IPC: selfFric between shapes, a collision object's own coefficient against it */
-  s->friction_combine = IPC_FRICTION_OBSTACLE;
+  s->friction_combine = IPCC_FRICTION_OBSTACLE;
   /* the scripts a scenario sets up come from its 'script' line (else the shape's): the errors
      found when the scene is built name a line, not a JSON key */
   for (int c = 0; c < s->nbodies; ++c) {
-    ipc_body_def *b = &s->bodies[c];
+    ipcc_body_def *b = &s->bodies[c];
     int line = p->script_line > 0 ? p->script_line : b->source_line;
     for (int q = 0; q < b->ndirichlet; ++q)
       if (b->dirichlet[q].source_line <= 0) b->dirichlet[q].source_line = line;

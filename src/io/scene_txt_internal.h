@@ -113,13 +113,13 @@ typedef struct txt_line {
 typedef struct cached_mesh {
   char *path;
   int codim;
-  ipc_mesh m;
+  ipcc_mesh m;
   unsigned char *surf; /* (nverts) on the boundary (all vertices when there is no triangle) */
 } cached_mesh;
 
 typedef struct txt {
   const char *file;
-  ipc_error *err;
+  ipcc_error *err;
   unsigned flags;
   int failed;
   char *dir;
@@ -130,12 +130,12 @@ typedef struct txt {
   /* collected */
   txt_shape *shapes;
   int nshapes, cap_shapes;
-  ipc_plane_def *planes;
+  ipcc_plane_def *planes;
   int nplanes, cap_planes;
   cached_mesh *meshes;
   int nmeshes, cap_meshes;
   /* settings */
-  ipc_material_kind energy;
+  ipcc_material_kind energy;
   double density, young, poisson;
   double size, rot_axis[3], rot_deg;
   int script, script_line;
@@ -148,8 +148,8 @@ typedef struct txt {
   int use_abs;
   double self_fric;
   const char *solver;
-  ipc_time_integrator integrator;
-  ipc_warm_start warm_start;
+  ipcc_time_integrator integrator;
+  ipcc_warm_start warm_start;
   int gravity_off;
   double damping_stiff, damping_ratio; /* IPC's dampingStiff k, dampingRatio r */
   int damping_line, epsv_line;         /* lines that set them (0: none) */
@@ -177,7 +177,8 @@ int ipc_txt_unsupported(txt *p, int line, const char *kw, const char *why);
 /* grows the box [lo, hi] by n points x */
 void ipc_txt_bbox_grow(double lo[3], double hi[3], const double *x, int n);
 /* appends a Dirichlet region of n vertices (verts, owned by it) over [t0, t1) to b */
-ipc_dirichlet_def *ipc_txt_add_dirichlet(ipc_body_def *b, int *verts, int n, double t0, double t1);
+ipcc_dirichlet_def *ipc_txt_add_dirichlet(ipcc_body_def *b, int *verts, int n, double t0,
+                                          double t1);
 /* 0 .. n-1 */
 int *ipc_txt_all_verts(int n);
 /* the time at which a script switches after k steps of dt */
@@ -194,13 +195,13 @@ int ipc_txt_ends_with(const char *s, const char *suffix);
 int ipc_txt_resolve_mesh(txt *p, int line, const char *kw, const char *rel, txt_shape *s);
 
 /* the parsed script p placed and mapped onto s (scene_txt_build.c); 0 on error (p->err) */
-int ipc_txt_finalize(txt *p, ipc_scene_def *s);
+int ipc_txt_finalize(txt *p, ipcc_scene_def *s);
 
 /* IPC's other scenarios (SCRIPT_HANG and later) on the placed shapes; 0 on error (p->err) */
-int ipc_txt_more_scenarios(txt *p, ipc_scene_def *s, const placed *pl, int nsh, int nX);
+int ipc_txt_more_scenarios(txt *p, ipcc_scene_def *s, const placed *pl, int nsh, int nX);
 /* body b moved through the meshes of folder (IPC's meshSeq: first frame 0;
    meshSeqFromFile: first frame 1), named at line of the script */
-int ipc_txt_mesh_sequence(txt *p, ipc_body_def *b, const txt_shape *sh, const char *folder,
+int ipc_txt_mesh_sequence(txt *p, ipcc_body_def *b, const txt_shape *sh, const char *folder,
                           int line, int start);
 
 #endif

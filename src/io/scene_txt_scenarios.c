@@ -22,7 +22,7 @@
 /* the placed shapes, seen by a scenario */
 typedef struct scen {
   txt *p;
-  ipc_scene_def *s;
+  ipcc_scene_def *s;
   const placed *pl;
   int nsh, nX, nsteps;
   double dt, lo[3], hi[3], r[3]; /* bounding box of all shapes, its extent */
@@ -86,11 +86,11 @@ static void add_group(scen *k, int g, double t0, double t1, const double v[3], c
                       const double *center) {
   if (!(t0 < t1)) return;
   for (int c = 0; c < k->nsh; ++c) {
-    ipc_body_def *b = &k->s->bodies[c];
+    ipcc_body_def *b = &k->s->bodies[c];
     int n = 0;
     int *verts = b->obstacle ? NULL : group_verts(k, c, g, &n);
     if (!verts) continue;
-    ipc_dirichlet_def *d = ipc_txt_add_dirichlet(b, verts, n, t0, t1);
+    ipcc_dirichlet_def *d = ipc_txt_add_dirichlet(b, verts, n, t0, t1);
     if (v) memcpy(d->velocity, v, sizeof d->velocity);
     if (w) memcpy(d->angular_velocity, w, sizeof d->angular_velocity);
     if (center) {
@@ -103,12 +103,12 @@ static void add_group(scen *k, int g, double t0, double t1, const double v[3], c
 /* Neumann acceleration a on group g of every deformable shape over the NBCTimeRange */
 static void add_load(scen *k, int g, const double a[3]) {
   for (int c = 0; c < k->nsh; ++c) {
-    ipc_body_def *b = &k->s->bodies[c];
+    ipcc_body_def *b = &k->s->bodies[c];
     int n = 0;
     int *verts = b->obstacle ? NULL : group_verts(k, c, g, &n);
     if (!verts) continue;
-    b->neumann = ipc_realloc(b->neumann, (size_t)(b->nneumann + 1) * sizeof(ipc_neumann_def));
-    ipc_neumann_def *nd = &b->neumann[b->nneumann++];
+    b->neumann = ipc_realloc(b->neumann, (size_t)(b->nneumann + 1) * sizeof(ipcc_neumann_def));
+    ipcc_neumann_def *nd = &b->neumann[b->nneumann++];
     memset(nd, 0, sizeof *nd);
     nd->region.verts = verts;
     nd->region.nverts = n;
@@ -183,7 +183,7 @@ static int need(scen *k, int ok, const char *what) {
 }
 
 /* body c (a shape or a meshCO) scripted whole over [t0, t1) */
-static ipc_dirichlet_def *whole(scen *k, int c, double t0, double t1) {
+static ipcc_dirichlet_def *whole(scen *k, int c, double t0, double t1) {
   int nv = k->p->meshes[k->p->shapes[k->p->order[c]].mesh].m.nverts;
   return ipc_txt_add_dirichlet(&k->s->bodies[c], ipc_txt_all_verts(nv), nv, t0, t1);
 }
@@ -455,7 +455,7 @@ static int other_scenarios(scen *k) {
     case SCRIPT_DROP:
     case SCRIPT_DCO_BALL_HIT_WALL: /* initial velocities of the deformable shapes */
       for (int c = 0; c < nsh; ++c) {
-        ipc_body_def *b = &k->s->bodies[c];
+        ipcc_body_def *b = &k->s->bodies[c];
         if (b->obstacle) continue;
         if (sc == SCRIPT_DROP) {
           b->velocity[1] = -1.0;
@@ -522,7 +522,7 @@ static int other_scenarios(scen *k) {
         return 0;
       for (int j = 0; j < m; ++j) {
         const txt_shape *co = &k->p->shapes[k->p->order[nsh + j]];
-        ipc_dirichlet_def *d = whole(k, nsh + j, 0, inf);
+        ipcc_dirichlet_def *d = whole(k, nsh + j, 0, inf);
         memcpy(d->center, co->t, sizeof d->center);
         if (!rot) d->center[1] += (j == 0 ? 0.5 : -0.5) * co->s[0];
         d->has_center = 1;
@@ -574,7 +574,7 @@ static int other_scenarios(scen *k) {
       else
         t1 = rotation_stop(k, 1, pi_ / 6, c, 0.05);
       if (t1 > 0) {
-        ipc_dirichlet_def *d = whole(k, 1, 0, t1);
+        ipcc_dirichlet_def *d = whole(k, 1, 0, t1);
         if (sc == SCRIPT_DCO_CUT) {
           d->velocity[1] = d->velocity[2] = -1.0;
         } else {
@@ -604,7 +604,7 @@ static int other_scenarios(scen *k) {
 }
 
 /* every scenario not handled in finalize itself; 0 on error */
-int ipc_txt_more_scenarios(txt *p, ipc_scene_def *s, const placed *pl, int nsh, int nX) {
+int ipc_txt_more_scenarios(txt *p, ipcc_scene_def *s, const placed *pl, int nsh, int nX) {
   scen k;
   memset(&k, 0, sizeof k);
   k.p = p;
@@ -627,7 +627,7 @@ int ipc_txt_more_scenarios(txt *p, ipc_scene_def *s, const placed *pl, int nsh, 
 
 /* body b (shape sh) moved through the meshes folder/N.ext from N = start: folder resolves
    like mesh paths; ext is .obj, or for segment shapes .seg if that exists (IPC's order) */
-int ipc_txt_mesh_sequence(txt *p, ipc_body_def *b, const txt_shape *sh, const char *folder,
+int ipc_txt_mesh_sequence(txt *p, ipcc_body_def *b, const txt_shape *sh, const char *folder,
                           int line, int start) {
   if (sh->kind == KIND_TET)
     return ipc_txt_unsupported(

@@ -68,12 +68,12 @@ cJSON *ipc_stats_step_begin(cJSON *steps, int step, double time) {
   return o;
 }
 
-ipc_status ipc_stats_write(cJSON *root, const char *path, ipc_error *err) {
+ipcc_status ipc_stats_write(cJSON *root, const char *path, ipcc_error *err) {
   char *text = cJSON_Print(root);
   cJSON_Delete(root);
   ipc_atomic_file af;
-  ipc_status st = IPC_OK;
-  if ((st = ipc_atomic_open(&af, path, err)) == IPC_OK) {
+  ipcc_status st = IPCC_OK;
+  if ((st = ipc_atomic_open(&af, path, err)) == IPCC_OK) {
     fputs(text, af.f);
     fputc('\n', af.f);
     st = ipc_atomic_commit(&af, err);
@@ -82,15 +82,15 @@ ipc_status ipc_stats_write(cJSON *root, const char *path, ipc_error *err) {
   return st;
 }
 
-char *ipc_stats_read(const char *path, ipc_error *err) {
+char *ipc_stats_read(const char *path, ipcc_error *err) {
   struct stat st;
   if (stat(path, &st) != 0) {
-    ipc_error_set(err, IPC_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
+    ipc_error_set(err, IPCC_ERR_INPUT, "%s: cannot open: %s", path, strerror(errno));
     return NULL;
   }
   /* a folder opens, but its size is meaningless and reading it fails */
   if (!S_ISREG(st.st_mode)) {
-    ipc_error_set(err, IPC_ERR_INPUT, "%s: not a regular file", path);
+    ipc_error_set(err, IPCC_ERR_INPUT, "%s: not a regular file", path);
     return NULL;
   }
   return ipc_read_file(path, NULL, err);

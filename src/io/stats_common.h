@@ -31,12 +31,12 @@ void ipc_stats_energy_push(cJSON *history, double energy);
 /* a new step record {"step": step, "time": time}, appended to the array steps; returns it */
 cJSON *ipc_stats_step_begin(cJSON *steps, int step, double time);
 
-/* prints root to path (atomically, with a final newline) and deletes root; IPC_ERR_INPUT
+/* prints root to path (atomically, with a final newline) and deletes root; IPCC_ERR_INPUT
    when the file cannot be written */
-ipc_status ipc_stats_write(cJSON *root, const char *path, ipc_error *err);
+ipcc_status ipc_stats_write(cJSON *root, const char *path, ipcc_error *err);
 
 /* the text of the stats.json at path (ipc_free it), for `ipcc plot` and `ipcc compare`;
    NULL with err naming path when it is missing, not a regular file or unreadable */
-char *ipc_stats_read(const char *path, ipc_error *err);
+char *ipc_stats_read(const char *path, ipcc_error *err);
 
 #endif

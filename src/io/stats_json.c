@@ -79,9 +79,9 @@ static void add_record_keys(cJSON *o, const ipc_stats_key *keys, const void *rec
   }
 }
 
-ipc_status ipc_write_stats_json(const char *path, const ipc_run_summary *sum,
-                                const ipc_stats_layout *L, const void *records, size_t nsteps,
-                                const void *options, ipc_error *err) {
+ipcc_status ipc_write_stats_json(const char *path, const ipc_run_summary *sum,
+                                 const ipc_stats_layout *L, const void *records, size_t nsteps,
+                                 const void *options, ipcc_error *err) {
   const char *steps = records;
   cJSON *root = cJSON_CreateObject();
   cJSON *s = cJSON_AddObjectToObject(root, "summary");

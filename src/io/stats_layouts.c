@@ -1,6 +1,6 @@
 /* what each mode adds to stats.json (stats_json.c writes the keys every run has): its summary
    keys, its step records' keys and their timings, as tables over its step statistics
-   (ipc_step_stats, ipc_lcp_step_stats) and the run's summary */
+   (ipcc_step_stats, ipcc_lcp_step_stats) and the run's summary */
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
@@ -25,17 +25,17 @@
 #define END \
   { NULL, IPC_STATS_NUM, IPC_STATS_RECORD, 0 }
 
-/* ---- IPC mode (ipc_step_stats) ---- */
-#define R(key, kind, field) FIELD(ipc_step_stats, key, kind, field)
-#define S(key, field) OVER(ipc_step_stats, key, SUM, NUM, field)
+/* ---- IPC mode (ipcc_step_stats) ---- */
+#define R(key, kind, field) FIELD(ipcc_step_stats, key, kind, field)
+#define S(key, field) OVER(ipcc_step_stats, key, SUM, NUM, field)
 
 static const ipc_stats_key ipc_counts[] = {
     SUMMARY("newton_iterations", LONG, newton_iterations),
     PER_STEP("newton_iterations_per_step", newton_iterations),
     SUMMARY("newton_capped_steps", LONG, newton_capped_steps),
-    OVER(ipc_step_stats, "newton_floor_steps", SUM, INT, newton_floor),
+    OVER(ipcc_step_stats, "newton_floor_steps", SUM, INT, newton_floor),
     SUMMARY("lcp_iterations", LONG, lcp_iterations),
-    OVER(ipc_step_stats, "linear_iterations", SUM, LONG, linear_iterations),
+    OVER(ipcc_step_stats, "linear_iterations", SUM, LONG, linear_iterations),
     SUMMARY("contacts_max", INT, contacts_max),
     SUMMARY("dirichlet_unmet_steps", INT, dirichlet_unmet_steps),
     SUMMARY("dhat", NUM, dhat),
@@ -74,12 +74,12 @@ static const ipc_stats_key ipc_seconds[] = {R("total", NUM, t_total),
 #undef S
 
 const ipc_stats_layout ipc_stats_layout_ipc =
-    LAYOUT("ipc", ipc_step_stats, NULL, ipc_counts, NULL, NULL, ipc_record, ipc_seconds);
+    LAYOUT("ipc", ipcc_step_stats, NULL, ipc_counts, NULL, NULL, ipc_record, ipc_seconds);
 
-/* ---- LCP mode (ipc_lcp_step_stats) ---- */
-#define R(key, kind, field) FIELD(ipc_lcp_step_stats, key, kind, field)
-#define S(key, field) OVER(ipc_lcp_step_stats, key, SUM, NUM, field)
-#define MAX(key, kind, field) OVER(ipc_lcp_step_stats, key, MAX, kind, field)
+/* ---- LCP mode (ipcc_lcp_step_stats) ---- */
+#define R(key, kind, field) FIELD(ipcc_lcp_step_stats, key, kind, field)
+#define S(key, field) OVER(ipcc_lcp_step_stats, key, SUM, NUM, field)
+#define MAX(key, kind, field) OVER(ipcc_lcp_step_stats, key, MAX, kind, field)
 
 static const ipc_stats_key lcp_head[] = {
     {"max_penetration", IPC_STATS_NUM, IPC_STATS_PENETRATION, 0}, END};
@@ -90,17 +90,17 @@ static const ipc_stats_key lcp_counts[] = {
     PER_STEP("lcp_iterations_per_step", lcp_iterations),
     SUMMARY("contacts_max", INT, contacts_max),
     SUMMARY("contact_gap", NUM, dhat),
-    OVER(ipc_lcp_step_stats, "prescribed_overlap_steps", COUNT_POSITIVE, INT, prescribed_overlap),
+    OVER(ipcc_lcp_step_stats, "prescribed_overlap_steps", COUNT_POSITIVE, INT, prescribed_overlap),
     END};
 
 static const ipc_stats_key lcp_tail[] = {
     MAX("residual_max", NUM, residual),
     MAX("rel_residual_max", NUM, rel_residual),
-    OVER(ipc_lcp_step_stats, "unconverged_regions", SUM, INT, unconverged),
+    OVER(ipcc_lcp_step_stats, "unconverged_regions", SUM, INT, unconverged),
     MAX("regions_max", INT, regions),
     MAX("region_size_max", INT, region_max),
-    OVER(ipc_lcp_step_stats, "factorizations", SUM, INT, refactored),
-    OVER(ipc_lcp_step_stats, "velocity_iterations", SUM, INT, velocity_iterations),
+    OVER(ipcc_lcp_step_stats, "factorizations", SUM, INT, refactored),
+    OVER(ipcc_lcp_step_stats, "velocity_iterations", SUM, INT, velocity_iterations),
     END};
 
 static const ipc_stats_key lcp_record[] = {R("contacts", INT, contacts),
@@ -127,14 +127,14 @@ static const ipc_stats_key lcp_seconds[] = {R("total", NUM, t_total), S("velocit
 /* the run's LCP options, as the "lcp" object of the summary */
 static void lcp_options(cJSON *s, const void *options) {
   static const char *const solver_names[] = {"pgs", "pcg-pgs", "amgs", "lemke"};
-  const ipc_lcp_world_def *def = options;
+  const ipcc_lcp_world_def *def = options;
   cJSON *o = cJSON_AddObjectToObject(s, "lcp");
   cJSON_AddStringToObject(o, "solver",
                           def->solver >= 0 && def->solver < 4 ? solver_names[def->solver] : "?");
-  cJSON_AddStringToObject(o, "friction", ipc_lcp_friction_name(def->friction));
-  if (def->friction == IPC_LCP_FRICTION_PYRAMID)
+  cJSON_AddStringToObject(o, "friction", ipcc_lcp_friction_name(def->friction));
+  if (def->friction == IPCC_LCP_FRICTION_PYRAMID)
     cJSON_AddNumberToObject(o, "directions", def->pyramid_directions);
-  cJSON_AddStringToObject(o, "coupling", ipc_lcp_coupling_name(def->coupling));
+  cJSON_AddStringToObject(o, "coupling", ipcc_lcp_coupling_name(def->coupling));
   ipc_stats_add_num(o, "baumgarte", def->baumgarte);
   ipc_stats_add_num(o, "restitution", def->restitution);
   ipc_stats_add_num(o, "tolerance", def->tol);
@@ -145,5 +145,5 @@ static void lcp_options(cJSON *s, const void *options) {
 }
 
 const ipc_stats_layout ipc_stats_layout_lcp =
-    LAYOUT("lcp", ipc_lcp_step_stats, lcp_head, lcp_counts, lcp_tail, lcp_options, lcp_record,
+    LAYOUT("lcp", ipcc_lcp_step_stats, lcp_head, lcp_counts, lcp_tail, lcp_options, lcp_record,
            lcp_seconds);

@@ -8,9 +8,9 @@
 #include "core/alloc.h"
 #include "io/mesh_internal.h"
 
-static ipc_status read_node_file(ipc_scan *s, ipc_tet_raw *raw, ipc_error *err) {
+static ipcc_status read_node_file(ipc_scan *s, ipc_tet_raw *raw, ipcc_error *err) {
   long n, dim, nattr, nmark;
-  ipc_status st = ipc_scan_long_in(s, &n, 0, 1L << 30, "number of points", err);
+  ipcc_status st = ipc_scan_long_in(s, &n, 0, 1L << 30, "number of points", err);
   if (!st) st = ipc_scan_long(s, &dim, "dimension", err);
   if (st) return st;
   if (dim != 3) return ipc_scan_fail(s, err, "dimension is %ld, expected 3", dim);
@@ -39,12 +39,12 @@ static ipc_status read_node_file(ipc_scan *s, ipc_tet_raw *raw, ipc_error *err) 
                          "of the file",
                          found, n);
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-static ipc_status read_ele_file(ipc_scan *s, ipc_tet_raw *raw, ipc_error *err) {
+static ipcc_status read_ele_file(ipc_scan *s, ipc_tet_raw *raw, ipcc_error *err) {
   long n, npt, nattr;
-  ipc_status st = ipc_scan_long_in(s, &n, 0, 1L << 30, "number of tetrahedra", err);
+  ipcc_status st = ipc_scan_long_in(s, &n, 0, 1L << 30, "number of tetrahedra", err);
   if (!st) st = ipc_scan_long(s, &npt, "nodes per tetrahedron", err);
   if (st) return st;
   if (npt != 4)
@@ -71,12 +71,12 @@ static ipc_status read_ele_file(ipc_scan *s, ipc_tet_raw *raw, ipc_error *err) {
                          "end of the file",
                          found, n);
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-ipc_status ipc_tetgen_parse(const char *node_name, const char *node_buf, size_t node_len,
-                            const char *ele_name, const char *ele_buf, size_t ele_len,
-                            ipc_mesh *out, ipc_error *err) {
+ipcc_status ipc_tetgen_parse(const char *node_name, const char *node_buf, size_t node_len,
+                             const char *ele_name, const char *ele_buf, size_t ele_len,
+                             ipcc_mesh *out, ipcc_error *err) {
   memset(out, 0, sizeof *out);
   ipc_scan ns, es;
   ipc_scan_init(&ns, node_name, node_buf, node_len);
@@ -85,7 +85,7 @@ ipc_status ipc_tetgen_parse(const char *node_name, const char *node_buf, size_t 
   ns.hash_comments = es.hash_comments = 1;
   ipc_tet_raw raw;
   memset(&raw, 0, sizeof raw);
-  ipc_status st = read_node_file(&ns, &raw, err);
+  ipcc_status st = read_node_file(&ns, &raw, err);
   if (!st) st = read_ele_file(&es, &raw, err);
   if (!st) st = ipc_tet_raw_finish(&raw, &ns, &es, out, err);
   ipc_tet_raw_free(&raw);

@@ -3,8 +3,8 @@
    polygon (7), quad (9) and tetrahedron (10). tets give their boundary triangles (and the
    mesh's tets), the other cells are surfaces, segments or points. ipcc's frames (frame_vtu.c)
    add a PointData array 'obstacle' (1 on kinematic obstacles), which becomes
-   ipc_mesh.vert_obstacle, and 'object_id' (the body of each point), which becomes
-   ipc_mesh.vert_object (integers from -1 up, else an error); other arrays are skipped.
+   ipcc_mesh.vert_obstacle, and 'object_id' (the body of each point), which becomes
+   ipcc_mesh.vert_object (integers from -1 up, else an error); other arrays are skipped.
    the arrays read may be ascii, inline binary (format="binary": base64) or appended
    (format="appended" offset="N" into <AppendedData encoding="raw"> or "base64", the offset
    counting bytes or base64 characters after its '_'), of type Int8 to UInt64, Float32 or
@@ -106,16 +106,16 @@ static int line_of(const vtu_reader *r, const char *at) {
   return line;
 }
 
-static ipc_status fail_at(const vtu_reader *r, int line, ipc_error *err, const char *fmt, ...)
+static ipcc_status fail_at(const vtu_reader *r, int line, ipcc_error *err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-static ipc_status fail_at(const vtu_reader *r, int line, ipc_error *err, const char *fmt, ...) {
+static ipcc_status fail_at(const vtu_reader *r, int line, ipcc_error *err, const char *fmt, ...) {
   char what[512];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  return ipc_error_set(err, IPC_ERR_INPUT, "%s:%d: %s", r->name, line, what);
+  return ipc_error_set(err, IPCC_ERR_INPUT, "%s:%d: %s", r->name, line, what);
 }
 
 static int is_space(char c) {
@@ -139,7 +139,7 @@ static const char *find(const vtu_reader *r, const char *p, const char *what) {
 
 /* the next element tag at or after r->p (declarations and comments skipped): 1, 0 at the
    end of the file, or -1 with err set */
-static int next_tag(vtu_reader *r, tag *t, ipc_error *err) {
+static int next_tag(vtu_reader *r, tag *t, ipcc_error *err) {
   for (;;) {
     const char *lt = memchr(r->p, '<', (size_t)(r->end - r->p));
     if (!lt) return 0;
@@ -219,8 +219,8 @@ static int attr_is(const tag *t, const char *key, const char *want) {
 }
 
 /* a non-negative integer attribute of at most MAX_INDEX */
-static ipc_status attr_count(const vtu_reader *r, const tag *t, const char *key, long *out,
-                             ipc_error *err) {
+static ipcc_status attr_count(const vtu_reader *r, const tag *t, const char *key, long *out,
+                              ipcc_error *err) {
   size_t n = 0;
   const char *v = attr(t, key, &n);
   char buf[24];
@@ -231,7 +231,7 @@ static ipc_status attr_count(const vtu_reader *r, const tag *t, const char *key,
     long x = strtol(buf, &q, 10);
     if (*q == '\0' && x >= 0 && x <= MAX_INDEX) {
       *out = x;
-      return IPC_OK;
+      return IPCC_OK;
     }
   }
   return fail_at(r, line_of(r, t->at), err, "<%.*s>: expected %s=\"N\" with N in [0, %d]",
@@ -366,7 +366,7 @@ typedef struct binary_layout {
   int big, header, zlib;
 } binary_layout;
 
-static ipc_status layout(const vtu_reader *r, const array *a, binary_layout *b, ipc_error *err) {
+static ipcc_status layout(const vtu_reader *r, const array *a, binary_layout *b, ipcc_error *err) {
   b->big = eq(r->byte_order, r->byte_order_len, "BigEndian");
   if (r->byte_order && !b->big && !eq(r->byte_order, r->byte_order_len, "LittleEndian"))
     return fail_at(r, a->line, err,
@@ -385,12 +385,12 @@ static ipc_status layout(const vtu_reader *r, const array *a, binary_layout *b, 
                    "DataArray '%.*s' is binary, and <VTKFile> has compressor=\"%.*s\"; only "
                    "vtkZLibDataCompressor is read (save the file uncompressed or with zlib)",
                    a->name_len, a->name, (int)r->compressor_len, r->compressor);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 /* the end of a source s that gave out: cut short, or a character outside base64 */
-static ipc_status cut_short(const vtu_reader *r, const array *a, const source *s, const char *what,
-                            ipc_error *err) {
+static ipcc_status cut_short(const vtu_reader *r, const array *a, const source *s, const char *what,
+                             ipcc_error *err) {
   return fail_at(r, a->line, err, "DataArray '%.*s': %s %s", a->name_len, a->name, what,
                  s->bad_char ? "holds a character that is not base64" : "is cut short");
 }
@@ -407,8 +407,8 @@ static int read_words(source *s, const binary_layout *b, uint64_t *w, size_t n) 
 
 /* nbytes of values fit a: whole values, the count a wants, no more than the values there can
    be */
-static ipc_status check_bytes(const vtu_reader *r, const array *a, uint64_t nbytes,
-                              ipc_error *err) {
+static ipcc_status check_bytes(const vtu_reader *r, const array *a, uint64_t nbytes,
+                               ipcc_error *err) {
   int size = value_types[a->type].size;
   if (nbytes % (uint64_t)size)
     return fail_at(r, a->line, err, "DataArray '%.*s': %llu bytes are not a whole number of %s",
@@ -417,26 +417,27 @@ static ipc_status check_bytes(const vtu_reader *r, const array *a, uint64_t nbyt
   if (a->want >= 0 && n != (uint64_t)a->want)
     return fail_at(r, a->line, err, "DataArray '%.*s': expected %ld values, the data hold %llu",
                    a->name_len, a->name, a->want, (unsigned long long)n);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 /* the uncompressed bytes of a: a byte count, then the bytes */
-static ipc_status read_plain(const vtu_reader *r, const array *a, source *s, const binary_layout *b,
-                             unsigned char **bytes, uint64_t *nbytes, ipc_error *err) {
+static ipcc_status read_plain(const vtu_reader *r, const array *a, source *s,
+                              const binary_layout *b, unsigned char **bytes, uint64_t *nbytes,
+                              ipcc_error *err) {
   if (read_words(s, b, nbytes, 1)) return cut_short(r, a, s, "the byte count", err);
-  ipc_status st = check_bytes(r, a, *nbytes, err);
+  ipcc_status st = check_bytes(r, a, *nbytes, err);
   if (st) return st;
   if (*nbytes > source_left(s))
     return fail_at(r, a->line, err, "DataArray '%.*s': the byte count is %llu, %zu bytes follow",
                    a->name_len, a->name, (unsigned long long)*nbytes, source_left(s));
   *bytes = IPC_NEW(unsigned char, *nbytes + 1);
   if (source_read(s, *bytes, *nbytes)) return cut_short(r, a, s, "the data", err);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 /* the bytes of a from VTK's zlib blocks */
-static ipc_status read_zlib(const vtu_reader *r, const array *a, source *s, const binary_layout *b,
-                            unsigned char **bytes, uint64_t *nbytes, ipc_error *err) {
+static ipcc_status read_zlib(const vtu_reader *r, const array *a, source *s, const binary_layout *b,
+                             unsigned char **bytes, uint64_t *nbytes, ipcc_error *err) {
   uint64_t h[3];
   if (read_words(s, b, h, 3)) return cut_short(r, a, s, "the compression header", err);
   uint64_t nb = h[0], bs = h[1], last = h[2];
@@ -452,7 +453,7 @@ static ipc_status read_zlib(const vtu_reader *r, const array *a, source *s, cons
                    a->name_len, a->name, (unsigned long long)nb, (unsigned long long)bs,
                    (unsigned long long)last);
   *nbytes = nb == 0 ? 0 : (nb - 1) * bs + (last ? last : bs);
-  ipc_status st = check_bytes(r, a, *nbytes, err);
+  ipcc_status st = check_bytes(r, a, *nbytes, err);
   if (st) return st;
   uint64_t *csize = IPC_NEW(uint64_t, nb + 1), sum = 0, cmax = 0;
   if (read_words(s, b, csize, nb)) st = cut_short(r, a, s, "the compression header", err);
@@ -506,9 +507,9 @@ static ipc_status read_zlib(const vtu_reader *r, const array *a, source *s, cons
 }
 
 /* the values of the binary array a from s, into a->v */
-static ipc_status read_binary(const vtu_reader *r, array *a, source *s, ipc_error *err) {
+static ipcc_status read_binary(const vtu_reader *r, array *a, source *s, ipcc_error *err) {
   binary_layout b;
-  ipc_status st = layout(r, a, &b, err);
+  ipcc_status st = layout(r, a, &b, err);
   if (st) return st;
   unsigned char *bytes = NULL;
   uint64_t nbytes = 0;
@@ -548,7 +549,7 @@ static int attr_offset(const tag *t, uint64_t *out) {
 }
 
 /* the numbers of an ascii data array opened by t (up to the next '<') into a */
-static ipc_status read_ascii(vtu_reader *r, const tag *t, array *a, ipc_error *err) {
+static ipcc_status read_ascii(vtu_reader *r, const tag *t, array *a, ipcc_error *err) {
   const char *p = t->end, *e = memchr(p, '<', (size_t)(r->end - p));
   if (!e) e = r->end;
   /* every value takes a character and a separator: count is bounded by the text */
@@ -576,12 +577,12 @@ static ipc_status read_ascii(vtu_reader *r, const tag *t, array *a, ipc_error *e
     return fail_at(r, a->line, err, "DataArray '%.*s': expected %ld values, found %zu", a->name_len,
                    a->name, a->want, a->n);
   r->p = e;
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 /* the data array opened by t into a (an appended one: its offset and type, read at
    <AppendedData>); want values (-1: any count) */
-static ipc_status read_array(vtu_reader *r, const tag *t, long want, array *a, ipc_error *err) {
+static ipcc_status read_array(vtu_reader *r, const tag *t, long want, array *a, ipcc_error *err) {
   size_t nl = 0;
   const char *name = attr(t, "Name", &nl);
   a->line = line_of(r, t->at);
@@ -614,20 +615,20 @@ static ipc_status read_array(vtu_reader *r, const tag *t, long want, array *a, i
                      "DataArray '%.*s' is appended, expected offset=\"N\" with N in [0, 2^62]",
                      a->name_len, a->name);
     a->appended = 1;
-    return IPC_OK;
+    return IPCC_OK;
   }
   const char *e = memchr(t->end, '<', (size_t)(r->end - t->end));
   if (!e) e = r->end;
   source s;
   source_init(&s, t->end, e, 1);
-  ipc_status st = read_binary(r, a, &s, err);
+  ipcc_status st = read_binary(r, a, &s, err);
   if (st) return st;
   while (s.p < s.end && is_space((char)*s.p)) ++s.p;
   if (s.p < s.end || s.taken < s.ncarry)
     return fail_at(r, a->line, err, "DataArray '%.*s': text after its %zu values", a->name_len,
                    a->name, a->n);
   r->p = e;
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 /* the last occurrence of what in [p, r->end), or NULL */
@@ -640,12 +641,12 @@ static const char *find_last(const vtu_reader *r, const char *p, const char *wha
 }
 
 /* the appended arrays, from the <AppendedData> section tag t opens */
-static ipc_status appended_data(vtu_reader *r, const tag *t, ipc_error *err) {
+static ipcc_status appended_data(vtu_reader *r, const tag *t, ipcc_error *err) {
   array *all[] = {&r->points, &r->conn, &r->offsets, &r->types, &r->obstacle, &r->object_id};
   enum { NALL = sizeof all / sizeof all[0] };
   int any = 0;
   for (int k = 0; k < NALL; ++k) any |= all[k]->appended && !all[k]->v;
-  if (!any) return IPC_OK; /* nothing the reader needs is in it */
+  if (!any) return IPCC_OK; /* nothing the reader needs is in it */
   int line = line_of(r, t->at), base64 = attr_is(t, "encoding", "base64");
   if (!base64 && !attr_is(t, "encoding", "raw"))
     return fail_at(r, line, err, "<AppendedData>: expected encoding=\"raw\" or \"base64\"");
@@ -667,17 +668,17 @@ static ipc_status appended_data(vtu_reader *r, const tag *t, ipc_error *err) {
                      base64 ? "characters" : "bytes");
     source s;
     source_init(&s, start + a->offset, stop, base64);
-    ipc_status st = read_binary(r, a, &s, err);
+    ipcc_status st = read_binary(r, a, &s, err);
     if (st) return st;
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 /* a DataArray inside the innermost open element: the ones the mesh needs are read */
-static ipc_status data_array(vtu_reader *r, const tag *t, ipc_error *err) {
+static ipcc_status data_array(vtu_reader *r, const tag *t, ipcc_error *err) {
   const char *parent = r->open[r->depth - 1];
   size_t plen = r->open_len[r->depth - 1];
-  if (r->pieces != 1) return IPC_OK;
+  if (r->pieces != 1) return IPCC_OK;
   if (name_is(parent, plen, "Points")) return read_array(r, t, 3 * r->npoints, &r->points, err);
   if (name_is(parent, plen, "Cells")) {
     if (attr_is(t, "Name", "connectivity")) return read_array(r, t, -1, &r->conn, err);
@@ -688,19 +689,19 @@ static ipc_status data_array(vtu_reader *r, const tag *t, ipc_error *err) {
     return read_array(r, t, r->npoints, &r->obstacle, err);
   if (name_is(parent, plen, "PointData") && attr_is(t, "Name", "object_id"))
     return read_array(r, t, r->npoints, &r->object_id, err);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 /* the element tag t opens or closes (lines are counted only for messages: counting them
    at every tag would take quadratic time) */
-static ipc_status element(vtu_reader *r, const tag *t, ipc_error *err) {
+static ipcc_status element(vtu_reader *r, const tag *t, ipcc_error *err) {
   if (t->closing) {
     if (r->depth == 0 || r->open_len[r->depth - 1] != t->name_len ||
         memcmp(r->open[r->depth - 1], t->name, t->name_len) != 0)
       return fail_at(r, line_of(r, t->at), err, "</%.*s> closes no open <%.*s>", (int)t->name_len,
                      t->name, (int)t->name_len, t->name);
     r->depth--;
-    return IPC_OK;
+    return IPCC_OK;
   }
   if (r->depth == 0 && !tag_is(t, "VTKFile"))
     return fail_at(r, line_of(r, t->at), err, "expected <VTKFile>, found <%.*s>", (int)t->name_len,
@@ -713,7 +714,7 @@ static ipc_status element(vtu_reader *r, const tag *t, ipc_error *err) {
     r->header_type = attr(t, "header_type", &r->header_type_len);
     r->compressor = attr(t, "compressor", &r->compressor_len);
   }
-  ipc_status st = IPC_OK;
+  ipcc_status st = IPCC_OK;
   if (tag_is(t, "Piece")) {
     if (++r->pieces > 1)
       return fail_at(r, line_of(r, t->at), err,
@@ -728,19 +729,19 @@ static ipc_status element(vtu_reader *r, const tag *t, ipc_error *err) {
   if (r->depth == MAX_DEPTH) return fail_at(r, line_of(r, t->at), err, "elements nested too deep");
   r->open[r->depth] = t->name;
   r->open_len[r->depth++] = t->name_len;
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-static ipc_status scan_xml(vtu_reader *r, ipc_error *err) {
+static ipcc_status scan_xml(vtu_reader *r, ipcc_error *err) {
   tag t;
   int k;
   while ((k = next_tag(r, &t, err)) == 1) {
     /* binary data follow: no tag after it is read */
     if (tag_is(&t, "AppendedData") && !t.closing) return appended_data(r, &t, err);
-    ipc_status st = element(r, &t, err);
+    ipcc_status st = element(r, &t, err);
     if (st) return st;
   }
-  if (k < 0) return IPC_ERR_INPUT;
+  if (k < 0) return IPCC_ERR_INPUT;
   if (r->depth > 0)
     return fail_at(r, line_of(r, r->end), err, "file ends inside <%.*s>",
                    (int)r->open_len[r->depth - 1], r->open[r->depth - 1]);
@@ -750,7 +751,7 @@ static ipc_status scan_xml(vtu_reader *r, ipc_error *err) {
       return fail_at(r, all[j]->line, err,
                      "DataArray '%.*s' is appended, and the file has no <AppendedData>",
                      all[j]->name_len, all[j]->name);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 /* ---- cells to mesh ---- */
@@ -791,8 +792,8 @@ static int cell_size(int type, int *min) {
   }
 }
 
-static ipc_status add_cell(const vtu_reader *r, cells_out *c, long k, int type, const int *v, int n,
-                           ipc_error *err) {
+static ipcc_status add_cell(const vtu_reader *r, cells_out *c, long k, int type, const int *v,
+                            int n, ipcc_error *err) {
   for (int i = 0; i < n; ++i)
     for (int j = i + 1; j < n; ++j)
       if (v[i] == v[j] && type != VTK_POLY_LINE && type != VTK_POLYGON)
@@ -813,12 +814,12 @@ static ipc_status add_cell(const vtu_reader *r, cells_out *c, long k, int type, 
                        t[1] == t[2] ? t[1] : t[0]);
       push(&c->tris, &c->ntris, &c->cap_tri, 3, t);
     }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-static ipc_status read_cells(const vtu_reader *r, cells_out *c, ipc_error *err) {
+static ipcc_status read_cells(const vtu_reader *r, cells_out *c, ipcc_error *err) {
   int *v = IPC_NEW(int, r->conn.n + 1);
-  ipc_status st = IPC_OK;
+  ipcc_status st = IPCC_OK;
   for (size_t i = 0; i < r->conn.n && !st; ++i) {
     double d = r->conn.v[i];
     if (!(d >= 0 && d < (double)r->npoints && d == floor(d)))
@@ -861,9 +862,9 @@ static ipc_status read_cells(const vtu_reader *r, cells_out *c, ipc_error *err) 
 
 /* tets positive (a file with all of them negative is flipped, as the other tet readers do),
    their boundary triangles in front of the surface cells */
-static ipc_status tets_to_surface(const vtu_reader *r, const double *x, cells_out *c,
-                                  ipc_error *err) {
-  if (c->ntets == 0) return IPC_OK;
+static ipcc_status tets_to_surface(const vtu_reader *r, const double *x, cells_out *c,
+                                   ipcc_error *err) {
+  if (c->ntets == 0) return IPCC_OK;
   int nneg = 0;
   for (int t = 0; t < c->ntets; ++t) nneg += ipc_tet_volume(x, c->tets + 4 * t) < 0;
   for (int t = 0; t < c->ntets; ++t) {
@@ -893,7 +894,7 @@ static ipc_status tets_to_surface(const vtu_reader *r, const double *x, cells_ou
   c->tris = all;
   c->ntris += nb;
   c->cap_tri = (size_t)c->ntris;
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 static void reader_free(vtu_reader *r) {
@@ -905,7 +906,7 @@ static void reader_free(vtu_reader *r) {
   ipc_free(r->object_id.v);
 }
 
-static ipc_status check_arrays(const vtu_reader *r, ipc_error *err) {
+static ipcc_status check_arrays(const vtu_reader *r, ipcc_error *err) {
   int last = line_of(r, r->end);
   if (r->pieces == 0) return fail_at(r, last, err, "no <Piece>, expected one");
   if (r->npoints == 0) return fail_at(r, r->piece_line, err, "no points, expected at least one");
@@ -913,14 +914,14 @@ static ipc_status check_arrays(const vtu_reader *r, ipc_error *err) {
   if (r->ncells > 0 && (!r->conn.v || !r->offsets.v || !r->types.v))
     return fail_at(r, r->piece_line, err,
                    "<Cells> needs the DataArrays connectivity, offsets and types");
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 /* the 'object_id' array as ints into *out (NULL when there is none); an error naming its
    line for a value that is not an integer from -1 to INT_MAX */
-static ipc_status object_ids(const vtu_reader *r, int **out, ipc_error *err) {
+static ipcc_status object_ids(const vtu_reader *r, int **out, ipcc_error *err) {
   *out = NULL;
-  if (!r->object_id.v) return IPC_OK;
+  if (!r->object_id.v) return IPCC_OK;
   for (size_t i = 0; i < r->object_id.n; ++i) {
     double v = r->object_id.v[i];
     if (!(v >= -1 && v <= INT_MAX && v == floor(v)))
@@ -931,7 +932,7 @@ static ipc_status object_ids(const vtu_reader *r, int **out, ipc_error *err) {
   }
   *out = IPC_NEW(int, r->object_id.n);
   for (size_t i = 0; i < r->object_id.n; ++i) (*out)[i] = (int)r->object_id.v[i];
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 /* 1 on the points the 'obstacle' array marks; NULL when it marks none */
@@ -945,8 +946,8 @@ static unsigned char *obstacle_points(const vtu_reader *r) {
   return o;
 }
 
-ipc_status ipc_vtu_parse(const char *name, const char *buf, size_t len, ipc_mesh *out,
-                         ipc_error *err) {
+ipcc_status ipc_vtu_parse(const char *name, const char *buf, size_t len, ipcc_mesh *out,
+                          ipcc_error *err) {
   memset(out, 0, sizeof *out);
   vtu_reader r;
   memset(&r, 0, sizeof r);
@@ -955,7 +956,7 @@ ipc_status ipc_vtu_parse(const char *name, const char *buf, size_t len, ipc_mesh
   r.end = buf + len;
   cells_out c;
   memset(&c, 0, sizeof c);
-  ipc_status st = scan_xml(&r, err);
+  ipcc_status st = scan_xml(&r, err);
   if (!st) st = check_arrays(&r, err);
   if (!st && r.ncells > 0) st = read_cells(&r, &c, err);
   if (!st) st = tets_to_surface(&r, r.points.v, &c, err);
@@ -986,5 +987,5 @@ ipc_status ipc_vtu_parse(const char *name, const char *buf, size_t len, ipc_mesh
   out->vert_obstacle = obstacle_points(&r);
   out->vert_object = vobj;
   reader_free(&r);
-  return IPC_OK;
+  return IPCC_OK;
 }

@@ -10,7 +10,7 @@
 #include "core/alloc.h"
 #include "ipc/world_internal.h"
 
-void ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def) {
+void ipc_affine_world_init(ipc_world *w, const ipcc_scene_def *def) {
   const ipc_model *m = &w->m;
   int na = w->rest.naff;
   w->nsys = m->nverts + 4 * na;
@@ -64,7 +64,7 @@ void ipc_affine_world_predict(ipc_world *w, double t) {
   /* c h^2 M^-1 f, as the vertices' c h^2 (g + neumann): ipc_affine_predict scales by h^2,
      so f is scaled by c (1 for implicit Euler, beta for Newmark) */
   double c = w->c_elastic, h = w->h;
-  int newmark = w->m.params.integrator == IPC_NEWMARK;
+  int newmark = w->m.params.integrator == IPCC_NEWMARK;
   for (int k = 0; k < 12 * w->rest.naff; ++k) f[k] *= c;
   for (int a = 0; a < w->rest.naff; ++a) {
     double *q = w->s.q + 12 * (size_t)a, *qt = w->aqt + 12 * (size_t)a;
@@ -80,7 +80,7 @@ void ipc_affine_world_predict(ipc_world *w, double t) {
 void ipc_affine_world_velocities(ipc_world *w) {
   if (w->rest.naff == 0) return;
   double h = w->h;
-  if (w->m.params.integrator == IPC_NEWMARK) {
+  if (w->m.params.integrator == IPCC_NEWMARK) {
     const double beta = IPC_NEWMARK_BETA, gamma = IPC_NEWMARK_GAMMA;
     for (int k = 0; k < 12 * w->rest.naff; ++k) {
       double qhat = w->aqn[k] + h * w->s.qd[k] + h * h * (0.5 - beta) * w->s.qdd[k];

@@ -267,7 +267,7 @@ static void friction_add_mapped(ipc_world *w) {
 }
 
 /* gradient (full layout, into w->g) and the assembled, projected Hessian */
-static void assemble(ipc_world *w, ipc_step_stats *st) {
+static void assemble(ipc_world *w, ipcc_step_stats *st) {
   const ipc_model *m = &w->m;
   ipc_newton_solver *s = w->solver;
   int n = m->nverts;
@@ -353,7 +353,7 @@ static void update_mask(ipc_world *w) {
    the barrier gradient against the rest of the incremental potential's over the contacts
    within dhat at x (scripted vertices, held on their targets in IPC, left out), clamped to
    the bounds of the current dhat */
-void ipc_newton_choose_kappa(ipc_world *w, ipc_step_stats *st) {
+void ipc_newton_choose_kappa(ipc_world *w, ipcc_step_stats *st) {
   ipc_newton_solver *s = w->solver;
   const ipc_model *m = &w->m;
   int n = m->nverts;
@@ -398,7 +398,7 @@ void ipc_newton_choose_kappa(ipc_world *w, ipc_step_stats *st) {
 }
 
 /* candidates within dhat at x into w->cand, timed into st */
-static void static_candidates(ipc_world *w, ipc_step_stats *st) {
+static void static_candidates(ipc_world *w, ipcc_step_stats *st) {
   double t0 = ipc_now();
   ipc_broad_phase(&w->cand, &w->m.surface, w->s.x, NULL, w->dhat);
   st->t_broad_phase += ipc_now() - t0;
@@ -407,7 +407,7 @@ static void static_candidates(ipc_world *w, ipc_step_stats *st) {
 /* candidates swept over x -> xe (boxes inflated by `inflation`: dhat when the line search
    will evaluate the barrier along the segment, 0 for CCD alone) into w->cand, and the CCD
    bound of that step; both timed into st */
-static double swept_max_step(ipc_world *w, ipc_step_stats *st, double inflation) {
+static double swept_max_step(ipc_world *w, ipcc_step_stats *st, double inflation) {
   double t0 = ipc_now();
   ipc_broad_phase(&w->cand, &w->m.surface, w->s.x, w->xe, inflation);
   st->t_broad_phase += ipc_now() - t0;
@@ -434,7 +434,7 @@ enum { LS_PENDING, LS_ACCEPTED, LS_FAILED, LS_DONE };
 /* candidates of the whole Newton step into w->cand: boxes over x -> x + p inflated by dhat,
    and with affine bodies over x -> xe(1), the end of the curved step, grown by the sag of
    every curved trial up to it, so one broad phase serves every trial of the line search */
-static void swept_candidates(ipc_world *w, ipc_step_stats *st) {
+static void swept_candidates(ipc_world *w, ipcc_step_stats *st) {
   int n = w->m.nverts;
   double t0 = ipc_now();
   for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->s.x[i] + w->p[i];
@@ -533,7 +533,7 @@ static int step_too_small(const ipc_world *w, int i, double tol) {
    decreases. The trial point ends in xe / aqe with its contact set in s->next and smallest
    squared distance in *min_d2. Returns 0 when some island with a step above the tolerance
    decreased its energy, 1 when none did (s->state tells which islands failed) */
-static int line_search(ipc_world *w, ipc_step_stats *st, double tol, double alpha0,
+static int line_search(ipc_world *w, ipcc_step_stats *st, double tol, double alpha0,
                        double *min_d2) {
   ipc_newton_solver *s = w->solver;
   const ipc_islands *is = &s->isl;
@@ -651,7 +651,7 @@ static void thaw_term(const int *v, int nv, void *vctx) {
    its step is within ten times the tolerance or its predicted decrease is below the rounding
    error of its energy (newton_floor); otherwise *stuck is set. Returns 1 while some body is
    active (moving this step and not frozen) or thawed, 0 when the solve has converged */
-static int settle_islands(ipc_world *w, double tol, int *stuck, ipc_step_stats *st) {
+static int settle_islands(ipc_world *w, double tol, int *stuck, ipcc_step_stats *st) {
   ipc_newton_solver *s = w->solver;
   const ipc_islands *is = &s->isl;
   const ipc_model *m = &w->m;
@@ -726,7 +726,7 @@ static int free_vertex_coordinates(const ipc_world *w, double *xyz) {
 /* assembles g and the projected H at x (contacts in w->contacts) and solves H p = -g into w->p
    (affine bodies' vertices moved by J_i dq); *pmax = |p|_inf. Returns 0, 1 on a failure
    (err set), 2 when no unknown is free */
-static int newton_direction(ipc_world *w, ipc_step_stats *st, ipc_error *err, double *pmax_out) {
+static int newton_direction(ipc_world *w, ipcc_step_stats *st, ipcc_error *err, double *pmax_out) {
   ipc_newton_solver *s = w->solver;
   int n = w->m.nverts;
   assemble(w, st);
@@ -752,7 +752,7 @@ static int newton_direction(ipc_world *w, ipc_step_stats *st, ipc_error *err, do
     s->g2 += s->rhs[i] * s->rhs[i];
   }
   if (!s->ls) {
-    ipc_linear_solver_kind kind = ipc_linear_solver_pick(w->m.params.linear_solver);
+    ipcc_linear_solver_kind kind = ipc_linear_solver_pick(w->m.params.linear_solver);
     s->ls = ipc_linear_solver_create(kind, err);
     if (!s->ls) return 1;
   }
@@ -804,20 +804,21 @@ static int newton_direction(ipc_world *w, ipc_step_stats *st, ipc_error *err, do
   st->t_analyze += cs1.analyze_seconds - cs0.analyze_seconds;
   if (!ok) {
     if (ipc_linear_solver_iterative(s->ls))
-      ipc_error_set(err, IPC_ERR_SIM,
+      ipc_error_set(err, IPCC_ERR_SIM,
                     "step %d: the Newton system could not be solved (newton.linear_solver \"%s\": "
                     "the Krylov solve did not converge)",
                     w->s.step + 1,
                     ipc_linear_solver_kind_name(ipc_linear_solver_pick(w->m.params.linear_solver)));
     else
-      ipc_error_set(err, IPC_ERR_SIM, "step %d: the Newton system could not be factored",
+      ipc_error_set(err, IPCC_ERR_SIM, "step %d: the Newton system could not be factored",
                     w->s.step + 1);
     return 1;
   }
   ipc_sparse_scatter(s->asm_, s->sol, w->p);
   for (int i = 0; i < 3 * w->nsys; ++i)
     if (!isfinite(w->p[i])) {
-      ipc_error_set(err, IPC_ERR_SIM, "step %d: the Newton direction is not finite", w->s.step + 1);
+      ipc_error_set(err, IPCC_ERR_SIM, "step %d: the Newton direction is not finite",
+                    w->s.step + 1);
       return 1;
     }
   /* affine vertices move by J_i dq: the step and its size are judged in vertex space */
@@ -918,7 +919,7 @@ static int mbc_update(ipc_world *w, double pmax) {
   return 1;
 }
 
-static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_error *err) {
+static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ipcc_error *err) {
   const ipc_model *m = &w->m;
   ipc_newton_solver *s = w->solver;
   int n = m->nverts, stuck = 0;
@@ -988,7 +989,7 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
       e0 = potential_split(w, w->s.x, w->s.q, is, s->e0, NULL, NULL);
     }
     if (!isfinite(e0)) {
-      ipc_error_set(err, IPC_ERR_SIM,
+      ipc_error_set(err, IPCC_ERR_SIM,
                     "step %d: the incremental potential is not finite (%g) at an accepted "
                     "state: inertia, gravity or forces overflow double precision",
                     w->s.step + 1, e0);
@@ -1063,7 +1064,7 @@ static int newton_iterate(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc
   }
 }
 
-int ipc_newton_direction_converged(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
+int ipc_newton_direction_converged(ipc_world *w, ipcc_step_stats *st, ipcc_error *err) {
   const ipc_model *m = &w->m;
   update_mask(w);
   static_candidates(w, st);
@@ -1077,14 +1078,14 @@ int ipc_newton_direction_converged(ipc_world *w, ipc_step_stats *st, ipc_error *
 /* the status of a failed solve: bad input when the scene's linear solver could not be created
    (newton.linear_solver: a PETSc solver in a build without PETSc, options PETSc rejects),
    else a failed simulation */
-static ipc_status solve_failure(const ipc_error *err) {
-  return err && err->status == IPC_ERR_INPUT ? IPC_ERR_INPUT : IPC_ERR_SIM;
+static ipcc_status solve_failure(const ipcc_error *err) {
+  return err && err->status == IPCC_ERR_INPUT ? IPCC_ERR_INPUT : IPCC_ERR_SIM;
 }
 
 /* newton_iterate with every body active at the start; when islands were frozen on the way,
    the contact set and closest distance at the end are taken again over all pairs (the
    swept candidates left out those between frozen bodies) */
-static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_error *err) {
+static int newton_solve(ipc_world *w, ipcc_step_stats *st, int *iters_left, ipcc_error *err) {
   ipc_newton_solver *s = w->solver;
   s->nfrozen = 0;
   if (s->frozen) memset(s->frozen, 0, (size_t)w->m.nbodies);
@@ -1104,7 +1105,7 @@ static int newton_solve(ipc_world *w, ipc_step_stats *st, int *iters_left, ipc_e
 /* 1 when the move x -> xe is collision-free, ends at least 1e-4 dhat from every other
    primitive (closer, the barrier's curvature would swamp the Newton system) and keeps every
    tet valid */
-static int placement_ok(ipc_world *w, ipc_step_stats *st) {
+static int placement_ok(ipc_world *w, ipcc_step_stats *st) {
   if (swept_max_step(w, st, 0.0) < 1.0) return 0;
   if (!isfinite(ipc_elastic_energy(w, w->xe))) return 0;
   ipc_broad_phase(&w->cand, &w->m.surface, w->xe, NULL, 1e-4 * w->dhat);
@@ -1115,7 +1116,7 @@ static int placement_ok(ipc_world *w, ipc_step_stats *st) {
 /* places the scripted vertices that are not fixed yet (obstacles_only: those of kinematic
    obstacles, mass 0) on their targets if placement_ok; then fixes them. returns 1 on
    success (also when nothing had to move). */
-static int place_scripted(ipc_world *w, ipc_step_stats *st, int obstacles_only) {
+static int place_scripted(ipc_world *w, ipcc_step_stats *st, int obstacles_only) {
   const ipc_model *m = &w->m;
   int n = m->nverts, any = 0;
   memcpy(w->xe, w->s.x, 3 * (size_t)n * sizeof(double));
@@ -1139,7 +1140,7 @@ static int place_scripted(ipc_world *w, ipc_step_stats *st, int obstacles_only) 
 /* places each scripted affine body not fixed yet on its script's q (its vertices on J_i q,
    exactly their targets) when placement_ok, one body at a time; then fixes it. returns 1
    when every such body is placed */
-static int place_affine_scripted(ipc_world *w, ipc_step_stats *st) {
+static int place_affine_scripted(ipc_world *w, ipcc_step_stats *st) {
   int n = w->m.nverts, all = 1;
   for (int a = 0; a < w->rest.naff; ++a) {
     if (!w->pre.aff_scripted[a] || w->aff_fixed[a]) continue;
@@ -1173,7 +1174,7 @@ static int unplaced(const ipc_world *w, int i) {
    fraction its CCD allows (ipc_ipc_script_step_bound), halved while a tet would invert or the
    move would not be collision-free, and are held there (w->mbc). Nothing to move: held on
    their targets and w->mbc stays off */
-static void mbc_begin(ipc_world *w, ipc_step_stats *st) {
+static void mbc_begin(ipc_world *w, ipcc_step_stats *st) {
   int n = w->m.nverts;
   double dir2 = 0;
   memcpy(w->xe, w->s.x, 3 * (size_t)n * sizeof(double));
@@ -1211,12 +1212,12 @@ static void mbc_begin(ipc_world *w, ipc_step_stats *st) {
   mbc_hold(w, 1);
 }
 
-/* moves the free vertices from x towards x + h v (IPC_WARM_VELOCITY) or the inertial
-   prediction xt (IPC_WARM_INERTIAL), as far as CCD allows (times ccd_scale) and only if
+/* moves the free vertices from x towards x + h v (IPCC_WARM_VELOCITY) or the inertial
+   prediction xt (IPCC_WARM_INERTIAL), as far as CCD allows (times ccd_scale) and only if
    the incremental potential decreases (halving once). returns 1 if moved */
-static int warm_start(ipc_world *w, ipc_step_stats *st) {
+static int warm_start(ipc_world *w, ipcc_step_stats *st) {
   const ipc_model *m = &w->m;
-  int n = m->nverts, any = 0, inertial = m->params.warm_start == IPC_WARM_INERTIAL;
+  int n = m->nverts, any = 0, inertial = m->params.warm_start == IPCC_WARM_INERTIAL;
   for (int i = 0; i < n; ++i)
     for (int d = 0; d < 3; ++d) {
       double pi = 0.0;
@@ -1256,7 +1257,7 @@ static int warm_start(ipc_world *w, ipc_step_stats *st) {
    quadratic model, and Newton crept towards the manifold in small steps. Taken, whatever
    the warm-start setting of the vertices, only if the move is collision-free by CCD and
    lowers the incremental potential (judged as warm_start does). returns 1 if moved */
-static int affine_start(ipc_world *w, ipc_step_stats *st) {
+static int affine_start(ipc_world *w, ipcc_step_stats *st) {
   int n = w->m.nverts;
   memcpy(w->xe, w->s.x, 3 * (size_t)n * sizeof(double));
   ipc_affine_world_rotated_prediction(w, w->aqe);
@@ -1275,7 +1276,7 @@ static int affine_start(ipc_world *w, ipc_step_stats *st) {
 }
 
 double ipc_newton_potential_gradient(ipc_world *w) {
-  ipc_step_stats st;
+  ipcc_step_stats st;
   memset(&st, 0, sizeof st);
   for (int i = 0; i < w->m.nverts; ++i)
     w->fixed[i] = (w->rest.naff > 0 && w->rest.vert_aff[i] >= 0) || w->m.mass[i] == 0;
@@ -1289,7 +1290,7 @@ double ipc_newton_potential_gradient(ipc_world *w) {
   return potential(w, w->s.x, w->s.q, NULL);
 }
 
-ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
+ipcc_status ipc_newton_step(ipc_world *w, ipcc_step_stats *st, ipcc_error *err) {
   const ipc_model *m = &w->m;
   int n = m->nverts;
   int iters_left = m->params.newton_max_iterations;
@@ -1342,7 +1343,7 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
     for (int i = 0; i < n; ++i) pending |= unplaced(w, i);
   }
   if (w->rest.naff > 0) affine_start(w, st);
-  if (m->params.warm_start != IPC_WARM_PREVIOUS) warm_start(w, st);
+  if (m->params.warm_start != IPCC_WARM_PREVIOUS) warm_start(w, st);
   /* the first solve of a step: kappa chosen for the step and friction lagged at its start
      (after the obstacles and warm start moved), as IPC's fullyImplicit_IP does */
   if (w->step_begin) {
@@ -1394,5 +1395,5 @@ ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
     mbc_hold(w, 1);
   }
   if (rc == 2) st->newton_capped = 1;
-  return IPC_OK;
+  return IPCC_OK;
 }

@@ -167,15 +167,15 @@ static ipcc_world *ipc_alloc(void) {
 /* the IPC strategy's workspace of a world whose model, rest data, state and prescription are
    built (core/world.c); its checks: damping, the start state (intersection-free, not
    touching), the friction slip threshold */
-static ipc_status ipc_init(ipcc_world *world, const ipc_scene_def *def, const void *options,
-                           ipc_error *err) {
+static ipcc_status ipc_init(ipcc_world *world, const ipcc_scene_def *def, const void *options,
+                            ipcc_error *err) {
   (void)options;
   ipc_world *w = world->ws;
   ipc_model *m = &w->m;
   int n = m->nverts;
   w->h = def->time_step;
   w->dhat = def->dhat_absolute ? def->dhat : def->dhat * m->bbox_diag;
-  w->c_elastic = def->integrator == IPC_NEWMARK ? newmark_beta : 1.0;
+  w->c_elastic = def->integrator == IPCC_NEWMARK ? newmark_beta : 1.0;
   w->xn = IPC_NEW(double, 3 * (size_t)n);
   w->xt = IPC_NEW(double, 3 * (size_t)n);
   w->xe = IPC_NEW(double, 3 * (size_t)n);
@@ -196,7 +196,7 @@ static ipc_status ipc_init(ipcc_world *world, const ipc_scene_def *def, const vo
       snprintf(at, sizeof at, "%s:%d: damping (beta", path, def->source_line_damping);
     else
       snprintf(at, sizeof at, "%s: damping.stiffness (beta", path);
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "%s = %.3g s) is too large for body '%s' (at most %.3g s): its damping "
                          "forces would outweigh the body's inertia by over 1e10, and rounding "
                          "alone would then damp (or freeze) rigid motions, which damping leaves "
@@ -208,7 +208,7 @@ static ipc_status ipc_init(ipcc_world *world, const ipc_scene_def *def, const vo
   w->g = IPC_NEW0(double, 3 * (size_t)w->nsys);
 
   ipc_contact_model_init(&w->cm, m, w->dhat);
-  if (def->integrator == IPC_NEWMARK) {
+  if (def->integrator == IPCC_NEWMARK) {
     newmark_initial_acceleration(w);
     ipc_affine_world_initial_acceleration(w);
   }
@@ -223,12 +223,12 @@ static ipc_status ipc_init(ipcc_world *world, const ipc_scene_def *def, const vo
   char what[256];
   if (hits) ipc_intersection_describe(what, sizeof what, &m->surface, &hit);
   if (hits || !ipc_model_no_containment(m, w->s.x, what, sizeof what))
-    return ipc_error_set(err, IPC_ERR_INPUT, "%s: the initial state intersects: %s",
+    return ipc_error_set(err, IPCC_ERR_INPUT, "%s: the initial state intersects: %s",
                          def->path ? def->path : "(scene)", what);
   ipc_broad_phase(&w->cand, &m->surface, w->s.x, NULL, w->dhat);
   double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->s.x);
   if (d2 < 0)
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "%s: the initial state has touching surfaces (zero distance) or a vertex "
                          "on or behind a plane; separate them",
                          def->path ? def->path : "(scene)");
@@ -256,13 +256,13 @@ static ipc_status ipc_init(ipcc_world *world, const ipc_scene_def *def, const vo
       snprintf(at, sizeof at, "%s:%d: epsv", path, def->source_line_epsv);
     else
       snprintf(at, sizeof at, "%s: key 'contact.epsv'", path);
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "%s: %g gives a friction slip threshold of %g m per step, below the "
                          "rounding of positions (1e-12 of the %g m bounding-box diagonal); "
                          "expected a slip speed of at least %g m/s",
                          at, def->epsv, slip, m->bbox_diag, 1e-12 * m->bbox_diag / w->h);
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 static void ipc_release(ipcc_world *world) {
@@ -284,7 +284,7 @@ static void predict(ipc_world *w, double t) {
   const ipc_model *m = &w->m;
   int n = m->nverts;
   double h = w->h, ch2 = w->c_elastic * h * h;
-  int newmark = m->params.integrator == IPC_NEWMARK;
+  int newmark = m->params.integrator == IPCC_NEWMARK;
   for (int i = 0; i < 3 * n; ++i) {
     w->xt[i] = w->s.x[i] + h * w->s.v[i] + ch2 * m->params.gravity[i % 3];
     if (newmark) w->xt[i] += h * h * (0.5 - newmark_beta) * w->s.a[i];
@@ -327,7 +327,7 @@ static void set_dhat(ipc_world *w, double dhat) {
    - dhat (dhat_target below dhat): while some contact is farther than dhat_target, dhat
      halves (not below dhat_target) and kappa is chosen again; never while a pair is closer
      than kappa's watch distance (IPC's tiny-distance fail-safe, which ends the step) */
-static ipc_status step_solves(ipc_world *w, ipc_step_stats *st, ipc_error *err) {
+static ipcc_status step_solves(ipc_world *w, ipcc_step_stats *st, ipcc_error *err) {
   const ipc_model *m = &w->m;
   double target =
       m->params.dhat_target > 0
@@ -337,12 +337,12 @@ static ipc_status step_solves(ipc_world *w, ipc_step_stats *st, ipc_error *err) 
   int max_solves = m->params.friction_iterations > 0 ? m->params.friction_iterations : 20;
   double ftol = m->params.friction_tolerance * m->bbox_diag;
   int solves = 0, had = 0;
-  ipc_status status;
+  ipcc_status status;
   for (;;) {
     status = ipc_newton_step(w, st, err);
     ++solves;
     had |= w->fric.n > 0;
-    if (status != IPC_OK || w->contacts.n == 0) break;
+    if (status != IPCC_OK || w->contacts.n == 0) break;
     double dmax2 = 0;
     for (size_t k = 0; k < w->contacts.n; ++k) dmax2 = fmax(dmax2, w->contacts.c[k].d2);
     int shrink = w->dhat > target && dmax2 >= target * target;
@@ -355,7 +355,7 @@ static ipc_status step_solves(ipc_world *w, ipc_step_stats *st, ipc_error *err) 
     if (shrink && w->min_d2 < dw * dw) break;
     if (relag) {
       int c = ipc_newton_direction_converged(w, st, err);
-      if (c < 0) return IPC_ERR_SIM;
+      if (c < 0) return IPCC_ERR_SIM;
       relag = !c;
     }
     if (!relag && !shrink) break;
@@ -372,10 +372,10 @@ static ipc_status step_solves(ipc_world *w, ipc_step_stats *st, ipc_error *err) 
   return status;
 }
 
-/* the IPC strategy's step (record: ipc_step_stats) */
-static ipc_status ipc_step(ipcc_world *world, void *record, ipc_error *err) {
+/* the IPC strategy's step (record: ipcc_step_stats) */
+static ipcc_status ipc_step(ipcc_world *world, void *record, ipcc_error *err) {
   ipc_world *w = world->ws;
-  ipc_step_stats *st = record;
+  ipcc_step_stats *st = record;
   ipc_model *m = &w->m;
   int n = m->nverts;
   double t0 = ipc_now();
@@ -383,8 +383,8 @@ static ipc_status ipc_step(ipcc_world *world, void *record, ipc_error *err) {
   st->ccd_alpha_min = 1.0;
   memcpy(w->xn, w->s.x, 3 * (size_t)n * sizeof(double));
   if (ipc_prescribe(&w->pre, m, &w->rest, w->s.center, w->h, w->s.time, w->s.step, w->s.x, w->s.q,
-                    err) != IPC_OK)
-    return IPC_ERR_INPUT;
+                    err) != IPCC_OK)
+    return IPCC_ERR_INPUT;
   predict(w, w->s.time);
   ipc_affine_world_predict(w, w->s.time);
   ipc_damping_update(w);
@@ -393,11 +393,11 @@ static ipc_status ipc_step(ipcc_world *world, void *record, ipc_error *err) {
   if (m->params.kappa <= 0) w->kappa = m->params.kappa_initial;
   w->step_begin = 1;
 
-  ipc_status status = step_solves(w, st, err);
+  ipcc_status status = step_solves(w, st, err);
 
   /* velocities (and Newmark acceleration) from the new positions */
   double h = w->h;
-  if (m->params.integrator == IPC_NEWMARK) {
+  if (m->params.integrator == IPCC_NEWMARK) {
     for (int i = 0; i < 3 * n; ++i) {
       double xhat = w->xn[i] + h * w->s.v[i] + h * h * (0.5 - newmark_beta) * w->s.a[i];
       double anew = (w->s.x[i] - xhat) / (newmark_beta * h * h);
@@ -423,20 +423,20 @@ static ipc_status ipc_step(ipcc_world *world, void *record, ipc_error *err) {
   return status;
 }
 
-/* after x or v was set from outside: the contacts at the new x, refused (IPC_ERR_INPUT) when
+/* after x or v was set from outside: the contacts at the new x, refused (IPCC_ERR_INPUT) when
    two surfaces touch or a vertex is on or behind a plane, as creation refuses them */
-static ipc_status ipc_state_changed(ipcc_world *world, int positions, ipc_error *err) {
+static ipcc_status ipc_state_changed(ipcc_world *world, int positions, ipcc_error *err) {
   ipc_world *w = world->ws;
   w->drive_stale = 1;
-  if (!positions) return IPC_OK;
+  if (!positions) return IPCC_OK;
   ipc_broad_phase(&w->cand, &w->m.surface, w->s.x, NULL, w->dhat);
   double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->s.x);
   if (d2 < 0)
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "ipcc_world_set_positions: the new state has touching surfaces (zero "
                          "distance) or a vertex on or behind a plane; separate them");
   w->min_d2 = d2;
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 /* the friction force of the lagged contact fc at x on its first side (weights > 0) into F */
@@ -532,7 +532,7 @@ static double ipc_distance(const ipcc_world *w) {
 const ipcc_strategy ipcc_strategy_ipc = {"ipc",
                                          IPC_REST_WORLD_ORIGIN,
                                          0,
-                                         sizeof(ipc_step_stats),
+                                         sizeof(ipcc_step_stats),
                                          IPC_STATE_IPC,
                                          1,
                                          NULL,

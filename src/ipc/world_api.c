@@ -1,6 +1,6 @@
-/* the public functions of both handles (ipc_world_* of ipcc/world.h, output.h and render.h,
-   ipc_lcp_world_* of ipcc/lcp_world.h), written once over the world the two strategies'
-   workspaces hold (core/world.h): each handle's `world` member */
+/* the functions of both internal handles (ipc_world_* of ipc/world.h, ipc_lcp_world_* of
+   lcp/lcp_world.h) and the unified world's accessors (ipcc/world_unified.h), written once over the
+   world the two strategies' workspaces hold (core/world.h): each handle's `world` member */
 #include "core/alloc.h"
 #include "core/error.h"
 #include "io/path.h"
@@ -10,10 +10,10 @@
 #include "ipcc/output.h"
 #include "lcp/lcp_world_internal.h"
 
-static int body_info(const ipc_model *m, int i, ipc_body_info *info) {
+static int body_info(const ipc_model *m, int i, ipcc_body_info *info) {
   if (i < 0 || i >= m->nbodies) return -1;
   const ipc_body *b = &m->bodies[i];
-  *info = (ipc_body_info){
+  *info = (ipcc_body_info){
       .name = b->name,
       .obstacle = b->obstacle,
       .vertex_begin = b->v0,
@@ -41,91 +41,91 @@ static const int *surface_triangles(const ipc_model *m, int *ntris) {
 }
 
 /* the functions of handle type T under the prefix P (S: its step statistics) */
-#define IPCC_WORLD_API(P, T, S)                                                        \
-  void P##_destroy(T *w) {                                                             \
-    if (w) ipcc_world_destroy(&w->world);                                              \
-  }                                                                                    \
-  ipc_status P##_step(T *w, S *st, ipc_error *err) {                                   \
-    return ipcc_world_step(&w->world, st, err);                                        \
-  }                                                                                    \
-  ipc_status P##_save_state(const T *w, FILE *f, ipc_error *err) {                     \
-    return ipcc_world_save_state(&w->world, f, err);                                   \
-  }                                                                                    \
-  ipc_status P##_load_state(T *w, FILE *f, ipc_error *err) {                           \
-    return ipcc_world_load_state(&w->world, f, err);                                   \
-  }                                                                                    \
-  const double *P##_positions(const T *w) {                                            \
-    return ipcc_world_positions(&w->world);                                            \
-  }                                                                                    \
-  const double *P##_velocities(const T *w) {                                           \
-    return ipcc_world_velocities(&w->world);                                           \
-  }                                                                                    \
-  int P##_vertex_count(const T *w) {                                                   \
-    return ipcc_world_vertex_count(&w->world);                                         \
-  }                                                                                    \
-  double P##_time(const T *w) {                                                        \
-    return ipcc_world_time(&w->world);                                                 \
-  }                                                                                    \
-  int P##_scene_steps(const T *w) {                                                    \
-    return ipcc_world_scene_steps(&w->world);                                          \
-  }                                                                                    \
-  void P##_tet_energy_density(const T *w, double *psi) {                               \
-    ipcc_world_tet_energy_density(&w->world, psi);                                     \
-  }                                                                                    \
-  int P##_intersection_free(const T *w, char *what, size_t n) {                        \
-    return ipcc_world_intersection_free(&w->world, what, n);                           \
-  }                                                                                    \
-  int P##_body_count(const T *w) {                                                     \
-    return w->world.m->nbodies;                                                        \
-  }                                                                                    \
-  int P##_body(const T *w, int i, ipc_body_info *info) {                               \
-    return body_info(w->world.m, i, info);                                             \
-  }                                                                                    \
-  int P##_plane_count(const T *w) {                                                    \
-    return w->world.m->nplanes;                                                        \
-  }                                                                                    \
-  int P##_plane(const T *w, int k, double point[3], double normal[3]) {                \
-    return plane_info(w->world.m, k, point, normal);                                   \
-  }                                                                                    \
-  const int *P##_surface_triangles(const T *w, int *ntris) {                           \
-    return surface_triangles(w->world.m, ntris);                                       \
-  }                                                                                    \
-  ipc_status P##_write_obj(const T *w, const char *path, ipc_error *err) {             \
-    return ipcc_world_write_obj(&w->world, path, err);                                 \
-  }                                                                                    \
-  ipc_status P##_write_ply(const T *w, const char *path, ipc_error *err) {             \
-    return ipcc_world_write_ply(&w->world, path, err);                                 \
-  }                                                                                    \
-  ipc_status P##_write_vtu(const T *w, const char *path, ipc_error *err) {             \
-    return ipcc_world_write_vtu(&w->world, path, err);                                 \
-  }                                                                                    \
-  ipc_status P##_write_vtu_encoded(const T *w, const char *path, ipc_vtu_encoding enc, \
-                                   ipc_error *err) {                                   \
-    return ipcc_world_write_vtu_encoded(&w->world, path, enc, err);                    \
-  }                                                                                    \
-  ipc_status P##_write_pc2(const T *w, const char *dir, int frame, ipc_error *err) {   \
-    return ipcc_world_write_pc2(&w->world, dir, frame, err);                           \
-  }                                                                                    \
-  ipc_status P##_write_frame(const T *w, const char *dir, int frame, unsigned formats, \
-                             ipc_error *err) {                                         \
-    return ipcc_world_write_frame(&w->world, dir, frame, formats, err);                \
-  }                                                                                    \
-  ipc_camera P##_default_camera(const T *w) {                                          \
-    return ipcc_world_default_camera(&w->world);                                       \
-  }                                                                                    \
-  ipc_camera P##_follow_camera(const T *w) {                                           \
-    return ipcc_world_follow_camera(&w->world);                                        \
+#define IPCC_WORLD_API(P, T, S)                                                         \
+  void P##_destroy(T *w) {                                                              \
+    if (w) ipcc_world_destroy(&w->world);                                               \
+  }                                                                                     \
+  ipcc_status P##_step(T *w, S *st, ipcc_error *err) {                                  \
+    return ipcc_world_step(&w->world, st, err);                                         \
+  }                                                                                     \
+  ipcc_status P##_save_state(const T *w, FILE *f, ipcc_error *err) {                    \
+    return ipcc_world_save_state(&w->world, f, err);                                    \
+  }                                                                                     \
+  ipcc_status P##_load_state(T *w, FILE *f, ipcc_error *err) {                          \
+    return ipcc_world_load_state(&w->world, f, err);                                    \
+  }                                                                                     \
+  const double *P##_positions(const T *w) {                                             \
+    return ipcc_world_positions(&w->world);                                             \
+  }                                                                                     \
+  const double *P##_velocities(const T *w) {                                            \
+    return ipcc_world_velocities(&w->world);                                            \
+  }                                                                                     \
+  int P##_vertex_count(const T *w) {                                                    \
+    return ipcc_world_vertex_count(&w->world);                                          \
+  }                                                                                     \
+  double P##_time(const T *w) {                                                         \
+    return ipcc_world_time(&w->world);                                                  \
+  }                                                                                     \
+  int P##_scene_steps(const T *w) {                                                     \
+    return ipcc_world_scene_steps(&w->world);                                           \
+  }                                                                                     \
+  void P##_tet_energy_density(const T *w, double *psi) {                                \
+    ipcc_world_tet_energy_density(&w->world, psi);                                      \
+  }                                                                                     \
+  int P##_intersection_free(const T *w, char *what, size_t n) {                         \
+    return ipcc_world_intersection_free(&w->world, what, n);                            \
+  }                                                                                     \
+  int P##_body_count(const T *w) {                                                      \
+    return w->world.m->nbodies;                                                         \
+  }                                                                                     \
+  int P##_body(const T *w, int i, ipcc_body_info *info) {                               \
+    return body_info(w->world.m, i, info);                                              \
+  }                                                                                     \
+  int P##_plane_count(const T *w) {                                                     \
+    return w->world.m->nplanes;                                                         \
+  }                                                                                     \
+  int P##_plane(const T *w, int k, double point[3], double normal[3]) {                 \
+    return plane_info(w->world.m, k, point, normal);                                    \
+  }                                                                                     \
+  const int *P##_surface_triangles(const T *w, int *ntris) {                            \
+    return surface_triangles(w->world.m, ntris);                                        \
+  }                                                                                     \
+  ipcc_status P##_write_obj(const T *w, const char *path, ipcc_error *err) {            \
+    return ipcc_world_write_obj(&w->world, path, err);                                  \
+  }                                                                                     \
+  ipcc_status P##_write_ply(const T *w, const char *path, ipcc_error *err) {            \
+    return ipcc_world_write_ply(&w->world, path, err);                                  \
+  }                                                                                     \
+  ipcc_status P##_write_vtu(const T *w, const char *path, ipcc_error *err) {            \
+    return ipcc_world_write_vtu(&w->world, path, err);                                  \
+  }                                                                                     \
+  ipcc_status P##_write_vtu_encoded(const T *w, const char *path, ipc_vtu_encoding enc, \
+                                    ipcc_error *err) {                                  \
+    return ipcc_world_write_vtu_encoded(&w->world, path, enc, err);                     \
+  }                                                                                     \
+  ipcc_status P##_write_pc2(const T *w, const char *dir, int frame, ipcc_error *err) {  \
+    return ipcc_world_write_pc2(&w->world, dir, frame, err);                            \
+  }                                                                                     \
+  ipcc_status P##_write_frame(const T *w, const char *dir, int frame, unsigned formats, \
+                              ipcc_error *err) {                                        \
+    return ipcc_world_write_frame(&w->world, dir, frame, formats, err);                 \
+  }                                                                                     \
+  ipcc_camera P##_default_camera(const T *w) {                                          \
+    return ipcc_world_default_camera(&w->world);                                        \
+  }                                                                                     \
+  ipcc_camera P##_follow_camera(const T *w) {                                           \
+    return ipcc_world_follow_camera(&w->world);                                         \
   }
 
-IPCC_WORLD_API(ipc_world, ipc_world, ipc_step_stats)
-IPCC_WORLD_API(ipc_lcp_world, ipc_lcp_world, ipc_lcp_step_stats)
+IPCC_WORLD_API(ipc_world, ipc_world, ipcc_step_stats)
+IPCC_WORLD_API(ipc_lcp_world, ipc_lcp_world, ipcc_lcp_step_stats)
 
-ipc_world *ipc_world_create(const ipc_scene_def *def, ipc_error *err) {
+ipc_world *ipc_world_create(const ipcc_scene_def *def, ipcc_error *err) {
   ipcc_world *w = ipcc_world_create(def, &ipcc_strategy_ipc, NULL, err);
   return w ? w->ws : NULL;
 }
-ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_world_def *def,
-                                    ipc_error *err) {
+ipc_lcp_world *ipc_lcp_world_create(const ipcc_scene_def *scene, const ipcc_lcp_world_def *def,
+                                    ipcc_error *err) {
   ipcc_world *w = ipcc_world_create(scene, &ipcc_strategy_lcp, def, err);
   return w ? w->ws : NULL;
 }
@@ -134,7 +134,7 @@ ipc_lcp_world *ipc_lcp_world_create(const ipc_scene_def *scene, const ipc_lcp_wo
 int ipcc_world_body_count(const ipcc_world *w) {
   return w->m->nbodies;
 }
-int ipcc_world_body(const ipcc_world *w, int i, ipc_body_info *info) {
+int ipcc_world_body(const ipcc_world *w, int i, ipcc_body_info *info) {
   return body_info(w->m, i, info);
 }
 int ipcc_world_plane_count(const ipcc_world *w) {
@@ -162,11 +162,11 @@ double ipc_lcp_world_gap(const ipc_lcp_world *w) {
   return ipcc_world_contact_distance(&w->world);
 }
 
-void ipc_render_world(ipc_image *im, const ipc_world *w, const ipc_camera *cam) {
-  ipcc_world_render(im, &w->world, cam);
+void ipc_render_world(ipcc_image *im, const ipc_world *w, const ipcc_camera *cam) {
+  ipcc_render_world(im, &w->world, cam);
 }
-void ipc_render_lcp_world(ipc_image *im, const ipc_lcp_world *w, const ipc_camera *cam) {
-  ipcc_world_render(im, &w->world, cam);
+void ipc_render_lcp_world(ipcc_image *im, const ipc_lcp_world *w, const ipcc_camera *cam) {
+  ipcc_render_world(im, &w->world, cam);
 }
 
 int ipc_world_tet_count(const ipc_world *w) {
@@ -176,57 +176,57 @@ int ipc_world_step_count(const ipc_world *w) {
   return ipcc_world_step_count(&w->world);
 }
 
-ipc_world *ipc_world_load(const char *path, unsigned flags, ipc_error *err) {
-  ipc_scene_def def;
-  if (ipc_scene_load_any(path, flags, &def, err) != IPC_OK) return NULL;
+ipc_world *ipc_world_load(const char *path, unsigned flags, ipcc_error *err) {
+  ipcc_scene_def def;
+  if (ipcc_scene_load_any(path, flags, &def, err) != IPCC_OK) return NULL;
   ipc_world *w = ipc_world_create(&def, err);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
   return w;
 }
 
 /* a scene file's mode and LCP options as `ipcc run` reads them (src/cli/cmd_run_lcp.c): a
    .txt script has neither */
-static ipc_status load_lcp_options(const char *path, int *mode, const char *const *keys,
-                                   const char *const *values, int nopts, ipc_lcp_world_def *d,
-                                   ipc_error *err) {
-  *d = ipc_default_lcp_world_def();
+static ipcc_status load_lcp_options(const char *path, int *mode, const char *const *keys,
+                                    const char *const *values, int nopts, ipcc_lcp_world_def *d,
+                                    ipcc_error *err) {
+  *d = ipcc_default_lcp_world_def();
   size_t len = 0;
   char *text = ipc_read_file(path, &len, err);
-  if (!text) return IPC_ERR_INPUT;
+  if (!text) return IPCC_ERR_INPUT;
   int script = ipc_scene_text_is_txt(path, text);
   ipc_free(text);
   int scene_lcp = 0;
-  if (!script && ipc_lcp_scene_load(path, d, &scene_lcp, err) != IPC_OK) return IPC_ERR_INPUT;
+  if (!script && ipcc_lcp_scene_load(path, d, &scene_lcp, err) != IPCC_OK) return IPCC_ERR_INPUT;
   if (*mode == IPCC_MODE_SCENE) *mode = scene_lcp ? IPCC_MODE_LCP : IPCC_MODE_IPC;
   if (nopts < 0 || (nopts > 0 && (!keys || !values)))
-    return ipc_error_set(err, IPC_ERR_INPUT, "ipcc_world_load: %d LCP options but no %s", nopts,
+    return ipc_error_set(err, IPCC_ERR_INPUT, "ipcc_world_load: %d LCP options but no %s", nopts,
                          !keys ? "keys" : "values");
   if (nopts > 0 && *mode == IPCC_MODE_IPC)
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "%s: LCP options (%s, ...) given for a world in IPC mode", path, keys[0]);
   for (int k = 0; k < nopts; ++k) {
     if (!keys[k] || !values[k])
-      return ipc_error_set(err, IPC_ERR_INPUT, "ipcc_world_load: LCP option %d: no %s", k,
+      return ipc_error_set(err, IPCC_ERR_INPUT, "ipcc_world_load: LCP option %d: no %s", k,
                            !keys[k] ? "key" : "value");
-    if (ipc_lcp_world_def_set(d, keys[k], values[k], err) != IPC_OK) return IPC_ERR_INPUT;
+    if (ipcc_lcp_world_def_set(d, keys[k], values[k], err) != IPCC_OK) return IPCC_ERR_INPUT;
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 ipcc_world *ipcc_world_load(const char *path, unsigned flags, int mode, const char *const *keys,
-                            const char *const *values, int nopts, ipc_error *err) {
+                            const char *const *values, int nopts, ipcc_error *err) {
   if (mode != IPCC_MODE_IPC && mode != IPCC_MODE_LCP && mode != IPCC_MODE_SCENE) {
-    ipc_error_set(err, IPC_ERR_INPUT,
+    ipc_error_set(err, IPCC_ERR_INPUT,
                   "ipcc_world_load: mode %d: expected IPCC_MODE_IPC (0), IPCC_MODE_LCP (1) or "
                   "IPCC_MODE_SCENE (-1)",
                   mode);
     return NULL;
   }
-  ipc_lcp_world_def d;
-  if (load_lcp_options(path, &mode, keys, values, nopts, &d, err) != IPC_OK) return NULL;
-  ipc_scene_def def;
-  if (ipc_scene_load_any(path, flags, &def, err) != IPC_OK) return NULL;
+  ipcc_lcp_world_def d;
+  if (load_lcp_options(path, &mode, keys, values, nopts, &d, err) != IPCC_OK) return NULL;
+  ipcc_scene_def def;
+  if (ipcc_scene_load_any(path, flags, &def, err) != IPCC_OK) return NULL;
   ipcc_world *w = ipcc_world_new(&def, (ipcc_mode)mode, &d, err);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
   return w;
 }

@@ -12,7 +12,7 @@
 #include "geometry/broad_phase.h"
 #include "ipc/contacts.h"
 #include "ipc/friction.h"
-#include "ipcc/world.h"
+#include "ipc/world.h"
 
 typedef struct ipc_newton_solver ipc_newton_solver;
 
@@ -99,7 +99,7 @@ struct ipc_world {
 };
 
 /* the projection of the elastic Hessian (IPC_PROJECT_*) in Newton and the damping matrix:
-   the original IPC's own on its scripts (ipc_scene_def.ipc_newton_path) */
+   the original IPC's own on its scripts (ipcc_scene_def.ipc_newton_path) */
 static inline int ipc_world_elastic_project(const ipc_world *w) {
   return w->m.params.ipc_newton_path ? IPC_PROJECT_IPC : IPC_PROJECT_ANALYTIC;
 }
@@ -108,22 +108,22 @@ static inline int ipc_world_elastic_project(const ipc_world *w) {
    state_fields, state_tags, state_apply) */
 int ipc_world_state_fields(const ipcc_world *w, ipc_state_field *extra, void *scratch);
 extern const uint32_t ipc_world_state_tags[2];
-ipc_status ipc_world_state_apply(ipcc_world *w, const ipc_state_record *r,
-                                 const ipc_state_shape *sh, ipc_error *err);
+ipcc_status ipc_world_state_apply(ipcc_world *w, const ipc_state_record *r,
+                                  const ipc_state_shape *sh, ipcc_error *err);
 
 /* elastic energy sum_t vol_t Psi(F_t(x)) (+INFINITY when undefined) */
 double ipc_elastic_energy(const ipc_world *w, const double *x);
 
 /* runs the Newton solve of one step (scripted targets and prediction set) */
-ipc_status ipc_newton_step(ipc_world *w, ipc_step_stats *st, ipc_error *err);
+ipcc_status ipc_newton_step(ipc_world *w, ipcc_step_stats *st, ipcc_error *err);
 
 /* chooses kappa at x for the current dhat as IPC does at a step's start (kappa.c), from the
    current kappa as start value; collects the contacts at x into w->contacts */
-void ipc_newton_choose_kappa(ipc_world *w, ipc_step_stats *st);
+void ipc_newton_choose_kappa(ipc_world *w, ipcc_step_stats *st);
 
 /* 1 when a Newton direction at x (the current fixed set, lagged friction and kappa) is within
    the Newton tolerance, 0 when not, -1 on a failed factorization (err set) */
-int ipc_newton_direction_converged(ipc_world *w, ipc_step_stats *st, ipc_error *err);
+int ipc_newton_direction_converged(ipc_world *w, ipcc_step_stats *st, ipcc_error *err);
 
 /* for tests: the incremental potential of the last step's setting (prediction, lagged
    friction, kappa) at the current x and q, and its gradient into w->g (nsys x 3) as a Newton
@@ -137,7 +137,7 @@ ipc_newton_solver *ipc_newton_solver_create(int nverts);
 /* the state and workspace of the affine bodies of w->rest: q = identity and qdot fitted to
    the initial vertex velocities (ipc_rest_affine_start); sets nsys. Call once x, v, tet_g,
    tet_H exist. */
-void ipc_affine_world_init(ipc_world *w, const ipc_scene_def *def);
+void ipc_affine_world_init(ipc_world *w, const ipcc_scene_def *def);
 void ipc_affine_world_free(ipc_world *w);
 
 /* how far the line search's curved trials (ipc_affine_curved_step of aq along adq, any step

@@ -31,20 +31,20 @@ int ipc_world_state_fields(const ipcc_world *world, ipc_state_field *extra, void
   return 2;
 }
 
-ipc_status ipc_world_state_apply(ipcc_world *world, const ipc_state_record *r,
-                                 const ipc_state_shape *sh, ipc_error *err) {
+ipcc_status ipc_world_state_apply(ipcc_world *world, const ipc_state_record *r,
+                                  const ipc_state_shape *sh, ipcc_error *err) {
   ipc_world *w = world->ws;
   double kappa = 0, min_d2 = 0;
   uint64_t nk = 0, nd = 0;
   const void *pk = ipc_state_record_get(r, TAG_KAPPA, &nk);
   const void *pd = ipc_state_record_get(r, TAG_MIN_D2, &nd);
   if (!pk || !pd || nk != sizeof kappa || nd != sizeof min_d2)
-    return ipc_error_set(err, IPC_ERR_INPUT, "world state: field %u is missing or not one number",
+    return ipc_error_set(err, IPCC_ERR_INPUT, "world state: field %u is missing or not one number",
                          !pk || nk != sizeof kappa ? TAG_KAPPA : TAG_MIN_D2);
   memcpy(&kappa, pk, sizeof kappa);
   memcpy(&min_d2, pd, sizeof min_d2);
   if (!isfinite(kappa) || !(isfinite(min_d2) || min_d2 == INFINITY))
-    return ipc_error_set(err, IPC_ERR_INPUT, "world state: field %u holds %g",
+    return ipc_error_set(err, IPCC_ERR_INPUT, "world state: field %u holds %g",
                          isfinite(kappa) ? TAG_MIN_D2 : TAG_KAPPA,
                          isfinite(kappa) ? min_d2 : kappa);
   /* the world changes only once every field has been read and checked (a refused record
@@ -53,5 +53,5 @@ ipc_status ipc_world_state_apply(ipcc_world *world, const ipc_state_record *r,
   w->kappa = kappa;
   w->min_d2 = min_d2;
   w->drive_stale = 1;
-  return IPC_OK;
+  return IPCC_OK;
 }

@@ -25,12 +25,12 @@
 #include "core/error.h"
 #include "lcp/lcp_internal.h"
 
-ipc_status ipc_lcp_amgs(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
-                        ipc_lcp_result *res, ipc_error *err) {
+ipcc_status ipc_lcp_amgs(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
+                         ipc_lcp_result *res, ipcc_error *err) {
   ipc_lcp_options o;
-  if (ipc_lcp_start(p, opt, &o, err) != IPC_OK) return IPC_ERR_INPUT;
+  if (ipc_lcp_start(p, opt, &o, err) != IPCC_OK) return IPCC_ERR_INPUT;
   if (ipc_lcp_is_boxed(p))
-    return ipc_error_set(err, IPC_ERR_INPUT, "LCP: AMGS solves the LCP only (no bounds)");
+    return ipc_error_set(err, IPCC_ERR_INPUT, "LCP: AMGS solves the LCP only (no bounds)");
   const int n = p->n;
   const size_t bytes = sizeof(double) * (size_t)(n > 0 ? n : 1);
   const double gamma = o.amgs_gamma, alpha = o.amgs_alpha;

@@ -123,16 +123,16 @@ static int cone_pgs(ipc_lcp_op *op, const double *mu, const ipc_lcp_options *o, 
   return o->max_iter;
 }
 
-ipc_status ipc_lcp_cone_solve(const ipc_lcp_problem *p, const double *mu,
-                              const ipc_lcp_options *opt, double *z, ipc_lcp_result *res,
-                              ipc_error *err) {
+ipcc_status ipc_lcp_cone_solve(const ipc_lcp_problem *p, const double *mu,
+                               const ipc_lcp_options *opt, double *z, ipc_lcp_result *res,
+                               ipcc_error *err) {
   ipc_lcp_options o;
-  if (ipc_lcp_start(p, opt, &o, err) != IPC_OK) return IPC_ERR_INPUT;
+  if (ipc_lcp_start(p, opt, &o, err) != IPCC_OK) return IPCC_ERR_INPUT;
   if (p->n % 3 != 0 || p->lo || p->hi || p->dep)
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "LCP cone: expected 3 unknowns per contact and no box bounds");
   if (o.solver != IPC_LCP_PGS && o.solver != IPC_LCP_PCG_PGS)
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "LCP cone: solver %s does not handle the friction cone (pgs, pcg-pgs)",
                          ipc_lcp_solver_name(o.solver));
   const int n = p->n, m = n / 3;
@@ -173,7 +173,7 @@ ipc_status ipc_lcp_cone_solve(const ipc_lcp_problem *p, const double *mu,
   ipc_free(w);
   ipc_free(best);
   ipc_lcp_op_free(&op);
-  ipc_status st = ipc_lcp_finish(p, res, it + extra, best_res, stop);
+  ipcc_status st = ipc_lcp_finish(p, res, it + extra, best_res, stop);
   if (res) res->cg_iterations = extra;
   return st;
 }

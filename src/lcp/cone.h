@@ -16,10 +16,10 @@ double ipc_lcp_cone_residual_zw(int ncontacts, const double *mu, const double *z
    pgs: block projected Gauss-Seidel with over-relaxation omega: per contact the normal
    (clamped at 0), then both tangents, then the tangential impulse scaled back into the disk;
    pcg-pgs: the PCG+PGS solver on the boxed relaxation |t_i| <= mu n first (its CG phase and
-   at most 10 sweeps), then the block PGS from there. Other solvers: IPC_ERR_INPUT. Returns as
+   at most 10 sweeps), then the block PGS from there. Other solvers: IPCC_ERR_INPUT. Returns as
    the LCP solvers (res->residual is the cone residual above). */
-ipc_status ipc_lcp_cone_solve(const ipc_lcp_problem *p, const double *mu,
-                              const ipc_lcp_options *opt, double *z, ipc_lcp_result *res,
-                              ipc_error *err);
+ipcc_status ipc_lcp_cone_solve(const ipc_lcp_problem *p, const double *mu,
+                               const ipc_lcp_options *opt, double *z, ipc_lcp_result *res,
+                               ipcc_error *err);
 
 #endif

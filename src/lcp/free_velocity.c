@@ -90,7 +90,7 @@ static int pcg(ipc_lcp_world *w, const ipc_csc *A, const double *b, double *y, i
 
 /* elastic gradient into w->grad and h^2 x the projected tet Hessians into the assembler,
    IPC_LCP_TET_CHUNK tets at a time; 0 when a tet is inverted (its body named in err) */
-static int add_elasticity(ipc_lcp_world *w, ipc_error *err) {
+static int add_elasticity(ipc_lcp_world *w, ipcc_error *err) {
   const ipc_model *m = &w->m;
   double h2 = w->h * w->h;
   double *g = w->tet_g, *H = w->tet_H;
@@ -104,7 +104,7 @@ static int add_elasticity(ipc_lcp_world *w, ipc_error *err) {
                                       nt, tets, w->rest.DmInv + 9 * (size_t)t0, w->rest.vol + t0,
                                       w->x0, NULL, g, H, IPC_PROJECT_ANALYTIC);
       if (!isfinite(e)) {
-        ipc_error_set(err, IPC_ERR_SIM, "step %d: body '%s' has an inverted tet", w->s.step + 1,
+        ipc_error_set(err, IPCC_ERR_SIM, "step %d: body '%s' has an inverted tet", w->s.step + 1,
                       bd->name);
         return 0;
       }
@@ -138,7 +138,7 @@ static int pcg_budget(const ipc_lcp_world *w) {
 /* A = M + h^2 K(w->x0) over the DOFs of the vertices not in w->fixed, and the elastic
    gradient at w->x0 into w->grad; *changed when the pattern changed since the last
    assembly. 0 when a tet is inverted (err set) */
-static int assemble(ipc_lcp_world *w, ipc_csc *A, bool *changed, ipc_error *err) {
+static int assemble(ipc_lcp_world *w, ipc_csc *A, bool *changed, ipcc_error *err) {
   const ipc_model *m = &w->m;
   int n = m->nverts;
   for (int i = 0; i < n; ++i) /* an affine body's vertices follow q (lcp_affine.c) */
@@ -169,28 +169,29 @@ static int factor(ipc_lcp_world *w, const ipc_csc *A, bool analyze) {
   return 1;
 }
 
-ipc_status ipc_lcp_world_rebuild_factor(ipc_lcp_world *w, ipc_error *err) {
+ipcc_status ipc_lcp_world_rebuild_factor(ipc_lcp_world *w, ipcc_error *err) {
   const ipc_model *m = &w->m;
   for (int i = 0; i < m->nverts; ++i) w->fixed[i] = w->dof_fixed_prev[3 * i];
   memcpy(w->x0, w->x_factor, 3 * (size_t)m->nverts * sizeof(double));
   w->have_mask = 0;
   ipc_csc A;
   bool changed;
-  if (!assemble(w, &A, &changed, err)) return IPC_ERR_INPUT;
+  if (!assemble(w, &A, &changed, err)) return IPCC_ERR_INPUT;
   if (ipc_sparse_num_free(w->asm_) != w->factor_n || !factor(w, &A, true))
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "the saved factor state does not fit the scene (%d free DOFs, saved %d)",
                          ipc_sparse_num_free(w->asm_), w->factor_n);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err) {
+ipcc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipcc_lcp_step_stats *st,
+                                        ipcc_error *err) {
   const ipc_model *m = &w->m;
   int n = m->nverts;
   double h = w->h;
   ipc_csc A;
   bool changed;
-  if (!assemble(w, &A, &changed, err)) return IPC_ERR_SIM;
+  if (!assemble(w, &A, &changed, err)) return IPCC_ERR_SIM;
   /* right-hand side in the full layout, then gathered */
   const double *g = m->params.gravity;
   for (int i = 0; i < n; ++i)
@@ -216,7 +217,7 @@ ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st,
     int it = -1;
     int budget = pcg_budget(w);
     int reuse = w->factor_n == nf && !changed && !w->refactor_next && w->reuse_skip == 0 &&
-                !w->always_factor && w->def.coupling != IPC_LCP_COUPLED;
+                !w->always_factor && w->def.coupling != IPCC_LCP_COUPLED;
     if (w->reuse_skip > 0) --w->reuse_skip;
     if (reuse) {
       it = pcg(w, &A, w->rhs, w->sol, budget);
@@ -228,7 +229,7 @@ ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st,
       }
     }
     w->use_bf = 0;
-    if (it < 0 && w->def.coupling == IPC_LCP_COUPLED && !w->whole_factor &&
+    if (it < 0 && w->def.coupling == IPCC_LCP_COUPLED && !w->whole_factor &&
         ipc_lcp_body_factors_update(&w->bf, m, w->asm_, &A, changed) == IPC_FACTOR_OK) {
       memcpy(w->sol, w->rhs, (size_t)nf * sizeof(double));
       if (ipc_lcp_body_factors_solve(&w->bf, w->sol) == IPC_FACTOR_OK) {
@@ -242,7 +243,7 @@ ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st,
       if (!factor(w, &A, changed || w->factor_n != nf) ||
           ipc_cholmod_solve(w->chol, w->rhs, w->sol) != IPC_FACTOR_OK) {
         w->factor_n = 0;
-        return ipc_error_set(err, IPC_ERR_SIM, "step %d: M + h^2 K could not be factored",
+        return ipc_error_set(err, IPCC_ERR_SIM, "step %d: M + h^2 K could not be factored",
                              w->s.step + 1);
       }
       w->factor_n = nf;
@@ -255,5 +256,5 @@ ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st,
   }
   for (int i = 0; i < n; ++i)
     if (w->fixed[i]) memcpy(w->vstar + 3 * i, w->s.v + 3 * i, 3 * sizeof(double));
-  return IPC_OK;
+  return IPCC_OK;
 }

@@ -50,82 +50,83 @@ bool ipc_lcp_is_boxed(const ipc_lcp_problem *p) {
   return p->lo || p->hi || p->dep;
 }
 
-static ipc_status check_csr(const ipc_lcp_csr *A, const char *name, ipc_error *err) {
+static ipcc_status check_csr(const ipc_lcp_csr *A, const char *name, ipcc_error *err) {
   if (!A->rowptr || A->rowptr[0] != 0)
-    return ipc_error_set(err, IPC_ERR_INPUT, "LCP: %s: row pointers must start at 0", name);
+    return ipc_error_set(err, IPCC_ERR_INPUT, "LCP: %s: row pointers must start at 0", name);
   for (int i = 0; i < A->nrows; ++i) {
     if (A->rowptr[i + 1] < A->rowptr[i])
-      return ipc_error_set(err, IPC_ERR_INPUT, "LCP: %s: row %d has a negative length", name, i);
+      return ipc_error_set(err, IPCC_ERR_INPUT, "LCP: %s: row %d has a negative length", name, i);
     for (int k = A->rowptr[i]; k < A->rowptr[i + 1]; ++k) {
       if (A->col[k] < 0 || A->col[k] >= A->ncols)
-        return ipc_error_set(err, IPC_ERR_INPUT, "LCP: %s: row %d: column %d outside 0..%d", name,
+        return ipc_error_set(err, IPCC_ERR_INPUT, "LCP: %s: row %d: column %d outside 0..%d", name,
                              i, A->col[k], A->ncols - 1);
       if (k > A->rowptr[i] && A->col[k] <= A->col[k - 1])
-        return ipc_error_set(err, IPC_ERR_INPUT,
+        return ipc_error_set(err, IPCC_ERR_INPUT,
                              "LCP: %s: row %d: columns must be strictly increasing", name, i);
       if (!isfinite(A->val[k]))
-        return ipc_error_set(err, IPC_ERR_INPUT, "LCP: %s: row %d: entry is not finite", name, i);
+        return ipc_error_set(err, IPCC_ERR_INPUT, "LCP: %s: row %d: entry is not finite", name, i);
     }
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-ipc_status ipc_lcp_problem_check(const ipc_lcp_problem *p, ipc_error *err) {
-  if (p->n < 0) return ipc_error_set(err, IPC_ERR_INPUT, "LCP: negative size %d", p->n);
-  if (!p->q && p->n > 0) return ipc_error_set(err, IPC_ERR_INPUT, "LCP: q is missing");
+ipcc_status ipc_lcp_problem_check(const ipc_lcp_problem *p, ipcc_error *err) {
+  if (p->n < 0) return ipc_error_set(err, IPCC_ERR_INPUT, "LCP: negative size %d", p->n);
+  if (!p->q && p->n > 0) return ipc_error_set(err, IPCC_ERR_INPUT, "LCP: q is missing");
   if (!!p->M == !!p->J)
-    return ipc_error_set(err, IPC_ERR_INPUT, "LCP: give exactly one of M and J");
+    return ipc_error_set(err, IPCC_ERR_INPUT, "LCP: give exactly one of M and J");
   if (p->M) {
     if (p->M->nrows != p->n || p->M->ncols != p->n)
-      return ipc_error_set(err, IPC_ERR_INPUT, "LCP: M is %d x %d, expected %d x %d", p->M->nrows,
+      return ipc_error_set(err, IPCC_ERR_INPUT, "LCP: M is %d x %d, expected %d x %d", p->M->nrows,
                            p->M->ncols, p->n, p->n);
-    if (check_csr(p->M, "M", err) != IPC_OK) return IPC_ERR_INPUT;
+    if (check_csr(p->M, "M", err) != IPCC_OK) return IPCC_ERR_INPUT;
   } else {
     if (p->J->nrows != p->n)
-      return ipc_error_set(err, IPC_ERR_INPUT, "LCP: J has %d rows, expected %d", p->J->nrows,
+      return ipc_error_set(err, IPCC_ERR_INPUT, "LCP: J has %d rows, expected %d", p->J->nrows,
                            p->n);
     if (p->ainv_block < 1 || p->J->ncols % p->ainv_block != 0)
-      return ipc_error_set(err, IPC_ERR_INPUT,
+      return ipc_error_set(err, IPCC_ERR_INPUT,
                            "LCP: J has %d columns, not a multiple of the A^-1 block size %d",
                            p->J->ncols, p->ainv_block);
     if (!p->ainv && p->J->ncols > 0)
-      return ipc_error_set(err, IPC_ERR_INPUT, "LCP: A^-1 is missing");
-    if (check_csr(p->J, "J", err) != IPC_OK) return IPC_ERR_INPUT;
+      return ipc_error_set(err, IPCC_ERR_INPUT, "LCP: A^-1 is missing");
+    if (check_csr(p->J, "J", err) != IPCC_OK) return IPCC_ERR_INPUT;
   }
   for (int i = 0; i < p->n; ++i) {
-    if (!isfinite(p->q[i])) return ipc_error_set(err, IPC_ERR_INPUT, "LCP: q[%d] is not finite", i);
+    if (!isfinite(p->q[i]))
+      return ipc_error_set(err, IPCC_ERR_INPUT, "LCP: q[%d] is not finite", i);
     double lo = p->lo ? p->lo[i] : 0.0, hi = p->hi ? p->hi[i] : INFINITY;
     if (isnan(lo) || isnan(hi) || lo > hi)
-      return ipc_error_set(err, IPC_ERR_INPUT, "LCP: entry %d: bounds [%g, %g] are empty", i, lo,
+      return ipc_error_set(err, IPCC_ERR_INPUT, "LCP: entry %d: bounds [%g, %g] are empty", i, lo,
                            hi);
     if (p->dep && p->dep[i] >= 0) {
       int k = p->dep[i];
       if (k >= p->n || k == i || p->dep[k] >= 0)
-        return ipc_error_set(err, IPC_ERR_INPUT,
+        return ipc_error_set(err, IPCC_ERR_INPUT,
                              "LCP: entry %d: dep %d must name another entry without dep", i, k);
       if (!isfinite(lo) || !isfinite(hi))
-        return ipc_error_set(err, IPC_ERR_INPUT,
+        return ipc_error_set(err, IPCC_ERR_INPUT,
                              "LCP: entry %d: bound factors of a dependent entry must be finite", i);
     }
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
-ipc_status ipc_lcp_start(const ipc_lcp_problem *p, const ipc_lcp_options *opt, ipc_lcp_options *o,
-                         ipc_error *err) {
+ipcc_status ipc_lcp_start(const ipc_lcp_problem *p, const ipc_lcp_options *opt, ipc_lcp_options *o,
+                          ipcc_error *err) {
   *o = ipc_lcp_options_or_default(opt);
-  if (ipc_lcp_problem_check(p, err) != IPC_OK) return IPC_ERR_INPUT;
+  if (ipc_lcp_problem_check(p, err) != IPCC_OK) return IPCC_ERR_INPUT;
   if (!(o->tol >= 0.0) || !(o->step_tol >= 0.0) || isnan(o->cg_tol))
-    return ipc_error_set(err, IPC_ERR_INPUT, "LCP: tolerances must be >= 0");
+    return ipc_error_set(err, IPCC_ERR_INPUT, "LCP: tolerances must be >= 0");
   if (!(o->omega > 0.0 && o->omega < 2.0))
-    return ipc_error_set(err, IPC_ERR_INPUT, "LCP: omega %g outside (0, 2)", o->omega);
+    return ipc_error_set(err, IPCC_ERR_INPUT, "LCP: omega %g outside (0, 2)", o->omega);
   if (!(o->amgs_alpha > 0.0) || !(o->amgs_gamma > 0.0))
-    return ipc_error_set(err, IPC_ERR_INPUT, "LCP: AMGS alpha and gamma must be > 0");
+    return ipc_error_set(err, IPCC_ERR_INPUT, "LCP: AMGS alpha and gamma must be > 0");
   if (o->max_iter <= 0) o->max_iter = 1000;
   if (o->cg_max_iter <= 0) o->cg_max_iter = 2 * p->n;
   if (o->cg_stall <= 0) o->cg_stall = 10;
   if (!(o->cg_tol > o->tol)) o->cg_tol = o->tol;
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 void ipc_lcp_initial(const ipc_lcp_problem *p, const ipc_lcp_options *o, double *z) {
@@ -138,8 +139,8 @@ void ipc_lcp_initial(const ipc_lcp_problem *p, const ipc_lcp_options *o, double 
   ipc_lcp_project(p, z);
 }
 
-ipc_status ipc_lcp_finish(const ipc_lcp_problem *p, ipc_lcp_result *res, int iterations,
-                          double residual, ipc_lcp_stop stop) {
+ipcc_status ipc_lcp_finish(const ipc_lcp_problem *p, ipc_lcp_result *res, int iterations,
+                           double residual, ipc_lcp_stop stop) {
   if (res) {
     res->iterations = iterations;
     res->residual = residual;
@@ -147,11 +148,11 @@ ipc_status ipc_lcp_finish(const ipc_lcp_problem *p, ipc_lcp_result *res, int ite
     res->stop = stop;
     res->cg_iterations = 0;
   }
-  return stop == IPC_LCP_CONVERGED ? IPC_OK : IPC_ERR_SIM;
+  return stop == IPC_LCP_CONVERGED ? IPCC_OK : IPCC_ERR_SIM;
 }
 
-ipc_status ipc_lcp_solve(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
-                         ipc_lcp_result *res, ipc_error *err) {
+ipcc_status ipc_lcp_solve(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
+                          ipc_lcp_result *res, ipcc_error *err) {
   ipc_lcp_options o = ipc_lcp_options_or_default(opt);
   switch (o.solver) {
     case IPC_LCP_PGS:
@@ -165,5 +166,5 @@ ipc_status ipc_lcp_solve(const ipc_lcp_problem *p, const ipc_lcp_options *opt, d
     case IPC_LCP_BPP:
       return ipc_lcp_bpp(p, &o, z, res, err);
   }
-  return ipc_error_set(err, IPC_ERR_INPUT, "LCP: unknown solver %d", (int)o.solver);
+  return ipc_error_set(err, IPCC_ERR_INPUT, "LCP: unknown solver %d", (int)o.solver);
 }

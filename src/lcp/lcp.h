@@ -120,44 +120,44 @@ const char *ipc_lcp_solver_name(ipc_lcp_solver s);
 /* parses a solver name; returns 0 on success, -1 if unknown */
 int ipc_lcp_solver_parse(const char *name, ipc_lcp_solver *s);
 
-/* checks the problem's shapes and fields; IPC_ERR_INPUT names what is wrong */
-ipc_status ipc_lcp_problem_check(const ipc_lcp_problem *p, ipc_error *err);
+/* checks the problem's shapes and fields; IPCC_ERR_INPUT names what is wrong */
+ipcc_status ipc_lcp_problem_check(const ipc_lcp_problem *p, ipcc_error *err);
 
 /* true when the problem has bounds (lo, hi or dep set) */
 bool ipc_lcp_is_boxed(const ipc_lcp_problem *p);
 
 /* Solvers. Each writes z (n, caller-owned; may alias opt->z0) and res (may be NULL) and
- * returns IPC_OK when converged, IPC_ERR_SIM when not (res->stop says why; z is then the
- * best iterate), IPC_ERR_INPUT for a malformed problem or one the solver does not handle
+ * returns IPCC_OK when converged, IPCC_ERR_SIM when not (res->stop says why; z is then the
+ * best iterate), IPCC_ERR_INPUT for a malformed problem or one the solver does not handle
  * (err, may be NULL, says which). Workspace is allocated once per call, not in the loops. */
 
 /* dispatches on opt->solver (opt NULL = defaults) */
-ipc_status ipc_lcp_solve(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
-                         ipc_lcp_result *res, ipc_error *err);
+ipcc_status ipc_lcp_solve(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
+                          ipc_lcp_result *res, ipcc_error *err);
 
 /* projected Gauss-Seidel / SOR with omega; LCP and BLCP (pgs.c) */
-ipc_status ipc_lcp_pgs(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
-                       ipc_lcp_result *res, ipc_error *err);
+ipcc_status ipc_lcp_pgs(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
+                        ipc_lcp_result *res, ipcc_error *err);
 
 /* projected conjugate gradient then PGS from the best CG iterate; LCP and BLCP;
  * W must be symmetric positive (semi)definite (pcg_pgs.c) */
-ipc_status ipc_lcp_pcg_pgs(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
-                           ipc_lcp_result *res, ipc_error *err);
+ipcc_status ipc_lcp_pcg_pgs(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
+                            ipc_lcp_result *res, ipcc_error *err);
 
 /* accelerated modulus-based Gauss-Seidel, explicit (Method 2.2) or Jacobian form
  * (Method 3.1); LCP only (amgs.c) */
-ipc_status ipc_lcp_amgs(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
-                        ipc_lcp_result *res, ipc_error *err);
+ipcc_status ipc_lcp_amgs(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
+                         ipc_lcp_result *res, ipcc_error *err);
 
 /* Lemke's method with covering vector e and lexicographic ratio test; dense; LCP only
  * (lemke.c) */
-ipc_status ipc_lcp_lemke(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
-                         ipc_lcp_result *res, ipc_error *err);
+ipcc_status ipc_lcp_lemke(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
+                          ipc_lcp_result *res, ipcc_error *err);
 
 /* block principal pivoting with Murty's single-pivot backup; dense; LCP only; for
  * P-matrices (e.g. symmetric positive definite) (bpp.c) */
-ipc_status ipc_lcp_bpp(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
-                       ipc_lcp_result *res, ipc_error *err);
+ipcc_status ipc_lcp_bpp(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
+                        ipc_lcp_result *res, ipcc_error *err);
 
 /* Residual (residual.c) */
 
@@ -185,9 +185,9 @@ void ipc_lcp_w(const ipc_lcp_problem *p, const double *z, double *w);
 void ipc_lcp_dense(const ipc_lcp_problem *p, double *W);
 
 /* A from triplets (0-based row ri, column ci, value v; nnz of them, any order); duplicates
- * are summed, stored zeros kept. IPC_ERR_INPUT names an index out of range. */
-ipc_status ipc_lcp_csr_from_triplets(ipc_lcp_csr *A, int nrows, int ncols, int nnz, const int *ri,
-                                     const int *ci, const double *v, ipc_error *err);
+ * are summed, stored zeros kept. IPCC_ERR_INPUT names an index out of range. */
+ipcc_status ipc_lcp_csr_from_triplets(ipc_lcp_csr *A, int nrows, int ncols, int nnz, const int *ri,
+                                      const int *ci, const double *v, ipcc_error *err);
 
 /* A from a dense row-major matrix, dropping exact zeros */
 void ipc_lcp_csr_from_dense(ipc_lcp_csr *A, int nrows, int ncols, const double *dense);

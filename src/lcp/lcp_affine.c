@@ -119,9 +119,9 @@ static void start(const ipc_affine_moments *mom, const double qt[12], double q0[
       q0[i] += (t[3 + 3 * j + i] - R[3 * j + i]) * mom->first[j] / mom->mass;
 }
 
-ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err) {
+ipcc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipcc_error *err) {
   double h = w->h;
-  if (w->rest.naff == 0) return IPC_OK;
+  if (w->rest.naff == 0) return IPCC_OK;
   /* the Neumann loads active now as generalized forces: sum m_i J_i^T a over the loaded
      vertices of each body (the forces m_i a a deformable body's vertices get) */
   double *fn = IPC_NEW0(double, 12 * (size_t)w->rest.naff);
@@ -151,7 +151,7 @@ ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err) {
     for (int k = 0; k < 144; ++k) L[k] += h * h * H[k];
     if (!cholesky(12, L)) {
       ipc_free(fn);
-      return ipc_error_set(err, IPC_ERR_SIM,
+      return ipc_error_set(err, IPCC_ERR_SIM,
                            "step %d: affine body '%s': M + h^2 K could not be factored",
                            w->s.step + 1, bd->name);
     }
@@ -161,7 +161,7 @@ ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err) {
     ipc_rest_map_body(&w->rest, &w->m, a, qs, w->vstar);
   }
   ipc_free(fn);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 void ipc_lcp_affine_advance(ipc_lcp_world *w) {

@@ -97,17 +97,17 @@ double ipc_lcp_abs_tol(const ipc_lcp_problem *p, double tol);
 /* opt, or the defaults when opt is NULL */
 ipc_lcp_options ipc_lcp_options_or_default(const ipc_lcp_options *opt);
 
-/* common solver entry: *o = opt or the defaults, checks p and *o (IPC_ERR_INPUT with err) */
-ipc_status ipc_lcp_start(const ipc_lcp_problem *p, const ipc_lcp_options *opt, ipc_lcp_options *o,
-                         ipc_error *err);
+/* common solver entry: *o = opt or the defaults, checks p and *o (IPCC_ERR_INPUT with err) */
+ipcc_status ipc_lcp_start(const ipc_lcp_problem *p, const ipc_lcp_options *opt, ipc_lcp_options *o,
+                          ipcc_error *err);
 
 /* z = o->z0 projected onto the bounds, or 0 (z may alias o->z0) */
 void ipc_lcp_initial(const ipc_lcp_problem *p, const ipc_lcp_options *o, double *z);
 
-/* fills res from the final residual and stop reason (cg_iterations 0); returns IPC_OK
- * when converged, IPC_ERR_SIM otherwise */
-ipc_status ipc_lcp_finish(const ipc_lcp_problem *p, ipc_lcp_result *res, int iterations,
-                          double residual, ipc_lcp_stop stop);
+/* fills res from the final residual and stop reason (cg_iterations 0); returns IPCC_OK
+ * when converged, IPCC_ERR_SIM otherwise */
+ipcc_status ipc_lcp_finish(const ipc_lcp_problem *p, ipc_lcp_result *res, int iterations,
+                           double residual, ipc_lcp_stop stop);
 
 /* PGS sweeps from z (in place) with w = W z + q current on entry, for at most max_iter
  * sweeps; keeps the iterate of smallest residual in best/best_res (best_res holds the

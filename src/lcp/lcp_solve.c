@@ -42,7 +42,7 @@ static const double two_pi = 6.283185307179586;
 static void row_dir(const ipc_lcp_world *w, const ipc_lcp_contact *c, int j, double d[3]) {
   if (j == 0) {
     memcpy(d, c->n, 3 * sizeof(double));
-  } else if (w->def.friction == IPC_LCP_FRICTION_PYRAMID) {
+  } else if (w->def.friction == IPCC_LCP_FRICTION_PYRAMID) {
     double a = two_pi * (j - 1) / w->def.pyramid_directions;
     double ca = cos(a), sa = sin(a);
     for (int k = 0; k < 3; ++k) d[k] = ca * c->t1[k] + sa * c->t2[k];
@@ -194,24 +194,24 @@ static void add_affine_w(const ipc_lcp_csr *JaT, int n, double *W) {
     }
 }
 
-/* writes the region's LCP (W, q) into the dump folder; IPC_ERR_INPUT naming the file when
+/* writes the region's LCP (W, q) into the dump folder; IPCC_ERR_INPUT naming the file when
    a write fails */
-static ipc_status dump_region(const ipc_lcp_world *w, int region, int n, const double *W,
-                              const double *q, ipc_error *err) {
-  if (!w->dump_dir) return IPC_OK;
+static ipcc_status dump_region(const ipc_lcp_world *w, int region, int n, const double *W,
+                               const double *q, ipcc_error *err) {
+  if (!w->dump_dir) return IPCC_OK;
   size_t len = strlen(w->dump_dir) + 64;
   char *path = IPC_NEW(char, len);
   snprintf(path, len, "%s/step%06d_region%04d_M.mtx", w->dump_dir, w->s.step + 1, region);
-  ipc_status s = ipc_mm_write_array(path, n, n, W, err);
-  if (s == IPC_OK) {
+  ipcc_status s = ipc_mm_write_array(path, n, n, W, err);
+  if (s == IPCC_OK) {
     snprintf(path, len, "%s/step%06d_region%04d_q.mtx", w->dump_dir, w->s.step + 1, region);
     s = ipc_mm_write_array(path, n, 1, q, err);
   }
   ipc_free(path);
-  return s == IPC_OK ? IPC_OK : IPC_ERR_INPUT;
+  return s == IPCC_OK ? IPCC_OK : IPCC_ERR_INPUT;
 }
 
-static void record(ipc_lcp_step_stats *st, int ncontacts, const ipc_lcp_result *res, int ok) {
+static void record(ipcc_lcp_step_stats *st, int ncontacts, const ipc_lcp_result *res, int ok) {
   st->regions++;
   if (ncontacts > st->region_max) st->region_max = ncontacts;
   int b = ncontacts <= 1     ? 0
@@ -302,9 +302,9 @@ static int coupled_w_blocks(const ipc_lcp_world *w, region_ws *ws, const ipc_lcp
    keep: z is the solution already (a region an added point did not reach): only its impulses
    are applied, and *out (its last solve's result) recorded; else solved to the relative
    residual tol */
-static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, const int *idx, int nc,
-                               double *z, int keep, double tol, ipc_lcp_region_result *out,
-                               ipc_lcp_step_stats *st, ipc_error *err) {
+static ipcc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, const int *idx, int nc,
+                                double *z, int keep, double tol, ipc_lcp_region_result *out,
+                                ipcc_lcp_step_stats *st, ipcc_error *err) {
   const ipc_model *m = &w->m;
   const int R = ipc_lcp_world_rows(w);
   const int nrows = nc * R;
@@ -317,7 +317,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
     for (int k = 0; k < c->nv; ++k)
       ndef |= !w->fixed[c->vert[k]] && !(w->rest.vert_aff && w->rest.vert_aff[c->vert[k]] >= 0);
   }
-  const int coupled = w->def.coupling == IPC_LCP_COUPLED && ndef;
+  const int coupled = w->def.coupling == IPCC_LCP_COUPLED && ndef;
   const int *dofmap = coupled ? ipc_sparse_dof_map(w->asm_) : NULL;
   int nf = coupled ? ipc_sparse_num_free(w->asm_) : 0;
   /* local DOFs (lumped): free vertices in order of appearance; affine bodies (both
@@ -339,10 +339,11 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
     }
   }
   int ncols = coupled ? nf : 3 * nloc + 12 * naloc;
-  int nM = w->def.friction == IPC_LCP_FRICTION_PYRAMID ? nc * (R + 1) : nrows;
-  ws_reserve(
-      ws, (size_t)nrows, (size_t)ncols,
-      (coupled || w->def.dump_dir || w->def.friction == IPC_LCP_FRICTION_PYRAMID) ? (size_t)nM : 0);
+  int nM = w->def.friction == IPCC_LCP_FRICTION_PYRAMID ? nc * (R + 1) : nrows;
+  ws_reserve(ws, (size_t)nrows, (size_t)ncols,
+             (coupled || w->def.dump_dir || w->def.friction == IPCC_LCP_FRICTION_PYRAMID)
+                 ? (size_t)nM
+                 : 0);
   size_t nt = 0, nat = 0;
   for (int a = 0; a < nc; ++a) {
     const ipc_lcp_contact *c = &w->active->c[idx[a]];
@@ -398,7 +399,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
       ipc_lcp_csr_free(&J);
       ipc_lcp_csr_free(&JaT);
       affine_release(w, ws, naloc);
-      return ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T could not be solved",
+      return ipc_error_set(err, IPCC_ERR_SIM, "step %d: A^-1 J^T could not be solved",
                            w->s.step + 1);
     }
   } else if (coupled) {
@@ -411,7 +412,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
         ipc_lcp_csr_free(&J);
         ipc_lcp_csr_free(&JaT);
         affine_release(w, ws, naloc);
-        return ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T could not be solved",
+        return ipc_error_set(err, IPCC_ERR_SIM, "step %d: A^-1 J^T could not be solved",
                              w->s.step + 1);
       }
       for (int r = 0; r < nrows; ++r) {
@@ -436,7 +437,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
     p.J = &J;
     p.ainv_block = 1;
     p.ainv = ws->ainv;
-    if (w->def.dump_dir || w->def.friction == IPC_LCP_FRICTION_PYRAMID) ipc_lcp_dense(&p, W);
+    if (w->def.dump_dir || w->def.friction == IPCC_LCP_FRICTION_PYRAMID) ipc_lcp_dense(&p, W);
   }
   ipc_lcp_options o = ipc_lcp_default_options();
   o.solver = (ipc_lcp_solver)w->def.solver;
@@ -447,13 +448,13 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
   o.z0 = z;
   ipc_lcp_result res;
   memset(&res, 0, sizeof res);
-  ipc_status s = IPC_OK;
+  ipcc_status s = IPCC_OK;
   int converged = 1;
   if (keep) {
     res.residual = out->residual;
     res.rel_residual = out->rel_residual;
     converged = out->converged;
-  } else if (w->def.friction == IPC_LCP_FRICTION_PYRAMID) {
+  } else if (w->def.friction == IPCC_LCP_FRICTION_PYRAMID) {
     /* Stewart-Trinkle LCP, per contact (z_n, beta_1..k, sigma) */
     const int B = R + 1;
     double *M = ws->M;
@@ -483,25 +484,25 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
     pp.q = ws->qM;
     o.z0 = NULL;
     s = ipc_lcp_solve(&pp, &o, ws->zM, &res, err);
-    if (s != IPC_ERR_INPUT && dump_region(w, region, nM, M, ws->qM, err) != IPC_OK)
-      s = IPC_ERR_INPUT;
+    if (s != IPCC_ERR_INPUT && dump_region(w, region, nM, M, ws->qM, err) != IPCC_OK)
+      s = IPCC_ERR_INPUT;
     for (int a = 0; a < nc; ++a)
       for (int i = 0; i < R; ++i) z[a * R + i] = ws->zM[a * B + i];
     ipc_lcp_csr_free(&Mp);
   } else {
-    if (w->def.friction == IPC_LCP_FRICTION_BOX) {
+    if (w->def.friction == IPCC_LCP_FRICTION_BOX) {
       p.lo = ws->lo;
       p.hi = ws->hi;
       p.dep = ws->dep;
     }
-    if (w->def.dump_dir && dump_region(w, region, nrows, W, ws->q, err) != IPC_OK)
-      s = IPC_ERR_INPUT;
-    else if (w->def.friction == IPC_LCP_FRICTION_CONE)
+    if (w->def.dump_dir && dump_region(w, region, nrows, W, ws->q, err) != IPCC_OK)
+      s = IPCC_ERR_INPUT;
+    else if (w->def.friction == IPCC_LCP_FRICTION_CONE)
       s = ipc_lcp_cone_solve(&p, ws->mu, &o, z, &res, err);
     else
       s = ipc_lcp_solve(&p, &o, z, &res, err);
   }
-  if (s == IPC_ERR_INPUT) {
+  if (s == IPCC_ERR_INPUT) {
     ipc_lcp_csr_free(&J);
     ipc_lcp_csr_free(&JaT);
     affine_release(w, ws, naloc);
@@ -509,7 +510,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
     return s;
   }
   /* against the world's tolerance (a region solved again stops at its first solve's) */
-  if (s != IPC_OK || (!keep && !(res.rel_residual <= w->def.tol))) converged = 0;
+  if (s != IPCC_OK || (!keep && !(res.rel_residual <= w->def.tol))) converged = 0;
   record(st, nc, &res, converged);
   out->residual = res.residual;
   out->rel_residual = res.rel_residual;
@@ -520,7 +521,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
       ipc_lcp_csr_free(&JaT);
       affine_release(w, ws, naloc);
       ipc_lcp_csr_free(&Mx);
-      return ipc_error_set(err, IPC_ERR_SIM, "step %d: contact impulses are not finite",
+      return ipc_error_set(err, IPCC_ERR_SIM, "step %d: contact impulses are not finite",
                            w->s.step + 1);
     }
   /* affine bodies: qdot += L^-T (L^-1 J_a^T) z */
@@ -567,7 +568,7 @@ static ipc_status solve_region(ipc_lcp_world *w, region_ws *ws, int region, cons
   }
   ipc_lcp_csr_free(&J);
   ipc_lcp_csr_free(&Mx);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 /* counting sort of the contacts by region: order[start[r] .. start[r+1]-1] */
@@ -581,11 +582,11 @@ static void group(int nc, int nreg, const int *region, int *start, int *order) {
   ipc_free(fill);
 }
 
-ipc_status ipc_lcp_world_solve_pass(ipc_lcp_world *w, int all, ipc_lcp_step_stats *st,
-                                    ipc_error *err) {
+ipcc_status ipc_lcp_world_solve_pass(ipc_lcp_world *w, int all, ipcc_lcp_step_stats *st,
+                                     ipcc_error *err) {
   const ipc_model *m = &w->m;
   const int nc = (int)w->active->n, R = ipc_lcp_world_rows(w);
-  const int coupled = w->def.coupling == IPC_LCP_COUPLED;
+  const int coupled = w->def.coupling == IPCC_LCP_COUPLED;
   if (w->rest.naff > 0) memset(w->adqd, 0, 12 * (size_t)w->rest.naff * sizeof(double));
   memset(w->dv, 0, 3 * (size_t)m->nverts * sizeof(double));
   if (all) {
@@ -596,7 +597,7 @@ ipc_status ipc_lcp_world_solve_pass(ipc_lcp_world *w, int all, ipc_lcp_step_stat
   st->regions = st->region_max = st->unconverged = 0;
   memset(st->region_hist, 0, sizeof st->region_hist);
   st->residual = st->rel_residual = 0;
-  ipc_status s = IPC_OK;
+  ipcc_status s = IPCC_OK;
   if (nc > 0) {
     /* regions */
     int *kptr = IPC_NEW(int, nc + 1), *keys = IPC_NEW(int, 4 * (size_t)nc + 1);
@@ -633,7 +634,7 @@ ipc_status ipc_lcp_world_solve_pass(ipc_lcp_world *w, int all, ipc_lcp_step_stat
     ws.aff_list = IPC_NEW(int, w->rest.naff + 1);
     ws.acol = IPC_NEW(double, 12 * (size_t)w->rest.naff + 1);
     double *zr = IPC_NEW(double, (size_t)nc *R + 1);
-    for (int r = 0; r < nreg && s == IPC_OK; ++r) {
+    for (int r = 0; r < nreg && s == IPCC_OK; ++r) {
       int cnt = start[r + 1] - start[r];
       const int *idx = order + start[r];
       /* a contact with no free vertex (two prescribed motions meeting) links nothing, so it is
@@ -665,10 +666,10 @@ ipc_status ipc_lcp_world_solve_pass(ipc_lcp_world *w, int all, ipc_lcp_step_stat
         w->cres[idx[a]].fresh = 0;
       }
     }
-    if (coupled && s == IPC_OK && ipc_sparse_num_free(w->asm_) > 0) {
+    if (coupled && s == IPCC_OK && ipc_sparse_num_free(w->asm_) > 0) {
       if ((w->use_bf ? ipc_lcp_body_factors_solve(&w->bf, ws.jtz)
                      : ipc_cholmod_solve(w->chol, ws.jtz, ws.jtz)) != IPC_FACTOR_OK)
-        s = ipc_error_set(err, IPC_ERR_SIM, "step %d: A^-1 J^T z could not be solved",
+        s = ipc_error_set(err, IPCC_ERR_SIM, "step %d: A^-1 J^T z could not be solved",
                           w->s.step + 1);
       else
         ipc_sparse_scatter(w->asm_, ws.jtz, w->dv);
@@ -685,7 +686,8 @@ ipc_status ipc_lcp_world_solve_pass(ipc_lcp_world *w, int all, ipc_lcp_step_stat
   return s;
 }
 
-ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err) {
+ipcc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipcc_lcp_step_stats *st,
+                                         ipcc_error *err) {
   const int R = ipc_lcp_world_rows(w);
   size_t nc = w->active->n;
   ipc_reserve((void **)&w->z, &w->z_cap, nc * R + 1, sizeof(double));
@@ -704,8 +706,8 @@ ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st
      impulses 0, the others' from the last pass) until none is */
   w->activated = 0;
   w->activation_rounds = 0;
-  ipc_status s = ipc_lcp_world_solve_pass(w, 1, st, err);
-  for (int round = 0; s == IPC_OK && round < IPC_LCP_ACTIVATION_ROUNDS; ++round) {
+  ipcc_status s = ipc_lcp_world_solve_pass(w, 1, st, err);
+  for (int round = 0; s == IPCC_OK && round < IPC_LCP_ACTIVATION_ROUNDS; ++round) {
     size_t added = ipc_lcp_world_activate(w);
     if (added == 0) break;
     w->activated += added;

@@ -27,13 +27,13 @@
 #include "lcp/lcp_world_internal.h"
 #include "lcp/manifold.h"
 
-ipc_lcp_world_def ipc_default_lcp_world_def(void) {
-  ipc_lcp_world_def d;
+ipcc_lcp_world_def ipcc_default_lcp_world_def(void) {
+  ipcc_lcp_world_def d;
   memset(&d, 0, sizeof d);
   d.solver = IPC_LCP_PGS;
-  d.friction = IPC_LCP_FRICTION_NONE;
+  d.friction = IPCC_LCP_FRICTION_NONE;
   d.pyramid_directions = 4;
-  d.coupling = IPC_LCP_COUPLED;
+  d.coupling = IPCC_LCP_COUPLED;
   d.contact_gap = 0;
   d.baumgarte = 0.2;
   d.restitution = 0;
@@ -43,17 +43,17 @@ ipc_lcp_world_def ipc_default_lcp_world_def(void) {
   d.warm_start = 1;
   d.split_regions = 1;
   d.dump_dir = NULL;
-  d.manifold = IPC_LCP_MANIFOLD_REDUCED;
+  d.manifold = IPCC_LCP_MANIFOLD_REDUCED;
   return d;
 }
 
-const char *ipc_lcp_friction_name(ipc_lcp_friction f) {
+const char *ipcc_lcp_friction_name(ipcc_lcp_friction f) {
   static const char *const names[] = {"none", "box", "pyramid", "cone"};
   return (int)f >= 0 && (int)f < 4 ? names[f] : "?";
 }
 
-const char *ipc_lcp_coupling_name(ipc_lcp_coupling c) {
-  return c == IPC_LCP_COUPLED ? "coupled" : "lumped";
+const char *ipcc_lcp_coupling_name(ipcc_lcp_coupling c) {
+  return c == IPCC_LCP_COUPLED ? "coupled" : "lumped";
 }
 
 static int parse_bool(const char *v, int *out) {
@@ -70,13 +70,13 @@ static int parse_num(const char *v, double lo, double hi, double *out) {
   return 1;
 }
 
-ipc_status ipc_lcp_world_def_set(ipc_lcp_world_def *d, const char *key, const char *value,
-                                 ipc_error *err) {
+ipcc_status ipcc_lcp_world_def_set(ipcc_lcp_world_def *d, const char *key, const char *value,
+                                   ipcc_error *err) {
   double x;
   if (!strcmp(key, "solver")) {
     ipc_lcp_solver s;
     if (ipc_lcp_solver_parse(value, &s) != 0 || s == IPC_LCP_BPP)
-      return ipc_error_set(err, IPC_ERR_INPUT,
+      return ipc_error_set(err, IPCC_ERR_INPUT,
                            "lcp.solver: expected pgs, pcg-pgs, amgs or lemke, got '%s'", value);
     d->solver = (int)s;
   } else if (!strcmp(key, "friction")) {
@@ -84,112 +84,112 @@ ipc_status ipc_lcp_world_def_set(ipc_lcp_world_def *d, const char *key, const ch
     int k = 0;
     while (k < 4 && strcmp(value, names[k])) ++k;
     if (k == 4)
-      return ipc_error_set(err, IPC_ERR_INPUT,
+      return ipc_error_set(err, IPCC_ERR_INPUT,
                            "lcp.friction: expected none, box, pyramid or cone, got '%s'", value);
-    d->friction = (ipc_lcp_friction)k;
+    d->friction = (ipcc_lcp_friction)k;
   } else if (!strcmp(key, "coupling")) {
     if (!strcmp(value, "lumped"))
-      d->coupling = IPC_LCP_LUMPED;
+      d->coupling = IPCC_LCP_LUMPED;
     else if (!strcmp(value, "coupled"))
-      d->coupling = IPC_LCP_COUPLED;
+      d->coupling = IPCC_LCP_COUPLED;
     else
-      return ipc_error_set(err, IPC_ERR_INPUT, "lcp.coupling: expected lumped or coupled, got '%s'",
-                           value);
+      return ipc_error_set(err, IPCC_ERR_INPUT,
+                           "lcp.coupling: expected lumped or coupled, got '%s'", value);
   } else if (!strcmp(key, "directions")) {
     if (!parse_num(value, 3, 64, &x) || x != floor(x))
-      return ipc_error_set(err, IPC_ERR_INPUT,
+      return ipc_error_set(err, IPCC_ERR_INPUT,
                            "lcp.directions: expected an integer in [3, 64], got '%s'", value);
     d->pyramid_directions = (int)x;
   } else if (!strcmp(key, "gap")) {
     if (!parse_num(value, 0, 1e6, &x))
-      return ipc_error_set(err, IPC_ERR_INPUT, "lcp.gap: expected a contact gap >= 0 (m), got '%s'",
-                           value);
+      return ipc_error_set(err, IPCC_ERR_INPUT,
+                           "lcp.gap: expected a contact gap >= 0 (m), got '%s'", value);
     d->contact_gap = x;
   } else if (!strcmp(key, "baumgarte")) {
     if (!parse_num(value, 0, 1, &x))
-      return ipc_error_set(err, IPC_ERR_INPUT,
+      return ipc_error_set(err, IPCC_ERR_INPUT,
                            "lcp.baumgarte: expected a number in [0, 1], got '%s'", value);
     d->baumgarte = x;
   } else if (!strcmp(key, "restitution")) {
     if (!parse_num(value, 0, 1, &x))
-      return ipc_error_set(err, IPC_ERR_INPUT,
+      return ipc_error_set(err, IPCC_ERR_INPUT,
                            "lcp.restitution: expected a number in [0, 1], got '%s'", value);
     d->restitution = x;
   } else if (!strcmp(key, "tolerance")) {
     if (!parse_num(value, 0, 1, &x))
-      return ipc_error_set(err, IPC_ERR_INPUT,
+      return ipc_error_set(err, IPCC_ERR_INPUT,
                            "lcp.tolerance: expected a relative residual in [0, 1], got '%s'",
                            value);
     d->tol = x;
   } else if (!strcmp(key, "max_iterations")) {
     if (!parse_num(value, 1, 1e9, &x) || x != floor(x))
-      return ipc_error_set(err, IPC_ERR_INPUT,
+      return ipc_error_set(err, IPCC_ERR_INPUT,
                            "lcp.max_iterations: expected a positive integer, got '%s'", value);
     d->max_iter = (int)x;
   } else if (!strcmp(key, "omega")) {
     if (!parse_num(value, 1e-6, 2 - 1e-6, &x))
-      return ipc_error_set(err, IPC_ERR_INPUT, "lcp.omega: expected a number in (0, 2), got '%s'",
+      return ipc_error_set(err, IPCC_ERR_INPUT, "lcp.omega: expected a number in (0, 2), got '%s'",
                            value);
     d->omega = x;
   } else if (!strcmp(key, "manifold")) {
     if (!strcmp(value, "reduced"))
-      d->manifold = IPC_LCP_MANIFOLD_REDUCED;
+      d->manifold = IPCC_LCP_MANIFOLD_REDUCED;
     else if (!strcmp(value, "full"))
-      d->manifold = IPC_LCP_MANIFOLD_FULL;
+      d->manifold = IPCC_LCP_MANIFOLD_FULL;
     else
-      return ipc_error_set(err, IPC_ERR_INPUT, "lcp.manifold: expected reduced or full, got '%s'",
+      return ipc_error_set(err, IPCC_ERR_INPUT, "lcp.manifold: expected reduced or full, got '%s'",
                            value);
   } else if (!strcmp(key, "warm_start") || !strcmp(key, "regions")) {
     int b;
     if (!parse_bool(value, &b))
-      return ipc_error_set(err, IPC_ERR_INPUT, "lcp.%s: expected true or false, got '%s'", key,
+      return ipc_error_set(err, IPCC_ERR_INPUT, "lcp.%s: expected true or false, got '%s'", key,
                            value);
     if (key[0] == 'w')
       d->warm_start = b;
     else
       d->split_regions = b;
   } else {
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "lcp.%s: unknown option (known: solver friction directions coupling gap "
                          "baumgarte restitution tolerance max_iterations omega warm_start regions "
                          "manifold)",
                          key);
   }
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 int ipc_lcp_world_rows(const ipc_lcp_world *w) {
   switch (w->def.friction) {
-    case IPC_LCP_FRICTION_NONE:
+    case IPCC_LCP_FRICTION_NONE:
       return 1;
-    case IPC_LCP_FRICTION_PYRAMID:
+    case IPCC_LCP_FRICTION_PYRAMID:
       return 1 + w->def.pyramid_directions;
     default:
       return 3;
   }
 }
 
-static ipc_status check_def(const ipc_lcp_world_def *d, ipc_error *err) {
+static ipcc_status check_def(const ipcc_lcp_world_def *d, ipcc_error *err) {
   ipc_lcp_solver s = (ipc_lcp_solver)d->solver;
   if (s != IPC_LCP_PGS && s != IPC_LCP_PCG_PGS && s != IPC_LCP_AMGS && s != IPC_LCP_LEMKE)
-    return ipc_error_set(err, IPC_ERR_INPUT, "lcp.solver: expected pgs, pcg-pgs, amgs or lemke");
-  if ((d->friction == IPC_LCP_FRICTION_BOX || d->friction == IPC_LCP_FRICTION_CONE) &&
+    return ipc_error_set(err, IPCC_ERR_INPUT, "lcp.solver: expected pgs, pcg-pgs, amgs or lemke");
+  if ((d->friction == IPCC_LCP_FRICTION_BOX || d->friction == IPCC_LCP_FRICTION_CONE) &&
       s != IPC_LCP_PGS && s != IPC_LCP_PCG_PGS)
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "lcp.solver: %s cannot solve the %s friction problem (bounds that move "
                          "with the normal impulse); use pgs or pcg-pgs",
                          ipc_lcp_solver_name(s),
-                         d->friction == IPC_LCP_FRICTION_BOX ? "box" : "cone");
-  if (d->friction == IPC_LCP_FRICTION_PYRAMID && s != IPC_LCP_LEMKE)
-    return ipc_error_set(err, IPC_ERR_INPUT,
+                         d->friction == IPCC_LCP_FRICTION_BOX ? "box" : "cone");
+  if (d->friction == IPCC_LCP_FRICTION_PYRAMID && s != IPC_LCP_LEMKE)
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "lcp.solver: the pyramid friction LCP is not symmetric and has zero "
                          "diagonal entries; only lemke solves it (got %s)",
                          ipc_lcp_solver_name(s));
-  if (d->friction == IPC_LCP_FRICTION_PYRAMID && d->pyramid_directions < 3)
-    return ipc_error_set(err, IPC_ERR_INPUT, "lcp.directions: expected at least 3");
+  if (d->friction == IPCC_LCP_FRICTION_PYRAMID && d->pyramid_directions < 3)
+    return ipc_error_set(err, IPCC_ERR_INPUT, "lcp.directions: expected at least 3");
   if (!(d->omega > 0 && d->omega < 2))
-    return ipc_error_set(err, IPC_ERR_INPUT, "lcp.omega: expected a number in (0, 2)");
-  return IPC_OK;
+    return ipc_error_set(err, IPCC_ERR_INPUT, "lcp.omega: expected a number in (0, 2)");
+  return IPCC_OK;
 }
 
 static void lcp_release(ipcc_world *world) {
@@ -238,7 +238,7 @@ double ipc_lcp_default_gap(const ipc_model *m) {
 }
 
 void ipc_lcp_world_reduce(ipc_lcp_world *w) {
-  if (w->def.manifold == IPC_LCP_MANIFOLD_FULL) {
+  if (w->def.manifold == IPCC_LCP_MANIFOLD_FULL) {
     w->active = &w->contacts;
     w->manifolds = w->contacts.n;
     return;
@@ -296,7 +296,7 @@ static void broad_phase_relative(ipc_lcp_world *w, double accel) {
 static double detect(ipc_lcp_world *w) {
   const ipc_model *m = &w->m;
   const double ga = sqrt(dot3(m->params.gravity, m->params.gravity));
-  if (w->def.manifold == IPC_LCP_MANIFOLD_FULL) {
+  if (w->def.manifold == IPCC_LCP_MANIFOLD_FULL) {
     double vmax2 = 0;
     for (int i = 0; i < m->nverts; ++i) {
       const double *v = w->s.v + 3 * (size_t)i;
@@ -315,7 +315,7 @@ static double detect(ipc_lcp_world *w) {
   w->contacts = t;
   w->min_phi =
       ipc_lcp_contacts_collect(&w->contacts, m, &w->cand, w->s.x, w->gap, w->s.v, w->h, ga,
-                               &w->prev_contacts, w->def.manifold == IPC_LCP_MANIFOLD_REDUCED);
+                               &w->prev_contacts, w->def.manifold == IPCC_LCP_MANIFOLD_REDUCED);
   ipc_lcp_world_reduce(w);
   return w->min_phi;
 }
@@ -361,7 +361,7 @@ static double detect_moved(ipc_lcp_world *w) {
   ipc_lcp_contact_set fresh = {0};
   ipc_lcp_contacts_collect(&fresh, m, &sub, w->s.x, w->gap, w->s.v, w->h,
                            sqrt(dot3(m->params.gravity, m->params.gravity)), &w->prev_contacts,
-                           w->def.manifold == IPC_LCP_MANIFOLD_REDUCED);
+                           w->def.manifold == IPCC_LCP_MANIFOLD_REDUCED);
   ipc_free(sub.vf);
   ipc_free(sub.ee);
   ipc_free(sub.ve);
@@ -391,25 +391,27 @@ static double detect_moved(ipc_lcp_world *w) {
   return min_phi;
 }
 
-static ipc_status lcp_check_options(const void *options, ipc_error *err) {
-  ipc_lcp_world_def d = options ? *(const ipc_lcp_world_def *)options : ipc_default_lcp_world_def();
+static ipcc_status lcp_check_options(const void *options, ipcc_error *err) {
+  ipcc_lcp_world_def d =
+      options ? *(const ipcc_lcp_world_def *)options : ipcc_default_lcp_world_def();
   return check_def(&d, err);
 }
 
 /* what the LCP mode cannot step: a start that crosses a plane or lies inside another body (as
    the IPC world refuses; surfaces closer than the gap are contacts), mesh sequences */
-static ipc_status lcp_check_model(const ipc_model *m, const ipc_scene_def *scene, ipc_error *err) {
+static ipcc_status lcp_check_model(const ipc_model *m, const ipcc_scene_def *scene,
+                                   ipcc_error *err) {
   char what[256];
   if (!ipc_model_planes_clear(m, m->x0, what, sizeof what) ||
       !ipc_model_no_containment(m, m->x0, what, sizeof what))
-    return ipc_error_set(err, IPC_ERR_INPUT, "%s: the initial state intersects: %s",
+    return ipc_error_set(err, IPCC_ERR_INPUT, "%s: the initial state intersects: %s",
                          scene->path ? scene->path : "(scene)", what);
   if (m->nseq > 0) /* read per step by the IPC world only */
-    return ipc_error_set(err, IPC_ERR_INPUT,
+    return ipc_error_set(err, IPCC_ERR_INPUT,
                          "%s: mesh sequences (meshSeq) move obstacles in IPC mode "
                          "only, not in LCP mode",
                          scene->path ? scene->path : "(scene)");
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 static ipcc_world *lcp_alloc(void) {
@@ -420,10 +422,11 @@ static ipcc_world *lcp_alloc(void) {
 
 /* the LCP strategy's workspace of a world whose model, rest data, state and prescription are
    built (core/world.c); the contacts at the start */
-static ipc_status lcp_init(ipcc_world *world, const ipc_scene_def *scene, const void *options,
-                           ipc_error *err) {
+static ipcc_status lcp_init(ipcc_world *world, const ipcc_scene_def *scene, const void *options,
+                            ipcc_error *err) {
   ipc_lcp_world *w = world->ws;
-  ipc_lcp_world_def d = options ? *(const ipc_lcp_world_def *)options : ipc_default_lcp_world_def();
+  ipcc_lcp_world_def d =
+      options ? *(const ipcc_lcp_world_def *)options : ipcc_default_lcp_world_def();
   ipc_model *m = &w->m;
   int n = m->nverts;
   size_t n3 = 3 * (size_t)n + 1;
@@ -454,9 +457,9 @@ static ipc_status lcp_init(ipcc_world *world, const ipc_scene_def *scene, const 
   w->asm_ = ipc_sparse_create(n);
   w->chol = ipc_cholmod_create();
   w->tet_set = -1;
-  if (!w->chol) return ipc_error_set(err, IPC_ERR_INPUT, "CHOLMOD could not start");
+  if (!w->chol) return ipc_error_set(err, IPCC_ERR_INPUT, "CHOLMOD could not start");
   detect(w);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 void ipc_lcp_world_set_dump_dir(ipc_lcp_world *w, const char *dir) {
@@ -502,8 +505,8 @@ const ipc_model *ipc_lcp_world_model(const ipc_lcp_world *w) {
 /* the step's prescription (ipc_prescribe) as velocities: obstacles' vertices still (0 unless
    scripted), scripted ones moving to their targets, (target - x) / h; both fixed in the solve.
    *change: the largest change of a prescribed vertex velocity from the one the contacts were
-   detected with (w->s.v at the end of the last step). IPC_ERR_INPUT as ipc_prescribe */
-static ipc_status prescribe(ipc_lcp_world *w, double t, double *change, ipc_error *err) {
+   detected with (w->s.v at the end of the last step). IPCC_ERR_INPUT as ipc_prescribe */
+static ipcc_status prescribe(ipc_lcp_world *w, double t, double *change, ipcc_error *err) {
   ipc_model *m = &w->m;
   int n = m->nverts;
   double dv2 = 0;
@@ -516,8 +519,8 @@ static ipc_status prescribe(ipc_lcp_world *w, double t, double *change, ipc_erro
     }
   }
   if (ipc_prescribe(&w->pre, m, &w->rest, w->s.center, w->h, t, w->s.step, w->s.x, w->s.q, err) !=
-      IPC_OK)
-    return IPC_ERR_INPUT;
+      IPCC_OK)
+    return IPCC_ERR_INPUT;
   for (int v = 0; v < n; ++v) {
     if (!w->pre.scripted[v]) continue;
     double d2 = 0;
@@ -531,7 +534,7 @@ static ipc_status prescribe(ipc_lcp_world *w, double t, double *change, ipc_erro
     w->fixed[v] = 1;
   }
   *change = sqrt(dv2);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 static double total_energy(const ipc_lcp_world *w) {
@@ -547,10 +550,10 @@ static double total_energy(const ipc_lcp_world *w) {
   return e;
 }
 
-/* the LCP strategy's step (record: ipc_lcp_step_stats) */
-static ipc_status lcp_step(ipcc_world *world, void *record, ipc_error *err) {
+/* the LCP strategy's step (record: ipcc_lcp_step_stats) */
+static ipcc_status lcp_step(ipcc_world *world, void *record, ipcc_error *err) {
   ipc_lcp_world *w = world->ws;
-  ipc_lcp_step_stats *st = record;
+  ipcc_lcp_step_stats *st = record;
   const ipc_model *m = &w->m;
   int n = m->nverts;
   double t0 = ipc_now();
@@ -560,24 +563,24 @@ static ipc_status lcp_step(ipcc_world *world, void *record, ipc_error *err) {
      on) could carry its vertices through a surface within the step: seek them again */
   const double *g = m->params.gravity;
   double change;
-  ipc_status s = prescribe(w, w->s.time, &change, err);
-  if (s != IPC_OK) return s;
+  ipcc_status s = prescribe(w, w->s.time, &change, err);
+  if (s != IPCC_OK) return s;
   if (change > 3 * w->h * sqrt(dot3(g, g))) detect(w);
   s = ipc_lcp_world_free_velocity(w, st, err);
-  if (s == IPC_OK) s = ipc_lcp_affine_free_velocity(w, err);
-  if (s != IPC_OK) return s;
+  if (s == IPCC_OK) s = ipc_lcp_affine_free_velocity(w, err);
+  if (s != IPCC_OK) return s;
   double t1 = ipc_now();
   st->t_velocity = t1 - t0;
   st->contacts = (int)w->active->n;
   memset(w->dv, 0, 3 * (size_t)n * sizeof(double));
   s = ipc_lcp_world_solve_contacts(w, st, err);
-  if (s != IPC_OK) return s;
+  if (s != IPCC_OK) return s;
   double t2 = ipc_now();
   st->t_solve = t2 - t1;
   for (int i = 0; i < 3 * n; ++i) {
     w->s.v[i] = w->vstar[i] + w->dv[i];
     if (!isfinite(w->s.v[i]))
-      return ipc_error_set(err, IPC_ERR_SIM, "step %d: velocity is not finite", w->s.step + 1);
+      return ipc_error_set(err, IPCC_ERR_SIM, "step %d: velocity is not finite", w->s.step + 1);
     w->s.x[i] += w->h * w->s.v[i];
   }
   ipc_lcp_affine_advance(w); /* x = J q on the affine bodies, not advanced on its own */
@@ -587,7 +590,7 @@ static ipc_status lcp_step(ipcc_world *world, void *record, ipc_error *err) {
   double phi = detect(w);
   st->t_contacts = ipc_now() - t3;
   int projected = ipc_lcp_world_project(w, st, err);
-  if (projected < 0) return IPC_ERR_SIM;
+  if (projected < 0) return IPCC_ERR_SIM;
   if (projected) {
     double t4 = ipc_now();
     st->t_solve += t4 - t3 - st->t_contacts;
@@ -606,7 +609,7 @@ static ipc_status lcp_step(ipcc_world *world, void *record, ipc_error *err) {
   }
   st->energy = total_energy(w);
   st->t_total = ipc_now() - t0;
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 static double lcp_distance(const ipcc_world *w) {
@@ -615,11 +618,11 @@ static double lcp_distance(const ipcc_world *w) {
 
 /* after x or v was set from outside: the contacts sought again (they were sought with the old
    x and v); the stale factor, if reused, only preconditions the next solve */
-static ipc_status lcp_state_changed(ipcc_world *world, int positions, ipc_error *err) {
+static ipcc_status lcp_state_changed(ipcc_world *world, int positions, ipcc_error *err) {
   (void)positions;
   (void)err;
   detect(world->ws);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 /* the contacts the next step solves (w->active), with the impulses the last step gave the
@@ -679,7 +682,7 @@ static int lcp_contact_list(const ipcc_world *world, ipcc_contact *out, int cap)
 const ipcc_strategy ipcc_strategy_lcp = {"lcp",
                                          IPC_REST_CENTRE,
                                          1,
-                                         sizeof(ipc_lcp_step_stats),
+                                         sizeof(ipcc_lcp_step_stats),
                                          IPC_STATE_LCP,
                                          0,
                                          lcp_check_options,

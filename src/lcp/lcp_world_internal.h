@@ -9,10 +9,10 @@
 #include "core/state.h"
 #include "core/world.h"
 #include "geometry/broad_phase.h"
-#include "ipcc/lcp_world.h"
 #include "lcp/body_factors.h"
 #include "lcp/body_pairs.h"
 #include "lcp/contact.h"
+#include "lcp/lcp_world.h"
 #include "linalg/cholmod_solver.h"
 #include "linalg/sparse.h"
 
@@ -28,7 +28,7 @@ struct ipc_lcp_world {
   ipcc_world world; /* first: the world this workspace steps */
   ipc_model m;
   ipc_rest rest; /* rest shapes, the affine bodies' list and moments (about their centres) */
-  ipc_lcp_world_def def;
+  ipcc_lcp_world_def def;
   char *dump_dir;
   double h, gap;
   ipc_state s; /* time, step, x, v, affine q and qdot, script centres (core/state.h) */
@@ -109,13 +109,13 @@ struct ipc_lcp_world {
 
 /* the unconstrained velocity w->vstar of the step from w->x0, w->s.v, w->fixed (linearly
    implicit Euler, free_velocity.c); fills st->velocity_iterations and st->refactored.
-   IPC_ERR_SIM when a tet is inverted or A cannot be factored. */
-ipc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err);
+   IPCC_ERR_SIM when a tet is inverted or A cannot be factored. */
+ipcc_status ipc_lcp_world_free_velocity(ipc_lcp_world *w, ipcc_lcp_step_stats *st, ipcc_error *err);
 
 /* factors A at w->x_factor with the mask w->dof_fixed_prev again, as the factor w->factor_n
    says the world held (a loaded checkpoint: the next steps reuse it as the saved world
-   would have). IPC_ERR_INPUT when it does not fit (free DOF count) or a tet is inverted */
-ipc_status ipc_lcp_world_rebuild_factor(ipc_lcp_world *w, ipc_error *err);
+   would have). IPCC_ERR_INPUT when it does not fit (free DOF count) or a tet is inverted */
+ipcc_status ipc_lcp_world_rebuild_factor(ipc_lcp_world *w, ipcc_error *err);
 
 /* a deformable body's contacts form manifolds per cell of this many mean surface edges */
 #define IPC_LCP_PATCH_EDGES 3.0
@@ -131,15 +131,15 @@ void ipc_lcp_world_reduce(ipc_lcp_world *w);
    solution): w->dv and w->adqd from them; region statistics of this solve into st, its
    iterations added (lcp_solve.c). all = 0: only the regions that hold a contact marked fresh
    in w->cres are solved, the others keep their impulses (w->cres as the last solve left it) */
-ipc_status ipc_lcp_world_solve_pass(ipc_lcp_world *w, int all, ipc_lcp_step_stats *st,
-                                    ipc_error *err);
+ipcc_status ipc_lcp_world_solve_pass(ipc_lcp_world *w, int all, ipcc_lcp_step_stats *st,
+                                     ipcc_error *err);
 
 /* post-stabilization (projection.c): when the contacts found after the step (w->contacts)
    hold a penetration deeper than IPC_LCP_PROJECT_TOL x the gap, the positions of the bodies
    involved are projected out of it (velocities unchanged; w->moved flags the bodies moved).
    Adds the solver's iterations to st->lcp_iterations; 1 when it projected, 0 when there was
    nothing to do, -1 on failure (err set) */
-int ipc_lcp_world_project(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err);
+int ipc_lcp_world_project(ipc_lcp_world *w, ipcc_lcp_step_stats *st, ipcc_error *err);
 
 /* penetrations deeper than this fraction of the contact gap are projected out */
 #define IPC_LCP_PROJECT_TOL 0.05
@@ -181,9 +181,10 @@ double ipc_lcp_default_gap(const ipc_model *m);
 int ipc_lcp_world_rows(const ipc_lcp_world *w);
 
 /* solves the contact problem of the step: from w->contacts and w->vstar, fills w->dv (the
-   velocity change) and the solver fields of st. IPC_ERR_SIM if a solve failed badly (not
+   velocity change) and the solver fields of st. IPCC_ERR_SIM if a solve failed badly (not
    finite). */
-ipc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err);
+ipcc_status ipc_lcp_world_solve_contacts(ipc_lcp_world *w, ipcc_lcp_step_stats *st,
+                                         ipcc_error *err);
 
 /* ---- affine bodies (lcp_affine.c); every function is a no-op when naff == 0 ---- */
 
@@ -196,8 +197,8 @@ void ipc_lcp_affine_free(ipc_lcp_world *w);
 void ipc_lcp_affine_map(ipc_lcp_world *w);
 
 /* the unconstrained qdot* of every affine body (factoring A_a into aL) and w->vstar of its
-   vertices; a scripted body moves with its script. IPC_ERR_SIM when A_a cannot be factored */
-ipc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipc_error *err);
+   vertices; a scripted body moves with its script. IPCC_ERR_SIM when A_a cannot be factored */
+ipcc_status ipc_lcp_affine_free_velocity(ipc_lcp_world *w, ipcc_error *err);
 
 /* g <- L_a^-1 g and y <- L_a^-T y with body a's factor of A_a */
 void ipc_lcp_affine_forward(const ipc_lcp_world *w, int a, double g[12]);
@@ -210,8 +211,8 @@ void ipc_lcp_affine_advance(ipc_lcp_world *w);
 /* the LCP strategy's fields of the state record (lcp_world_state.c) */
 int ipc_lcp_world_state_fields(const ipcc_world *w, ipc_state_field *extra, void *scratch);
 extern const uint32_t ipc_lcp_world_state_tags[8];
-ipc_status ipc_lcp_world_state_apply(ipcc_world *w, const ipc_state_record *r,
-                                     const ipc_state_shape *sh, ipc_error *err);
+ipcc_status ipc_lcp_world_state_apply(ipcc_world *w, const ipc_state_record *r,
+                                      const ipc_state_shape *sh, ipcc_error *err);
 
 /* the model (for writers) */
 const ipc_model *ipc_lcp_world_model(const ipc_lcp_world *w);

@@ -89,8 +89,8 @@ static void *copy(const void *p, uint64_t n) {
   return q;
 }
 
-ipc_status ipc_lcp_world_state_apply(ipcc_world *world, const ipc_state_record *r,
-                                     const ipc_state_shape *sh, ipc_error *err) {
+ipcc_status ipc_lcp_world_state_apply(ipcc_world *world, const ipc_state_record *r,
+                                      const ipc_state_shape *sh, ipcc_error *err) {
   ipc_lcp_world *w = world->ws;
   const ipc_model *m = &w->m;
   uint64_t n3 = 3 * (uint64_t)m->nverts, R = (uint64_t)ipc_lcp_world_rows(w);
@@ -123,7 +123,7 @@ ipc_status ipc_lcp_world_state_apply(ipcc_world *world, const ipc_state_record *
                                               : NULL;
   for (uint64_t i = 0; !bad && mask && i < n3; ++i)
     if (mask[i] > 1) bad = "DOF mask";
-  if (bad) return ipc_error_set(err, IPC_ERR_INPUT, "LCP world state: %s", bad);
+  if (bad) return ipc_error_set(err, IPCC_ERR_INPUT, "LCP world state: %s", bad);
   ipc_state_record_apply(r, sh, &w->s);
   ipc_free(w->contacts.c);
   w->contacts.c = copy(c, ncb);
@@ -135,14 +135,14 @@ ipc_status ipc_lcp_world_state_apply(ipcc_world *world, const ipc_state_record *
   w->prev_n = (size_t)np;
   w->prev_cap_key = 3 * (size_t)np; /* elements; the spare byte is not one */
   w->prev_cap_z = (size_t)(np * R);
-  w->def.manifold = (ipc_lcp_manifold)manifold;
+  w->def.manifold = (ipcc_lcp_manifold)manifold;
   ipc_lcp_world_reduce(w);
   w->refactor_next = fs[1];
   w->reuse_skip = fs[2];
   w->backoff = fs[3];
   /* only lumped coupling reuses an old factor; coupled mode factors every step */
-  w->factor_n = w->def.coupling == IPC_LCP_COUPLED ? 0 : fs[0];
-  ipc_status st2 = IPC_OK;
+  w->factor_n = w->def.coupling == IPCC_LCP_COUPLED ? 0 : fs[0];
+  ipcc_status st2 = IPCC_OK;
   if (w->factor_n > 0) {
     memcpy(w->x_factor, xf, (size_t)n3 * sizeof(double));
     memcpy(w->dof_fixed_prev, mask, (size_t)n3);

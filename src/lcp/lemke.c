@@ -122,12 +122,12 @@ static int resolve_basis(const double *W, const double *q, int n, const int *inb
   return ok ? 0 : -1;
 }
 
-ipc_status ipc_lcp_lemke(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
-                         ipc_lcp_result *res, ipc_error *err) {
+ipcc_status ipc_lcp_lemke(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
+                          ipc_lcp_result *res, ipcc_error *err) {
   ipc_lcp_options o;
-  if (ipc_lcp_start(p, opt, &o, err) != IPC_OK) return IPC_ERR_INPUT;
+  if (ipc_lcp_start(p, opt, &o, err) != IPCC_OK) return IPCC_ERR_INPUT;
   if (ipc_lcp_is_boxed(p))
-    return ipc_error_set(err, IPC_ERR_INPUT, "LCP: Lemke solves the LCP only (no bounds)");
+    return ipc_error_set(err, IPCC_ERR_INPUT, "LCP: Lemke solves the LCP only (no bounds)");
   const int n = p->n;
   if (n == 0) return ipc_lcp_finish(p, res, 0, 0.0, IPC_LCP_CONVERGED);
   const double tol = ipc_lcp_abs_tol(p, o.tol);

@@ -13,12 +13,12 @@
 #include "lcp/lcp_internal.h"
 
 /* counting sort by (row, column), stable in the input order: deterministic */
-ipc_status ipc_lcp_csr_from_triplets(ipc_lcp_csr *A, int nrows, int ncols, int nnz, const int *ri,
-                                     const int *ci, const double *v, ipc_error *err) {
+ipcc_status ipc_lcp_csr_from_triplets(ipc_lcp_csr *A, int nrows, int ncols, int nnz, const int *ri,
+                                      const int *ci, const double *v, ipcc_error *err) {
   memset(A, 0, sizeof *A);
   for (int k = 0; k < nnz; ++k) {
     if (ri[k] < 0 || ri[k] >= nrows || ci[k] < 0 || ci[k] >= ncols)
-      return ipc_error_set(err, IPC_ERR_INPUT,
+      return ipc_error_set(err, IPCC_ERR_INPUT,
                            "entry %d: index (%d, %d) outside the %d x %d matrix", k, ri[k], ci[k],
                            nrows, ncols);
   }
@@ -60,7 +60,7 @@ ipc_status ipc_lcp_csr_from_triplets(ipc_lcp_csr *A, int nrows, int ncols, int n
   ipc_free(cnt);
   ipc_free(by_col);
   ipc_free(order);
-  return IPC_OK;
+  return IPCC_OK;
 }
 
 void ipc_lcp_csr_from_dense(ipc_lcp_csr *A, int nrows, int ncols, const double *dense) {

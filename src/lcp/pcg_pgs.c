@@ -69,10 +69,10 @@ static void feasible_direction(const ipc_lcp_problem *p, const double *z, double
   }
 }
 
-ipc_status ipc_lcp_pcg_pgs(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
-                           ipc_lcp_result *res, ipc_error *err) {
+ipcc_status ipc_lcp_pcg_pgs(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
+                            ipc_lcp_result *res, ipcc_error *err) {
   ipc_lcp_options o;
-  if (ipc_lcp_start(p, opt, &o, err) != IPC_OK) return IPC_ERR_INPUT;
+  if (ipc_lcp_start(p, opt, &o, err) != IPCC_OK) return IPCC_ERR_INPUT;
   const int n = p->n;
   const size_t bytes = sizeof(double) * (size_t)(n > 0 ? n : 1);
   ipc_lcp_initial(p, &o, z);
@@ -163,7 +163,7 @@ ipc_status ipc_lcp_pcg_pgs(const ipc_lcp_problem *p, const ipc_lcp_options *opt,
   ipc_free(zold);
   ipc_free(best);
   ipc_lcp_op_free(&op);
-  ipc_status st = ipc_lcp_finish(p, res, cg_it + gs_it, best_res, stop);
+  ipcc_status st = ipc_lcp_finish(p, res, cg_it + gs_it, best_res, stop);
   if (res) res->cg_iterations = cg_it;
   return st;
 }

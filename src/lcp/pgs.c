@@ -63,10 +63,10 @@ int ipc_lcp_pgs_run(ipc_lcp_op *op, const ipc_lcp_options *o, int max_iter, doub
   return max_iter;
 }
 
-ipc_status ipc_lcp_pgs(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
-                       ipc_lcp_result *res, ipc_error *err) {
+ipcc_status ipc_lcp_pgs(const ipc_lcp_problem *p, const ipc_lcp_options *opt, double *z,
+                        ipc_lcp_result *res, ipcc_error *err) {
   ipc_lcp_options o;
-  if (ipc_lcp_start(p, opt, &o, err) != IPC_OK) return IPC_ERR_INPUT;
+  if (ipc_lcp_start(p, opt, &o, err) != IPCC_OK) return IPCC_ERR_INPUT;
   const int n = p->n;
   ipc_lcp_initial(p, &o, z);
   ipc_lcp_op op;

@@ -19,7 +19,7 @@
 #include "core/alloc.h"
 #include "lcp/lcp_world_internal.h"
 
-int ipc_lcp_world_project(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *err) {
+int ipc_lcp_world_project(ipc_lcp_world *w, ipcc_lcp_step_stats *st, ipcc_error *err) {
   const ipc_model *m = &w->m;
   const double tol = IPC_LCP_PROJECT_TOL * w->gap;
   if (!(w->min_phi < -tol)) return 0;
@@ -50,23 +50,23 @@ int ipc_lcp_world_project(ipc_lcp_world *w, ipc_lcp_step_stats *st, ipc_error *e
       if (!w->fixed[w->proj.c[i].vert[k]]) w->moved[vb[w->proj.c[i].vert[k]]] = 1;
   /* the step's solve, frictionless, on the projection's contacts from l = 0 */
   const ipc_lcp_contact_set *active = w->active;
-  ipc_lcp_friction friction = w->def.friction;
+  ipcc_lcp_friction friction = w->def.friction;
   const char *dump = w->def.dump_dir;
-  w->def.friction = IPC_LCP_FRICTION_NONE;
+  w->def.friction = IPCC_LCP_FRICTION_NONE;
   w->def.dump_dir = NULL;
   w->projecting = 1;
   w->active = &w->proj;
   ipc_reserve((void **)&w->z, &w->z_cap, w->proj.n + 1, sizeof(double));
   memset(w->z, 0, sizeof(double) * (w->proj.n + 1));
-  ipc_lcp_step_stats ps;
+  ipcc_lcp_step_stats ps;
   memset(&ps, 0, sizeof ps);
-  ipc_status s = ipc_lcp_world_solve_pass(w, 1, &ps, err);
+  ipcc_status s = ipc_lcp_world_solve_pass(w, 1, &ps, err);
   w->active = active;
   w->projecting = 0;
   w->def.friction = friction;
   w->def.dump_dir = dump;
   st->lcp_iterations += ps.lcp_iterations;
-  if (s != IPC_OK) return -1;
+  if (s != IPCC_OK) return -1;
   for (int i = 0; i < m->nverts; ++i) {
     if (w->fixed[i] || (w->rest.vert_aff && w->rest.vert_aff[i] >= 0)) continue;
     for (int d = 0; d < 3; ++d) w->s.x[3 * (size_t)i + d] += w->h * w->dv[3 * (size_t)i + d];

@@ -11,7 +11,7 @@
 #include "linalg/petsc_solver.h"
 
 struct ipc_linear_solver {
-  ipc_linear_solver_kind kind;
+  ipcc_linear_solver_kind kind;
   ipc_cholmod *chol; /* CHOLMOD kind */
   ipc_petsc *petsc;  /* PETSc kinds */
 };
@@ -22,14 +22,14 @@ static const char *const kind_names[] = {"cholmod", "petsc-mumps", "petsc-cg-gam
 /* the kind --linear-solver forces, -1: none */
 static int forced_kind = -1;
 
-const char *ipc_linear_solver_kind_name(ipc_linear_solver_kind kind) {
+const char *ipc_linear_solver_kind_name(ipcc_linear_solver_kind kind) {
   return (int)kind >= 0 && (int)kind < NKINDS ? kind_names[kind] : "unknown";
 }
 
-int ipc_linear_solver_kind_parse(const char *name, ipc_linear_solver_kind *kind) {
+int ipc_linear_solver_kind_parse(const char *name, ipcc_linear_solver_kind *kind) {
   for (int k = 0; k < NKINDS; ++k)
     if (!strcmp(name, kind_names[k])) {
-      *kind = (ipc_linear_solver_kind)k;
+      *kind = (ipcc_linear_solver_kind)k;
       return 1;
     }
   return 0;
@@ -39,8 +39,8 @@ const char *ipc_linear_solver_kind_list(void) {
   return "\"cholmod\", \"petsc-mumps\", \"petsc-cg-gamg\" or \"petsc\"";
 }
 
-int ipc_linear_solver_kind_available(ipc_linear_solver_kind kind) {
-  if (kind == IPC_LINEAR_SOLVER_CHOLMOD) return 1;
+int ipc_linear_solver_kind_available(ipcc_linear_solver_kind kind) {
+  if (kind == IPCC_LINEAR_SOLVER_CHOLMOD) return 1;
   return (int)kind > 0 && (int)kind < NKINDS && ipc_petsc_available();
 }
 
@@ -48,25 +48,25 @@ void ipc_linear_solver_force(int kind) {
   forced_kind = kind >= 0 && kind < NKINDS ? kind : -1;
 }
 
-ipc_linear_solver_kind ipc_linear_solver_pick(ipc_linear_solver_kind scene) {
-  return forced_kind >= 0 ? (ipc_linear_solver_kind)forced_kind : scene;
+ipcc_linear_solver_kind ipc_linear_solver_pick(ipcc_linear_solver_kind scene) {
+  return forced_kind >= 0 ? (ipcc_linear_solver_kind)forced_kind : scene;
 }
 
-int ipc_linear_solver_set_petsc_options(const char *options, ipc_error *err) {
+int ipc_linear_solver_set_petsc_options(const char *options, ipcc_error *err) {
   return ipc_petsc_set_options(options, err);
 }
 
-ipc_linear_solver *ipc_linear_solver_create(ipc_linear_solver_kind kind, ipc_error *err) {
+ipc_linear_solver *ipc_linear_solver_create(ipcc_linear_solver_kind kind, ipcc_error *err) {
   if ((int)kind < 0 || (int)kind >= NKINDS) {
-    ipc_error_set(err, IPC_ERR_INPUT, "newton.linear_solver: expected %s, got kind %d",
+    ipc_error_set(err, IPCC_ERR_INPUT, "newton.linear_solver: expected %s, got kind %d",
                   ipc_linear_solver_kind_list(), (int)kind);
     return NULL;
   }
   ipc_linear_solver *s = IPC_NEW0(ipc_linear_solver, 1);
   s->kind = kind;
-  if (kind == IPC_LINEAR_SOLVER_CHOLMOD) {
+  if (kind == IPCC_LINEAR_SOLVER_CHOLMOD) {
     s->chol = ipc_cholmod_create();
-    if (!s->chol) ipc_error_set(err, IPC_ERR_SIM, "CHOLMOD could not start");
+    if (!s->chol) ipc_error_set(err, IPCC_ERR_SIM, "CHOLMOD could not start");
   } else {
     s->petsc = ipc_petsc_create(kind, err);
   }

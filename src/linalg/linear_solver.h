@@ -42,11 +42,11 @@ typedef struct ipc_solve_accuracy {
 
 typedef struct ipc_linear_solver ipc_linear_solver;
 
-/* a solver of the given kind with no factor. NULL with err set (IPC_ERR_INPUT, naming the
+/* a solver of the given kind with no factor. NULL with err set (IPCC_ERR_INPUT, naming the
    scene key newton.linear_solver) when the kind is unknown or its backend cannot start
    (a PETSc kind in a build without PETSc, PETSc failing to initialize). Free with
    ipc_linear_solver_destroy. */
-ipc_linear_solver *ipc_linear_solver_create(ipc_linear_solver_kind kind, ipc_error *err);
+ipc_linear_solver *ipc_linear_solver_create(ipcc_linear_solver_kind kind, ipcc_error *err);
 
 /* frees s and its factor; s may be NULL */
 void ipc_linear_solver_destroy(ipc_linear_solver *s);
@@ -87,28 +87,28 @@ void ipc_linear_solver_get_stats(const ipc_linear_solver *s, ipc_linear_solver_s
 
 /* the kind's name in scenes and on the command line ("cholmod", "petsc-mumps",
    "petsc-cg-gamg", "petsc"); "unknown" for other values */
-const char *ipc_linear_solver_kind_name(ipc_linear_solver_kind kind);
+const char *ipc_linear_solver_kind_name(ipcc_linear_solver_kind kind);
 
 /* the kind named name into *kind: 1, or 0 when name is none of them */
-int ipc_linear_solver_kind_parse(const char *name, ipc_linear_solver_kind *kind);
+int ipc_linear_solver_kind_parse(const char *name, ipcc_linear_solver_kind *kind);
 
 /* the accepted names, for messages: "\"cholmod\", \"petsc-mumps\", ..." */
 const char *ipc_linear_solver_kind_list(void);
 
 /* 1 when this build can create solvers of the kind (PETSc kinds need -Dpetsc) */
-int ipc_linear_solver_kind_available(ipc_linear_solver_kind kind);
+int ipc_linear_solver_kind_available(ipcc_linear_solver_kind kind);
 
 /* process-wide choice that takes precedence over every scene's newton.linear_solver (the
    command line's --linear-solver); kind < 0 restores the scenes' choice */
 void ipc_linear_solver_force(int kind);
 
 /* the kind a scene asking for `scene` gets: the forced one if any, else scene */
-ipc_linear_solver_kind ipc_linear_solver_pick(ipc_linear_solver_kind scene);
+ipcc_linear_solver_kind ipc_linear_solver_pick(ipcc_linear_solver_kind scene);
 
 /* options for PETSc's database ("-ksp_type cg -pc_type hypre"), for the PETSc solvers created
    afterwards in this process (the command line's --petsc-options; PETSc reads PETSC_OPTIONS
-   itself, before these). 0, or 1 with err set (IPC_ERR_INPUT) in a build without PETSc or
+   itself, before these). 0, or 1 with err set (IPCC_ERR_INPUT) in a build without PETSc or
    when PETSc cannot read them */
-int ipc_linear_solver_set_petsc_options(const char *options, ipc_error *err);
+int ipc_linear_solver_set_petsc_options(const char *options, ipcc_error *err);
 
 #endif

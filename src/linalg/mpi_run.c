@@ -19,7 +19,7 @@ static void mpi_stop(void) {
   mpi_ours = 0;
 }
 
-int ipc_mpi_start(ipc_error *err) {
+int ipc_mpi_start(ipcc_error *err) {
   int launched = ipc_launcher_rank_count();
   if (launched <= 1) return 0;
   int up = 0;
@@ -27,7 +27,7 @@ int ipc_mpi_start(ipc_error *err) {
   if (!up) {
     int provided = 0;
     if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
-      ipc_error_set(err, IPC_ERR_INPUT,
+      ipc_error_set(err, IPCC_ERR_INPUT,
                     "started as one of %d MPI processes, but MPI could not start (see its "
                     "messages above)",
                     launched);

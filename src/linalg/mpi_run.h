@@ -14,9 +14,9 @@
 #include "ipcc/error.h"
 
 /* starts MPI when ipc_launcher_rank_count() > 1 (core/parallel.h) and sets ipc_rank /
-   ipc_rank_count (core/parallel.h); MPI stops at exit. 0, or 1 with err set (IPC_ERR_INPUT): a
+   ipc_rank_count (core/parallel.h); MPI stops at exit. 0, or 1 with err set (IPCC_ERR_INPUT): a
    build without MPI launched on several processes, or MPI failing to start */
-int ipc_mpi_start(ipc_error *err);
+int ipc_mpi_start(ipcc_error *err);
 
 /* collective over the ranks (every rank calls it at the same point; without MPI it returns
    rc at once): the largest rc of all ranks, so a failure on one rank (rank 0 writing a

@@ -4,10 +4,10 @@
 #include "core/parallel.h"
 #include "linalg/mpi_run.h"
 
-int ipc_mpi_start(ipc_error *err) {
+int ipc_mpi_start(ipcc_error *err) {
   int n = ipc_launcher_rank_count();
   if (n <= 1) return 0;
-  ipc_error_set(err, IPC_ERR_INPUT,
+  ipc_error_set(err, IPCC_ERR_INPUT,
                 "started as one of %d MPI processes, but this build of ipcc has no MPI (install "
                 "petsc-dev and libopenmpi-dev, e.g. with tools/install-deps.sh, then meson setup "
                 "--reconfigure -Dpetsc=enabled)",

@@ -39,7 +39,7 @@
 #include "core/timer.h"
 
 struct ipc_petsc {
-  ipc_linear_solver_kind kind;
+  ipcc_linear_solver_kind kind;
   KSP ksp;
   Mat A; /* NULL before the first factor and after a failed set-up */
   Vec b, x;
@@ -83,15 +83,15 @@ int ipc_petsc_available(void) {
   return 1;
 }
 
-static int insert_options(const char *options, ipc_error *err) {
+static int insert_options(const char *options, ipcc_error *err) {
   if (PetscOptionsInsertString(NULL, options) != 0) {
-    ipc_error_set(err, IPC_ERR_INPUT, "PETSc options '%s': PETSc cannot read them", options);
+    ipc_error_set(err, IPCC_ERR_INPUT, "PETSc options '%s': PETSc cannot read them", options);
     return 1;
   }
   return 0;
 }
 
-int ipc_petsc_set_options(const char *options, ipc_error *err) {
+int ipc_petsc_set_options(const char *options, ipcc_error *err) {
   if (petsc_state == 1) return options ? insert_options(options, err) : 0;
   ipc_free(pending_options);
   pending_options = NULL;
@@ -143,7 +143,7 @@ static int start_args(char ***argv) {
 /* PETSc (and MPI, unless someone started it) once per process, PetscFinalize at exit.
    PETSc's signal handler stays off: a crash should reach the sanitizers and the shell as
    itself */
-static int petsc_start(ipc_error *err) {
+static int petsc_start(ipcc_error *err) {
   if (petsc_state == 0) {
     PetscBool up = PETSC_FALSE;
     PetscInitialized(&up);
@@ -161,7 +161,7 @@ static int petsc_start(ipc_error *err) {
     }
   }
   if (petsc_state < 0) {
-    ipc_error_set(err, IPC_ERR_INPUT,
+    ipc_error_set(err, IPCC_ERR_INPUT,
                   "newton.linear_solver: PETSc (or MPI under it) could not start; see its "
                   "messages above");
     return 1;
@@ -224,7 +224,7 @@ static PetscErrorCode set_up_smoothers(ipc_petsc *s, int *ours) {
     PetscBool set;
     ours[k] = 0;
     const char *value = s->bs == 3 ? blocks[k] : scalar[k];
-    if (s->kind != IPC_LINEAR_SOLVER_PETSC_CG_GAMG || !value) continue;
+    if (s->kind != IPCC_LINEAR_SOLVER_PETSC_CG_GAMG || !value) continue;
     PetscCall(PetscOptionsHasName(NULL, NULL, smoother_keys[k], &set));
     if (set) continue;
     PetscCall(PetscOptionsSetValue(NULL, smoother_keys[k], value));
@@ -243,11 +243,11 @@ static PetscErrorCode configure(ipc_petsc *s) {
   PC pc;
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &s->ksp));
   PetscCall(KSPGetPC(s->ksp, &pc));
-  if (s->kind == IPC_LINEAR_SOLVER_PETSC_MUMPS) {
+  if (s->kind == IPCC_LINEAR_SOLVER_PETSC_MUMPS) {
     PetscCall(KSPSetType(s->ksp, KSPPREONLY));
     PetscCall(PCSetType(pc, PCCHOLESKY));
     PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-  } else if (s->kind == IPC_LINEAR_SOLVER_PETSC_CG_GAMG) {
+  } else if (s->kind == IPCC_LINEAR_SOLVER_PETSC_CG_GAMG) {
     PetscCall(KSPSetType(s->ksp, KSPCG));
     PetscCall(PCSetType(pc, PCGAMG));
   }
@@ -268,10 +268,10 @@ static PetscErrorCode configure(ipc_petsc *s) {
   return 0;
 }
 
-ipc_petsc *ipc_petsc_create(ipc_linear_solver_kind kind, ipc_error *err) {
-  if (kind != IPC_LINEAR_SOLVER_PETSC_MUMPS && kind != IPC_LINEAR_SOLVER_PETSC_CG_GAMG &&
-      kind != IPC_LINEAR_SOLVER_PETSC) {
-    ipc_error_set(err, IPC_ERR_INPUT, "newton.linear_solver: \"%s\" is not a PETSc solver",
+ipc_petsc *ipc_petsc_create(ipcc_linear_solver_kind kind, ipcc_error *err) {
+  if (kind != IPCC_LINEAR_SOLVER_PETSC_MUMPS && kind != IPCC_LINEAR_SOLVER_PETSC_CG_GAMG &&
+      kind != IPCC_LINEAR_SOLVER_PETSC) {
+    ipc_error_set(err, IPCC_ERR_INPUT, "newton.linear_solver: \"%s\" is not a PETSc solver",
                   ipc_linear_solver_kind_name(kind));
     return NULL;
   }
@@ -288,7 +288,7 @@ ipc_petsc *ipc_petsc_create(ipc_linear_solver_kind kind, ipc_error *err) {
   ipc_petsc *s = IPC_NEW0(ipc_petsc, 1);
   s->kind = kind;
   if (configure(s) != 0) {
-    ipc_error_set(err, IPC_ERR_INPUT,
+    ipc_error_set(err, IPCC_ERR_INPUT,
                   "newton.linear_solver \"%s\": PETSc rejected the solver's options (see its "
                   "messages above)",
                   ipc_linear_solver_kind_name(kind));

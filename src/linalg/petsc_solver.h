@@ -17,13 +17,13 @@ int ipc_petsc_available(void);
 /* options for PETSc's database ("-ksp_type cg -pc_type hypre"), copied; inserted after
    PETSC_OPTIONS when PETSc starts, or at once if it has started (then they apply to solvers
    created afterwards). NULL clears those not yet inserted. Returns 0, or 1 (message in err,
-   IPC_ERR_INPUT) in a build without PETSc or when PETSc rejects the string. */
-int ipc_petsc_set_options(const char *options, ipc_error *err);
+   IPCC_ERR_INPUT) in a build without PETSc or when PETSc rejects the string. */
+int ipc_petsc_set_options(const char *options, ipcc_error *err);
 
-/* a solver with the preset of kind (a PETSc kind of ipc_linear_solver_kind); NULL with err
-   set (IPC_ERR_INPUT) when PETSc is missing or cannot start. On several MPI ranks (mpi_run.h)
+/* a solver with the preset of kind (a PETSc kind of ipcc_linear_solver_kind); NULL with err
+   set (IPCC_ERR_INPUT) when PETSc is missing or cannot start. On several MPI ranks (mpi_run.h)
    every rank must make the same calls with the same arguments (they are collective) */
-ipc_petsc *ipc_petsc_create(ipc_linear_solver_kind kind, ipc_error *err);
+ipc_petsc *ipc_petsc_create(ipcc_linear_solver_kind kind, ipcc_error *err);
 
 /* frees s; s may be NULL. PETSc itself stays up until exit. */
 void ipc_petsc_destroy(ipc_petsc *s);

@@ -13,14 +13,14 @@ int ipc_petsc_available(void) {
   return 0;
 }
 
-int ipc_petsc_set_options(const char *options, ipc_error *err) {
+int ipc_petsc_set_options(const char *options, ipcc_error *err) {
   if (!options) return 0;
-  ipc_error_set(err, IPC_ERR_INPUT, "PETSc options given, but %s", no_petsc);
+  ipc_error_set(err, IPCC_ERR_INPUT, "PETSc options given, but %s", no_petsc);
   return 1;
 }
 
-ipc_petsc *ipc_petsc_create(ipc_linear_solver_kind kind, ipc_error *err) {
-  ipc_error_set(err, IPC_ERR_INPUT, "newton.linear_solver \"%s\": %s",
+ipc_petsc *ipc_petsc_create(ipcc_linear_solver_kind kind, ipcc_error *err) {
+  ipc_error_set(err, IPCC_ERR_INPUT, "newton.linear_solver \"%s\": %s",
                 ipc_linear_solver_kind_name(kind), no_petsc);
   return NULL;
 }

@@ -174,9 +174,9 @@ static double mesh_diag(const bench_mesh *m) {
 /* one of IPC's tet meshes (from the shared data folder beside the checkout): its
    boundary triangles; 0 if the file cannot be read */
 static int mesh_ipc(bench_mesh *m, const char *name, const char *path) {
-  ipc_mesh im;
-  ipc_error err;
-  if (ipc_mesh_read(path, &im, &err) != IPC_OK) {
+  ipcc_mesh im;
+  ipcc_error err;
+  if (ipcc_mesh_read(path, &im, &err) != IPCC_OK) {
     fprintf(stderr, "%s\n", err.msg);
     return 0;
   }
@@ -188,7 +188,7 @@ static int mesh_ipc(bench_mesh *m, const char *name, const char *path) {
   m->tris = malloc(sizeof(int) * 3 * (size_t)im.ntris);
   memcpy(m->tris, im.tris, sizeof(int) * 3 * (size_t)im.ntris);
   m->obstacle = calloc((size_t)im.nverts, 1);
-  ipc_mesh_free(&im);
+  ipcc_mesh_free(&im);
   return 1;
 }
 
@@ -229,9 +229,9 @@ static int bench_load_mesh(int which, bench_mesh *m) {
 
 /* the collision surface of a mesh */
 static void bench_surface(ipc_surface *s, const bench_mesh *m) {
-  ipc_error err;
+  ipcc_error err;
   if (ipc_surface_build(s, m->nverts, m->tris, m->ntris, NULL, 0, NULL, 0, NULL, m->obstacle,
-                        &err) != IPC_OK) {
+                        &err) != IPCC_OK) {
     fprintf(stderr, "%s\n", err.msg);
     exit(1);
   }

@@ -37,8 +37,8 @@ static void set_add(bench_set *s, const double *x, int kind, int truth) {
 /* adds the queries of one file to the set (a bench_set *) */
 static void load_file(const char *path, void *all) {
   ipc_ccd_queries q;
-  ipc_error err;
-  if (ipc_ccd_queries_read(path, IPC_CCD_KIND_FROM_PATH, &q, &err) == IPC_OK) {
+  ipcc_error err;
+  if (ipc_ccd_queries_read(path, IPC_CCD_KIND_FROM_PATH, &q, &err) == IPCC_OK) {
     for (int k = 0; k < q.n; ++k)
       set_add(all, q.x + 24 * (size_t)k, q.kind, q.has_truth ? q.truth[k] : 0);
     ipc_ccd_queries_free(&q);

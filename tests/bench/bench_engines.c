@@ -41,6 +41,7 @@
 
 #include "bench_engines.h"
 #include "ipcc/ipcc.h"
+#include "lcp/lcp_world.h"
 
 enum { ENG_BULLET = 1, ENG_ODE = 2, ENG_IPC = 4, ENG_LCP = 8 };
 
@@ -57,16 +58,16 @@ double bench_cpu_now(void) {
 }
 
 double bench_combine_friction(const bench_scene *s, double a, double b, int b_obstacle) {
-  switch ((ipc_friction_combine)s->friction_combine) {
-    case IPC_FRICTION_MEAN:
+  switch ((ipcc_friction_combine)s->friction_combine) {
+    case IPCC_FRICTION_MEAN:
       return 0.5 * (a + b);
-    case IPC_FRICTION_MIN:
+    case IPCC_FRICTION_MIN:
       return fmin(a, b);
-    case IPC_FRICTION_MAX:
+    case IPCC_FRICTION_MAX:
       return fmax(a, b);
-    case IPC_FRICTION_OBSTACLE:
+    case IPCC_FRICTION_OBSTACLE:
       return b_obstacle ? b : sqrt(a * b);
-    case IPC_FRICTION_GEOMETRIC_MEAN:
+    case IPCC_FRICTION_GEOMETRIC_MEAN:
     default:
       return sqrt(a * b);
   }
@@ -189,9 +190,9 @@ static int body_surface(const int *wtris, int ntris, int vbegin, int vcount, int
   return n;
 }
 
-static int scene_from_def(const char *path, const ipc_scene_def *def, bench_scene *s) {
+static int scene_from_def(const char *path, const ipcc_scene_def *def, bench_scene *s) {
   memset(s, 0, sizeof *s);
-  ipc_error err;
+  ipcc_error err;
   ipc_world *w = ipc_world_create(def, &err);
   if (!w) {
     fprintf(stderr, "%s\n", err.msg);
@@ -208,9 +209,9 @@ static int scene_from_def(const char *path, const ipc_scene_def *def, bench_scen
   s->statics = calloc((size_t)nb, sizeof *s->statics);
   int status = 0;
   for (int b = 0; b < nb && !status; ++b) {
-    ipc_body_info info;
+    ipcc_body_info info;
     ipc_world_body(w, b, &info);
-    const ipc_body_def *bd = &def->bodies[b];
+    const ipcc_body_def *bd = &def->bodies[b];
     if (info.triangle_count == 0) {
       fprintf(stderr, "%s: body '%s' has no surface triangles (expected a closed surface)\n", path,
               info.name);
@@ -430,7 +431,7 @@ static void report_summary(const bench_report *r, char *row, size_t nrow) {
 /* the centres of mass of the free bodies (the scene's order) from the vertices x: the centroid
    of each closed surface, exact for an affine body (x = A xbar + p maps the rest centroid) */
 static void ipcc_centres(const double *x, const int *wtris, int nbodies_all,
-                         const ipc_body_info *info, double *centres) {
+                         const ipcc_body_info *info, double *centres) {
   int k = 0;
   for (int b = 0; b < nbodies_all; ++b) {
     if (info[b].obstacle) continue;
@@ -441,22 +442,22 @@ static void ipcc_centres(const double *x, const int *wtris, int nbodies_all,
   }
 }
 
-static int run_ipc(const ipc_scene_def *def, const bench_options *o, bench_report *r) {
-  ipc_error err;
+static int run_ipc(const ipcc_scene_def *def, const bench_options *o, bench_report *r) {
+  ipcc_error err;
   ipc_world *w = ipc_world_create(def, &err);
   if (!w) {
     fprintf(stderr, "%s\n", err.msg);
     return 1;
   }
   int nb = ipc_world_body_count(w);
-  ipc_body_info *info = calloc((size_t)nb, sizeof *info);
+  ipcc_body_info *info = calloc((size_t)nb, sizeof *info);
   for (int b = 0; b < nb; ++b) ipc_world_body(w, b, &info[b]);
   double *centres = calloc((size_t)(3 * nb), sizeof *centres);
   int status = 0;
   for (int k = 1; k <= o->steps; ++k) {
-    ipc_step_stats st;
+    ipcc_step_stats st;
     double t0 = bench_now(), c0 = bench_cpu_now();
-    if (ipc_world_step(w, &st, &err) != IPC_OK) {
+    if (ipc_world_step(w, &st, &err) != IPCC_OK) {
       fprintf(stderr, "ipc: step %d: %s\n", k, err.msg);
       status = 1;
       break;
@@ -474,11 +475,11 @@ static int run_ipc(const ipc_scene_def *def, const bench_options *o, bench_repor
   return status;
 }
 
-static int run_lcp(const char *path, const ipc_scene_def *def, const bench_options *o,
+static int run_lcp(const char *path, const ipcc_scene_def *def, const bench_options *o,
                    bench_report *r) {
-  ipc_error err;
-  ipc_lcp_world_def ld = ipc_default_lcp_world_def();
-  if (ipc_lcp_scene_load(path, &ld, NULL, &err) != IPC_OK) {
+  ipcc_error err;
+  ipcc_lcp_world_def ld = ipcc_default_lcp_world_def();
+  if (ipcc_lcp_scene_load(path, &ld, NULL, &err) != IPCC_OK) {
     fprintf(stderr, "%s\n", err.msg);
     return 1;
   }
@@ -488,14 +489,14 @@ static int run_lcp(const char *path, const ipc_scene_def *def, const bench_optio
     return 1;
   }
   int nb = ipc_lcp_world_body_count(w);
-  ipc_body_info *info = calloc((size_t)nb, sizeof *info);
+  ipcc_body_info *info = calloc((size_t)nb, sizeof *info);
   for (int b = 0; b < nb; ++b) ipc_lcp_world_body(w, b, &info[b]);
   double *centres = calloc((size_t)(3 * nb), sizeof *centres);
   int status = 0;
   for (int k = 1; k <= o->steps; ++k) {
-    ipc_lcp_step_stats st;
+    ipcc_lcp_step_stats st;
     double t0 = bench_now(), c0 = bench_cpu_now();
-    if (ipc_lcp_world_step(w, &st, &err) != IPC_OK) {
+    if (ipc_lcp_world_step(w, &st, &err) != IPCC_OK) {
       fprintf(stderr, "lcp: step %d: %s\n", k, err.msg);
       status = 1;
       break;
@@ -660,7 +661,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (o.window_b > o.steps) o.window_b = o.steps;
-  ipc_set_threads(1);
+  ipcc_set_threads(1);
   static const struct {
     int bit;
     const char *name;
@@ -669,15 +670,15 @@ int main(int argc, char **argv) {
   const char **row_scene = calloc((size_t)(4 * nscenes), sizeof *row_scene);
   int nrows = 0, failed = 0;
   for (int si = 0; si < nscenes; ++si) {
-    ipc_scene_def def;
-    ipc_error err;
-    if (ipc_scene_load(scenes[si], &def, &err) != IPC_OK) {
+    ipcc_scene_def def;
+    ipcc_error err;
+    if (ipcc_scene_load(scenes[si], &def, &err) != IPCC_OK) {
       fprintf(stderr, "%s\n", err.msg);
       return 2;
     }
     bench_scene s;
     if (scene_from_def(scenes[si], &def, &s)) {
-      ipc_scene_def_free(&def);
+      ipcc_scene_def_free(&def);
       return 2;
     }
     printf(
@@ -706,7 +707,7 @@ int main(int argc, char **argv) {
       }
     }
     scene_free(&s);
-    ipc_scene_def_free(&def);
+    ipcc_scene_def_free(&def);
   }
   printf(
       "\n| engine | bodies | contacts/step | contacts/body | iterations/step | ms/step | "

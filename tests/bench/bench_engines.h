@@ -44,7 +44,7 @@ typedef struct bench_scene {
   const char *path;
   double h;             /* s */
   double gravity[3];    /* m/s^2 */
-  int friction_combine; /* ipc_friction_combine of the scene */
+  int friction_combine; /* ipcc_friction_combine of the scene */
   int nbodies;
   bench_body *bodies;
   int nstatic;

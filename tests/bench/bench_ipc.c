@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ipcc/ipcc.h"
+#include "lcp/lcp_world.h"
 #include "linalg/linear_solver.h"
 
 int main(int argc, char **argv) {
@@ -20,12 +21,12 @@ int main(int argc, char **argv) {
     return 2;
   }
   int nsteps_arg = -1, threads = 1, solver = -1;
-  ipc_error err;
+  ipcc_error err;
   for (int i = 2; i < argc; ++i) {
     if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
-      threads = ipc_set_threads(atoi(argv[++i]));
+      threads = ipcc_set_threads(atoi(argv[++i]));
     } else if (!strcmp(argv[i], "--linear-solver") && i + 1 < argc) {
-      ipc_linear_solver_kind kind;
+      ipcc_linear_solver_kind kind;
       if (!ipc_linear_solver_kind_parse(argv[++i], &kind)) {
         fprintf(stderr, "--linear-solver: expected %s\n", ipc_linear_solver_kind_list());
         return 2;
@@ -40,12 +41,12 @@ int main(int argc, char **argv) {
       nsteps_arg = atoi(argv[i]);
     }
   }
-  ipc_scene_def def;
-  if (ipc_scene_load_any(argv[1], 0, &def, &err) != IPC_OK) {
+  ipcc_scene_def def;
+  if (ipcc_scene_load_any(argv[1], 0, &def, &err) != IPCC_OK) {
     fprintf(stderr, "%s\n", err.msg);
     return 2;
   }
-  if (solver >= 0) def.linear_solver = (ipc_linear_solver_kind)solver;
+  if (solver >= 0) def.linear_solver = (ipcc_linear_solver_kind)solver;
   ipc_world *w = ipc_world_create(&def, &err);
   if (!w) {
     fprintf(stderr, "%s\n", err.msg);
@@ -57,8 +58,8 @@ int main(int argc, char **argv) {
   long its = 0, capped = 0, unmet = 0;
   int cmax = 0;
   for (int k = 0; k < steps; ++k) {
-    ipc_step_stats st;
-    if (ipc_world_step(w, &st, &err) != IPC_OK) {
+    ipcc_step_stats st;
+    if (ipc_world_step(w, &st, &err) != IPCC_OK) {
       fprintf(stderr, "step %d: %s\n", k + 1, err.msg);
       return 1;
     }
@@ -97,6 +98,6 @@ int main(int argc, char **argv) {
   printf("max contacts %d, capped steps %ld, steps with unmet scripts %ld, final state %s\n", cmax,
          capped, unmet, free_ok ? "intersection-free" : "INTERSECTING");
   ipc_world_destroy(w);
-  ipc_scene_def_free(&def);
+  ipcc_scene_def_free(&def);
   return 0;
 }

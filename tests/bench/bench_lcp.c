@@ -74,10 +74,10 @@ static void run(const char *title, const ipc_lcp_problem *p, double tol) {
     o.amgs_omega_identity = va->identity;
     ipc_lcp_result res;
     double t0 = now_seconds();
-    ipc_status st = ipc_lcp_solve(p, &o, z, &res, NULL);
+    ipcc_status st = ipc_lcp_solve(p, &o, z, &res, NULL);
     double ms = 1e3 * (now_seconds() - t0);
     printf("  %-22s %8d %6d %12.3e %10.2f%s\n", va->name, res.iterations, res.cg_iterations,
-           res.rel_residual, ms, st == IPC_OK ? "" : "  (not converged)");
+           res.rel_residual, ms, st == IPCC_OK ? "" : "  (not converged)");
   }
   ipc_free(z);
 }

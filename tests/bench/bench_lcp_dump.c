@@ -12,8 +12,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "ipcc/lcp_world.h"
 #include "ipcc/scene.h"
+#include "lcp/lcp_world.h"
 
 static int wanted(int step, int argc, char **argv) {
   for (int i = 4; i < argc; ++i)
@@ -28,21 +28,21 @@ int main(int argc, char **argv) {
   }
   int steps = atoi(argv[2]);
   const char *dir = argv[3];
-  ipc_scene_def sc;
-  ipc_error err;
-  if (ipc_scene_load(argv[1], &sc, &err) != IPC_OK) {
+  ipcc_scene_def sc;
+  ipcc_error err;
+  if (ipcc_scene_load(argv[1], &sc, &err) != IPCC_OK) {
     fprintf(stderr, "bench_lcp_dump: %s\n", err.msg);
     return 2;
   }
-  ipc_lcp_world_def d = ipc_default_lcp_world_def();
-  if (ipc_lcp_scene_load(argv[1], &d, NULL, &err) != IPC_OK) {
+  ipcc_lcp_world_def d = ipcc_default_lcp_world_def();
+  if (ipcc_lcp_scene_load(argv[1], &d, NULL, &err) != IPCC_OK) {
     fprintf(stderr, "bench_lcp_dump: %s\n", err.msg);
-    ipc_scene_def_free(&sc);
+    ipcc_scene_def_free(&sc);
     return 2;
   }
   if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
     fprintf(stderr, "bench_lcp_dump: cannot create %s\n", dir);
-    ipc_scene_def_free(&sc);
+    ipcc_scene_def_free(&sc);
     return 2;
   }
   size_t len = strlen(dir) + 32;
@@ -64,8 +64,8 @@ int main(int argc, char **argv) {
       break;
     }
     ipc_lcp_world_set_dump_dir(w, dump ? cur : NULL);
-    ipc_lcp_step_stats st;
-    if (ipc_lcp_world_step(w, &st, &err) != IPC_OK) {
+    ipcc_lcp_step_stats st;
+    if (ipc_lcp_world_step(w, &st, &err) != IPCC_OK) {
       fprintf(stderr, "bench_lcp_dump: step %d: %s\n", k, err.msg);
       rc = 1;
       break;
@@ -84,7 +84,7 @@ int main(int argc, char **argv) {
     fflush(stdout);
   }
   ipc_lcp_world_destroy(w);
-  ipc_scene_def_free(&sc);
+  ipcc_scene_def_free(&sc);
   free(cur);
   free(done);
   return rc;

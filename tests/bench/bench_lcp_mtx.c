@@ -26,14 +26,14 @@ int main(int argc, char **argv) {
   int max_iter = argc > 3 ? atoi(argv[3]) : 1000000;
   double tols_default[2] = {1e-4, 1e-6};
   int ntol = argc > 4 ? argc - 4 : 2;
-  ipc_error err;
-  ipc_error_clear(&err);
+  ipcc_error err;
+  ipcc_error_clear(&err);
   ipc_mm_matrix mm, mq;
-  if (ipc_mm_read(argv[1], &mm, &err) != IPC_OK) {
+  if (ipc_mm_read(argv[1], &mm, &err) != IPCC_OK) {
     fprintf(stderr, "bench_lcp_mtx: %s\n", err.msg);
     return 2;
   }
-  if (ipc_mm_read(argv[2], &mq, &err) != IPC_OK) {
+  if (ipc_mm_read(argv[2], &mq, &err) != IPCC_OK) {
     fprintf(stderr, "bench_lcp_mtx: %s\n", err.msg);
     ipc_mm_free(&mm);
     return 2;
@@ -57,7 +57,7 @@ int main(int argc, char **argv) {
       mm.val[nt++] = mm.val[k];
     }
   ipc_lcp_csr M = {0, 0, NULL, NULL, NULL};
-  if (ipc_lcp_csr_from_triplets(&M, n, n, nt, mm.ri, mm.ci, mm.val, &err) != IPC_OK) {
+  if (ipc_lcp_csr_from_triplets(&M, n, n, nt, mm.ri, mm.ci, mm.val, &err) != IPCC_OK) {
     fprintf(stderr, "bench_lcp_mtx: %s\n", err.msg);
     rc = 2;
   }
@@ -77,9 +77,9 @@ int main(int argc, char **argv) {
       opt.max_iter = max_iter;
       ipc_lcp_result res;
       double t0 = now_seconds();
-      ipc_status st = ipc_lcp_solve(&p, &opt, z, &res, &err);
+      ipcc_status st = ipc_lcp_solve(&p, &opt, z, &res, &err);
       double sec = now_seconds() - t0;
-      if (st == IPC_ERR_INPUT) {
+      if (st == IPCC_ERR_INPUT) {
         fprintf(stderr, "bench_lcp_mtx: %s\n", err.msg);
         rc = 2;
         break;

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ipcc/lcp_world.h"
 #include "ipcc/scene.h"
+#include "lcp/lcp_world.h"
 
 typedef struct tally {
   double t_solve, t_total;
@@ -15,8 +15,8 @@ typedef struct tally {
   int contacts_max, regions_max, unconverged;
 } tally;
 
-static int run(const ipc_scene_def *sc, const ipc_lcp_world_def *d, int steps, tally *t) {
-  ipc_error err;
+static int run(const ipcc_scene_def *sc, const ipcc_lcp_world_def *d, int steps, tally *t) {
+  ipcc_error err;
   ipc_lcp_world *w = ipc_lcp_world_create(sc, d, &err);
   if (!w) {
     fprintf(stderr, "bench_lcp_regions: %s\n", err.msg);
@@ -24,8 +24,8 @@ static int run(const ipc_scene_def *sc, const ipc_lcp_world_def *d, int steps, t
   }
   *t = (tally){0};
   for (int k = 0; k < steps; ++k) {
-    ipc_lcp_step_stats st;
-    if (ipc_lcp_world_step(w, &st, &err) != IPC_OK) {
+    ipcc_lcp_step_stats st;
+    if (ipc_lcp_world_step(w, &st, &err) != IPCC_OK) {
       fprintf(stderr, "bench_lcp_regions: %s\n", err.msg);
       ipc_lcp_world_destroy(w);
       return 0;
@@ -54,16 +54,16 @@ int main(int argc, char **argv) {
   }
   int steps = argc > 2 ? atoi(argv[2]) : 40;
   double tol = argc > 3 ? atof(argv[3]) : 1e-6;
-  ipc_scene_def sc;
-  ipc_error err;
-  if (ipc_scene_load(argv[1], &sc, &err) != IPC_OK) {
+  ipcc_scene_def sc;
+  ipcc_error err;
+  if (ipcc_scene_load(argv[1], &sc, &err) != IPCC_OK) {
     fprintf(stderr, "bench_lcp_regions: %s\n", err.msg);
     return 2;
   }
-  ipc_lcp_world_def d = ipc_default_lcp_world_def();
-  if (ipc_lcp_scene_load(argv[1], &d, NULL, &err) != IPC_OK) { /* the scene's lcp options */
+  ipcc_lcp_world_def d = ipcc_default_lcp_world_def();
+  if (ipcc_lcp_scene_load(argv[1], &d, NULL, &err) != IPCC_OK) { /* the scene's lcp options */
     fprintf(stderr, "bench_lcp_regions: %s\n", err.msg);
-    ipc_scene_def_free(&sc);
+    ipcc_scene_def_free(&sc);
     return 2;
   }
   d.tol = tol;
@@ -73,7 +73,7 @@ int main(int argc, char **argv) {
          "it/step", "contacts", "regions", "unconv");
   tally t[4];
   const char *names[4] = {"pgs, regions", "pgs, one problem", "amgs, regions", "amgs, one problem"};
-  int ok = 1, namgs = d.friction == IPC_LCP_FRICTION_BOX || d.friction == IPC_LCP_FRICTION_CONE;
+  int ok = 1, namgs = d.friction == IPCC_LCP_FRICTION_BOX || d.friction == IPCC_LCP_FRICTION_CONE;
   for (int k = 0; k < (namgs ? 2 : 4) && ok; ++k) {
     d.solver = k < 2 ? 0 : 2;
     d.split_regions = k % 2 == 0;
@@ -91,6 +91,6 @@ int main(int argc, char **argv) {
            (double)t[2].iterations / (double)(t[0].iterations > 0 ? t[0].iterations : 1),
            t[2].t_solve / (t[0].t_solve > 0 ? t[0].t_solve : 1e-300));
   }
-  ipc_scene_def_free(&sc);
+  ipcc_scene_def_free(&sc);
   return ok ? 0 : 1;
 }

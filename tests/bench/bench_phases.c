@@ -19,8 +19,8 @@
 
 #include "io/plot.h"
 #include "ipcc/ipcc.h"
-#include "ipcc/lcp_world.h"
 #include "ipcc/render.h"
+#include "lcp/lcp_world.h"
 
 enum { PH_BROAD, PH_ASSEMBLY, PH_SOLVE, PH_CCD, PH_OTHER, PH_TOTAL, NPH };
 static const char *ipc_phase[NPH] = {
@@ -35,16 +35,16 @@ typedef struct row {
   double its;      /* Newton or LCP iterations per counted step */
 } row;
 
-static int run_ipc(const char *path, const ipc_scene_def *def, int steps, int skip, row *r) {
-  ipc_error err;
+static int run_ipc(const char *path, const ipcc_scene_def *def, int steps, int skip, row *r) {
+  ipcc_error err;
   ipc_world *w = ipc_world_create(def, &err);
   if (!w) {
     fprintf(stderr, "%s\n", err.msg);
     return 1;
   }
   for (int k = 0; k < skip + steps; ++k) {
-    ipc_step_stats st;
-    if (ipc_world_step(w, &st, &err) != IPC_OK) {
+    ipcc_step_stats st;
+    if (ipc_world_step(w, &st, &err) != IPCC_OK) {
       fprintf(stderr, "%s: step %d: %s\n", path, k + 1, err.msg);
       ipc_world_destroy(w);
       return 1;
@@ -66,10 +66,10 @@ static int run_ipc(const char *path, const ipc_scene_def *def, int steps, int sk
   return ok ? 0 : 1;
 }
 
-static int run_lcp(const char *path, const ipc_scene_def *def, int steps, int skip, row *r) {
-  ipc_error err;
-  ipc_lcp_world_def ld = ipc_default_lcp_world_def();
-  if (ipc_lcp_scene_load(path, &ld, NULL, &err) != IPC_OK) {
+static int run_lcp(const char *path, const ipcc_scene_def *def, int steps, int skip, row *r) {
+  ipcc_error err;
+  ipcc_lcp_world_def ld = ipcc_default_lcp_world_def();
+  if (ipcc_lcp_scene_load(path, &ld, NULL, &err) != IPCC_OK) {
     fprintf(stderr, "%s\n", err.msg);
     return 1;
   }
@@ -79,8 +79,8 @@ static int run_lcp(const char *path, const ipc_scene_def *def, int steps, int sk
     return 1;
   }
   for (int k = 0; k < skip + steps; ++k) {
-    ipc_lcp_step_stats st;
-    if (ipc_lcp_world_step(w, &st, &err) != IPC_OK) {
+    ipcc_lcp_step_stats st;
+    if (ipc_lcp_world_step(w, &st, &err) != IPCC_OK) {
       fprintf(stderr, "%s: LCP step %d: %s\n", path, k + 1, err.msg);
       ipc_lcp_world_destroy(w);
       return 1;
@@ -153,11 +153,11 @@ static void plot(const char *png, const row *rows, int n) {
       ++ns;
     }
   const unsigned char white[3] = {255, 255, 255};
-  ipc_image *im = ipc_image_create(900, 600, white);
+  ipcc_image *im = ipcc_image_create(900, 600, white);
   ipc_plot_lines(im, "time per step against bodies", "log10 bodies", "ms per step", ser, ns, 1);
-  ipc_error err;
-  if (ipc_image_write_png(im, png, &err) != IPC_OK) fprintf(stderr, "%s\n", err.msg);
-  ipc_image_destroy(im);
+  ipcc_error err;
+  if (ipcc_image_write_png(im, png, &err) != IPCC_OK) fprintf(stderr, "%s\n", err.msg);
+  ipcc_image_destroy(im);
   free(xs);
   free(ys);
 }
@@ -194,13 +194,13 @@ int main(int argc, char **argv) {
             "[--png FILE] SCENE...\n");
     return 2;
   }
-  ipc_set_threads(1);
+  ipcc_set_threads(1);
   row *rows = calloc((size_t)(2 * nscenes), sizeof *rows);
   int n = 0, failed = 0;
   for (int s = 0; s < nscenes; ++s) {
-    ipc_scene_def def;
-    ipc_error err;
-    if (ipc_scene_load(scenes[s], &def, &err) != IPC_OK) {
+    ipcc_scene_def def;
+    ipcc_error err;
+    if (ipcc_scene_load(scenes[s], &def, &err) != IPCC_OK) {
       fprintf(stderr, "%s\n", err.msg);
       return 2;
     }
@@ -225,7 +225,7 @@ int main(int argc, char **argv) {
       for (int ph = 0; ph < NPH; ++ph) r->t[ph] /= steps;
       ++n;
     }
-    ipc_scene_def_free(&def);
+    ipcc_scene_def_free(&def);
   }
   printf(
       "| mode | bodies | contacts/step | iterations/step | broad phase / contacts | "

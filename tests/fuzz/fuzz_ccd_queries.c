@@ -38,10 +38,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   else
     remove(json);
   ipc_ccd_queries q;
-  ipc_error err = {0};
-  ipc_status st = ipc_ccd_queries_read(csv, IPC_CCD_KIND_FROM_PATH, &q, &err);
+  ipcc_error err = {0};
+  ipcc_status st = ipc_ccd_queries_read(csv, IPC_CCD_KIND_FROM_PATH, &q, &err);
   fuzz_check_error(st, &err, csv);
-  if (st == IPC_OK) check_queries(&q);
+  if (st == IPCC_OK) check_queries(&q);
   ipc_ccd_queries_free(&q);
   return 0;
 }

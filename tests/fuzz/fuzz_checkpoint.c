@@ -8,7 +8,7 @@
 
 #include "fuzz_common.h"
 #include "io/run_output.h"
-#include "ipcc/world.h"
+#include "ipc/world.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -17,11 +17,11 @@ static ipc_world *world;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   fuzz_dir();
-  ipc_scene_def s;
-  ipc_error err = {0};
-  if (ipc_scene_load(FUZZ_DATA_DIR "/checkpoint_scene.json", &s, &err) == IPC_OK)
+  ipcc_scene_def s;
+  ipcc_error err = {0};
+  if (ipcc_scene_load(FUZZ_DATA_DIR "/checkpoint_scene.json", &s, &err) == IPCC_OK)
     world = ipc_world_create(&s, &err);
-  ipc_scene_def_free(&s);
+  ipcc_scene_def_free(&s);
   if (!world) {
     fprintf(stderr, "fuzz_checkpoint: %s\n", err.msg);
     abort();
@@ -58,10 +58,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_write(path, sealed, size);
   free(sealed);
   ipc_run_checkpoint c;
-  ipc_error err = {0};
-  ipc_status st = ipc_checkpoint_read(path, &c, &err);
+  ipcc_error err = {0};
+  ipcc_status st = ipc_checkpoint_read(path, &c, &err);
   fuzz_check_error(st, &err, path);
-  if (st == IPC_OK && ipc_checkpoint_restore_world(&c, world, &err) != IPC_OK && !err.msg[0]) {
+  if (st == IPCC_OK && ipc_checkpoint_restore_world(&c, world, &err) != IPCC_OK && !err.msg[0]) {
     fprintf(stderr, "fuzz oracle: world state refused without a message\n");
     abort();
   }

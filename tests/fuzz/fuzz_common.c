@@ -2,7 +2,7 @@
 
 #include "fuzz_common.h"
 
-#include "ipcc/world.h"
+#include "ipc/world.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -87,8 +87,8 @@ char *fuzz_text(const uint8_t *data, size_t n) {
   return s;
 }
 
-void fuzz_check_error(ipc_status st, const ipc_error *err, const char *name) {
-  if (st == IPC_OK) return;
+void fuzz_check_error(ipcc_status st, const ipcc_error *err, const char *name) {
+  if (st == IPCC_OK) return;
   /* a refusal may name another input file it read (a mesh, a script alias) instead */
   if (!strstr(err->msg, name) && !(dir[0] && strstr(err->msg, dir))) {
     fprintf(stderr, "fuzz oracle: error message does not name %s: '%s'\n", name, err->msg);
@@ -104,7 +104,7 @@ static void check_indices(const char *what, const int *idx, int n, int per, int 
     }
 }
 
-void fuzz_check_mesh(const ipc_mesh *m) {
+void fuzz_check_mesh(const ipcc_mesh *m) {
   int ok = m->nverts >= 0 && m->ntets >= 0 && m->ntris >= 0 && m->nsegs >= 0 && m->nobjects >= 1 &&
            m->object_tri_start && m->object_names && m->object_tri_start[0] == 0 &&
            m->object_tri_start[m->nobjects] == m->ntris;
@@ -126,10 +126,10 @@ static int inside_dir(const char *path) {
   return path && !strncmp(path, fuzz_dir(), n) && path[n] == '/' && !strstr(path, "..");
 }
 
-void fuzz_build_world(const ipc_scene_def *s) {
+void fuzz_build_world(const ipcc_scene_def *s) {
   for (int i = 0; i < s->nbodies; ++i)
     if (!inside_dir(s->bodies[i].mesh)) return;
-  ipc_error err = {0};
+  ipcc_error err = {0};
   ipc_world *w = ipc_world_create(s, &err);
   if (!w && !err.msg[0]) {
     fprintf(stderr, "fuzz oracle: ipc_world_create failed without a message\n");

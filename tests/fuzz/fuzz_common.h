@@ -32,12 +32,12 @@ char *fuzz_text(const uint8_t *data, size_t n);
 /* the oracles beyond the sanitizers: a reader that fails says why (a message naming
    name or another file in the scratch folder), and a mesh it accepts is consistent (indices in
    range, finite positions, object ranges covering the triangles); abort() otherwise */
-void fuzz_check_error(ipc_status st, const ipc_error *err, const char *name);
-void fuzz_check_mesh(const ipc_mesh *m);
+void fuzz_check_error(ipcc_status st, const ipcc_error *err, const char *name);
+void fuzz_check_mesh(const ipcc_mesh *m);
 
 /* builds the world of an accepted scene (reading its meshes and checking its start state)
    when every mesh path lies inside the scratch folder, so that a fuzzed path never reads
    the rest of the machine; a refusal must say why */
-void fuzz_build_world(const ipc_scene_def *s);
+void fuzz_build_world(const ipcc_scene_def *s);
 
 #endif

@@ -130,10 +130,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   if (!written) return 0;
   ipc_fclib_problem p;
-  ipc_error err = {0};
-  ipc_status st = ipc_fclib_read(path, &p, &err);
+  ipcc_error err = {0};
+  ipcc_status st = ipc_fclib_read(path, &p, &err);
   fuzz_check_error(st, &err, path);
-  if (st == IPC_OK) check_problem(&p);
+  if (st == IPCC_OK) check_problem(&p);
   ipc_fclib_problem_free(&p);
   return 0;
 }

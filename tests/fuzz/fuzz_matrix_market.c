@@ -23,10 +23,10 @@ static void check_triplets(const ipc_mm_matrix *m) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *text = fuzz_text(data, size);
   ipc_mm_matrix m;
-  ipc_error err = {0};
-  ipc_status st = ipc_mm_parse("fuzz.mtx", text, size, &m, &err);
+  ipcc_error err = {0};
+  ipcc_status st = ipc_mm_parse("fuzz.mtx", text, size, &m, &err);
   fuzz_check_error(st, &err, "fuzz.mtx");
-  if (st == IPC_OK) {
+  if (st == IPCC_OK) {
     if (m.rows < 0 || m.cols < 0 || m.nnz < 0) abort();
     check_triplets(&m);
     if ((long)m.rows * m.cols <= DENSE_MAX) {

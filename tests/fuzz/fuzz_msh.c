@@ -9,12 +9,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *text = fuzz_text(data, size);
-  ipc_mesh m;
-  ipc_error err = {0};
-  ipc_status st = ipc_msh_parse("fuzz.msh", text, size, &m, &err);
+  ipcc_mesh m;
+  ipcc_error err = {0};
+  ipcc_status st = ipc_msh_parse("fuzz.msh", text, size, &m, &err);
   fuzz_check_error(st, &err, "fuzz.msh");
-  if (st == IPC_OK) fuzz_check_mesh(&m);
-  ipc_mesh_free(&m);
+  if (st == IPCC_OK) fuzz_check_mesh(&m);
+  ipcc_mesh_free(&m);
   free(text);
   return 0;
 }

@@ -11,12 +11,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *text = fuzz_text(data, size);
   static const char *const names[2] = {"fuzz.obj", "fuzz.seg"};
   for (int seg = 0; seg < 2; ++seg) {
-    ipc_mesh m;
-    ipc_error err = {0};
-    ipc_status st = ipc_obj_parse(names[seg], text, size, seg, &m, &err);
+    ipcc_mesh m;
+    ipcc_error err = {0};
+    ipcc_status st = ipc_obj_parse(names[seg], text, size, seg, &m, &err);
     fuzz_check_error(st, &err, names[seg]);
-    if (st == IPC_OK) fuzz_check_mesh(&m);
-    ipc_mesh_free(&m);
+    if (st == IPCC_OK) fuzz_check_mesh(&m);
+    ipcc_mesh_free(&m);
   }
   free(text);
   return 0;

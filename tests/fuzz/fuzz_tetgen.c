@@ -14,12 +14,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t ele_len = nul ? size - node_len - 1 : 0;
   char *node = fuzz_text(data, node_len);
   char *ele = fuzz_text(nul ? nul + 1 : data, ele_len);
-  ipc_mesh m;
-  ipc_error err = {0};
-  ipc_status st = ipc_tetgen_parse("fuzz.node", node, node_len, "fuzz.ele", ele, ele_len, &m, &err);
+  ipcc_mesh m;
+  ipcc_error err = {0};
+  ipcc_status st =
+      ipc_tetgen_parse("fuzz.node", node, node_len, "fuzz.ele", ele, ele_len, &m, &err);
   fuzz_check_error(st, &err, "fuzz.");
-  if (st == IPC_OK) fuzz_check_mesh(&m);
-  ipc_mesh_free(&m);
+  if (st == IPCC_OK) fuzz_check_mesh(&m);
+  ipcc_mesh_free(&m);
   free(node);
   free(ele);
   return 0;
