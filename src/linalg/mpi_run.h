@@ -40,7 +40,8 @@ int ipc_mpi_agree(int rc, const double *x, size_t n, int *same);
    every function below is the serial one: the same chunks and bits as ipc_parallel_*.
    With several ranks the chunk count is raised (to 4 per rank, when the serial count is
    lower) so each rank gets a share: sums are then grouped differently from the serial run's,
-   within round-off of it. */
+   within round-off of it. IPCC_MPI_SPLIT=0 in the environment keeps every loop whole on every
+   rank (stage 1), for comparisons. */
 
 /* on (1) / off (0): collective calls inside may split their work; every rank must make the
    same calls in the same order while it is on */

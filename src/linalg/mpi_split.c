@@ -3,6 +3,8 @@
  * in a build without MPI, mpi_run_stub.c). On one rank everything here is ipc_parallel_*. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "core/parallel.h"
 #include "linalg/mpi_run.h"
@@ -14,8 +16,19 @@ void ipc_mpi_split_scope(int on) {
   scope = on;
 }
 
+/* IPCC_MPI_SPLIT=0 turns the split off (stage 1's replicated loops: every rank runs them all),
+   for measurements and to tell the split's effects from the solver's */
+static int split_allowed(void) {
+  static int allowed = -1;
+  if (allowed < 0) {
+    const char *e = getenv("IPCC_MPI_SPLIT");
+    allowed = !(e && strcmp(e, "0") == 0);
+  }
+  return allowed;
+}
+
 int ipc_mpi_splitting(void) {
-  return scope && ipc_rank_count() > 1;
+  return scope && ipc_rank_count() > 1 && split_allowed();
 }
 
 size_t ipc_mpi_chunk_count(size_t n, size_t min_chunk) {
