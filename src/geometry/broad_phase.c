@@ -353,8 +353,7 @@ void ipc_candidates_narrow(ipc_candidates *c, const ipc_surface *s, const double
   ipc_reserve((void **)&w->keep, &w->cap_keep, n, 1);
   narrow_job j = {c, s, x0, x1, grow, dist, w->keep};
   if (!ipc_mpi_splitting()) {
-    ipc_mpi_count(IPC_WORK_NARROW, n);
-    ipc_parallel_sum(n, 1024, narrow_range, &j);
+    ipc_mpi_parallel_sum(n, 1024, narrow_range, &j, IPC_WORK_NARROW);
   } else { /* each MPI rank judges its chunks' pairs, then every rank gets all the flags */
     size_t nc = ipc_mpi_chunk_count(n, 1024), c0, c1, b0, b1, e;
     double part[IPC_MAX_CHUNKS];

@@ -297,8 +297,10 @@ double ipc_contacts_collect(ipc_contact_set *out, const ipc_contact_model *cm,
   size_t nc = ipc_mpi_chunk_count(n, 2048);
   if (nc <= 1 && !ipc_mpi_splitting()) {
     ipc_mpi_count(IPC_WORK_BARRIER, n);
+    double t0 = ipc_mpi_cpu_now();
     collect_ctx k = {out, cm, x, cm->dhat * cm->dhat, INFINITY, 0};
     ipc_contacts_visit(cm, cand, collect_visit, &k);
+    ipc_mpi_count_cpu(IPC_WORK_BARRIER, ipc_mpi_cpu_now() - t0);
     return k.touching ? -1.0 : k.min_d2;
   }
   collect_job *j = IPC_NEW0(collect_job, 1);

@@ -71,9 +71,14 @@ int ipc_mpi_agree(int rc, const double *x, size_t n, int *same) {
 /* ---- the collectives of the work split (mpi_split.c) ---- */
 
 static double comm_seconds;
+static unsigned long long comm_bytes;
 
 double ipc_mpi_comm_seconds(void) {
   return comm_seconds;
+}
+
+unsigned long long ipc_mpi_comm_bytes(void) {
+  return comm_bytes;
 }
 
 void ipc_mpi_reduce(double *v, size_t n, ipc_mpi_op op) {
@@ -82,6 +87,7 @@ void ipc_mpi_reduce(double *v, size_t n, ipc_mpi_op op) {
   MPI_Op o = op == IPC_MPI_SUM ? MPI_SUM : op == IPC_MPI_MIN ? MPI_MIN : MPI_MAX;
   MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_DOUBLE, o, MPI_COMM_WORLD);
   comm_seconds += ipc_now() - t0;
+  comm_bytes += n * sizeof(double);
 }
 
 size_t ipc_mpi_allgather(const void *mine, size_t mine_bytes, void **all, size_t *cap) {
@@ -104,5 +110,6 @@ size_t ipc_mpi_allgather(const void *mine, size_t mine_bytes, void **all, size_t
   MPI_Allgatherv(mine, me, MPI_BYTE, *all, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
   ipc_free(counts);
   comm_seconds += ipc_now() - t0;
+  comm_bytes += total - mine_bytes + (size_t)nr * sizeof(int);
   return total;
 }

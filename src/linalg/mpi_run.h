@@ -77,6 +77,9 @@ double ipc_mpi_parallel_min(size_t n, size_t min_chunk, ipc_range_fn fn, void *c
 void ipc_mpi_parallel_chunks(size_t n, size_t nc, ipc_range_fn fn, void *ctx, double *part,
                              ipc_work_kind kind);
 void ipc_mpi_count(ipc_work_kind kind, size_t items);
+/* this process's CPU seconds so far, and the CPU seconds of a loop of kind (counted as above) */
+double ipc_mpi_cpu_now(void);
+void ipc_mpi_count_cpu(ipc_work_kind kind, double seconds);
 
 /* collective, in place over all ranks: v[i] = op over the ranks of v[i] (nothing on one
    rank) */
@@ -87,10 +90,13 @@ void ipc_mpi_reduce(double *v, size_t n, ipc_mpi_op op);
    with ipc_reserve, *cap its capacity in bytes); returns the total bytes. On one rank a copy */
 size_t ipc_mpi_allgather(const void *mine, size_t mine_bytes, void **all, size_t *cap);
 
-/* seconds spent in the calls above waiting for and moving data (this rank) */
+/* seconds spent in the calls above waiting for and moving data (this rank), and the bytes this
+   rank received in them (an Allreduce counted as its vector's size) */
 double ipc_mpi_comm_seconds(void);
+unsigned long long ipc_mpi_comm_bytes(void);
 
-/* one line per rank to f: its work counts and communication time (every rank prints its own) */
+/* one line per rank to f: its work counts, communication time (wall) and the CPU seconds of its
+   share of the split loops (every rank prints its own) */
 void ipc_mpi_work_report(FILE *f);
 
 #endif

@@ -5,12 +5,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/parallel.h"
 #include "linalg/mpi_run.h"
 
 static int scope;
 static unsigned long long work[IPC_WORK_KINDS];
+static double work_cpu[IPC_WORK_KINDS]; /* CPU seconds of this process in the kind's loops */
+
+double ipc_mpi_cpu_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void ipc_mpi_count_cpu(ipc_work_kind kind, double seconds) {
+  if (scope) work_cpu[kind] += seconds;
+}
 
 void ipc_mpi_split_scope(int on) {
   scope = on;
@@ -62,7 +74,9 @@ void ipc_mpi_parallel_chunks(size_t n, size_t nc, ipc_range_fn fn, void *ctx, do
   size_t c0, c1, b0, e0, b1, e1;
   ipc_mpi_my_chunks(nc, &c0, &c1);
   if (c1 <= c0) return;
+  double t0 = ipc_mpi_cpu_now();
   ipc_parallel_chunks(n, nc, c0, c1, fn, ctx, part);
+  ipc_mpi_count_cpu(kind, ipc_mpi_cpu_now() - t0);
   ipc_chunk_range(n, nc, c0, &b0, &e0);
   ipc_chunk_range(n, nc, c1 - 1, &b1, &e1);
   ipc_mpi_count(kind, e1 - b0);
@@ -72,7 +86,9 @@ double ipc_mpi_parallel_sum(size_t n, size_t min_chunk, ipc_range_fn fn, void *c
                             ipc_work_kind kind) {
   if (!ipc_mpi_splitting()) {
     ipc_mpi_count(kind, n);
-    return ipc_parallel_sum(n, min_chunk, fn, ctx);
+    double t0 = ipc_mpi_cpu_now(), r = ipc_parallel_sum(n, min_chunk, fn, ctx);
+    ipc_mpi_count_cpu(kind, ipc_mpi_cpu_now() - t0);
+    return r;
   }
   size_t nc = ipc_mpi_chunk_count(n, min_chunk);
   double part[IPC_MAX_CHUNKS];
@@ -89,7 +105,9 @@ double ipc_mpi_parallel_min(size_t n, size_t min_chunk, ipc_range_fn fn, void *c
                             ipc_work_kind kind) {
   if (!ipc_mpi_splitting()) {
     ipc_mpi_count(kind, n);
-    return ipc_parallel_min(n, min_chunk, fn, ctx);
+    double t0 = ipc_mpi_cpu_now(), r = ipc_parallel_min(n, min_chunk, fn, ctx);
+    ipc_mpi_count_cpu(kind, ipc_mpi_cpu_now() - t0);
+    return r;
   }
   size_t nc = ipc_mpi_chunk_count(n, min_chunk), c0, c1;
   double part[IPC_MAX_CHUNKS], s = INFINITY;
@@ -104,7 +122,11 @@ double ipc_mpi_parallel_min(size_t n, size_t min_chunk, ipc_range_fn fn, void *c
 void ipc_mpi_work_report(FILE *f) {
   fprintf(f,
           "ipcc work: rank %d of %d: ccd_pairs %llu narrow_pairs %llu barrier_pairs %llu "
-          "elastic_tets %llu comm_seconds %.3f\n",
+          "elastic_tets %llu comm_seconds %.3f comm_bytes %llu cpu_seconds ccd %.3f narrow %.3f "
+          "barrier %.3f "
+          "elastic %.3f\n",
           ipc_rank(), ipc_rank_count(), work[IPC_WORK_CCD], work[IPC_WORK_NARROW],
-          work[IPC_WORK_BARRIER], work[IPC_WORK_ELASTIC], ipc_mpi_comm_seconds());
+          work[IPC_WORK_BARRIER], work[IPC_WORK_ELASTIC], ipc_mpi_comm_seconds(),
+          ipc_mpi_comm_bytes(), work_cpu[IPC_WORK_CCD], work_cpu[IPC_WORK_NARROW],
+          work_cpu[IPC_WORK_BARRIER], work_cpu[IPC_WORK_ELASTIC]);
 }
