@@ -74,8 +74,8 @@ expect 0 "two cubes, 2 ranks, 3 steps, leak-checked" np2 "$IPCC" run scenes/two_
 mat=scenes/mat_twist.json
 tol_mat=5.6e-4
 # IPCC_WORK_STATS=1: every rank prints the pairs and tets its share of the step's loops took
-# (stage 2: CCD, the narrowing of the swept candidates, the barrier energy and contact sets,
-# the elastic energy of trials; linalg/mpi_run.h)
+# (stage 2: CCD, the broad phase's tree traversal and the narrowing of its candidates, the
+# barrier energy and contact sets, the elastic energy of trials; linalg/mpi_run.h)
 export IPCC_WORK_STATS=1
 expect 0 "mat twist, serial CHOLMOD" "$IPCC" run $mat -o "$T/mat" --steps 4 --quiet --no-checkpoint
 grep '^ipcc work:' "$T/out" >"$T/work1"
@@ -89,7 +89,7 @@ unset IPCC_WORK_STATS
 
 # the work was split: for each kind the two ranks' counts add up to the serial run's (within
 # 5%: regrouped sums may change a line search's trial count) and each rank took 40-60% of it
-for k in ccd_pairs narrow_pairs barrier_pairs elastic_tets; do
+for k in ccd_pairs narrow_pairs barrier_pairs elastic_tets broad_nodes; do
   msg=$(awk -v k=$k 'FNR == 1 { f++ } { for (i = 1; i < NF; ++i) if ($i == k) v[f, $4] = $(i + 1) }
     END { s = v[1, 0]; a = v[2, 0]; b = v[2, 1]
           if (s == "" || a == "" || b == "" || s <= 0) { print "missing"; exit }

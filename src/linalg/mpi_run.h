@@ -44,8 +44,9 @@ int ipc_mpi_agree(int rc, const double *x, size_t n, int *same);
    rank (stage 1), for comparisons. */
 
 /* on (1) / off (0): collective calls inside may split their work; every rank must make the
-   same calls in the same order while it is on */
-void ipc_mpi_split_scope(int on);
+   same calls in the same order while it is on. Returns the previous setting (code whose
+   callbacks have side effects turns it off around a loop and back) */
+int ipc_mpi_split_scope(int on);
 
 /* 1 when the work is split: the scope is on and MPI runs several ranks */
 int ipc_mpi_splitting(void);
@@ -63,6 +64,7 @@ typedef enum ipc_work_kind {
   IPC_WORK_NARROW,  /* swept candidate pairs narrowed */
   IPC_WORK_BARRIER, /* pairs through the barrier energy / contact collection */
   IPC_WORK_ELASTIC, /* tets through the elastic energy of a trial */
+  IPC_WORK_BROAD,   /* broad-phase query nodes traversed (box_pairs.c) */
   IPC_WORK_KINDS
 } ipc_work_kind;
 

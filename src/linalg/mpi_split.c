@@ -24,8 +24,10 @@ void ipc_mpi_count_cpu(ipc_work_kind kind, double seconds) {
   if (scope) work_cpu[kind] += seconds;
 }
 
-void ipc_mpi_split_scope(int on) {
+int ipc_mpi_split_scope(int on) {
+  int was = scope;
   scope = on;
+  return was;
 }
 
 /* IPCC_MPI_SPLIT=0 turns the split off (stage 1's replicated loops: every rank runs them all),
@@ -122,11 +124,13 @@ double ipc_mpi_parallel_min(size_t n, size_t min_chunk, ipc_range_fn fn, void *c
 void ipc_mpi_work_report(FILE *f) {
   fprintf(f,
           "ipcc work: rank %d of %d: ccd_pairs %llu narrow_pairs %llu barrier_pairs %llu "
-          "elastic_tets %llu comm_seconds %.3f comm_bytes %llu cpu_seconds ccd %.3f narrow %.3f "
+          "elastic_tets %llu broad_nodes %llu comm_seconds %.3f comm_bytes %llu cpu_seconds ccd "
+          "%.3f narrow %.3f "
           "barrier %.3f "
-          "elastic %.3f\n",
+          "elastic %.3f broad %.3f\n",
           ipc_rank(), ipc_rank_count(), work[IPC_WORK_CCD], work[IPC_WORK_NARROW],
-          work[IPC_WORK_BARRIER], work[IPC_WORK_ELASTIC], ipc_mpi_comm_seconds(),
-          ipc_mpi_comm_bytes(), work_cpu[IPC_WORK_CCD], work_cpu[IPC_WORK_NARROW],
-          work_cpu[IPC_WORK_BARRIER], work_cpu[IPC_WORK_ELASTIC]);
+          work[IPC_WORK_BARRIER], work[IPC_WORK_ELASTIC], work[IPC_WORK_BROAD],
+          ipc_mpi_comm_seconds(), ipc_mpi_comm_bytes(), work_cpu[IPC_WORK_CCD],
+          work_cpu[IPC_WORK_NARROW], work_cpu[IPC_WORK_BARRIER], work_cpu[IPC_WORK_ELASTIC],
+          work_cpu[IPC_WORK_BROAD]);
 }
