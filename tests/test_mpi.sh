@@ -4,7 +4,8 @@
 # within the Newton tolerance and the Newton iterations of every step within +-1, on the first
 # steps of the mat twist and on two cubes falling onto the ground until they rest on it;
 # rank 0 alone writes and prints; checkpoints of a 2-rank run resume on 1 rank and the reverse;
-# CHOLMOD and LCP mode are refused on 2 ranks; the ranks' agreement (test_mpi_agree).
+# CHOLMOD and LCP mode are refused on 2 ranks; the ranks' agreement (test_mpi_agree); the
+# work of the step's loops over pairs and tets split between the 2 ranks (stage 2).
 # Registered only in builds with PETSc and MPI (tests/meson.build).
 # usage: test_mpi.sh path/to/ipcc path/to/mpirun path/to/test_mpi_agree  (from the project root)
 set -u
@@ -72,11 +73,33 @@ expect 0 "two cubes, 2 ranks, 3 steps, leak-checked" np2 "$IPCC" run scenes/two_
 # mat twist: the 1 x 1 x 0.008 mat, h 0.04: 5.7e-4 m
 mat=scenes/mat_twist.json
 tol_mat=5.6e-4
+# IPCC_WORK_STATS=1: every rank prints the pairs and tets its share of the step's loops took
+# (stage 2: CCD, the broad phase's tree traversal and the narrowing of its candidates, the
+# barrier energy and contact sets, the elastic energy of trials; linalg/mpi_run.h)
+export IPCC_WORK_STATS=1
 expect 0 "mat twist, serial CHOLMOD" "$IPCC" run $mat -o "$T/mat" --steps 4 --quiet --no-checkpoint
+grep '^ipcc work:' "$T/out" >"$T/work1"
 for s in petsc-mumps petsc-cg-gamg; do
   expect 0 "mat twist, 2 ranks, $s" np2 "$IPCC" run $mat -o "$T/mat-$s" --steps 4 --quiet \
     --no-checkpoint --linear-solver $s
+  grep '^ipcc work:' "$T/out" >"$T/work2-$s"
   same "mat twist, 2 ranks, $s" "$T/mat" "$T/mat-$s" $tol_mat
+done
+unset IPCC_WORK_STATS
+
+# the work was split: for each kind the two ranks' counts add up to the serial run's (within
+# 5%: regrouped sums may change a line search's trial count) and each rank took 40-60% of it
+for k in ccd_pairs narrow_pairs barrier_pairs elastic_tets broad_nodes; do
+  msg=$(awk -v k=$k 'FNR == 1 { f++ } { for (i = 1; i < NF; ++i) if ($i == k) v[f, $4] = $(i + 1) }
+    END { s = v[1, 0]; a = v[2, 0]; b = v[2, 1]
+          if (s == "" || a == "" || b == "" || s <= 0) { print "missing"; exit }
+          t = a + b
+          if (t < 0.95 * s || t > 1.05 * s || a < 0.4 * t || a > 0.6 * t) print "bad " s " " a " " b
+          else print "ok " s " " a " " b }' "$T/work1" "$T/work2-petsc-mumps")
+  case $msg in
+    ok*) set -- $msg; ok "$k split over 2 ranks: $3 + $4 (serial $2)" ;;
+    *) bad "$k not split over 2 ranks: $msg"; cat "$T/work1" "$T/work2-petsc-mumps" ;;
+  esac
 done
 
 # the renumbering along a space-filling curve (petsc_solver.c): on 2 ranks each rank's

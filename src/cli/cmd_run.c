@@ -674,6 +674,9 @@ int ipc_cmd_run(int argc, char **argv) {
     if (r.ck.lcp) r.bar.solver = "lcp";
     rc = run_steps(&r);
     rc = run_finish(&r, rc);
+    /* a debug statistic: the work each MPI rank did (linalg/mpi_run.h), one line per rank */
+    const char *ws = getenv("IPCC_WORK_STATS");
+    if (ws && *ws && strcmp(ws, "0") != 0) ipc_mpi_work_report(stderr);
   }
   ipc_outdir_lock_release(&lock);
   ipc_checkpoint_free(&r.ck);

@@ -70,11 +70,13 @@ int ipc_subrange(size_t s0, size_t n, size_t begin, size_t end, size_t *lo, size
   return 1;
 }
 
-static void run_chunks(size_t n, size_t nc, ipc_range_fn fn, void *ctx, double *part) {
+void ipc_parallel_chunks(size_t n, size_t nc, size_t c0, size_t c1, ipc_range_fn fn, void *ctx,
+                         double *part) {
   int nt = ipc_threads();
-  if (nt > (int)nc) nt = (int)nc;
+  if (c1 <= c0) return;
+  if (nt > (int)(c1 - c0)) nt = (int)(c1 - c0);
   if (nt <= 1) { /* no OpenMP region at all: even a serialized one costs a futex call */
-    for (size_t c = 0; c < nc; ++c) {
+    for (size_t c = c0; c < c1; ++c) {
       size_t b, e;
       ipc_chunk_range(n, nc, c, &b, &e);
       part[c] = fn(ctx, c, b, e);
@@ -82,11 +84,15 @@ static void run_chunks(size_t n, size_t nc, ipc_range_fn fn, void *ctx, double *
     return;
   }
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
-  for (size_t c = 0; c < nc; ++c) {
+  for (size_t c = c0; c < c1; ++c) {
     size_t b, e;
     ipc_chunk_range(n, nc, c, &b, &e);
     part[c] = fn(ctx, c, b, e);
   }
+}
+
+static void run_chunks(size_t n, size_t nc, ipc_range_fn fn, void *ctx, double *part) {
+  ipc_parallel_chunks(n, nc, 0, nc, fn, ctx, part);
 }
 
 double ipc_parallel_sum(size_t n, size_t min_chunk, ipc_range_fn fn, void *ctx) {

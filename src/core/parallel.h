@@ -29,6 +29,12 @@ void ipc_chunk_range(size_t n, size_t nchunks, size_t c, size_t *begin, size_t *
    returns 0 when they do not meet (for loops over several lists numbered one after another) */
 int ipc_subrange(size_t s0, size_t n, size_t begin, size_t end, size_t *lo, size_t *hi);
 
+/* runs fn on chunks [c0, c1) of nc chunks over n items (ipc_chunk_range), in parallel, each
+   chunk's result into part[c] (the building block of ipc_parallel_sum / _min, and of their
+   versions split over MPI ranks, linalg/mpi_run.h) */
+void ipc_parallel_chunks(size_t n, size_t nc, size_t c0, size_t c1, ipc_range_fn fn, void *ctx,
+                         double *part);
+
 /* runs fn over [0, n) in chunks (ipc_chunk_count(n, min_chunk)), in parallel, and returns
    the sum of the chunk results added in chunk order */
 double ipc_parallel_sum(size_t n, size_t min_chunk, ipc_range_fn fn, void *ctx);

@@ -44,6 +44,7 @@
 #include "core/alloc.h"
 #include "core/parallel.h"
 #include "geometry/box_tree.h"
+#include "linalg/mpi_run.h"
 
 enum { LEAF_MAX = 8, NPART = 4, SAMPLE_MAX = 255, MORTON_BITS = 11, ID_BITS = 31 };
 #define LARGE_FACTOR 8.0f
@@ -547,9 +548,12 @@ static double pairs_range(void *vjob, size_t chunk, size_t begin, size_t end) {
 static void query(ipc_box_ws *ws, const bvh *q, const bvh *t, int self, int order,
                   ipc_pair_filter filter, void *ctx) {
   pairs_job j = {ws, q, t, self, order, filter, ctx};
-  size_t nc = ipc_chunk_count((size_t)q->nnode, 64);
+  /* over MPI ranks each rank traverses its chunks of query nodes (linalg/mpi_run.h); the
+     ranks' pairs are gathered before the sort (ipc_box_tree_pairs) */
+  size_t nc = ipc_mpi_chunk_count((size_t)q->nnode, 64);
+  double part[IPC_MAX_CHUNKS];
   for (size_t c = 0; c < nc; ++c) ws->part[c].n = 0;
-  ipc_parallel_sum((size_t)q->nnode, 64, pairs_range, &j);
+  ipc_mpi_parallel_chunks((size_t)q->nnode, nc, pairs_range, &j, part, IPC_WORK_BROAD);
   for (size_t c = 0; c < nc; ++c) {
     const pair_list *l = &ws->part[c];
     if (l->n == 0) continue;
@@ -576,6 +580,15 @@ void ipc_box_tree_pairs(ipc_box_ws *ws, int **pairs, size_t *npairs, size_t *cap
       else
         query(ws, pb, pa, 0, self ? ORDER_MINMAX : ORDER_TQ, filter, ctx);
     }
+  }
+  if (ipc_mpi_splitting()) { /* every rank's pairs: the sort puts them in the serial order */
+    void *all = NULL;
+    size_t acap = 0;
+    size_t bytes = ipc_mpi_allgather(ws->raw, ws->nraw * 2 * sizeof(int), &all, &acap);
+    ws->nraw = bytes / (2 * sizeof(int));
+    ipc_reserve((void **)&ws->raw, &ws->cap_raw, ws->nraw + 1, 2 * sizeof(int));
+    if (bytes) memcpy(ws->raw, all, bytes);
+    ipc_free(all);
   }
   sort_out(ws, a->range, b->range, pairs, npairs, cap);
   /* after a spike (the first, long step of a Newton solve) the scratch goes back to a few

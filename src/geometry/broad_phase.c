@@ -26,6 +26,7 @@
 #include "geometry/box_tree.h"
 #include "geometry/broad_phase_bodies.h"
 #include "geometry/distance.h"
+#include "linalg/mpi_run.h"
 
 struct ipc_broad_phase_ws {
   ipc_box_ws *bw;
@@ -357,7 +358,22 @@ void ipc_candidates_narrow(ipc_candidates *c, const ipc_surface *s, const double
   struct ipc_broad_phase_ws *w = c->ws;
   ipc_reserve((void **)&w->keep, &w->cap_keep, n, 1);
   narrow_job j = {c, s, x0, x1, grow, dist, w->keep};
-  ipc_parallel_sum(n, 1024, narrow_range, &j);
+  if (!ipc_mpi_splitting()) {
+    ipc_mpi_parallel_sum(n, 1024, narrow_range, &j, IPC_WORK_NARROW);
+  } else { /* each MPI rank judges its chunks' pairs, then every rank gets all the flags */
+    size_t nc = ipc_mpi_chunk_count(n, 1024), c0, c1, b0, b1, e;
+    double part[IPC_MAX_CHUNKS];
+    ipc_mpi_parallel_chunks(n, nc, narrow_range, &j, part, IPC_WORK_NARROW);
+    ipc_mpi_my_chunks(nc, &c0, &c1);
+    ipc_chunk_range(n, nc, c0, &b0, &e);
+    ipc_chunk_range(n, nc, c1 > c0 ? c1 - 1 : c0, &e, &b1);
+    if (c1 <= c0) b1 = b0;
+    void *all = NULL;
+    size_t cap = 0;
+    ipc_mpi_allgather(w->keep + b0, b1 - b0, &all, &cap);
+    memcpy(w->keep, all, n);
+    ipc_free(all);
+  }
   const unsigned char *k = w->keep;
   size_t nvf = c->nvf, nee = c->nee, nve = c->nve;
   c->nvf = compact_pairs(c->vf, nvf, k);

@@ -9,6 +9,7 @@
 
 #include "core/alloc.h"
 #include "geometry/broad_phase.h"
+#include "linalg/mpi_run.h"
 
 static void prim_box(double *box, const double *x, const int *v, int nv) {
   for (int d = 0; d < 3; ++d) {
@@ -119,6 +120,9 @@ size_t ipc_surface_intersections(const ipc_surface *s, const double *x, int skip
     memcpy(cb + 6 * (size_t)i, eb + 6 * (size_t)cod[i], 6 * sizeof(double));
 
   check_ctx c = {s, x, skip_obstacle_pairs, pts, cod, 0, hits, max, 0};
+  /* the filters record what they find: every pair is checked here, never split over MPI ranks
+     (linalg/mpi_run.h) */
+  int split = ipc_mpi_split_scope(0);
   int *pairs = NULL;
   size_t npairs = 0, cap = 0;
   if (ne && nf) ipc_box_pairs(&pairs, &npairs, &cap, eb, ne, fb, nf, edge_face_filter, &c);
@@ -126,6 +130,7 @@ size_t ipc_surface_intersections(const ipc_surface *s, const double *x, int skip
   if (np && nf) ipc_box_pairs(&pairs, &npairs, &cap, pb, np, fb, nf, point_face_filter, &c);
   if (np && nc) ipc_box_pairs(&pairs, &npairs, &cap, pb, np, cb, nc, point_edge_filter, &c);
   if (np > 1) ipc_box_pairs(&pairs, &npairs, &cap, pb, np, NULL, 0, point_point_filter, &c);
+  ipc_mpi_split_scope(split);
   ipc_free(pairs);
   ipc_free(eb);
   ipc_free(fb);

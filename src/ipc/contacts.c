@@ -18,6 +18,7 @@
 #include "ipc/barrier.h"
 #include "ipc/islands.h"
 #include "linalg/dense.h"
+#include "linalg/mpi_run.h"
 
 void ipc_contact_model_init(ipc_contact_model *cm, const ipc_model *m, double dhat) {
   memset(cm, 0, sizeof *cm);
@@ -279,25 +280,12 @@ static double collect_range(void *vjob, size_t chunk, size_t begin, size_t end) 
   return k.min_d2;
 }
 
-double ipc_contacts_collect(ipc_contact_set *out, const ipc_contact_model *cm,
-                            const ipc_candidates *cand, const double *x) {
-  out->n = 0;
-  size_t n = ipc_contacts_count(cm, cand);
-  size_t nc = ipc_chunk_count(n, 2048);
-  if (nc <= 1) {
-    collect_ctx k = {out, cm, x, cm->dhat * cm->dhat, INFINITY, 0};
-    ipc_contacts_visit(cm, cand, collect_visit, &k);
-    return k.touching ? -1.0 : k.min_d2;
-  }
-  collect_job *j = IPC_NEW0(collect_job, 1);
-  j->cm = cm;
-  j->cand = cand;
-  j->x = x;
-  double min_d2 = ipc_parallel_min(n, 2048, collect_range, j);
-  int touching = 0;
+/* the chunks' contact sets appended to out in chunk order (and freed); while the work is split
+   over MPI ranks (each rank filled its own chunks' sets, mpi_run.h) every rank's gathered in
+   rank order, which is chunk order: the serial set */
+static void gather_parts(ipc_contact_set *out, ipc_contact_set *part, size_t nc) {
   for (size_t c = 0; c < nc; ++c) {
-    ipc_contact_set *p = &j->part[c];
-    touching |= j->touching[c];
+    ipc_contact_set *p = &part[c];
     if (p->n > 0) {
       ipc_reserve((void **)&out->c, &out->cap, out->n + p->n, sizeof(ipc_contact));
       memcpy(out->c + out->n, p->c, p->n * sizeof(ipc_contact));
@@ -305,6 +293,42 @@ double ipc_contacts_collect(ipc_contact_set *out, const ipc_contact_model *cm,
     }
     ipc_contact_set_free(p);
   }
+  if (!ipc_mpi_splitting()) return;
+  void *all = NULL;
+  size_t cap = 0;
+  size_t bytes = ipc_mpi_allgather(out->c, out->n * sizeof(ipc_contact), &all, &cap);
+  out->n = bytes / sizeof(ipc_contact);
+  ipc_reserve((void **)&out->c, &out->cap, out->n + 1, sizeof(ipc_contact));
+  if (bytes) memcpy(out->c, all, bytes);
+  ipc_free(all);
+}
+
+double ipc_contacts_collect(ipc_contact_set *out, const ipc_contact_model *cm,
+                            const ipc_candidates *cand, const double *x) {
+  out->n = 0;
+  size_t n = ipc_contacts_count(cm, cand);
+  size_t nc = ipc_mpi_chunk_count(n, 2048);
+  if (nc <= 1 && !ipc_mpi_splitting()) {
+    ipc_mpi_count(IPC_WORK_BARRIER, n);
+    double t0 = ipc_mpi_cpu_now();
+    collect_ctx k = {out, cm, x, cm->dhat * cm->dhat, INFINITY, 0};
+    ipc_contacts_visit(cm, cand, collect_visit, &k);
+    ipc_mpi_count_cpu(IPC_WORK_BARRIER, ipc_mpi_cpu_now() - t0);
+    return k.touching ? -1.0 : k.min_d2;
+  }
+  collect_job *j = IPC_NEW0(collect_job, 1);
+  j->cm = cm;
+  j->cand = cand;
+  j->x = x;
+  double min_d2 = ipc_mpi_parallel_min(n, 2048, collect_range, j, IPC_WORK_BARRIER);
+  int touching = 0;
+  for (size_t c = 0; c < nc; ++c) touching |= j->touching[c];
+  if (ipc_mpi_splitting()) {
+    double t = touching;
+    ipc_mpi_reduce(&t, 1, IPC_MPI_MAX);
+    touching = t > 0;
+  }
+  gather_parts(out, j->part, nc);
   ipc_free(j);
   return touching ? -1.0 : min_d2;
 }
@@ -410,15 +434,19 @@ double ipc_barrier_energy_islands(const ipc_contact_model *cm, const ipc_candida
   j.nisl = nisl;
   j.bins = NULL;
   size_t n = ipc_contacts_count(cm, cand);
-  size_t nc = ipc_chunk_count(n, 2048);
+  /* over MPI ranks each rank visits its chunks (mpi_run.h): the others' entries stay 0,
+     INFINITY and empty until combined */
+  size_t nc = ipc_mpi_chunk_count(n, 2048);
   size_t nb = (size_t)nisl + 1;
+  for (size_t c = 0; c < nc; ++c) j.min_d2[c] = INFINITY;
   if (vert_island) j.bins = IPC_NEW0(double, nc *nb + 1);
   if (out) {
     out->n = 0;
     j.part = IPC_NEW0(ipc_contact_set, IPC_MAX_CHUNKS);
   }
-  double sum = ipc_parallel_sum(n, 2048, energy_range, &j);
+  double sum = ipc_mpi_parallel_sum(n, 2048, energy_range, &j, IPC_WORK_BARRIER);
   if (vert_island) {
+    if (ipc_mpi_splitting()) ipc_mpi_reduce(j.bins, nc * nb, IPC_MPI_SUM);
     for (size_t c = 0; c < nc; ++c)
       for (size_t i = 0; i < nb; ++i) e[i] += kappa * j.bins[c * nb + i];
     ipc_free(j.bins);
@@ -427,17 +455,10 @@ double ipc_barrier_energy_islands(const ipc_contact_model *cm, const ipc_candida
     *min_d2 = INFINITY;
     for (size_t c = 0; c < nc; ++c)
       if (j.min_d2[c] < *min_d2) *min_d2 = j.min_d2[c];
+    if (ipc_mpi_splitting()) ipc_mpi_reduce(min_d2, 1, IPC_MPI_MIN);
   }
   if (out) {
-    for (size_t c = 0; c < nc; ++c) {
-      ipc_contact_set *p = &j.part[c];
-      if (p->n > 0) {
-        ipc_reserve((void **)&out->c, &out->cap, out->n + p->n, sizeof(ipc_contact));
-        memcpy(out->c + out->n, p->c, p->n * sizeof(ipc_contact));
-        out->n += p->n;
-      }
-      ipc_contact_set_free(p);
-    }
+    gather_parts(out, j.part, nc);
     ipc_free(j.part);
   }
   return kappa * sum;

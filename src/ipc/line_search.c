@@ -12,6 +12,7 @@
 #include "geometry/ccd.h"
 #include "geometry/ccd_ctcd.h"
 #include "ipc/islands.h"
+#include "linalg/mpi_run.h"
 
 #define X(a, i) ((a) + 3 * (size_t)(i))
 
@@ -121,7 +122,7 @@ static double mesh_max_step(const ipc_contact_model *cm, const ipc_candidates *c
                             const double *x, const double *xe) {
   ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0, 0.0, NULL, 0, 0.0};
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
-  double tmin = n > 0 ? ipc_parallel_min(n, 1024, ccd_range, &j) : 1.0;
+  double tmin = n > 0 ? ipc_mpi_parallel_min(n, 1024, ccd_range, &j, IPC_WORK_CCD) : 1.0;
   return tmin > 1.0 ? 1.0 : tmin;
 }
 
@@ -143,14 +144,18 @@ void ipc_ccd_max_step_islands(const ipc_contact_model *cm, const ipc_candidates 
                               const unsigned char *check, double *toi) {
   const ipc_model *m = cm->model;
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
-  size_t nc = ipc_chunk_count(n, 1024);
+  /* over MPI each rank checks its chunks of pairs, the others' rows stay 1 (mpi_run.h) */
+  size_t nc = ipc_mpi_chunk_count(n, 1024);
   ccd_job j = {cm, cand, x, xe, vert_island, check, nisl, NULL, 0.0, 0.0, NULL, 0, 0.0};
   j.toi = IPC_NEW(double, nc *(size_t)nisl + 1);
+  for (size_t k = 0; k < nc * (size_t)nisl; ++k) j.toi[k] = 1.0;
   for (int i = 0; i < nisl; ++i) toi[i] = 1.0;
-  if (n > 0) ipc_parallel_min(n, 1024, ccd_range, &j);
+  double part[IPC_MAX_CHUNKS];
+  if (n > 0) ipc_mpi_parallel_chunks(n, nc, ccd_range, &j, part, IPC_WORK_CCD);
   for (size_t c = 0; c < nc && n > 0; ++c)
     for (int i = 0; i < nisl; ++i) toi[i] = fmin(toi[i], j.toi[c * (size_t)nisl + i]);
   ipc_free(j.toi);
+  if (n > 0 && ipc_mpi_splitting()) ipc_mpi_reduce(toi, (size_t)nisl, IPC_MPI_MIN);
   for (int p = 0; p < m->nplanes; ++p)
     for (int k = 0; k < cm->nplane_verts; ++k) {
       int v = cm->plane_verts[k], i = vert_island[v];
@@ -302,7 +307,7 @@ static double partial_step(const ipc_contact_model *cm, const ipc_contact_set *c
   if (ctcd) {
     ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, cm->dhat, 0.0, NULL, 0, 0.0};
     size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
-    return n > 0 ? ipc_parallel_min(n, 256, ctcd_range, &j) : 1.0;
+    return n > 0 ? ipc_mpi_parallel_min(n, 256, ctcd_range, &j, IPC_WORK_CCD) : 1.0;
   }
   ipc_ccd_params prm = ipc_ccd_default_params();
   prm.min_sep = 0.0;
@@ -326,17 +331,17 @@ static double full_step(const ipc_contact_model *cm, const ipc_candidates *cand,
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
   if (n == 0) return alpha;
   ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0, 0.0, NULL, 1, 0.0};
-  double t = fmin(alpha, ipc_parallel_min(n, 256, ctcd_range, &j));
+  double t = fmin(alpha, ipc_mpi_parallel_min(n, 256, ctcd_range, &j, IPC_WORK_CCD));
   j.pass = 2;
   j.ee_box_t = t;
-  return fmin(t, ipc_parallel_min(n, 256, ctcd_range, &j));
+  return fmin(t, ipc_mpi_parallel_min(n, 256, ctcd_range, &j, IPC_WORK_CCD));
 }
 
 double ipc_ipc_script_step_bound(const ipc_contact_model *cm, const ipc_candidates *cand,
                                  const double *x, const double *xe, const unsigned char *scripted) {
   ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0, SCRIPT_SLACK, scripted, 0, 0.0};
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
-  return n > 0 ? ipc_parallel_min(n, 256, ctcd_range, &j) : 1.0;
+  return n > 0 ? ipc_mpi_parallel_min(n, 256, ctcd_range, &j, IPC_WORK_CCD) : 1.0;
 }
 
 double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *contacts,

@@ -37,6 +37,7 @@
 #include "ipc/world_internal.h"
 #include "linalg/dense.h"
 #include "linalg/linear_solver.h"
+#include "linalg/mpi_run.h"
 #include "linalg/sparse.h"
 
 /* one contact's compressed local derivatives */
@@ -209,7 +210,8 @@ static double potential_split(ipc_world *w, const double *x, const double *q, co
     const ipc_body *bd = &m->bodies[b];
     if (bd->nt == 0 || bd->affine) continue;
     elastic_job j = {w, x, b, 0};
-    double el = ipc_parallel_sum((size_t)bd->nt, 256, elastic_range, &j);
+    /* over MPI ranks each rank sums its chunks of tets (mpi_run.h) */
+    double el = ipc_mpi_parallel_sum((size_t)bd->nt, 256, elastic_range, &j, IPC_WORK_ELASTIC);
     /* an inverted tet makes its island's energy (and the total) infinite; the rest is
        still computed, as a per-island search may accept the other islands' steps here */
     e[is ? body_slot(is, b) : 0] +=

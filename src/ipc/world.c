@@ -22,6 +22,7 @@
 #include "geometry/intersect_surface.h"
 #include "ipc/damping.h"
 #include "ipc/kappa.h"
+#include "linalg/mpi_run.h"
 
 static const double newmark_beta = IPC_NEWMARK_BETA, newmark_gamma = IPC_NEWMARK_GAMMA;
 
@@ -393,7 +394,11 @@ static ipcc_status ipc_step(ipcc_world *world, void *record, ipcc_error *err) {
   if (m->params.kappa <= 0) w->kappa = m->params.kappa_initial;
   w->step_begin = 1;
 
+  /* every rank runs the step's solves: their loops over pairs and tets are split among the
+     MPI ranks (linalg/mpi_run.h; nothing changes on one rank) */
+  ipc_mpi_split_scope(1);
   ipcc_status status = step_solves(w, st, err);
+  ipc_mpi_split_scope(0);
 
   /* velocities (and Newmark acceleration) from the new positions */
   double h = w->h;

@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/error.h"
 #include "core/parallel.h"
+#include "core/timer.h"
 
 static int mpi_ours; /* MPI started here: finalized at exit */
 
@@ -65,4 +67,50 @@ int ipc_mpi_agree(int rc, const double *x, size_t n, int *same) {
     return rc ? rc : 1;
   if (same) *same = all[1] == ~all[2];
   return all[0] > (uint64_t)rc ? (int)all[0] : rc;
+}
+
+/* ---- the collectives of the work split (mpi_split.c) ---- */
+
+static double comm_seconds;
+static unsigned long long comm_bytes;
+
+double ipc_mpi_comm_seconds(void) {
+  return comm_seconds;
+}
+
+unsigned long long ipc_mpi_comm_bytes(void) {
+  return comm_bytes;
+}
+
+void ipc_mpi_reduce(double *v, size_t n, ipc_mpi_op op) {
+  if (ipc_rank_count() <= 1 || n == 0) return;
+  double t0 = ipc_now();
+  MPI_Op o = op == IPC_MPI_SUM ? MPI_SUM : op == IPC_MPI_MIN ? MPI_MIN : MPI_MAX;
+  MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_DOUBLE, o, MPI_COMM_WORLD);
+  comm_seconds += ipc_now() - t0;
+  comm_bytes += n * sizeof(double);
+}
+
+size_t ipc_mpi_allgather(const void *mine, size_t mine_bytes, void **all, size_t *cap) {
+  int nr = ipc_rank_count();
+  if (nr <= 1) {
+    ipc_reserve(all, cap, mine_bytes + 1, 1);
+    if (mine_bytes) memcpy(*all, mine, mine_bytes);
+    return mine_bytes;
+  }
+  double t0 = ipc_now();
+  int *counts = IPC_NEW(int, 2 * (size_t)nr), *displs = counts + nr;
+  int me = (int)mine_bytes;
+  MPI_Allgather(&me, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
+  size_t total = 0;
+  for (int r = 0; r < nr; ++r) {
+    displs[r] = (int)total;
+    total += (size_t)counts[r];
+  }
+  ipc_reserve(all, cap, total + 1, 1);
+  MPI_Allgatherv(mine, me, MPI_BYTE, *all, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+  ipc_free(counts);
+  comm_seconds += ipc_now() - t0;
+  comm_bytes += total - mine_bytes + (size_t)nr * sizeof(int);
+  return total;
 }
