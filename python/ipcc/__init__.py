@@ -19,8 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._native import (BodyInfo, Contact as _CContact, Error as _CError,
-                      LcpStepStats as _CLcpStepStats, StepStats as _CStepStats, lib as _lib)
+from ._native import (BodyInfo, Camera as _CCamera, Contact as _CContact, Error as _CError,
+                      Image as _CImage, LcpStepStats as _CLcpStepStats,
+                      StepStats as _CStepStats, lib as _lib)
 
 __version__ = "0.1.0"
 
@@ -505,6 +506,53 @@ class World:
         if _lib.ipcc_world_write_frame(self._handle(), os.fsencode(directory), int(frame),
                                        bits.value, ctypes.byref(err)) != 0:
             _raise(err)
+
+    def render(self, path=None, width=640, height=480, camera=None):
+        """draws the surfaces (one color per body, obstacles grey, a tiled floor for each
+        plane) as `ipcc run`'s previews do, and returns the picture as a (height, width, 3)
+        uint8 array; with path, also writes it as a PNG there (whole or not at all). camera:
+        None (the scene's camera, else one that follows the bodies), "default" (the scene's,
+        else a 3/4 view of the start), or a dict with eye, target, up (3 numbers each) and fov
+        (vertical, degrees)"""
+        if not (isinstance(width, int) and isinstance(height, int) and 0 < width <= 16384 and
+                0 < height <= 16384):
+            raise InputError(2, "render: width and height: expected whole numbers in 1..16384, "
+                                "got %r x %r" % (width, height))
+        if camera is None:
+            cam = _lib.ipcc_world_follow_camera(self._handle())
+        elif camera == "default":
+            cam = _lib.ipcc_world_default_camera(self._handle())
+        elif isinstance(camera, dict):
+            cam = _CCamera()
+            try:
+                for key in ("eye", "target", "up"):
+                    v = np.asarray(camera[key], dtype=float)
+                    if v.shape != (3,) or not np.all(np.isfinite(v)):
+                        raise ValueError
+                    getattr(cam, key)[:] = list(v)
+                cam.fov = float(camera.get("fov", 40.0))
+            except (KeyError, ValueError, TypeError):
+                raise InputError(2, "render: camera: expected eye, target, up (3 finite numbers "
+                                    "each) and fov (degrees), got %r" % (camera,)) from None
+            if not (0 < cam.fov < 180) or np.allclose(cam.eye, cam.target, rtol=0, atol=1e-12):
+                raise InputError(2, "render: camera: fov must be in (0, 180) degrees and the eye "
+                                    "apart from the target, got %r" % (camera,))
+        else:
+            raise InputError(2, "render: camera: expected None, \"default\" or a dict, got %r"
+                             % (camera,))
+        bg = (ctypes.c_ubyte * 3)(255, 255, 255)
+        im = _lib.ipcc_image_create(width, height, bg)
+        try:
+            _lib.ipcc_render_world(im, self._handle(), ctypes.byref(cam))
+            img = ctypes.cast(im, ctypes.POINTER(_CImage)).contents
+            pixels = np.ctypeslib.as_array(img.rgb, shape=(height, width, 3)).copy()
+            if path is not None:
+                err = _CError()
+                if _lib.ipcc_image_write_png(im, os.fsencode(path), ctypes.byref(err)) != 0:
+                    _raise(err)
+        finally:
+            _lib.ipcc_image_destroy(im)
+        return pixels
 
     def tet_energy_density(self):
         """the elastic energy density Psi (J/m^3) of every tet at the current positions, in

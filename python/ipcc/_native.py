@@ -101,6 +101,25 @@ class Contact(ctypes.Structure):
     ]
 
 
+class Camera(ctypes.Structure):
+    """ipcc_camera: a pinhole camera, fov the vertical field of view in degrees"""
+    _fields_ = [
+        ("eye", ctypes.c_double * 3),
+        ("target", ctypes.c_double * 3),
+        ("up", ctypes.c_double * 3),
+        ("fov", ctypes.c_double),
+    ]
+
+
+class Image(ctypes.Structure):
+    """ipcc_image: width x height RGB, rows top to bottom"""
+    _fields_ = [
+        ("width", ctypes.c_int),
+        ("height", ctypes.c_int),
+        ("rgb", ctypes.POINTER(ctypes.c_ubyte)),
+    ]
+
+
 _HOW_TO_FIND = (
     "install the library (meson install), and for an install under a prefix outside the "
     "loader's path (e.g. $HOME/.local) set LD_LIBRARY_PATH to PREFIX/lib/x86_64-linux-gnu "
@@ -156,6 +175,14 @@ def _declare(lib):
                                                   E]),
         "ipcc_output_formats_parse": (ctypes.c_int, [ctypes.c_char_p, P(ctypes.c_uint)]),
         "ipcc_world_tet_count": (ctypes.c_int, [U]),
+        # pictures (render.h)
+        "ipcc_world_default_camera": (Camera, [U]),
+        "ipcc_world_follow_camera": (Camera, [U]),
+        "ipcc_image_create": (ctypes.c_void_p, [ctypes.c_int, ctypes.c_int,
+                                                P(ctypes.c_ubyte)]),
+        "ipcc_image_destroy": (None, [ctypes.c_void_p]),
+        "ipcc_render_world": (None, [ctypes.c_void_p, U, P(Camera)]),
+        "ipcc_image_write_png": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p, E]),
         "ipcc_world_tet_energy_density": (None, [U, P(ctypes.c_double)]),
         # driving a world from outside
         "ipcc_world_set_velocities": (ctypes.c_int, [U, P(ctypes.c_double), ctypes.c_int, E]),

@@ -118,6 +118,38 @@ def test_frames_and_tets(mode, tmp_path):
         assert [len(w.body(n).tets) for n in ("upper", "lower")] == [6, 6]
 
 
+@pytest.mark.parametrize("mode", ["ipc", "lcp"])
+def test_render(mode, tmp_path):
+    with ipcc.load_scene(os.path.join(ROOT, "scenes", "two_cubes.json"), mode=mode) as w:
+        png = tmp_path / "p.png"
+        img = w.render(png, 160, 120)
+        assert img.shape == (120, 160, 3) and img.dtype == np.uint8
+        # the PNG holds the same picture: signature and IHDR size
+        head = png.read_bytes()[:24]
+        assert head[:8] == b"\x89PNG\r\n\x1a\n"
+        assert int.from_bytes(head[16:20], "big") == 160 and int.from_bytes(head[20:24], "big") == 120
+        # the bodies are drawn: many colors, not just the sky gradient
+        assert len(np.unique(img.reshape(-1, 3), axis=0)) > 50
+        # deterministic, and a camera looking away from the bodies sees none of them
+        assert np.array_equal(img, w.render(None, 160, 120))
+        away = w.render(None, 160, 120, camera={"eye": [0, 2, 0], "target": [0, 2, -100],
+                                                 "up": [0, 1, 0], "fov": 30})
+        assert not np.array_equal(away, img)
+        fixed = w.render(None, 160, 120, camera="default")
+        assert fixed.shape == img.shape
+        for bad in ({"eye": [0, 0, 0], "target": [0, 0, 0], "up": [0, 1, 0]},
+                    {"eye": [0, 0, 1], "target": [0, 0, 0]}, "front"):
+            with pytest.raises(ipcc.InputError, match="camera"):
+                w.render(None, 16, 16, camera=bad)
+        with pytest.raises(ipcc.InputError, match="width and height"):
+            w.render(None, 0, 16)
+        # a folder that does not exist is the caller's path: named as given, no temporary file
+        bad_png = tmp_path / "no" / "such" / "dir.png"
+        with pytest.raises(ipcc.InputError, match=r"dir\.png: cannot write") as e:
+            w.render(bad_png, 16, 16)
+        assert ".tmp" not in str(e.value)
+
+
 def test_closed(world, tmp_path):
     world.write_obj(tmp_path / "f.obj")
     assert (tmp_path / "f.obj").read_text().count("\no ") == 2

@@ -150,8 +150,9 @@ ipcc_status ipc_atomic_open(ipc_atomic_file *af, const char *path, ipcc_error *e
     /* a path that cannot name a file is the user's; a device that cannot take it is not */
     int e = errno;
     int io = e == ENOSPC || e == EDQUOT || e == EIO || e == EROFS || e == EMFILE || e == ENFILE;
+    /* the message names the file asked for, not the temporary one beside it */
     ipcc_status st = ipc_error_set(err, io ? IPCC_ERR_IO : IPCC_ERR_INPUT, "%s: cannot write: %s",
-                                   af->tmp, strerror(e));
+                                   af->path, strerror(e));
     ipc_free(af->path);
     ipc_free(af->tmp);
     af->path = af->tmp = NULL;
