@@ -6,8 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/model.h"
 #include "core/vec3.h"
+#include "geometry/broad_phase.h"
 #include "geometry/ccd_ctcd.h"
+#include "ipc/contacts.h"
+#include "ipc/line_search.h"
+#include "surface_by_hand.h"
 #include "test.h"
 
 /* double[4][3] as const double (*)[3] (implicit in C2x only) */
@@ -444,8 +449,65 @@ static void test_step_rules(void) {
   CHECK(ipc_ctcd_zero_retry_is_one(IPC_CTCD_OBSTACLE_FULL, IPC_PAIR_PT, 0) == 0);
 }
 
+/* IPC's full CCD on its scripts (ipc_ipc_step_bound with ctcd): the point pairs first, then
+   only the edge pairs whose boxes swept up to that bound meet (IPC's
+   SpatialHash::queryEdgeForEdgesWithBBoxCheck); and the step cut so the mean surface vertex
+   moves at most one voxel of IPC's spatial hash. Edge (0 1) lies on y = ya; edge (3 4) crosses
+   above it at y = 1 and falls by 1; vertex 5 falls by 0.9 towards vertex 2, 1 below it. With
+   eta = 0.2 d0 the point pair stops at t = 8/9, the edges at about 0.8 (ya = 0), whose boxes
+   meet only at t = 1: IPC never queries them and takes 8/9 */
+static double full_ccd_bound(double ya, double voxel) {
+  const double x[6][3] = {{0, ya, 0},     {1, ya, 0},    {10, 0, 5},
+                          {0.5, 1, -0.5}, {0.5, 1, 0.5}, {10, 1, 5}};
+  const double d[6][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, -1, 0}, {0, -1, 0}, {0, -0.9, 0}};
+  const int faces[6] = {0, 1, 2, 3, 4, 5};
+  ipc_model m;
+  memset(&m, 0, sizeof m);
+  hand_surface(&m.surface, 6, faces, 2, NULL, 0, NULL, 0, NULL);
+  double xe[18];
+  for (int v = 0; v < 6; ++v)
+    for (int k = 0; k < 3; ++k) xe[3 * v + k] = x[v][k] + d[v][k];
+  m.nverts = 6;
+  m.x0 = (double *)x;
+  ipc_contact_model cm;
+  ipc_contact_model_init(&cm, &m, 1e-6);
+  cm.hash_voxel = voxel;
+  int ee[2] = {hand_find_edge(m.surface.edges, m.surface.nedges, 0, 1),
+               hand_find_edge(m.surface.edges, m.surface.nedges, 3, 4)};
+  int vv[2] = {2, 5};
+  ipc_candidates cand;
+  memset(&cand, 0, sizeof cand);
+  cand.ee = ee;
+  cand.nee = 1;
+  cand.vv = vv;
+  cand.nvv = 1;
+  ipc_contact_set none;
+  memset(&none, 0, sizeof none);
+  double pm;
+  double t = ipc_ipc_step_bound(&cm, &none, &cand, (const double *)x, xe, 1, 1, &pm);
+  CHECK(fabs(pm - 1.0) < 1e-15);
+  ipc_contact_model_free(&cm);
+  hand_surface_free(&m.surface);
+  return t;
+}
+
+static void test_ipc_full_ccd_order(void) {
+  /* the edges' boxes never meet before the point pair's bound: 8/9, not the edges' ~0.8 */
+  double t = full_ccd_bound(0.0, 0.0);
+  CHECK_MSG(fabs(t - 8.0 / 9.0) < 1e-6, "full CCD %.9g, expected 8/9", t);
+  /* edge (0 1) raised to y = 0.15: the boxes meet from t = 0.85 < 8/9, so the edge pair
+     counts: distance 0.85, stops at 0.2 of it, 0.17, at t = 0.68 */
+  t = full_ccd_bound(0.15, 0.0);
+  CHECK_MSG(fabs(t - 0.68) < 1e-3, "full CCD %.9g, expected about 0.68", t);
+  /* a voxel of 0.05 m: the mean |p| over the surface coordinates is 2.9 / 18, so the step is
+     cut to 0.05 / (2.9 / 18) before any pair */
+  t = full_ccd_bound(0.0, 0.05);
+  CHECK_MSG(fabs(t - 0.05 / (2.9 / 18.0)) < 1e-12, "full CCD %.9g, expected the voxel cut", t);
+}
+
 int main(void) {
   test_straight();
+  test_ipc_full_ccd_order();
   test_rotating_vf();
   test_rotating_ee();
   test_random(1);
