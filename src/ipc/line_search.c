@@ -256,6 +256,7 @@ static void ctcd_visit(ipc_contact *c, void *vctx) {
   static const int nv_of[] = {4, 4, 3, 2};
   ctcd_job *j = vctx;
   const ipc_pair_kind kind = kind_of[c->kind];
+  if ((j->pass == 1 && kind == IPC_PAIR_EE) || (j->pass == 2 && kind != IPC_PAIR_EE)) return;
   double px[4][3], pd[4][3];
   for (int k = 0; k < nv_of[c->kind]; ++k)
     for (int d = 0; d < 3; ++d) {
@@ -263,7 +264,6 @@ static void ctcd_visit(ipc_contact *c, void *vctx) {
       pd[k][d] = X(j->xe, c->v[k])[d] - px[k][d];
     }
   const double(*cx)[3] = (const double(*)[3])px, (*cd)[3] = (const double(*)[3])pd;
-  if ((j->pass == 1 && kind == IPC_PAIR_EE) || (j->pass == 2 && kind != IPC_PAIR_EE)) return;
   if (j->pass == 2 && !ee_boxes_meet(cx, cd, j->ee_box_t)) return;
   const double d0 = ipc_ctcd_pair_distance(kind, cx);
   const int partial = j->dhat > 0;
