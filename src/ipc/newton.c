@@ -351,10 +351,43 @@ static void update_mask(ipc_world *w) {
     s->aff_set = ipc_sparse_add_element_set(s->asm_, w->rest.naff, 4, w->aff_pv);
 }
 
+/* 1 for an edge-edge contact whose edges are nearly parallel at x (|ea x eb|^2 < eps_x: its
+   barrier is mollified). The original IPC keeps these pairs apart from its constraint set
+   (SelfCollisionHandler's paraEE set) and leaves them out of its kappa rules (initKappa,
+   postLineSearch); on IPC's Newton path so does ipcc */
+static int ee_mollified(const ipc_contact *c, const double *x) {
+  if (c->kind != IPC_CONTACT_EE) return 0;
+  const int *v = c->v;
+  return ipc_ee_cross2(x + 3 * v[0], x + 3 * v[1], x + 3 * v[2], x + 3 * v[3], NULL, NULL) <
+         c->eps_x;
+}
+
+/* the squared distance at x of a contact's primitives with the distance type it had when
+   recorded (IPC's postLineSearch evaluates its watched constraints that way: a point-triangle
+   pair recorded as point-edge stays point-edge) */
+static double contact_d2_as_recorded(const ipc_contact *c, const ipc_contact_model *cm,
+                                     const double *x) {
+  const int *v = c->v;
+#define XV(i) (x + 3 * v[i])
+  switch (c->kind) {
+    case IPC_CONTACT_PT:
+      return ipc_pt_distance2(XV(0), XV(1), XV(2), XV(3), (ipc_pt_type)c->type, NULL, NULL);
+    case IPC_CONTACT_EE:
+      return ipc_ee_distance2(XV(0), XV(1), XV(2), XV(3), (ipc_ee_type)c->type, NULL, NULL);
+    case IPC_CONTACT_PE:
+      return ipc_pe_distance2(XV(0), XV(1), XV(2), (ipc_pe_type)c->type, NULL, NULL);
+    default: {
+      ipc_contact t = *c;
+      return ipc_contact_distance2(&t, cm, x);
+    }
+  }
+#undef XV
+}
+
 /* kappa chosen at x as IPC does at a step's start (kappa.c): from w->kappa, the value balancing
    the barrier gradient against the rest of the incremental potential's over the contacts
-   within dhat at x (scripted vertices, held on their targets in IPC, left out), clamped to
-   the bounds of the current dhat */
+   within dhat at x (scripted vertices, held on their targets in IPC, left out; on IPC's path also
+   the nearly parallel edge pairs), clamped to the bounds of the current dhat */
 void ipc_newton_choose_kappa(ipc_world *w, ipcc_step_stats *st) {
   ipc_newton_solver *s = w->solver;
   const ipc_model *m = &w->m;
@@ -373,7 +406,11 @@ void ipc_newton_choose_kappa(ipc_world *w, ipcc_step_stats *st) {
   for (size_t k = 0; k < w->contacts.n; ++k) {
     int nv, verts[4];
     double gl[12], Hl[144];
-    ipc_contact_local(&w->contacts.c[k], &w->cm, w->s.x, 1.0, 0, &nv, verts, gl, Hl);
+    const ipc_contact *c = &w->contacts.c[k];
+    /* IPC's initKappa balances its constraint set proper: nearly parallel edge pairs (the
+       mollified ones, IPC's paraEE set) are not in it */
+    if (m->params.ipc_newton_path && ee_mollified(c, w->s.x)) continue;
+    ipc_contact_local(c, &w->cm, w->s.x, 1.0, 0, &nv, verts, gl, Hl);
     for (int a = 0; a < nv; ++a)
       for (int d = 0; d < 3; ++d) s->gB[3 * verts[a] + d] += gl[3 * a + d];
   }
@@ -836,16 +873,19 @@ static int newton_direction(ipc_world *w, ipcc_step_stats *st, ipcc_error *err, 
    watch distance are watched (IPC's postLineSearch, kappa.c) */
 static void watch_kappa(ipc_world *w) {
   ipc_newton_solver *s = w->solver;
+  const int ipc_path = w->m.params.ipc_newton_path;
   int closer = 0;
   for (size_t k = 0; k < s->watch.n && !closer; ++k) {
     ipc_contact c = s->watch.c[k];
-    closer = ipc_contact_distance2(&c, &w->cm, w->s.x) <= s->watch.c[k].d2;
+    closer = (ipc_path ? contact_d2_as_recorded(&c, &w->cm, w->s.x)
+                       : ipc_contact_distance2(&c, &w->cm, w->s.x)) <= s->watch.c[k].d2;
   }
   if (closer) w->kappa = ipc_kappa_doubled(w->kappa, w->kappa_max);
   double dw = ipc_kappa_watch_distance(w->m.bbox_diag);
   s->watch.n = 0;
   for (size_t k = 0; k < s->next.n; ++k) {
     if (!(s->next.c[k].d2 < dw * dw)) continue;
+    if (ipc_path && ee_mollified(&s->next.c[k], w->s.x)) continue;
     ipc_reserve((void **)&s->watch.c, &s->watch.cap, s->watch.n + 1, sizeof(ipc_contact));
     s->watch.c[s->watch.n++] = s->next.c[k];
   }
