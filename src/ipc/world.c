@@ -303,6 +303,13 @@ static void predict(ipc_world *w, double t) {
     for (int i = 0; i < n; ++i)
       if (m->mass[i] > 0)
         for (int j = 0; j < 3; ++j) w->xt[3 * i + j] += ch2 * f[3 * i + j] / m->mass[i];
+  /* on IPC's Newton path its Dirichlet vertices (the scripted vertices of deformable bodies and
+     shapes) predict no motion: IPC's computeXTilta sets their xTilta to the last positions. It
+     acts while its moving boundary conditions let them go (inertia against the penalty) */
+  if (m->params.ipc_newton_path)
+    for (int i = 0; i < n; ++i)
+      if (w->pre.scripted[i] && !(w->rest.naff > 0 && w->rest.vert_aff[i] >= 0))
+        for (int j = 0; j < 3; ++j) w->xt[3 * i + j] = w->s.x[3 * i + j];
 }
 
 /* kinetic + elastic + gravitational potential energy of the current state; affine bodies
