@@ -484,7 +484,7 @@ static double full_ccd_bound(double ya, double voxel) {
   ipc_contact_set none;
   memset(&none, 0, sizeof none);
   double pm;
-  double t = ipc_ipc_step_bound(&cm, &none, &cand, (const double *)x, xe, 1, 1, &pm);
+  double t = ipc_ipc_step_bound(&cm, &none, &cand, NULL, (const double *)x, xe, 1, 1, &pm);
   CHECK(fabs(pm - 1.0) < 1e-15);
   ipc_contact_model_free(&cm);
   hand_surface_free(&m.surface);

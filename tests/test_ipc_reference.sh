@@ -37,8 +37,11 @@
 #     to 1e-5 after, IPC's 51
 #     Newton iterations within 2%; translateCO (contact at step 15): the same to 1e-12 up to
 #     step 14, within 1e-3 at step 15 (IPC moves by 9e-4 there itself once its shapes are
-#     listed the other way round: a corner exactly over a diagonal, decided by rounding), IPC's
-#     57 Newton iterations within 5%
+#     listed the other way round: a corner exactly over a diagonal, decided by rounding; the
+#     step where the falling cube, undeformed up to rounding, first touches: README, "Same
+#     answers, one step at a time"), IPC's 57 Newton iterations within 10% (steps 16-20 run on
+#     the state step 15 left; one step at a time from IPC's states they take IPC's iterations:
+#     tests/test_ipc_onestep.c)
 #   MCO/2cubesFall_rotateCO_closedSurface: the rotating cube is a closed triangle surface (an
 #     IPC codimensional shape): while pulled, its nodes carry IPC's lumped mass (Voronoi area x
 #     mean edge length / 3 x density): the same to 1e-12 up to step 17, to 1e-6 after, IPC's 53
@@ -85,7 +88,7 @@ check("otherExamples/friction/slopeTest_highSchoolPhysics_0.5", "slopeTest_0.5",
 check("ipccExamples/cubeSegBedSquash", "cubeSegBedSquash", 9, 1e-9, 1e-2, True)
 check("ipccExamples/cubeSlide", "cubeSlide", 20, 1e-4, None, True, 0.02)
 check("tutorialExamples/MCO/2cubesFall_rotateCO", "rotateCO", 17, 1e-12, 1e-5, True, 0.02)
-check("tutorialExamples/MCO/2cubesFall_translateCO", "translateCO", 14, 1e-12, None, True, 0.05)
+check("tutorialExamples/MCO/2cubesFall_translateCO", "translateCO", 14, 1e-12, None, True, 0.1)
 check("tutorialExamples/MCO/2cubesFall_rotateCO_closedSurface", "rotateCO_closedSurface", 17,
       1e-12, 1e-6, True, 0.02)
 x = r["tutorialExamples/MCO/2cubesFall_translateCO"]["dev"].get("15", 1)

@@ -339,14 +339,20 @@ static double full_step(const ipc_contact_model *cm, const ipc_candidates *cand,
 
 double ipc_ipc_script_step_bound(const ipc_contact_model *cm, const ipc_candidates *cand,
                                  const double *x, const double *xe, const unsigned char *scripted) {
-  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0, SCRIPT_SLACK, scripted, 0, 0.0};
+  /* IPC's CTCD in its full CCD's order (full_step): the point pairs, then the edge pairs whose
+     boxes swept up to that bound meet */
+  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0, SCRIPT_SLACK, scripted, 1, 0.0};
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
-  return n > 0 ? ipc_mpi_parallel_min(n, 256, ctcd_range, &j, IPC_WORK_CCD) : 1.0;
+  if (n == 0) return 1.0;
+  double t = ipc_mpi_parallel_min(n, 256, ctcd_range, &j, IPC_WORK_CCD);
+  j.pass = 2;
+  j.ee_box_t = t;
+  return fmin(t, ipc_mpi_parallel_min(n, 256, ctcd_range, &j, IPC_WORK_CCD));
 }
 
 double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *contacts,
-                          const ipc_candidates *cand, const double *x, const double *xe, int first,
-                          int ctcd, double *pmax_surface) {
+                          const ipc_candidates *cand, ipc_candidates *wide, const double *x,
+                          const double *xe, int first, int ctcd, double *pmax_surface) {
   const ipc_model *m = cm->model;
   const ipc_surface *sf = &m->surface;
   /* half-spaces: 0.9 of the time a vertex moving towards one would reach it */
@@ -390,7 +396,17 @@ double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *co
       double span = np > 0 ? alpha * (ps / (3.0 * np)) / cm->hash_voxel : 0;
       if (span > 1) alpha /= span;
     }
-    double full = full_step(cm, cand, x, xe, ctcd, alpha);
+    /* IPC's CTCD stops a pair once it comes within 1 - MESH_SLACK of its current distance
+       d0, which can be farther than dhat, where the candidates were narrowed to: such a pair
+       closes by MESH_SLACK d0 <= the relative motion 2 alpha pm, so its gap is then at most
+       (1 - MESH_SLACK) / MESH_SLACK 2 alpha pm. Those pairs are gathered afresh (IPC's spatial
+       hash finds them by its voxels) */
+    const ipc_candidates *c = cand;
+    if (ctcd && wide) {
+      ipc_broad_phase(wide, sf, x, xe, (1.0 - MESH_SLACK) / MESH_SLACK * 2.0 * alpha * pm);
+      c = wide;
+    }
+    double full = full_step(cm, c, x, xe, ctcd, alpha);
     return full < cfl ? cfl : full;
   }
   return fmin(alpha, cfl);

@@ -26,15 +26,19 @@ void ipc_ccd_max_step_islands(const ipc_contact_model *cm, const ipc_candidates 
    move. With ctcd, every mesh pair's bound is IPC's own instead of 0.8 of its time of impact:
    the first time the pair comes within 0.2 of its current distance (ipc_ctcd_pair_step, IPC's
    default CCD), and the full CCD also queries each candidate vertex against the face's edges
-   and vertices, as IPC does. */
+   and vertices, as IPC does, over the candidates gathered afresh into `wide` (when not NULL)
+   with every pair that can come within 0.2 of its current distance along the step (cand is
+   narrowed to dhat). */
 double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *contacts,
-                          const ipc_candidates *cand, const double *x, const double *xe, int first,
-                          int ctcd, double *pmax_surface);
+                          const ipc_candidates *cand, ipc_candidates *wide, const double *x,
+                          const double *xe, int first, int ctcd, double *pmax_surface);
 
 /* the fraction of the scripted move x -> xe (only scripted vertices move) the original IPC
    code takes at a step's start (AnimScripter::stepAnimScript): its CTCD full CCD over the
-   candidate mesh pairs with slackness 0.5, pairs whose vertices are all scripted left out
-   (half-spaces are not considered, as in IPC) */
+   candidate mesh pairs with slackness 0.5 (point pairs first, then the edge pairs whose boxes
+   swept up to that bound meet, as in the full CCD above), pairs whose vertices are all
+   scripted left out (half-spaces are not considered, as in IPC). cand must hold every pair
+   that can come within half its distance (boxes inflated by twice the largest move) */
 double ipc_ipc_script_step_bound(const ipc_contact_model *cm, const ipc_candidates *cand,
                                  const double *x, const double *xe, const unsigned char *scripted);
 

@@ -1049,8 +1049,8 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
     if (!m->params.island_line_search) {
       double psurf;
       double tc = ipc_now();
-      alpha0 = ipc_ipc_step_bound(&w->cm, &w->contacts, &w->cand, w->s.x, w->xe, iteration == 0,
-                                  m->params.ipc_newton_path, &psurf);
+      alpha0 = ipc_ipc_step_bound(&w->cm, &w->contacts, &w->cand, &w->cand_wide, w->s.x, w->xe,
+                                  iteration == 0, m->params.ipc_newton_path, &psurf);
       st->t_ccd += ipc_now() - tc;
     }
     ++iteration;
@@ -1219,21 +1219,29 @@ static int unplaced(const ipc_world *w, int i) {
 static void mbc_begin(ipc_world *w, ipcc_step_stats *st) {
   int n = w->m.nverts;
   double dir2 = 0;
+  double move2 = 0; /* the largest scripted move, squared */
   memcpy(w->xe, w->s.x, 3 * (size_t)n * sizeof(double));
   for (int i = 0; i < n; ++i)
-    if (mbc_vertex(w, i))
+    if (mbc_vertex(w, i)) {
+      double e2 = 0;
       for (int d = 0; d < 3; ++d) {
         double e = w->pre.target[3 * i + d] - w->s.x[3 * i + d];
         w->xe[3 * i + d] = w->s.x[3 * i + d] + e;
-        dir2 += e * e;
+        e2 += e * e;
       }
+      dir2 += e2;
+      move2 = fmax(move2, e2);
+    }
   memset(w->mbc.pull, 0, 3 * (size_t)n * sizeof(double));
   w->mbc.on = dir2 > 0;
   w->mbc.rho = 0;
   w->mbc.done = 1;
   if (w->mbc.on) {
     double t0 = ipc_now();
-    ipc_broad_phase(&w->cand, &w->m.surface, w->s.x, w->xe, 0.0);
+    /* IPC's CTCD (slackness 0.5) stops a pair once it comes within half its current
+       distance d0: it has closed by d0 / 2 <= the relative move 2 max|move| by then, so its
+       gap is at most 2 max|move| (IPC's spatial hash finds such pairs by its voxels) */
+    ipc_broad_phase(&w->cand, &w->m.surface, w->s.x, w->xe, 2.0 * sqrt(move2));
     st->t_broad_phase += ipc_now() - t0;
     t0 = ipc_now();
     double alpha = ipc_ipc_script_step_bound(&w->cm, &w->cand, w->s.x, w->xe, w->pre.scripted);

@@ -270,6 +270,7 @@ static void ipc_release(ipcc_world *world) {
   ipc_world *w = world->ws;
   ipc_newton_solver_destroy(w->solver);
   ipc_candidates_free(&w->cand);
+  ipc_candidates_free(&w->cand_wide);
   ipc_contact_set_free(&w->contacts);
   ipc_contact_model_free(&w->cm);
   ipc_friction_free(&w->fric);

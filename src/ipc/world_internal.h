@@ -56,7 +56,8 @@ struct ipc_world {
   double *tet_g, *tet_H; /* (ntets x 12), (ntets x 144) per-iteration scratch */
   double *damp_H;        /* (ntets x 144) Rayleigh damping blocks of the step (damping.h) */
   /* contact */
-  ipc_candidates cand; /* valid for every point of the last swept segment */
+  ipc_candidates cand;      /* valid for every point of the last swept segment */
+  ipc_candidates cand_wide; /* IPC's full CCD: the pairs that may close to 0.2 of their distance */
   ipc_contact_set contacts;
   double min_d2;
   double kappa, kappa_min, kappa_max, mean_mass;
