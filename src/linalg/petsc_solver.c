@@ -23,7 +23,10 @@
  * rank holds the whole system (the model and state are replicated), inserts only its own
  * contiguous block of rows (whole vertices, 3 unknowns, when n is a multiple of 3) into the
  * distributed matrix, and gets the whole solution back (a scatter to all ranks), the same
- * bytes on every rank, so the ranks' Newton iterations stay identical. */
+ * bytes on every rank, so the ranks' Newton iterations stay identical. With
+ * ipc_petsc_set_partial (stage 2: each rank assembled only its share of the terms) every rank's
+ * matrix has the same pattern and holds a share of the values: each rank adds its own rows and
+ * its nonzero entries in other ranks' rows (ADD_VALUES; PETSc's assembly sends those). */
 #include "linalg/petsc_solver.h"
 
 #include <ctype.h>
@@ -37,6 +40,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/timer.h"
+#include "linalg/mpi_run.h"
 
 struct ipc_petsc {
   ipcc_linear_solver_kind kind;
@@ -63,9 +67,19 @@ struct ipc_petsc {
   int *src;                /* (m) */
   int *diag;               /* (rend - rstart) position of each row's diagonal entry */
   int valid;               /* a successful factor */
-  int bs;                  /* A's block size: 3 with the rigid-body near-null space, else 1 */
-  double *xyz;             /* (nblocks x 3) ipc_petsc_set_coordinates */
-  int nblocks;             /* 0: no coordinates */
+  /* ipc_petsc_set_partial: the caller's matrix is this rank's share. Its entries in other
+     ranks' rows, as a CSR over all n rows of the matrix (those this rank owns are empty):
+     entry p is val[osrc[p]] of the caller's CSC, sent when not 0 */
+  int partial;
+  int off_built;          /* the lists below belong to the current pattern */
+  PetscInt *optr, *ocols; /* (n + 1), (mo) */
+  int *osrc;              /* (mo) */
+  PetscScalar *ovals;     /* (mo) */
+  PetscInt *sbuf_cols;    /* (longest row of them): the nonzero entries of one row */
+  PetscScalar *sbuf_vals;
+  int bs;      /* A's block size: 3 with the rigid-body near-null space, else 1 */
+  double *xyz; /* (nblocks x 3) ipc_petsc_set_coordinates */
+  int nblocks; /* 0: no coordinates */
   size_t cap_xyz;
   int scalar_only; /* block size 3 failed once: scalar from then on (scalar_fallback) */
   int new_matrix;  /* A was made since the last set-up */
@@ -318,6 +332,12 @@ void ipc_petsc_destroy(ipc_petsc *s) {
   ipc_free(s->src);
   ipc_free(s->diag);
   ipc_free(s->xyz);
+  ipc_free(s->optr);
+  ipc_free(s->ocols);
+  ipc_free(s->osrc);
+  ipc_free(s->ovals);
+  ipc_free(s->sbuf_cols);
+  ipc_free(s->sbuf_vals);
   ipc_free(s);
 }
 
@@ -488,6 +508,48 @@ static void build_rows_renumbered(ipc_petsc *s, const ipc_csc *A) {
   }
 }
 
+/* the entries of A (this rank's share, ipc_petsc_set_partial) in the rows other ranks own: in
+   the matrix's numbering (order), the upper triangle's (r, c) for MATSBAIJ, both (r, c) and
+   (c, r) for MATAIJ */
+static void build_off(ipc_petsc *s, const ipc_csc *A) {
+  int n = A->n;
+  PetscInt r0 = s->rstart, r1 = s->rend;
+  s->optr = ipc_realloc(s->optr, sizeof(PetscInt) * ((size_t)n + 2));
+  memset(s->optr, 0, sizeof(PetscInt) * ((size_t)n + 2));
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int j = 0; j < n; ++j)
+      for (int k = A->colptr[j]; k < A->colptr[j + 1]; ++k) {
+        int r = A->rowind[k];
+        PetscInt a = s->order ? s->inv[r] : r, b = s->order ? s->inv[j] : j;
+        for (int t = 0; t < (s->sbaij || r == j ? 1 : 2); ++t) {
+          PetscInt row = t ? b : a, col = t ? a : b;
+          if (row >= r0 && row < r1) continue;
+          if (pass == 0) {
+            ++s->optr[row + 2];
+          } else {
+            PetscInt p = s->optr[row + 1]++;
+            s->ocols[p] = col;
+            s->osrc[p] = k;
+          }
+        }
+      }
+    if (pass == 0) { /* counts in optr[row + 2]: optr[row + 1] becomes each row's cursor */
+      PetscInt longest = 0;
+      for (int i = 0; i < n; ++i) {
+        if (s->optr[i + 2] > longest) longest = s->optr[i + 2];
+        s->optr[i + 2] += s->optr[i + 1];
+      }
+      size_t m = (size_t)s->optr[n + 1];
+      s->ocols = ipc_realloc(s->ocols, sizeof(PetscInt) * (m + 1));
+      s->osrc = ipc_realloc(s->osrc, sizeof(int) * (m + 1));
+      s->ovals = ipc_realloc(s->ovals, sizeof(PetscScalar) * (m + 1));
+      s->sbuf_cols = ipc_realloc(s->sbuf_cols, sizeof(PetscInt) * ((size_t)longest + 1));
+      s->sbuf_vals = ipc_realloc(s->sbuf_vals, sizeof(PetscScalar) * ((size_t)longest + 1));
+    }
+  }
+  s->off_built = 1;
+}
+
 /* a matrix, vectors and operators for the pattern of A (the rows built), this rank's rows
    only */
 static PetscErrorCode new_pattern(ipc_petsc *s) {
@@ -580,15 +642,45 @@ static PetscErrorCode fill_and_set_up(ipc_petsc *s, const ipc_csc *A, double shi
     for (PetscInt p = s->rowptr[i]; p < s->rowptr[i + 1]; ++p) s->vals[p] = A->val[s->src[p]];
     s->vals[s->diag[i]] += shift;
   }
+  if (s->partial)
+    for (PetscInt p = 0; p < s->optr[s->n]; ++p) s->ovals[p] = A->val[s->osrc[p]];
   return set_up(s);
+}
+
+/* partial: the rank's entries added (its own rows whole, the nonzero entries of its share in
+   other ranks' rows, which MatAssemblyBegin / End send to them) */
+static PetscErrorCode add_share(ipc_petsc *s) {
+  PetscCall(MatZeroEntries(s->A));
+  for (PetscInt i = 0; i < s->rend - s->rstart; ++i) {
+    PetscInt row = s->rstart + i;
+    PetscCall(MatSetValues(s->A, 1, &row, s->rowptr[i + 1] - s->rowptr[i], s->cols + s->rowptr[i],
+                           s->vals + s->rowptr[i], ADD_VALUES));
+  }
+  size_t sent = 0;
+  for (PetscInt row = 0; row < s->n; ++row) {
+    PetscInt m = 0;
+    for (PetscInt p = s->optr[row]; p < s->optr[row + 1]; ++p)
+      if (s->ovals[p] != 0) {
+        s->sbuf_cols[m] = s->ocols[p];
+        s->sbuf_vals[m++] = s->ovals[p];
+      }
+    if (m) PetscCall(MatSetValues(s->A, 1, &row, m, s->sbuf_cols, s->sbuf_vals, ADD_VALUES));
+    sent += (size_t)m;
+  }
+  ipc_mpi_count(IPC_WORK_ASM_SENT, sent);
+  return 0;
 }
 
 /* the values in vals into the matrix, then the preconditioner's set-up */
 static PetscErrorCode set_up(ipc_petsc *s) {
-  for (PetscInt i = 0; i < s->rend - s->rstart; ++i) {
-    PetscInt row = s->rstart + i;
-    PetscCall(MatSetValues(s->A, 1, &row, s->rowptr[i + 1] - s->rowptr[i], s->cols + s->rowptr[i],
-                           s->vals + s->rowptr[i], INSERT_VALUES));
+  if (s->partial) {
+    PetscCall(add_share(s));
+  } else {
+    for (PetscInt i = 0; i < s->rend - s->rstart; ++i) {
+      PetscInt row = s->rstart + i;
+      PetscCall(MatSetValues(s->A, 1, &row, s->rowptr[i + 1] - s->rowptr[i], s->cols + s->rowptr[i],
+                             s->vals + s->rowptr[i], INSERT_VALUES));
+    }
   }
   PetscCall(MatAssemblyBegin(s->A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(s->A, MAT_FINAL_ASSEMBLY));
@@ -675,6 +767,7 @@ ipc_factor_status ipc_petsc_factor(ipc_petsc *s, const ipc_csc *A, bool pattern_
     } else {
       build_rows(s, A);
     }
+    s->off_built = 0;
     PetscErrorCode e = new_pattern(s);
     s->st.analyze_seconds += ipc_now() - t0;
     if (e != 0) {
@@ -683,6 +776,7 @@ ipc_factor_status ipc_petsc_factor(ipc_petsc *s, const ipc_csc *A, bool pattern_
     }
     ++s->st.analyses;
   }
+  if (s->partial && !s->off_built) build_off(s, A);
   double t0 = ipc_now();
   PetscErrorCode e = fill_and_set_up(s, A, shift);
   ipc_factor_status fs = e != 0 ? IPC_FACTOR_FAILED : set_up_status(s);
@@ -780,4 +874,8 @@ void ipc_petsc_set_coordinates(ipc_petsc *s, int nblocks, const double *xyz) {
 
 void ipc_petsc_get_stats(const ipc_petsc *s, ipc_linear_solver_stats *stats) {
   *stats = s->st;
+}
+
+void ipc_petsc_set_partial(ipc_petsc *s, int on) {
+  s->partial = on != 0;
 }
