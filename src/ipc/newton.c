@@ -324,7 +324,7 @@ static void assemble_split(ipc_world *w, ipcc_step_stats *st) {
   ipc_newton_solver *s = w->solver;
   int n = m->nverts, root = ipc_rank() == 0;
   double h2 = w->c_elastic * w->h * w->h;
-  double t0 = ipc_now(), cpu0 = ipc_mpi_cpu_now();
+  double t0 = ipc_now(), cpu0 = ipc_mpi_cpu_now(), comm = 0;
   ipc_dense_threads(1);
   ipc_sparse_begin(s->asm_);
   memset(w->g, 0, 3 * (size_t)w->nsys * sizeof(double));
@@ -376,7 +376,9 @@ static void assemble_split(ipc_world *w, ipcc_step_stats *st) {
     ipc_reserve((void **)&s->mine, &s->cap_mine, ce - cb + 1, 1);
     for (size_t k = cb; k < ce; ++k) s->mine[k - cb] = contact_mask(&w->contacts.c[k], &s->cl[k]);
     void *all = s->masks;
+    double cc = ipc_mpi_cpu_now();
     ipc_mpi_allgather(s->mine, ce - cb, &all, &s->cap_masks);
+    comm += ipc_mpi_cpu_now() - cc;
     s->masks = all;
   }
   for (size_t k = 0; k < nc; ++k) {
@@ -414,12 +416,18 @@ static void assemble_split(ipc_world *w, ipcc_step_stats *st) {
   }
   ipc_mpi_count(IPC_WORK_ASM_FRICTION, fe - fb);
   ipc_mpi_count_cpu(IPC_WORK_ASM_FRICTION, ipc_mpi_cpu_now() - c0);
+  double cc = ipc_mpi_cpu_now();
   ipc_mpi_sum_same(w->g, 3 * (size_t)w->nsys);
+  comm += ipc_mpi_cpu_now() - cc;
   ipc_dense_threads(0);
   s->split = 1;
   st->t_assembly += ipc_now() - t0;
+  /* the CPU of the assembly's own work, and apart that of its collectives (the wait for the
+     other ranks included: Open MPI polls) */
   ipc_mpi_count(IPC_WORK_ASSEMBLY, 1);
-  ipc_mpi_count_cpu(IPC_WORK_ASSEMBLY, ipc_mpi_cpu_now() - cpu0);
+  ipc_mpi_count_cpu(IPC_WORK_ASSEMBLY, ipc_mpi_cpu_now() - cpu0 - comm);
+  ipc_mpi_count(IPC_WORK_ASM_COMM, nc > 0 ? 2 : 1);
+  ipc_mpi_count_cpu(IPC_WORK_ASM_COMM, comm);
 }
 
 /* gradient (full layout, into w->g) and the assembled, projected Hessian */

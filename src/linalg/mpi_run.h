@@ -67,12 +67,16 @@ typedef enum ipc_work_kind {
   IPC_WORK_BROAD,   /* broad-phase query nodes traversed (box_pairs.c) */
   /* the Newton systems' assembly (newton.c): tets, contacts and lagged friction pairs whose
      gradients and projected Hessians this rank computed; the matrix entries it sent to other
-     ranks' rows (petsc_solver.c); the assemblies, with their whole CPU time */
+     ranks' rows (petsc_solver.c; its CPU: filling PETSc's matrix, the exchange included); the
+     assemblies, with their CPU time (less that of their
+     collectives, counted apart) */
   IPC_WORK_ASM_TETS,
   IPC_WORK_ASM_CONTACTS,
   IPC_WORK_ASM_FRICTION,
   IPC_WORK_ASM_SENT,
   IPC_WORK_ASSEMBLY,
+  IPC_WORK_ASM_COMM, /* the split assembly's collectives (the gradient's sum, the contacts' points)
+                      */
   IPC_WORK_KINDS
 } ipc_work_kind;
 
