@@ -624,16 +624,17 @@ static void swept_candidates(ipc_world *w, ipcc_step_stats *st) {
   /* within a solve the trees of the last broad phase are refit (the solve's first one, at
      its start, is built afresh) */
   w->cand.refit = 1;
-  ipc_broad_phase_passive(&w->cand, sf, w->s.x, w->xe, w->dhat,
-                          w->rest.naff > 0 ? w->aff_grow : NULL,
-                          w->solver->nfrozen > 0 ? w->solver->passive : sf->vert_obstacle);
+  const double *grow = w->rest.naff > 0 ? w->aff_grow : NULL;
+  const unsigned char *passive = w->solver->nfrozen > 0 ? w->solver->passive : sf->vert_obstacle;
   /* with one step length for all, the pairs that stay beyond dhat all along the step (and
      beyond the distance the kappa update watches) can touch nothing the line search
-     computes: dropped once here rather than skipped by every CCD pass and energy */
+     computes: dropped once here rather than skipped by every CCD pass and energy (over MPI
+     ranks, by each rank before the pairs are gathered) */
   if (!w->m.params.island_line_search)
-    ipc_candidates_narrow(&w->cand, sf, w->s.x, w->xe,
-                          fmax(w->dhat, ipc_kappa_watch_distance(w->m.bbox_diag)),
-                          w->rest.naff > 0 ? w->aff_grow : NULL);
+    ipc_broad_phase_narrowed(&w->cand, sf, w->s.x, w->xe, w->dhat, grow, passive,
+                             fmax(w->dhat, ipc_kappa_watch_distance(w->m.bbox_diag)));
+  else
+    ipc_broad_phase_passive(&w->cand, sf, w->s.x, w->xe, w->dhat, grow, passive);
   st->t_broad_phase += ipc_now() - t0;
 }
 
