@@ -5,7 +5,8 @@
 # steps of the mat twist and on two cubes falling onto the ground until they rest on it;
 # rank 0 alone writes and prints; checkpoints of a 2-rank run resume on 1 rank and the reverse;
 # CHOLMOD and LCP mode are refused on 2 ranks; the ranks' agreement (test_mpi_agree); the
-# work of the step's loops over pairs and tets split between the 2 ranks (stage 2).
+# work of the step's loops over pairs and tets, and of the Newton systems' assembly (tets,
+# contacts), split between the 2 ranks (stage 2), and not split with IPCC_MPI_SPLIT=0.
 # Registered only in builds with PETSc and MPI (tests/meson.build).
 # usage: test_mpi.sh path/to/ipcc path/to/mpirun path/to/test_mpi_agree  (from the project root)
 set -u
@@ -75,7 +76,8 @@ mat=scenes/mat_twist.json
 tol_mat=5.6e-4
 # IPCC_WORK_STATS=1: every rank prints the pairs and tets its share of the step's loops took
 # (stage 2: CCD, the broad phase's tree traversal and the narrowing of its candidates, the
-# barrier energy and contact sets, the elastic energy of trials; linalg/mpi_run.h)
+# barrier energy and contact sets, the elastic energy of trials, the assembly's tets and
+# contacts; linalg/mpi_run.h)
 export IPCC_WORK_STATS=1
 expect 0 "mat twist, serial CHOLMOD" "$IPCC" run $mat -o "$T/mat" --steps 4 --quiet --no-checkpoint
 grep '^ipcc work:' "$T/out" >"$T/work1"
@@ -87,20 +89,27 @@ for s in petsc-mumps petsc-cg-gamg; do
 done
 unset IPCC_WORK_STATS
 
-# the work was split: for each kind the two ranks' counts add up to the serial run's (within
-# 5%: regrouped sums may change a line search's trial count) and each rank took 40-60% of it
-for k in ccd_pairs narrow_pairs barrier_pairs elastic_tets broad_nodes; do
-  msg=$(awk -v k=$k 'FNR == 1 { f++ } { for (i = 1; i < NF; ++i) if ($i == k) v[f, $4] = $(i + 1) }
-    END { s = v[1, 0]; a = v[2, 0]; b = v[2, 1]
-          if (s == "" || a == "" || b == "" || s <= 0) { print "missing"; exit }
-          t = a + b
-          if (t < 0.95 * s || t > 1.05 * s || a < 0.4 * t || a > 0.6 * t) print "bad " s " " a " " b
-          else print "ok " s " " a " " b }' "$T/work1" "$T/work2-petsc-mumps")
-  case $msg in
-    ok*) set -- $msg; ok "$k split over 2 ranks: $3 + $4 (serial $2)" ;;
-    *) bad "$k not split over 2 ranks: $msg"; cat "$T/work1" "$T/work2-petsc-mumps" ;;
-  esac
-done
+# split WHAT SERIAL TWO KIND...: for each kind the two ranks' counts (file TWO) add up to the serial
+# run's (file SERIAL; within 5%: regrouped sums may change a line search's trial count) and
+# each rank took 40-60% of it
+split() {
+  what=$1; w1=$2; w2=$3; shift 3
+  for k in "$@"; do
+    msg=$(awk -v k=$k 'FNR == 1 { f++ } { for (i = 1; i < NF; ++i) if ($i == k) v[f, $4] = $(i + 1) }
+      END { s = v[1, 0]; a = v[2, 0]; b = v[2, 1]
+            if (s == "" || a == "" || b == "" || s <= 0) { print "missing"; exit }
+            t = a + b
+            if (t < 0.95 * s || t > 1.05 * s || a < 0.4 * t || a > 0.6 * t) print "bad " s " " a " " b
+            else print "ok " s " " a " " b }' "$w1" "$w2")
+    case $msg in
+      ok*) set -- $msg; ok "$what: $k split over 2 ranks: $3 + $4 (serial $2)" ;;
+      *) bad "$what: $k not split over 2 ranks: $msg"; cat "$w1" "$w2" ;;
+    esac
+  done
+}
+split "mat twist, MUMPS" "$T/work1" "$T/work2-petsc-mumps" ccd_pairs narrow_pairs barrier_pairs elastic_tets broad_nodes \
+  assembly_tets
+split "mat twist, CG" "$T/work1" "$T/work2-petsc-cg-gamg" assembly_tets
 
 # the renumbering along a space-filling curve (petsc_solver.c): on 2 ranks each rank's
 # matrix-vector products fetch the 80 vertices along the cut across the mat (240 values),
@@ -117,14 +126,31 @@ if [ -n "$ghosts" ] && [ "$ghosts" -le 480 ]; then ok "rank 0 fetches $ghosts va
 # process as on two; MUMPS keeps to CHOLMOD's within 1e-12 m for the whole 80 steps)
 cubes=scenes/two_cubes.json
 tol_cubes=8.3e-4
+export IPCC_WORK_STATS=1
 expect 0 "two cubes, serial CHOLMOD" "$IPCC" run $cubes -o "$T/cubes" --steps 25 --quiet --no-checkpoint
+grep '^ipcc work:' "$T/out" >"$T/cwork1"
 if grep -q '"contacts_max":[[:space:]]*[1-9]' "$T/cubes/stats.json"; then ok "two cubes: contacts"; else
   bad "two cubes: no contacts in 25 steps"; fi
 for s in petsc-mumps petsc-cg-gamg; do
   expect 0 "two cubes, 2 ranks, $s" np2 "$IPCC" run $cubes -o "$T/cubes-$s" --steps 25 --quiet \
     --no-checkpoint --linear-solver $s
+  grep '^ipcc work:' "$T/out" >"$T/cwork2-$s"
   same "two cubes, 2 ranks, $s" "$T/cubes" "$T/cubes-$s" $tol_cubes
 done
+# the assembly's contacts (the lower cube on the ground, steps 18-25) split too
+split "two cubes, MUMPS" "$T/cwork1" "$T/cwork2-petsc-mumps" assembly_tets assembly_contacts
+# IPCC_MPI_SPLIT=0: stage 1, every rank assembles everything (and the same answers)
+export IPCC_MPI_SPLIT=0
+expect 0 "two cubes, 2 ranks, IPCC_MPI_SPLIT=0" np2 "$IPCC" run $cubes -o "$T/cubes-whole" \
+  --steps 25 --quiet --no-checkpoint --linear-solver petsc-mumps
+unset IPCC_WORK_STATS IPCC_MPI_SPLIT
+same "two cubes, 2 ranks, IPCC_MPI_SPLIT=0" "$T/cubes" "$T/cubes-whole" $tol_cubes
+whole=$(awk '/^ipcc work:/ { for (i = 1; i < NF; ++i) if ($i == "assembly_tets" || $i == "assembly_contacts") v = v " " $(i + 1) }
+  END { print v }' "$T/out")
+want=$(awk '{ for (i = 1; i < NF; ++i) if ($i == "assembly_tets" || $i == "assembly_contacts") v = v " " $(i + 1) }
+  END { print v v }' "$T/cwork1")
+[ -n "$whole" ] && [ "$whole" = "$want" ] && ok "IPCC_MPI_SPLIT=0: each rank assembled all:$whole" ||
+  bad "IPCC_MPI_SPLIT=0: ranks assembled '$whole', expected '$want'"
 
 # rank 0 alone prints the summary and writes the folder
 expect 0 "2 ranks, not quiet" np2 "$IPCC" run $cubes -o "$T/loud" --steps 3 --no-checkpoint \

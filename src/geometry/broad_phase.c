@@ -53,6 +53,22 @@ struct ipc_broad_phase_ws {
 
 static void shrink_lists(ipc_candidates *c);
 
+/* ipc_broad_phase_narrowed's narrowing of one query's pairs before they are gathered */
+typedef struct gather_narrow {
+  const ipc_surface *s;
+  const double *x0, *x1, *grow;
+  double dist;
+  ipc_pair_kind kind;
+} gather_narrow;
+static int narrow_keep(int i, int j, void *vctx);
+
+/* the gather filter of the next queries: gn's narrowing of pairs of kind (gn NULL: none) */
+static void set_gather_narrow(ipc_box_ws *bw, gather_narrow *gn, ipc_pair_kind kind) {
+  if (!gn) return;
+  gn->kind = kind;
+  ipc_box_ws_gather_filter(bw, narrow_keep, gn);
+}
+
 /* the pair filters drop adjacent pairs and pairs that the scene's body_contact rule
    keeps apart: the one place where that rule applies, so the barrier, friction, CCD
    and the line search all see the same pairs */
@@ -155,9 +171,12 @@ void ipc_broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, 
   ipc_broad_phase_passive(c, s, x0, x1, inflation, NULL, s->vert_obstacle);
 }
 
-void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const double *x0,
-                             const double *x1, double inflation, const double *grow,
-                             const unsigned char *passive) {
+/* ipc_broad_phase_passive, with gn: each rank's pairs of the trees' queries narrowed before
+   they are gathered (not those of the body-by-body broad phase). Returns 1 when the trees'
+   queries found the pairs, 0 when the body-by-body broad phase did */
+static int broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, const double *x1,
+                       double inflation, const double *grow, const unsigned char *passive,
+                       gather_narrow *gn) {
   ipc_candidates_clear(c);
   if (!c->ws) c->ws = IPC_NEW0(struct ipc_broad_phase_ws, 1);
   if (!c->ws->bw) {
@@ -182,7 +201,7 @@ void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const doub
     c->refit = 0;
     w->built_for = NULL; /* the trees were not rebuilt: the next refit must build */
     shrink_lists(c);
-    return;
+    return 0;
   }
 
   vertex_boxes(w, s, x0, x1, 0.5 * inflation, grow);
@@ -241,14 +260,18 @@ void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const doub
     ipc_box_tree_build(w->tface, w->bw, w->fbox, s->nfaces, NULL, 0, fpass, fg);
     ipc_box_tree_build(w->tedge, w->bw, w->ebox, s->nedges, NULL, 0, epass, eg);
   }
+  set_gather_narrow(w->bw, gn, IPC_PAIR_PT);
   ipc_box_tree_pairs(w->bw, &c->vf, &c->nvf, &c->cap_vf, w->tvert, w->tface, keep_vf, ctx);
+  set_gather_narrow(w->bw, gn, IPC_PAIR_EE);
   ipc_box_tree_pairs(w->bw, &c->ee, &c->nee, &c->cap_ee, w->tedge, NULL, keep_ee, ctx);
   if (npoints > 0) {
     if (refit)
       ipc_box_tree_refit(w->tpoint, w->vbox);
     else
       ipc_box_tree_build(w->tpoint, w->bw, w->vbox, s->nverts, w->points, npoints, obs, vg);
+    set_gather_narrow(w->bw, gn, IPC_PAIR_PE);
     ipc_box_tree_pairs(w->bw, &c->ve, &c->nve, &c->cap_ve, w->tpoint, w->tedge, keep_ve, ctx);
+    set_gather_narrow(w->bw, gn, IPC_PAIR_PP);
     ipc_box_tree_pairs(w->bw, &c->vv, &c->nvv, &c->cap_vv, w->tpoint, NULL, keep_vv, ctx);
   }
   if (ncodim > 0) {
@@ -257,6 +280,7 @@ void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const doub
     else
       ipc_box_tree_build(w->tcodim, w->bw, w->ebox, s->nedges, w->codim, ncodim, epass, eg);
     w->nrun = 0;
+    set_gather_narrow(w->bw, gn, IPC_PAIR_PE);
     ipc_box_tree_pairs(w->bw, &w->run, &w->nrun, &w->cap_run, w->tvert, w->tcodim, keep_ve_surface,
                        ctx);
     if (c->nve == 0) {
@@ -267,7 +291,29 @@ void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const doub
       merge_ve(c, w);
     }
   }
+  ipc_box_ws_gather_filter(w->bw, NULL, NULL);
   shrink_lists(c);
+  return 1;
+}
+
+void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const double *x0,
+                             const double *x1, double inflation, const double *grow,
+                             const unsigned char *passive) {
+  broad_phase(c, s, x0, x1, inflation, grow, passive, NULL);
+}
+
+void ipc_broad_phase_narrowed(ipc_candidates *c, const ipc_surface *s, const double *x0,
+                              const double *x1, double inflation, const double *grow,
+                              const unsigned char *passive, double dist) {
+  /* one rank: as the two calls always were (the narrowing's chunks and counts) */
+  if (!ipc_mpi_splitting()) {
+    broad_phase(c, s, x0, x1, inflation, grow, passive, NULL);
+    ipc_candidates_narrow(c, s, x0, x1, dist, grow);
+    return;
+  }
+  gather_narrow gn = {s, x0, x1, grow, dist, IPC_PAIR_PT};
+  if (!broad_phase(c, s, x0, x1, inflation, grow, passive, &gn))
+    ipc_candidates_narrow(c, s, x0, x1, dist, grow);
 }
 
 /* whether the pair over vertices v (in ipc_pair_kind's order) stays farther apart than dist
@@ -336,6 +382,33 @@ static double narrow_range(void *vjob, size_t chunk, size_t begin, size_t end) {
     for (size_t i = lo; i < hi; ++i)
       j->keep[s0 + i] = !pair_apart(j->x0, j->x1, j->grow, c->vv + 2 * i, IPC_PAIR_PP, j->dist);
   return 0.0;
+}
+
+static int narrow_keep(int i, int j, void *vctx) {
+  const gather_narrow *g = vctx;
+  const ipc_surface *s = g->s;
+  int v[4];
+  switch (g->kind) {
+    case IPC_PAIR_PT: {
+      const int *f = s->faces + 3 * (size_t)j;
+      v[0] = i, v[1] = f[0], v[2] = f[1], v[3] = f[2];
+      break;
+    }
+    case IPC_PAIR_EE: {
+      const int *a = s->edges + 2 * (size_t)i, *b = s->edges + 2 * (size_t)j;
+      v[0] = a[0], v[1] = a[1], v[2] = b[0], v[3] = b[1];
+      break;
+    }
+    case IPC_PAIR_PE: {
+      const int *e = s->edges + 2 * (size_t)j;
+      v[0] = i, v[1] = e[0], v[2] = e[1];
+      break;
+    }
+    default:
+      v[0] = i, v[1] = j;
+      break;
+  }
+  return !pair_apart(g->x0, g->x1, g->grow, v, g->kind, g->dist);
 }
 
 /* keeps the flagged pairs of a list of n, in order; returns how many */

@@ -67,6 +67,14 @@ void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const doub
 void ipc_candidates_narrow(ipc_candidates *c, const ipc_surface *s, const double *x0,
                            const double *x1, double dist, const double *grow);
 
+/* ipc_broad_phase_passive(c, s, x0, x1, inflation, grow, passive), then
+   ipc_candidates_narrow(c, s, x0, x1, dist, grow): the same lists. While the traversal is
+   split over MPI ranks, each rank narrows its own pairs before they are gathered, so only the
+   kept ones are sent (the body-by-body broad phase narrows after, as above) */
+void ipc_broad_phase_narrowed(ipc_candidates *c, const ipc_surface *s, const double *x0,
+                              const double *x1, double inflation, const double *grow,
+                              const unsigned char *passive, double dist);
+
 /* sets all counts to zero, keeping memory */
 void ipc_candidates_clear(ipc_candidates *c);
 
@@ -94,6 +102,12 @@ void ipc_box_ws_free(ipc_box_ws *ws);
    coordinate overlaps nothing. scratch is allocated and freed inside. */
 void ipc_box_pairs(int **pairs, size_t *npairs, size_t *cap, const double *a, int na,
                    const double *b, int nb, ipc_pair_filter filter, void *ctx);
+
+/* while the tree traversal is split over MPI ranks (linalg/mpi_run.h), each rank's pairs are
+   kept where filter (NULL: none) says so before the ranks' pairs are gathered, from the next
+   query on (the pairs found are those of a query with both filters; the gather filter's
+   verdict must depend on the pair alone) */
+void ipc_box_ws_gather_filter(ipc_box_ws *ws, ipc_pair_filter filter, void *ctx);
 
 /* ipc_box_pairs with scratch kept in ws (no allocation once warm) */
 void ipc_box_pairs_ws(ipc_box_ws *ws, int **pairs, size_t *npairs, size_t *cap, const double *a,

@@ -56,8 +56,12 @@ double ipc_damping_energy_tets(const ipc_world *w, const double *x, int t0, int 
 }
 
 void ipc_damping_gradient(const ipc_world *w, const double *x, double *g) {
+  ipc_damping_gradient_tets(w, x, 0, w->m.ntets, g);
+}
+
+void ipc_damping_gradient_tets(const ipc_world *w, const double *x, int t0, int t1, double *g) {
   if (!(w->m.params.damping_stiffness > 0)) return;
-  for (int t = 0; t < w->m.ntets; ++t) {
+  for (int t = t0; t < t1; ++t) {
     double d[12];
     tet_displacement(w, x, t, d);
     const double *C = w->damp_H + 144 * (size_t)t;

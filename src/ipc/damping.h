@@ -30,5 +30,7 @@ double ipc_damping_energy_tets(const ipc_world *w, const double *x, int t0, int 
 
 /* adds C (x - xn) to g (full layout, nverts x 3) */
 void ipc_damping_gradient(const ipc_world *w, const double *x, double *g);
+/* the same over tets [t0, t1) only */
+void ipc_damping_gradient_tets(const ipc_world *w, const double *x, int t0, int t1, double *g);
 
 #endif

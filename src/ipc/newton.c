@@ -62,7 +62,13 @@ struct ipc_newton_solver {
   double *gB, *gE;          /* kappa initialisation */
   int registered;
   contact_local *cl; /* (contacts) per-iteration scratch */
-  int fresh;         /* the next assembly is the step's first: rebuild the pattern exactly */
+  /* the last assembly was split among the MPI ranks (assemble_split): the matrix holds this
+     rank's share */
+  int split;
+  /* assemble_split: the points each contact's terms take (contact_mask), this rank's and all */
+  unsigned char *mine, *masks;
+  size_t cap_mine, cap_masks;
+  int fresh; /* the next assembly is the step's first: rebuild the pattern exactly */
   size_t cap_cl;
   ipc_contact_set next;  /* the contacts at the point the line search accepted */
   ipc_contact_set watch; /* pairs closer than the kappa watch distance after the last iteration */
@@ -109,6 +115,8 @@ void ipc_newton_solver_destroy(ipc_newton_solver *s) {
   ipc_free(s->gB);
   ipc_free(s->gE);
   ipc_free(s->cl);
+  ipc_free(s->mine);
+  ipc_free(s->masks);
   ipc_contact_set_free(&s->next);
   ipc_contact_set_free(&s->watch);
   ipc_islands_free(&s->isl);
@@ -268,8 +276,168 @@ static void friction_add_mapped(ipc_world *w) {
   }
 }
 
+/* the points of contact c its local terms cl take (cl->verts: c->v[p] for every bit p set,
+   in order), as a bit mask: 0 when it has none */
+static unsigned char contact_mask(const ipc_contact *c, const contact_local *cl) {
+  unsigned char mask = 0;
+  for (int a = 0, p = 0; a < cl->nv; ++a, ++p) {
+    while (p < 3 && c->v[p] != cl->verts[a]) ++p;
+    mask |= (unsigned char)(1u << p);
+  }
+  return mask;
+}
+
+/* [*b, *e): the items of this rank's block of chunks of a split loop over n items (min_chunk
+   as in ipc_mpi_chunk_count); into part (IPC_MAX_CHUNKS), fn run over them when fn is given */
+static void my_items(size_t n, size_t min_chunk, ipc_range_fn fn, void *ctx, size_t *b, size_t *e) {
+  *b = *e = 0;
+  if (n == 0) return;
+  size_t nc = ipc_mpi_chunk_count(n, min_chunk), c0, c1, x;
+  ipc_mpi_my_chunks(nc, &c0, &c1);
+  if (c1 <= c0) return;
+  if (fn) {
+    double part[IPC_MAX_CHUNKS];
+    ipc_parallel_chunks(n, nc, c0, c1, fn, ctx, part);
+  }
+  ipc_chunk_range(n, nc, c0, b, &x);
+  ipc_chunk_range(n, nc, c1 - 1, &x, e);
+}
+
+/* 1 when the next assembly is split among the MPI ranks (stage 2, docs/scaling.md): the
+   step's loops are split (mpi_run.h), the linear solver adds the ranks' matrices, and there
+   are no affine bodies (their pseudo-vertices' terms stay whole: assemble) */
+static int assembly_split(const ipc_world *w) {
+  const ipc_newton_solver *s = w->solver;
+  return ipc_mpi_splitting() && w->rest.naff == 0 && s->ls && ipc_linear_solver_sums_partial(s->ls);
+}
+
+/* assemble with its work split among the MPI ranks: each rank computes the tets (of each body),
+   contacts and lagged friction pairs of its block of chunks, the block the split loops of
+   mpi_run.h take, and adds them into its own matrix and gradient; the mass, penalties and
+   gravity's terms are rank 0's. Every rank still adds every term's blocks to the pattern (as
+   zeros when they are another rank's: ipc_sparse_touch; a contact's points from one byte per
+   contact gathered from the rank that computed it), so all ranks hold the serial run's
+   pattern. The linear solver adds the ranks' matrices (ipc_linear_solver_set_partial), and the
+   gradient is summed over the ranks, the same bits on every rank */
+static void assemble_split(ipc_world *w, ipcc_step_stats *st) {
+  const ipc_model *m = &w->m;
+  ipc_newton_solver *s = w->solver;
+  int n = m->nverts, root = ipc_rank() == 0;
+  double h2 = w->c_elastic * w->h * w->h;
+  double t0 = ipc_now(), cpu0 = ipc_mpi_cpu_now(), comm = 0;
+  ipc_dense_threads(1);
+  ipc_sparse_begin(s->asm_);
+  memset(w->g, 0, 3 * (size_t)w->nsys * sizeof(double));
+  for (int i = 0; i < n; ++i) {
+    const double mi = w->fixed[i] ? 0.0 : m->mass[i] > 0 ? m->mass[i] : w->mbc.mass[i];
+    double dm = mi + w->penalty[i];
+    for (int d = 0; d < 3; ++d) {
+      double gi = 0;
+      if (mi > 0) gi += mi * (w->s.x[3 * i + d] - w->xt[3 * i + d]);
+      if (w->penalty[i] > 0)
+        gi +=
+            w->penalty[i] * (w->s.x[3 * i + d] - w->pre.target[3 * i + d]) - w->mbc.pull[3 * i + d];
+      if (root) w->g[3 * i + d] = gi;
+      s->diag[3 * i + d] = dm; /* whole on every rank (the iterative solvers' bound) */
+    }
+  }
+  if (root) ipc_sparse_add_diagonal(s->asm_, s->diag);
+  /* tets: this rank's chunks of each body's */
+  double Hs[144], c0 = ipc_mpi_cpu_now();
+  size_t count = 0;
+  for (int b = 0; b < m->nbodies; ++b) {
+    const ipc_body *bd = &m->bodies[b];
+    if (bd->nt == 0 || bd->affine) continue;
+    elastic_job j = {w, w->s.x, b, 1};
+    size_t tb, te;
+    my_items((size_t)bd->nt, 256, elastic_range, &j, &tb, &te);
+    count += te - tb;
+    int ta = bd->t0 + (int)tb, tz = bd->t0 + (int)te;
+    for (int t = ta; t < tz; ++t) {
+      const int *tt = m->tets + 4 * (size_t)t;
+      const double *gt = w->tet_g + 12 * (size_t)t, *Ht = w->tet_H + 144 * (size_t)t;
+      for (int k = 0; k < 4; ++k)
+        for (int d = 0; d < 3; ++d) w->g[3 * tt[k] + d] += h2 * gt[3 * k + d];
+      for (int k = 0; k < 144; ++k) Hs[k] = h2 * Ht[k];
+      if (w->damp_H)
+        for (int k = 0; k < 144; ++k) Hs[k] += w->damp_H[144 * (size_t)t + k];
+      ipc_sparse_add_element(s->asm_, s->tet_set, t, Hs);
+    }
+    ipc_damping_gradient_tets(w, w->s.x, ta, tz, w->g);
+  }
+  ipc_mpi_count(IPC_WORK_ASM_TETS, count);
+  ipc_mpi_count_cpu(IPC_WORK_ASM_TETS, ipc_mpi_cpu_now() - c0);
+  /* contacts: this rank's chunks computed, the points of every contact's terms gathered */
+  c0 = ipc_mpi_cpu_now();
+  size_t nc = w->contacts.n, cb, ce;
+  ipc_reserve((void **)&s->cl, &s->cap_cl, nc, sizeof(contact_local));
+  my_items(nc, 64, contact_range, w, &cb, &ce);
+  if (nc > 0) { /* every contact's byte, in order: the ranks' blocks of chunks in rank order */
+    ipc_reserve((void **)&s->mine, &s->cap_mine, ce - cb + 1, 1);
+    for (size_t k = cb; k < ce; ++k) s->mine[k - cb] = contact_mask(&w->contacts.c[k], &s->cl[k]);
+    void *all = s->masks;
+    double cc = ipc_mpi_cpu_now();
+    ipc_mpi_allgather(s->mine, ce - cb, &all, &s->cap_masks);
+    comm += ipc_mpi_cpu_now() - cc;
+    s->masks = all;
+  }
+  for (size_t k = 0; k < nc; ++k) {
+    if (k >= cb && k < ce) {
+      const contact_local *cl = &s->cl[k];
+      if (cl->nv == 0) continue;
+      for (int a = 0; a < cl->nv; ++a)
+        for (int d = 0; d < 3; ++d) w->g[3 * cl->verts[a] + d] += cl->g[3 * a + d];
+      ipc_sparse_add(s->asm_, cl->nv, cl->verts, cl->H);
+    } else {
+      int verts[4], nv = 0;
+      for (int p = 0; p < 4; ++p)
+        if (s->masks[k] & (1u << p)) verts[nv++] = w->contacts.c[k].v[p];
+      if (nv > 0) ipc_sparse_touch(s->asm_, nv, verts);
+    }
+  }
+  ipc_mpi_count(IPC_WORK_ASM_CONTACTS, ce - cb);
+  ipc_mpi_count_cpu(IPC_WORK_ASM_CONTACTS, ipc_mpi_cpu_now() - c0);
+  /* lagged friction pairs (ipc_friction_add's terms): this rank's chunks */
+  c0 = ipc_mpi_cpu_now();
+  const ipc_friction *f = &w->fric;
+  size_t fb, fe;
+  my_items(f->n, 64, NULL, NULL, &fb, &fe);
+  double eps = f->eps_v * f->h, gl[12], Hl[144];
+  for (size_t k = 0; k < f->n; ++k) {
+    const ipc_friction_contact *fc = &f->c[k];
+    if (k < fb || k >= fe) {
+      ipc_sparse_touch(s->asm_, fc->nv, fc->v);
+      continue;
+    }
+    ipc_friction_contact_local(fc, w->s.x, w->xn, eps, 1, gl, Hl);
+    for (int a = 0; a < fc->nv; ++a)
+      for (int i = 0; i < 3; ++i) w->g[3 * (size_t)fc->v[a] + i] += gl[3 * a + i];
+    ipc_sparse_add(s->asm_, fc->nv, fc->v, Hl);
+  }
+  ipc_mpi_count(IPC_WORK_ASM_FRICTION, fe - fb);
+  ipc_mpi_count_cpu(IPC_WORK_ASM_FRICTION, ipc_mpi_cpu_now() - c0);
+  double cc = ipc_mpi_cpu_now();
+  ipc_mpi_sum_same(w->g, 3 * (size_t)w->nsys);
+  comm += ipc_mpi_cpu_now() - cc;
+  ipc_dense_threads(0);
+  s->split = 1;
+  st->t_assembly += ipc_now() - t0;
+  /* the CPU of the assembly's own work, and apart that of its collectives (the wait for the
+     other ranks included: Open MPI polls) */
+  ipc_mpi_count(IPC_WORK_ASSEMBLY, 1);
+  ipc_mpi_count_cpu(IPC_WORK_ASSEMBLY, ipc_mpi_cpu_now() - cpu0 - comm);
+  ipc_mpi_count(IPC_WORK_ASM_COMM, nc > 0 ? 2 : 1);
+  ipc_mpi_count_cpu(IPC_WORK_ASM_COMM, comm);
+}
+
 /* gradient (full layout, into w->g) and the assembled, projected Hessian */
 static void assemble(ipc_world *w, ipcc_step_stats *st) {
+  if (assembly_split(w)) {
+    assemble_split(w, st);
+    return;
+  }
+  w->solver->split = 0;
+  double cpu0 = ipc_mpi_cpu_now();
   const ipc_model *m = &w->m;
   ipc_newton_solver *s = w->solver;
   int n = m->nverts;
@@ -329,6 +497,11 @@ static void assemble(ipc_world *w, ipcc_step_stats *st) {
   }
   ipc_dense_threads(0);
   st->t_assembly += ipc_now() - t0;
+  ipc_mpi_count(IPC_WORK_ASM_TETS, (size_t)m->ntets);
+  ipc_mpi_count(IPC_WORK_ASM_CONTACTS, w->contacts.n);
+  ipc_mpi_count(IPC_WORK_ASM_FRICTION, w->fric.n);
+  ipc_mpi_count(IPC_WORK_ASSEMBLY, 1);
+  ipc_mpi_count_cpu(IPC_WORK_ASSEMBLY, ipc_mpi_cpu_now() - cpu0);
 }
 
 /* sets the DOF mask of the solver from w->fixed */
@@ -488,16 +661,17 @@ static void swept_candidates(ipc_world *w, ipcc_step_stats *st) {
   /* within a solve the trees of the last broad phase are refit (the solve's first one, at
      its start, is built afresh) */
   w->cand.refit = 1;
-  ipc_broad_phase_passive(&w->cand, sf, w->s.x, w->xe, w->dhat,
-                          w->rest.naff > 0 ? w->aff_grow : NULL,
-                          w->solver->nfrozen > 0 ? w->solver->passive : sf->vert_obstacle);
+  const double *grow = w->rest.naff > 0 ? w->aff_grow : NULL;
+  const unsigned char *passive = w->solver->nfrozen > 0 ? w->solver->passive : sf->vert_obstacle;
   /* with one step length for all, the pairs that stay beyond dhat all along the step (and
      beyond the distance the kappa update watches) can touch nothing the line search
-     computes: dropped once here rather than skipped by every CCD pass and energy */
+     computes: dropped once here rather than skipped by every CCD pass and energy (over MPI
+     ranks, by each rank before the pairs are gathered) */
   if (!w->m.params.island_line_search)
-    ipc_candidates_narrow(&w->cand, sf, w->s.x, w->xe,
-                          fmax(w->dhat, ipc_kappa_watch_distance(w->m.bbox_diag)),
-                          w->rest.naff > 0 ? w->aff_grow : NULL);
+    ipc_broad_phase_narrowed(&w->cand, sf, w->s.x, w->xe, w->dhat, grow, passive,
+                             fmax(w->dhat, ipc_kappa_watch_distance(w->m.bbox_diag)));
+  else
+    ipc_broad_phase_passive(&w->cand, sf, w->s.x, w->xe, w->dhat, grow, passive);
   st->t_broad_phase += ipc_now() - t0;
 }
 
@@ -768,6 +942,13 @@ static int free_vertex_coordinates(const ipc_world *w, double *xyz) {
 static int newton_direction(ipc_world *w, ipcc_step_stats *st, ipcc_error *err, double *pmax_out) {
   ipc_newton_solver *s = w->solver;
   int n = w->m.nverts;
+  /* over MPI ranks, before the assembly, which asks it whether it adds the ranks' shares
+     (assembly_split) */
+  if (!s->ls && ipc_mpi_splitting()) {
+    ipcc_linear_solver_kind kind = ipc_linear_solver_pick(w->m.params.linear_solver);
+    s->ls = ipc_linear_solver_create(kind, err);
+    if (!s->ls) return 1;
+  }
   assemble(w, st);
   ipc_csc A;
   /* The first assembly of a step starts the sparse pattern afresh (exactly what it adds), so
@@ -795,6 +976,7 @@ static int newton_direction(ipc_world *w, ipcc_step_stats *st, ipcc_error *err, 
     s->ls = ipc_linear_solver_create(kind, err);
     if (!s->ls) return 1;
   }
+  ipc_linear_solver_set_partial(s->ls, s->split);
   /* contacts change the pattern at nearly every iteration; the fill-reducing ordering
      chosen at the step's first analysis serves the others (same flops within 10%) */
   if (fresh) ipc_linear_solver_new_ordering(s->ls);
@@ -828,7 +1010,16 @@ static int newton_direction(ipc_world *w, ipcc_step_stats *st, ipcc_error *err, 
      solver, the solve) succeeds */
   if (fs == IPC_FACTOR_NOT_PD) {
     double dmax = 0;
-    for (int j = 0; j < A.n; ++j) dmax = fmax(dmax, fabs(A.val[A.colptr[j + 1] - 1]));
+    if (s->split) { /* the diagonal of the ranks' sum; its largest entry the same on all */
+      double *dg = IPC_NEW(double, (size_t)A.n + 1);
+      for (int j = 0; j < A.n; ++j) dg[j] = A.val[A.colptr[j + 1] - 1];
+      ipc_mpi_reduce(dg, (size_t)A.n, IPC_MPI_SUM);
+      for (int j = 0; j < A.n; ++j) dmax = fmax(dmax, fabs(dg[j]));
+      ipc_free(dg);
+      ipc_mpi_reduce(&dmax, 1, IPC_MPI_MAX);
+    } else {
+      for (int j = 0; j < A.n; ++j) dmax = fmax(dmax, fabs(A.val[A.colptr[j + 1] - 1]));
+    }
     for (double f = 1e-12; fs == IPC_FACTOR_NOT_PD && f <= 1e-2; f *= 100) {
       fs = ipc_linear_solver_factor(s->ls, &A, 0, f * dmax);
       ++st->factor_shifts;

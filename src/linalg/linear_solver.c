@@ -111,6 +111,14 @@ void ipc_linear_solver_set_coordinates(ipc_linear_solver *s, int nblocks, const 
   if (s->petsc) ipc_petsc_set_coordinates(s->petsc, nblocks, xyz);
 }
 
+int ipc_linear_solver_sums_partial(const ipc_linear_solver *s) {
+  return s->petsc != NULL;
+}
+
+void ipc_linear_solver_set_partial(ipc_linear_solver *s, int on) {
+  if (s->petsc) ipc_petsc_set_partial(s->petsc, on);
+}
+
 void ipc_linear_solver_get_stats(const ipc_linear_solver *s, ipc_linear_solver_stats *stats) {
   if (s->petsc) {
     ipc_petsc_get_stats(s->petsc, stats);

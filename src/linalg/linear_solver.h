@@ -82,6 +82,16 @@ void ipc_linear_solver_set_accuracy(ipc_linear_solver *s, const ipc_solve_accura
    ignored by CHOLMOD and MUMPS */
 void ipc_linear_solver_set_coordinates(ipc_linear_solver *s, int nblocks, const double *xyz);
 
+/* over MPI ranks (mpi_run.h), each rank may assemble only its share of the matrix: 1 when the
+   solver can take such shares and add them up (PETSc), 0 when it needs the whole matrix on
+   every rank (CHOLMOD) */
+int ipc_linear_solver_sums_partial(const ipc_linear_solver *s);
+
+/* on: the matrices of the next factor calls are this rank's shares, all with the same pattern
+   on every rank, and the system is their sum over the ranks (the shift is added once); off (the
+   default): every rank passes the whole matrix. Only for solvers that sum partial matrices */
+void ipc_linear_solver_set_partial(ipc_linear_solver *s, int on);
+
 /* counters and timings so far */
 void ipc_linear_solver_get_stats(const ipc_linear_solver *s, ipc_linear_solver_stats *stats);
 

@@ -91,6 +91,20 @@ void ipc_mpi_reduce(double *v, size_t n, ipc_mpi_op op) {
   comm_bytes += n * sizeof(double);
 }
 
+void ipc_mpi_sum_same(double *v, size_t n) {
+  if (ipc_rank_count() <= 1 || n == 0) return;
+  double t0 = ipc_now();
+  /* MPI_Allreduce may associate the terms differently on different ranks (with more than 2):
+     one rank's sum, sent to all */
+  if (ipc_rank() == 0)
+    MPI_Reduce(MPI_IN_PLACE, v, (int)n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  else
+    MPI_Reduce(v, NULL, (int)n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Bcast(v, (int)n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  comm_seconds += ipc_now() - t0;
+  comm_bytes += n * sizeof(double);
+}
+
 size_t ipc_mpi_allgather(const void *mine, size_t mine_bytes, void **all, size_t *cap) {
   int nr = ipc_rank_count();
   if (nr <= 1) {

@@ -65,6 +65,18 @@ typedef enum ipc_work_kind {
   IPC_WORK_BARRIER, /* pairs through the barrier energy / contact collection */
   IPC_WORK_ELASTIC, /* tets through the elastic energy of a trial */
   IPC_WORK_BROAD,   /* broad-phase query nodes traversed (box_pairs.c) */
+  /* the Newton systems' assembly (newton.c): tets, contacts and lagged friction pairs whose
+     gradients and projected Hessians this rank computed; the matrix entries it sent to other
+     ranks' rows (petsc_solver.c; its CPU: filling PETSc's matrix, the exchange included); the
+     assemblies, with their CPU time (less that of their
+     collectives, counted apart) */
+  IPC_WORK_ASM_TETS,
+  IPC_WORK_ASM_CONTACTS,
+  IPC_WORK_ASM_FRICTION,
+  IPC_WORK_ASM_SENT,
+  IPC_WORK_ASSEMBLY,
+  IPC_WORK_ASM_COMM, /* the split assembly's collectives (the gradient's sum, the contacts' points)
+                      */
   IPC_WORK_KINDS
 } ipc_work_kind;
 
@@ -87,6 +99,10 @@ void ipc_mpi_count_cpu(ipc_work_kind kind, double seconds);
    rank) */
 typedef enum ipc_mpi_op { IPC_MPI_SUM, IPC_MPI_MIN, IPC_MPI_MAX } ipc_mpi_op;
 void ipc_mpi_reduce(double *v, size_t n, ipc_mpi_op op);
+
+/* collective, in place: v[i] = the sum over the ranks of v[i], the same bits on every rank
+   (summed on rank 0, then sent to the others; nothing on one rank) */
+void ipc_mpi_sum_same(double *v, size_t n);
 
 /* collective: every rank's `mine` (mine_bytes) concatenated in rank order into *all (grown
    with ipc_reserve, *cap its capacity in bytes); returns the total bytes. On one rank a copy */

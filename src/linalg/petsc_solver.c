@@ -23,7 +23,11 @@
  * rank holds the whole system (the model and state are replicated), inserts only its own
  * contiguous block of rows (whole vertices, 3 unknowns, when n is a multiple of 3) into the
  * distributed matrix, and gets the whole solution back (a scatter to all ranks), the same
- * bytes on every rank, so the ranks' Newton iterations stay identical. */
+ * bytes on every rank, so the ranks' Newton iterations stay identical. With
+ * ipc_petsc_set_partial (stage 2: each rank assembled only its share of the terms) every rank's
+ * matrix has the same pattern and holds a share of the values: every rank lays out all rows as
+ * their owners do (the owners' rows in rank order) and one MPI_Reduce_scatter sums the shares
+ * into each owner's rows, which it then inserts as above. */
 #include "linalg/petsc_solver.h"
 
 #include <ctype.h>
@@ -37,6 +41,7 @@
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/timer.h"
+#include "linalg/mpi_run.h"
 
 struct ipc_petsc {
   ipcc_linear_solver_kind kind;
@@ -63,9 +68,17 @@ struct ipc_petsc {
   int *src;                /* (m) */
   int *diag;               /* (rend - rstart) position of each row's diagonal entry */
   int valid;               /* a successful factor */
-  int bs;                  /* A's block size: 3 with the rigid-body near-null space, else 1 */
-  double *xyz;             /* (nblocks x 3) ipc_petsc_set_coordinates */
-  int nblocks;             /* 0: no coordinates */
+  /* ipc_petsc_set_partial: the caller's matrix is this rank's share. All rows of the matrix
+     laid out as their owners lay out theirs (rowptr ... diag over rows [0, n): every rank's
+     rows, in rank order): entry p is val[all_src[p]] of the caller's CSC */
+  int partial;
+  int all_built; /* the arrays below belong to the current pattern */
+  PetscInt *all_rowptr, *all_cols;
+  PetscScalar *all_vals;
+  int *all_src, *all_diag;
+  int bs;      /* A's block size: 3 with the rigid-body near-null space, else 1 */
+  double *xyz; /* (nblocks x 3) ipc_petsc_set_coordinates */
+  int nblocks; /* 0: no coordinates */
   size_t cap_xyz;
   int scalar_only; /* block size 3 failed once: scalar from then on (scalar_fallback) */
   int new_matrix;  /* A was made since the last set-up */
@@ -318,6 +331,11 @@ void ipc_petsc_destroy(ipc_petsc *s) {
   ipc_free(s->src);
   ipc_free(s->diag);
   ipc_free(s->xyz);
+  ipc_free(s->all_rowptr);
+  ipc_free(s->all_cols);
+  ipc_free(s->all_vals);
+  ipc_free(s->all_src);
+  ipc_free(s->all_diag);
   ipc_free(s);
 }
 
@@ -488,6 +506,39 @@ static void build_rows_renumbered(ipc_petsc *s, const ipc_csc *A) {
   }
 }
 
+/* partial: every row of A laid out as its owner lays out its rows (build_rows or
+   build_rows_renumbered over rows [0, n), which order each row's entries as they do over
+   the owner's rows alone) into the all_ arrays */
+static void build_all(ipc_petsc *s, const ipc_csc *A) {
+  PetscInt r0 = s->rstart, r1 = s->rend, *rowptr = s->rowptr, *cols = s->cols;
+  PetscScalar *vals = s->vals;
+  int *src = s->src, *diag = s->diag;
+  s->rstart = 0;
+  s->rend = A->n;
+  s->rowptr = s->all_rowptr;
+  s->cols = s->all_cols;
+  s->vals = s->all_vals;
+  s->src = s->all_src;
+  s->diag = s->all_diag;
+  if (s->order)
+    build_rows_renumbered(s, A);
+  else
+    build_rows(s, A);
+  s->all_rowptr = s->rowptr;
+  s->all_cols = s->cols;
+  s->all_vals = s->vals;
+  s->all_src = s->src;
+  s->all_diag = s->diag;
+  s->rstart = r0;
+  s->rend = r1;
+  s->rowptr = rowptr;
+  s->cols = cols;
+  s->vals = vals;
+  s->src = src;
+  s->diag = diag;
+  s->all_built = 1;
+}
+
 /* a matrix, vectors and operators for the pattern of A (the rows built), this rank's rows
    only */
 static PetscErrorCode new_pattern(ipc_petsc *s) {
@@ -575,7 +626,38 @@ static PetscErrorCode renew_ksp(ipc_petsc *s) {
 /* A + shift I's values into the matrix, then the factorization (preconditioner set-up) */
 static PetscErrorCode set_up(ipc_petsc *s);
 
+/* partial: the ranks' shares of this rank's rows summed into vals (one MPI_Reduce_scatter of
+   every rank's values of all rows, in the owners' layout) */
+static PetscErrorCode sum_shares(ipc_petsc *s, const ipc_csc *A) {
+  PetscMPIInt size = 1, rank = 0;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscInt m = s->all_rowptr[s->n];
+  for (PetscInt p = 0; p < m; ++p) s->all_vals[p] = A->val[s->all_src[p]];
+  int *counts = IPC_NEW(int, (size_t)size);
+  long long unit = s->n % 3 == 0 ? 3 : 1, units = s->n / unit;
+  for (PetscMPIInt q = 0; q < size; ++q) { /* own_rows of rank q */
+    PetscInt r0 = (PetscInt)(unit * (units * q / size)),
+             r1 = (PetscInt)(unit * (units * (q + 1) / size));
+    counts[q] = (int)(s->all_rowptr[r1] - s->all_rowptr[r0]);
+  }
+  PetscErrorCode e = MPI_Reduce_scatter(s->all_vals, s->vals, counts, MPIU_SCALAR, MPI_SUM,
+                                        PETSC_COMM_WORLD) == MPI_SUCCESS
+                         ? 0
+                         : PETSC_ERR_LIB;
+  ipc_mpi_count(IPC_WORK_ASM_SENT, (size_t)(m - counts[rank]));
+  ipc_free(counts);
+  return e;
+}
+
 static PetscErrorCode fill_and_set_up(ipc_petsc *s, const ipc_csc *A, double shift) {
+  if (s->partial) {
+    double cpu0 = ipc_mpi_cpu_now();
+    PetscCall(sum_shares(s, A));
+    ipc_mpi_count_cpu(IPC_WORK_ASM_SENT, ipc_mpi_cpu_now() - cpu0);
+    for (PetscInt i = 0; i < s->rend - s->rstart; ++i) s->vals[s->diag[i]] += shift;
+    return set_up(s);
+  }
   for (PetscInt i = 0; i < s->rend - s->rstart; ++i) {
     for (PetscInt p = s->rowptr[i]; p < s->rowptr[i + 1]; ++p) s->vals[p] = A->val[s->src[p]];
     s->vals[s->diag[i]] += shift;
@@ -585,6 +667,7 @@ static PetscErrorCode fill_and_set_up(ipc_petsc *s, const ipc_csc *A, double shi
 
 /* the values in vals into the matrix, then the preconditioner's set-up */
 static PetscErrorCode set_up(ipc_petsc *s) {
+  double cpu0 = ipc_mpi_cpu_now();
   for (PetscInt i = 0; i < s->rend - s->rstart; ++i) {
     PetscInt row = s->rstart + i;
     PetscCall(MatSetValues(s->A, 1, &row, s->rowptr[i + 1] - s->rowptr[i], s->cols + s->rowptr[i],
@@ -592,6 +675,7 @@ static PetscErrorCode set_up(ipc_petsc *s) {
   }
   PetscCall(MatAssemblyBegin(s->A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(s->A, MAT_FINAL_ASSEMBLY));
+  ipc_mpi_count_cpu(IPC_WORK_ASM_SENT, ipc_mpi_cpu_now() - cpu0);
   if (s->bs == 3) PetscCall(set_rigid_body_modes(s));
   /* KSPSetUp does nothing after a set-up unless the operators were set again; with the same
      matrix and pattern the preconditioner keeps its symbolic part (a numeric factorization).
@@ -675,6 +759,7 @@ ipc_factor_status ipc_petsc_factor(ipc_petsc *s, const ipc_csc *A, bool pattern_
     } else {
       build_rows(s, A);
     }
+    s->all_built = 0;
     PetscErrorCode e = new_pattern(s);
     s->st.analyze_seconds += ipc_now() - t0;
     if (e != 0) {
@@ -683,6 +768,7 @@ ipc_factor_status ipc_petsc_factor(ipc_petsc *s, const ipc_csc *A, bool pattern_
     }
     ++s->st.analyses;
   }
+  if (s->partial && !s->all_built) build_all(s, A);
   double t0 = ipc_now();
   PetscErrorCode e = fill_and_set_up(s, A, shift);
   ipc_factor_status fs = e != 0 ? IPC_FACTOR_FAILED : set_up_status(s);
@@ -780,4 +866,8 @@ void ipc_petsc_set_coordinates(ipc_petsc *s, int nblocks, const double *xyz) {
 
 void ipc_petsc_get_stats(const ipc_petsc *s, ipc_linear_solver_stats *stats) {
   *stats = s->st;
+}
+
+void ipc_petsc_set_partial(ipc_petsc *s, int on) {
+  s->partial = on != 0;
 }

@@ -259,8 +259,7 @@ void ipc_sparse_set_policy(ipc_sparse *s, ipc_sparse_policy policy) {
 void ipc_sparse_set_mask(ipc_sparse *s, const unsigned char *fixed) {
   assert(!s->assembling);
   bool same = true;
-  for (int d = 0; d < 3 * s->nverts && same; ++d)
-    same = (fixed && fixed[d]) == (s->rrank[d] < 0);
+  for (int d = 0; d < 3 * s->nverts && same; ++d) same = (fixed && fixed[d]) == (s->rrank[d] < 0);
   if (same) return; /* the reduced system keeps its pattern */
   apply_mask(s, fixed);
   rebuild(s, false);
@@ -643,7 +642,10 @@ static void queue_block(ipc_sparse *s, int u, int v, const double *b, int ld) {
     for (int c = 0; c < 3; ++c) s->pval[9 * q + 3 * r + c] = b[r * ld + c];
 }
 
-void ipc_sparse_add(ipc_sparse *s, int nv, const int *ids, const double *H) {
+/* ipc_sparse_add, or with H NULL ipc_sparse_touch: the blocks' pattern (and their use in this
+   assembly) is the same either way */
+static void add_or_touch(ipc_sparse *s, int nv, const int *ids, const double *H) {
+  static const double zero[9];
   assert(s->assembling);
   pattern *p = &s->pat[s->cur];
   const int ld = 3 * nv;
@@ -654,9 +656,9 @@ void ipc_sparse_add(ipc_sparse *s, int nv, const int *ids, const double *H) {
     for (int b = 0; b < nv; ++b) {
       int v = ids[b];
       if (u > v || !s->nfv[v]) continue;
-      const double *Hb = H + 3 * a * ld + 3 * b;
+      const double *Hb = H ? H + 3 * a * ld + 3 * b : NULL;
       if (u == v) { /* b != a only with repeated ids */
-        scatter_diag(p->val, p->vcol + 3 * v, p->dslot[v], s->rrank + 3 * v, Hb, ld);
+        if (Hb) scatter_diag(p->val, p->vcol + 3 * v, p->dslot[v], s->rrank + 3 * v, Hb, ld);
         continue;
       }
       int k = find_row(p->brow, p->bcolptr[v], p->bcolptr[v + 1] - 1, u);
@@ -665,12 +667,22 @@ void ipc_sparse_add(ipc_sparse *s, int nv, const int *ids, const double *H) {
           p->bstamp[k] = s->stamp;
           ++s->ndyn_used;
         }
-        scatter_off(p->val, p->vcol + 3 * v, p->bslot[k], s->rrank + 3 * u, Hb, ld);
-      } else {
+        if (Hb) scatter_off(p->val, p->vcol + 3 * v, p->bslot[k], s->rrank + 3 * u, Hb, ld);
+      } else if (Hb) {
         queue_block(s, u, v, Hb, ld);
+      } else {
+        queue_block(s, u, v, zero, 3);
       }
     }
   }
+}
+
+void ipc_sparse_add(ipc_sparse *s, int nv, const int *ids, const double *H) {
+  add_or_touch(s, nv, ids, H);
+}
+
+void ipc_sparse_touch(ipc_sparse *s, int nv, const int *ids) {
+  add_or_touch(s, nv, ids, NULL);
 }
 
 void ipc_sparse_add_diagonal(ipc_sparse *s, const double *d) {

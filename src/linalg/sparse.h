@@ -85,6 +85,11 @@ void ipc_sparse_add_element(ipc_sparse *s, int set, int e, const double *H);
  * allowed). Blocks coupling a vertex whose DOFs are all fixed cost nothing. */
 void ipc_sparse_add(ipc_sparse *s, int nv, const int *ids, const double *H);
 
+/* the pattern of ipc_sparse_add(s, nv, ids, H) without its values: the blocks it would add
+ * (and use in this assembly) are added as zeros. Over MPI ranks that each add a share of the
+ * terms (linalg/mpi_run.h), every rank touches the others' terms, so all hold one pattern */
+void ipc_sparse_touch(ipc_sparse *s, int nv, const int *ids);
+
 /* adds d (nverts x 3) to the diagonal (e.g. a lumped mass) */
 void ipc_sparse_add_diagonal(ipc_sparse *s, const double *d);
 
