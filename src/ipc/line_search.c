@@ -268,6 +268,21 @@ static void ctcd_visit(ipc_contact *c, void *vctx) {
   const double d0 = ipc_ctcd_pair_distance(kind, cx);
   const int partial = j->dhat > 0;
   if (partial && !(d0 < j->dhat)) return;
+  if (!partial) {
+    /* the pair (and, for a point-face pair, every part of the face: they are no closer) can
+       stop the step before j->t only if it closes by slack d0 by then; its closest points
+       approach by at most the largest move of each primitive's points */
+    static const int first_b[] = {1, 2, 1, 1};
+    double ma = 0, mb = 0;
+    for (int k = 0; k < nv_of[c->kind]; ++k) {
+      double m2 = pd[k][0] * pd[k][0] + pd[k][1] * pd[k][1] + pd[k][2] * pd[k][2];
+      if (k < first_b[c->kind])
+        ma = fmax(ma, m2);
+      else
+        mb = fmax(mb, m2);
+    }
+    if (j->slack * d0 > j->t * (sqrt(ma) + sqrt(mb))) return;
+  }
   if (!all_skipped(j, c->v, nv_of[c->kind]))
     j->t = fmin(
         j->t, ctcd_pair(j, kind, cx, cd, d0, partial ? IPC_CTCD_SELF_PARTIAL : IPC_CTCD_SELF_FULL));
@@ -403,8 +418,22 @@ double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *co
        hash finds them by its voxels) */
     const ipc_candidates *c = cand;
     if (ctcd && wide) {
-      ipc_broad_phase(wide, sf, x, xe, (1.0 - MESH_SLACK) / MESH_SLACK * 2.0 * alpha * pm);
-      c = wide;
+      /* each vertex box grown by (1 - s) / s of its own move: a pair's boxes then meet when
+         its gap can reach (1 - s) d0 (it closes by at most its primitives' largest moves) */
+      double *grow = IPC_NEW(double, (size_t)sf->nverts), gmax = 0;
+      for (int v = 0; v < sf->nverts; ++v) {
+        const double *a = X(x, v), *b = X(xe, v);
+        double dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
+        grow[v] = (1.0 - MESH_SLACK) / MESH_SLACK * alpha * sqrt(dx * dx + dy * dy + dz * dz);
+        gmax = fmax(gmax, grow[v]);
+      }
+      /* when no such gap exceeds dhat the candidates (every pair that comes within dhat
+         along the step) already hold them */
+      if (2.0 * gmax > cm->dhat) {
+        ipc_broad_phase_passive(wide, sf, x, xe, 0.0, grow, sf->vert_obstacle);
+        c = wide;
+      }
+      ipc_free(grow);
     }
     double full = full_step(cm, c, x, xe, ctcd, alpha);
     return full < cfl ? cfl : full;

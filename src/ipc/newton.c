@@ -1410,7 +1410,6 @@ static int unplaced(const ipc_world *w, int i) {
 static void mbc_begin(ipc_world *w, ipcc_step_stats *st) {
   int n = w->m.nverts;
   double dir2 = 0;
-  double move2 = 0; /* the largest scripted move, squared */
   memcpy(w->xe, w->s.x, 3 * (size_t)n * sizeof(double));
   for (int i = 0; i < n; ++i)
     if (mbc_vertex(w, i)) {
@@ -1421,7 +1420,6 @@ static void mbc_begin(ipc_world *w, ipcc_step_stats *st) {
         e2 += e * e;
       }
       dir2 += e2;
-      move2 = fmax(move2, e2);
     }
   memset(w->mbc.pull, 0, 3 * (size_t)n * sizeof(double));
   w->mbc.on = dir2 > 0;
@@ -1430,9 +1428,17 @@ static void mbc_begin(ipc_world *w, ipcc_step_stats *st) {
   if (w->mbc.on) {
     double t0 = ipc_now();
     /* IPC's CTCD (slackness 0.5) stops a pair once it comes within half its current
-       distance d0: it has closed by d0 / 2 <= the relative move 2 max|move| by then, so its
-       gap is at most 2 max|move| (IPC's spatial hash finds such pairs by its voxels) */
-    ipc_broad_phase(&w->cand, &w->m.surface, w->s.x, w->xe, 2.0 * sqrt(move2));
+       distance d0: it has closed by d0 / 2 <= its primitives' largest moves by then, so each
+       vertex box grows by its own move (IPC's spatial hash finds such pairs by its voxels) */
+    double *grow = IPC_NEW(double, (size_t)n);
+    for (int i = 0; i < n; ++i) {
+      const double *a = w->s.x + 3 * (size_t)i, *b = w->xe + 3 * (size_t)i;
+      grow[i] = sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) +
+                     (b[2] - a[2]) * (b[2] - a[2]));
+    }
+    ipc_broad_phase_passive(&w->cand, &w->m.surface, w->s.x, w->xe, 0.0, grow,
+                            w->m.surface.vert_obstacle);
+    ipc_free(grow);
     st->t_broad_phase += ipc_now() - t0;
     t0 = ipc_now();
     double alpha = ipc_ipc_script_step_bound(&w->cm, &w->cand, w->s.x, w->xe, w->pre.scripted);
