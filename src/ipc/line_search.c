@@ -33,6 +33,7 @@ typedef struct ccd_job {
   const unsigned char *skip; /* ctcd_range: pairs whose vertices all have skip set are left out */
   int pass;        /* ctcd_range, full CCD: 0 all pairs, 1 all but edge-edge, 2 edge-edge */
   double ee_box_t; /* pass 2: only edge pairs whose boxes swept to this time meet */
+  double t_start;  /* ctcd_range, full CCD: the bound known before (every range starts there) */
 } ccd_job;
 
 /* the earliest time of impact found so far for the pair over v[0..nv) (its island's, or the
@@ -120,7 +121,7 @@ static double plane_toi(const ipc_plane *pl, const double *a, const double *b) {
 /* earliest time of impact over the candidate pairs alone (no planes) */
 static double mesh_max_step(const ipc_contact_model *cm, const ipc_candidates *cand,
                             const double *x, const double *xe) {
-  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0, 0.0, NULL, 0, 0.0};
+  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0, 0.0, NULL, 0, 0.0, 1.0};
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
   double tmin = n > 0 ? ipc_mpi_parallel_min(n, 1024, ccd_range, &j, IPC_WORK_CCD) : 1.0;
   return tmin > 1.0 ? 1.0 : tmin;
@@ -146,7 +147,7 @@ void ipc_ccd_max_step_islands(const ipc_contact_model *cm, const ipc_candidates 
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
   /* over MPI each rank checks its chunks of pairs, the others' rows stay 1 (mpi_run.h) */
   size_t nc = ipc_mpi_chunk_count(n, 1024);
-  ccd_job j = {cm, cand, x, xe, vert_island, check, nisl, NULL, 0.0, 0.0, NULL, 0, 0.0};
+  ccd_job j = {cm, cand, x, xe, vert_island, check, nisl, NULL, 0.0, 0.0, NULL, 0, 0.0, 1.0};
   j.toi = IPC_NEW(double, nc *(size_t)nisl + 1);
   for (size_t k = 0; k < nc * (size_t)nisl; ++k) j.toi[k] = 1.0;
   for (int i = 0; i < nisl; ++i) toi[i] = 1.0;
@@ -308,8 +309,15 @@ static void ctcd_visit(ipc_contact *c, void *vctx) {
 static double ctcd_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   (void)chunk;
   const ccd_job *cj = vjob;
-  ctcd_job j = {cj->x,    cj->xe, cj->partial_dhat, cj->slack > 0 ? cj->slack : MESH_SLACK,
-                cj->skip, 1.0,    cj->pass,         cj->ee_box_t};
+  /* a full CCD's ranges start from the bound known before, the same for every range */
+  ctcd_job j = {cj->x,
+                cj->xe,
+                cj->partial_dhat,
+                cj->slack > 0 ? cj->slack : MESH_SLACK,
+                cj->skip,
+                cj->partial_dhat > 0 ? 1.0 : cj->t_start,
+                cj->pass,
+                cj->ee_box_t};
   ipc_contacts_visit_range(cj->cm, cj->cand, begin, end, ctcd_visit, &j);
   return j.t;
 }
@@ -320,7 +328,7 @@ static double partial_step(const ipc_contact_model *cm, const ipc_contact_set *c
                            const ipc_candidates *cand, const double *x, const double *xe,
                            int ctcd) {
   if (ctcd) {
-    ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, cm->dhat, 0.0, NULL, 0, 0.0};
+    ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, cm->dhat, 0.0, NULL, 0, 0.0, 1.0};
     size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
     return n > 0 ? ipc_mpi_parallel_min(n, 256, ctcd_range, &j, IPC_WORK_CCD) : 1.0;
   }
@@ -345,10 +353,11 @@ static double full_step(const ipc_contact_model *cm, const ipc_candidates *cand,
      pairs whose boxes swept up to the step found so far meet are queried */
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
   if (n == 0) return alpha;
-  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0, 0.0, NULL, 1, 0.0};
+  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0, 0.0, NULL, 1, 0.0, alpha};
   double t = fmin(alpha, ipc_mpi_parallel_min(n, 256, ctcd_range, &j, IPC_WORK_CCD));
   j.pass = 2;
   j.ee_box_t = t;
+  j.t_start = t;
   return fmin(t, ipc_mpi_parallel_min(n, 256, ctcd_range, &j, IPC_WORK_CCD));
 }
 
@@ -356,12 +365,13 @@ double ipc_ipc_script_step_bound(const ipc_contact_model *cm, const ipc_candidat
                                  const double *x, const double *xe, const unsigned char *scripted) {
   /* IPC's CTCD in its full CCD's order (full_step): the point pairs, then the edge pairs whose
      boxes swept up to that bound meet */
-  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0, SCRIPT_SLACK, scripted, 1, 0.0};
+  ccd_job j = {cm, cand, x, xe, NULL, NULL, 1, NULL, 0.0, SCRIPT_SLACK, scripted, 1, 0.0, 1.0};
   size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
   if (n == 0) return 1.0;
   double t = ipc_mpi_parallel_min(n, 256, ctcd_range, &j, IPC_WORK_CCD);
   j.pass = 2;
   j.ee_box_t = t;
+  j.t_start = t;
   return fmin(t, ipc_mpi_parallel_min(n, 256, ctcd_range, &j, IPC_WORK_CCD));
 }
 
