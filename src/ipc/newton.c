@@ -306,6 +306,28 @@ static void my_items(size_t n, size_t min_chunk, ipc_range_fn fn, void *ctx, siz
 /* 1 when the next assembly is split among the MPI ranks (stage 2, docs/scaling.md): the
    step's loops are split (mpi_run.h), the linear solver adds the ranks' matrices, and there
    are no affine bodies (their pseudo-vertices' terms stay whole: assemble) */
+/* the vertices' inertia and scripted-vertex penalty terms: their Hessian diagonal into
+   s->diag, and with `gradient` their gradient into w->g (vertex entries, which it sets). A
+   node of an IPC codimensional shape let go by its moving boundary conditions has IPC's mass
+   (w->mbc.mass) */
+static void inertia_terms(ipc_world *w, int gradient) {
+  const ipc_model *m = &w->m;
+  double *diag = w->solver->diag;
+  for (int i = 0; i < m->nverts; ++i) {
+    const double mi = w->fixed[i] ? 0.0 : m->mass[i] > 0 ? m->mass[i] : w->mbc.mass[i];
+    for (int d = 0; d < 3; ++d) {
+      diag[3 * i + d] = mi + w->penalty[i];
+      if (!gradient) continue;
+      double gi = 0;
+      if (mi > 0) gi += mi * (w->s.x[3 * i + d] - w->xt[3 * i + d]);
+      if (w->penalty[i] > 0)
+        gi +=
+            w->penalty[i] * (w->s.x[3 * i + d] - w->pre.target[3 * i + d]) - w->mbc.pull[3 * i + d];
+      w->g[3 * i + d] = gi;
+    }
+  }
+}
+
 static int assembly_split(const ipc_world *w) {
   const ipc_newton_solver *s = w->solver;
   return ipc_mpi_splitting() && w->rest.naff == 0 && s->ls && ipc_linear_solver_sums_partial(s->ls);
@@ -322,25 +344,14 @@ static int assembly_split(const ipc_world *w) {
 static void assemble_split(ipc_world *w, ipcc_step_stats *st) {
   const ipc_model *m = &w->m;
   ipc_newton_solver *s = w->solver;
-  int n = m->nverts, root = ipc_rank() == 0;
+  int root = ipc_rank() == 0;
   double h2 = w->c_elastic * w->h * w->h;
   double t0 = ipc_now(), cpu0 = ipc_mpi_cpu_now(), comm = 0;
   ipc_dense_threads(1);
   ipc_sparse_begin(s->asm_);
   memset(w->g, 0, 3 * (size_t)w->nsys * sizeof(double));
-  for (int i = 0; i < n; ++i) {
-    const double mi = w->fixed[i] ? 0.0 : m->mass[i] > 0 ? m->mass[i] : w->mbc.mass[i];
-    double dm = mi + w->penalty[i];
-    for (int d = 0; d < 3; ++d) {
-      double gi = 0;
-      if (mi > 0) gi += mi * (w->s.x[3 * i + d] - w->xt[3 * i + d]);
-      if (w->penalty[i] > 0)
-        gi +=
-            w->penalty[i] * (w->s.x[3 * i + d] - w->pre.target[3 * i + d]) - w->mbc.pull[3 * i + d];
-      if (root) w->g[3 * i + d] = gi;
-      s->diag[3 * i + d] = dm; /* whole on every rank (the iterative solvers' bound) */
-    }
-  }
+  /* the diagonal whole on every rank (the iterative solvers' bound), its terms on rank 0 */
+  inertia_terms(w, root);
   if (root) ipc_sparse_add_diagonal(s->asm_, s->diag);
   /* tets: this rank's chunks of each body's */
   double Hs[144], c0 = ipc_mpi_cpu_now();
@@ -449,21 +460,7 @@ static void assemble(ipc_world *w, ipcc_step_stats *st) {
   memset(w->g, 0, 3 * (size_t)w->nsys * sizeof(double));
   /* the pseudo-vertices' inertia is in their elements (ipc_affine_world_add) */
   memset(s->diag + 3 * (size_t)n, 0, 3 * (size_t)(w->nsys - n) * sizeof(double));
-  for (int i = 0; i < n; ++i) {
-    /* a node of an IPC codimensional shape let go by its moving boundary conditions has IPC's
-       mass (w->mbc.mass) */
-    const double mi = w->fixed[i] ? 0.0 : m->mass[i] > 0 ? m->mass[i] : w->mbc.mass[i];
-    double dm = mi + w->penalty[i];
-    for (int d = 0; d < 3; ++d) {
-      double gi = 0;
-      if (mi > 0) gi += mi * (w->s.x[3 * i + d] - w->xt[3 * i + d]);
-      if (w->penalty[i] > 0)
-        gi +=
-            w->penalty[i] * (w->s.x[3 * i + d] - w->pre.target[3 * i + d]) - w->mbc.pull[3 * i + d];
-      w->g[3 * i + d] = gi;
-      s->diag[3 * i + d] = dm;
-    }
-  }
+  inertia_terms(w, 1);
   ipc_sparse_add_diagonal(s->asm_, s->diag);
   double Hs[144];
   for (int t = 0; t < m->ntets; ++t) {
