@@ -3,6 +3,9 @@
    closer than the inflation distance missed */
 #include "geometry/box_tree.h"
 #include "geometry/broad_phase.h"
+#include "geometry/ccd_ctcd.h"
+#include "geometry/distance.h"
+#include "ipc/line_search.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -527,6 +530,95 @@ static void test_narrow(int seed) {
   free(x0);
   free(x1);
   free(grow);
+}
+
+/* ipc_candidates_narrow_reach with ipc_ctcd_reach(s): every pair it drops is one IPC's CTCD
+   with slackness s does not stop (vertex-face pairs also against the face's edges and vertices,
+   as the full CCD queries them), on soups whose vertices move by up to their spread on top of
+   a common motion; the narrowing must drop many pairs and keep some that stop. (Narrowing the
+   vertex-face pairs too fails here: the CTCD's prism tests, with their stand-in normals, stop
+   a point near a turning face's plane though far outside the face) */
+static void test_narrow_reach(int seed) {
+  rng_state = 0x5851f42d4c957f2dull * (uint64_t)(seed + 5);
+  int nv = 90, nf = 45, ns = 12, np = 8;
+  double *x0 = malloc(sizeof(double) * 3 * nv), *x1 = malloc(sizeof(double) * 3 * nv);
+  double carry[3] = {urand() - 0.5, urand() - 0.5, urand() - 0.5};
+  for (int i = 0; i < nv; ++i) {
+    soup_vertex(x0, i, 0.1);
+    for (int k = 0; k < 3; ++k)
+      x1[3 * i + k] = x0[3 * i + k] + 0.5 * carry[k] + (seed % 2 ? 0.1 : 0.03) * (urand() - 0.5);
+  }
+  int faces[3 * 45], segs[2 * 12], points[8];
+  soup_elements(faces, nf, segs, ns, points, np);
+  ipc_surface s;
+  hand_surface(&s, nv, faces, nf, segs, ns, points, np, NULL);
+  const double slack[2] = {0.8, 0.5};
+  for (int k = 0; k < 2; ++k) {
+    ipc_candidates c = {0}, all = {0};
+    ipc_broad_phase(&all, &s, x0, x1, 0.5);
+    ipc_broad_phase(&c, &s, x0, x1, 0.5);
+    ipc_candidates_narrow_reach(&c, &s, x0, x1, 0.0, ipc_ctcd_reach(slack[k]), NULL);
+    CHECK(subsequence(c.vf, c.nvf, all.vf, all.nvf) && subsequence(c.ee, c.nee, all.ee, all.nee));
+    int stopped_kept = 0, wrong = 0;
+    size_t dropped = 0;
+    for (int kind = 0; kind < 2; ++kind) {
+      const int *pairs = kind == 0 ? all.vf : all.ee, *kept = kind == 0 ? c.vf : c.ee;
+      size_t n = kind == 0 ? all.nvf : all.nee, nk = kind == 0 ? c.nvf : c.nee, j = 0;
+      for (size_t i = 0; i < n; ++i) {
+        int in = j < nk && kept[2 * j] == pairs[2 * i] && kept[2 * j + 1] == pairs[2 * i + 1];
+        if (in) ++j;
+        int v[4];
+        if (kind == 0) {
+          const int *f = s.faces + 3 * pairs[2 * i + 1];
+          v[0] = pairs[2 * i], v[1] = f[0], v[2] = f[1], v[3] = f[2];
+        } else {
+          const int *a = s.edges + 2 * pairs[2 * i], *b = s.edges + 2 * pairs[2 * i + 1];
+          v[0] = a[0], v[1] = a[1], v[2] = b[0], v[3] = b[1];
+        }
+        double px[4][3], pd[4][3];
+        for (int q = 0; q < 4; ++q)
+          for (int d = 0; d < 3; ++d) {
+            px[q][d] = x0[3 * v[q] + d];
+            pd[q][d] = x1[3 * v[q] + d] - px[q][d];
+          }
+        const double(*cx)[3] = (const double(*)[3])px, (*cd)[3] = (const double(*)[3])pd;
+        ipc_pair_kind pk = kind == 0 ? IPC_PAIR_PT : IPC_PAIR_EE;
+        double t = ipc_ctcd_pair_step(pk, cx, cd, ipc_ctcd_pair_distance(pk, cx), slack[k], 0);
+        for (int e = 1; kind == 0 && e <= 3; ++e) { /* p against edge (e, e % 3 + 1), vertex e */
+          double sx[4][3] = {{0}}, sd[4][3] = {{0}};
+          const int idx[3] = {0, e, e % 3 + 1};
+          for (int q = 0; q < 3; ++q)
+            for (int d = 0; d < 3; ++d) sx[q][d] = px[idx[q]][d], sd[q][d] = pd[idx[q]][d];
+          const double(*sxc)[3] = (const double(*)[3])sx, (*sdc)[3] = (const double(*)[3])sd;
+          for (ipc_pair_kind sk = IPC_PAIR_PE; sk <= IPC_PAIR_PP; ++sk)
+            t = fmin(
+                t, ipc_ctcd_pair_step(sk, sxc, sdc, ipc_ctcd_pair_distance(sk, sxc), slack[k], 0));
+        }
+        if (!in) ++dropped;
+        if (t < 1.0 && in) ++stopped_kept;
+        if (t < 1.0 && !in) {
+          ++wrong;
+          fprintf(stderr, "narrow reach seed %d slack %g: %s pair (%d, %d) dropped, stops at %g\n",
+                  seed, slack[k], kind == 0 ? "vf" : "ee", pairs[2 * i], pairs[2 * i + 1], t);
+        }
+      }
+    }
+    size_t n0 = all.nvf + all.nee;
+    CHECK_MSG(wrong == 0, "narrow reach seed %d slack %g: %d pairs the CTCD stops dropped", seed,
+              slack[k], wrong);
+    CHECK_MSG(stopped_kept > 0, "narrow reach seed %d slack %g: no pair stops, vacuous", seed,
+              slack[k]);
+    CHECK_MSG(8 * dropped > n0, "narrow reach seed %d slack %g: dropped %zu of %zu", seed, slack[k],
+              dropped, n0);
+    if (getenv("IPC_TEST_VERBOSE"))
+      fprintf(stderr, "narrow reach seed %d slack %g: dropped %zu of %zu, %d kept pairs stop\n",
+              seed, slack[k], dropped, n0, stopped_kept);
+    ipc_candidates_free(&c);
+    ipc_candidates_free(&all);
+  }
+  hand_surface_free(&s);
+  free(x0);
+  free(x1);
 }
 
 /* n x n grid sheet at height z (vertex offset base) into faces; returns face count */
@@ -1069,6 +1161,7 @@ static void test_bodies(int seed) {
 int main(void) {
   for (int seed = 0; seed < 6; ++seed) test_soup(seed);
   for (int seed = 0; seed < 6; ++seed) test_narrow(seed);
+  for (int seed = 0; seed < 12; ++seed) test_narrow_reach(seed);
   test_grid();
   test_huge_tiny();
   test_codim_only();

@@ -325,7 +325,7 @@ static inline double acc_max(double a, double b) {
 }
 
 static int pair_apart(const double *x0, const double *x1, const double *grow, const int *v,
-                      ipc_pair_kind kind, double dist) {
+                      ipc_pair_kind kind, double dist, double reach_scale) {
   int nv = kind == IPC_PAIR_PT || kind == IPC_PAIR_EE ? 4 : kind == IPC_PAIR_PE ? 3 : 2;
   int na = kind == IPC_PAIR_EE ? 2 : 1;
   double x[4][3], d[4][3], sag[2] = {0.0, 0.0}, m = 0.0;
@@ -338,15 +338,16 @@ static int pair_apart(const double *x0, const double *x1, const double *grow, co
     }
     if (grow) sag[k >= na] = acc_max(sag[k >= na], grow[v[k]]);
   }
-  return ipc_pair_stays_apart(kind, (const double(*)[3])x, (const double(*)[3])d, 1.0, dist, sag,
-                              m);
+  return ipc_pair_stays_beyond(kind, (const double(*)[3])x, (const double(*)[3])d, 1.0, dist,
+                               reach_scale, sag, m);
 }
 
 typedef struct narrow_job {
   const ipc_candidates *c;
   const ipc_surface *s;
   const double *x0, *x1, *grow;
-  double dist;
+  double dist, reach_scale;
+  int ee_only; /* the other pairs are kept */
   unsigned char *keep;
 } narrow_job;
 
@@ -360,7 +361,8 @@ static double narrow_range(void *vjob, size_t chunk, size_t begin, size_t end) {
     for (size_t i = lo; i < hi; ++i) {
       const int *f = s->faces + 3 * (size_t)c->vf[2 * i + 1];
       int v[4] = {c->vf[2 * i], f[0], f[1], f[2]};
-      j->keep[s0 + i] = !pair_apart(j->x0, j->x1, j->grow, v, IPC_PAIR_PT, j->dist);
+      j->keep[s0 + i] =
+          j->ee_only || !pair_apart(j->x0, j->x1, j->grow, v, IPC_PAIR_PT, j->dist, j->reach_scale);
     }
   s0 += c->nvf;
   if (ipc_subrange(s0, c->nee, begin, end, &lo, &hi))
@@ -368,19 +370,21 @@ static double narrow_range(void *vjob, size_t chunk, size_t begin, size_t end) {
       const int *a = s->edges + 2 * (size_t)c->ee[2 * i],
                 *b = s->edges + 2 * (size_t)c->ee[2 * i + 1];
       int v[4] = {a[0], a[1], b[0], b[1]};
-      j->keep[s0 + i] = !pair_apart(j->x0, j->x1, j->grow, v, IPC_PAIR_EE, j->dist);
+      j->keep[s0 + i] = !pair_apart(j->x0, j->x1, j->grow, v, IPC_PAIR_EE, j->dist, j->reach_scale);
     }
   s0 += c->nee;
   if (ipc_subrange(s0, c->nve, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
       const int *e = s->edges + 2 * (size_t)c->ve[2 * i + 1];
       int v[3] = {c->ve[2 * i], e[0], e[1]};
-      j->keep[s0 + i] = !pair_apart(j->x0, j->x1, j->grow, v, IPC_PAIR_PE, j->dist);
+      j->keep[s0 + i] =
+          j->ee_only || !pair_apart(j->x0, j->x1, j->grow, v, IPC_PAIR_PE, j->dist, j->reach_scale);
     }
   s0 += c->nve;
   if (ipc_subrange(s0, c->nvv, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i)
-      j->keep[s0 + i] = !pair_apart(j->x0, j->x1, j->grow, c->vv + 2 * i, IPC_PAIR_PP, j->dist);
+      j->keep[s0 + i] = j->ee_only || !pair_apart(j->x0, j->x1, j->grow, c->vv + 2 * i, IPC_PAIR_PP,
+                                                  j->dist, j->reach_scale);
   return 0.0;
 }
 
@@ -408,7 +412,7 @@ static int narrow_keep(int i, int j, void *vctx) {
       v[0] = i, v[1] = j;
       break;
   }
-  return !pair_apart(g->x0, g->x1, g->grow, v, g->kind, g->dist);
+  return !pair_apart(g->x0, g->x1, g->grow, v, g->kind, g->dist, 1.0);
 }
 
 /* keeps the flagged pairs of a list of n, in order; returns how many */
@@ -425,12 +429,18 @@ static size_t compact_pairs(int *pairs, size_t n, const unsigned char *keep) {
 
 void ipc_candidates_narrow(ipc_candidates *c, const ipc_surface *s, const double *x0,
                            const double *x1, double dist, const double *grow) {
+  ipc_candidates_narrow_reach(c, s, x0, x1, dist, 1.0, grow);
+}
+
+void ipc_candidates_narrow_reach(ipc_candidates *c, const ipc_surface *s, const double *x0,
+                                 const double *x1, double dist, double reach_scale,
+                                 const double *grow) {
   size_t n = c->nvf + c->nee + c->nve + c->nvv;
   if (n == 0) return;
   if (!c->ws) c->ws = IPC_NEW0(struct ipc_broad_phase_ws, 1);
   struct ipc_broad_phase_ws *w = c->ws;
   ipc_reserve((void **)&w->keep, &w->cap_keep, n, 1);
-  narrow_job j = {c, s, x0, x1, grow, dist, w->keep};
+  narrow_job j = {c, s, x0, x1, grow, dist, reach_scale, reach_scale != 1.0, w->keep};
   if (!ipc_mpi_splitting()) {
     ipc_mpi_parallel_sum(n, 1024, narrow_range, &j, IPC_WORK_NARROW);
   } else { /* each MPI rank judges its chunks' pairs, then every rank gets all the flags */

@@ -67,6 +67,17 @@ void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const doub
 void ipc_candidates_narrow(ipc_candidates *c, const ipc_surface *s, const double *x0,
                            const double *x1, double dist, const double *grow);
 
+/* for IPC's CTCD step bounds: drops the edge-edge pairs that stay farther apart than
+   dist + (reach_scale - 1) D along the step, D the bound on the pair's relative motion above
+   (ipc_pair_stays_beyond), and keeps every other pair. The CTCD with slackness s stops a pair
+   only once it is within about (1 - s) of its distance at x0, so it has closed by s of it:
+   reach_scale 1 / s, or more for room (ipc_ctcd_reach). Its point-face test is not held to
+   the distance (its prism walls turn with a stand-in normal, so a point near a turning face's
+   plane but far outside the face can stop the step): those pairs all stay */
+void ipc_candidates_narrow_reach(ipc_candidates *c, const ipc_surface *s, const double *x0,
+                                 const double *x1, double dist, double reach_scale,
+                                 const double *grow);
+
 /* ipc_broad_phase_passive(c, s, x0, x1, inflation, grow, passive), then
    ipc_candidates_narrow(c, s, x0, x1, dist, grow): the same lists. While the traversal is
    split over MPI ranks, each rank narrows its own pairs before they are gathered, so only the

@@ -497,6 +497,12 @@ int ipc_pe_type_points(ipc_pe_type type) {
 
 int ipc_pair_stays_apart(ipc_pair_kind kind, const double x[4][3], const double d[4][3],
                          double tmax, double dist, const double sag[2], double M) {
+  return ipc_pair_stays_beyond(kind, x, d, tmax, dist, 1.0, sag, M);
+}
+
+int ipc_pair_stays_beyond(ipc_pair_kind kind, const double x[4][3], const double d[4][3],
+                          double tmax, double dist, double reach_scale, const double sag[2],
+                          double M) {
   double d2;
   int nv, na = kind == IPC_PAIR_EE ? 2 : 1;
   switch (kind) {
@@ -528,6 +534,6 @@ int ipc_pair_stays_apart(ipc_pair_kind kind, const double x[4][3], const double 
     int side = k >= na;
     if (len > reach[side]) reach[side] = len;
   }
-  double bound = dist + tmax * (reach[0] + reach[1]) + sag[0] + sag[1];
+  double bound = dist + reach_scale * tmax * (reach[0] + reach[1]) + sag[0] + sag[1];
   return sqrt(d2) * (1.0 - 1e-9) > bound * (1.0 + 1e-9) + 1e-7 * M;
 }

@@ -151,4 +151,12 @@ typedef enum ipc_pair_kind { IPC_PAIR_PT, IPC_PAIR_EE, IPC_PAIR_PE, IPC_PAIR_PP 
 int ipc_pair_stays_apart(ipc_pair_kind kind, const double x[4][3], const double d[4][3],
                          double tmax, double dist, const double sag[2], double M);
 
+/* the same with the bound on the pair's relative motion scaled by reach_scale >= 1: 1 when the
+ * pair stays farther apart than dist + (reach_scale - 1) t D all along, so that it cannot close
+ * by a fraction 1 / reach_scale of its distance at 0 (the CTCD's step bounds stop a pair only
+ * once it has closed by its slackness s of that distance: reach_scale 1 / s, or more) */
+int ipc_pair_stays_beyond(ipc_pair_kind kind, const double x[4][3], const double d[4][3],
+                          double tmax, double dist, double reach_scale, const double sag[2],
+                          double M);
+
 #endif

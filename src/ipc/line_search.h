@@ -33,6 +33,12 @@ double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *co
                           const ipc_candidates *cand, ipc_candidates *wide, const double *x,
                           const double *xe, int first, int ctcd, double *pmax_surface);
 
+/* the reach_scale of ipc_candidates_narrow_reach that keeps every pair IPC's CTCD with
+   slackness slack can stop (with room for its approximate tests), and that of the scripted
+   move's bound below */
+double ipc_ctcd_reach(double slack);
+double ipc_ctcd_script_reach(void);
+
 /* the fraction of the scripted move x -> xe (only scripted vertices move) the original IPC
    code takes at a step's start (AnimScripter::stepAnimScript): its CTCD full CCD over the
    candidate mesh pairs with slackness 0.5 (point pairs first, then the edge pairs whose boxes

@@ -1435,6 +1435,9 @@ static void mbc_begin(ipc_world *w, ipcc_step_stats *st) {
     }
     ipc_broad_phase_passive(&w->cand, &w->m.surface, w->s.x, w->xe, 0.0, grow,
                             w->m.surface.vert_obstacle);
+    /* only the pairs that can close by half their gap matter */
+    ipc_candidates_narrow_reach(&w->cand, &w->m.surface, w->s.x, w->xe, 0.0,
+                                ipc_ctcd_script_reach(), NULL);
     ipc_free(grow);
     st->t_broad_phase += ipc_now() - t0;
     t0 = ipc_now();
