@@ -280,7 +280,7 @@ static void ctcd_visit(ipc_contact *c, void *vctx) {
   const double d0 = ipc_ctcd_pair_distance(kind, cx);
   const int partial = j->dhat > 0;
   if (partial && !(d0 < j->dhat)) return;
-  if (!partial) {
+  {
     /* the pair (and, for a point-face pair, every part of the face: they are no closer) can
        stop the step before j->t only if it closes by slack d0 by then; its closest points
        approach by at most the largest move of each primitive's points */
