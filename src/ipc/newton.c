@@ -34,6 +34,7 @@
 #include "ipc/islands.h"
 #include "ipc/kappa.h"
 #include "ipc/line_search.h"
+#include "ipc/scripted.h"
 #include "ipc/world_internal.h"
 #include "linalg/dense.h"
 #include "linalg/linear_solver.h"
@@ -502,7 +503,7 @@ static void assemble(ipc_world *w, ipcc_step_stats *st) {
 }
 
 /* sets the DOF mask of the solver from w->fixed */
-static void update_mask(ipc_world *w) {
+void ipc_newton_update_mask(ipc_world *w) {
   ipc_newton_solver *s = w->solver;
   int n = w->m.nverts;
   const int *vb = w->m.surface.vert_body;
@@ -616,7 +617,7 @@ static void static_candidates(ipc_world *w, ipcc_step_stats *st) {
 /* candidates swept over x -> xe (boxes inflated by `inflation`: dhat when the line search
    will evaluate the barrier along the segment, 0 for CCD alone) into w->cand, and the CCD
    bound of that step; both timed into st */
-static double swept_max_step(ipc_world *w, ipcc_step_stats *st, double inflation) {
+double ipc_newton_swept_max_step(ipc_world *w, ipcc_step_stats *st, double inflation) {
   double t0 = ipc_now();
   ipc_broad_phase(&w->cand, &w->m.surface, w->s.x, w->xe, inflation);
   st->t_broad_phase += ipc_now() - t0;
@@ -910,7 +911,7 @@ static int settle_islands(ipc_world *w, double tol, int *stuck, ipcc_step_stats 
   for (int b = 0; b < nb; ++b) s->nfrozen += s->frozen[b];
   const unsigned char *obs = m->surface.vert_obstacle;
   for (int v = 0; v < n; ++v) s->passive[v] = (obs && obs[v]) || s->frozen[vb[v]];
-  update_mask(w);
+  ipc_newton_update_mask(w);
   return active || t.thawed;
 }
 
@@ -1081,80 +1082,12 @@ static void watch_kappa(ipc_world *w) {
 
 /* Newton iterations with the current fixed set and penalties; returns 0 converged (or at
    the rounding floor), 1 failed (err set), 2 stuck: no decrease well above the floor */
-/* 1 when vertex i is one of IPC's Dirichlet nodes: scripted, of a deformable body or of an
-   IPC codimensional shape (a mass in w->mbc.mass), not of an affine body */
-static int mbc_vertex(const ipc_world *w, int i) {
-  return w->pre.scripted[i] && w->mbc.mass[i] > 0 &&
-         !(w->rest.naff > 0 && w->rest.vert_aff[i] >= 0);
-}
-
-/* holds the scripted vertices of deformable bodies where they are (held) or lets them go
-   under the pull of stiffness rho per unit mass */
-static void mbc_hold(ipc_world *w, int held) {
-  w->mbc.held = held;
-  for (int i = 0; i < w->m.nverts; ++i)
-    if (mbc_vertex(w, i)) {
-      w->fixed[i] = (unsigned char)held;
-      w->penalty[i] = held ? 0.0 : w->mbc.rho * w->mbc.mass[i];
-    }
-  update_mask(w);
-}
-
-/* IPC's moving boundary conditions after a line search (Optimizer::solveSub_IP), pmax the
-   search direction's largest entry. Held short of the targets: let go with rho = 1e6. Let
-   go: the completed fraction of the move (AnimScripter::computeCompletedStepSize); within
-   1e-3 of the targets they are held where they are; while the fraction is below the one
-   taken at the step's start, rho doubles (up to 1e8); once the direction is small (below
-   1e-2 bbox h) rho doubles while the fraction is below 0.99, else lambda takes the pull.
-   returns 1 when the potential changed (its terms or unknowns) */
-static int mbc_update(ipc_world *w, double pmax) {
-  const double *m = w->mbc.mass;
-  int n = w->m.nverts;
-  if (w->mbc.held) {
-    if (w->mbc.done >= 1 - 1e-3) return 0;
-    w->mbc.rho = 1e6;
-    mbc_hold(w, 0);
-    return 1;
-  }
-  double sq = 0;
-  for (int i = 0; i < n; ++i)
-    if (mbc_vertex(w, i))
-      for (int d = 0; d < 3; ++d) {
-        double e = w->s.x[3 * i + d] - w->pre.target[3 * i + d];
-        sq += e * e;
-      }
-  w->mbc.done = 1 - sqrt(sq / w->mbc.dir2);
-  if (w->mbc.done > 1 - 1e-3) {
-    mbc_hold(w, 1);
-    return 1;
-  }
-  int stiffer = 0;
-  if (w->mbc.done < w->mbc.start && w->mbc.rho < 1e8) {
-    stiffer = 1;
-  } else if (pmax < 1e-2 * w->m.bbox_diag * w->h) {
-    if (w->mbc.done < 0.99 && w->mbc.rho < 1e8) {
-      stiffer = 1;
-    } else {
-      for (int i = 0; i < n; ++i)
-        if (mbc_vertex(w, i))
-          for (int d = 0; d < 3; ++d)
-            w->mbc.pull[3 * i + d] -=
-                w->mbc.rho * m[i] * (w->s.x[3 * i + d] - w->pre.target[3 * i + d]);
-      return 1;
-    }
-  }
-  if (!stiffer) return 0;
-  w->mbc.rho *= 2;
-  mbc_hold(w, 0);
-  return 1;
-}
-
 static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ipcc_error *err) {
   const ipc_model *m = &w->m;
   ipc_newton_solver *s = w->solver;
   int n = m->nverts, stuck = 0;
   double tol = m->params.newton_tol * m->bbox_diag * w->h;
-  update_mask(w);
+  ipc_newton_update_mask(w);
   if (!s->static_fresh) static_candidates(w, st);
   s->static_fresh = 0;
   s->watch.n = 0;
@@ -1267,7 +1200,7 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
       if (m->params.kappa <= 0) watch_kappa(w);
     }
     if (w->mbc.on) {
-      mbc_changed = mbc_update(w, pmax);
+      mbc_changed = ipc_mbc_update(w, pmax);
       if (mbc_changed) e0_kappa = -1.0;
       if (!w->mbc.held || w->mbc.done <= 1 - 1e-3) last = 0;
     }
@@ -1296,7 +1229,7 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
 
 int ipc_newton_direction_converged(ipc_world *w, ipcc_step_stats *st, ipcc_error *err) {
   const ipc_model *m = &w->m;
-  update_mask(w);
+  ipc_newton_update_mask(w);
   static_candidates(w, st);
   w->min_d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->s.x);
   double pmax;
@@ -1323,140 +1256,13 @@ static int newton_solve(ipc_world *w, ipcc_step_stats *st, int *iters_left, ipcc
   if (s->nfrozen > 0) {
     s->nfrozen = 0;
     memset(s->frozen, 0, (size_t)w->m.nbodies);
-    update_mask(w);
+    ipc_newton_update_mask(w);
     if (rc != 1) {
       static_candidates(w, st);
       w->min_d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->s.x);
     }
   }
   return rc;
-}
-
-/* 1 when the move x -> xe is collision-free, ends at least 1e-4 dhat from every other
-   primitive (closer, the barrier's curvature would swamp the Newton system) and keeps every
-   tet valid */
-static int placement_ok(ipc_world *w, ipcc_step_stats *st) {
-  if (swept_max_step(w, st, 0.0) < 1.0) return 0;
-  if (!isfinite(ipc_elastic_energy(w, w->xe))) return 0;
-  ipc_broad_phase(&w->cand, &w->m.surface, w->xe, NULL, 1e-4 * w->dhat);
-  double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->xe);
-  return d2 >= 1e-8 * w->dhat * w->dhat;
-}
-
-/* places the scripted vertices that are not fixed yet (obstacles_only: those of kinematic
-   obstacles, mass 0) on their targets if placement_ok; then fixes them. returns 1 on
-   success (also when nothing had to move). */
-static int place_scripted(ipc_world *w, ipcc_step_stats *st, int obstacles_only) {
-  const ipc_model *m = &w->m;
-  int n = m->nverts, any = 0;
-  memcpy(w->xe, w->s.x, 3 * (size_t)n * sizeof(double));
-  for (int i = 0; i < n; ++i) {
-    if (!w->pre.scripted[i] || w->fixed[i] || (obstacles_only && m->mass[i] > 0)) continue;
-    for (int d = 0; d < 3; ++d) w->xe[3 * i + d] = w->pre.target[3 * i + d];
-    any = 1;
-  }
-  if (any) {
-    if (!placement_ok(w, st)) return 0;
-    memcpy(w->s.x, w->xe, 3 * (size_t)n * sizeof(double));
-  }
-  for (int i = 0; i < n; ++i)
-    if (w->pre.scripted[i] && !w->fixed[i] && !(obstacles_only && m->mass[i] > 0)) {
-      w->fixed[i] = 1;
-      w->penalty[i] = 0;
-    }
-  return 1;
-}
-
-/* places each scripted affine body not fixed yet on its script's q (its vertices on J_i q,
-   exactly their targets) when placement_ok, one body at a time; then fixes it. returns 1
-   when every such body is placed */
-static int place_affine_scripted(ipc_world *w, ipcc_step_stats *st) {
-  int n = w->m.nverts, all = 1;
-  for (int a = 0; a < w->rest.naff; ++a) {
-    if (!w->pre.aff_scripted[a] || w->aff_fixed[a]) continue;
-    double *q = w->s.q + 12 * (size_t)a, *qs = w->pre.qs + 12 * (size_t)a;
-    memcpy(w->xe, w->s.x, 3 * (size_t)n * sizeof(double));
-    memcpy(w->aqe, w->s.q, 12 * (size_t)w->rest.naff * sizeof(double));
-    memcpy(w->aqe + 12 * (size_t)a, qs, 12 * sizeof(double));
-    ipc_affine_world_positions(w, w->aqe, w->xe);
-    if (memcmp(q, qs, 12 * sizeof(double)) != 0 && !placement_ok(w, st)) {
-      all = 0;
-      continue;
-    }
-    memcpy(w->s.x, w->xe, 3 * (size_t)n * sizeof(double));
-    memcpy(q, qs, 12 * sizeof(double));
-    w->aff_fixed[a] = 1;
-    w->aff_penalty[a] = 0;
-  }
-  return all;
-}
-
-/* 1 when vertex i has a script it does not follow yet: a scripted vertex not fixed, or a
-   vertex of a scripted affine body not placed */
-static int unplaced(const ipc_world *w, int i) {
-  if (!w->pre.scripted[i]) return 0;
-  int a = w->rest.naff > 0 ? w->rest.vert_aff[i] : -1;
-  return a < 0 ? !w->fixed[i] : !w->aff_fixed[a];
-}
-
-/* IPC's scripted move at a step's start (AnimScripter::stepAnimScript), for the scripted
-   vertices of deformable bodies on IPC's Newton path: they move towards their targets by the
-   fraction its CCD allows (ipc_ipc_script_step_bound), halved while a tet would invert or the
-   move would not be collision-free, and are held there (w->mbc). Nothing to move: held on
-   their targets and w->mbc stays off */
-static void mbc_begin(ipc_world *w, ipcc_step_stats *st) {
-  int n = w->m.nverts;
-  double dir2 = 0;
-  memcpy(w->xe, w->s.x, 3 * (size_t)n * sizeof(double));
-  for (int i = 0; i < n; ++i)
-    if (mbc_vertex(w, i)) {
-      double e2 = 0;
-      for (int d = 0; d < 3; ++d) {
-        double e = w->pre.target[3 * i + d] - w->s.x[3 * i + d];
-        w->xe[3 * i + d] = w->s.x[3 * i + d] + e;
-        e2 += e * e;
-      }
-      dir2 += e2;
-    }
-  memset(w->mbc.pull, 0, 3 * (size_t)n * sizeof(double));
-  w->mbc.on = dir2 > 0;
-  w->mbc.rho = 0;
-  w->mbc.done = 1;
-  if (w->mbc.on) {
-    double t0 = ipc_now();
-    /* IPC's CTCD (slackness 0.5) stops a pair once it comes within half its current
-       distance d0: it has closed by d0 / 2 <= its primitives' largest moves by then, so each
-       vertex box grows by its own move (IPC's spatial hash finds such pairs by its voxels) */
-    double *grow = IPC_NEW(double, (size_t)n);
-    for (int i = 0; i < n; ++i) {
-      const double *a = w->s.x + 3 * (size_t)i, *b = w->xe + 3 * (size_t)i;
-      grow[i] = sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) +
-                     (b[2] - a[2]) * (b[2] - a[2]));
-    }
-    ipc_broad_phase_passive(&w->cand, &w->m.surface, w->s.x, w->xe, 0.0, grow,
-                            w->m.surface.vert_obstacle);
-    /* only the pairs that can close by half their gap matter */
-    ipc_candidates_narrow_reach(&w->cand, &w->m.surface, w->s.x, w->xe, 0.0,
-                                ipc_ctcd_script_reach(), NULL);
-    ipc_free(grow);
-    st->t_broad_phase += ipc_now() - t0;
-    t0 = ipc_now();
-    double alpha = ipc_ipc_script_step_bound(&w->cm, &w->cand, w->s.x, w->xe, w->pre.scripted);
-    st->t_ccd += ipc_now() - t0;
-    memcpy(w->p, w->xe, 3 * (size_t)n * sizeof(double)); /* the targets' end of the move */
-    for (int k = 0; k < 60; ++k, alpha *= 0.5) {
-      for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->s.x[i] + alpha * (w->p[i] - w->s.x[i]);
-      if (isfinite(ipc_elastic_energy(w, w->xe)) &&
-          (alpha == 0 || ipc_ccd_max_step(&w->cm, &w->cand, w->s.x, w->xe) >= 1.0))
-        break;
-    }
-    memcpy(w->s.x, w->xe, 3 * (size_t)n * sizeof(double));
-    w->mbc.done = w->mbc.start = alpha;
-    if (w->log_newton)
-      fprintf(stderr, "ipcc trace: step %d scripted move %.9g of the way\n", w->s.step + 1, alpha);
-    w->mbc.dir2 = dir2;
-  }
-  mbc_hold(w, 1);
 }
 
 /* moves the free vertices from x towards x + h v (IPCC_WARM_VELOCITY) or the inertial
@@ -1477,7 +1283,7 @@ static int warm_start(ipc_world *w, ipcc_step_stats *st) {
   if (!any) return 0;
   /* affine bodies are not warm-started: they are fixed here and keep their q */
   if (w->rest.naff > 0) memcpy(w->aqe, w->s.q, 12 * (size_t)w->rest.naff * sizeof(double));
-  double toi = swept_max_step(w, st, w->dhat);
+  double toi = ipc_newton_swept_max_step(w, st, w->dhat);
   double alpha = toi < 1.0 ? m->params.ccd_scale * toi : 1.0;
   if (!(alpha > 0)) return 0;
   /* before the first contact kappa is still 0 (set when contacts appear): judge the move
@@ -1509,7 +1315,7 @@ static int affine_start(ipc_world *w, ipcc_step_stats *st) {
   memcpy(w->xe, w->s.x, 3 * (size_t)n * sizeof(double));
   ipc_affine_world_rotated_prediction(w, w->aqe);
   ipc_affine_world_positions(w, w->aqe, w->xe);
-  if (swept_max_step(w, st, w->dhat) < 1.0) return 0;
+  if (ipc_newton_swept_max_step(w, st, w->dhat) < 1.0) return 0;
   double kappa = w->kappa;
   if (w->kappa == 0) w->kappa = w->kappa_min;
   ++st->line_search_steps;
@@ -1527,7 +1333,7 @@ double ipc_newton_potential_gradient(ipc_world *w) {
   memset(&st, 0, sizeof st);
   for (int i = 0; i < w->m.nverts; ++i)
     w->fixed[i] = (w->rest.naff > 0 && w->rest.vert_aff[i] >= 0) || w->m.mass[i] == 0;
-  update_mask(w);
+  ipc_newton_update_mask(w);
   static_candidates(w, &st);
   ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->s.x);
   w->solver->fresh = 1;
@@ -1554,7 +1360,7 @@ ipcc_status ipc_newton_step(ipc_world *w, ipcc_step_stats *st, ipcc_error *err) 
     memset(w->aff_fixed, 0, (size_t)w->rest.naff);
     memset(w->aff_penalty, 0, (size_t)w->rest.naff * sizeof(double));
   }
-  int pending = !place_affine_scripted(w, st);
+  int pending = !ipc_place_affine_scripted(w, st);
   /* obstacle vertices without a script this step stay where they are, and so do scripted
      vertices already on their targets */
   for (int i = 0; i < n; ++i) {
@@ -1579,15 +1385,15 @@ ipcc_status ipc_newton_step(ipc_world *w, ipcc_step_stats *st, ipcc_error *err) 
        solveSub_IP) starts with them held where they are, rho 0, lambda kept. The obstacles
        left (a meshCO's) are placed whole */
     if (m->params.ipc_newton_path && w->step_begin) {
-      mbc_begin(w, st);
+      ipc_mbc_begin(w, st);
     } else if (w->mbc.on) {
       w->mbc.rho = 0;
       w->mbc.start = w->mbc.done;
-      mbc_hold(w, 1);
+      ipc_mbc_hold(w, 1);
     }
-    place_scripted(w, st, 1);
+    ipc_place_scripted(w, st, 1);
     pending = 0;
-    for (int i = 0; i < n; ++i) pending |= unplaced(w, i);
+    for (int i = 0; i < n; ++i) pending |= ipc_script_unplaced(w, i);
   }
   if (w->rest.naff > 0) affine_start(w, st);
   if (m->params.warm_start != IPCC_WARM_PREVIOUS) warm_start(w, st);
@@ -1613,12 +1419,12 @@ ipcc_status ipc_newton_step(ipc_world *w, ipcc_step_stats *st, ipcc_error *err) 
     if (!pending) break;
     double gap = 0;
     for (int i = 0; i < n; ++i)
-      if (unplaced(w, i))
+      if (ipc_script_unplaced(w, i))
         for (int d = 0; d < 3; ++d)
           gap = fmax(gap, fabs(w->s.x[3 * i + d] - w->pre.target[3 * i + d]));
     /* affine bodies first: the deformable placement fixes its vertices even when a later
        placement fails */
-    if (place_affine_scripted(w, st) && place_scripted(w, st, 0)) {
+    if (ipc_place_affine_scripted(w, st) && ipc_place_scripted(w, st, 0)) {
       pending = 0;
       memset(w->penalty, 0, (size_t)n * sizeof(double));
       if (rc == 0 && gap <= 1e-2 * tol) {
@@ -1635,11 +1441,11 @@ ipcc_status ipc_newton_step(ipc_world *w, ipcc_step_stats *st, ipcc_error *err) 
     if (weight > 1e12 || iters_left <= 0) break;
   }
   if (pending)
-    for (int i = 0; i < n; ++i) st->dirichlet_unmet += unplaced(w, i);
+    for (int i = 0; i < n; ++i) st->dirichlet_unmet += ipc_script_unplaced(w, i);
   if (w->mbc.on) { /* held where they are between the step's solves */
     if (w->mbc.done <= 1 - 1e-3)
-      for (int i = 0; i < n; ++i) st->dirichlet_unmet += mbc_vertex(w, i);
-    mbc_hold(w, 1);
+      for (int i = 0; i < n; ++i) st->dirichlet_unmet += ipc_mbc_vertex(w, i);
+    ipc_mbc_hold(w, 1);
   }
   if (rc == 2) st->newton_capped = 1;
   return IPCC_OK;

@@ -37,7 +37,7 @@ struct ipc_world {
   double *penalty;      /* (nverts) weight pulling scripted vertices to their targets */
   unsigned char *fixed; /* (nverts) vertex removed from the solve this step */
   /* the original IPC code's moving boundary conditions, for the scripted vertices of
-     deformable bodies on IPC's Newton path (newton.c, mbc_begin / mbc_update): at a step's
+     deformable bodies on IPC's Newton path (scripted.c, ipc_mbc_begin / ipc_mbc_update): at a step's
      start they move as far as IPC's CCD lets them and are held there; short of their targets,
      after one Newton iteration they are let go under the augmented Lagrangian pull
      1/2 rho m |x - t|^2 - sqrt(m) lambda . (x - t) (penalty[i] = rho m), and held again where
@@ -125,6 +125,13 @@ void ipc_newton_choose_kappa(ipc_world *w, ipcc_step_stats *st);
 /* 1 when a Newton direction at x (the current fixed set, lagged friction and kappa) is within
    the Newton tolerance, 0 when not, -1 on a failed factorization (err set) */
 int ipc_newton_direction_converged(ipc_world *w, ipcc_step_stats *st, ipcc_error *err);
+
+/* the solver's DOF mask from w->fixed and the bodies it has frozen */
+void ipc_newton_update_mask(ipc_world *w);
+
+/* candidates swept over x -> xe (boxes inflated by `inflation`) into w->cand and the CCD
+   bound of that step, both timed into st */
+double ipc_newton_swept_max_step(ipc_world *w, ipcc_step_stats *st, double inflation);
 
 /* for tests: the incremental potential of the last step's setting (prediction, lagged
    friction, kappa) at the current x and q, and its gradient into w->g (nsys x 3) as a Newton
