@@ -964,6 +964,67 @@ static void test_ipc_classify(void) {
   CHECK(tp == IPC_EE_A0_B || tp == IPC_EE_A1_B);
 }
 
+/* ipc_pair_stays_beyond against its definition (distance at x0 through the closest-feature
+   classification, beyond dist + reach_scale D + the sags with its margins): the separating-axis
+   shortcut must give the same verdict on every pair, near the threshold too. Pairs of every
+   kind at random positions and scales, with dist set around the pair's own threshold */
+static void test_stays_beyond(void) {
+  int far = 0, near_kept = 0, disagree = 0;
+  for (int it = 0; it < 200000; ++it) {
+    ipc_pair_kind kind = (ipc_pair_kind)(it % 4);
+    int nv = kind == IPC_PAIR_PT || kind == IPC_PAIR_EE ? 4 : kind == IPC_PAIR_PE ? 3 : 2;
+    int na = kind == IPC_PAIR_EE ? 2 : 1;
+    double scale = pow(10.0, 3.0 * rnd()), x[4][3] = {{0}}, d[4][3] = {{0}};
+    double off[3] = {rnd(), rnd(), rnd()}, spread = 0.5 + 2.0 * (rnd() + 1.0);
+    for (int k = 0; k < nv; ++k)
+      for (int a = 0; a < 3; ++a) {
+        x[k][a] = scale * (rnd() + (k >= na ? spread * off[a] : 0.0));
+        d[k][a] = 0.1 * scale * rnd();
+      }
+    double sag[2] = {it % 3 ? 0.0 : 0.01 * scale * (rnd() + 1.0), 0.0};
+    double M = 0.0, c[3] = {0.0, 0.0, 0.0}, reach[2] = {0.0, 0.0}, d2;
+    for (int k = 0; k < nv; ++k)
+      for (int a = 0; a < 3; ++a) {
+        M = fmax(M, fmax(fabs(x[k][a]), fabs(x[k][a] + d[k][a])));
+        c[a] += d[k][a] / nv;
+      }
+    for (int k = 0; k < nv; ++k) {
+      double r[3] = {d[k][0] - c[0], d[k][1] - c[1], d[k][2] - c[2]};
+      reach[k >= na] = fmax(reach[k >= na], sqrt(dot(r, r)));
+    }
+    switch (kind) {
+      case IPC_PAIR_PT:
+        d2 = ipc_pt_distance2(x[0], x[1], x[2], x[3], ipc_pt_classify(x[0], x[1], x[2], x[3]), NULL,
+                              NULL);
+        break;
+      case IPC_PAIR_EE:
+        d2 = ipc_ee_distance2(x[0], x[1], x[2], x[3], ipc_ee_classify(x[0], x[1], x[2], x[3]), NULL,
+                              NULL);
+        break;
+      case IPC_PAIR_PE:
+        d2 = ipc_pe_distance2(x[0], x[1], x[2], ipc_pe_classify(x[0], x[1], x[2]), NULL, NULL);
+        break;
+      default:
+        d2 = ipc_pp_dist2(x[0], x[1], NULL, NULL);
+        break;
+    }
+    const double reach_scale = it % 2 ? 1.0 : 1.67, moved = reach_scale * (reach[0] + reach[1]);
+    /* dist: far below the threshold, or within a few margins of it */
+    double gap = sqrt(d2) - moved - sag[0] - sag[1];
+    double dist = it % 5 == 0 ? fmax(0.0, 0.1 * gap) : fmax(0.0, gap + 2e-7 * M * rnd());
+    int got = ipc_pair_stays_beyond(kind, (const double(*)[3])x, (const double(*)[3])d, 1.0, dist,
+                                    reach_scale, sag, M);
+    int want = sqrt(d2) * (1.0 - 1e-9) > (dist + moved + sag[0] + sag[1]) * (1.0 + 1e-9) + 1e-7 * M;
+    disagree += got != want;
+    far += want;
+    near_kept += !want;
+  }
+  CHECK_MSG(disagree == 0, "ipc_pair_stays_beyond: %d verdicts differ from its definition",
+            disagree);
+  CHECK_MSG(far > 10000 && near_kept > 10000, "stays_beyond: %d apart, %d kept: vacuous", far,
+            near_kept);
+}
+
 int main(void) {
   test_type_points();
   test_pt_random();
@@ -973,6 +1034,7 @@ int main(void) {
   test_pe();
   test_mollifier();
   test_ipc_classify();
+  test_stays_beyond();
   fprintf(stderr,
           "finite-difference checks: %d, worst relative error: gradient %.3g, Hessian %.3g\n",
           fd_runs, worst_g, worst_h);
