@@ -992,22 +992,7 @@ static void test_stays_beyond(void) {
       double r[3] = {d[k][0] - c[0], d[k][1] - c[1], d[k][2] - c[2]};
       reach[k >= na] = fmax(reach[k >= na], sqrt(dot(r, r)));
     }
-    switch (kind) {
-      case IPC_PAIR_PT:
-        d2 = ipc_pt_distance2(x[0], x[1], x[2], x[3], ipc_pt_classify(x[0], x[1], x[2], x[3]), NULL,
-                              NULL);
-        break;
-      case IPC_PAIR_EE:
-        d2 = ipc_ee_distance2(x[0], x[1], x[2], x[3], ipc_ee_classify(x[0], x[1], x[2], x[3]), NULL,
-                              NULL);
-        break;
-      case IPC_PAIR_PE:
-        d2 = ipc_pe_distance2(x[0], x[1], x[2], ipc_pe_classify(x[0], x[1], x[2]), NULL, NULL);
-        break;
-      default:
-        d2 = ipc_pp_dist2(x[0], x[1], NULL, NULL);
-        break;
-    }
+    d2 = ipc_pair_distance2(kind, (const double(*)[3])x);
     const double reach_scale = it % 2 ? 1.0 : 1.67, moved = reach_scale * (reach[0] + reach[1]);
     /* dist: far below the threshold, or within a few margins of it */
     double gap = sqrt(d2) - moved - sag[0] - sag[1];

@@ -427,20 +427,16 @@ static size_t compact_pairs(int *pairs, size_t n, const unsigned char *keep) {
   return k;
 }
 
-void ipc_candidates_narrow(ipc_candidates *c, const ipc_surface *s, const double *x0,
-                           const double *x1, double dist, const double *grow) {
-  ipc_candidates_narrow_reach(c, s, x0, x1, dist, 1.0, grow);
-}
-
-void ipc_candidates_narrow_reach(ipc_candidates *c, const ipc_surface *s, const double *x0,
-                                 const double *x1, double dist, double reach_scale,
-                                 const double *grow) {
+/* ipc_candidates_narrow with the relative motion scaled by reach_scale; with ee_only, only the
+   edge-edge pairs are judged (ipc_candidates_narrow_reach) */
+static void narrow(ipc_candidates *c, const ipc_surface *s, const double *x0, const double *x1,
+                   double dist, double reach_scale, int ee_only, const double *grow) {
   size_t n = c->nvf + c->nee + c->nve + c->nvv;
   if (n == 0) return;
   if (!c->ws) c->ws = IPC_NEW0(struct ipc_broad_phase_ws, 1);
   struct ipc_broad_phase_ws *w = c->ws;
   ipc_reserve((void **)&w->keep, &w->cap_keep, n, 1);
-  narrow_job j = {c, s, x0, x1, grow, dist, reach_scale, reach_scale != 1.0, w->keep};
+  narrow_job j = {c, s, x0, x1, grow, dist, reach_scale, ee_only, w->keep};
   if (!ipc_mpi_splitting()) {
     ipc_mpi_parallel_sum(n, 1024, narrow_range, &j, IPC_WORK_NARROW);
   } else { /* each MPI rank judges its chunks' pairs, then every rank gets all the flags */
@@ -465,6 +461,17 @@ void ipc_candidates_narrow_reach(ipc_candidates *c, const ipc_surface *s, const 
   c->nvv = compact_pairs(c->vv, c->nvv, k + nvf + nee + nve);
   ipc_shrink((void **)&w->keep, &w->cap_keep, n, 1);
   shrink_lists(c);
+}
+
+void ipc_candidates_narrow(ipc_candidates *c, const ipc_surface *s, const double *x0,
+                           const double *x1, double dist, const double *grow) {
+  narrow(c, s, x0, x1, dist, 1.0, 0, grow);
+}
+
+void ipc_candidates_narrow_reach(ipc_candidates *c, const ipc_surface *s, const double *x0,
+                                 const double *x1, double dist, double reach_scale,
+                                 const double *grow) {
+  narrow(c, s, x0, x1, dist, reach_scale, 1, grow);
 }
 
 /* the candidate lists back to a few times their size after a spike */

@@ -495,6 +495,21 @@ int ipc_pe_type_points(ipc_pe_type type) {
   return points[type];
 }
 
+double ipc_pair_distance2(ipc_pair_kind kind, const double x[4][3]) {
+  switch (kind) {
+    case IPC_PAIR_PT:
+      return ipc_pt_distance2(x[0], x[1], x[2], x[3], ipc_pt_classify(x[0], x[1], x[2], x[3]), NULL,
+                              NULL);
+    case IPC_PAIR_EE:
+      return ipc_ee_distance2(x[0], x[1], x[2], x[3], ipc_ee_classify(x[0], x[1], x[2], x[3]), NULL,
+                              NULL);
+    case IPC_PAIR_PE:
+      return ipc_pe_distance2(x[0], x[1], x[2], ipc_pe_classify(x[0], x[1], x[2]), NULL, NULL);
+    default:
+      return ipc_pp_dist2(x[0], x[1], NULL, NULL);
+  }
+}
+
 int ipc_pair_stays_apart(ipc_pair_kind kind, const double x[4][3], const double d[4][3],
                          double tmax, double dist, const double sag[2], double M) {
   return ipc_pair_stays_beyond(kind, x, d, tmax, dist, 1.0, sag, M);
@@ -549,22 +564,5 @@ int ipc_pair_stays_beyond(ipc_pair_kind kind, const double x[4][3], const double
      twice the distance's, so that what it drops the distance below would drop too (the
      distance may read up to 4e-8 M short, above): the same pairs either way */
   if (separation(x, na, nv) * (1.0 - 1e-9) > thr + 1e-7 * M) return 1;
-  double d2;
-  switch (kind) {
-    case IPC_PAIR_PT:
-      d2 = ipc_pt_distance2(x[0], x[1], x[2], x[3], ipc_pt_classify(x[0], x[1], x[2], x[3]), NULL,
-                            NULL);
-      break;
-    case IPC_PAIR_EE:
-      d2 = ipc_ee_distance2(x[0], x[1], x[2], x[3], ipc_ee_classify(x[0], x[1], x[2], x[3]), NULL,
-                            NULL);
-      break;
-    case IPC_PAIR_PE:
-      d2 = ipc_pe_distance2(x[0], x[1], x[2], ipc_pe_classify(x[0], x[1], x[2]), NULL, NULL);
-      break;
-    default:
-      d2 = ipc_pp_dist2(x[0], x[1], NULL, NULL);
-      break;
-  }
-  return sqrt(d2) * (1.0 - 1e-9) > thr;
+  return sqrt(ipc_pair_distance2(kind, x)) * (1.0 - 1e-9) > thr;
 }

@@ -135,6 +135,10 @@ double ipc_ee_mollifier(const double a0[3], const double a1[3], const double b0[
  * edge-edge [a0 a1 b0 b1], point-edge [p e0 e1], point-point [p q] */
 typedef enum ipc_pair_kind { IPC_PAIR_PT, IPC_PAIR_EE, IPC_PAIR_PE, IPC_PAIR_PP } ipc_pair_kind;
 
+/* squared distance of the pair over points x (in ipc_pair_kind's order) through this file's
+   closest-feature classification */
+double ipc_pair_distance2(ipc_pair_kind kind, const double x[4][3]);
+
 /* 1 when a pair certainly stays farther apart than `dist` while each of its points k moves
  * from x[k] by t d[k], t in [0, tmax], straying at most sag[0] (points of the first primitive)
  * or sag[1] (of the second) from that path; 0 when that is not certain. Exact up to the

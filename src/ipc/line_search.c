@@ -280,21 +280,19 @@ static void ctcd_visit(ipc_contact *c, void *vctx) {
   const double d0 = ipc_ctcd_pair_distance(kind, cx);
   const int partial = j->dhat > 0;
   if (partial && !(d0 < j->dhat)) return;
-  {
-    /* the pair (and, for a point-face pair, every part of the face: they are no closer) can
-       stop the step before j->t only if it closes by slack d0 by then; its closest points
-       approach by at most the largest move of each primitive's points */
-    static const int first_b[] = {1, 2, 1, 1};
-    double ma = 0, mb = 0;
-    for (int k = 0; k < nv_of[c->kind]; ++k) {
-      double m2 = pd[k][0] * pd[k][0] + pd[k][1] * pd[k][1] + pd[k][2] * pd[k][2];
-      if (k < first_b[c->kind])
-        ma = fmax(ma, m2);
-      else
-        mb = fmax(mb, m2);
-    }
-    if (j->slack * d0 > j->t * (sqrt(ma) + sqrt(mb))) return;
+  /* the pair (and, for a point-face pair, every part of the face: they are no closer) can
+     stop the step before j->t only if it closes by slack d0 by then; its closest points
+     approach by at most the largest move of each primitive's points */
+  static const int first_b[] = {1, 2, 1, 1};
+  double ma = 0, mb = 0;
+  for (int k = 0; k < nv_of[c->kind]; ++k) {
+    double m2 = pd[k][0] * pd[k][0] + pd[k][1] * pd[k][1] + pd[k][2] * pd[k][2];
+    if (k < first_b[c->kind])
+      ma = fmax(ma, m2);
+    else
+      mb = fmax(mb, m2);
   }
+  if (j->slack * d0 > j->t * (sqrt(ma) + sqrt(mb))) return;
   if (!all_skipped(j, c->v, nv_of[c->kind]))
     j->t = fmin(
         j->t, ctcd_pair(j, kind, cx, cd, d0, partial ? IPC_CTCD_SELF_PARTIAL : IPC_CTCD_SELF_FULL));
