@@ -532,6 +532,81 @@ static void test_narrow(int seed) {
   free(grow);
 }
 
+/* ipc_broad_phase_narrowed keeps a superset of pairs found with grown boxes and, while the
+   step's swept boxes stay inside those, takes the pairs whose boxes overlap from it: over a
+   Newton-like sequence of steps (a long first step, shorter ones after, now and then a long
+   one again, the passive set, the inflation and the growth changing) its lists are those of
+   the broad phase and the narrowing run afresh, pair for pair, in the same order; most calls
+   reuse the superset, and some search again */
+static int same_list(const int *a, size_t na, const int *b, size_t nb) {
+  return na == nb && (na == 0 || memcmp(a, b, na * 2 * sizeof(int)) == 0);
+}
+
+static void test_superset(int seed) {
+  rng_state = 0x5851f42d4c957f2dull * (uint64_t)(seed + 7);
+  int nv = 90, nf = 45, ns = 12, np = 8;
+  double *x = malloc(sizeof(double) * 3 * nv), *xe = malloc(sizeof(double) * 3 * nv);
+  double *grow = malloc(sizeof(double) * nv);
+  for (int i = 0; i < nv; ++i) soup_vertex(x, i, 0.3);
+  int faces[3 * 45], segs[2 * 12], points[8];
+  soup_elements(faces, nf, segs, ns, points, np);
+  unsigned char obs[90], pas[90];
+  for (int i = 0; i < nv; ++i) obs[i] = urand() < 0.2;
+  ipc_surface s;
+  hand_surface(&s, nv, faces, nf, segs, ns, points, np, obs);
+  ipc_candidates c = {0}, ref = {0};
+  size_t found = 0;
+  int calls = 72;
+  for (int k = 0; k < calls; ++k) {
+    /* a long step every 12 calls, then ever shorter ones */
+    double len = 0.2 * pow(0.5, k % 12);
+    for (int i = 0; i < nv; ++i) {
+      for (int a = 0; a < 3; ++a) xe[3 * i + a] = x[3 * i + a] + len * (urand() - 0.5);
+      grow[i] = k % 5 == 4 ? 0.002 * urand() : 0.0;
+      pas[i] = obs[i] || (k >= 30 && i % 7 == 0);
+    }
+    if (k % 12 == 8) /* and a short one with a few vertices out of the superset's boxes on one
+                        side of one axis (-x, -y, -z, +x, +y, +z) */
+      for (int i = 0; i < nv; ++i)
+        if (urand() < 0.2) xe[3 * i + (k / 12) % 3] += k / 12 < 3 ? -0.4 : 0.4;
+    double infl = k < 40 ? 0.03 : 0.05, dist = k % 3 ? infl : 2 * infl;
+    const double *g = k % 5 == 4 ? grow : NULL;
+    c.refit = k % 2;
+    ipc_broad_phase_narrowed(&c, &s, x, xe, infl, g, pas, dist);
+    ipc_broad_phase_passive(&ref, &s, x, xe, infl, g, pas);
+    ipc_candidates_narrow(&ref, &s, x, xe, dist, g);
+    CHECK_MSG(same_list(c.vf, c.nvf, ref.vf, ref.nvf) && same_list(c.ee, c.nee, ref.ee, ref.nee) &&
+                  same_list(c.ve, c.nve, ref.ve, ref.nve) &&
+                  same_list(c.vv, c.nvv, ref.vv, ref.nvv),
+              "superset seed %d call %d: vf %zu/%zu ee %zu/%zu ve %zu/%zu vv %zu/%zu", seed, k,
+              c.nvf, ref.nvf, c.nee, ref.nee, c.nve, ref.nve, c.nvv, ref.nvv);
+    found += c.nvf + c.nee + c.nve + c.nvv;
+    /* the step taken: most of the way, as a line search would */
+    double alpha = 0.3 + 0.7 * urand();
+    for (int i = 0; i < 3 * nv; ++i) x[i] += alpha * (xe[i] - x[i]);
+  }
+  ipc_broad_phase_cache_stats st;
+  ipc_broad_phase_get_cache_stats(&c, &st);
+  CHECK_MSG(found > 0, "superset seed %d: no pairs at all, the check is vacuous", seed);
+  CHECK_MSG(st.calls == (size_t)calls && st.rebuilds >= 5 && 2 * st.rebuilds < st.calls,
+            "superset seed %d: %zu searches in %zu calls", seed, st.rebuilds, st.calls);
+  CHECK(st.pairs <= st.superset_pairs);
+  CHECK_MSG(10 * st.key_drops > st.pairs,
+            "superset seed %d: %zu of %zu pairs dropped by their keys", seed, st.key_drops,
+            st.pairs);
+  if (getenv("IPC_TEST_VERBOSE"))
+    fprintf(stderr,
+            "superset seed %d: %zu searches in %zu calls, %zu of %zu pairs kept, %zu dropped by "
+            "their keys\n",
+            seed, st.rebuilds, st.calls, st.pairs, st.superset_pairs, st.key_drops);
+  ipc_candidates_free(&c);
+  ipc_candidates_free(&ref);
+  hand_surface_free(&s);
+  free(x);
+  free(xe);
+  free(grow);
+}
+
 /* ipc_candidates_narrow_reach with ipc_ctcd_reach(s): every pair it drops is one IPC's CTCD
    with slackness s does not stop (vertex-face pairs also against the face's edges and vertices,
    as the full CCD queries them), on soups whose vertices move by up to their spread on top of
@@ -1162,6 +1237,7 @@ int main(void) {
   for (int seed = 0; seed < 6; ++seed) test_soup(seed);
   for (int seed = 0; seed < 6; ++seed) test_narrow(seed);
   for (int seed = 0; seed < 12; ++seed) test_narrow_reach(seed);
+  for (int seed = 0; seed < 6; ++seed) test_superset(seed);
   test_grid();
   test_huge_tiny();
   test_codim_only();

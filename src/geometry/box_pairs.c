@@ -96,18 +96,7 @@ struct ipc_box_ws {
   size_t cap_count;
   int *raw2; /* (nraw x 2) radix-sort scratch */
   size_t cap_raw2;
-  /* ipc_box_ws_gather_filter: while the traversal is split over MPI ranks, each rank's pairs
-     are filtered by it before they are gathered */
-  ipc_pair_filter gather_filter;
-  void *gather_ctx;
-  unsigned char *keep; /* (nraw) its verdicts */
-  size_t cap_keep;
 };
-
-void ipc_box_ws_gather_filter(ipc_box_ws *ws, ipc_pair_filter filter, void *ctx) {
-  ws->gather_filter = filter;
-  ws->gather_ctx = ctx;
-}
 
 enum { ORDER_QT, ORDER_TQ, ORDER_MINMAX };
 
@@ -574,33 +563,6 @@ static void query(ipc_box_ws *ws, const bvh *q, const bvh *t, int self, int orde
   }
 }
 
-static double gather_filter_range(void *vws, size_t chunk, size_t begin, size_t end) {
-  (void)chunk;
-  ipc_box_ws *ws = vws;
-  for (size_t r = begin; r < end; ++r)
-    ws->keep[r] = ws->gather_filter(ws->raw[2 * r], ws->raw[2 * r + 1], ws->gather_ctx) != 0;
-  return 0.0;
-}
-
-/* ws->raw (this rank's pairs) kept where the gather filter says so, in order; counted as the
-   narrowing's work (its pairs and CPU) */
-static void gather_filter(ipc_box_ws *ws) {
-  size_t n = ws->nraw, k = 0;
-  if (n == 0) return;
-  ipc_reserve((void **)&ws->keep, &ws->cap_keep, n, 1);
-  double t0 = ipc_mpi_cpu_now();
-  ipc_parallel_sum(n, 1024, gather_filter_range, ws);
-  for (size_t r = 0; r < n; ++r)
-    if (ws->keep[r]) {
-      ws->raw[2 * k] = ws->raw[2 * r];
-      ws->raw[2 * k + 1] = ws->raw[2 * r + 1];
-      ++k;
-    }
-  ws->nraw = k;
-  ipc_mpi_count(IPC_WORK_NARROW, n);
-  ipc_mpi_count_cpu(IPC_WORK_NARROW, ipc_mpi_cpu_now() - t0);
-}
-
 void ipc_box_tree_pairs(ipc_box_ws *ws, int **pairs, size_t *npairs, size_t *cap,
                         const ipc_box_tree *a, const ipc_box_tree *b, ipc_pair_filter filter,
                         void *ctx) {
@@ -619,8 +581,6 @@ void ipc_box_tree_pairs(ipc_box_ws *ws, int **pairs, size_t *npairs, size_t *cap
         query(ws, pb, pa, 0, self ? ORDER_MINMAX : ORDER_TQ, filter, ctx);
     }
   }
-  if (ipc_mpi_splitting() && ws->gather_filter) /* this rank's pairs narrowed first */
-    gather_filter(ws);
   if (ipc_mpi_splitting()) { /* every rank's pairs: the sort puts them in the serial order */
     void *all = NULL;
     size_t acap = 0;
@@ -655,7 +615,6 @@ void ipc_box_ws_free(ipc_box_ws *ws) {
   ipc_free(ws->raw);
   ipc_free(ws->count);
   ipc_free(ws->raw2);
-  ipc_free(ws->keep);
   for (int c = 0; c < IPC_MAX_CHUNKS; ++c) ipc_free(ws->part[c].p);
   ipc_free(ws);
 }

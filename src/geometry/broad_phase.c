@@ -28,6 +28,12 @@
 #include "geometry/distance.h"
 #include "linalg/mpi_run.h"
 
+/* max(a, b) for an accumulator a that is never NaN: fmax's result there, inlined (fmax is
+   a libm call without -ffinite-math-only: 2% of a mat-twist step went to it from here) */
+static inline double acc_max(double a, double b) {
+  return b > a ? b : a;
+}
+
 struct ipc_broad_phase_ws {
   ipc_box_ws *bw;
   ipc_box_tree *tvert, *tface, *tedge, *tpoint, *tcodim;
@@ -49,25 +55,30 @@ struct ipc_broad_phase_ws {
   size_t cap_built_passive;
   int built_has_passive;
   struct ipc_bodies_ws *bodies; /* the swept broad phase body by body */
+  /* ipc_broad_phase_narrowed's superset: every pair whose vertex boxes grown by a margin
+     overlap (sup_vbox), kept while the swept boxes of later calls stay inside those */
+  ipc_candidates sup;
+  int sup_valid;
+  const ipc_surface *sup_for;
+  double *sup_vbox; /* (nverts x 6) */
+  size_t cap_sup_vbox;
+  unsigned char *sup_passive; /* (nverts) the passive set it was found for */
+  size_t cap_sup_passive;
+  int sup_has_passive;
+  /* what the narrowing learnt of the superset's pairs: per pair a lower bound on its distance
+     plus the odometers of its two primitives' vertices then (the smallest of each side's), or
+     -inf; per surface vertex its odometer (the length of its path over the calls since the
+     superset was found, rounded up) and its position at the last call */
+  double *sup_key;
+  int *sup_idx; /* (pairs of c) the index of each in the superset, its lists end to end */
+  size_t cap_sup_idx;
+  double *odo, *xlast;
+  size_t cap_odo, cap_xlast;
+  double sup_M; /* the largest |coordinate| of a surface vertex at x0 or x1 this call */
+  ipc_broad_phase_cache_stats sup_stats;
 };
 
 static void shrink_lists(ipc_candidates *c);
-
-/* ipc_broad_phase_narrowed's narrowing of one query's pairs before they are gathered */
-typedef struct gather_narrow {
-  const ipc_surface *s;
-  const double *x0, *x1, *grow;
-  double dist;
-  ipc_pair_kind kind;
-} gather_narrow;
-static int narrow_keep(int i, int j, void *vctx);
-
-/* the gather filter of the next queries: gn's narrowing of pairs of kind (gn NULL: none) */
-static void set_gather_narrow(ipc_box_ws *bw, gather_narrow *gn, ipc_pair_kind kind) {
-  if (!gn) return;
-  gn->kind = kind;
-  ipc_box_ws_gather_filter(bw, narrow_keep, gn);
-}
 
 /* the pair filters drop adjacent pairs and pairs that the scene's body_contact rule
    keeps apart: the one place where that rule applies, so the barrier, friction, CCD
@@ -171,48 +182,19 @@ void ipc_broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, 
   ipc_broad_phase_passive(c, s, x0, x1, inflation, NULL, s->vert_obstacle);
 }
 
-/* ipc_broad_phase_passive, with gn: each rank's pairs of the trees' queries narrowed before
-   they are gathered (not those of the body-by-body broad phase). Returns 1 when the trees'
-   queries found the pairs, 0 when the body-by-body broad phase did */
-static int broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, const double *x1,
-                       double inflation, const double *grow, const unsigned char *passive,
-                       gather_narrow *gn) {
-  ipc_candidates_clear(c);
-  if (!c->ws) c->ws = IPC_NEW0(struct ipc_broad_phase_ws, 1);
-  if (!c->ws->bw) {
-    c->ws->bw = ipc_box_ws_new();
-    c->ws->tvert = ipc_box_tree_new();
-    c->ws->tface = ipc_box_tree_new();
-    c->ws->tedge = ipc_box_tree_new();
-    c->ws->tpoint = ipc_box_tree_new();
-    c->ws->tcodim = ipc_box_tree_new();
-  }
-  struct ipc_broad_phase_ws *w = c->ws;
-  const unsigned char *obs = passive;
+/* the one-tree broad phase over the surface vertices' boxes vbox (nverts x 6; edges and faces
+   get the unions of theirs) into c: every pair whose boxes overlap, through the pair filters */
+static void tree_pairs(ipc_candidates *c, struct ipc_broad_phase_ws *w, const ipc_surface *s,
+                       const double *vbox, const unsigned char *obs) {
   void *ctx = (void *)s;
-  /* swept boxes of several bodies: body by body in their moving frames (developers compare
-     with the one tree alone by IPCC_BROAD_PHASE=tree) */
-  static int one_tree = -1;
-  if (one_tree < 0) {
-    const char *e = getenv("IPCC_BROAD_PHASE");
-    one_tree = e && !strcmp(e, "tree");
-  }
-  if (!one_tree && ipc_broad_phase_bodies(&w->bodies, c, s, x0, x1, inflation, grow, obs)) {
-    c->refit = 0;
-    w->built_for = NULL; /* the trees were not rebuilt: the next refit must build */
-    shrink_lists(c);
-    return 0;
-  }
-
-  vertex_boxes(w, s, x0, x1, 0.5 * inflation, grow);
   ipc_reserve((void **)&w->ebox, &w->cap_ebox, (size_t)s->nedges * 6, sizeof(double));
   ipc_reserve((void **)&w->fbox, &w->cap_fbox, (size_t)s->nfaces * 6, sizeof(double));
   if (obs) {
     ipc_reserve((void **)&w->epass, &w->cap_epass, (size_t)s->nedges, 1);
     ipc_reserve((void **)&w->fpass, &w->cap_fpass, (size_t)s->nfaces, 1);
   }
-  element_boxes(w->ebox, w->epass, w->vbox, s->edges, s->nedges, 2, obs);
-  element_boxes(w->fbox, w->fpass, w->vbox, s->faces, s->nfaces, 3, obs);
+  element_boxes(w->ebox, w->epass, vbox, s->edges, s->nedges, 2, obs);
+  element_boxes(w->fbox, w->fpass, vbox, s->faces, s->nfaces, 3, obs);
   const unsigned char *epass = obs ? w->epass : NULL, *fpass = obs ? w->fpass : NULL;
 
   int npoints = 0, ncodim = 0;
@@ -252,26 +234,22 @@ static int broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0
     fg = w->fgrp;
   }
   if (refit) {
-    ipc_box_tree_refit(w->tvert, w->vbox);
+    ipc_box_tree_refit(w->tvert, vbox);
     ipc_box_tree_refit(w->tface, w->fbox);
     ipc_box_tree_refit(w->tedge, w->ebox);
   } else {
-    ipc_box_tree_build(w->tvert, w->bw, w->vbox, s->nverts, s->sv, s->nsv, obs, vg);
+    ipc_box_tree_build(w->tvert, w->bw, vbox, s->nverts, s->sv, s->nsv, obs, vg);
     ipc_box_tree_build(w->tface, w->bw, w->fbox, s->nfaces, NULL, 0, fpass, fg);
     ipc_box_tree_build(w->tedge, w->bw, w->ebox, s->nedges, NULL, 0, epass, eg);
   }
-  set_gather_narrow(w->bw, gn, IPC_PAIR_PT);
   ipc_box_tree_pairs(w->bw, &c->vf, &c->nvf, &c->cap_vf, w->tvert, w->tface, keep_vf, ctx);
-  set_gather_narrow(w->bw, gn, IPC_PAIR_EE);
   ipc_box_tree_pairs(w->bw, &c->ee, &c->nee, &c->cap_ee, w->tedge, NULL, keep_ee, ctx);
   if (npoints > 0) {
     if (refit)
-      ipc_box_tree_refit(w->tpoint, w->vbox);
+      ipc_box_tree_refit(w->tpoint, vbox);
     else
-      ipc_box_tree_build(w->tpoint, w->bw, w->vbox, s->nverts, w->points, npoints, obs, vg);
-    set_gather_narrow(w->bw, gn, IPC_PAIR_PE);
+      ipc_box_tree_build(w->tpoint, w->bw, vbox, s->nverts, w->points, npoints, obs, vg);
     ipc_box_tree_pairs(w->bw, &c->ve, &c->nve, &c->cap_ve, w->tpoint, w->tedge, keep_ve, ctx);
-    set_gather_narrow(w->bw, gn, IPC_PAIR_PP);
     ipc_box_tree_pairs(w->bw, &c->vv, &c->nvv, &c->cap_vv, w->tpoint, NULL, keep_vv, ctx);
   }
   if (ncodim > 0) {
@@ -280,7 +258,6 @@ static int broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0
     else
       ipc_box_tree_build(w->tcodim, w->bw, w->ebox, s->nedges, w->codim, ncodim, epass, eg);
     w->nrun = 0;
-    set_gather_narrow(w->bw, gn, IPC_PAIR_PE);
     ipc_box_tree_pairs(w->bw, &w->run, &w->nrun, &w->cap_run, w->tvert, w->tcodim, keep_ve_surface,
                        ctx);
     if (c->nve == 0) {
@@ -291,41 +268,264 @@ static int broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0
       merge_ve(c, w);
     }
   }
-  ipc_box_ws_gather_filter(w->bw, NULL, NULL);
   shrink_lists(c);
+}
+
+/* the pairs (i, j) of in[0 .. n) whose boxes a + 6 i and b + 6 j overlap (box_pairs.c's
+   closed test), in order, into out, with their positions in `in` plus base into idx; returns
+   how many */
+static size_t overlapping(int *out, int *idx, int base, const int *in, size_t n, const double *a,
+                          const double *b) {
+  size_t k = 0;
+  for (size_t p = 0; p < n; ++p) {
+    const double *u = a + 6 * (size_t)in[2 * p], *v = b + 6 * (size_t)in[2 * p + 1];
+    int hit = (u[0] <= v[3]) & (v[0] <= u[3]) & (u[1] <= v[4]) & (v[1] <= u[4]) & (u[2] <= v[5]) &
+              (v[2] <= u[5]);
+    out[2 * k] = in[2 * p];
+    out[2 * k + 1] = in[2 * p + 1];
+    idx[k] = base + (int)p;
+    k += (size_t)hit;
+  }
+  return k;
+}
+
+/* the superset's vertex boxes are the swept boxes of the call that searched for it, grown on
+   every side by this times the largest coordinate displacement of a surface vertex over that
+   call's step (and by at least SUPERSET_FLOOR times the inflation): room for the next Newton
+   steps of a solve, which are shorter than its first */
+#define SUPERSET_GROWTH 0.5
+#define SUPERSET_FLOOR 2.0
+
+/* ipc_broad_phase_narrowed's pairs before the narrowing, from a superset. While every surface
+   vertex's swept box (w->vbox) lies inside its box of the superset's search, two primitives
+   whose boxes overlap had overlapping boxes there: the superset holds every pair of the
+   one-tree broad phase, and those are its pairs whose boxes overlap now, tested with the
+   trees' exact closed-overlap predicate on the same doubles. The superset is sorted as the
+   trees' pairs are, so the kept pairs come in the same order: the same lists, bit for bit */
+/* the vertices of pair p of a list of the given kind, in ipc_pair_kind's order */
+static void pair_vertices(const ipc_surface *s, ipc_pair_kind kind, const int *p, int *v) {
+  switch (kind) {
+    case IPC_PAIR_PT: {
+      const int *f = s->faces + 3 * (size_t)p[1];
+      v[0] = p[0], v[1] = f[0], v[2] = f[1], v[3] = f[2];
+      break;
+    }
+    case IPC_PAIR_EE: {
+      const int *a = s->edges + 2 * (size_t)p[0], *b = s->edges + 2 * (size_t)p[1];
+      v[0] = a[0], v[1] = a[1], v[2] = b[0], v[3] = b[1];
+      break;
+    }
+    case IPC_PAIR_PE: {
+      const int *e = s->edges + 2 * (size_t)p[1];
+      v[0] = p[0], v[1] = e[0], v[2] = e[1];
+      break;
+    }
+    default:
+      v[0] = p[0], v[1] = p[1];
+      break;
+  }
+}
+
+/* keys of the new superset's list nw (n pairs) from the old one's (list od of m pairs, keys ok):
+   a pair in both keeps its bound on the distance now, its key less the largest odometer of
+   each side (the odometers start again from 0); the others get -inf. Both lists are sorted */
+static void carry_keys(double *nk, const int *nw, size_t n, const double *ok, const int *od,
+                       size_t m, const double *odo, const ipc_surface *s, ipc_pair_kind kind) {
+  int nv = kind == IPC_PAIR_PT || kind == IPC_PAIR_EE ? 4 : kind == IPC_PAIR_PE ? 3 : 2;
+  int na = kind == IPC_PAIR_EE ? 2 : 1;
+  size_t k = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const int *p = nw + 2 * i;
+    while (k < m && (od[2 * k] < p[0] || (od[2 * k] == p[0] && od[2 * k + 1] < p[1]))) ++k;
+    nk[i] = -INFINITY;
+    if (k < m && od[2 * k] == p[0] && od[2 * k + 1] == p[1] && ok[k] > -INFINITY) {
+      int v[4];
+      pair_vertices(s, kind, p, v);
+      double o[2] = {0.0, 0.0};
+      for (int a = 0; a < nv; ++a) o[a >= na] = acc_max(o[a >= na], odo[v[a]]);
+      nk[i] = ok[k] - o[0] - o[1];
+    }
+  }
+}
+
+/* ipc_broad_phase_narrowed's pairs before the narrowing, from a superset. While every surface
+   vertex's swept box (w->vbox) lies inside its box of the superset's search, two primitives
+   whose boxes overlap had overlapping boxes there: the superset holds every pair of the
+   one-tree broad phase, and those are its pairs whose boxes overlap now, tested with the
+   trees' exact closed-overlap predicate on the same doubles. The superset is sorted as the
+   trees' pairs are, so the kept pairs come in the same order: the same lists, bit for bit.
+   Also keeps the odometers of narrow_pair's keys */
+static void superset_pairs(ipc_candidates *c, struct ipc_broad_phase_ws *w, const ipc_surface *s,
+                           const double *x0, const double *x1, const unsigned char *obs) {
+  ++w->sup_stats.calls;
+  int same = w->sup_valid && w->sup_for == s;
+  /* the odometers run on by each vertex's move since the last call (rounded up: the bounds
+     taken from them must hold); the size of the coordinates */
+  double M = 0.0;
+  for (int i = 0; i < s->nsv; ++i) {
+    size_t v = (size_t)s->sv[i];
+    const double *p = x0 + 3 * v, *q = x1 ? x1 + 3 * v : p;
+    if (same) {
+      const double *l = w->xlast + 3 * v;
+      double a[3] = {p[0] - l[0], p[1] - l[1], p[2] - l[2]};
+      w->odo[v] += sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]) * (1.0 + 1e-12);
+    }
+    for (int k = 0; k < 3; ++k) M = acc_max(acc_max(M, fabs(p[k])), fabs(q[k]));
+  }
+  w->sup_M = M;
+  int inside = same && w->sup_has_passive == (obs != NULL) &&
+               (!obs || memcmp(w->sup_passive, obs, (size_t)s->nverts) == 0);
+  for (int i = 0; inside && i < s->nsv; ++i) {
+    size_t v = (size_t)s->sv[i];
+    const double *b = w->vbox + 6 * v, *r = w->sup_vbox + 6 * v;
+    inside = (r[0] <= b[0]) & (r[1] <= b[1]) & (r[2] <= b[2]) & (b[3] <= r[3]) & (b[4] <= r[4]) &
+             (b[5] <= r[5]);
+  }
+  if (!inside) {
+    ++w->sup_stats.rebuilds;
+    ipc_reserve((void **)&w->sup_vbox, &w->cap_sup_vbox, (size_t)s->nverts * 6, sizeof(double));
+    for (int i = 0; i < s->nsv; ++i) {
+      size_t v = (size_t)s->sv[i];
+      const double *b = w->vbox + 6 * v;
+      double m = 0.0;
+      for (int k = 0; k < 3; ++k) {
+        double d = x1 ? fabs(x1[3 * v + k] - x0[3 * v + k]) : 0.0;
+        m = d > m ? d : m;
+      }
+      /* the box's growth beyond its vertex's path (the inflation and the sag) */
+      double r = 0.5 * (b[3] - b[0] - (x1 ? fabs(x1[3 * v] - x0[3 * v]) : 0.0));
+      double g = SUPERSET_GROWTH * m + SUPERSET_FLOOR * r;
+      for (int k = 0; k < 3; ++k) {
+        w->sup_vbox[6 * v + k] = b[k] - g;
+        w->sup_vbox[6 * v + k + 3] = b[k + 3] + g;
+      }
+    }
+    w->sup_has_passive = obs != NULL;
+    if (obs) {
+      ipc_reserve((void **)&w->sup_passive, &w->cap_sup_passive, (size_t)s->nverts, 1);
+      memcpy(w->sup_passive, obs, (size_t)s->nverts);
+    }
+    tree_pairs(c, w, s, w->sup_vbox, obs);
+    /* the keys: carried over from the last superset for the pairs in both */
+    ipc_candidates *u = &w->sup;
+    size_t nu = c->nvf + c->nee + c->nve + c->nvv;
+    double *nk = IPC_NEW(double, nu + 1);
+    if (same) {
+      const double *ok = w->sup_key, *odo = w->odo;
+      double *k = nk;
+      carry_keys(k, c->vf, c->nvf, ok, u->vf, u->nvf, odo, s, IPC_PAIR_PT);
+      k += c->nvf, ok += u->nvf;
+      carry_keys(k, c->ee, c->nee, ok, u->ee, u->nee, odo, s, IPC_PAIR_EE);
+      k += c->nee, ok += u->nee;
+      carry_keys(k, c->ve, c->nve, ok, u->ve, u->nve, odo, s, IPC_PAIR_PE);
+      k += c->nve, ok += u->nve;
+      carry_keys(k, c->vv, c->nvv, ok, u->vv, u->nvv, odo, s, IPC_PAIR_PP);
+    } else {
+      for (size_t i = 0; i < nu; ++i) nk[i] = -INFINITY;
+    }
+    ipc_free(w->sup_key);
+    w->sup_key = nk;
+    ipc_reserve((void **)&u->vf, &u->cap_vf, c->nvf, 2 * sizeof(int));
+    ipc_reserve((void **)&u->ee, &u->cap_ee, c->nee, 2 * sizeof(int));
+    ipc_reserve((void **)&u->ve, &u->cap_ve, c->nve, 2 * sizeof(int));
+    ipc_reserve((void **)&u->vv, &u->cap_vv, c->nvv, 2 * sizeof(int));
+    if (c->nvf) memcpy(u->vf, c->vf, c->nvf * 2 * sizeof(int));
+    if (c->nee) memcpy(u->ee, c->ee, c->nee * 2 * sizeof(int));
+    if (c->nve) memcpy(u->ve, c->ve, c->nve * 2 * sizeof(int));
+    if (c->nvv) memcpy(u->vv, c->vv, c->nvv * 2 * sizeof(int));
+    u->nvf = c->nvf, u->nee = c->nee, u->nve = c->nve, u->nvv = c->nvv;
+    ipc_shrink((void **)&u->vf, &u->cap_vf, u->nvf, 2 * sizeof(int));
+    ipc_shrink((void **)&u->ee, &u->cap_ee, u->nee, 2 * sizeof(int));
+    ipc_shrink((void **)&u->ve, &u->cap_ve, u->nve, 2 * sizeof(int));
+    ipc_shrink((void **)&u->vv, &u->cap_vv, u->nvv, 2 * sizeof(int));
+    w->sup_for = s;
+    w->sup_valid = 1;
+    /* the odometers start again from here */
+    ipc_reserve((void **)&w->odo, &w->cap_odo, (size_t)s->nverts, sizeof(double));
+    ipc_reserve((void **)&w->xlast, &w->cap_xlast, (size_t)s->nverts * 3, sizeof(double));
+    for (int i = 0; i < s->nsv; ++i) w->odo[s->sv[i]] = 0.0;
+  }
+  for (int i = 0; i < s->nsv; ++i) {
+    size_t v = (size_t)s->sv[i];
+    memcpy(w->xlast + 3 * v, x0 + 3 * v, 3 * sizeof(double));
+  }
+  c->refit = 0;
+  /* the boxes of this call's step */
+  ipc_reserve((void **)&w->ebox, &w->cap_ebox, (size_t)s->nedges * 6, sizeof(double));
+  ipc_reserve((void **)&w->fbox, &w->cap_fbox, (size_t)s->nfaces * 6, sizeof(double));
+  element_boxes(w->ebox, NULL, w->vbox, s->edges, s->nedges, 2, NULL);
+  element_boxes(w->fbox, NULL, w->vbox, s->faces, s->nfaces, 3, NULL);
+  const ipc_candidates *u = &w->sup;
+  ipc_reserve((void **)&c->vf, &c->cap_vf, u->nvf, 2 * sizeof(int));
+  ipc_reserve((void **)&c->ee, &c->cap_ee, u->nee, 2 * sizeof(int));
+  ipc_reserve((void **)&c->ve, &c->cap_ve, u->nve, 2 * sizeof(int));
+  ipc_reserve((void **)&c->vv, &c->cap_vv, u->nvv, 2 * sizeof(int));
+  ipc_reserve((void **)&w->sup_idx, &w->cap_sup_idx, u->nvf + u->nee + u->nve + u->nvv + 1,
+              sizeof(int));
+  int *idx = w->sup_idx, o = 0;
+  c->nvf = overlapping(c->vf, idx, o, u->vf, u->nvf, w->vbox, w->fbox);
+  o += (int)u->nvf;
+  c->nee = overlapping(c->ee, idx + c->nvf, o, u->ee, u->nee, w->ebox, w->ebox);
+  o += (int)u->nee;
+  c->nve = overlapping(c->ve, idx + c->nvf + c->nee, o, u->ve, u->nve, w->vbox, w->ebox);
+  o += (int)u->nve;
+  c->nvv = overlapping(c->vv, idx + c->nvf + c->nee + c->nve, o, u->vv, u->nvv, w->vbox, w->vbox);
+  w->sup_stats.superset_pairs += u->nvf + u->nee + u->nve + u->nvv;
+  w->sup_stats.pairs += c->nvf + c->nee + c->nve + c->nvv;
+  shrink_lists(c);
+}
+
+/* ipc_broad_phase_passive; with superset, the one-tree broad phase's pairs come from
+   superset_pairs. Returns 0 when the body-by-body broad phase found the pairs, 1 when the
+   trees' queries did, 2 when the superset did */
+static int broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, const double *x1,
+                       double inflation, const double *grow, const unsigned char *passive,
+                       int superset) {
+  ipc_candidates_clear(c);
+  if (!c->ws) c->ws = IPC_NEW0(struct ipc_broad_phase_ws, 1);
+  if (!c->ws->bw) {
+    c->ws->bw = ipc_box_ws_new();
+    c->ws->tvert = ipc_box_tree_new();
+    c->ws->tface = ipc_box_tree_new();
+    c->ws->tedge = ipc_box_tree_new();
+    c->ws->tpoint = ipc_box_tree_new();
+    c->ws->tcodim = ipc_box_tree_new();
+  }
+  struct ipc_broad_phase_ws *w = c->ws;
+  const unsigned char *obs = passive;
+  /* swept boxes of several bodies: body by body in their moving frames (developers compare
+     with the one tree alone by IPCC_BROAD_PHASE=tree) */
+  static int one_tree = -1;
+  if (one_tree < 0) {
+    const char *e = getenv("IPCC_BROAD_PHASE");
+    one_tree = e && !strcmp(e, "tree");
+  }
+  if (!one_tree && ipc_broad_phase_bodies(&w->bodies, c, s, x0, x1, inflation, grow, obs)) {
+    c->refit = 0;
+    w->built_for = NULL; /* the trees were not rebuilt: the next refit must build */
+    shrink_lists(c);
+    return 0;
+  }
+
+  vertex_boxes(w, s, x0, x1, 0.5 * inflation, grow);
+  if (superset) {
+    superset_pairs(c, w, s, x0, x1, obs);
+    return 2;
+  }
+  tree_pairs(c, w, s, w->vbox, obs);
   return 1;
 }
 
 void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const double *x0,
                              const double *x1, double inflation, const double *grow,
                              const unsigned char *passive) {
-  broad_phase(c, s, x0, x1, inflation, grow, passive, NULL);
-}
-
-void ipc_broad_phase_narrowed(ipc_candidates *c, const ipc_surface *s, const double *x0,
-                              const double *x1, double inflation, const double *grow,
-                              const unsigned char *passive, double dist) {
-  /* one rank: as the two calls always were (the narrowing's chunks and counts) */
-  if (!ipc_mpi_splitting()) {
-    broad_phase(c, s, x0, x1, inflation, grow, passive, NULL);
-    ipc_candidates_narrow(c, s, x0, x1, dist, grow);
-    return;
-  }
-  gather_narrow gn = {s, x0, x1, grow, dist, IPC_PAIR_PT};
-  if (!broad_phase(c, s, x0, x1, inflation, grow, passive, &gn))
-    ipc_candidates_narrow(c, s, x0, x1, dist, grow);
+  broad_phase(c, s, x0, x1, inflation, grow, passive, 0);
 }
 
 /* whether the pair over vertices v (in ipc_pair_kind's order) stays farther apart than dist
    all along the step (ipc_candidates_narrow) */
-/* max(a, b) for an accumulator a that is never NaN: fmax's result there, inlined (fmax is
-   a libm call without -ffinite-math-only: 2% of a mat-twist step went to it from here) */
-static inline double acc_max(double a, double b) {
-  return b > a ? b : a;
-}
-
 static int pair_apart(const double *x0, const double *x1, const double *grow, const int *v,
-                      ipc_pair_kind kind, double dist, double reach_scale) {
+                      ipc_pair_kind kind, double dist, double reach_scale, double *lb) {
   int nv = kind == IPC_PAIR_PT || kind == IPC_PAIR_EE ? 4 : kind == IPC_PAIR_PE ? 3 : 2;
   int na = kind == IPC_PAIR_EE ? 2 : 1;
   double x[4][3], d[4][3], sag[2] = {0.0, 0.0}, m = 0.0;
@@ -338,8 +538,8 @@ static int pair_apart(const double *x0, const double *x1, const double *grow, co
     }
     if (grow) sag[k >= na] = acc_max(sag[k >= na], grow[v[k]]);
   }
-  return ipc_pair_stays_beyond(kind, (const double(*)[3])x, (const double(*)[3])d, 1.0, dist,
-                               reach_scale, sag, m);
+  return ipc_pair_stays_beyond_lb(kind, (const double(*)[3])x, (const double(*)[3])d, 1.0, dist,
+                                  reach_scale, sag, m, lb);
 }
 
 typedef struct narrow_job {
@@ -349,7 +549,54 @@ typedef struct narrow_job {
   double dist, reach_scale;
   int ee_only; /* the other pairs are kept */
   unsigned char *keep;
+  struct ipc_broad_phase_ws *w; /* c's pairs come from w's superset (its keys), or NULL */
 } narrow_job;
+
+/* whether to keep pair ci of c, over vertices v of the given kind (pair_apart's verdict; -1:
+   dropped by its key). With the superset's keys: the pair's distance at x0 is at least its key
+   less the largest odometer of each side (a primitive's hull moves by at most its vertices'
+   moves, and those are at most what their odometers ran since the key was taken, at least its
+   smallest one then); a pair whose distance is thus bounded beyond pair_apart's threshold (its
+   bound on the pair's relative motion, computed alike) by more than pair_apart's margins and
+   the key's (1e-6 M) is one pair_apart drops, without its distance. Otherwise pair_apart
+   decides and what it found of the distance renews the key */
+static int narrow_pair(const narrow_job *j, size_t ci, const int *v, ipc_pair_kind kind) {
+  struct ipc_broad_phase_ws *w = j->w;
+  int nv = kind == IPC_PAIR_PT || kind == IPC_PAIR_EE ? 4 : kind == IPC_PAIR_PE ? 3 : 2;
+  int na = kind == IPC_PAIR_EE ? 2 : 1;
+  double lb = 0.0, *key = NULL;
+  if (w) {
+    key = w->sup_key + w->sup_idx[ci];
+    double o[2] = {0.0, 0.0}, g[2] = {0.0, 0.0}, d[4][3], c[3] = {0.0, 0.0, 0.0};
+    for (int k = 0; k < nv; ++k) {
+      int side = k >= na;
+      o[side] = acc_max(o[side], w->odo[v[k]]);
+      if (j->grow) g[side] = acc_max(g[side], j->grow[v[k]]);
+      const double *p = j->x0 + 3 * (size_t)v[k], *q = j->x1 + 3 * (size_t)v[k];
+      for (int a = 0; a < 3; ++a) {
+        d[k][a] = q[a] - p[a];
+        c[a] += d[k][a] / nv;
+      }
+    }
+    double reach[2] = {0.0, 0.0};
+    for (int k = 0; k < nv; ++k) {
+      double r[3] = {d[k][0] - c[0], d[k][1] - c[1], d[k][2] - c[2]};
+      reach[k >= na] = acc_max(reach[k >= na], sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]));
+    }
+    double bound = j->dist + j->reach_scale * (reach[0] + reach[1]) + g[0] + g[1];
+    if ((*key - o[0] - o[1]) * (1.0 - 1e-9) > bound * (1.0 + 1e-8) + 1e-6 * w->sup_M) return -1;
+  }
+  int apart = pair_apart(j->x0, j->x1, j->grow, v, kind, j->dist, j->reach_scale, w ? &lb : NULL);
+  if (w) {
+    double o[2] = {INFINITY, INFINITY};
+    for (int k = 0; k < nv; ++k) {
+      int side = k >= na;
+      o[side] = w->odo[v[k]] < o[side] ? w->odo[v[k]] : o[side];
+    }
+    *key = lb - 1e-7 * w->sup_M + o[0] + o[1];
+  }
+  return !apart;
+}
 
 static double narrow_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   (void)chunk;
@@ -357,12 +604,15 @@ static double narrow_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   const ipc_candidates *c = j->c;
   const ipc_surface *s = j->s;
   size_t s0 = 0, lo, hi;
+  double by_key = 0.0;
+  int r;
   if (ipc_subrange(s0, c->nvf, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
       const int *f = s->faces + 3 * (size_t)c->vf[2 * i + 1];
       int v[4] = {c->vf[2 * i], f[0], f[1], f[2]};
-      j->keep[s0 + i] =
-          j->ee_only || !pair_apart(j->x0, j->x1, j->grow, v, IPC_PAIR_PT, j->dist, j->reach_scale);
+      r = j->ee_only ? 1 : narrow_pair(j, s0 + i, v, IPC_PAIR_PT);
+      j->keep[s0 + i] = r > 0;
+      by_key += r < 0;
     }
   s0 += c->nvf;
   if (ipc_subrange(s0, c->nee, begin, end, &lo, &hi))
@@ -370,49 +620,27 @@ static double narrow_range(void *vjob, size_t chunk, size_t begin, size_t end) {
       const int *a = s->edges + 2 * (size_t)c->ee[2 * i],
                 *b = s->edges + 2 * (size_t)c->ee[2 * i + 1];
       int v[4] = {a[0], a[1], b[0], b[1]};
-      j->keep[s0 + i] = !pair_apart(j->x0, j->x1, j->grow, v, IPC_PAIR_EE, j->dist, j->reach_scale);
+      r = narrow_pair(j, s0 + i, v, IPC_PAIR_EE);
+      j->keep[s0 + i] = r > 0;
+      by_key += r < 0;
     }
   s0 += c->nee;
   if (ipc_subrange(s0, c->nve, begin, end, &lo, &hi))
     for (size_t i = lo; i < hi; ++i) {
       const int *e = s->edges + 2 * (size_t)c->ve[2 * i + 1];
       int v[3] = {c->ve[2 * i], e[0], e[1]};
-      j->keep[s0 + i] =
-          j->ee_only || !pair_apart(j->x0, j->x1, j->grow, v, IPC_PAIR_PE, j->dist, j->reach_scale);
+      r = j->ee_only ? 1 : narrow_pair(j, s0 + i, v, IPC_PAIR_PE);
+      j->keep[s0 + i] = r > 0;
+      by_key += r < 0;
     }
   s0 += c->nve;
   if (ipc_subrange(s0, c->nvv, begin, end, &lo, &hi))
-    for (size_t i = lo; i < hi; ++i)
-      j->keep[s0 + i] = j->ee_only || !pair_apart(j->x0, j->x1, j->grow, c->vv + 2 * i, IPC_PAIR_PP,
-                                                  j->dist, j->reach_scale);
-  return 0.0;
-}
-
-static int narrow_keep(int i, int j, void *vctx) {
-  const gather_narrow *g = vctx;
-  const ipc_surface *s = g->s;
-  int v[4];
-  switch (g->kind) {
-    case IPC_PAIR_PT: {
-      const int *f = s->faces + 3 * (size_t)j;
-      v[0] = i, v[1] = f[0], v[2] = f[1], v[3] = f[2];
-      break;
+    for (size_t i = lo; i < hi; ++i) {
+      r = j->ee_only ? 1 : narrow_pair(j, s0 + i, c->vv + 2 * i, IPC_PAIR_PP);
+      j->keep[s0 + i] = r > 0;
+      by_key += r < 0;
     }
-    case IPC_PAIR_EE: {
-      const int *a = s->edges + 2 * (size_t)i, *b = s->edges + 2 * (size_t)j;
-      v[0] = a[0], v[1] = a[1], v[2] = b[0], v[3] = b[1];
-      break;
-    }
-    case IPC_PAIR_PE: {
-      const int *e = s->edges + 2 * (size_t)j;
-      v[0] = i, v[1] = e[0], v[2] = e[1];
-      break;
-    }
-    default:
-      v[0] = i, v[1] = j;
-      break;
-  }
-  return !pair_apart(g->x0, g->x1, g->grow, v, g->kind, g->dist, 1.0);
+  return by_key; /* how many pairs their keys dropped */
 }
 
 /* keeps the flagged pairs of a list of n, in order; returns how many */
@@ -430,15 +658,16 @@ static size_t compact_pairs(int *pairs, size_t n, const unsigned char *keep) {
 /* ipc_candidates_narrow with the relative motion scaled by reach_scale; with ee_only, only the
    edge-edge pairs are judged (ipc_candidates_narrow_reach) */
 static void narrow(ipc_candidates *c, const ipc_surface *s, const double *x0, const double *x1,
-                   double dist, double reach_scale, int ee_only, const double *grow) {
+                   double dist, double reach_scale, int ee_only, const double *grow, int keys) {
   size_t n = c->nvf + c->nee + c->nve + c->nvv;
   if (n == 0) return;
   if (!c->ws) c->ws = IPC_NEW0(struct ipc_broad_phase_ws, 1);
   struct ipc_broad_phase_ws *w = c->ws;
   ipc_reserve((void **)&w->keep, &w->cap_keep, n, 1);
-  narrow_job j = {c, s, x0, x1, grow, dist, reach_scale, ee_only, w->keep};
+  narrow_job j = {c, s, x0, x1, grow, dist, reach_scale, ee_only, w->keep, keys ? w : NULL};
   if (!ipc_mpi_splitting()) {
-    ipc_mpi_parallel_sum(n, 1024, narrow_range, &j, IPC_WORK_NARROW);
+    w->sup_stats.key_drops +=
+        (size_t)ipc_mpi_parallel_sum(n, 1024, narrow_range, &j, IPC_WORK_NARROW);
   } else { /* each MPI rank judges its chunks' pairs, then every rank gets all the flags */
     size_t nc = ipc_mpi_chunk_count(n, 1024), c0, c1, b0, b1, e;
     double part[IPC_MAX_CHUNKS];
@@ -465,13 +694,29 @@ static void narrow(ipc_candidates *c, const ipc_surface *s, const double *x0, co
 
 void ipc_candidates_narrow(ipc_candidates *c, const ipc_surface *s, const double *x0,
                            const double *x1, double dist, const double *grow) {
-  narrow(c, s, x0, x1, dist, 1.0, 0, grow);
+  narrow(c, s, x0, x1, dist, 1.0, 0, grow, 0);
 }
 
 void ipc_candidates_narrow_reach(ipc_candidates *c, const ipc_surface *s, const double *x0,
                                  const double *x1, double dist, double reach_scale,
                                  const double *grow) {
-  narrow(c, s, x0, x1, dist, reach_scale, 1, grow);
+  narrow(c, s, x0, x1, dist, reach_scale, 1, grow, 0);
+}
+
+void ipc_broad_phase_narrowed(ipc_candidates *c, const ipc_surface *s, const double *x0,
+                              const double *x1, double inflation, const double *grow,
+                              const unsigned char *passive, double dist) {
+  if (broad_phase(c, s, x0, x1, inflation, grow, passive, 1) == 2)
+    narrow(c, s, x0, x1, dist, 1.0, 0, grow, 1);
+  else
+    ipc_candidates_narrow(c, s, x0, x1, dist, grow);
+}
+
+void ipc_broad_phase_get_cache_stats(const ipc_candidates *c, ipc_broad_phase_cache_stats *st) {
+  if (c->ws)
+    *st = c->ws->sup_stats;
+  else
+    memset(st, 0, sizeof *st);
 }
 
 /* the candidate lists back to a few times their size after a spike */
@@ -515,6 +760,13 @@ void ipc_candidates_free(ipc_candidates *c) {
     ipc_free(w->keep);
     ipc_free(w->built_passive);
     ipc_bodies_ws_free(w->bodies);
+    ipc_candidates_free(&w->sup);
+    ipc_free(w->sup_vbox);
+    ipc_free(w->sup_passive);
+    ipc_free(w->sup_key);
+    ipc_free(w->sup_idx);
+    ipc_free(w->odo);
+    ipc_free(w->xlast);
     ipc_free(w);
   }
   memset(c, 0, sizeof *c);

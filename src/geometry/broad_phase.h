@@ -79,12 +79,28 @@ void ipc_candidates_narrow_reach(ipc_candidates *c, const ipc_surface *s, const 
                                  const double *grow);
 
 /* ipc_broad_phase_passive(c, s, x0, x1, inflation, grow, passive), then
-   ipc_candidates_narrow(c, s, x0, x1, dist, grow): the same lists. While the traversal is
-   split over MPI ranks, each rank narrows its own pairs before they are gathered, so only the
-   kept ones are sent (the body-by-body broad phase narrows after, as above) */
+   ipc_candidates_narrow(c, s, x0, x1, dist, grow): the same lists, bit for bit, in less time
+   over the calls of a Newton solve. With the one-tree broad phase, c keeps a superset: the
+   pairs of boxes grown beyond the swept ones (by half each vertex's step plus twice the
+   inflation), taken while every vertex's swept box stays inside its grown one, and searched
+   again otherwise; and the narrowing keeps, for the superset's pairs, lower bounds on their
+   distances carried from call to call by how far their vertices have moved since, so that a
+   pair far enough apart is dropped without its distance (ipc_broad_phase_get_cache_stats).
+   Over MPI ranks the superset's search and the narrowing are split among them */
 void ipc_broad_phase_narrowed(ipc_candidates *c, const ipc_surface *s, const double *x0,
                               const double *x1, double inflation, const double *grow,
                               const unsigned char *passive, double dist);
+
+/* what ipc_broad_phase_narrowed's superset of pairs did (one-tree broad phase only): calls,
+   how many of them searched the trees for a new superset, and over the calls the pairs of
+   the superset tested against the step's boxes, the pairs found, and of those the pairs the
+   narrowing dropped by what it knew of them from earlier calls (one process only) */
+typedef struct ipc_broad_phase_cache_stats {
+  size_t calls, rebuilds, superset_pairs, pairs, key_drops;
+} ipc_broad_phase_cache_stats;
+
+/* c's counts since it was made (zeros before its first broad phase) */
+void ipc_broad_phase_get_cache_stats(const ipc_candidates *c, ipc_broad_phase_cache_stats *st);
 
 /* sets all counts to zero, keeping memory */
 void ipc_candidates_clear(ipc_candidates *c);
@@ -113,12 +129,6 @@ void ipc_box_ws_free(ipc_box_ws *ws);
    coordinate overlaps nothing. scratch is allocated and freed inside. */
 void ipc_box_pairs(int **pairs, size_t *npairs, size_t *cap, const double *a, int na,
                    const double *b, int nb, ipc_pair_filter filter, void *ctx);
-
-/* while the tree traversal is split over MPI ranks (linalg/mpi_run.h), each rank's pairs are
-   kept where filter (NULL: none) says so before the ranks' pairs are gathered, from the next
-   query on (the pairs found are those of a query with both filters; the gather filter's
-   verdict must depend on the pair alone) */
-void ipc_box_ws_gather_filter(ipc_box_ws *ws, ipc_pair_filter filter, void *ctx);
 
 /* ipc_box_pairs with scratch kept in ws (no allocation once warm) */
 void ipc_box_pairs_ws(ipc_box_ws *ws, int **pairs, size_t *npairs, size_t *cap, const double *a,

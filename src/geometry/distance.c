@@ -543,9 +543,9 @@ static double separation(const double x[4][3], int na, int nv) {
   return len - (ea + eb) / len;
 }
 
-int ipc_pair_stays_beyond(ipc_pair_kind kind, const double x[4][3], const double d[4][3],
-                          double tmax, double dist, double reach_scale, const double sag[2],
-                          double M) {
+int ipc_pair_stays_beyond_lb(ipc_pair_kind kind, const double x[4][3], const double d[4][3],
+                             double tmax, double dist, double reach_scale, const double sag[2],
+                             double M, double *lb) {
   int nv = kind == IPC_PAIR_PT || kind == IPC_PAIR_EE ? 4 : kind == IPC_PAIR_PE ? 3 : 2;
   int na = kind == IPC_PAIR_EE ? 2 : 1;
   double c[3] = {0.0, 0.0, 0.0}, reach[2] = {0.0, 0.0};
@@ -563,6 +563,18 @@ int ipc_pair_stays_beyond(ipc_pair_kind kind, const double x[4][3], const double
      the centroids tells them apart without the closest-feature classification. Its margin is
      twice the distance's, so that what it drops the distance below would drop too (the
      distance may read up to 4e-8 M short, above): the same pairs either way */
-  if (separation(x, na, nv) * (1.0 - 1e-9) > thr + 1e-7 * M) return 1;
-  return sqrt(ipc_pair_distance2(kind, x)) * (1.0 - 1e-9) > thr;
+  double sep = separation(x, na, nv);
+  if (sep * (1.0 - 1e-9) > thr + 1e-7 * M) {
+    if (lb) *lb = sep;
+    return 1;
+  }
+  double dd = sqrt(ipc_pair_distance2(kind, x));
+  if (lb) *lb = dd > sep ? dd : sep;
+  return dd * (1.0 - 1e-9) > thr;
+}
+
+int ipc_pair_stays_beyond(ipc_pair_kind kind, const double x[4][3], const double d[4][3],
+                          double tmax, double dist, double reach_scale, const double sag[2],
+                          double M) {
+  return ipc_pair_stays_beyond_lb(kind, x, d, tmax, dist, reach_scale, sag, M, NULL);
 }

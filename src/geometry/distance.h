@@ -163,4 +163,11 @@ int ipc_pair_stays_beyond(ipc_pair_kind kind, const double x[4][3], const double
                           double tmax, double dist, double reach_scale, const double sag[2],
                           double M);
 
+/* ipc_pair_stays_beyond, also giving in *lb what it found of the pair's distance at t = 0: a
+ * lower bound on it up to 1e-7 M (the separation along the line through the two primitives'
+ * centroids, or the larger of that and the closest-feature distance when it computed both) */
+int ipc_pair_stays_beyond_lb(ipc_pair_kind kind, const double x[4][3], const double d[4][3],
+                             double tmax, double dist, double reach_scale, const double sag[2],
+                             double M, double *lb);
+
 #endif
