@@ -70,7 +70,8 @@ struct ipc_broad_phase_ws {
      -inf; per surface vertex its odometer (the length of its path over the calls since the
      superset was found, rounded up) and its position at the last call */
   double *sup_key;
-  int *sup_idx; /* (pairs of c) the index of each in the superset, its lists end to end */
+  int *sup_idx;     /* (pairs of c) the index of each in the superset, its lists end to end */
+  size_t sup_fresh; /* c's lists are superset_pairs' and this many since: sup_idx maps them */
   size_t cap_sup_idx;
   double *odo, *xlast;
   size_t cap_odo, cap_xlast;
@@ -472,6 +473,7 @@ static void superset_pairs(ipc_candidates *c, struct ipc_broad_phase_ws *w, cons
   c->nvv = overlapping(c->vv, idx + c->nvf + c->nee + c->nve, o, u->vv, u->nvv, w->vbox, w->vbox);
   w->sup_stats.superset_pairs += u->nvf + u->nee + u->nve + u->nvv;
   w->sup_stats.pairs += c->nvf + c->nee + c->nve + c->nvv;
+  w->sup_fresh = c->nvf + c->nee + c->nve + c->nvv + 1;
   shrink_lists(c);
 }
 
@@ -492,6 +494,7 @@ static int broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0
     c->ws->tcodim = ipc_box_tree_new();
   }
   struct ipc_broad_phase_ws *w = c->ws;
+  w->sup_fresh = 0;
   const unsigned char *obs = passive;
   /* swept boxes of several bodies: body by body in their moving frames (developers compare
      with the one tree alone by IPCC_BROAD_PHASE=tree) */
@@ -658,12 +661,15 @@ static size_t compact_pairs(int *pairs, size_t n, const unsigned char *keep) {
 /* ipc_candidates_narrow with the relative motion scaled by reach_scale; with ee_only, only the
    edge-edge pairs are judged (ipc_candidates_narrow_reach) */
 static void narrow(ipc_candidates *c, const ipc_surface *s, const double *x0, const double *x1,
-                   double dist, double reach_scale, int ee_only, const double *grow, int keys) {
+                   double dist, double reach_scale, int ee_only, const double *grow) {
   size_t n = c->nvf + c->nee + c->nve + c->nvv;
   if (n == 0) return;
   if (!c->ws) c->ws = IPC_NEW0(struct ipc_broad_phase_ws, 1);
   struct ipc_broad_phase_ws *w = c->ws;
   ipc_reserve((void **)&w->keep, &w->cap_keep, n, 1);
+  /* lists straight from the superset: the narrowing uses and renews its keys */
+  int keys = w->sup_fresh == n + 1;
+  w->sup_fresh = 0;
   narrow_job j = {c, s, x0, x1, grow, dist, reach_scale, ee_only, w->keep, keys ? w : NULL};
   if (!ipc_mpi_splitting()) {
     w->sup_stats.key_drops +=
@@ -694,22 +700,26 @@ static void narrow(ipc_candidates *c, const ipc_surface *s, const double *x0, co
 
 void ipc_candidates_narrow(ipc_candidates *c, const ipc_surface *s, const double *x0,
                            const double *x1, double dist, const double *grow) {
-  narrow(c, s, x0, x1, dist, 1.0, 0, grow, 0);
+  narrow(c, s, x0, x1, dist, 1.0, 0, grow);
 }
 
 void ipc_candidates_narrow_reach(ipc_candidates *c, const ipc_surface *s, const double *x0,
                                  const double *x1, double dist, double reach_scale,
                                  const double *grow) {
-  narrow(c, s, x0, x1, dist, reach_scale, 1, grow, 0);
+  narrow(c, s, x0, x1, dist, reach_scale, 1, grow);
 }
 
 void ipc_broad_phase_narrowed(ipc_candidates *c, const ipc_surface *s, const double *x0,
                               const double *x1, double inflation, const double *grow,
                               const unsigned char *passive, double dist) {
-  if (broad_phase(c, s, x0, x1, inflation, grow, passive, 1) == 2)
-    narrow(c, s, x0, x1, dist, 1.0, 0, grow, 1);
-  else
-    ipc_candidates_narrow(c, s, x0, x1, dist, grow);
+  broad_phase(c, s, x0, x1, inflation, grow, passive, 1);
+  ipc_candidates_narrow(c, s, x0, x1, dist, grow);
+}
+
+void ipc_broad_phase_superset(ipc_candidates *c, const ipc_surface *s, const double *x0,
+                              const double *x1, double inflation, const double *grow,
+                              const unsigned char *passive) {
+  broad_phase(c, s, x0, x1, inflation, grow, passive, 1);
 }
 
 void ipc_broad_phase_get_cache_stats(const ipc_candidates *c, ipc_broad_phase_cache_stats *st) {
