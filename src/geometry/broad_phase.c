@@ -68,13 +68,13 @@ struct ipc_broad_phase_ws {
   /* what the narrowing learnt of the superset's pairs: per pair a lower bound on its distance
      plus the odometers of its two primitives' vertices then (the smallest of each side's), or
      -inf; per surface vertex its odometer (the length of its path over the calls since the
-     superset was found, rounded up) and its position at the last call */
+     superset was found, rounded up), its position at the last call and its step this call */
   double *sup_key;
   int *sup_idx;     /* (pairs of c) the index of each in the superset, its lists end to end */
   size_t sup_fresh; /* c's lists are superset_pairs' and this many since: sup_idx maps them */
   size_t cap_sup_idx;
-  double *odo, *xlast;
-  size_t cap_odo, cap_xlast;
+  double *odo, *xlast, *step;
+  size_t cap_odo, cap_xlast, cap_step;
   double sup_M; /* the largest |coordinate| of a surface vertex at x0 or x1 this call */
   ipc_broad_phase_cache_stats sup_stats;
 };
@@ -570,24 +570,33 @@ static int narrow_pair(const narrow_job *j, size_t ci, const int *v, ipc_pair_ki
   double lb = 0.0, *key = NULL;
   if (w) {
     key = w->sup_key + w->sup_idx[ci];
-    double o[2] = {0.0, 0.0}, g[2] = {0.0, 0.0}, d[4][3], c[3] = {0.0, 0.0, 0.0};
+    double o[2] = {0.0, 0.0}, g[2] = {0.0, 0.0}, L = 0.0;
     for (int k = 0; k < nv; ++k) {
       int side = k >= na;
       o[side] = acc_max(o[side], w->odo[v[k]]);
+      L = acc_max(L, w->step[v[k]]);
       if (j->grow) g[side] = acc_max(g[side], j->grow[v[k]]);
-      const double *p = j->x0 + 3 * (size_t)v[k], *q = j->x1 + 3 * (size_t)v[k];
-      for (int a = 0; a < 3; ++a) {
-        d[k][a] = q[a] - p[a];
-        c[a] += d[k][a] / nv;
+    }
+    double far = (*key - o[0] - o[1]) * (1.0 - 1e-9) - 1e-6 * w->sup_M;
+    /* first with the relative motion bounded by the longest step: each |d_k - c| is at most
+       |d_k| + |c| <= 2 L */
+    if (far > (j->dist + 4.0 * j->reach_scale * L + g[0] + g[1]) * (1.0 + 1e-8)) return -1;
+    if (far > j->dist * (1.0 + 1e-8)) { /* then with pair_apart's bound itself */
+      double d[4][3], c[3] = {0.0, 0.0, 0.0}, reach[2] = {0.0, 0.0};
+      for (int k = 0; k < nv; ++k) {
+        const double *p = j->x0 + 3 * (size_t)v[k], *q = j->x1 + 3 * (size_t)v[k];
+        for (int a = 0; a < 3; ++a) {
+          d[k][a] = q[a] - p[a];
+          c[a] += d[k][a] / nv;
+        }
       }
+      for (int k = 0; k < nv; ++k) {
+        double r[3] = {d[k][0] - c[0], d[k][1] - c[1], d[k][2] - c[2]};
+        reach[k >= na] = acc_max(reach[k >= na], sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]));
+      }
+      if (far > (j->dist + j->reach_scale * (reach[0] + reach[1]) + g[0] + g[1]) * (1.0 + 1e-8))
+        return -1;
     }
-    double reach[2] = {0.0, 0.0};
-    for (int k = 0; k < nv; ++k) {
-      double r[3] = {d[k][0] - c[0], d[k][1] - c[1], d[k][2] - c[2]};
-      reach[k >= na] = acc_max(reach[k >= na], sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]));
-    }
-    double bound = j->dist + j->reach_scale * (reach[0] + reach[1]) + g[0] + g[1];
-    if ((*key - o[0] - o[1]) * (1.0 - 1e-9) > bound * (1.0 + 1e-8) + 1e-6 * w->sup_M) return -1;
   }
   int apart = pair_apart(j->x0, j->x1, j->grow, v, kind, j->dist, j->reach_scale, w ? &lb : NULL);
   if (w) {
@@ -667,9 +676,20 @@ static void narrow(ipc_candidates *c, const ipc_surface *s, const double *x0, co
   if (!c->ws) c->ws = IPC_NEW0(struct ipc_broad_phase_ws, 1);
   struct ipc_broad_phase_ws *w = c->ws;
   ipc_reserve((void **)&w->keep, &w->cap_keep, n, 1);
-  /* lists straight from the superset: the narrowing uses and renews its keys */
+  /* lists straight from the superset, narrowed from where it was searched: the narrowing uses
+     and renews its keys, with the step of each vertex */
   int keys = w->sup_fresh == n + 1;
   w->sup_fresh = 0;
+  if (keys) {
+    ipc_reserve((void **)&w->step, &w->cap_step, (size_t)s->nverts, sizeof(double));
+    for (int i = 0; keys && i < s->nsv; ++i) {
+      size_t v = (size_t)s->sv[i];
+      const double *p = x0 + 3 * v, *q = x1 + 3 * v, *l = w->xlast + 3 * v;
+      double b[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
+      w->step[v] = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]) * (1.0 + 1e-12);
+      keys = p[0] == l[0] && p[1] == l[1] && p[2] == l[2];
+    }
+  }
   narrow_job j = {c, s, x0, x1, grow, dist, reach_scale, ee_only, w->keep, keys ? w : NULL};
   if (!ipc_mpi_splitting()) {
     w->sup_stats.key_drops +=
@@ -777,6 +797,7 @@ void ipc_candidates_free(ipc_candidates *c) {
     ipc_free(w->sup_idx);
     ipc_free(w->odo);
     ipc_free(w->xlast);
+    ipc_free(w->step);
     ipc_free(w);
   }
   memset(c, 0, sizeof *c);
