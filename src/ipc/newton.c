@@ -565,8 +565,7 @@ void ipc_newton_choose_kappa(ipc_world *w, ipcc_step_stats *st) {
   int n = m->nverts;
   ipc_kappa_bounds(&w->kappa_min, &w->kappa_max, m->bbox_diag, w->dhat, w->mean_mass);
   double t0 = ipc_now();
-  ipc_broad_phase_superset(&w->cand, &m->surface, w->s.x, NULL, w->dhat, NULL,
-                           m->surface.vert_obstacle);
+  ipc_broad_phase(&w->cand, &m->surface, w->s.x, NULL, w->dhat);
   st->t_broad_phase += ipc_now() - t0;
   double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->s.x);
   s->static_fresh = 1;
@@ -608,12 +607,10 @@ void ipc_newton_choose_kappa(ipc_world *w, ipcc_step_stats *st) {
   w->kappa = ipc_kappa_initial(s->gB, s->gE, n3, start, w->kappa_min, w->kappa_max);
 }
 
-/* candidates within dhat at x into w->cand (through its superset, ipc_broad_phase_narrowed),
-   timed into st */
+/* candidates within dhat at x into w->cand, timed into st */
 static void static_candidates(ipc_world *w, ipcc_step_stats *st) {
   double t0 = ipc_now();
-  ipc_broad_phase_superset(&w->cand, &w->m.surface, w->s.x, NULL, w->dhat, NULL,
-                           w->m.surface.vert_obstacle);
+  ipc_broad_phase(&w->cand, &w->m.surface, w->s.x, NULL, w->dhat);
   st->t_broad_phase += ipc_now() - t0;
 }
 
@@ -622,8 +619,7 @@ static void static_candidates(ipc_world *w, ipcc_step_stats *st) {
    bound of that step; both timed into st */
 double ipc_newton_swept_max_step(ipc_world *w, ipcc_step_stats *st, double inflation) {
   double t0 = ipc_now();
-  ipc_broad_phase_superset(&w->cand, &w->m.surface, w->s.x, w->xe, inflation, NULL,
-                           w->m.surface.vert_obstacle);
+  ipc_broad_phase(&w->cand, &w->m.surface, w->s.x, w->xe, inflation);
   st->t_broad_phase += ipc_now() - t0;
   t0 = ipc_now();
   double toi = ipc_ccd_max_step(&w->cm, &w->cand, w->s.x, w->xe);
