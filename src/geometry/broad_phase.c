@@ -736,12 +736,6 @@ void ipc_broad_phase_narrowed(ipc_candidates *c, const ipc_surface *s, const dou
   ipc_candidates_narrow(c, s, x0, x1, dist, grow);
 }
 
-void ipc_broad_phase_superset(ipc_candidates *c, const ipc_surface *s, const double *x0,
-                              const double *x1, double inflation, const double *grow,
-                              const unsigned char *passive) {
-  broad_phase(c, s, x0, x1, inflation, grow, passive, 1);
-}
-
 void ipc_broad_phase_get_cache_stats(const ipc_candidates *c, ipc_broad_phase_cache_stats *st) {
   if (c->ws)
     *st = c->ws->sup_stats;

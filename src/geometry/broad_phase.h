@@ -91,12 +91,6 @@ void ipc_broad_phase_narrowed(ipc_candidates *c, const ipc_surface *s, const dou
                               const double *x1, double inflation, const double *grow,
                               const unsigned char *passive, double dist);
 
-/* ipc_broad_phase_passive's lists through c's superset, as ipc_broad_phase_narrowed finds them;
-   a narrowing of c right after uses and renews the superset's distance bounds */
-void ipc_broad_phase_superset(ipc_candidates *c, const ipc_surface *s, const double *x0,
-                              const double *x1, double inflation, const double *grow,
-                              const unsigned char *passive);
-
 /* what ipc_broad_phase_narrowed's superset of pairs did (one-tree broad phase only): calls,
    how many of them searched the trees for a new superset, and over the calls the pairs of
    the superset tested against the step's boxes, the pairs found, and of those the pairs the

@@ -449,7 +449,7 @@ double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *co
       /* when no such gap exceeds dhat the candidates (every pair that comes within dhat
          along the step) already hold them */
       if (2.0 * gmax > cm->dhat) {
-        ipc_broad_phase_superset(wide, sf, x, xe, 0.0, grow, sf->vert_obstacle);
+        ipc_broad_phase_passive(wide, sf, x, xe, 0.0, grow, sf->vert_obstacle);
         /* most of the boxes' pairs cannot close by s of their gap along the part
            x -> x + alpha p the step can take: left out before the CTCD's costlier per-pair
            distances (ipc_ctcd_reach) */
