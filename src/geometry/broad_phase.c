@@ -69,7 +69,8 @@ struct ipc_broad_phase_ws {
      plus the odometers of its two primitives' vertices then (the smallest of each side's), or
      -inf; per surface vertex its odometer (the length of its path over the calls since the
      superset was found, rounded up), its position at the last call and its step this call */
-  double *sup_key;
+  double *sup_key, *sup_key2; /* the keys, and the buffer the next superset's are made in */
+  size_t cap_sup_key, cap_sup_key2;
   int *sup_idx;     /* (pairs of c) the index of each in the superset, its lists end to end */
   size_t sup_fresh; /* c's lists are superset_pairs' and this many since: sup_idx maps them */
   size_t cap_sup_idx;
@@ -410,7 +411,8 @@ static void superset_pairs(ipc_candidates *c, struct ipc_broad_phase_ws *w, cons
     /* the keys: carried over from the last superset for the pairs in both */
     ipc_candidates *u = &w->sup;
     size_t nu = c->nvf + c->nee + c->nve + c->nvv;
-    double *nk = IPC_NEW(double, nu + 1);
+    ipc_reserve((void **)&w->sup_key2, &w->cap_sup_key2, nu + 1, sizeof(double));
+    double *nk = w->sup_key2;
     if (same) {
       const double *ok = w->sup_key, *odo = w->odo;
       double *k = nk;
@@ -424,8 +426,12 @@ static void superset_pairs(ipc_candidates *c, struct ipc_broad_phase_ws *w, cons
     } else {
       for (size_t i = 0; i < nu; ++i) nk[i] = -INFINITY;
     }
-    ipc_free(w->sup_key);
+    w->sup_key2 = w->sup_key; /* the buffers swap */
     w->sup_key = nk;
+    size_t cap = w->cap_sup_key2;
+    w->cap_sup_key2 = w->cap_sup_key;
+    w->cap_sup_key = cap;
+    ipc_shrink((void **)&w->sup_key, &w->cap_sup_key, nu + 1, sizeof(double));
     ipc_reserve((void **)&u->vf, &u->cap_vf, c->nvf, 2 * sizeof(int));
     ipc_reserve((void **)&u->ee, &u->cap_ee, c->nee, 2 * sizeof(int));
     ipc_reserve((void **)&u->ve, &u->cap_ve, c->nve, 2 * sizeof(int));
@@ -788,6 +794,7 @@ void ipc_candidates_free(ipc_candidates *c) {
     ipc_free(w->sup_vbox);
     ipc_free(w->sup_passive);
     ipc_free(w->sup_key);
+    ipc_free(w->sup_key2);
     ipc_free(w->sup_idx);
     ipc_free(w->odo);
     ipc_free(w->xlast);
