@@ -68,11 +68,12 @@ struct ipc_broad_phase_ws {
   /* what the narrowing learnt of the superset's pairs: per pair a lower bound on its distance
      plus the odometers of its two primitives' vertices then (the smallest of each side's), or
      -inf; per surface vertex its odometer (the length of its path over the calls since the
-     superset was found, rounded up), its position at the last call and its step this call */
+     superset was found, rounded up), its position at the last call and its step in the
+     narrowing's */
   double *sup_key, *sup_key2; /* the keys, and the buffer the next superset's are made in */
   size_t cap_sup_key, cap_sup_key2;
   int *sup_idx;     /* (pairs of c) the index of each in the superset, its lists end to end */
-  size_t sup_fresh; /* c's lists are superset_pairs' and this many since: sup_idx maps them */
+  size_t sup_fresh; /* n + 1 while c's n pairs are superset_pairs' (sup_idx maps them), else 0 */
   size_t cap_sup_idx;
   double *odo, *xlast, *step;
   size_t cap_odo, cap_xlast, cap_step;
@@ -291,19 +292,21 @@ static size_t overlapping(int *out, int *idx, int base, const int *in, size_t n,
   return k;
 }
 
-/* the superset's vertex boxes are the swept boxes of the call that searched for it, grown on
-   every side by this times the largest coordinate displacement of a surface vertex over that
-   call's step (and by at least SUPERSET_FLOOR times the inflation): room for the next Newton
-   steps of a solve, which are shorter than its first */
+/* the superset's vertex boxes are the swept boxes of the call that searched for it, each grown
+   on every side by SUPERSET_GROWTH times its vertex's largest coordinate displacement over that
+   call's step plus SUPERSET_FLOOR times the box's own margin (half the inflation, and the
+   sag): room for the next Newton steps of a solve, which are shorter than its first */
 #define SUPERSET_GROWTH 0.5
 #define SUPERSET_FLOOR 2.0
 
-/* ipc_broad_phase_narrowed's pairs before the narrowing, from a superset. While every surface
-   vertex's swept box (w->vbox) lies inside its box of the superset's search, two primitives
-   whose boxes overlap had overlapping boxes there: the superset holds every pair of the
-   one-tree broad phase, and those are its pairs whose boxes overlap now, tested with the
-   trees' exact closed-overlap predicate on the same doubles. The superset is sorted as the
-   trees' pairs are, so the kept pairs come in the same order: the same lists, bit for bit */
+/* a pair list (n pairs) into *dst, its capacity *cap fitted to it */
+static void copy_list(int **dst, size_t *ndst, size_t *cap, const int *src, size_t n) {
+  ipc_reserve((void **)dst, cap, n, 2 * sizeof(int));
+  if (n) memcpy(*dst, src, n * 2 * sizeof(int));
+  *ndst = n;
+  ipc_shrink((void **)dst, cap, n, 2 * sizeof(int));
+}
+
 /* the vertices of pair p of a list of the given kind, in ipc_pair_kind's order */
 static void pair_vertices(const ipc_surface *s, ipc_pair_kind kind, const int *p, int *v) {
   switch (kind) {
@@ -432,19 +435,10 @@ static void superset_pairs(ipc_candidates *c, struct ipc_broad_phase_ws *w, cons
     w->cap_sup_key2 = w->cap_sup_key;
     w->cap_sup_key = cap;
     ipc_shrink((void **)&w->sup_key, &w->cap_sup_key, nu + 1, sizeof(double));
-    ipc_reserve((void **)&u->vf, &u->cap_vf, c->nvf, 2 * sizeof(int));
-    ipc_reserve((void **)&u->ee, &u->cap_ee, c->nee, 2 * sizeof(int));
-    ipc_reserve((void **)&u->ve, &u->cap_ve, c->nve, 2 * sizeof(int));
-    ipc_reserve((void **)&u->vv, &u->cap_vv, c->nvv, 2 * sizeof(int));
-    if (c->nvf) memcpy(u->vf, c->vf, c->nvf * 2 * sizeof(int));
-    if (c->nee) memcpy(u->ee, c->ee, c->nee * 2 * sizeof(int));
-    if (c->nve) memcpy(u->ve, c->ve, c->nve * 2 * sizeof(int));
-    if (c->nvv) memcpy(u->vv, c->vv, c->nvv * 2 * sizeof(int));
-    u->nvf = c->nvf, u->nee = c->nee, u->nve = c->nve, u->nvv = c->nvv;
-    ipc_shrink((void **)&u->vf, &u->cap_vf, u->nvf, 2 * sizeof(int));
-    ipc_shrink((void **)&u->ee, &u->cap_ee, u->nee, 2 * sizeof(int));
-    ipc_shrink((void **)&u->ve, &u->cap_ve, u->nve, 2 * sizeof(int));
-    ipc_shrink((void **)&u->vv, &u->cap_vv, u->nvv, 2 * sizeof(int));
+    copy_list(&u->vf, &u->nvf, &u->cap_vf, c->vf, c->nvf);
+    copy_list(&u->ee, &u->nee, &u->cap_ee, c->ee, c->nee);
+    copy_list(&u->ve, &u->nve, &u->cap_ve, c->ve, c->nve);
+    copy_list(&u->vv, &u->nvv, &u->cap_vv, c->vv, c->nvv);
     w->sup_for = s;
     w->sup_valid = 1;
     /* the odometers start again from here */
@@ -620,44 +614,21 @@ static double narrow_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   (void)chunk;
   const narrow_job *j = vjob;
   const ipc_candidates *c = j->c;
-  const ipc_surface *s = j->s;
+  const int *list[4] = {c->vf, c->ee, c->ve, c->vv};
+  const size_t len[4] = {c->nvf, c->nee, c->nve, c->nvv};
+  const ipc_pair_kind kind[4] = {IPC_PAIR_PT, IPC_PAIR_EE, IPC_PAIR_PE, IPC_PAIR_PP};
   size_t s0 = 0, lo, hi;
   double by_key = 0.0;
-  int r;
-  if (ipc_subrange(s0, c->nvf, begin, end, &lo, &hi))
+  for (int t = 0; t < 4; s0 += len[t], ++t) {
+    if (!ipc_subrange(s0, len[t], begin, end, &lo, &hi)) continue;
     for (size_t i = lo; i < hi; ++i) {
-      const int *f = s->faces + 3 * (size_t)c->vf[2 * i + 1];
-      int v[4] = {c->vf[2 * i], f[0], f[1], f[2]};
-      r = j->ee_only ? 1 : narrow_pair(j, s0 + i, v, IPC_PAIR_PT);
+      int v[4];
+      pair_vertices(j->s, kind[t], list[t] + 2 * i, v);
+      int r = j->ee_only && kind[t] != IPC_PAIR_EE ? 1 : narrow_pair(j, s0 + i, v, kind[t]);
       j->keep[s0 + i] = r > 0;
       by_key += r < 0;
     }
-  s0 += c->nvf;
-  if (ipc_subrange(s0, c->nee, begin, end, &lo, &hi))
-    for (size_t i = lo; i < hi; ++i) {
-      const int *a = s->edges + 2 * (size_t)c->ee[2 * i],
-                *b = s->edges + 2 * (size_t)c->ee[2 * i + 1];
-      int v[4] = {a[0], a[1], b[0], b[1]};
-      r = narrow_pair(j, s0 + i, v, IPC_PAIR_EE);
-      j->keep[s0 + i] = r > 0;
-      by_key += r < 0;
-    }
-  s0 += c->nee;
-  if (ipc_subrange(s0, c->nve, begin, end, &lo, &hi))
-    for (size_t i = lo; i < hi; ++i) {
-      const int *e = s->edges + 2 * (size_t)c->ve[2 * i + 1];
-      int v[3] = {c->ve[2 * i], e[0], e[1]};
-      r = j->ee_only ? 1 : narrow_pair(j, s0 + i, v, IPC_PAIR_PE);
-      j->keep[s0 + i] = r > 0;
-      by_key += r < 0;
-    }
-  s0 += c->nve;
-  if (ipc_subrange(s0, c->nvv, begin, end, &lo, &hi))
-    for (size_t i = lo; i < hi; ++i) {
-      r = j->ee_only ? 1 : narrow_pair(j, s0 + i, c->vv + 2 * i, IPC_PAIR_PP);
-      j->keep[s0 + i] = r > 0;
-      by_key += r < 0;
-    }
+  }
   return by_key; /* how many pairs their keys dropped */
 }
 

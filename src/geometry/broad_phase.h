@@ -82,11 +82,12 @@ void ipc_candidates_narrow_reach(ipc_candidates *c, const ipc_surface *s, const 
    ipc_candidates_narrow(c, s, x0, x1, dist, grow): the same lists, bit for bit, in less time
    over the calls of a Newton solve. With the one-tree broad phase, c keeps a superset: the
    pairs of boxes grown beyond the swept ones (by half each vertex's step plus twice the box's
-   own margin, half the inflation and the sag), taken while every vertex's swept box stays inside its grown one, and searched
-   again otherwise; and the narrowing keeps, for the superset's pairs, lower bounds on their
-   distances carried from call to call by how far their vertices have moved since, so that a
-   pair far enough apart is dropped without its distance (ipc_broad_phase_get_cache_stats).
-   Over MPI ranks the superset's search and the narrowing are split among them */
+   own margin, half the inflation and the sag), taken while every vertex's swept box stays inside
+   its grown one, and searched again otherwise; and the narrowing keeps, for the superset's pairs,
+   lower bounds on their distances carried from call to call by how far their vertices have moved
+   since, so that a pair far enough apart is dropped without its distance
+   (ipc_broad_phase_get_cache_stats). Over MPI ranks the superset's search and the narrowing are
+   split among them */
 void ipc_broad_phase_narrowed(ipc_candidates *c, const ipc_surface *s, const double *x0,
                               const double *x1, double inflation, const double *grow,
                               const unsigned char *passive, double dist);

@@ -37,11 +37,11 @@ struct ipc_world {
   double *penalty;      /* (nverts) weight pulling scripted vertices to their targets */
   unsigned char *fixed; /* (nverts) vertex removed from the solve this step */
   /* the original IPC code's moving boundary conditions, for the scripted vertices of
-     deformable bodies on IPC's Newton path (scripted.c, ipc_mbc_begin / ipc_mbc_update): at a step's
-     start they move as far as IPC's CCD lets them and are held there; short of their targets,
-     after one Newton iteration they are let go under the augmented Lagrangian pull
-     1/2 rho m |x - t|^2 - sqrt(m) lambda . (x - t) (penalty[i] = rho m), and held again where
-     they are once within 1e-3 of the move, as IPC's Optimizer::solveSub_IP does */
+     deformable bodies on IPC's Newton path (scripted.c, ipc_mbc_begin / ipc_mbc_update): at a
+     step's start they move as far as IPC's CCD lets them and are held there; short of their
+     targets, after one Newton iteration they are let go under the augmented Lagrangian pull 1/2 rho
+     m |x - t|^2 - sqrt(m) lambda . (x - t) (penalty[i] = rho m), and held again where they are once
+     within 1e-3 of the move, as IPC's Optimizer::solveSub_IP does */
   struct {
     int on;             /* 1 while this step's scripted move is not complete */
     int held;           /* 1: the scripted vertices are fixed where they are (IPC's m_projectDBC) */
