@@ -37,6 +37,10 @@ typedef struct ipcc_step_stats {
                               precision can certify for this state) */
   long linear_iterations;  /* Krylov iterations of the step's Newton solves (an iterative
                               newton.linear_solver; 0 for CHOLMOD and other direct solvers) */
+  int ccd_cuts;            /* Newton iterations whose line search CCD shortened below the full
+                              step (the first trial's length < 1) */
+  int backtracks;          /* halvings of a line search's step on an energy that did not
+                              decrease, summed over the step's iterations */
 } ipcc_step_stats;
 
 /* number of threads for ipcc's own loops (default 1; n < 1: one per core; returns the

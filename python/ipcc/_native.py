@@ -43,6 +43,8 @@ class StepStats(ctypes.Structure):
         ("factor_shifts", ctypes.c_int),
         ("newton_floor", ctypes.c_int),
         ("linear_iterations", ctypes.c_long),
+        ("ccd_cuts", ctypes.c_int),
+        ("backtracks", ctypes.c_int),
     ]
 
 

@@ -45,6 +45,8 @@ static const ipc_stats_key ipc_record[] = {R("newton_iterations", INT, newton_it
                                            R("newton_capped", BOOL, newton_capped),
                                            R("newton_floor", BOOL, newton_floor),
                                            R("line_search_steps", INT, line_search_steps),
+                                           R("ccd_cuts", INT, ccd_cuts),
+                                           R("backtracks", INT, backtracks),
                                            R("ccd_step", NUM, ccd_alpha_min),
                                            R("contacts", INT, contacts),
                                            R("contacts_max", INT, contacts_max),

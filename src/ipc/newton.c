@@ -759,6 +759,7 @@ static int line_search(ipc_world *w, ipcc_step_stats *st, double tol, double alp
     s->ccd_ok[i] = 0;
   }
   int evaluated = 0; /* s->next and *min_d2 hold the current trial point */
+  int ccd_cut = alpha0 < 1.0;
   for (;;) {
     int need = 0;
     for (int i = 0; i < ni; ++i) need |= s->check[i] = s->state[i] == LS_PENDING && !s->ccd_ok[i];
@@ -777,7 +778,7 @@ static int line_search(ipc_world *w, ipcc_step_stats *st, double tol, double alp
           continue;
         }
         s->alpha[i] *= scale * t;
-        cut = 1;
+        cut = ccd_cut = 1;
         evaluated = 0;
         if (step_too_small(w, i, tol)) {
           s->state[i] = LS_FAILED;
@@ -803,6 +804,7 @@ static int line_search(ipc_world *w, ipcc_step_stats *st, double tol, double alp
         continue;
       }
       s->alpha[i] *= 0.5;
+      ++st->backtracks;
       evaluated = 0;
       if (step_too_small(w, i, tol)) {
         s->state[i] = LS_FAILED;
@@ -814,6 +816,7 @@ static int line_search(ipc_world *w, ipcc_step_stats *st, double tol, double alp
     }
     if (!pending) break;
   }
+  st->ccd_cuts += ccd_cut;
   /* the global search takes even a step within the tolerance (the last of a solve, as IPC);
      per island such a step is not searched at all */
   int progress = 0;

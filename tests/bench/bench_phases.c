@@ -33,6 +33,8 @@ typedef struct row {
   double contacts; /* mean per counted step */
   double t[NPH];   /* mean seconds per counted step */
   double its;      /* Newton or LCP iterations per counted step */
+  double cuts;     /* IPC: Newton iterations per step whose step the CCD shortened */
+  double halvings; /* IPC: line-search halvings (energy not decreased) per step */
 } row;
 
 static int run_ipc(const char *path, const ipcc_scene_def *def, int steps, int skip, row *r) {
@@ -57,6 +59,8 @@ static int run_ipc(const char *path, const ipcc_scene_def *def, int steps, int s
     r->t[PH_TOTAL] += st.t_total;
     r->contacts += st.contacts;
     r->its += st.newton_iterations;
+    r->cuts += st.ccd_cuts;
+    r->halvings += st.backtracks;
   }
   r->t[PH_OTHER] =
       r->t[PH_TOTAL] - r->t[PH_BROAD] - r->t[PH_ASSEMBLY] - r->t[PH_SOLVE] - r->t[PH_CCD];
@@ -222,25 +226,29 @@ int main(int argc, char **argv) {
       }
       r->contacts /= steps;
       r->its /= steps;
+      r->cuts /= steps;
+      r->halvings /= steps;
       for (int ph = 0; ph < NPH; ++ph) r->t[ph] /= steps;
       ++n;
     }
     ipcc_scene_def_free(&def);
   }
   printf(
-      "| mode | bodies | contacts/step | iterations/step | broad phase / contacts | "
+      "| mode | bodies | contacts/step | iterations/step | CCD-cut iterations/step | "
+      "line-search halvings/step | broad phase / contacts | "
       "assembly | solve | CCD | other (LCP: LCP solve) | total ms/step |\n");
-  printf("|---|---|---|---|---|---|---|---|---|---|\n");
+  printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (int i = 0; i < n; ++i) {
     const row *r = &rows[i];
     if (r->lcp)
-      printf("| LCP | %d | %.0f | %.1f | %.1f | - | %.1f | - | %.1f | %.1f |\n", r->bodies,
+      printf("| LCP | %d | %.0f | %.1f | - | - | %.1f | - | %.1f | - | %.1f | %.1f |\n", r->bodies,
              r->contacts, r->its, 1e3 * r->t[PH_BROAD], 1e3 * r->t[PH_SOLVE], 1e3 * r->t[PH_OTHER],
              1e3 * r->t[PH_TOTAL]);
     else
-      printf("| IPC | %d | %.0f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n", r->bodies,
-             r->contacts, r->its, 1e3 * r->t[PH_BROAD], 1e3 * r->t[PH_ASSEMBLY],
-             1e3 * r->t[PH_SOLVE], 1e3 * r->t[PH_CCD], 1e3 * r->t[PH_OTHER], 1e3 * r->t[PH_TOTAL]);
+      printf("| IPC | %d | %.0f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n",
+             r->bodies, r->contacts, r->its, r->cuts, r->halvings, 1e3 * r->t[PH_BROAD],
+             1e3 * r->t[PH_ASSEMBLY], 1e3 * r->t[PH_SOLVE], 1e3 * r->t[PH_CCD],
+             1e3 * r->t[PH_OTHER], 1e3 * r->t[PH_TOTAL]);
   }
   for (int lcp = 0; lcp < 2; ++lcp)
     for (int ph = 0; ph < NPH; ++ph) {
