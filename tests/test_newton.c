@@ -123,7 +123,7 @@ int main(void) {
       w->trace_energy = te;
       w->trace_step = ts;
       w->trace_cap = 256;
-      int contacts = 0;
+      int contacts = 0, cuts = 0;
       for (int s = 0; s < 40; ++s) {
         ipcc_step_stats st;
         ipcc_error err;
@@ -131,11 +131,20 @@ int main(void) {
         CHECK(ipc_world_step(w, &st, &err) == IPCC_OK);
         for (int k = 1; k < w->trace_n; ++k)
           CHECK_MSG(te[k] <= te[k - 1] + 1e-12 * fabs(te[k - 1]), "step %d iteration %d", s, k);
+        /* the line-search counts: at most one CCD cut per iteration, a halving only after an
+           evaluated trial */
+        CHECK_MSG(st.ccd_cuts >= 0 && st.ccd_cuts <= st.newton_iterations,
+                  "step %d: %d CCD cuts in %d iterations", s, st.ccd_cuts, st.newton_iterations);
+        CHECK_MSG(st.backtracks >= 0 && st.backtracks <= st.line_search_steps,
+                  "step %d: %d halvings for %d evaluations", s, st.backtracks,
+                  st.line_search_steps);
+        cuts += st.ccd_cuts;
         CHECK(ipc_world_intersection_free(w, NULL, 0));
         if (st.contacts > contacts) contacts = st.contacts;
         CHECK(st.min_distance > 0);
       }
       CHECK_MSG(contacts > 0, "the cubes never came into contact");
+      CHECK_MSG(cuts > 0, "no step cut by the CCD while the cubes landed");
       /* resting on the ground: the lower cube stays above the plane */
       double ymin = INFINITY;
       const double *x = ipc_world_positions(w);

@@ -78,6 +78,10 @@ struct ipc_bodies_ws {
   size_t cap_keyed;
   double *vob; /* (nverts x 6) surface vertices' boxes in their body's own frame */
   size_t cap_vob;
+  /* the vertices of the edges and faces in their lists' order (eid, fid): read in sequence
+     where the surface's own arrays would be read at the lists' Morton-scattered ids */
+  int *ev, *fv;
+  size_t cap_ev, cap_fv;
   int *sort_tmp; /* sort_pairs */
   size_t *sort_count;
   size_t cap_sort_tmp, cap_sort_count;
@@ -128,9 +132,11 @@ static int keep_vv_g(const filter_ctx *x, int a, int b) {
 
 enum { K_VF, K_EE, K_VE, K_VV };
 
+/* without short-circuits: the six comparisons are cheaper than the branches they would take
+   on boxes that overlap on some axes only */
 static int overlap(const double *a, const double *b) {
-  return a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] && a[2] <= b[5] &&
-         b[2] <= a[5];
+  return (a[0] <= b[3]) & (b[0] <= a[3]) & (a[1] <= b[4]) & (b[1] <= a[4]) & (a[2] <= b[5]) &
+         (b[2] <= a[5]);
 }
 
 static void box_union(double *u, const double *b) {
@@ -248,6 +254,16 @@ static void order_in_bodies(struct ipc_bodies_ws *w, const ipc_surface *s, const
   }
 }
 
+/* the vertices of the edges and faces in the order of eid and fid */
+static void pack_vertices(struct ipc_bodies_ws *w, const ipc_surface *s) {
+  ipc_reserve((void **)&w->ev, &w->cap_ev, 2 * (size_t)s->nedges + 1, sizeof(int));
+  ipc_reserve((void **)&w->fv, &w->cap_fv, 3 * (size_t)s->nfaces + 1, sizeof(int));
+  for (int i = 0; i < s->nedges; ++i)
+    memcpy(w->ev + 2 * (size_t)i, s->edges + 2 * (size_t)w->eid[i], 2 * sizeof(int));
+  for (int i = 0; i < s->nfaces; ++i)
+    memcpy(w->fv + 3 * (size_t)i, s->faces + 3 * (size_t)w->fid[i], 3 * sizeof(int));
+}
+
 /* per body: boxes at x0 and x1, mean displacement, largest grow, passive, a vertex */
 static void body_summaries(struct ipc_bodies_ws *w, const ipc_surface *s, const double *x0,
                            const double *x1, const double *grow, const unsigned char *passive) {
@@ -330,12 +346,7 @@ static void body_chunks(struct ipc_bodies_ws *w, const ipc_surface *s, const dou
                         const double *x1, double r0, const double *grow) {
   int nb = w->nb;
   const int *start[3] = {w->vs, w->es, w->fs};
-  /* every surface vertex's box in its body's own frame, once */
   ipc_reserve((void **)&w->vob, &w->cap_vob, 6 * (size_t)s->nverts, sizeof(double));
-  for (int b = 0; b < nb; ++b)
-    for (int i = w->vs[b]; i < w->vs[b + 1]; ++i)
-      vertex_box(x0, x1, grow, (size_t)w->vid[i], w->c + 3 * (size_t)b, r0,
-                 w->vob + 6 * (size_t)w->vid[i]);
   for (int k = 0; k < 3; ++k) {
     ipc_reserve((void **)&w->chs[k], &w->cap_chs[k], (size_t)nb + 1, sizeof(int));
     /* each body's chunks start at a multiple of CHUNK, so groups of CHUNK chunks are
@@ -350,8 +361,16 @@ static void body_chunks(struct ipc_bodies_ws *w, const ipc_surface *s, const dou
     ipc_reserve((void **)&w->chbox[k], &w->cap_chbox[k], 6 * (size_t)n + 6, sizeof(double));
     ipc_reserve((void **)&w->grpbox[k], &w->cap_grpbox[k], 6 * (size_t)(n / CHUNK) + 6,
                 sizeof(double));
-    for (int b = 0; b < nb; ++b)
-      for (int ch = w->chs[k][b]; ch < body_chunk_end(w, k, b); ++ch) {
+  }
+  /* body by body, so that a body's vertex boxes are still in cache for its chunks: every
+     surface vertex's box in its body's own frame, then the chunks' and the groups' boxes */
+  for (int b = 0; b < nb; ++b) {
+    for (int i = w->vs[b]; i < w->vs[b + 1]; ++i)
+      vertex_box(x0, x1, grow, (size_t)w->vid[i], w->c + 3 * (size_t)b, r0,
+                 w->vob + 6 * (size_t)w->vid[i]);
+    for (int k = 0; k < 3; ++k) {
+      int last = body_chunk_end(w, k, b);
+      for (int ch = w->chs[k][b]; ch < last; ++ch) {
         int i0 = start[k][b] + CHUNK * (ch - w->chs[k][b]), i1 = i0 + CHUNK;
         if (i1 > start[k][b + 1]) i1 = start[k][b + 1];
         double *u = w->chbox[k] + 6 * (size_t)ch;
@@ -361,14 +380,11 @@ static void body_chunks(struct ipc_bodies_ws *w, const ipc_surface *s, const dou
         }
         for (int i = i0; i < i1; ++i) {
           const int *v = k == 0   ? &w->vid[i]
-                         : k == 1 ? s->edges + 2 * (size_t)w->eid[i]
-                                  : s->faces + 3 * (size_t)w->fid[i];
+                         : k == 1 ? w->ev + 2 * (size_t)i
+                                  : w->fv + 3 * (size_t)i;
           for (int q = 0; q <= k; ++q) box_union(u, w->vob + 6 * (size_t)v[q]);
         }
       }
-    /* the groups' boxes */
-    for (int b = 0; b < nb; ++b) {
-      int last = body_chunk_end(w, k, b);
       for (int g = w->chs[k][b]; g < last; g += CHUNK) {
         double *u = w->grpbox[k] + 6 * (size_t)(g / CHUNK);
         for (int j = 0; j < 3; ++j) {
@@ -420,9 +436,9 @@ static void frame_chunks(struct ipc_bodies_ws *w, int b, int side, int k, const 
 
 /* the ids and boxes in the frame cf of the primitives of chunk ch (kind k of body b), computed
    once per pair of bodies (w->stamp) into w->pbox[k] / w->pid[k]; their count in *n */
-static const double *chunk_prims(struct ipc_bodies_ws *w, const ipc_surface *s, int k, int b,
-                                 int ch, const double *x0, const double *x1, const double cf[3],
-                                 double r0, const double *grow, const int **ids, int *n) {
+static const double *chunk_prims(struct ipc_bodies_ws *w, int k, int b, int ch, const double *x0,
+                                 const double *x1, const double cf[3], double r0,
+                                 const double *grow, const int **ids, int *n) {
   const int *start = k == 0 ? w->vs : k == 1 ? w->es : w->fs;
   int i0 = start[b] + CHUNK * (ch - w->chs[k][b]), i1 = i0 + CHUNK;
   if (i1 > start[b + 1]) i1 = start[b + 1];
@@ -436,9 +452,9 @@ static const double *chunk_prims(struct ipc_bodies_ws *w, const ipc_surface *s, 
       if (k == 0)
         vertex_box(x0, x1, grow, (size_t)id, cf, r0, bx);
       else if (k == 1)
-        elem_box(x0, x1, grow, s->edges + 2 * (size_t)id, 2, cf, r0, bx);
+        elem_box(x0, x1, grow, w->ev + 2 * (size_t)i, 2, cf, r0, bx);
       else
-        elem_box(x0, x1, grow, s->faces + 3 * (size_t)id, 3, cf, r0, bx);
+        elem_box(x0, x1, grow, w->fv + 3 * (size_t)i, 3, cf, r0, bx);
     }
     w->choff[k][ch] = (int)off;
     w->chstamp[k][ch] = w->stamp;
@@ -477,10 +493,10 @@ static void chunk_pairs(const pair_job *j, int a, int sa, int ka, int b, int sb,
       if (!overlap(A, B)) continue;
       const int *ia, *ib;
       int na, nb;
-      const double *pa = chunk_prims(w, j->s, ka, a, w->lch[sa][ka][i], j->x0, j->x1, j->cf, j->r0,
-                                     j->grow, &ia, &na);
-      const double *pb = chunk_prims(w, j->s, kb, b, w->lch[sb][kb][q], j->x0, j->x1, j->cf, j->r0,
-                                     j->grow, &ib, &nb);
+      const double *pa =
+          chunk_prims(w, ka, a, w->lch[sa][ka][i], j->x0, j->x1, j->cf, j->r0, j->grow, &ia, &na);
+      const double *pb =
+          chunk_prims(w, kb, b, w->lch[sb][kb][q], j->x0, j->x1, j->cf, j->r0, j->grow, &ib, &nb);
       /* the primitives of each chunk within the other chunk's box, then their pairs */
       int ua[CHUNK], vb[CHUNK], nua = 0, nvb = 0;
       for (int u = 0; u < na; ++u)
@@ -587,6 +603,7 @@ int ipc_broad_phase_bodies(struct ipc_bodies_ws **wsp, ipc_candidates *c, const 
   if (w->grouped_hash != h || w->grouped_nb != nb) {
     group_by_body(w, s);
     order_in_bodies(w, s, x0);
+    pack_vertices(w, s);
     w->grouped_hash = h;
     w->grouped_nb = nb;
   }
@@ -685,9 +702,10 @@ int ipc_broad_phase_bodies(struct ipc_bodies_ws **wsp, ipc_candidates *c, const 
 
 void ipc_bodies_ws_free(struct ipc_bodies_ws *w) {
   if (!w) return;
-  void *arrays[] = {w->box0, w->box1, w->c,   w->gmax,     w->bpass,      w->rep,   w->vs,
-                    w->vid,  w->es,   w->eid, w->fs,       w->fid,        w->bb,    w->bpairs,
-                    w->kab,  w->kcf,  w->kR,  w->sort_tmp, w->sort_count, w->keyed, w->vob};
+  void *arrays[] = {w->box0,       w->box1,   w->c,   w->gmax, w->bpass, w->rep,
+                    w->vs,         w->vid,    w->es,  w->eid,  w->fs,    w->fid,
+                    w->bb,         w->bpairs, w->kab, w->kcf,  w->kR,    w->sort_tmp,
+                    w->sort_count, w->keyed,  w->vob, w->ev,   w->fv};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   for (int k = 0; k < 3; ++k) {
     ipc_free(w->chbox[k]);
