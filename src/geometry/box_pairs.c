@@ -100,11 +100,6 @@ struct ipc_box_ws {
 
 enum { ORDER_QT, ORDER_TQ, ORDER_MINMAX };
 
-static inline int box_overlap(const double *a, const double *b) {
-  return (a[0] <= b[3]) & (b[0] <= a[3]) & (a[1] <= b[4]) & (b[1] <= a[4]) & (a[2] <= b[5]) &
-         (b[2] <= a[5]);
-}
-
 static inline int box_overlap_f(const float *a, const float *b) {
   return (a[0] <= b[3]) & (b[0] <= a[3]) & (a[1] <= b[4]) & (b[1] <= a[4]) & (a[2] <= b[5]) &
          (b[2] <= a[5]);
@@ -478,7 +473,7 @@ static void part_pairs(pair_list *out, const bvh *q, const bvh *t, int self, int
         int r0 = k == ql && self ? p + 1 : tlo;
         unsigned mask = 0;
         for (int r = r0; r < thi; ++r)
-          mask |= (unsigned)(box_overlap(pb, t->box + 6 * r) & (gp < 0 || t->grp[r] != gp))
+          mask |= (unsigned)(ipc_box_overlap(pb, t->box + 6 * r) & (gp < 0 || t->grp[r] != gp))
                   << (r - r0);
         while (mask) {
           int r = r0 + __builtin_ctz(mask);

@@ -9,6 +9,14 @@
 
 typedef struct ipc_box_tree ipc_box_tree;
 
+/* whether the closed boxes a and b ([min xyz, max xyz]) overlap: the trees' exact test, without
+   short-circuits (the six comparisons cost less than the branches they would take on boxes that
+   overlap on some axes only) */
+static inline int ipc_box_overlap(const double *a, const double *b) {
+  return (a[0] <= b[3]) & (b[0] <= a[3]) & (a[1] <= b[4]) & (b[1] <= a[4]) & (a[2] <= b[5]) &
+         (b[2] <= a[5]);
+}
+
 /* new empty tree; free with ipc_box_tree_free */
 ipc_box_tree *ipc_box_tree_new(void);
 

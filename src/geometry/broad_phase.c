@@ -281,9 +281,7 @@ static size_t overlapping(int *out, int *idx, int base, const int *in, size_t n,
                           const double *b) {
   size_t k = 0;
   for (size_t p = 0; p < n; ++p) {
-    const double *u = a + 6 * (size_t)in[2 * p], *v = b + 6 * (size_t)in[2 * p + 1];
-    int hit = (u[0] <= v[3]) & (v[0] <= u[3]) & (u[1] <= v[4]) & (v[1] <= u[4]) & (u[2] <= v[5]) &
-              (v[2] <= u[5]);
+    int hit = ipc_box_overlap(a + 6 * (size_t)in[2 * p], b + 6 * (size_t)in[2 * p + 1]);
     out[2 * k] = in[2 * p];
     out[2 * k + 1] = in[2 * p + 1];
     idx[k] = base + (int)p;

@@ -132,13 +132,6 @@ static int keep_vv_g(const filter_ctx *x, int a, int b) {
 
 enum { K_VF, K_EE, K_VE, K_VV };
 
-/* without short-circuits: the six comparisons are cheaper than the branches they would take
-   on boxes that overlap on some axes only */
-static int overlap(const double *a, const double *b) {
-  return (a[0] <= b[3]) & (b[0] <= a[3]) & (a[1] <= b[4]) & (b[1] <= a[4]) & (a[2] <= b[5]) &
-         (b[2] <= a[5]);
-}
-
 static void box_union(double *u, const double *b) {
   for (int k = 0; k < 3; ++k) {
     u[k] = mn(u[k], b[k]);
@@ -418,11 +411,11 @@ static void frame_chunks(struct ipc_bodies_ws *w, int b, int side, int k, const 
     Q[j + 3] = R[j + 3] - mn(0.0, d[j]);
   }
   for (int g = c0; g < c1; g += CHUNK) {
-    if (!overlap(w->grpbox[k] + 6 * (size_t)(g / CHUNK), Q)) continue;
+    if (!ipc_box_overlap(w->grpbox[k] + 6 * (size_t)(g / CHUNK), Q)) continue;
     int g1 = g + CHUNK < c1 ? g + CHUNK : c1;
     for (int ch = g; ch < g1; ++ch) {
       const double *o = w->chbox[k] + 6 * (size_t)ch;
-      if (!overlap(o, Q)) continue;
+      if (!ipc_box_overlap(o, Q)) continue;
       double *f = w->lbox[side][k] + 6 * n;
       for (int j = 0; j < 3; ++j) {
         f[j] = o[j] + mn(0.0, d[j]);
@@ -490,7 +483,7 @@ static void chunk_pairs(const pair_job *j, int a, int sa, int ka, int b, int sb,
     const double *A = w->lbox[sa][ka] + 6 * i;
     for (size_t q = 0; q < w->nl[sb][kb]; ++q) {
       const double *B = w->lbox[sb][kb] + 6 * q;
-      if (!overlap(A, B)) continue;
+      if (!ipc_box_overlap(A, B)) continue;
       const int *ia, *ib;
       int na, nb;
       const double *pa =
@@ -500,15 +493,15 @@ static void chunk_pairs(const pair_job *j, int a, int sa, int ka, int b, int sb,
       /* the primitives of each chunk within the other chunk's box, then their pairs */
       int ua[CHUNK], vb[CHUNK], nua = 0, nvb = 0;
       for (int u = 0; u < na; ++u)
-        if (overlap(pa + 6 * u, B)) ua[nua++] = u;
+        if (ipc_box_overlap(pa + 6 * u, B)) ua[nua++] = u;
       if (nua == 0) continue;
       for (int v = 0; v < nb; ++v)
-        if (overlap(pb + 6 * v, A)) vb[nvb++] = v;
+        if (ipc_box_overlap(pb + 6 * v, A)) vb[nvb++] = v;
       for (int iu = 0; iu < nua; ++iu) {
         int u = ua[iu];
         for (int iv = 0; iv < nvb; ++iv) {
           int v = vb[iv];
-          if (!overlap(pa + 6 * u, pb + 6 * v)) continue;
+          if (!ipc_box_overlap(pa + 6 * u, pb + 6 * v)) continue;
           int x = ia[u], y = ib[v], keep;
           switch (kind) {
             case K_VF:
@@ -638,7 +631,7 @@ int ipc_broad_phase_bodies(struct ipc_bodies_ws **wsp, ipc_candidates *c, const 
     for (int k = 0; k < 3; ++k) cf[k] = 0.5 * (w->c[3 * (size_t)a + k] + w->c[3 * (size_t)b + k]);
     frame_box(w, a, cf, r0 + w->gmax[a], fa);
     frame_box(w, b, cf, r0 + w->gmax[b], fb);
-    if (!overlap(fa, fb)) continue;
+    if (!ipc_box_overlap(fa, fb)) continue;
     size_t n = w->nkept++;
     ipc_reserve((void **)&w->kab, &w->cap_kab, 2 * (n + 1), sizeof(int));
     ipc_reserve((void **)&w->kcf, &w->cap_kcf, 3 * (n + 1), sizeof(double));

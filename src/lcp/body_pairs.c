@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "geometry/box_tree.h"
 
 void ipc_lcp_body_pairs_free(ipc_lcp_body_pairs *bp) {
   void *p[] = {bp->vptr, bp->vlist, bp->fptr, bp->flist, bp->eptr,  bp->elist,
@@ -100,11 +101,6 @@ static void union_of(const double *vbox, const int *v, int nv, double *box) {
   }
 }
 
-static int overlap(const double *a, const double *b) {
-  return a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] && a[2] <= b[5] &&
-         b[2] <= a[5];
-}
-
 static void reserve_boxes(double **box, int **ids, size_t *cap, size_t n) {
   if (n <= *cap) return;
   *cap = n;
@@ -130,7 +126,7 @@ static void pair_primitives(ipc_lcp_body_pairs *bp, ipc_candidates *c, const ipc
     double *box = bp->a + 6 * (size_t)na;
     memcpy(box, (kind == VF ? bp->vbox : bp->ebox) + 6 * (size_t)la[i], 6 * sizeof(double));
     for (int d = 0; d < 3; ++d) box[d] -= r, box[d + 3] += r;
-    if (overlap(box, boxB)) bp->ia[na++] = la[i];
+    if (ipc_box_overlap(box, boxB)) bp->ia[na++] = la[i];
   }
   if (na == 0) return;
   /* B's side near A's grown box */
@@ -140,7 +136,7 @@ static void pair_primitives(ipc_lcp_body_pairs *bp, ipc_candidates *c, const ipc
   int nbx = 0;
   for (int j = 0; j < nlb; ++j) {
     const double *box = (kind == VF ? bp->fbox : bp->ebox) + 6 * (size_t)lb[j];
-    if (!overlap(box, grownA)) continue;
+    if (!ipc_box_overlap(box, grownA)) continue;
     memcpy(bp->b + 6 * (size_t)nbx, box, 6 * sizeof(double));
     bp->ib[nbx++] = lb[j];
   }
