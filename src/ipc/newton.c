@@ -23,6 +23,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -69,6 +70,13 @@ struct ipc_newton_solver {
   /* assemble_split: the points each contact's terms take (contact_mask), this rank's and all */
   unsigned char *mine, *masks;
   size_t cap_mine, cap_masks;
+  /* assemble_split's ownership: the rank of each vertex's rows (-1: all its unknowns fixed),
+     of each contact, this rank's tets or contacts, the unknowns its terms touched, its share
+     of the diagonal */
+  int *vrank, *crank, *own;
+  unsigned char *touched;
+  double *diag_mine;
+  size_t cap_vrank, cap_crank, cap_own, cap_touched, cap_diag_mine;
   int fresh; /* the next assembly is the step's first: rebuild the pattern exactly */
   size_t cap_cl;
   ipc_contact_set next;  /* the contacts at the point the line search accepted */
@@ -118,6 +126,11 @@ void ipc_newton_solver_destroy(ipc_newton_solver *s) {
   ipc_free(s->cl);
   ipc_free(s->mine);
   ipc_free(s->masks);
+  ipc_free(s->vrank);
+  ipc_free(s->crank);
+  ipc_free(s->own);
+  ipc_free(s->touched);
+  ipc_free(s->diag_mine);
   ipc_contact_set_free(&s->next);
   ipc_contact_set_free(&s->watch);
   ipc_islands_free(&s->isl);
@@ -145,13 +158,11 @@ typedef struct elastic_job {
   int body, derivs;
 } elastic_job;
 
-static double elastic_range(void *vctx, size_t chunk, size_t begin, size_t end) {
-  (void)chunk;
-  const elastic_job *j = vctx;
+/* the energy of body j->body's tets [t0, t0 + nt) (global numbers), with j->derivs their
+   gradients and projected Hessians into tet_g / tet_H */
+static double elastic_tets(const elastic_job *j, size_t t0, int nt) {
   const ipc_world *w = j->w;
   const ipc_body *bd = &w->m.bodies[j->body];
-  size_t t0 = (size_t)bd->t0 + begin;
-  int nt = (int)(end - begin);
   ipc_material_model mm = (ipc_material_model)w->rest.tet_model[bd->t0];
   const int *tets = w->m.tets + 4 * t0;
   if (!j->derivs)
@@ -160,6 +171,12 @@ static double elastic_range(void *vctx, size_t chunk, size_t begin, size_t end) 
   return ipc_tets_derivatives(mm, bd->mu, bd->lambda, nt, tets, w->rest.DmInv + 9 * t0,
                               w->rest.vol + t0, j->x, NULL, w->tet_g + 12 * t0, w->tet_H + 144 * t0,
                               ipc_world_elastic_project(w));
+}
+
+static double elastic_range(void *vctx, size_t chunk, size_t begin, size_t end) {
+  (void)chunk;
+  const elastic_job *j = vctx;
+  return elastic_tets(j, (size_t)j->w->m.bodies[j->body].t0 + begin, (int)(end - begin));
 }
 
 static double elastic_sum(const ipc_world *w, const double *x, int derivs) {
@@ -288,25 +305,6 @@ static unsigned char contact_mask(const ipc_contact *c, const contact_local *cl)
   return mask;
 }
 
-/* [*b, *e): the items of this rank's block of chunks of a split loop over n items (min_chunk
-   as in ipc_mpi_chunk_count); into part (IPC_MAX_CHUNKS), fn run over them when fn is given */
-static void my_items(size_t n, size_t min_chunk, ipc_range_fn fn, void *ctx, size_t *b, size_t *e) {
-  *b = *e = 0;
-  if (n == 0) return;
-  size_t nc = ipc_mpi_chunk_count(n, min_chunk), c0, c1, x;
-  ipc_mpi_my_chunks(nc, &c0, &c1);
-  if (c1 <= c0) return;
-  if (fn) {
-    double part[IPC_MAX_CHUNKS];
-    ipc_parallel_chunks(n, nc, c0, c1, fn, ctx, part);
-  }
-  ipc_chunk_range(n, nc, c0, b, &x);
-  ipc_chunk_range(n, nc, c1 - 1, &x, e);
-}
-
-/* 1 when the next assembly is split among the MPI ranks (stage 2, docs/scaling.md): the
-   step's loops are split (mpi_run.h), the linear solver adds the ranks' matrices, and there
-   are no affine bodies (their pseudo-vertices' terms stay whole: assemble) */
 /* the vertices' inertia and scripted-vertex penalty terms: their Hessian diagonal into
    s->diag, and with `gradient` their gradient into w->g (vertex entries, which it sets). A
    node of an IPC codimensional shape let go by its moving boundary conditions has IPC's mass
@@ -329,43 +327,124 @@ static void inertia_terms(ipc_world *w, int gradient) {
   }
 }
 
+/* 1 when the next assembly is split among the MPI ranks (stage 2, docs/scaling.md): the
+   step's loops are split (mpi_run.h), the linear solver adds the ranks' matrices, and there
+   are no affine bodies (their pseudo-vertices' terms stay whole: assemble) */
 static int assembly_split(const ipc_world *w) {
   const ipc_newton_solver *s = w->solver;
   return ipc_mpi_splitting() && w->rest.naff == 0 && s->ls && ipc_linear_solver_sums_partial(s->ls);
 }
 
-/* assemble with its work split among the MPI ranks: each rank computes the tets (of each body),
-   contacts and lagged friction pairs of its block of chunks, the block the split loops of
-   mpi_run.h take, and adds them into its own matrix and gradient; the mass, penalties and
-   gravity's terms are rank 0's. Every rank still adds every term's blocks to the pattern (as
-   zeros when they are another rank's: ipc_sparse_touch; a contact's points from one byte per
-   contact gathered from the rank that computed it), so all ranks hold the serial run's
-   pattern. The linear solver adds the ranks' matrices (ipc_linear_solver_set_partial), and the
-   gradient is summed over the ranks, the same bits on every rank */
+/* the rank that assembles a term over vertices v (nv): the lowest rank whose rows hold one of
+   their unknowns (vrank), rank 0 for a term of fixed vertices only */
+static int term_rank(const int *vrank, int nv, const int *v) {
+  int r = -1;
+  for (int a = 0; a < nv; ++a)
+    if (vrank[v[a]] >= 0 && (r < 0 || vrank[v[a]] < r)) r = vrank[v[a]];
+  return r < 0 ? 0 : r;
+}
+
+/* marks the unknowns of vertices v (nv) in s->touched: their rows and columns may hold this
+   rank's values */
+static void touch_unknowns(ipc_newton_solver *s, const int *map, int nv, const int *v) {
+  for (int a = 0; a < nv; ++a)
+    for (int d = 0; d < 3; ++d)
+      if (map[3 * v[a] + d] >= 0) s->touched[map[3 * v[a] + d]] = 1;
+}
+
+typedef struct owned_tets_job {
+  elastic_job e;
+  const int *list; /* global tet numbers, ascending */
+} owned_tets_job;
+
+/* derivatives of the tets list[begin, end), a run of consecutive numbers at a time */
+static double owned_tets_range(void *vctx, size_t chunk, size_t begin, size_t end) {
+  (void)chunk;
+  const owned_tets_job *j = vctx;
+  for (size_t i = begin; i < end;) {
+    size_t k = i + 1;
+    while (k < end && j->list[k] == j->list[k - 1] + 1) ++k;
+    elastic_tets(&j->e, (size_t)j->list[i], (int)(k - i));
+    i = k;
+  }
+  return 0.0;
+}
+
+typedef struct owned_contacts_job {
+  ipc_world *w;
+  const int *list;
+} owned_contacts_job;
+
+static double owned_contacts_range(void *vctx, size_t chunk, size_t begin, size_t end) {
+  (void)chunk;
+  const owned_contacts_job *j = vctx;
+  ipc_world *w = j->w;
+  contact_local *cl = w->solver->cl;
+  for (size_t i = begin; i < end; ++i) {
+    int k = j->list[i];
+    ipc_contact_local(&w->contacts.c[k], &w->cm, w->s.x, w->kappa, 1, &cl[k].nv, cl[k].verts,
+                      cl[k].g, cl[k].H);
+  }
+  return 0.0;
+}
+
+/* assemble with its work split among the MPI ranks (stage 2, docs/scaling.md): each term (a
+   tet, a contact, a lagged friction pair, a vertex's mass and penalty) is computed by the rank
+   of its vertices' rows (term_rank: the lowest of them, by the linear solver's layout of the
+   last factorization), which adds it into its own matrix and gradient and marks its unknowns
+   (s->touched). Every rank still adds every term's blocks to the pattern (as zeros when they
+   are another rank's: ipc_sparse_touch; a contact's points from one byte per contact gathered
+   from the rank that computed it), so all ranks hold the serial run's pattern. The linear
+   solver sends each rank's values in other ranks' rows, those of the terms across the cut,
+   to their owners (ipc_linear_solver_set_partial), and the gradient is summed over the ranks,
+   the same bits on every rank */
 static void assemble_split(ipc_world *w, ipcc_step_stats *st) {
   const ipc_model *m = &w->m;
   ipc_newton_solver *s = w->solver;
-  int root = ipc_rank() == 0;
+  int me = ipc_rank(), nranks = ipc_rank_count(), nv = m->nverts;
   double h2 = w->c_elastic * w->h * w->h;
   double t0 = ipc_now(), cpu0 = ipc_mpi_cpu_now(), comm = 0;
   ipc_dense_threads(1);
   ipc_sparse_begin(s->asm_);
   memset(w->g, 0, 3 * (size_t)w->nsys * sizeof(double));
-  /* the diagonal whole on every rank (the iterative solvers' bound), its terms on rank 0 */
-  inertia_terms(w, root);
-  if (root) ipc_sparse_add_diagonal(s->asm_, s->diag);
-  /* tets: this rank's chunks of each body's */
+  const int *map = ipc_sparse_dof_map(s->asm_);
+  int nf = ipc_sparse_num_free(s->asm_);
+  ipc_reserve((void **)&s->vrank, &s->cap_vrank, (size_t)nv + 1, sizeof(int));
+  ipc_reserve((void **)&s->touched, &s->cap_touched, (size_t)nf + 1, 1);
+  ipc_reserve((void **)&s->diag_mine, &s->cap_diag_mine, 3 * (size_t)nv + 1, sizeof(double));
+  memset(s->touched, 0, (size_t)nf + 1);
+  for (int v = 0; v < nv; ++v) {
+    int u = -1;
+    for (int d = 0; d < 3 && u < 0; ++d) u = map[3 * v + d];
+    s->vrank[v] = u < 0 ? -1 : ipc_linear_solver_unknown_rank(s->ls, nf, u);
+  }
+  /* the vertices' mass and penalties: the diagonal whole on every rank (the iterative solvers'
+     bound), each vertex's terms on the rank of its rows (those of fixed vertices on rank 0) */
+  inertia_terms(w, 1);
+  for (int v = 0; v < nv; ++v) {
+    int mine = s->vrank[v] == me || (s->vrank[v] < 0 && me == 0);
+    for (int d = 0; d < 3; ++d) {
+      s->diag_mine[3 * v + d] = mine ? s->diag[3 * v + d] : 0.0;
+      if (!mine) w->g[3 * v + d] = 0.0;
+    }
+    if (mine) touch_unknowns(s, map, 1, &v);
+  }
+  ipc_sparse_add_diagonal(s->asm_, s->diag_mine);
+  /* tets: this rank's of each body (the others' blocks are in the pattern: element sets) */
   double Hs[144], c0 = ipc_mpi_cpu_now();
   size_t count = 0;
   for (int b = 0; b < m->nbodies; ++b) {
     const ipc_body *bd = &m->bodies[b];
     if (bd->nt == 0 || bd->affine) continue;
-    elastic_job j = {w, w->s.x, b, 1};
-    size_t tb, te;
-    my_items((size_t)bd->nt, 256, elastic_range, &j, &tb, &te);
-    count += te - tb;
-    int ta = bd->t0 + (int)tb, tz = bd->t0 + (int)te;
-    for (int t = ta; t < tz; ++t) {
+    ipc_reserve((void **)&s->own, &s->cap_own, (size_t)bd->nt + 1, sizeof(int));
+    size_t no = 0;
+    for (int t = bd->t0; t < bd->t0 + bd->nt; ++t)
+      if (term_rank(s->vrank, 4, m->tets + 4 * (size_t)t) == me) s->own[no++] = t;
+    owned_tets_job j = {{w, w->s.x, b, 1}, s->own};
+    ipc_parallel_sum(no, 256, owned_tets_range, &j);
+    count += no;
+    for (size_t i = 0; i < no; ++i) {
+      int t = s->own[i];
       const int *tt = m->tets + 4 * (size_t)t;
       const double *gt = w->tet_g + 12 * (size_t)t, *Ht = w->tet_H + 144 * (size_t)t;
       for (int k = 0; k < 4; ++k)
@@ -374,59 +453,85 @@ static void assemble_split(ipc_world *w, ipcc_step_stats *st) {
       if (w->damp_H)
         for (int k = 0; k < 144; ++k) Hs[k] += w->damp_H[144 * (size_t)t + k];
       ipc_sparse_add_element(s->asm_, s->tet_set, t, Hs);
+      ipc_damping_gradient_tets(w, w->s.x, t, t + 1, w->g);
+      touch_unknowns(s, map, 4, tt);
     }
-    ipc_damping_gradient_tets(w, w->s.x, ta, tz, w->g);
   }
   ipc_mpi_count(IPC_WORK_ASM_TETS, count);
   ipc_mpi_count_cpu(IPC_WORK_ASM_TETS, ipc_mpi_cpu_now() - c0);
-  /* contacts: this rank's chunks computed, the points of every contact's terms gathered */
+  /* contacts: this rank's computed, the points of every contact's terms gathered */
   c0 = ipc_mpi_cpu_now();
-  size_t nc = w->contacts.n, cb, ce;
+  size_t nc = w->contacts.n, no = 0;
   ipc_reserve((void **)&s->cl, &s->cap_cl, nc, sizeof(contact_local));
-  my_items(nc, 64, contact_range, w, &cb, &ce);
-  if (nc > 0) { /* every contact's byte, in order: the ranks' blocks of chunks in rank order */
-    ipc_reserve((void **)&s->mine, &s->cap_mine, ce - cb + 1, 1);
-    for (size_t k = cb; k < ce; ++k) s->mine[k - cb] = contact_mask(&w->contacts.c[k], &s->cl[k]);
+  ipc_reserve((void **)&s->crank, &s->cap_crank, nc + 1, sizeof(int));
+  ipc_reserve((void **)&s->own, &s->cap_own, nc + 1, sizeof(int));
+  for (size_t k = 0; k < nc; ++k) {
+    const ipc_contact *c = &w->contacts.c[k];
+    s->crank[k] = term_rank(s->vrank, ipc_contact_vertices(c), c->v);
+    if (s->crank[k] == me) s->own[no++] = (int)k;
+  }
+  owned_contacts_job cj = {w, s->own};
+  ipc_parallel_sum(no, 64, owned_contacts_range, &cj);
+  if (nc > 0) { /* every contact's byte: each rank's contacts in order, the ranks in order */
+    ipc_reserve((void **)&s->mine, &s->cap_mine, no + 1, 1);
+    for (size_t i = 0; i < no; ++i)
+      s->mine[i] = contact_mask(&w->contacts.c[s->own[i]], &s->cl[s->own[i]]);
     void *all = s->masks;
     double cc = ipc_mpi_cpu_now();
-    ipc_mpi_allgather(s->mine, ce - cb, &all, &s->cap_masks);
+    size_t got = ipc_mpi_allgather(s->mine, no, &all, &s->cap_masks);
     comm += ipc_mpi_cpu_now() - cc;
     s->masks = all;
+    /* from rank order to contact order (into mine): rank r's bytes start after the contacts
+       of the ranks before it */
+    ipc_reserve((void **)&s->mine, &s->cap_mine, nc + 1, 1);
+    size_t *at = IPC_NEW0(size_t, (size_t)nranks + 1);
+    for (size_t k = 0; k < nc; ++k) ++at[s->crank[k] + 1];
+    for (int r = 0; r < nranks; ++r) at[r + 1] += at[r];
+    if (at[nranks] != got) { /* the ranks disagree on the contacts' ranks: a bug */
+      fprintf(stderr, "ipcc: assemble_split: %zu contact bytes gathered, %zu expected\n", got,
+              at[nranks]);
+      abort();
+    }
+    for (size_t k = 0; k < nc; ++k) s->mine[k] = s->masks[at[s->crank[k]]++];
+    ipc_free(at);
   }
   for (size_t k = 0; k < nc; ++k) {
-    if (k >= cb && k < ce) {
+    const ipc_contact *c = &w->contacts.c[k];
+    if (s->crank[k] == me) {
       const contact_local *cl = &s->cl[k];
       if (cl->nv == 0) continue;
       for (int a = 0; a < cl->nv; ++a)
         for (int d = 0; d < 3; ++d) w->g[3 * cl->verts[a] + d] += cl->g[3 * a + d];
       ipc_sparse_add(s->asm_, cl->nv, cl->verts, cl->H);
+      touch_unknowns(s, map, cl->nv, cl->verts);
     } else {
-      int verts[4], nv = 0;
+      int verts[4], np = 0;
       for (int p = 0; p < 4; ++p)
-        if (s->masks[k] & (1u << p)) verts[nv++] = w->contacts.c[k].v[p];
-      if (nv > 0) ipc_sparse_touch(s->asm_, nv, verts);
+        if (s->mine[k] & (1u << p)) verts[np++] = c->v[p];
+      if (np > 0) ipc_sparse_touch(s->asm_, np, verts);
     }
   }
-  ipc_mpi_count(IPC_WORK_ASM_CONTACTS, ce - cb);
+  ipc_mpi_count(IPC_WORK_ASM_CONTACTS, no);
   ipc_mpi_count_cpu(IPC_WORK_ASM_CONTACTS, ipc_mpi_cpu_now() - c0);
-  /* lagged friction pairs (ipc_friction_add's terms): this rank's chunks */
+  /* lagged friction pairs (ipc_friction_add's terms): this rank's */
   c0 = ipc_mpi_cpu_now();
   const ipc_friction *f = &w->fric;
-  size_t fb, fe;
-  my_items(f->n, 64, NULL, NULL, &fb, &fe);
   double eps = f->eps_v * f->h, gl[12], Hl[144];
+  size_t nfr = 0;
   for (size_t k = 0; k < f->n; ++k) {
     const ipc_friction_contact *fc = &f->c[k];
-    if (k < fb || k >= fe) {
+    if (term_rank(s->vrank, fc->nv, fc->v) != me) {
       ipc_sparse_touch(s->asm_, fc->nv, fc->v);
       continue;
     }
+    ++nfr;
     ipc_friction_contact_local(fc, w->s.x, w->xn, eps, 1, gl, Hl);
     for (int a = 0; a < fc->nv; ++a)
       for (int i = 0; i < 3; ++i) w->g[3 * (size_t)fc->v[a] + i] += gl[3 * a + i];
     ipc_sparse_add(s->asm_, fc->nv, fc->v, Hl);
+    touch_unknowns(s, map, fc->nv, fc->v);
   }
-  ipc_mpi_count(IPC_WORK_ASM_FRICTION, fe - fb);
+  ipc_mpi_count(IPC_WORK_ASM_FRICTION, nfr);
   ipc_mpi_count_cpu(IPC_WORK_ASM_FRICTION, ipc_mpi_cpu_now() - c0);
   double cc = ipc_mpi_cpu_now();
   ipc_mpi_sum_same(w->g, 3 * (size_t)w->nsys);
@@ -977,7 +1082,7 @@ static int newton_direction(ipc_world *w, ipcc_step_stats *st, ipcc_error *err, 
     s->ls = ipc_linear_solver_create(kind, err);
     if (!s->ls) return 1;
   }
-  ipc_linear_solver_set_partial(s->ls, s->split);
+  ipc_linear_solver_set_partial(s->ls, s->split, s->split ? s->touched : NULL);
   /* contacts change the pattern at nearly every iteration; the fill-reducing ordering
      chosen at the step's first analysis serves the others (same flops within 10%) */
   if (fresh) ipc_linear_solver_new_ordering(s->ls);
@@ -996,7 +1101,10 @@ static int newton_direction(ipc_world *w, ipcc_step_stats *st, ipcc_error *err, 
       if (s->diag[i] > 0) dmin = fmin(dmin, s->diag[i]);
     acc.lambda_min = isfinite(dmin) ? dmin : 0;
     ipc_linear_solver_set_accuracy(s->ls, &acc);
-    /* multigrid's near-null space: the rigid-body modes of the free vertices */
+  }
+  /* multigrid's near-null space: the rigid-body modes of the free vertices; over several MPI
+     ranks also the rows' layout along a space-filling curve (petsc_solver.c) */
+  if (ipc_linear_solver_iterative(s->ls) || ipc_rank_count() > 1) {
     int nb = free_vertex_coordinates(w, s->xyz);
     ipc_linear_solver_set_coordinates(s->ls, nb, nb ? s->xyz : NULL);
   }

@@ -115,8 +115,12 @@ int ipc_linear_solver_sums_partial(const ipc_linear_solver *s) {
   return s->petsc != NULL;
 }
 
-void ipc_linear_solver_set_partial(ipc_linear_solver *s, int on) {
-  if (s->petsc) ipc_petsc_set_partial(s->petsc, on);
+void ipc_linear_solver_set_partial(ipc_linear_solver *s, int on, const unsigned char *touched) {
+  if (s->petsc) ipc_petsc_set_partial(s->petsc, on, touched);
+}
+
+int ipc_linear_solver_unknown_rank(const ipc_linear_solver *s, int n, int u) {
+  return s->petsc ? ipc_petsc_unknown_rank(s->petsc, n, u) : 0;
 }
 
 void ipc_linear_solver_get_stats(const ipc_linear_solver *s, ipc_linear_solver_stats *stats) {

@@ -88,9 +88,19 @@ void ipc_linear_solver_set_coordinates(ipc_linear_solver *s, int nblocks, const 
 int ipc_linear_solver_sums_partial(const ipc_linear_solver *s);
 
 /* on: the matrices of the next factor calls are this rank's shares, all with the same pattern
-   on every rank, and the system is their sum over the ranks (the shift is added once); off (the
-   default): every rank passes the whole matrix. Only for solvers that sum partial matrices */
-void ipc_linear_solver_set_partial(ipc_linear_solver *s, int on);
+   on every rank, and the system is their sum over the ranks (the shift is added once); a
+   share is nonzero only in the rows and columns of the unknowns marked in touched (n of the
+   next matrix, nonzero = may hold this rank's values; read at the factor calls), and only
+   those rows of other ranks are sent to them. Off (the default): every rank passes the whole
+   matrix. Only for solvers that sum partial matrices */
+void ipc_linear_solver_set_partial(ipc_linear_solver *s, int on, const unsigned char *touched);
+
+/* the rank whose rows hold unknown u of a matrix of n unknowns: in the layout of the last
+   factor call when it had n unknowns (PETSc renumbers them along a space-filling curve on
+   several ranks), else an even split of [0, n) in rank order; 0 on one rank and for CHOLMOD.
+   Terms assembled by the rank of their unknowns' rows (stage 2 of mpi_run.h) put few values
+   in other ranks' rows */
+int ipc_linear_solver_unknown_rank(const ipc_linear_solver *s, int n, int u);
 
 /* counters and timings so far */
 void ipc_linear_solver_get_stats(const ipc_linear_solver *s, ipc_linear_solver_stats *stats);

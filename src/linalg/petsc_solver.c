@@ -72,10 +72,13 @@ struct ipc_petsc {
      laid out as their owners lay out theirs (rowptr ... diag over rows [0, n): every rank's
      rows, in rank order): entry p is val[all_src[p]] of the caller's CSC */
   int partial;
-  int all_built; /* the arrays below belong to the current pattern */
+  const unsigned char *touched; /* (n) unknowns whose rows this rank's share may hold */
+  int all_built;                /* the arrays below belong to the current pattern */
   PetscInt *all_rowptr, *all_cols;
   PetscScalar *all_vals;
   int *all_src, *all_diag;
+  int *send_idx; /* exchange_cut's entries to send: places in their owners' rows, values */
+  double *send_val;
   int bs;      /* A's block size: 3 with the rigid-body near-null space, else 1 */
   double *xyz; /* (nblocks x 3) ipc_petsc_set_coordinates */
   int nblocks; /* 0: no coordinates */
@@ -336,6 +339,8 @@ void ipc_petsc_destroy(ipc_petsc *s) {
   ipc_free(s->all_vals);
   ipc_free(s->all_src);
   ipc_free(s->all_diag);
+  ipc_free(s->send_idx);
+  ipc_free(s->send_val);
   ipc_free(s);
 }
 
@@ -349,6 +354,24 @@ static void own_rows(ipc_petsc *s, int n) {
   s->rstart = (PetscInt)(unit * (units * rank / size));
   s->rend = (PetscInt)(unit * (units * (rank + 1) / size));
   s->n = n;
+}
+
+/* the rank owning row r of a matrix of n rows laid out by own_rows over size ranks: rank q
+   owns the units [floor(U q / N), floor(U (q + 1) / N)), so the unit b is rank
+   ceil(N (b + 1) / U) - 1's */
+static int row_rank(long long n, long long r, int size) {
+  long long unit = n % 3 == 0 ? 3 : 1, units = n / unit, b = r / unit;
+  long long q = (size * (b + 1) + units - 1) / units - 1;
+  return (int)(q < 0 ? 0 : q >= size ? size - 1 : q);
+}
+
+int ipc_petsc_unknown_rank(const ipc_petsc *s, int n, int u) {
+  PetscMPIInt size = 1;
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  if (size == 1 || n <= 0) return 0;
+  /* the layout of the last pattern when it has n unknowns, else the caller's order */
+  int r = s->A && s->n == n && s->order ? s->inv[u] : u;
+  return row_rank(n, r, size);
 }
 
 /* room for the rows' offsets (counted into rowptr[1..nl] by the caller, summed here) and
@@ -457,31 +480,42 @@ static void renumber(ipc_petsc *s, int n) {
   ipc_free(keys);
 }
 
-/* build_rows for MATAIJ in the renumbered order (order, inv): each upper entry (r, c) of the
-   CSC goes to rows inv[r] and inv[c] (those the rank owns), then every row is sorted by
-   column */
+/* build_rows in the renumbered order (order, inv): each upper entry (r, c) of the CSC goes to
+   rows inv[r] and inv[c] (those the rank owns; MATSBAIJ: to the lower of the two only, its
+   upper triangle), then every row is sorted by column */
 static void build_rows_renumbered(ipc_petsc *s, const ipc_csc *A) {
   int n = A->n;
   PetscInt r0 = s->rstart, r1 = s->rend, nl = r1 - r0;
   s->rowptr = ipc_realloc(s->rowptr, sizeof(PetscInt) * ((size_t)nl + 1));
   s->diag = ipc_realloc(s->diag, sizeof(int) * ((size_t)nl + 1));
   memset(s->rowptr, 0, sizeof(PetscInt) * ((size_t)nl + 1));
+  int upper = s->sbaij;
   for (int j = 0; j < n; ++j)
     for (int k = A->colptr[j]; k < A->colptr[j + 1]; ++k) {
       int a = s->inv[A->rowind[k]], b = s->inv[j];
+      if (upper && a > b) {
+        int t = a;
+        a = b;
+        b = t;
+      }
       if (a >= r0 && a < r1) ++s->rowptr[a - r0 + 1];
-      if (a != b && b >= r0 && b < r1) ++s->rowptr[b - r0 + 1];
+      if (!upper && a != b && b >= r0 && b < r1) ++s->rowptr[b - r0 + 1];
     }
   alloc_rows(s, nl);
   for (int j = 0; j < n; ++j)
     for (int k = A->colptr[j]; k < A->colptr[j + 1]; ++k) {
       int a = s->inv[A->rowind[k]], b = s->inv[j];
+      if (upper && a > b) {
+        int t = a;
+        a = b;
+        b = t;
+      }
       if (a >= r0 && a < r1) {
         int p = s->diag[a - r0]++;
         s->cols[p] = b;
         s->src[p] = k;
       }
-      if (a != b && b >= r0 && b < r1) {
+      if (!upper && a != b && b >= r0 && b < r1) {
         int p = s->diag[b - r0]++;
         s->cols[p] = a;
         s->src[p] = k;
@@ -529,6 +563,11 @@ static void build_all(ipc_petsc *s, const ipc_csc *A) {
   s->all_vals = s->vals;
   s->all_src = s->src;
   s->all_diag = s->diag;
+  /* the owners' columns and a values array serve no one here (exchange_cut reads places) */
+  ipc_free(s->all_cols);
+  ipc_free(s->all_vals);
+  s->all_cols = NULL;
+  s->all_vals = NULL;
   s->rstart = r0;
   s->rend = r1;
   s->rowptr = rowptr;
@@ -626,34 +665,81 @@ static PetscErrorCode renew_ksp(ipc_petsc *s) {
 /* A + shift I's values into the matrix, then the factorization (preconditioner set-up) */
 static PetscErrorCode set_up(ipc_petsc *s);
 
-/* partial: the ranks' shares of this rank's rows summed into vals (one MPI_Reduce_scatter of
-   every rank's values of all rows, in the owners' layout) */
-static PetscErrorCode sum_shares(ipc_petsc *s, const ipc_csc *A) {
+/* partial: this rank's rows (its own share) plus what the other ranks' shares put in them.
+   A rank's share is nonzero only in the rows of the unknowns it marked (touched: those of the
+   terms it computed, which are mostly its own): for each such row another rank owns it sends
+   the row's nonzero values with their places in the owner's layout of its rows (the all_
+   arrays), 12 bytes an entry, and adds what it receives to its own rows in rank order. So the
+   ranks exchange the entries of the terms across the cut, not the matrix */
+static PetscErrorCode exchange_cut(ipc_petsc *s, const ipc_csc *A) {
   PetscMPIInt size = 1, rank = 0;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  PetscInt m = s->all_rowptr[s->n];
-  for (PetscInt p = 0; p < m; ++p) s->all_vals[p] = A->val[s->all_src[p]];
-  int *counts = IPC_NEW(int, (size_t)size);
-  long long unit = s->n % 3 == 0 ? 3 : 1, units = s->n / unit;
-  for (PetscMPIInt q = 0; q < size; ++q) { /* own_rows of rank q */
-    PetscInt r0 = (PetscInt)(unit * (units * q / size)),
-             r1 = (PetscInt)(unit * (units * (q + 1) / size));
-    counts[q] = (int)(s->all_rowptr[r1] - s->all_rowptr[r0]);
+  int n = s->n;
+  for (PetscInt p = 0; p < s->rowptr[s->rend - s->rstart]; ++p) s->vals[p] = A->val[s->src[p]];
+  int *cnt = IPC_NEW0(int, 4 * (size_t)size), *rcnt = cnt + size, *sdsp = rcnt + size,
+      *rdsp = sdsp + size;
+  /* the rows to send, counted, then filled at each destination's cursor */
+  for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1) {
+      for (int q = 0, at = 0; q < size; ++q) {
+        sdsp[q] = at;
+        at += cnt[q];
+      }
+      size_t total = (size_t)sdsp[size - 1] + (size_t)cnt[size - 1];
+      s->send_idx = ipc_realloc(s->send_idx, sizeof(int) * (total + 1));
+      s->send_val = ipc_realloc(s->send_val, sizeof(double) * (total + 1));
+      memcpy(rdsp, sdsp, sizeof(int) * (size_t)size); /* the cursors */
+    }
+    for (int u = 0; u < n; ++u) {
+      if (!s->touched[u]) continue;
+      int r = s->order ? s->inv[u] : u;
+      if (r >= s->rstart && r < s->rend) continue;
+      int q = row_rank(n, r, size);
+      long long unit = n % 3 == 0 ? 3 : 1;
+      PetscInt first = s->all_rowptr[unit * ((n / unit) * q / size)];
+      for (PetscInt p = s->all_rowptr[r]; p < s->all_rowptr[r + 1]; ++p) {
+        double v = A->val[s->all_src[p]];
+        if (v == 0) continue;
+        if (pass == 0) {
+          ++cnt[q];
+          continue;
+        }
+        s->send_idx[rdsp[q]] = (int)(p - first);
+        s->send_val[rdsp[q]++] = v;
+      }
+    }
   }
-  PetscErrorCode e = MPI_Reduce_scatter(s->all_vals, s->vals, counts, MPIU_SCALAR, MPI_SUM,
-                                        PETSC_COMM_WORLD) == MPI_SUCCESS
-                         ? 0
-                         : PETSC_ERR_LIB;
-  ipc_mpi_count(IPC_WORK_ASM_SENT, (size_t)(m - counts[rank]));
-  ipc_free(counts);
+  PetscErrorCode e = 0;
+  if (MPI_Alltoall(cnt, 1, MPI_INT, rcnt, 1, MPI_INT, PETSC_COMM_WORLD) != MPI_SUCCESS)
+    e = PETSC_ERR_LIB;
+  size_t sent = 0, got = 0;
+  for (int q = 0; q < size; ++q) {
+    rdsp[q] = (int)got;
+    got += (size_t)rcnt[q];
+    sent += (size_t)cnt[q];
+  }
+  int *ridx = IPC_NEW(int, got + 1);
+  double *rval = IPC_NEW(double, got + 1);
+  if (!e && (MPI_Alltoallv(s->send_idx, cnt, sdsp, MPI_INT, ridx, rcnt, rdsp, MPI_INT,
+                           PETSC_COMM_WORLD) != MPI_SUCCESS ||
+             MPI_Alltoallv(s->send_val, cnt, sdsp, MPIU_SCALAR, rval, rcnt, rdsp, MPIU_SCALAR,
+                           PETSC_COMM_WORLD) != MPI_SUCCESS))
+    e = PETSC_ERR_LIB;
+  if (!e)
+    for (size_t k = 0; k < got; ++k) s->vals[ridx[k]] += rval[k];
+  ipc_mpi_count(IPC_WORK_ASM_SENT, sent);
+  ipc_free(ridx);
+  ipc_free(rval);
+  ipc_free(cnt);
+  (void)rank;
   return e;
 }
 
 static PetscErrorCode fill_and_set_up(ipc_petsc *s, const ipc_csc *A, double shift) {
   if (s->partial) {
     double cpu0 = ipc_mpi_cpu_now();
-    PetscCall(sum_shares(s, A));
+    PetscCall(exchange_cut(s, A));
     ipc_mpi_count_cpu(IPC_WORK_ASM_SENT, ipc_mpi_cpu_now() - cpu0);
     for (PetscInt i = 0; i < s->rend - s->rstart; ++i) s->vals[s->diag[i]] += shift;
     return set_up(s);
@@ -753,7 +839,7 @@ ipc_factor_status ipc_petsc_factor(ipc_petsc *s, const ipc_csc *A, bool pattern_
     ipc_free(s->order);
     s->order = NULL;
     own_rows(s, A->n);
-    if (ranks > 1 && !s->sbaij && s->nblocks > 0 && 3 * s->nblocks == A->n) {
+    if (ranks > 1 && s->nblocks > 0 && 3 * s->nblocks == A->n) {
       renumber(s, A->n);
       build_rows_renumbered(s, A);
     } else {
@@ -868,6 +954,7 @@ void ipc_petsc_get_stats(const ipc_petsc *s, ipc_linear_solver_stats *stats) {
   *stats = s->st;
 }
 
-void ipc_petsc_set_partial(ipc_petsc *s, int on) {
-  s->partial = on != 0;
+void ipc_petsc_set_partial(ipc_petsc *s, int on, const unsigned char *touched) {
+  s->partial = on != 0 && touched != NULL;
+  s->touched = touched;
 }

@@ -37,8 +37,8 @@ int ipc_petsc_iterative(const ipc_petsc *s);
 void ipc_petsc_set_accuracy(ipc_petsc *s, const ipc_solve_accuracy *acc);
 void ipc_petsc_set_coordinates(ipc_petsc *s, int nblocks, const double *xyz);
 void ipc_petsc_get_stats(const ipc_petsc *s, ipc_linear_solver_stats *stats);
-/* as ipc_linear_solver_set_partial: the next factor calls add every rank's matrix (ADD_VALUES,
-   each rank's entries in other ranks' rows sent by PETSc's assembly) */
-void ipc_petsc_set_partial(ipc_petsc *s, int on);
+/* as ipc_linear_solver_set_partial / _unknown_rank */
+void ipc_petsc_set_partial(ipc_petsc *s, int on, const unsigned char *touched);
+int ipc_petsc_unknown_rank(const ipc_petsc *s, int n, int u);
 
 #endif

@@ -58,6 +58,11 @@ void ipc_petsc_get_stats(const ipc_petsc *s, ipc_linear_solver_stats *stats) {
   *stats = (ipc_linear_solver_stats){0};
 }
 
-void ipc_petsc_set_partial(ipc_petsc *s, int on) {
-  (void)s, (void)on;
+void ipc_petsc_set_partial(ipc_petsc *s, int on, const unsigned char *touched) {
+  (void)s, (void)on, (void)touched;
+}
+
+int ipc_petsc_unknown_rank(const ipc_petsc *s, int n, int u) {
+  (void)s, (void)n, (void)u;
+  return 0;
 }
