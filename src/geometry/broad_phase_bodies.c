@@ -27,6 +27,7 @@
 
 #include "core/alloc.h"
 #include "geometry/box_tree.h"
+#include "linalg/mpi_run.h"
 
 /* min and max without libm's NaN rules (fmin/fmax are calls on x86-64); the inputs are
    finite coordinates */
@@ -555,6 +556,17 @@ static void sort_pairs(struct ipc_bodies_ws *w, int *p, size_t n, int ra, int rb
   }
 }
 
+/* collective: every rank's pairs of one list (n pairs, capacity cap in pairs) concatenated in
+   rank order into the list */
+static void gather_pairs(int **list, size_t *n, size_t *cap) {
+  void *all = NULL;
+  size_t acap = 0, bytes = ipc_mpi_allgather(*list, *n * 2 * sizeof(int), &all, &acap);
+  *n = bytes / (2 * sizeof(int));
+  ipc_reserve((void **)list, cap, *n + 1, 2 * sizeof(int));
+  if (bytes) memcpy(*list, all, bytes);
+  ipc_free(all);
+}
+
 static int body_pair_kept(int i, int j, void *vctx) {
   const void **ctx = vctx;
   const struct ipc_bodies_ws *w = ctx[0];
@@ -657,7 +669,17 @@ int ipc_broad_phase_bodies(struct ipc_bodies_ws **wsp, ipc_candidates *c, const 
   for (int e = 0; s->edge_codim && e < s->nedges; ++e) codim |= s->edge_codim[e];
 
   ipc_candidates_clear(c);
-  for (size_t p = 0; p < w->nkept; ++p) {
+  /* over MPI ranks (mpi_run.h) each rank takes an even block of the body pairs; the lists are
+     gathered and sorted below, so every rank gets the serial lists */
+  size_t p0 = 0, p1 = w->nkept;
+  int split = ipc_mpi_splitting();
+  if (split) {
+    size_t r = (size_t)ipc_rank(), nr = (size_t)ipc_rank_count();
+    p0 = w->nkept * r / nr;
+    p1 = w->nkept * (r + 1) / nr;
+  }
+  double cpu0 = ipc_mpi_cpu_now();
+  for (size_t p = p0; p < p1; ++p) {
     int a = w->kab[2 * p], b = w->kab[2 * p + 1];
     const double *cf = w->kcf + 3 * p, *R = w->kR + 6 * p;
     ++w->stamp;
@@ -685,6 +707,14 @@ int ipc_broad_phase_bodies(struct ipc_bodies_ws **wsp, ipc_candidates *c, const 
       chunk_pairs(&j, b, 1, 0, a, 0, 1, K_VE, 0, &c->ve, &c->nve, &c->cap_ve);
     }
     if (points) chunk_pairs(&j, a, 0, 0, b, 1, 0, K_VV, 1, &c->vv, &c->nvv, &c->cap_vv);
+  }
+  ipc_mpi_count(IPC_WORK_BODY_PAIRS, p1 - p0);
+  ipc_mpi_count_cpu(IPC_WORK_BODY_PAIRS, ipc_mpi_cpu_now() - cpu0);
+  if (split) {
+    gather_pairs(&c->vf, &c->nvf, &c->cap_vf);
+    gather_pairs(&c->ee, &c->nee, &c->cap_ee);
+    gather_pairs(&c->ve, &c->nve, &c->cap_ve);
+    gather_pairs(&c->vv, &c->nvv, &c->cap_vv);
   }
   sort_pairs(w, c->vf, c->nvf, s->nverts, s->nfaces);
   sort_pairs(w, c->ee, c->nee, s->nedges, s->nedges);

@@ -153,34 +153,49 @@ void ipc_affine_world_pull(const ipc_world *w, double *g) {
 }
 
 void ipc_affine_world_add(const ipc_world *w, double *g, ipc_sparse *A, int set) {
+  for (int a = 0; a < w->rest.naff; ++a) ipc_affine_world_add_body(w, g, A, set, a);
+}
+
+void ipc_affine_world_add_body(const ipc_world *w, double *g, ipc_sparse *A, int set, int a) {
   double h2 = w->c_elastic * w->h * w->h;
-  for (int a = 0; a < w->rest.naff; ++a) {
-    const ipc_body *bd = &w->m.bodies[w->rest.aff_body[a]];
-    const ipc_affine_moments *mom = &w->rest.aff_mom[a];
-    const double *qa = w->s.q + 12 * (size_t)a;
-    double ka = bd->affine_stiffness, gi[12], go[12], gs[12] = {0}, H[144], M[144];
-    double pen = w->aff_penalty[a];
-    ipc_affine_inertia(mom, qa, w->aqt + 12 * (size_t)a, gi);
-    ipc_affine_orth_gradient(qa, ka, mom->volume, go);
-    if (pen > 0) ipc_affine_inertia(mom, qa, w->pre.qs + 12 * (size_t)a, gs);
-    /* the pseudo-vertices of a body are consecutive from aff_pv[4a] */
-    double *gp = g ? g + 3 * (size_t)w->aff_pv[4 * a] : NULL;
-    for (int k = 0; k < 12 && gp; ++k) gp[k] += gi[k] + h2 * go[k] + pen * gs[k];
-    double Hd[144];
-    if (w->aff_damp && gp) {
-      ipc_affine_strain_gradient(qa, w->aff_damp + 9 * (size_t)a, damp_coef(w, a), Hd);
-      for (int k = 0; k < 12; ++k) gp[k] += Hd[k];
-    }
-    if (!A) continue;
-    ipc_affine_orth_hessian_psd(qa, ka, mom->volume, H);
-    ipc_affine_mass_matrix(mom, M);
-    for (int k = 0; k < 144; ++k) H[k] = (1.0 + pen) * M[k] + h2 * H[k];
-    if (w->aff_damp) {
-      ipc_affine_strain_hessian_psd(qa, w->aff_damp + 9 * (size_t)a, damp_coef(w, a), Hd);
-      for (int k = 0; k < 144; ++k) H[k] += Hd[k];
-    }
-    ipc_sparse_add_element(A, set, a, H);
+  const ipc_body *bd = &w->m.bodies[w->rest.aff_body[a]];
+  const ipc_affine_moments *mom = &w->rest.aff_mom[a];
+  const double *qa = w->s.q + 12 * (size_t)a;
+  double ka = bd->affine_stiffness, gi[12], go[12], gs[12] = {0}, H[144], M[144];
+  double pen = w->aff_penalty[a];
+  ipc_affine_inertia(mom, qa, w->aqt + 12 * (size_t)a, gi);
+  ipc_affine_orth_gradient(qa, ka, mom->volume, go);
+  if (pen > 0) ipc_affine_inertia(mom, qa, w->pre.qs + 12 * (size_t)a, gs);
+  /* the pseudo-vertices of a body are consecutive from aff_pv[4a] */
+  double *gp = g ? g + 3 * (size_t)w->aff_pv[4 * a] : NULL;
+  for (int k = 0; k < 12 && gp; ++k) gp[k] += gi[k] + h2 * go[k] + pen * gs[k];
+  double Hd[144];
+  if (w->aff_damp && gp) {
+    ipc_affine_strain_gradient(qa, w->aff_damp + 9 * (size_t)a, damp_coef(w, a), Hd);
+    for (int k = 0; k < 12; ++k) gp[k] += Hd[k];
   }
+  if (!A) return;
+  ipc_affine_orth_hessian_psd(qa, ka, mom->volume, H);
+  ipc_affine_mass_matrix(mom, M);
+  for (int k = 0; k < 144; ++k) H[k] = (1.0 + pen) * M[k] + h2 * H[k];
+  if (w->aff_damp) {
+    ipc_affine_strain_hessian_psd(qa, w->aff_damp + 9 * (size_t)a, damp_coef(w, a), Hd);
+    for (int k = 0; k < 144; ++k) H[k] += Hd[k];
+  }
+  ipc_sparse_add_element(A, set, a, H);
+}
+
+int ipc_affine_world_targets(const ipc_world *w, int nv, const int *verts, int *ids) {
+  int nu = 0;
+  for (int k = 0; k < nv; ++k) {
+    int a = w->rest.naff > 0 ? w->rest.vert_aff[verts[k]] : -1;
+    for (int j = 0; j < (a < 0 ? 1 : 4); ++j) {
+      int id = a < 0 ? verts[k] : w->aff_pv[4 * a + j], seen = 0;
+      for (int u = 0; u < nu && !seen; ++u) seen = ids[u] == id;
+      if (!seen) ids[nu++] = id;
+    }
+  }
+  return nu;
 }
 
 /* slot of vertex id in ids (n of them), appended when new */

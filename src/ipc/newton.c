@@ -77,6 +77,8 @@ struct ipc_newton_solver {
   unsigned char *touched;
   double *diag_mine;
   size_t cap_vrank, cap_crank, cap_own, cap_touched, cap_diag_mine;
+  double *pts; /* (nsys x 3) free_block_points */
+  size_t cap_pts;
   int fresh; /* the next assembly is the step's first: rebuild the pattern exactly */
   size_t cap_cl;
   ipc_contact_set next;  /* the contacts at the point the line search accepted */
@@ -131,6 +133,7 @@ void ipc_newton_solver_destroy(ipc_newton_solver *s) {
   ipc_free(s->own);
   ipc_free(s->touched);
   ipc_free(s->diag_mine);
+  ipc_free(s->pts);
   ipc_contact_set_free(&s->next);
   ipc_contact_set_free(&s->watch);
   ipc_islands_free(&s->isl);
@@ -332,7 +335,7 @@ static void inertia_terms(ipc_world *w, int gradient) {
    are no affine bodies (their pseudo-vertices' terms stay whole: assemble) */
 static int assembly_split(const ipc_world *w) {
   const ipc_newton_solver *s = w->solver;
-  return ipc_mpi_splitting() && w->rest.naff == 0 && s->ls && ipc_linear_solver_sums_partial(s->ls);
+  return ipc_mpi_splitting() && s->ls && ipc_linear_solver_sums_partial(s->ls);
 }
 
 /* the rank that assembles a term over vertices v (nv): the lowest rank whose rows hold one of
@@ -350,6 +353,20 @@ static void touch_unknowns(ipc_newton_solver *s, const int *map, int nv, const i
   for (int a = 0; a < nv; ++a)
     for (int d = 0; d < 3; ++d)
       if (map[3 * v[a] + d] >= 0) s->touched[map[3 * v[a] + d]] = 1;
+}
+
+/* a local Hessian H over real vertices v (nv) into the matrix (an affine body's vertices
+   mapped to its pseudo-vertices) with its unknowns marked, or with H NULL only its blocks
+   into the pattern (another rank's term) */
+static void add_mapped(ipc_world *w, const int *map, int nv, const int *v, const double *H) {
+  ipc_newton_solver *s = w->solver;
+  int ids[16], nu = ipc_affine_world_targets(w, nv, v, ids);
+  if (!H) {
+    ipc_sparse_touch(s->asm_, nu, ids);
+    return;
+  }
+  ipc_affine_world_sparse_add(w, s->asm_, nv, v, H);
+  touch_unknowns(s, map, nu, ids);
 }
 
 typedef struct owned_tets_job {
@@ -389,19 +406,20 @@ static double owned_contacts_range(void *vctx, size_t chunk, size_t begin, size_
 }
 
 /* assemble with its work split among the MPI ranks (stage 2, docs/scaling.md): each term (a
-   tet, a contact, a lagged friction pair, a vertex's mass and penalty) is computed by the rank
-   of its vertices' rows (term_rank: the lowest of them, by the linear solver's layout of the
-   last factorization), which adds it into its own matrix and gradient and marks its unknowns
-   (s->touched). Every rank still adds every term's blocks to the pattern (as zeros when they
-   are another rank's: ipc_sparse_touch; a contact's points from one byte per contact gathered
-   from the rank that computed it), so all ranks hold the serial run's pattern. The linear
-   solver sends each rank's values in other ranks' rows, those of the terms across the cut,
+   tet, a contact, a lagged friction pair, a vertex's mass and penalty, an affine body's
+   inertia and orthogonality) is computed by the rank of its vertices' rows (term_rank: the
+   lowest of them, by the linear solver's layout of the last factorization; an affine body's
+   vertices count as its pseudo-vertices), which adds it into its own matrix and gradient and
+   marks its unknowns (s->touched). Every rank still adds every term's blocks to the pattern (as
+   zeros when they are another rank's: ipc_sparse_touch; a contact's points from one byte per
+   contact gathered from the rank that computed it), so all ranks hold the serial run's pattern. The
+   linear solver sends each rank's values in other ranks' rows, those of the terms across the cut,
    to their owners (ipc_linear_solver_set_partial), and the gradient is summed over the ranks,
    the same bits on every rank */
 static void assemble_split(ipc_world *w, ipcc_step_stats *st) {
   const ipc_model *m = &w->m;
   ipc_newton_solver *s = w->solver;
-  int me = ipc_rank(), nranks = ipc_rank_count(), nv = m->nverts;
+  int me = ipc_rank(), nranks = ipc_rank_count(), nv = m->nverts, nsys = w->nsys;
   double h2 = w->c_elastic * w->h * w->h;
   double t0 = ipc_now(), cpu0 = ipc_mpi_cpu_now(), comm = 0;
   ipc_dense_threads(1);
@@ -409,17 +427,22 @@ static void assemble_split(ipc_world *w, ipcc_step_stats *st) {
   memset(w->g, 0, 3 * (size_t)w->nsys * sizeof(double));
   const int *map = ipc_sparse_dof_map(s->asm_);
   int nf = ipc_sparse_num_free(s->asm_);
-  ipc_reserve((void **)&s->vrank, &s->cap_vrank, (size_t)nv + 1, sizeof(int));
+  ipc_reserve((void **)&s->vrank, &s->cap_vrank, (size_t)nsys + 1, sizeof(int));
   ipc_reserve((void **)&s->touched, &s->cap_touched, (size_t)nf + 1, 1);
-  ipc_reserve((void **)&s->diag_mine, &s->cap_diag_mine, 3 * (size_t)nv + 1, sizeof(double));
+  ipc_reserve((void **)&s->diag_mine, &s->cap_diag_mine, 3 * (size_t)nsys + 1, sizeof(double));
   memset(s->touched, 0, (size_t)nf + 1);
-  for (int v = 0; v < nv; ++v) {
+  for (int v = 0; v < nsys; ++v) {
     int u = -1;
     for (int d = 0; d < 3 && u < 0; ++d) u = map[3 * v + d];
     s->vrank[v] = u < 0 ? -1 : ipc_linear_solver_unknown_rank(s->ls, nf, u);
   }
+  for (int v = 0; v < nv && w->rest.naff > 0; ++v) /* an affine body's vertices: its rank */
+    if (w->rest.vert_aff[v] >= 0) s->vrank[v] = s->vrank[w->aff_pv[4 * w->rest.vert_aff[v]]];
   /* the vertices' mass and penalties: the diagonal whole on every rank (the iterative solvers'
-     bound), each vertex's terms on the rank of its rows (those of fixed vertices on rank 0) */
+     bound), each vertex's terms on the rank of its rows (those of fixed vertices on rank 0);
+     the pseudo-vertices' inertia is in their bodies' elements */
+  memset(s->diag + 3 * (size_t)nv, 0, 3 * (size_t)(nsys - nv) * sizeof(double));
+  memset(s->diag_mine + 3 * (size_t)nv, 0, 3 * (size_t)(nsys - nv) * sizeof(double));
   inertia_terms(w, 1);
   for (int v = 0; v < nv; ++v) {
     int mine = s->vrank[v] == me || (s->vrank[v] < 0 && me == 0);
@@ -502,13 +525,12 @@ static void assemble_split(ipc_world *w, ipcc_step_stats *st) {
       if (cl->nv == 0) continue;
       for (int a = 0; a < cl->nv; ++a)
         for (int d = 0; d < 3; ++d) w->g[3 * cl->verts[a] + d] += cl->g[3 * a + d];
-      ipc_sparse_add(s->asm_, cl->nv, cl->verts, cl->H);
-      touch_unknowns(s, map, cl->nv, cl->verts);
+      add_mapped(w, map, cl->nv, cl->verts, cl->H);
     } else {
       int verts[4], np = 0;
       for (int p = 0; p < 4; ++p)
         if (s->mine[k] & (1u << p)) verts[np++] = c->v[p];
-      if (np > 0) ipc_sparse_touch(s->asm_, np, verts);
+      if (np > 0) add_mapped(w, map, np, verts, NULL);
     }
   }
   ipc_mpi_count(IPC_WORK_ASM_CONTACTS, no);
@@ -521,21 +543,38 @@ static void assemble_split(ipc_world *w, ipcc_step_stats *st) {
   for (size_t k = 0; k < f->n; ++k) {
     const ipc_friction_contact *fc = &f->c[k];
     if (term_rank(s->vrank, fc->nv, fc->v) != me) {
-      ipc_sparse_touch(s->asm_, fc->nv, fc->v);
+      add_mapped(w, map, fc->nv, fc->v, NULL);
       continue;
     }
     ++nfr;
     ipc_friction_contact_local(fc, w->s.x, w->xn, eps, 1, gl, Hl);
     for (int a = 0; a < fc->nv; ++a)
       for (int i = 0; i < 3; ++i) w->g[3 * (size_t)fc->v[a] + i] += gl[3 * a + i];
-    ipc_sparse_add(s->asm_, fc->nv, fc->v, Hl);
-    touch_unknowns(s, map, fc->nv, fc->v);
+    add_mapped(w, map, fc->nv, fc->v, Hl);
   }
   ipc_mpi_count(IPC_WORK_ASM_FRICTION, nfr);
   ipc_mpi_count_cpu(IPC_WORK_ASM_FRICTION, ipc_mpi_cpu_now() - c0);
+  /* affine bodies: this rank's bodies' Hessians (their elements' blocks are in the pattern) */
+  c0 = ipc_mpi_cpu_now();
+  size_t naff = 0;
+  for (int a = 0; a < w->rest.naff; ++a) {
+    const int *pv = w->aff_pv + 4 * (size_t)a;
+    if (term_rank(s->vrank, 4, pv) != me) continue;
+    ++naff;
+    ipc_affine_world_add_body(w, NULL, s->asm_, s->aff_set, a);
+    touch_unknowns(s, map, 4, pv);
+  }
+  ipc_mpi_count(IPC_WORK_ASM_AFFINE, naff);
+  ipc_mpi_count_cpu(IPC_WORK_ASM_AFFINE, ipc_mpi_cpu_now() - c0);
   double cc = ipc_mpi_cpu_now();
   ipc_mpi_sum_same(w->g, 3 * (size_t)w->nsys);
   comm += ipc_mpi_cpu_now() - cc;
+  if (w->rest.naff > 0) {
+    /* the summed gradient over real vertices moved to the bodies, then the bodies' own
+       gradients: O(bodies), the same bits on every rank */
+    ipc_affine_world_pull(w, w->g);
+    ipc_affine_world_add(w, w->g, NULL, -1);
+  }
   ipc_dense_threads(0);
   s->split = 1;
   st->t_assembly += ipc_now() - t0;
@@ -1042,6 +1081,42 @@ static int free_vertex_coordinates(const ipc_world *w, double *xyz) {
   return 3 * nb == ipc_sparse_num_free(w->solver->asm_) ? nb : 0;
 }
 
+/* a point for each vertex of the system whose unknowns the reduced system holds, into xyz, when
+   its unknowns are whole vertices in order (as free_vertex_coordinates, with an affine body's
+   pseudo-vertices at the body's first vertex): their number, else 0 */
+static int free_block_points(const ipc_world *w, double *xyz) {
+  const int *map = ipc_sparse_dof_map(w->solver->asm_);
+  int nb = 0;
+  for (int v = 0; v < w->nsys; ++v) {
+    const int *m = map + 3 * (size_t)v;
+    if (m[0] < 0 && m[1] < 0 && m[2] < 0) continue;
+    if (m[0] != 3 * nb || m[1] != 3 * nb + 1 || m[2] != 3 * nb + 2) return 0;
+    int p = v;
+    if (v >= w->m.nverts) /* pseudo-vertex 4a + k of affine body a */
+      p = w->m.bodies[w->rest.aff_body[(v - w->m.nverts) / 4]].v0;
+    memcpy(xyz + 3 * (size_t)nb, w->s.x + 3 * (size_t)p, 3 * sizeof(double));
+    ++nb;
+  }
+  return 3 * nb == ipc_sparse_num_free(w->solver->asm_) ? nb : 0;
+}
+
+/* what the linear solver takes from the positions: the free vertices' for multigrid's
+   near-null space (the rigid-body modes), and over several MPI ranks a point per free vertex
+   for the rows' layout along a space-filling curve (petsc_solver.c), which the split assembly
+   reads */
+static void give_coordinates(ipc_world *w) {
+  ipc_newton_solver *s = w->solver;
+  if (ipc_linear_solver_iterative(s->ls)) {
+    int nb = free_vertex_coordinates(w, s->xyz);
+    ipc_linear_solver_set_coordinates(s->ls, nb, nb ? s->xyz : NULL);
+  }
+  if (ipc_rank_count() > 1) {
+    ipc_reserve((void **)&s->pts, &s->cap_pts, 3 * (size_t)w->nsys + 1, sizeof(double));
+    int nb = free_block_points(w, s->pts);
+    ipc_linear_solver_set_layout_points(s->ls, nb, nb ? s->pts : NULL);
+  }
+}
+
 /* assembles g and the projected H at x (contacts in w->contacts) and solves H p = -g into w->p
    (affine bodies' vertices moved by J_i dq); *pmax = |p|_inf. Returns 0, 1 on a failure
    (err set), 2 when no unknown is free */
@@ -1049,12 +1124,13 @@ static int newton_direction(ipc_world *w, ipcc_step_stats *st, ipcc_error *err, 
   ipc_newton_solver *s = w->solver;
   int n = w->m.nverts;
   /* over MPI ranks, before the assembly, which asks it whether it adds the ranks' shares
-     (assembly_split) */
+     and which rank's rows hold each unknown (assembly_split) */
   if (!s->ls && ipc_mpi_splitting()) {
     ipcc_linear_solver_kind kind = ipc_linear_solver_pick(w->m.params.linear_solver);
     s->ls = ipc_linear_solver_create(kind, err);
     if (!s->ls) return 1;
   }
+  if (s->ls) give_coordinates(w);
   assemble(w, st);
   ipc_csc A;
   /* The first assembly of a step starts the sparse pattern afresh (exactly what it adds), so
@@ -1077,7 +1153,8 @@ static int newton_direction(ipc_world *w, ipcc_step_stats *st, ipcc_error *err, 
     s->rhs[i] = -s->rhs[i];
     s->g2 += s->rhs[i] * s->rhs[i];
   }
-  if (!s->ls) {
+  int created = !s->ls;
+  if (created) {
     ipcc_linear_solver_kind kind = ipc_linear_solver_pick(w->m.params.linear_solver);
     s->ls = ipc_linear_solver_create(kind, err);
     if (!s->ls) return 1;
@@ -1102,12 +1179,7 @@ static int newton_direction(ipc_world *w, ipcc_step_stats *st, ipcc_error *err, 
     acc.lambda_min = isfinite(dmin) ? dmin : 0;
     ipc_linear_solver_set_accuracy(s->ls, &acc);
   }
-  /* multigrid's near-null space: the rigid-body modes of the free vertices; over several MPI
-     ranks also the rows' layout along a space-filling curve (petsc_solver.c) */
-  if (ipc_linear_solver_iterative(s->ls) || ipc_rank_count() > 1) {
-    int nb = free_vertex_coordinates(w, s->xyz);
-    ipc_linear_solver_set_coordinates(s->ls, nb, nb ? s->xyz : NULL);
-  }
+  if (created) give_coordinates(w);
   double t0 = ipc_now();
   ipc_linear_solver_stats cs0, cs1;
   ipc_linear_solver_get_stats(s->ls, &cs0);

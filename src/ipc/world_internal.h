@@ -186,6 +186,13 @@ void ipc_affine_world_pull(const ipc_world *w, double *g);
 /* gradients (into g, nsys x 3, may be NULL) and, with A, the Hessians M + c h^2 H_orth
    (PSD-projected) of the bodies as elements of set `set` */
 void ipc_affine_world_add(const ipc_world *w, double *g, ipc_sparse *A, int set);
+/* the same for affine body a alone */
+void ipc_affine_world_add_body(const ipc_world *w, double *g, ipc_sparse *A, int set, int a);
+
+/* the vertices of the system a local Hessian over real vertices verts (nv <= 4) lands on with
+   ipc_affine_world_sparse_add: each real vertex, or its affine body's 4 pseudo-vertices, once
+   each, into ids (room for 16); returns their number */
+int ipc_affine_world_targets(const ipc_world *w, int nv, const int *verts, int *ids);
 
 /* ipc_sparse_add of a local Hessian over real vertices, with every affine vertex replaced
    by its body's pseudo-vertices (J^T H J); unchanged when none is affine */

@@ -111,6 +111,10 @@ void ipc_linear_solver_set_coordinates(ipc_linear_solver *s, int nblocks, const 
   if (s->petsc) ipc_petsc_set_coordinates(s->petsc, nblocks, xyz);
 }
 
+void ipc_linear_solver_set_layout_points(ipc_linear_solver *s, int nblocks, const double *xyz) {
+  if (s->petsc) ipc_petsc_set_layout_points(s->petsc, nblocks, xyz);
+}
+
 int ipc_linear_solver_sums_partial(const ipc_linear_solver *s) {
   return s->petsc != NULL;
 }

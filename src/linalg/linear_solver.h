@@ -82,6 +82,13 @@ void ipc_linear_solver_set_accuracy(ipc_linear_solver *s, const ipc_solve_accura
    ignored by CHOLMOD and MUMPS */
 void ipc_linear_solver_set_coordinates(ipc_linear_solver *s, int nblocks, const double *xyz);
 
+/* over several MPI ranks: a point for each group of 3 unknowns (nblocks of them, 3 nblocks
+   the system's size; a vertex's position, or a point of an affine body for its
+   pseudo-vertices), along whose space-filling curve PETSc lays the rows out, so a rank's rows
+   are a compact piece of the scene (ipc_linear_solver_unknown_rank reads the layout at
+   once). NULL: the unknowns' own order. Ignored by CHOLMOD and on one process */
+void ipc_linear_solver_set_layout_points(ipc_linear_solver *s, int nblocks, const double *xyz);
+
 /* over MPI ranks (mpi_run.h), each rank may assemble only its share of the matrix: 1 when the
    solver can take such shares and add them up (PETSc), 0 when it needs the whole matrix on
    every rank (CHOLMOD) */

@@ -60,11 +60,12 @@ void ipc_mpi_my_chunks(size_t nc, size_t *c0, size_t *c1);
    rank; their sum over the ranks is the serial run's count when the ranks took the same
    steps) */
 typedef enum ipc_work_kind {
-  IPC_WORK_CCD,     /* candidate pairs through a CCD step bound */
-  IPC_WORK_NARROW,  /* swept candidate pairs narrowed */
-  IPC_WORK_BARRIER, /* pairs through the barrier energy / contact collection */
-  IPC_WORK_ELASTIC, /* tets through the elastic energy of a trial */
-  IPC_WORK_BROAD,   /* broad-phase query nodes traversed (box_pairs.c) */
+  IPC_WORK_CCD,        /* candidate pairs through a CCD step bound */
+  IPC_WORK_NARROW,     /* swept candidate pairs narrowed */
+  IPC_WORK_BARRIER,    /* pairs through the barrier energy / contact collection */
+  IPC_WORK_ELASTIC,    /* tets through the elastic energy of a trial */
+  IPC_WORK_BROAD,      /* broad-phase query nodes traversed (box_pairs.c) */
+  IPC_WORK_BODY_PAIRS, /* body pairs whose primitives the body-by-body broad phase paired */
   /* the Newton systems' assembly (newton.c): tets, contacts and lagged friction pairs whose
      gradients and projected Hessians this rank computed; the matrix entries it sent to other
      ranks' rows (petsc_solver.c; its CPU: filling PETSc's matrix, the exchange included); the
@@ -73,6 +74,7 @@ typedef enum ipc_work_kind {
   IPC_WORK_ASM_TETS,
   IPC_WORK_ASM_CONTACTS,
   IPC_WORK_ASM_FRICTION,
+  IPC_WORK_ASM_AFFINE, /* affine bodies whose inertia and orthogonality Hessians it added */
   IPC_WORK_ASM_SENT,
   IPC_WORK_ASSEMBLY,
   IPC_WORK_ASM_COMM, /* the split assembly's collectives (the gradient's sum, the contacts' points)

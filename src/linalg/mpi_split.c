@@ -124,15 +124,19 @@ double ipc_mpi_parallel_min(size_t n, size_t min_chunk, ipc_range_fn fn, void *c
 void ipc_mpi_work_report(FILE *f) {
   fprintf(f,
           "ipcc work: rank %d of %d: ccd_pairs %llu narrow_pairs %llu barrier_pairs %llu "
-          "elastic_tets %llu broad_nodes %llu assembly_tets %llu assembly_contacts %llu "
-          "assembly_friction %llu assembly_sent %llu assemblies %llu comm_seconds %.3f "
+          "elastic_tets %llu broad_nodes %llu body_pairs %llu assembly_tets %llu assembly_contacts "
+          "%llu "
+          "assembly_friction %llu assembly_affine %llu assembly_sent %llu assemblies %llu "
+          "comm_seconds %.3f "
           "comm_bytes %llu cpu_seconds ccd %.3f narrow %.3f barrier %.3f elastic %.3f broad %.3f "
+          "bodies %.3f "
           "assembly %.3f assembly_comm %.3f matrix_fill %.3f\n",
           ipc_rank(), ipc_rank_count(), work[IPC_WORK_CCD], work[IPC_WORK_NARROW],
           work[IPC_WORK_BARRIER], work[IPC_WORK_ELASTIC], work[IPC_WORK_BROAD],
-          work[IPC_WORK_ASM_TETS], work[IPC_WORK_ASM_CONTACTS], work[IPC_WORK_ASM_FRICTION],
-          work[IPC_WORK_ASM_SENT], work[IPC_WORK_ASSEMBLY], ipc_mpi_comm_seconds(),
-          ipc_mpi_comm_bytes(), work_cpu[IPC_WORK_CCD], work_cpu[IPC_WORK_NARROW],
-          work_cpu[IPC_WORK_BARRIER], work_cpu[IPC_WORK_ELASTIC], work_cpu[IPC_WORK_BROAD],
+          work[IPC_WORK_BODY_PAIRS], work[IPC_WORK_ASM_TETS], work[IPC_WORK_ASM_CONTACTS],
+          work[IPC_WORK_ASM_FRICTION], work[IPC_WORK_ASM_AFFINE], work[IPC_WORK_ASM_SENT],
+          work[IPC_WORK_ASSEMBLY], ipc_mpi_comm_seconds(), ipc_mpi_comm_bytes(),
+          work_cpu[IPC_WORK_CCD], work_cpu[IPC_WORK_NARROW], work_cpu[IPC_WORK_BARRIER],
+          work_cpu[IPC_WORK_ELASTIC], work_cpu[IPC_WORK_BROAD], work_cpu[IPC_WORK_BODY_PAIRS],
           work_cpu[IPC_WORK_ASSEMBLY], work_cpu[IPC_WORK_ASM_COMM], work_cpu[IPC_WORK_ASM_SENT]);
 }

@@ -55,10 +55,12 @@ struct ipc_petsc {
   PetscInt rstart, rend; /* the rows this rank owns */
   VecScatter gather;     /* more than one rank: x to xall on every rank */
   Vec xall;
-  /* more than one rank, MATAIJ and vertex coordinates: the unknowns renumbered by vertices
-     along a space-filling curve (renumber), so a rank's rows are a compact piece of the bodies
-     and its matrix-vector products exchange only the values along the cut. NULL: as given */
+  /* more than one rank and layout points (ipc_petsc_set_layout_points): the unknowns
+     renumbered by vertices along a space-filling curve (renumber), so a rank's rows are a
+     compact piece of the bodies, its matrix-vector products exchange only the values along the
+     cut and the terms it assembles put few values in other ranks' rows. NULL: as given */
   int *order;   /* (n) the matrix's unknown i is the caller's order[i] */
+  int layout_n; /* the n order is for (set before the first factor of that size: set_coordinates) */
   int *inv;     /* (n) the caller's unknown i is the matrix's inv[i] */
   double *pxyz; /* (n) the coordinates in the matrix's order */
   /* the rank's rows of A in CSR (local row i is row rstart + i; columns global, ascending):
@@ -79,9 +81,12 @@ struct ipc_petsc {
   int *all_src, *all_diag;
   int *send_idx; /* exchange_cut's entries to send: places in their owners' rows, values */
   double *send_val;
-  int bs;      /* A's block size: 3 with the rigid-body near-null space, else 1 */
-  double *xyz; /* (nblocks x 3) ipc_petsc_set_coordinates */
-  int nblocks; /* 0: no coordinates */
+  int bs;       /* A's block size: 3 with the rigid-body near-null space, else 1 */
+  double *xyz;  /* (nblocks x 3) ipc_petsc_set_coordinates */
+  int nblocks;  /* 0: no coordinates */
+  double *lxyz; /* (nlayout x 3) ipc_petsc_set_layout_points: renumber's points */
+  int nlayout;  /* 0: none */
+  size_t cap_lxyz;
   size_t cap_xyz;
   int scalar_only; /* block size 3 failed once: scalar from then on (scalar_fallback) */
   int new_matrix;  /* A was made since the last set-up */
@@ -334,6 +339,7 @@ void ipc_petsc_destroy(ipc_petsc *s) {
   ipc_free(s->src);
   ipc_free(s->diag);
   ipc_free(s->xyz);
+  ipc_free(s->lxyz);
   ipc_free(s->all_rowptr);
   ipc_free(s->all_cols);
   ipc_free(s->all_vals);
@@ -369,8 +375,8 @@ int ipc_petsc_unknown_rank(const ipc_petsc *s, int n, int u) {
   PetscMPIInt size = 1;
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
   if (size == 1 || n <= 0) return 0;
-  /* the layout of the last pattern when it has n unknowns, else the caller's order */
-  int r = s->A && s->n == n && s->order ? s->inv[u] : u;
+  /* the renumbering for n unknowns when there is one, else the caller's order */
+  int r = s->order && s->layout_n == n ? s->inv[u] : u;
   return row_rank(n, r, size);
 }
 
@@ -445,7 +451,7 @@ static int curve_cmp(const void *a, const void *b) {
   return (x->block > y->block) - (x->block < y->block);
 }
 
-/* order and inv for the coordinates' vertices sorted by their Morton code in the cube around
+/* order and inv for the layout points (lxyz) sorted by their Morton code in the cube around
    their bounding box (ties by number: the same order on every rank). A cube, not the box
    itself: scaled to a unit box, the two layers of vertices of the mat twist's 8 mm thick mat
    took the code's first bit, and each of 2 ranks got one layer, all of its vertices on the cut */
@@ -454,15 +460,15 @@ static void renumber(ipc_petsc *s, int n) {
   double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
   for (int b = 0; b < nb; ++b)
     for (int d = 0; d < 3; ++d) {
-      lo[d] = fmin(lo[d], s->xyz[3 * (size_t)b + d]);
-      hi[d] = fmax(hi[d], s->xyz[3 * (size_t)b + d]);
+      lo[d] = fmin(lo[d], s->lxyz[3 * (size_t)b + d]);
+      hi[d] = fmax(hi[d], s->lxyz[3 * (size_t)b + d]);
     }
   double size = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
   curve_key *keys = IPC_NEW(curve_key, (size_t)nb + 1);
   for (int b = 0; b < nb; ++b) {
     uint64_t code = 0;
     for (int d = 0; d < 3; ++d) {
-      double t = size > 0 ? (s->xyz[3 * (size_t)b + d] - lo[d]) / size : 0;
+      double t = size > 0 ? (s->lxyz[3 * (size_t)b + d] - lo[d]) / size : 0;
       t = isfinite(t) ? fmin(fmax(t, 0), 1) : 0;
       code |= spread3((uint64_t)(t * 2097151.0)) << d;
     }
@@ -832,15 +838,17 @@ ipc_factor_status ipc_petsc_factor(ipc_petsc *s, const ipc_csc *A, bool pattern_
   if (!s->A || pattern_changed || s->n != A->n || s->bs != bs) {
     double t0 = ipc_now();
     s->bs = bs;
-    /* on several ranks, a MATAIJ over vertices with coordinates is renumbered along a
-       space-filling curve (one rank: the caller's order, as before) */
+    /* on several ranks, a matrix with layout points is renumbered along a space-filling
+       curve (one rank: the caller's order, as before) */
     PetscMPIInt ranks = 1;
     MPI_Comm_size(PETSC_COMM_WORLD, &ranks);
     ipc_free(s->order);
     s->order = NULL;
+    s->layout_n = 0;
     own_rows(s, A->n);
-    if (ranks > 1 && s->nblocks > 0 && 3 * s->nblocks == A->n) {
+    if (ranks > 1 && s->nlayout > 0 && 3 * s->nlayout == A->n) {
       renumber(s, A->n);
+      s->layout_n = A->n;
       build_rows_renumbered(s, A);
     } else {
       build_rows(s, A);
@@ -948,6 +956,24 @@ void ipc_petsc_set_coordinates(ipc_petsc *s, int nblocks, const double *xyz) {
   if (!s->nblocks) return;
   ipc_reserve((void **)&s->xyz, &s->cap_xyz, 3 * (size_t)nblocks, sizeof(double));
   memcpy(s->xyz, xyz, 3 * (size_t)nblocks * sizeof(double));
+}
+
+void ipc_petsc_set_layout_points(ipc_petsc *s, int nblocks, const double *xyz) {
+  s->nlayout = xyz && nblocks > 0 ? nblocks : 0;
+  if (!s->nlayout) return;
+  ipc_reserve((void **)&s->lxyz, &s->cap_lxyz, 3 * (size_t)nblocks, sizeof(double));
+  memcpy(s->lxyz, xyz, 3 * (size_t)nblocks * sizeof(double));
+  /* on several ranks, before the first factor of this size: the renumbering the factor will
+     make (from the same points), so ipc_petsc_unknown_rank has the rows' layout for the
+     assembly that comes first. Never while a matrix of this size is laid out otherwise (its
+     solves map vectors through order) */
+  PetscMPIInt ranks = 1;
+  MPI_Comm_size(PETSC_COMM_WORLD, &ranks);
+  if (ranks > 1 && s->layout_n != 3 * nblocks && !(s->A && s->n == 3 * nblocks)) {
+    ipc_free(s->order);
+    renumber(s, 3 * nblocks);
+    s->layout_n = 3 * nblocks;
+  }
 }
 
 void ipc_petsc_get_stats(const ipc_petsc *s, ipc_linear_solver_stats *stats) {

@@ -36,6 +36,7 @@ ipc_factor_status ipc_petsc_solve(ipc_petsc *s, const double *b, double *x);
 int ipc_petsc_iterative(const ipc_petsc *s);
 void ipc_petsc_set_accuracy(ipc_petsc *s, const ipc_solve_accuracy *acc);
 void ipc_petsc_set_coordinates(ipc_petsc *s, int nblocks, const double *xyz);
+void ipc_petsc_set_layout_points(ipc_petsc *s, int nblocks, const double *xyz);
 void ipc_petsc_get_stats(const ipc_petsc *s, ipc_linear_solver_stats *stats);
 /* as ipc_linear_solver_set_partial / _unknown_rank */
 void ipc_petsc_set_partial(ipc_petsc *s, int on, const unsigned char *touched);

@@ -53,6 +53,10 @@ void ipc_petsc_set_coordinates(ipc_petsc *s, int nblocks, const double *xyz) {
   (void)s, (void)nblocks, (void)xyz;
 }
 
+void ipc_petsc_set_layout_points(ipc_petsc *s, int nblocks, const double *xyz) {
+  (void)s, (void)nblocks, (void)xyz;
+}
+
 void ipc_petsc_get_stats(const ipc_petsc *s, ipc_linear_solver_stats *stats) {
   (void)s;
   *stats = (ipc_linear_solver_stats){0};
