@@ -217,6 +217,21 @@ expect 0 "... resumed on 2 ranks to 4" np2 "$IPCC" run --resume "$T/r12" --steps
   --linear-solver petsc-mumps
 same "1 rank -> 2 ranks" "$T/mat" "$T/r12" $tol_mat
 
+# the mat twist's first contacts (steps 37-38), on 2 ranks from the serial run's
+# checkpoint of step 36 against the serial run resumed likewise: the contacts' terms assembled by
+# the rank of their rows. (On this scene MUMPS with the rows along the Morton curve once ran out
+# of workspace at step 37, INFOG(1) = -9, from delayed pivots: the factorization is then redone
+# with more, petsc_solver.c's more_workspace)
+expect 0 "mat twist, serial, 36 steps" "$IPCC" run $mat -o "$T/m36" --steps 36 --checkpoint-every 36 \
+  --quiet
+cp -r "$T/m36" "$T/m38s" && cp -r "$T/m36" "$T/m38p"
+expect 0 "... resumed to 38" "$IPCC" run --resume "$T/m38s" --steps 38 --quiet
+expect 0 "... resumed to 38 on 2 ranks, petsc-mumps" np2 "$IPCC" run --resume "$T/m38p" --steps 38 \
+  --quiet --linear-solver petsc-mumps
+if grep -q '"contacts_max":[[:space:]]*[1-9]' "$T/m38s/stats.json"; then ok "mat twist, steps 37-38: contacts"
+else bad "mat twist, steps 37-38: no contacts"; fi
+same "mat twist, steps 37-38, 2 ranks" "$T/m38s" "$T/m38p" $tol_mat
+
 # what cannot run on several ranks says so, and creates no folder
 expect 2 "CHOLMOD on 2 ranks" np2 "$IPCC" run $cubes -o "$T/chol2" --steps 2
 contains 'started on 2 MPI ranks, but the linear solver "cholmod" runs on one process' \

@@ -26,6 +26,7 @@ typedef struct ipc_linear_solver_stats {
   long iterations;        /* Krylov iterations over all solves (0 for direct solvers) */
   int block_size;         /* of the last matrix set up: 3 with rigid-body modes, else 1 */
   int scalar_fallbacks;   /* times block size 3 failed and the solver went scalar */
+  int workspace_retries;  /* MUMPS factorizations redone with more workspace (ICNTL(14)) */
   double analyze_seconds; /* wall time, summed over calls; CHOLMOD: its symbolic analysis,
                              PETSc: building the matrix for a new pattern */
   double factor_seconds;

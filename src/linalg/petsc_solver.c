@@ -24,10 +24,12 @@
  * contiguous block of rows (whole vertices, 3 unknowns, when n is a multiple of 3) into the
  * distributed matrix, and gets the whole solution back (a scatter to all ranks), the same
  * bytes on every rank, so the ranks' Newton iterations stay identical. With
- * ipc_petsc_set_partial (stage 2: each rank assembled only its share of the terms) every rank's
- * matrix has the same pattern and holds a share of the values: every rank lays out all rows as
- * their owners do (the owners' rows in rank order) and one MPI_Reduce_scatter sums the shares
- * into each owner's rows, which it then inserts as above. */
+ * ipc_petsc_set_partial (stage 2: each rank assembled the terms of its rows) every rank's
+ * matrix has the same pattern and holds its terms' values: each rank inserts its own rows, plus
+ * the entries the other ranks' terms across the cut put there, which they send it with their
+ * places in its rows (exchange_cut: every rank knows the layout of all rows, built once per
+ * pattern). Layout points (ipc_petsc_set_layout_points) renumber the unknowns along a
+ * space-filling curve so that cut is short. */
 #include "linalg/petsc_solver.h"
 
 #include <ctype.h>
@@ -807,6 +809,34 @@ static ipc_factor_status set_up_status(ipc_petsc *s) {
   return neg > 0 ? IPC_FACTOR_NOT_PD : IPC_FACTOR_OK;
 }
 
+/* MUMPS out of workspace (INFOG(1) = -8 or -9, PETSc's PC_FACTOR_OUTMEMORY): its numeric
+   factorization needed more than the analysis's estimate plus ICNTL(14) percent, which
+   delayed pivots of LDL^T can (the mat twist on 2 ranks, step 37, with the rows along the
+   Morton curve: 3,988 delayed pivots). PETSc does not factor again after a failed numeric
+   factorization until a new analysis, so the solver is renewed with ICNTL(14) doubled in
+   PETSc's options (kept for the rest of the run), up to 4 times (MUMPS's 20% to 320%); other
+   failures unchanged */
+static ipc_factor_status more_workspace(ipc_petsc *s) {
+  ipc_factor_status fs = IPC_FACTOR_FAILED;
+  for (int k = 0; k < 4 && fs == IPC_FACTOR_FAILED; ++k) {
+    PC pc;
+    Mat F;
+    PCFailedReason why = PC_NOERROR;
+    PetscInt pct = 0;
+    if (s->kind != IPCC_LINEAR_SOLVER_PETSC_MUMPS || KSPGetPC(s->ksp, &pc) != 0 ||
+        PCGetFailedReason(pc, &why) != 0 || why != PC_FACTOR_OUTMEMORY ||
+        PCFactorGetMatrix(pc, &F) != 0 || MatMumpsGetIcntl(F, 14, &pct) != 0)
+      return fs;
+    char value[32];
+    snprintf(value, sizeof value, "%d", 2 * (pct > 0 ? (int)pct : 20));
+    if (PetscOptionsSetValue(NULL, "-mat_mumps_icntl_14", value) != 0 || renew_ksp(s) != 0)
+      return fs;
+    ++s->st.workspace_retries;
+    fs = set_up(s) != 0 ? IPC_FACTOR_FAILED : set_up_status(s);
+  }
+  return fs;
+}
+
 /* block size 3 with the rigid-body modes failed (a set-up error, an indefinite
    preconditioner, a stalled solve: the mat twist's Chebyshev smoothers): the solver goes
    scalar, as without coordinates, for good, and sets up again with the same values */
@@ -866,6 +896,7 @@ ipc_factor_status ipc_petsc_factor(ipc_petsc *s, const ipc_csc *A, bool pattern_
   double t0 = ipc_now();
   PetscErrorCode e = fill_and_set_up(s, A, shift);
   ipc_factor_status fs = e != 0 ? IPC_FACTOR_FAILED : set_up_status(s);
+  if (e == 0 && fs == IPC_FACTOR_FAILED) fs = more_workspace(s);
   if (fs != IPC_FACTOR_OK && s->bs == 3) fs = scalar_fallback(s);
   s->st.factor_seconds += ipc_now() - t0;
   if (fs == IPC_FACTOR_NOT_PD) ++s->st.not_pd;
@@ -970,8 +1001,7 @@ void ipc_petsc_set_layout_points(ipc_petsc *s, int nblocks, const double *xyz) {
   PetscMPIInt ranks = 1;
   MPI_Comm_size(PETSC_COMM_WORLD, &ranks);
   if (ranks > 1 && s->layout_n != 3 * nblocks && !(s->A && s->n == 3 * nblocks)) {
-    ipc_free(s->order);
-    renumber(s, 3 * nblocks);
+    renumber(s, 3 * nblocks); /* reallocates order, inv and pxyz to the new size */
     s->layout_n = 3 * nblocks;
   }
 }
