@@ -185,25 +185,24 @@ void ipc_affine_world_add_body(const ipc_world *w, double *g, ipc_sparse *A, int
   ipc_sparse_add_element(A, set, a, H);
 }
 
-int ipc_affine_world_targets(const ipc_world *w, int nv, const int *verts, int *ids) {
-  int nu = 0;
-  for (int k = 0; k < nv; ++k) {
-    int a = w->rest.naff > 0 ? w->rest.vert_aff[verts[k]] : -1;
-    for (int j = 0; j < (a < 0 ? 1 : 4); ++j) {
-      int id = a < 0 ? verts[k] : w->aff_pv[4 * a + j], seen = 0;
-      for (int u = 0; u < nu && !seen; ++u) seen = ids[u] == id;
-      if (!seen) ids[nu++] = id;
-    }
-  }
-  return nu;
-}
-
 /* slot of vertex id in ids (n of them), appended when new */
 static int slot(int *ids, int *n, int id) {
   for (int k = 0; k < *n; ++k)
     if (ids[k] == id) return k;
   ids[*n] = id;
   return (*n)++;
+}
+
+int ipc_affine_world_targets(const ipc_world *w, int nv, const int *verts, int *ids) {
+  int nu = 0;
+  for (int k = 0; k < nv; ++k) {
+    int a = w->rest.naff > 0 ? w->rest.vert_aff[verts[k]] : -1;
+    if (a < 0)
+      slot(ids, &nu, verts[k]);
+    else
+      for (int j = 0; j < 4; ++j) slot(ids, &nu, w->aff_pv[4 * a + j]);
+  }
+  return nu;
 }
 
 void ipc_affine_world_sparse_add(const ipc_world *w, ipc_sparse *A, int nv, const int *verts,

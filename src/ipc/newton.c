@@ -35,67 +35,13 @@
 #include "ipc/islands.h"
 #include "ipc/kappa.h"
 #include "ipc/line_search.h"
+#include "ipc/newton_internal.h"
 #include "ipc/scripted.h"
 #include "ipc/world_internal.h"
 #include "linalg/dense.h"
 #include "linalg/linear_solver.h"
 #include "linalg/mpi_run.h"
 #include "linalg/sparse.h"
-
-/* one contact's compressed local derivatives */
-typedef struct contact_local {
-  int nv, verts[4];
-  double g[12], H[144];
-} contact_local;
-
-struct ipc_newton_solver {
-  double g2; /* squared norm of the last Newton system's right-hand side (the trace) */
-  /* 1 while w->cand holds the static candidates of the current x (ipc_newton_choose_kappa ran
-     the broad phase at the step's start): the first Newton iteration takes them as they are */
-  int static_fresh;
-  ipc_sparse *asm_;
-  ipc_linear_solver *ls; /* created at the first solve: the kind is the scene's */
-  int tet_set;
-  int aff_set;              /* the affine bodies' 4-pseudo-vertex elements, -1 until registered */
-  unsigned char *dof_fixed; /* (nverts x 3) */
-  double *rhs, *sol;        /* reduced vectors */
-  double *diag;             /* (nverts x 3) */
-  double *xyz;              /* (nverts x 3) the free vertices' positions, in system order */
-  double *gB, *gE;          /* kappa initialisation */
-  int registered;
-  contact_local *cl; /* (contacts) per-iteration scratch */
-  /* the last assembly was split among the MPI ranks (assemble_split): the matrix holds this
-     rank's share */
-  int split;
-  /* assemble_split: the points each contact's terms take (contact_mask), this rank's and all */
-  unsigned char *mine, *masks;
-  size_t cap_mine, cap_masks;
-  /* assemble_split's ownership: the rank of each vertex's rows (-1: all its unknowns fixed),
-     of each contact, this rank's tets or contacts, the unknowns its terms touched, its share
-     of the diagonal */
-  int *vrank, *crank, *own;
-  unsigned char *touched;
-  double *diag_mine;
-  size_t cap_vrank, cap_crank, cap_own, cap_touched, cap_diag_mine;
-  double *pts; /* (nsys x 3) free_block_points */
-  size_t cap_pts;
-  int fresh; /* the next assembly is the step's first: rebuild the pattern exactly */
-  size_t cap_cl;
-  ipc_contact_set next;  /* the contacts at the point the line search accepted */
-  ipc_contact_set watch; /* pairs closer than the kappa watch distance after the last iteration */
-  double next_min_d2;
-  int next_valid;
-  /* line search per contact island (islands.h) */
-  ipc_islands isl;
-  unsigned char *moving;                      /* (nverts) the vertex moves along the step */
-  double *e0, *e1, *alpha, *pmax, *toi, *dec; /* (nbodies + 1) per island */
-  unsigned char *state, *ccd_ok, *check;
-  /* bodies whose island has converged within this solve: their DOFs leave the system and
-     their primitives are passive in the broad phase until an active body comes near */
-  unsigned char *frozen, *thaw; /* (nbodies) */
-  unsigned char *passive;       /* (nverts) obstacle or frozen vertex */
-  int nfrozen;
-};
 
 ipc_newton_solver *ipc_newton_solver_create(int nverts) {
   ipc_newton_solver *s = IPC_NEW0(ipc_newton_solver, 1);
@@ -153,17 +99,9 @@ void ipc_newton_solver_destroy(ipc_newton_solver *s) {
   ipc_free(s);
 }
 
-/* elastic work over tets [begin, end) of one body: energy only, or with per-tet
-   gradients and projected Hessians into w->tet_g / tet_H */
-typedef struct elastic_job {
-  const ipc_world *w; /* derivatives go to the arrays tet_g / tet_H point to */
-  const double *x;
-  int body, derivs;
-} elastic_job;
-
 /* the energy of body j->body's tets [t0, t0 + nt) (global numbers), with j->derivs their
    gradients and projected Hessians into tet_g / tet_H */
-static double elastic_tets(const elastic_job *j, size_t t0, int nt) {
+double ipc_newton_elastic_tets(const elastic_job *j, size_t t0, int nt) {
   const ipc_world *w = j->w;
   const ipc_body *bd = &w->m.bodies[j->body];
   ipc_material_model mm = (ipc_material_model)w->rest.tet_model[bd->t0];
@@ -179,7 +117,7 @@ static double elastic_tets(const elastic_job *j, size_t t0, int nt) {
 static double elastic_range(void *vctx, size_t chunk, size_t begin, size_t end) {
   (void)chunk;
   const elastic_job *j = vctx;
-  return elastic_tets(j, (size_t)j->w->m.bodies[j->body].t0 + begin, (int)(end - begin));
+  return ipc_newton_elastic_tets(j, (size_t)j->w->m.bodies[j->body].t0 + begin, (int)(end - begin));
 }
 
 static double elastic_sum(const ipc_world *w, const double *x, int derivs) {
@@ -297,22 +235,11 @@ static void friction_add_mapped(ipc_world *w) {
   }
 }
 
-/* the points of contact c its local terms cl take (cl->verts: c->v[p] for every bit p set,
-   in order), as a bit mask: 0 when it has none */
-static unsigned char contact_mask(const ipc_contact *c, const contact_local *cl) {
-  unsigned char mask = 0;
-  for (int a = 0, p = 0; a < cl->nv; ++a, ++p) {
-    while (p < 3 && c->v[p] != cl->verts[a]) ++p;
-    mask |= (unsigned char)(1u << p);
-  }
-  return mask;
-}
-
 /* the vertices' inertia and scripted-vertex penalty terms: their Hessian diagonal into
    s->diag, and with `gradient` their gradient into w->g (vertex entries, which it sets). A
    node of an IPC codimensional shape let go by its moving boundary conditions has IPC's mass
    (w->mbc.mass) */
-static void inertia_terms(ipc_world *w, int gradient) {
+void ipc_newton_inertia_terms(ipc_world *w, int gradient) {
   const ipc_model *m = &w->m;
   double *diag = w->solver->diag;
   for (int i = 0; i < m->nverts; ++i) {
@@ -331,265 +258,16 @@ static void inertia_terms(ipc_world *w, int gradient) {
 }
 
 /* 1 when the next assembly is split among the MPI ranks (stage 2, docs/scaling.md): the
-   step's loops are split (mpi_run.h), the linear solver adds the ranks' matrices, and there
-   are no affine bodies (their pseudo-vertices' terms stay whole: assemble) */
+   step's loops are split (mpi_run.h) and the linear solver adds the ranks' matrices */
 static int assembly_split(const ipc_world *w) {
   const ipc_newton_solver *s = w->solver;
   return ipc_mpi_splitting() && s->ls && ipc_linear_solver_sums_partial(s->ls);
 }
 
-/* the rank that assembles a term over vertices v (nv): the lowest rank whose rows hold one of
-   their unknowns (vrank), rank 0 for a term of fixed vertices only */
-static int term_rank(const int *vrank, int nv, const int *v) {
-  int r = -1;
-  for (int a = 0; a < nv; ++a)
-    if (vrank[v[a]] >= 0 && (r < 0 || vrank[v[a]] < r)) r = vrank[v[a]];
-  return r < 0 ? 0 : r;
-}
-
-/* marks the unknowns of vertices v (nv) in s->touched: their rows and columns may hold this
-   rank's values */
-static void touch_unknowns(ipc_newton_solver *s, const int *map, int nv, const int *v) {
-  for (int a = 0; a < nv; ++a)
-    for (int d = 0; d < 3; ++d)
-      if (map[3 * v[a] + d] >= 0) s->touched[map[3 * v[a] + d]] = 1;
-}
-
-/* a local Hessian H over real vertices v (nv) into the matrix (an affine body's vertices
-   mapped to its pseudo-vertices) with its unknowns marked, or with H NULL only its blocks
-   into the pattern (another rank's term) */
-static void add_mapped(ipc_world *w, const int *map, int nv, const int *v, const double *H) {
-  ipc_newton_solver *s = w->solver;
-  int ids[16], nu = ipc_affine_world_targets(w, nv, v, ids);
-  if (!H) {
-    ipc_sparse_touch(s->asm_, nu, ids);
-    return;
-  }
-  ipc_affine_world_sparse_add(w, s->asm_, nv, v, H);
-  touch_unknowns(s, map, nu, ids);
-}
-
-typedef struct owned_tets_job {
-  elastic_job e;
-  const int *list; /* global tet numbers, ascending */
-} owned_tets_job;
-
-/* derivatives of the tets list[begin, end), a run of consecutive numbers at a time */
-static double owned_tets_range(void *vctx, size_t chunk, size_t begin, size_t end) {
-  (void)chunk;
-  const owned_tets_job *j = vctx;
-  for (size_t i = begin; i < end;) {
-    size_t k = i + 1;
-    while (k < end && j->list[k] == j->list[k - 1] + 1) ++k;
-    elastic_tets(&j->e, (size_t)j->list[i], (int)(k - i));
-    i = k;
-  }
-  return 0.0;
-}
-
-typedef struct owned_contacts_job {
-  ipc_world *w;
-  const int *list;
-} owned_contacts_job;
-
-static double owned_contacts_range(void *vctx, size_t chunk, size_t begin, size_t end) {
-  (void)chunk;
-  const owned_contacts_job *j = vctx;
-  ipc_world *w = j->w;
-  contact_local *cl = w->solver->cl;
-  for (size_t i = begin; i < end; ++i) {
-    int k = j->list[i];
-    ipc_contact_local(&w->contacts.c[k], &w->cm, w->s.x, w->kappa, 1, &cl[k].nv, cl[k].verts,
-                      cl[k].g, cl[k].H);
-  }
-  return 0.0;
-}
-
-/* assemble with its work split among the MPI ranks (stage 2, docs/scaling.md): each term (a
-   tet, a contact, a lagged friction pair, a vertex's mass and penalty, an affine body's
-   inertia and orthogonality) is computed by the rank of its vertices' rows (term_rank: the
-   lowest of them, by the linear solver's layout of the last factorization; an affine body's
-   vertices count as its pseudo-vertices), which adds it into its own matrix and gradient and
-   marks its unknowns (s->touched). Every rank still adds every term's blocks to the pattern (as
-   zeros when they are another rank's: ipc_sparse_touch; a contact's points from one byte per
-   contact gathered from the rank that computed it), so all ranks hold the serial run's pattern. The
-   linear solver sends each rank's values in other ranks' rows, those of the terms across the cut,
-   to their owners (ipc_linear_solver_set_partial), and the gradient is summed over the ranks,
-   the same bits on every rank */
-static void assemble_split(ipc_world *w, ipcc_step_stats *st) {
-  const ipc_model *m = &w->m;
-  ipc_newton_solver *s = w->solver;
-  int me = ipc_rank(), nranks = ipc_rank_count(), nv = m->nverts, nsys = w->nsys;
-  double h2 = w->c_elastic * w->h * w->h;
-  double t0 = ipc_now(), cpu0 = ipc_mpi_cpu_now(), comm = 0;
-  ipc_dense_threads(1);
-  ipc_sparse_begin(s->asm_);
-  memset(w->g, 0, 3 * (size_t)w->nsys * sizeof(double));
-  const int *map = ipc_sparse_dof_map(s->asm_);
-  int nf = ipc_sparse_num_free(s->asm_);
-  ipc_reserve((void **)&s->vrank, &s->cap_vrank, (size_t)nsys + 1, sizeof(int));
-  ipc_reserve((void **)&s->touched, &s->cap_touched, (size_t)nf + 1, 1);
-  ipc_reserve((void **)&s->diag_mine, &s->cap_diag_mine, 3 * (size_t)nsys + 1, sizeof(double));
-  memset(s->touched, 0, (size_t)nf + 1);
-  for (int v = 0; v < nsys; ++v) {
-    int u = -1;
-    for (int d = 0; d < 3 && u < 0; ++d) u = map[3 * v + d];
-    s->vrank[v] = u < 0 ? -1 : ipc_linear_solver_unknown_rank(s->ls, nf, u);
-  }
-  for (int v = 0; v < nv && w->rest.naff > 0; ++v) /* an affine body's vertices: its rank */
-    if (w->rest.vert_aff[v] >= 0) s->vrank[v] = s->vrank[w->aff_pv[4 * w->rest.vert_aff[v]]];
-  /* the vertices' mass and penalties: the diagonal whole on every rank (the iterative solvers'
-     bound), each vertex's terms on the rank of its rows (those of fixed vertices on rank 0);
-     the pseudo-vertices' inertia is in their bodies' elements */
-  memset(s->diag + 3 * (size_t)nv, 0, 3 * (size_t)(nsys - nv) * sizeof(double));
-  memset(s->diag_mine + 3 * (size_t)nv, 0, 3 * (size_t)(nsys - nv) * sizeof(double));
-  inertia_terms(w, 1);
-  for (int v = 0; v < nv; ++v) {
-    int mine = s->vrank[v] == me || (s->vrank[v] < 0 && me == 0);
-    for (int d = 0; d < 3; ++d) {
-      s->diag_mine[3 * v + d] = mine ? s->diag[3 * v + d] : 0.0;
-      if (!mine) w->g[3 * v + d] = 0.0;
-    }
-    if (mine) touch_unknowns(s, map, 1, &v);
-  }
-  ipc_sparse_add_diagonal(s->asm_, s->diag_mine);
-  /* tets: this rank's of each body (the others' blocks are in the pattern: element sets) */
-  double Hs[144], c0 = ipc_mpi_cpu_now();
-  size_t count = 0;
-  for (int b = 0; b < m->nbodies; ++b) {
-    const ipc_body *bd = &m->bodies[b];
-    if (bd->nt == 0 || bd->affine) continue;
-    ipc_reserve((void **)&s->own, &s->cap_own, (size_t)bd->nt + 1, sizeof(int));
-    size_t no = 0;
-    for (int t = bd->t0; t < bd->t0 + bd->nt; ++t)
-      if (term_rank(s->vrank, 4, m->tets + 4 * (size_t)t) == me) s->own[no++] = t;
-    owned_tets_job j = {{w, w->s.x, b, 1}, s->own};
-    ipc_parallel_sum(no, 256, owned_tets_range, &j);
-    count += no;
-    for (size_t i = 0; i < no; ++i) {
-      int t = s->own[i];
-      const int *tt = m->tets + 4 * (size_t)t;
-      const double *gt = w->tet_g + 12 * (size_t)t, *Ht = w->tet_H + 144 * (size_t)t;
-      for (int k = 0; k < 4; ++k)
-        for (int d = 0; d < 3; ++d) w->g[3 * tt[k] + d] += h2 * gt[3 * k + d];
-      for (int k = 0; k < 144; ++k) Hs[k] = h2 * Ht[k];
-      if (w->damp_H)
-        for (int k = 0; k < 144; ++k) Hs[k] += w->damp_H[144 * (size_t)t + k];
-      ipc_sparse_add_element(s->asm_, s->tet_set, t, Hs);
-      ipc_damping_gradient_tets(w, w->s.x, t, t + 1, w->g);
-      touch_unknowns(s, map, 4, tt);
-    }
-  }
-  ipc_mpi_count(IPC_WORK_ASM_TETS, count);
-  ipc_mpi_count_cpu(IPC_WORK_ASM_TETS, ipc_mpi_cpu_now() - c0);
-  /* contacts: this rank's computed, the points of every contact's terms gathered */
-  c0 = ipc_mpi_cpu_now();
-  size_t nc = w->contacts.n, no = 0;
-  ipc_reserve((void **)&s->cl, &s->cap_cl, nc, sizeof(contact_local));
-  ipc_reserve((void **)&s->crank, &s->cap_crank, nc + 1, sizeof(int));
-  ipc_reserve((void **)&s->own, &s->cap_own, nc + 1, sizeof(int));
-  for (size_t k = 0; k < nc; ++k) {
-    const ipc_contact *c = &w->contacts.c[k];
-    s->crank[k] = term_rank(s->vrank, ipc_contact_vertices(c), c->v);
-    if (s->crank[k] == me) s->own[no++] = (int)k;
-  }
-  owned_contacts_job cj = {w, s->own};
-  ipc_parallel_sum(no, 64, owned_contacts_range, &cj);
-  if (nc > 0) { /* every contact's byte: each rank's contacts in order, the ranks in order */
-    ipc_reserve((void **)&s->mine, &s->cap_mine, no + 1, 1);
-    for (size_t i = 0; i < no; ++i)
-      s->mine[i] = contact_mask(&w->contacts.c[s->own[i]], &s->cl[s->own[i]]);
-    void *all = s->masks;
-    double cc = ipc_mpi_cpu_now();
-    size_t got = ipc_mpi_allgather(s->mine, no, &all, &s->cap_masks);
-    comm += ipc_mpi_cpu_now() - cc;
-    s->masks = all;
-    /* from rank order to contact order (into mine): rank r's bytes start after the contacts
-       of the ranks before it */
-    ipc_reserve((void **)&s->mine, &s->cap_mine, nc + 1, 1);
-    size_t *at = IPC_NEW0(size_t, (size_t)nranks + 1);
-    for (size_t k = 0; k < nc; ++k) ++at[s->crank[k] + 1];
-    for (int r = 0; r < nranks; ++r) at[r + 1] += at[r];
-    if (at[nranks] != got) { /* the ranks disagree on the contacts' ranks: a bug */
-      fprintf(stderr, "ipcc: assemble_split: %zu contact bytes gathered, %zu expected\n", got,
-              at[nranks]);
-      abort();
-    }
-    for (size_t k = 0; k < nc; ++k) s->mine[k] = s->masks[at[s->crank[k]]++];
-    ipc_free(at);
-  }
-  for (size_t k = 0; k < nc; ++k) {
-    const ipc_contact *c = &w->contacts.c[k];
-    if (s->crank[k] == me) {
-      const contact_local *cl = &s->cl[k];
-      if (cl->nv == 0) continue;
-      for (int a = 0; a < cl->nv; ++a)
-        for (int d = 0; d < 3; ++d) w->g[3 * cl->verts[a] + d] += cl->g[3 * a + d];
-      add_mapped(w, map, cl->nv, cl->verts, cl->H);
-    } else {
-      int verts[4], np = 0;
-      for (int p = 0; p < 4; ++p)
-        if (s->mine[k] & (1u << p)) verts[np++] = c->v[p];
-      if (np > 0) add_mapped(w, map, np, verts, NULL);
-    }
-  }
-  ipc_mpi_count(IPC_WORK_ASM_CONTACTS, no);
-  ipc_mpi_count_cpu(IPC_WORK_ASM_CONTACTS, ipc_mpi_cpu_now() - c0);
-  /* lagged friction pairs (ipc_friction_add's terms): this rank's */
-  c0 = ipc_mpi_cpu_now();
-  const ipc_friction *f = &w->fric;
-  double eps = f->eps_v * f->h, gl[12], Hl[144];
-  size_t nfr = 0;
-  for (size_t k = 0; k < f->n; ++k) {
-    const ipc_friction_contact *fc = &f->c[k];
-    if (term_rank(s->vrank, fc->nv, fc->v) != me) {
-      add_mapped(w, map, fc->nv, fc->v, NULL);
-      continue;
-    }
-    ++nfr;
-    ipc_friction_contact_local(fc, w->s.x, w->xn, eps, 1, gl, Hl);
-    for (int a = 0; a < fc->nv; ++a)
-      for (int i = 0; i < 3; ++i) w->g[3 * (size_t)fc->v[a] + i] += gl[3 * a + i];
-    add_mapped(w, map, fc->nv, fc->v, Hl);
-  }
-  ipc_mpi_count(IPC_WORK_ASM_FRICTION, nfr);
-  ipc_mpi_count_cpu(IPC_WORK_ASM_FRICTION, ipc_mpi_cpu_now() - c0);
-  /* affine bodies: this rank's bodies' Hessians (their elements' blocks are in the pattern) */
-  c0 = ipc_mpi_cpu_now();
-  size_t naff = 0;
-  for (int a = 0; a < w->rest.naff; ++a) {
-    const int *pv = w->aff_pv + 4 * (size_t)a;
-    if (term_rank(s->vrank, 4, pv) != me) continue;
-    ++naff;
-    ipc_affine_world_add_body(w, NULL, s->asm_, s->aff_set, a);
-    touch_unknowns(s, map, 4, pv);
-  }
-  ipc_mpi_count(IPC_WORK_ASM_AFFINE, naff);
-  ipc_mpi_count_cpu(IPC_WORK_ASM_AFFINE, ipc_mpi_cpu_now() - c0);
-  double cc = ipc_mpi_cpu_now();
-  ipc_mpi_sum_same(w->g, 3 * (size_t)w->nsys);
-  comm += ipc_mpi_cpu_now() - cc;
-  if (w->rest.naff > 0) {
-    /* the summed gradient over real vertices moved to the bodies, then the bodies' own
-       gradients: O(bodies), the same bits on every rank */
-    ipc_affine_world_pull(w, w->g);
-    ipc_affine_world_add(w, w->g, NULL, -1);
-  }
-  ipc_dense_threads(0);
-  s->split = 1;
-  st->t_assembly += ipc_now() - t0;
-  /* the CPU of the assembly's own work, and apart that of its collectives (the wait for the
-     other ranks included: Open MPI polls) */
-  ipc_mpi_count(IPC_WORK_ASSEMBLY, 1);
-  ipc_mpi_count_cpu(IPC_WORK_ASSEMBLY, ipc_mpi_cpu_now() - cpu0 - comm);
-  ipc_mpi_count(IPC_WORK_ASM_COMM, nc > 0 ? 2 : 1);
-  ipc_mpi_count_cpu(IPC_WORK_ASM_COMM, comm);
-}
-
 /* gradient (full layout, into w->g) and the assembled, projected Hessian */
 static void assemble(ipc_world *w, ipcc_step_stats *st) {
   if (assembly_split(w)) {
-    assemble_split(w, st);
+    ipc_newton_assemble_split(w, st);
     return;
   }
   w->solver->split = 0;
@@ -605,7 +283,7 @@ static void assemble(ipc_world *w, ipcc_step_stats *st) {
   memset(w->g, 0, 3 * (size_t)w->nsys * sizeof(double));
   /* the pseudo-vertices' inertia is in their elements (ipc_affine_world_add) */
   memset(s->diag + 3 * (size_t)n, 0, 3 * (size_t)(w->nsys - n) * sizeof(double));
-  inertia_terms(w, 1);
+  ipc_newton_inertia_terms(w, 1);
   ipc_sparse_add_diagonal(s->asm_, s->diag);
   double Hs[144];
   for (int t = 0; t < m->ntets; ++t) {
@@ -1062,28 +740,10 @@ static int settle_islands(ipc_world *w, double tol, int *stuck, ipcc_step_stats 
   return active || t.thawed;
 }
 
-/* the positions of the vertices whose unknowns the reduced system holds, into xyz, when its
-   unknowns are whole vertices in vertex order (x, y, z of the first free vertex, then of the
-   next ...): their number, else 0 (affine bodies' pseudo-vertices, a vertex with only some
-   coordinates fixed) */
-static int free_vertex_coordinates(const ipc_world *w, double *xyz) {
-  int n = w->m.nverts;
-  if (w->nsys != n) return 0;
-  const int *map = ipc_sparse_dof_map(w->solver->asm_);
-  int nb = 0;
-  for (int v = 0; v < n; ++v) {
-    const int *m = map + 3 * (size_t)v;
-    if (m[0] < 0 && m[1] < 0 && m[2] < 0) continue;
-    if (m[0] != 3 * nb || m[1] != 3 * nb + 1 || m[2] != 3 * nb + 2) return 0;
-    memcpy(xyz + 3 * (size_t)nb, w->s.x + 3 * (size_t)v, 3 * sizeof(double));
-    ++nb;
-  }
-  return 3 * nb == ipc_sparse_num_free(w->solver->asm_) ? nb : 0;
-}
-
 /* a point for each vertex of the system whose unknowns the reduced system holds, into xyz, when
-   its unknowns are whole vertices in order (as free_vertex_coordinates, with an affine body's
-   pseudo-vertices at the body's first vertex): their number, else 0 */
+   its unknowns are whole vertices in vertex order (x, y, z of the first free vertex, then of
+   the next ...): a real vertex's position, an affine body's pseudo-vertices at the body's first
+   vertex; their number, else 0 (a vertex with only some coordinates fixed) */
 static int free_block_points(const ipc_world *w, double *xyz) {
   const int *map = ipc_sparse_dof_map(w->solver->asm_);
   int nb = 0;
@@ -1098,6 +758,12 @@ static int free_block_points(const ipc_world *w, double *xyz) {
     ++nb;
   }
   return 3 * nb == ipc_sparse_num_free(w->solver->asm_) ? nb : 0;
+}
+
+/* the free vertices' positions (free_block_points) when the system's unknowns are real
+   vertices only, else 0 (affine bodies' pseudo-vertices have no position) */
+static int free_vertex_coordinates(const ipc_world *w, double *xyz) {
+  return w->nsys == w->m.nverts ? free_block_points(w, xyz) : 0;
 }
 
 /* what the linear solver takes from the positions: the free vertices' for multigrid's

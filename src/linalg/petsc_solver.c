@@ -62,7 +62,7 @@ struct ipc_petsc {
      compact piece of the bodies, its matrix-vector products exchange only the values along the
      cut and the terms it assembles put few values in other ranks' rows. NULL: as given */
   int *order;   /* (n) the matrix's unknown i is the caller's order[i] */
-  int layout_n; /* the n order is for (set before the first factor of that size: set_coordinates) */
+  int layout_n; /* the n order is for (set_layout_points sets it before the first factor) */
   int *inv;     /* (n) the caller's unknown i is the matrix's inv[i] */
   double *pxyz; /* (n) the coordinates in the matrix's order */
   /* the rank's rows of A in CSR (local row i is row rstart + i; columns global, ascending):
@@ -352,20 +352,25 @@ void ipc_petsc_destroy(ipc_petsc *s) {
   ipc_free(s);
 }
 
+/* the first row of rank q of size (q = size: n) in the layout of own_rows */
+static PetscInt first_row(long long n, int q, int size) {
+  long long unit = n % 3 == 0 ? 3 : 1, units = n / unit;
+  return (PetscInt)(unit * (units * q / size));
+}
+
 /* the rows this rank owns: an even share of whole vertices (of single unknowns when n is not
    a multiple of 3), in rank order, the same split on every rank */
 static void own_rows(ipc_petsc *s, int n) {
   PetscMPIInt rank = 0, size = 1;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
-  long long unit = n % 3 == 0 ? 3 : 1, units = n / unit;
-  s->rstart = (PetscInt)(unit * (units * rank / size));
-  s->rend = (PetscInt)(unit * (units * (rank + 1) / size));
+  s->rstart = first_row(n, rank, size);
+  s->rend = first_row(n, rank + 1, size);
   s->n = n;
 }
 
 /* the rank owning row r of a matrix of n rows laid out by own_rows over size ranks: rank q
-   owns the units [floor(U q / N), floor(U (q + 1) / N)), so the unit b is rank
+   owns the units [floor(U q / N), floor(U (q + 1) / N)) (first_row), so the unit b is rank
    ceil(N (b + 1) / U) - 1's */
 static int row_rank(long long n, long long r, int size) {
   long long unit = n % 3 == 0 ? 3 : 1, units = n / unit, b = r / unit;
@@ -680,9 +685,8 @@ static PetscErrorCode set_up(ipc_petsc *s);
    arrays), 12 bytes an entry, and adds what it receives to its own rows in rank order. So the
    ranks exchange the entries of the terms across the cut, not the matrix */
 static PetscErrorCode exchange_cut(ipc_petsc *s, const ipc_csc *A) {
-  PetscMPIInt size = 1, rank = 0;
+  PetscMPIInt size = 1;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   int n = s->n;
   for (PetscInt p = 0; p < s->rowptr[s->rend - s->rstart]; ++p) s->vals[p] = A->val[s->src[p]];
   int *cnt = IPC_NEW0(int, 4 * (size_t)size), *rcnt = cnt + size, *sdsp = rcnt + size,
@@ -704,8 +708,7 @@ static PetscErrorCode exchange_cut(ipc_petsc *s, const ipc_csc *A) {
       int r = s->order ? s->inv[u] : u;
       if (r >= s->rstart && r < s->rend) continue;
       int q = row_rank(n, r, size);
-      long long unit = n % 3 == 0 ? 3 : 1;
-      PetscInt first = s->all_rowptr[unit * ((n / unit) * q / size)];
+      PetscInt first = s->all_rowptr[first_row(n, q, size)];
       for (PetscInt p = s->all_rowptr[r]; p < s->all_rowptr[r + 1]; ++p) {
         double v = A->val[s->all_src[p]];
         if (v == 0) continue;
@@ -740,7 +743,6 @@ static PetscErrorCode exchange_cut(ipc_petsc *s, const ipc_csc *A) {
   ipc_free(ridx);
   ipc_free(rval);
   ipc_free(cnt);
-  (void)rank;
   return e;
 }
 

@@ -1,0 +1,89 @@
+/* what newton.c shares with newton_split.c, the Newton systems' assembly split among MPI
+ * ranks (stage 2 of mpi_run.h, docs/scaling.md): the solver's state and the pieces of the
+ * whole assembly that the split one reuses. Internal to src/ipc. */
+#ifndef IPCC_IPC_NEWTON_INTERNAL_H
+#define IPCC_IPC_NEWTON_INTERNAL_H
+
+#include <stddef.h>
+
+#include "ipc/islands.h"
+#include "ipc/world_internal.h"
+#include "linalg/linear_solver.h"
+#include "linalg/sparse.h"
+
+/* one contact's compressed local derivatives */
+typedef struct contact_local {
+  int nv, verts[4];
+  double g[12], H[144];
+} contact_local;
+
+struct ipc_newton_solver {
+  double g2; /* squared norm of the last Newton system's right-hand side (the trace) */
+  /* 1 while w->cand holds the static candidates of the current x (ipc_newton_choose_kappa ran
+     the broad phase at the step's start): the first Newton iteration takes them as they are */
+  int static_fresh;
+  ipc_sparse *asm_;
+  ipc_linear_solver *ls; /* created at the first solve: the kind is the scene's */
+  int tet_set;
+  int aff_set;              /* the affine bodies' 4-pseudo-vertex elements, -1 until registered */
+  unsigned char *dof_fixed; /* (nverts x 3) */
+  double *rhs, *sol;        /* reduced vectors */
+  double *diag;             /* (nverts x 3) */
+  double *xyz;              /* (nverts x 3) the free vertices' positions, in system order */
+  double *gB, *gE;          /* kappa initialisation */
+  int registered;
+  contact_local *cl; /* (contacts) per-iteration scratch */
+  /* the last assembly was split among the MPI ranks (assemble_split): the matrix holds this
+     rank's share */
+  int split;
+  /* assemble_split: the points each contact's terms take (contact_mask), this rank's and all */
+  unsigned char *mine, *masks;
+  size_t cap_mine, cap_masks;
+  /* assemble_split's ownership: the rank of each vertex's rows (-1: all its unknowns fixed),
+     of each contact, this rank's tets or contacts, the unknowns its terms touched, its share
+     of the diagonal */
+  int *vrank, *crank, *own;
+  unsigned char *touched;
+  double *diag_mine;
+  size_t cap_vrank, cap_crank, cap_own, cap_touched, cap_diag_mine;
+  double *pts; /* (nsys x 3) free_block_points */
+  size_t cap_pts;
+  int fresh; /* the next assembly is the step's first: rebuild the pattern exactly */
+  size_t cap_cl;
+  ipc_contact_set next;  /* the contacts at the point the line search accepted */
+  ipc_contact_set watch; /* pairs closer than the kappa watch distance after the last iteration */
+  double next_min_d2;
+  int next_valid;
+  /* line search per contact island (islands.h) */
+  ipc_islands isl;
+  unsigned char *moving;                      /* (nverts) the vertex moves along the step */
+  double *e0, *e1, *alpha, *pmax, *toi, *dec; /* (nbodies + 1) per island */
+  unsigned char *state, *ccd_ok, *check;
+  /* bodies whose island has converged within this solve: their DOFs leave the system and
+     their primitives are passive in the broad phase until an active body comes near */
+  unsigned char *frozen, *thaw; /* (nbodies) */
+  unsigned char *passive;       /* (nverts) obstacle or frozen vertex */
+  int nfrozen;
+};
+
+/* elastic work over tets [begin, end) of one body: energy only, or with per-tet
+   gradients and projected Hessians into w->tet_g / tet_H */
+typedef struct elastic_job {
+  const ipc_world *w; /* derivatives go to the arrays tet_g / tet_H point to */
+  const double *x;
+  int body, derivs;
+} elastic_job;
+
+/* the energy of body j->body's tets [t0, t0 + nt) (global numbers), with j->derivs their
+   gradients and projected Hessians into tet_g / tet_H */
+double ipc_newton_elastic_tets(const elastic_job *j, size_t t0, int nt);
+
+/* the vertices' inertia and scripted-vertex penalty terms: their Hessian diagonal into
+   solver->diag, and with `gradient` their gradient into w->g (vertex entries, which it sets) */
+void ipc_newton_inertia_terms(ipc_world *w, int gradient);
+
+/* the gradient (into w->g) and this rank's part of the projected Hessian, each term assembled
+   by the rank of its rows (newton_split.c); sets solver->split */
+void ipc_newton_assemble_split(ipc_world *w, ipcc_step_stats *st);
+
+#endif
