@@ -6,6 +6,7 @@
 #include "geometry/ccd_ctcd.h"
 #include "geometry/distance.h"
 #include "ipc/line_search.h"
+#include "ipcc/world.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -1205,6 +1206,21 @@ static void test_bodies(int seed) {
     CHECK(sorted);
     if (getenv("IPC_TEST_VERBOSE"))
       fprintf(stderr, "%s: %zu pairs (world boxes %zu), %d close\n", what, got, world, close);
+    /* the body pairs' loop on 2 and 3 threads (each chunk of body pairs with its own lists,
+       each thread with its own scratch) gives the same lists */
+    for (int nt = 2; nt <= 3; ++nt) {
+      ipc_candidates ct = {0};
+      ipcc_set_threads(nt);
+      ipc_broad_phase(&ct, &s, x0, x1, infl[k]);
+      ipcc_set_threads(1);
+      char twhat[128];
+      snprintf(twhat, sizeof twhat, "%s on %d threads", what, nt);
+      CHECK_MSG(pairs_equal(twhat, ct.vf, ct.nvf, c.vf, c.nvf), "%s vf", twhat);
+      CHECK_MSG(pairs_equal(twhat, ct.ee, ct.nee, c.ee, c.nee), "%s ee", twhat);
+      CHECK_MSG(pairs_equal(twhat, ct.ve, ct.nve, c.ve, c.nve), "%s ve", twhat);
+      CHECK_MSG(pairs_equal(twhat, ct.vv, ct.nvv, c.vv, c.nvv), "%s vv", twhat);
+      ipc_candidates_free(&ct);
+    }
     ref_free(&r);
     ipc_candidates_free(&c);
   }

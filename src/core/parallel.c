@@ -22,6 +22,10 @@ int ipc_threads(void) {
   return g_threads;
 }
 
+int ipc_thread_num(void) {
+  return omp_get_thread_num();
+}
+
 /* MPI rank and rank count (parallel.h) */
 static int g_rank = 0, g_rank_count = 1;
 

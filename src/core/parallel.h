@@ -12,6 +12,10 @@
 /* the number of threads loops use */
 int ipc_threads(void);
 
+/* the number of the calling thread within a loop of ipc_parallel_* (0 outside one), below
+   ipc_threads(): for per-thread scratch whose use leaves no trace in the results */
+int ipc_thread_num(void);
+
 /* work on items [begin, end) of a loop, chunk number `chunk` (for per-chunk outputs kept
    in ctx); returns the chunk's partial result */
 typedef double (*ipc_range_fn)(void *ctx, size_t chunk, size_t begin, size_t end);
