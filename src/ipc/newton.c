@@ -235,6 +235,21 @@ static void friction_add_mapped(ipc_world *w) {
   }
 }
 
+/* tet t's elastic gradient (w->tet_g, scaled by h2) into w->g and its projected Hessian,
+   scaled by h2, into the assembly (s->tet_set), with the Rayleigh damping's constant Hessian
+   C, which shares the tet's blocks (damping.h) */
+void ipc_newton_add_tet(ipc_world *w, int t, double h2) {
+  const int *tt = w->m.tets + 4 * (size_t)t;
+  const double *gt = w->tet_g + 12 * (size_t)t, *Ht = w->tet_H + 144 * (size_t)t;
+  double Hs[144];
+  for (int k = 0; k < 4; ++k)
+    for (int d = 0; d < 3; ++d) w->g[3 * tt[k] + d] += h2 * gt[3 * k + d];
+  for (int k = 0; k < 144; ++k) Hs[k] = h2 * Ht[k];
+  if (w->damp_H)
+    for (int k = 0; k < 144; ++k) Hs[k] += w->damp_H[144 * (size_t)t + k];
+  ipc_sparse_add_element(w->solver->asm_, w->solver->tet_set, t, Hs);
+}
+
 /* the vertices' inertia and scripted-vertex penalty terms: their Hessian diagonal into
    s->diag, and with `gradient` their gradient into w->g (vertex entries, which it sets). A
    node of an IPC codimensional shape let go by its moving boundary conditions has IPC's mass
@@ -285,18 +300,7 @@ static void assemble(ipc_world *w, ipcc_step_stats *st) {
   memset(s->diag + 3 * (size_t)n, 0, 3 * (size_t)(w->nsys - n) * sizeof(double));
   ipc_newton_inertia_terms(w, 1);
   ipc_sparse_add_diagonal(s->asm_, s->diag);
-  double Hs[144];
-  for (int t = 0; t < m->ntets; ++t) {
-    const int *tt = m->tets + 4 * (size_t)t;
-    const double *gt = w->tet_g + 12 * (size_t)t, *Ht = w->tet_H + 144 * (size_t)t;
-    for (int k = 0; k < 4; ++k)
-      for (int d = 0; d < 3; ++d) w->g[3 * tt[k] + d] += h2 * gt[3 * k + d];
-    for (int k = 0; k < 144; ++k) Hs[k] = h2 * Ht[k];
-    /* Rayleigh damping: its constant Hessian C shares the tet's blocks (damping.h) */
-    if (w->damp_H)
-      for (int k = 0; k < 144; ++k) Hs[k] += w->damp_H[144 * (size_t)t + k];
-    ipc_sparse_add_element(s->asm_, s->tet_set, t, Hs);
-  }
+  for (int t = 0; t < m->ntets; ++t) ipc_newton_add_tet(w, t, h2);
   ipc_damping_gradient(w, w->s.x, w->g);
   /* contacts: local gradients and projected Hessians in parallel, then added in order */
   contact_derivatives(w);

@@ -82,6 +82,10 @@ double ipc_newton_elastic_tets(const elastic_job *j, size_t t0, int nt);
    solver->diag, and with `gradient` their gradient into w->g (vertex entries, which it sets) */
 void ipc_newton_inertia_terms(ipc_world *w, int gradient);
 
+/* tet t's elastic gradient into w->g and its Hessian (with the damping's) into the assembly,
+   both scaled by h2 (newton.c) */
+void ipc_newton_add_tet(ipc_world *w, int t, double h2);
+
 /* the gradient (into w->g) and this rank's part of the projected Hessian, each term assembled
    by the rank of its rows (newton_split.c); sets solver->split */
 void ipc_newton_assemble_split(ipc_world *w, ipcc_step_stats *st);

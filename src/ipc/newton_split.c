@@ -141,7 +141,7 @@ void ipc_newton_assemble_split(ipc_world *w, ipcc_step_stats *st) {
   }
   ipc_sparse_add_diagonal(s->asm_, s->diag_mine);
   /* tets: this rank's of each body (the others' blocks are in the pattern: element sets) */
-  double Hs[144], c0 = ipc_mpi_cpu_now();
+  double c0 = ipc_mpi_cpu_now();
   size_t count = 0;
   for (int b = 0; b < m->nbodies; ++b) {
     const ipc_body *bd = &m->bodies[b];
@@ -155,16 +155,9 @@ void ipc_newton_assemble_split(ipc_world *w, ipcc_step_stats *st) {
     count += no;
     for (size_t i = 0; i < no; ++i) {
       int t = s->own[i];
-      const int *tt = m->tets + 4 * (size_t)t;
-      const double *gt = w->tet_g + 12 * (size_t)t, *Ht = w->tet_H + 144 * (size_t)t;
-      for (int k = 0; k < 4; ++k)
-        for (int d = 0; d < 3; ++d) w->g[3 * tt[k] + d] += h2 * gt[3 * k + d];
-      for (int k = 0; k < 144; ++k) Hs[k] = h2 * Ht[k];
-      if (w->damp_H)
-        for (int k = 0; k < 144; ++k) Hs[k] += w->damp_H[144 * (size_t)t + k];
-      ipc_sparse_add_element(s->asm_, s->tet_set, t, Hs);
+      ipc_newton_add_tet(w, t, h2);
       ipc_damping_gradient_tets(w, w->s.x, t, t + 1, w->g);
-      touch_unknowns(s, map, 4, tt);
+      touch_unknowns(s, map, 4, m->tets + 4 * (size_t)t);
     }
   }
   ipc_mpi_count(IPC_WORK_ASM_TETS, count);
