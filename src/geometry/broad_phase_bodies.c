@@ -18,9 +18,9 @@
    one-tree broad phase's (adjacency, body_contact, passive pairs). Used when no body needs
    pairs within itself (affine bodies, obstacles, body_contact between bodies): a body that
    may touch itself is searched by the one-tree broad phase. The pairs of bodies are searched
-   in chunks on the threads (each thread with its own scratch, each chunk into its own lists)
-   and, over MPI, split among the ranks; the joined lists are sorted, so they are the same for
-   any number of threads and ranks. */
+   in chunks on the threads (each thread with its own scratch, appending its pairs to the
+   lists in turns) and, over MPI, split among the ranks; the lists are then sorted, so they
+   are the same for any number of threads and ranks. */
 #include "geometry/broad_phase_bodies.h"
 
 #include <math.h>
@@ -626,7 +626,7 @@ static int self_pairs_possible(const struct ipc_bodies_ws *w, const ipc_surface 
 }
 
 /* the body-pair loop: the pairs of bodies kept (w->kab, their frames and regions) in
-   chunks, with the scratch and into the lists of the thread running it (thread 0: c's) */
+   chunks, with the scratch of the thread running it, their pairs appended to c's lists */
 typedef struct body_pair_job {
   struct ipc_bodies_ws *w;
   ipc_candidates *c;
