@@ -505,6 +505,78 @@ static void test_ipc_full_ccd_order(void) {
   CHECK_MSG(fabs(t - 0.05 / (2.9 / 18.0)) < 1e-12, "full CCD %.9g, expected the voxel cut", t);
 }
 
+/* ipc_ccd_contacts_stop (the cheap refusal of an affine body's predicted start): whenever it
+   refuses a move, the full CCD over a broad phase inflated by dhat finds a step below 1.
+   Random soups of triangles (some pairs within dhat, moves towards and away from each
+   other, a ground plane in half of the trials); the refusals must be frequent and must
+   include moves that only a contact pair refuses, and some moves it lets through must
+   still be cut by the full CCD (pairs that are not contacts yet) */
+static void test_contacts_stop(void) {
+  enum { NT = 6, NV = 3 * NT };
+  int faces[3 * NT];
+  for (int k = 0; k < 3 * NT; ++k) faces[k] = k;
+  int refused = 0, passed_cut = 0, pairs_only = 0, bad = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    double x[NV][3], xe[NV][3];
+    const double dhat = 0.05;
+    for (int t = 0; t < NT; ++t) {
+      /* a triangle of size ~0.3 near a random centre of a box of side 0.6 */
+      double c[3] = {0.6 * urand(), 0.6 * urand(), 0.6 * urand()};
+      for (int k = 0; k < 3; ++k)
+        for (int j = 0; j < 3; ++j) x[3 * t + k][j] = c[j] + 0.3 * (urand() - 0.5);
+      double mv[3] = {0.3 * (urand() - 0.5), 0.3 * (urand() - 0.5), 0.3 * (urand() - 0.5)};
+      for (int k = 0; k < 3; ++k)
+        for (int j = 0; j < 3; ++j) xe[3 * t + k][j] = x[3 * t + k][j] + mv[j];
+    }
+    ipc_model m;
+    memset(&m, 0, sizeof m);
+    hand_surface(&m.surface, NV, faces, NT, NULL, 0, NULL, 0, NULL);
+    m.nverts = NV;
+    m.x0 = (double *)x;
+    ipc_plane ground = {{0.0, -0.02, 0.0}, {0.0, 1.0, 0.0}, 0.0, 0.0};
+    if (trial % 2) {
+      m.planes = &ground;
+      m.nplanes = 1;
+    }
+    ipc_contact_model cm;
+    ipc_contact_model_init(&cm, &m, dhat);
+    ipc_candidates cand;
+    memset(&cand, 0, sizeof cand);
+    ipc_broad_phase(&cand, &m.surface, (const double *)x, NULL, dhat);
+    ipc_contact_set cs;
+    memset(&cs, 0, sizeof cs);
+    double d2 = ipc_contacts_collect(&cs, &cm, &cand, (const double *)x);
+    if (d2 < 0) { /* touching or below the plane at the start: not a state of a run */
+      ipc_contact_set_free(&cs);
+      ipc_candidates_free(&cand);
+      ipc_contact_model_free(&cm);
+      hand_surface_free(&m.surface);
+      continue;
+    }
+    int stop = ipc_ccd_contacts_stop(&cm, &cs, (const double *)x, (const double *)xe, 0.5 * dhat);
+    ipc_broad_phase(&cand, &m.surface, (const double *)x, (const double *)xe, dhat);
+    double t = ipc_ccd_max_step(&cm, &cand, (const double *)x, (const double *)xe);
+    if (stop && !(t < 1.0)) {
+      ++bad;
+      fprintf(stderr, "contacts stop, trial %d: refused, but the full CCD allows %.17g\n", trial,
+              t);
+    }
+    refused += stop;
+    passed_cut += !stop && t < 1.0;
+    if (stop && m.nplanes == 0) ++pairs_only;
+    ipc_contact_set_free(&cs);
+    ipc_candidates_free(&cand);
+    ipc_contact_model_free(&cm);
+    hand_surface_free(&m.surface);
+  }
+  CHECK(bad == 0);
+  CHECK(pairs_only >= 10);
+  CHECK(refused >= 40);
+  CHECK(passed_cut >= 10);
+  fprintf(stderr, "contacts stop: %d refused (%d by pairs alone), %d passed but cut\n", refused,
+          pairs_only, passed_cut);
+}
+
 int main(void) {
   test_straight();
   test_ipc_full_ccd_order();
@@ -515,5 +587,6 @@ int main(void) {
   test_misses();
   test_degenerate();
   test_step_rules();
+  test_contacts_stop();
   TEST_MAIN_END();
 }

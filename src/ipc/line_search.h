@@ -9,6 +9,15 @@
 double ipc_ccd_max_step(const ipc_contact_model *cm, const ipc_candidates *cand, const double *x,
                         const double *xe);
 
+/* 1 when ipc_ccd_max_step(cm, cand, x, xe) is certainly below 1 for the candidates cand of
+   a broad phase of x -> xe inflated by at least near (which holds every pair closer than
+   near at x): a plane vertex, or one of the mesh pairs of cs closer than near at x, has its
+   time of impact below 1, found by the same call ipc_ccd_max_step makes for it, and that
+   takes the earliest over all. 0 says nothing. Stops at the first such pair: a cheap
+   refusal of a move that runs into a contact. */
+int ipc_ccd_contacts_stop(const ipc_contact_model *cm, const ipc_contact_set *cs, const double *x,
+                          const double *xe, double near);
+
 /* the same per island: toi[i] (nisl) the earliest time of impact over the pairs (and
    vertex-plane pairs) of island i (ipc_islands_of with vert_island), for the islands with
    check[i] set (check NULL: all); pairs of no island are skipped */
