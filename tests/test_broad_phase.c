@@ -1221,6 +1221,33 @@ static void test_bodies(int seed) {
       CHECK_MSG(pairs_equal(twhat, ct.vv, ct.nvv, c.vv, c.nvv), "%s vv", twhat);
       ipc_candidates_free(&ct);
     }
+    /* narrowed as the pairs are found (ipc_broad_phase_narrowed): the broad phase's lists
+       narrowed afterwards by ipc_candidates_narrow, with and without grown vertices, on one
+       and two threads; some pairs dropped, some kept */
+    static double grow[NV];
+    for (int v = 0; v < NV; ++v) grow[v] = 0.004 * urand();
+    for (int g = 0; g < 2; ++g)
+      for (int nt = 1; nt <= 2; ++nt) {
+        const double *gr = g ? grow : NULL, dist = 0.5 * infl[k];
+        ipc_candidates ca = {0}, cb = {0};
+        ipc_broad_phase_passive(&ca, &s, x0, x1, infl[k], gr, s.vert_obstacle);
+        size_t before = ca.nvf + ca.nee + ca.nve + ca.nvv;
+        ipc_candidates_narrow(&ca, &s, x0, x1, dist, gr);
+        size_t after = ca.nvf + ca.nee + ca.nve + ca.nvv;
+        ipcc_set_threads(nt);
+        ipc_broad_phase_narrowed(&cb, &s, x0, x1, infl[k], gr, s.vert_obstacle, dist);
+        ipcc_set_threads(1);
+        char nwhat[160];
+        snprintf(nwhat, sizeof nwhat, "%s narrowed to %g%s on %d threads", what, dist,
+                 g ? " grown" : "", nt);
+        CHECK_MSG(after > 0 && after < before, "%s: %zu of %zu pairs kept", nwhat, after, before);
+        CHECK_MSG(pairs_equal(nwhat, cb.vf, cb.nvf, ca.vf, ca.nvf), "%s vf", nwhat);
+        CHECK_MSG(pairs_equal(nwhat, cb.ee, cb.nee, ca.ee, ca.nee), "%s ee", nwhat);
+        CHECK_MSG(pairs_equal(nwhat, cb.ve, cb.nve, ca.ve, ca.nve), "%s ve", nwhat);
+        CHECK_MSG(pairs_equal(nwhat, cb.vv, cb.nvv, ca.vv, ca.nvv), "%s vv", nwhat);
+        ipc_candidates_free(&ca);
+        ipc_candidates_free(&cb);
+      }
     ref_free(&r);
     ipc_candidates_free(&c);
   }

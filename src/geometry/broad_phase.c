@@ -480,7 +480,7 @@ static void superset_pairs(ipc_candidates *c, struct ipc_broad_phase_ws *w, cons
    trees' queries did, 2 when the superset did */
 static int broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, const double *x1,
                        double inflation, const double *grow, const unsigned char *passive,
-                       int superset) {
+                       int superset, double narrow_dist) {
   ipc_candidates_clear(c);
   if (!c->ws) c->ws = IPC_NEW0(struct ipc_broad_phase_ws, 1);
   if (!c->ws->bw) {
@@ -501,7 +501,8 @@ static int broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0
     const char *e = getenv("IPCC_BROAD_PHASE");
     one_tree = e && !strcmp(e, "tree");
   }
-  if (!one_tree && ipc_broad_phase_bodies(&w->bodies, c, s, x0, x1, inflation, grow, obs)) {
+  if (!one_tree &&
+      ipc_broad_phase_bodies(&w->bodies, c, s, x0, x1, inflation, grow, obs, narrow_dist)) {
     c->refit = 0;
     w->built_for = NULL; /* the trees were not rebuilt: the next refit must build */
     shrink_lists(c);
@@ -520,7 +521,7 @@ static int broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0
 void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const double *x0,
                              const double *x1, double inflation, const double *grow,
                              const unsigned char *passive) {
-  broad_phase(c, s, x0, x1, inflation, grow, passive, 0);
+  broad_phase(c, s, x0, x1, inflation, grow, passive, 0, -1.0);
 }
 
 /* whether the pair over vertices v (in ipc_pair_kind's order) stays farther apart than dist
@@ -541,6 +542,14 @@ static int pair_apart(const double *x0, const double *x1, const double *grow, co
   }
   return ipc_pair_stays_beyond_lb(kind, (const double(*)[3])x, (const double(*)[3])d, 1.0, dist,
                                   reach_scale, sag, m, lb);
+}
+
+int ipc_pair_narrowed_out(const ipc_surface *s, int list, const int pair[2], const double *x0,
+                          const double *x1, const double *grow, double dist) {
+  static const ipc_pair_kind kind[4] = {IPC_PAIR_PT, IPC_PAIR_EE, IPC_PAIR_PE, IPC_PAIR_PP};
+  int v[4];
+  pair_vertices(s, kind[list], pair, v);
+  return pair_apart(x0, x1, grow, v, kind[list], dist, 1.0, NULL);
 }
 
 typedef struct narrow_job {
@@ -707,8 +716,10 @@ void ipc_candidates_narrow_reach(ipc_candidates *c, const ipc_surface *s, const 
 void ipc_broad_phase_narrowed(ipc_candidates *c, const ipc_surface *s, const double *x0,
                               const double *x1, double inflation, const double *grow,
                               const unsigned char *passive, double dist) {
-  broad_phase(c, s, x0, x1, inflation, grow, passive, 1);
-  ipc_candidates_narrow(c, s, x0, x1, dist, grow);
+  /* the body-by-body phase narrows each pair as it finds it (the same verdict as
+     ipc_candidates_narrow's, ipc_pair_narrowed_out) */
+  if (broad_phase(c, s, x0, x1, inflation, grow, passive, 1, dist) != 0)
+    ipc_candidates_narrow(c, s, x0, x1, dist, grow);
 }
 
 void ipc_broad_phase_get_cache_stats(const ipc_candidates *c, ipc_broad_phase_cache_stats *st) {
