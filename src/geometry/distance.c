@@ -519,14 +519,20 @@ int ipc_pair_stays_apart(ipc_pair_kind kind, const double x[4][3], const double 
    separation along the line through their centroids (the projection of a hull onto a unit
    axis lies within its centroid's projection plus the largest offset of its points), 0 or
    less when they overlap along it. No division, branches only on the result */
+/* x / n for n in 1 .. 4, as a product where 1 / n is a power of two: the same correctly
+   rounded quotient without a division */
+static inline double div_small(double x, int n) {
+  return n == 3 ? x / 3.0 : x * (n == 4 ? 0.25 : n == 2 ? 0.5 : 1.0);
+}
+
 static double separation(const double x[4][3], int na, int nv) {
   double ca[3] = {0.0, 0.0, 0.0}, cb[3] = {0.0, 0.0, 0.0};
   for (int k = 0; k < nv; ++k)
     for (int a = 0; a < 3; ++a) {
       if (k < na)
-        ca[a] += x[k][a] / na;
+        ca[a] += div_small(x[k][a], na);
       else
-        cb[a] += x[k][a] / (nv - na);
+        cb[a] += div_small(x[k][a], nv - na);
     }
   double u[3] = {cb[0] - ca[0], cb[1] - ca[1], cb[2] - ca[2]};
   double len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
@@ -550,13 +556,17 @@ int ipc_pair_stays_beyond_lb(ipc_pair_kind kind, const double x[4][3], const dou
   int na = kind == IPC_PAIR_EE ? 2 : 1;
   double c[3] = {0.0, 0.0, 0.0}, reach[2] = {0.0, 0.0};
   for (int k = 0; k < nv; ++k)
-    for (int a = 0; a < 3; ++a) c[a] += d[k][a] / nv;
+    for (int a = 0; a < 3; ++a) c[a] += div_small(d[k][a], nv);
+  /* the largest length of each side, from its largest square (a correctly rounded square
+     root is monotone: the same as the largest of the roots) */
   for (int k = 0; k < nv; ++k) {
     double r[3] = {d[k][0] - c[0], d[k][1] - c[1], d[k][2] - c[2]};
-    double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+    double len2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
     int side = k >= na;
-    if (len > reach[side]) reach[side] = len;
+    if (len2 > reach[side]) reach[side] = len2;
   }
+  reach[0] = sqrt(reach[0]);
+  reach[1] = sqrt(reach[1]);
   double bound = dist + reach_scale * tmax * (reach[0] + reach[1]) + sag[0] + sag[1];
   double thr = bound * (1.0 + 1e-9) + 1e-7 * M;
   /* most pairs a broad phase reports are neighbours well apart: the separating axis through
