@@ -78,6 +78,15 @@ static int pairs_equal(const char *what, const int *got, size_t ngot, const int 
   return 1;
 }
 
+/* the four lists of two candidate sets are the same */
+static void check_same_lists(const char *what, const ipc_candidates *got,
+                             const ipc_candidates *want) {
+  CHECK_MSG(pairs_equal(what, got->vf, got->nvf, want->vf, want->nvf), "%s vf", what);
+  CHECK_MSG(pairs_equal(what, got->ee, got->nee, want->ee, want->nee), "%s ee", what);
+  CHECK_MSG(pairs_equal(what, got->ve, got->nve, want->ve, want->nve), "%s ve", what);
+  CHECK_MSG(pairs_equal(what, got->vv, got->nvv, want->vv, want->nvv), "%s vv", what);
+}
+
 /* ---------- brute-force reference ---------- */
 
 static int box_ov(const double *a, const double *b) {
@@ -393,10 +402,7 @@ static void check_passive(const char *name, const ipc_surface *s, const ipc_surf
   char what[128];
   snprintf(what, sizeof what, "%s passive %s inflation %g", name, x1 ? "swept" : "static",
            inflation);
-  CHECK_MSG(pairs_equal(what, c.vf, c.nvf, want.vf, want.nvf), "%s vf", what);
-  CHECK_MSG(pairs_equal(what, c.ee, c.nee, want.ee, want.nee), "%s ee", what);
-  CHECK_MSG(pairs_equal(what, c.ve, c.nve, want.ve, want.nve), "%s ve", what);
-  CHECK_MSG(pairs_equal(what, c.vv, c.nvv, want.vv, want.nvv), "%s vv", what);
+  check_same_lists(what, &c, &want);
   ipc_candidates_free(&c);
   ipc_candidates_free(&want);
 }
@@ -1215,10 +1221,7 @@ static void test_bodies(int seed) {
       ipcc_set_threads(1);
       char twhat[128];
       snprintf(twhat, sizeof twhat, "%s on %d threads", what, nt);
-      CHECK_MSG(pairs_equal(twhat, ct.vf, ct.nvf, c.vf, c.nvf), "%s vf", twhat);
-      CHECK_MSG(pairs_equal(twhat, ct.ee, ct.nee, c.ee, c.nee), "%s ee", twhat);
-      CHECK_MSG(pairs_equal(twhat, ct.ve, ct.nve, c.ve, c.nve), "%s ve", twhat);
-      CHECK_MSG(pairs_equal(twhat, ct.vv, ct.nvv, c.vv, c.nvv), "%s vv", twhat);
+      check_same_lists(twhat, &ct, &c);
       ipc_candidates_free(&ct);
     }
     /* narrowed as the pairs are found (ipc_broad_phase_narrowed): the broad phase's lists
@@ -1241,10 +1244,7 @@ static void test_bodies(int seed) {
         snprintf(nwhat, sizeof nwhat, "%s narrowed to %g%s on %d threads", what, dist,
                  g ? " grown" : "", nt);
         CHECK_MSG(after > 0 && after < before, "%s: %zu of %zu pairs kept", nwhat, after, before);
-        CHECK_MSG(pairs_equal(nwhat, cb.vf, cb.nvf, ca.vf, ca.nvf), "%s vf", nwhat);
-        CHECK_MSG(pairs_equal(nwhat, cb.ee, cb.nee, ca.ee, ca.nee), "%s ee", nwhat);
-        CHECK_MSG(pairs_equal(nwhat, cb.ve, cb.nve, ca.ve, ca.nve), "%s ve", nwhat);
-        CHECK_MSG(pairs_equal(nwhat, cb.vv, cb.nvv, ca.vv, ca.nvv), "%s vv", nwhat);
+        check_same_lists(nwhat, &cb, &ca);
         ipc_candidates_free(&ca);
         ipc_candidates_free(&cb);
       }
