@@ -305,6 +305,9 @@ static void copy_list(int **dst, size_t *ndst, size_t *cap, const int *src, size
   ipc_shrink((void **)dst, cap, n, 2 * sizeof(int));
 }
 
+/* the kind of the pairs of each candidate list: vf, ee, ve, vv */
+static const ipc_pair_kind list_kind[4] = {IPC_PAIR_PT, IPC_PAIR_EE, IPC_PAIR_PE, IPC_PAIR_PP};
+
 /* the vertices of pair p of a list of the given kind, in ipc_pair_kind's order */
 static void pair_vertices(const ipc_surface *s, ipc_pair_kind kind, const int *p, int *v) {
   switch (kind) {
@@ -546,10 +549,9 @@ static int pair_apart(const double *x0, const double *x1, const double *grow, co
 
 int ipc_pair_narrowed_out(const ipc_surface *s, int list, const int pair[2], const double *x0,
                           const double *x1, const double *grow, double dist) {
-  static const ipc_pair_kind kind[4] = {IPC_PAIR_PT, IPC_PAIR_EE, IPC_PAIR_PE, IPC_PAIR_PP};
   int v[4];
-  pair_vertices(s, kind[list], pair, v);
-  return pair_apart(x0, x1, grow, v, kind[list], dist, 1.0, NULL);
+  pair_vertices(s, list_kind[list], pair, v);
+  return pair_apart(x0, x1, grow, v, list_kind[list], dist, 1.0, NULL);
 }
 
 typedef struct narrow_job {
@@ -623,15 +625,15 @@ static double narrow_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   const ipc_candidates *c = j->c;
   const int *list[4] = {c->vf, c->ee, c->ve, c->vv};
   const size_t len[4] = {c->nvf, c->nee, c->nve, c->nvv};
-  const ipc_pair_kind kind[4] = {IPC_PAIR_PT, IPC_PAIR_EE, IPC_PAIR_PE, IPC_PAIR_PP};
   size_t s0 = 0, lo, hi;
   double by_key = 0.0;
   for (int t = 0; t < 4; s0 += len[t], ++t) {
     if (!ipc_subrange(s0, len[t], begin, end, &lo, &hi)) continue;
     for (size_t i = lo; i < hi; ++i) {
       int v[4];
-      pair_vertices(j->s, kind[t], list[t] + 2 * i, v);
-      int r = j->ee_only && kind[t] != IPC_PAIR_EE ? 1 : narrow_pair(j, s0 + i, v, kind[t]);
+      pair_vertices(j->s, list_kind[t], list[t] + 2 * i, v);
+      int r =
+          j->ee_only && list_kind[t] != IPC_PAIR_EE ? 1 : narrow_pair(j, s0 + i, v, list_kind[t]);
       j->keep[s0 + i] = r > 0;
       by_key += r < 0;
     }

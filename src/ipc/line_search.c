@@ -140,61 +140,6 @@ double ipc_ccd_max_step(const ipc_contact_model *cm, const ipc_candidates *cand,
   return tmin < 0 ? 0 : tmin;
 }
 
-int ipc_ccd_contacts_stop(const ipc_contact_model *cm, const ipc_contact_set *cs, const double *x,
-                          const double *xe, double near) {
-  const ipc_model *m = cm->model;
-  int stop = 0;
-  /* ipc_ccd_max_step's own loop over the plane vertices */
-  for (int p = 0; p < m->nplanes && !stop; ++p)
-    for (int k = 0; k < cm->nplane_verts && !stop; ++k) {
-      int v = cm->plane_verts[k];
-      stop = plane_toi(&m->planes[p], X(x, v), X(xe, v)) < 1.0;
-    }
-  /* each pair with ccd_range's call when its running bound is 1: the same vertex order
-     (ipc_contacts_visit_range numbers them as ccd_range does), the same parameters */
-  ipc_ccd_params prm = ipc_ccd_default_params();
-  prm.min_sep = 0.0;
-  for (size_t i = 0; i < cs->n && !stop; ++i) {
-    const ipc_contact *c = &cs->c[i];
-    if (c->kind == IPC_CONTACT_PLANE) continue;
-    int nv = c->kind == IPC_CONTACT_PP ? 2 : c->kind == IPC_CONTACT_PE ? 3 : 4;
-    ipc_pair_kind kind = c->kind == IPC_CONTACT_PT   ? IPC_PAIR_PT
-                         : c->kind == IPC_CONTACT_EE ? IPC_PAIR_EE
-                         : c->kind == IPC_CONTACT_PE ? IPC_PAIR_PE
-                                                     : IPC_PAIR_PP;
-    double p[4][3];
-    for (int k = 0; k < nv; ++k) memcpy(p[k], X(x, c->v[k]), sizeof p[k]);
-    if (!(ipc_pair_distance2(kind, (const double(*)[3])p) < near * near)) continue;
-    const int *v = c->v;
-    double toi = 1.0;
-    int hit;
-    switch (c->kind) {
-      case IPC_CONTACT_PT:
-        hit = ipc_ccd_vf(X(x, v[0]), X(x, v[1]), X(x, v[2]), X(x, v[3]), X(xe, v[0]), X(xe, v[1]),
-                         X(xe, v[2]), X(xe, v[3]), &prm, &toi);
-        break;
-      case IPC_CONTACT_EE:
-        hit = ipc_ccd_ee(X(x, v[0]), X(x, v[1]), X(x, v[2]), X(x, v[3]), X(xe, v[0]), X(xe, v[1]),
-                         X(xe, v[2]), X(xe, v[3]), &prm, &toi);
-        break;
-      case IPC_CONTACT_PE:
-        hit = ipc_ccd_ve(X(x, v[0]), X(x, v[1]), X(x, v[2]), X(xe, v[0]), X(xe, v[1]), X(xe, v[2]),
-                         &prm, &toi);
-        break;
-      default:
-        hit = ipc_ccd_vv(X(x, v[0]), X(x, v[1]), X(xe, v[0]), X(xe, v[1]), &prm, &toi);
-    }
-    stop = hit && toi < 1.0;
-  }
-  /* every rank the same verdict (over MPI each may hold another share of the contacts) */
-  if (ipc_mpi_splitting()) {
-    double s = stop;
-    ipc_mpi_reduce(&s, 1, IPC_MPI_MAX);
-    stop = s > 0.0;
-  }
-  return stop;
-}
-
 void ipc_ccd_max_step_islands(const ipc_contact_model *cm, const ipc_candidates *cand,
                               const double *x, const double *xe, const int *vert_island, int nisl,
                               const unsigned char *check, double *toi) {
@@ -268,6 +213,34 @@ static double contact_toi(const ipc_contact *c, const double *x, const double *x
       return 1.0;
   }
   return hit && toi < 1.0 ? toi : 1.0;
+}
+
+int ipc_ccd_contacts_stop(const ipc_contact_model *cm, const ipc_contact_set *cs, const double *x,
+                          const double *xe, double near) {
+  const ipc_model *m = cm->model;
+  int stop = 0;
+  /* ipc_ccd_max_step's own loop over the plane vertices */
+  for (int p = 0; p < m->nplanes && !stop; ++p)
+    for (int k = 0; k < cm->nplane_verts && !stop; ++k) {
+      int v = cm->plane_verts[k];
+      stop = plane_toi(&m->planes[p], X(x, v), X(xe, v)) < 1.0;
+    }
+  /* each pair with ccd_range's call when its running bound is 1: the same vertex order
+     (ipc_contacts_visit_range numbers them as ccd_range does), the same parameters */
+  ipc_ccd_params prm = ipc_ccd_default_params();
+  prm.min_sep = 0.0;
+  for (size_t i = 0; i < cs->n && !stop; ++i) {
+    ipc_contact c = cs->c[i]; /* its distance type is classified again at x */
+    if (c.kind == IPC_CONTACT_PLANE || !(ipc_contact_distance2(&c, cm, x) < near * near)) continue;
+    stop = contact_toi(&c, x, xe, &prm) < 1.0;
+  }
+  /* every rank the same verdict (over MPI each may hold another share of the contacts) */
+  if (ipc_mpi_splitting()) {
+    double s = stop;
+    ipc_mpi_reduce(&s, 1, IPC_MPI_MAX);
+    stop = s > 0.0;
+  }
+  return stop;
 }
 
 /* IPC's CTCD step bound over candidate pairs (ipc_contacts_visit_range numbering). Full CCD
