@@ -1098,6 +1098,25 @@ static size_t moving_pairs(int *const *vf, size_t nvf, int *const *ee, size_t ne
   return n;
 }
 
+/* a surface by hand of nv vertices in bodies (body[v]), body `obstacle` an obstacle; the
+   others rigid-shaped (rigid: its nv flags) or, without, deformable with body_contact between
+   bodies */
+static void bodies_surface(ipc_surface *s, int nv, const int *faces, int nf, const int *segs,
+                           int ns, const int *points, int np, const int *body, int obstacle,
+                           int rigid_shaped, unsigned char *rigid) {
+  unsigned char *obs = malloc((size_t)nv);
+  for (int v = 0; v < nv; ++v) obs[v] = body[v] == obstacle;
+  hand_surface(s, nv, faces, nf, segs, ns, points, np, obs);
+  memcpy(s->vert_body, body, sizeof(int) * (size_t)nv);
+  if (rigid_shaped) {
+    for (int v = 0; v < nv; ++v) rigid[v] = !obs[v];
+    s->vert_rigid = rigid;
+  } else {
+    s->body_contact = IPCC_BODY_CONTACT_BETWEEN_BODIES;
+  }
+  free(obs);
+}
+
 /* a pile of bodies carried along together (a common displacement 10 times the pile's size)
    with small motions of their own, over and through two wavy sheets of 13 x 13 vertices (an
    obstacle at rest, and a body moving with the pile: more primitives (3,267) than a scan per pair
@@ -1164,18 +1183,9 @@ static void test_bodies(int seed) {
       }
     nf += grid_faces(faces + 3 * nf, base, G);
   }
-  unsigned char obs[NV];
-  for (int v = 0; v < NV; ++v) obs[v] = body[v] == NS;
   ipc_surface s;
-  hand_surface(&s, NV, faces, nf, segs, ns, points, np, obs);
-  memcpy(s.vert_body, body, sizeof body);
   static unsigned char rigid[NV];
-  if (seed % 2) {
-    for (int v = 0; v < NV; ++v) rigid[v] = !obs[v];
-    s.vert_rigid = rigid;
-  } else {
-    s.body_contact = IPCC_BODY_CONTACT_BETWEEN_BODIES;
-  }
+  bodies_surface(&s, NV, faces, nf, segs, ns, points, np, body, NS, seed % 2, rigid);
   const double infl[2] = {0.02, 0.1};
   for (int k = 0; k < 2; ++k) {
     ipc_candidates c = {0};
@@ -1276,6 +1286,125 @@ static void test_bodies(int seed) {
   hand_surface_free(&s);
 }
 
+/* the body-by-body broad phase's superset (ipc_broad_phase_narrowed with several bodies):
+   over the calls of Newton solves on a cluster of bodies carried along together (a common
+   shift far longer than the bodies, each body's own small move and turn, a step taken most of
+   the way, steps ever shorter, a body thrown off now and then, grown vertices on some calls),
+   the lists are those of the plain body-by-body broad phase narrowed afterwards, on one and two
+   threads; the superset must have served (calls without a new search, pairs dropped by their
+   keys) */
+static void test_bodies_superset(int seed) {
+  rng_state = 0x2545f4914f6cdd1dull * (uint64_t)(seed + 11);
+  enum { NB = 14, PER = 14, NV = NB * PER, NF = NB * 7 };
+  static double x[3 * NV], xe[3 * NV], rest[3 * NV], grow[NV];
+  static int body[NV], faces[3 * NF];
+  int segs[2 * NB], points[2 * NB], nf = 0, ns = 0, np = 0;
+  double ctr[NB][3], ang[NB] = {0};
+  for (int b = 0; b < NB; ++b) {
+    for (int k = 0; k < 3; ++k) ctr[b][k] = 0.5 * urand();
+    for (int i = 0; i < PER; ++i) {
+      int v = b * PER + i;
+      body[v] = b;
+      for (int k = 0; k < 3; ++k) rest[3 * v + k] = 0.12 * (urand() - 0.5);
+    }
+    for (int f = 0; f < 7; ++f) {
+      int i = irand(11), j, k;
+      do j = irand(11);
+      while (j == i);
+      do k = irand(11);
+      while (k == i || k == j);
+      faces[3 * nf] = b * PER + i;
+      faces[3 * nf + 1] = b * PER + j;
+      faces[3 * nf + 2] = b * PER + k;
+      ++nf;
+    }
+    segs[2 * ns] = b * PER + 11;
+    segs[2 * ns + 1] = b * PER + irand(11);
+    ++ns;
+    if (seed % 3 == 0) {
+      points[np++] = b * PER + 12;
+      points[np++] = b * PER + 13;
+    }
+  }
+  ipc_surface s; /* body 0 an obstacle */
+  static unsigned char rigid[NV];
+  bodies_surface(&s, NV, faces, nf, segs, ns, points, np, body, 0, seed % 2, rigid);
+  /* positions: each body's rest shape turned by its angle about z, at its centre */
+#define PLACE(out, b, v, c, a)                            \
+  do {                                                    \
+    double ca = cos(a), sa = sin(a), *r = rest + 3 * (v); \
+    (out)[3 * (v)] = (c)[0] + ca * r[0] - sa * r[1];      \
+    (out)[3 * (v) + 1] = (c)[1] + sa * r[0] + ca * r[1];  \
+    (out)[3 * (v) + 2] = (c)[2] + r[2];                   \
+  } while (0)
+  for (int v = 0; v < NV; ++v) PLACE(x, body[v], v, ctr[body[v]], ang[body[v]]);
+  ipc_candidates c = {0}, c2 = {0}, ref = {0};
+  size_t found = 0;
+  int calls = 60;
+  const double infl = 0.04, dist = 0.04;
+  for (int k = 0; k < calls; ++k) {
+    /* a solve of 10 calls: a long common shift and body moves, then ever shorter ones */
+    double len = pow(0.5, k % 10), shift[3] = {2.0 * len, -1.0 * len, 0.5 * len};
+    double ce[NB][3], ae[NB];
+    static double dv[NB][3], dw[NB]; /* each body's own move and turn over a solve */
+    if (k % 10 == 0)
+      for (int b = 0; b < NB; ++b) {
+        for (int q = 0; q < 3; ++q) dv[b][q] = 0.1 * (urand() - 0.5);
+        dw[b] = 0.2 * (urand() - 0.5);
+      }
+    for (int b = 0; b < NB; ++b) {
+      int thrown = k % 10 == 6 && b == 1 + (k / 10) % (NB - 1);
+      for (int q = 0; q < 3; ++q)
+        ce[b][q] = ctr[b][q] + (b ? shift[q] + len * dv[b][q] : 0.0) +
+                   (thrown ? 0.3 * (urand() - 0.5) : 0.0);
+      ae[b] = ang[b] + (b ? len * dw[b] : 0.0);
+    }
+    for (int v = 0; v < NV; ++v) {
+      PLACE(xe, body[v], v, ce[body[v]], ae[body[v]]);
+      grow[v] = body[v] ? 0.002 * urand() : 0.0;
+    }
+    const double *g = k % 4 == 3 ? grow : NULL;
+    ipc_broad_phase_narrowed(&c, &s, x, xe, infl, g, s.vert_obstacle, dist);
+    ipcc_set_threads(2);
+    ipc_broad_phase_narrowed(&c2, &s, x, xe, infl, g, s.vert_obstacle, dist);
+    ipcc_set_threads(1);
+    ipc_broad_phase_passive(&ref, &s, x, xe, infl, g, s.vert_obstacle);
+    ipc_candidates_narrow(&ref, &s, x, xe, dist, g);
+    char what[96];
+    snprintf(what, sizeof what, "bodies superset seed %d call %d", seed, k);
+    check_same_lists(what, &c, &ref);
+    snprintf(what, sizeof what, "bodies superset seed %d call %d on 2 threads", seed, k);
+    check_same_lists(what, &c2, &ref);
+    found += c.nvf + c.nee + c.nve + c.nvv;
+    /* the step taken most of the way (the bodies' centres and angles with it) */
+    double alpha = 0.5 + 0.5 * urand();
+    for (int b = 0; b < NB; ++b) {
+      for (int q = 0; q < 3; ++q) ctr[b][q] += alpha * (ce[b][q] - ctr[b][q]);
+      ang[b] += alpha * (ae[b] - ang[b]);
+    }
+    for (int v = 0; v < NV; ++v) PLACE(x, body[v], v, ctr[body[v]], ang[body[v]]);
+  }
+#undef PLACE
+  ipc_broad_phase_cache_stats st;
+  ipc_broad_phase_get_cache_stats(&c, &st);
+  CHECK_MSG(found > 0, "bodies superset seed %d: no pairs at all, the check is vacuous", seed);
+  CHECK_MSG(st.calls == (size_t)calls && st.rebuilds >= 1 && 3 * st.rebuilds < st.calls,
+            "bodies superset seed %d: %zu searches in %zu calls", seed, st.rebuilds, st.calls);
+  CHECK_MSG(st.superset_pairs > 0 && st.key_drops > 0,
+            "bodies superset seed %d: %zu superset pairs, %zu dropped by their keys", seed,
+            st.superset_pairs, st.key_drops);
+  if (getenv("IPC_TEST_VERBOSE"))
+    fprintf(stderr,
+            "bodies superset seed %d: %zu searches in %zu calls, %zu pairs kept, %zu superset "
+            "pairs judged, %zu dropped by their keys\n",
+            seed, st.rebuilds, st.calls, st.pairs, st.superset_pairs, st.key_drops);
+  ipc_candidates_free(&c);
+  ipc_candidates_free(&c2);
+  ipc_candidates_free(&ref);
+  s.vert_rigid = NULL;
+  hand_surface_free(&s);
+}
+
 int main(void) {
   for (int seed = 0; seed < 6; ++seed) test_soup(seed);
   for (int seed = 0; seed < 6; ++seed) test_narrow(seed);
@@ -1289,5 +1418,6 @@ int main(void) {
   test_box_pairs();
   test_box_groups();
   for (int seed = 0; seed < 6; ++seed) test_bodies(seed);
+  for (int seed = 0; seed < 6; ++seed) test_bodies_superset(seed);
   TEST_MAIN_END();
 }

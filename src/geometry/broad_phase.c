@@ -505,7 +505,10 @@ static int broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0
     one_tree = e && !strcmp(e, "tree");
   }
   if (!one_tree &&
-      ipc_broad_phase_bodies(&w->bodies, c, s, x0, x1, inflation, grow, obs, narrow_dist)) {
+      (superset
+           ? ipc_broad_phase_bodies_narrowed(&w->bodies, c, s, x0, x1, inflation, grow, obs,
+                                             narrow_dist, &w->sup_stats)
+           : ipc_broad_phase_bodies(&w->bodies, c, s, x0, x1, inflation, grow, obs, narrow_dist))) {
     c->refit = 0;
     w->built_for = NULL; /* the trees were not rebuilt: the next refit must build */
     shrink_lists(c);
@@ -549,9 +552,19 @@ static int pair_apart(const double *x0, const double *x1, const double *grow, co
 
 int ipc_pair_narrowed_out(const ipc_surface *s, int list, const int pair[2], const double *x0,
                           const double *x1, const double *grow, double dist) {
+  return ipc_pair_narrowed_lb(s, list, pair, x0, x1, grow, dist, NULL);
+}
+
+int ipc_pair_narrowed_lb(const ipc_surface *s, int list, const int pair[2], const double *x0,
+                         const double *x1, const double *grow, double dist, double *lb) {
   int v[4];
   pair_vertices(s, list_kind[list], pair, v);
-  return pair_apart(x0, x1, grow, v, list_kind[list], dist, 1.0, NULL);
+  return pair_apart(x0, x1, grow, v, list_kind[list], dist, 1.0, lb);
+}
+
+int ipc_pair_list_vertices(const ipc_surface *s, int list, const int pair[2], int v[4]) {
+  pair_vertices(s, list_kind[list], pair, v);
+  return list == 0 || list == 1 ? 4 : list == 2 ? 3 : 2;
 }
 
 typedef struct narrow_job {
@@ -572,6 +585,56 @@ typedef struct narrow_job {
    bound on the pair's relative motion, computed alike) by more than pair_apart's margins and
    the key's (1e-6 M) is one pair_apart drops, without its distance. Otherwise pair_apart
    decides and what it found of the distance renews the key */
+/* the key test of narrow_pair and of the body-by-body superset (broad_phase_bodies.c): 1 when
+   a pair over vertices v whose distance at x0 is at least far stays beyond pair_apart's
+   threshold all along x0 -> x1 by more than its margins: first with the relative motion
+   bounded by the longest step (each |d_k - c| is at most |d_k| + |c| <= 2 L, L from step, each
+   vertex's |x1 - x0| rounded up), then with pair_apart's bound itself */
+static int far_beyond(double far, const int *v, ipc_pair_kind kind, const double *x0,
+                      const double *x1, const double *grow, const double *step, double dist,
+                      double reach_scale) {
+  int nv = kind == IPC_PAIR_PT || kind == IPC_PAIR_EE ? 4 : kind == IPC_PAIR_PE ? 3 : 2;
+  int na = kind == IPC_PAIR_EE ? 2 : 1;
+  double g[2] = {0.0, 0.0}, L = 0.0;
+  for (int k = 0; k < nv; ++k) {
+    L = acc_max(L, step[v[k]]);
+    if (grow) g[k >= na] = acc_max(g[k >= na], grow[v[k]]);
+  }
+  if (far > (dist + 4.0 * reach_scale * L + g[0] + g[1]) * (1.0 + 1e-8)) return 1;
+  if (far > dist * (1.0 + 1e-8)) {
+    double d[4][3], c[3] = {0.0, 0.0, 0.0}, reach[2] = {0.0, 0.0};
+    for (int k = 0; k < nv; ++k) {
+      const double *p = x0 + 3 * (size_t)v[k], *q = x1 + 3 * (size_t)v[k];
+      for (int a = 0; a < 3; ++a) {
+        d[k][a] = q[a] - p[a];
+        c[a] += d[k][a] / nv;
+      }
+    }
+    for (int k = 0; k < nv; ++k) {
+      double r[3] = {d[k][0] - c[0], d[k][1] - c[1], d[k][2] - c[2]};
+      reach[k >= na] = acc_max(reach[k >= na], sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]));
+    }
+    if (far > (dist + reach_scale * (reach[0] + reach[1]) + g[0] + g[1]) * (1.0 + 1e-8)) return 1;
+  }
+  return 0;
+}
+
+int ipc_pair_far_beyond(double far, const ipc_surface *s, int list, const int pair[2],
+                        const double *x0, const double *x1, const double *grow, const double *step,
+                        double dist) {
+  int v[4];
+  pair_vertices(s, list_kind[list], pair, v);
+  return far_beyond(far, v, list_kind[list], x0, x1, grow, step, dist, 1.0);
+}
+
+/* whether to keep pair ci of c, over vertices v of the given kind (pair_apart's verdict; -1:
+   dropped by its key). With the superset's keys: the pair's distance at x0 is at least its key
+   less the largest odometer of each side (a primitive's hull moves by at most its vertices'
+   moves, and those are at most what their odometers ran since the key was taken, at least its
+   smallest one then); a pair whose distance is thus bounded beyond pair_apart's threshold (its
+   bound on the pair's relative motion, computed alike) by more than pair_apart's margins and
+   the key's (1e-6 M) is one pair_apart drops, without its distance (far_beyond). Otherwise
+   pair_apart decides and what it found of the distance renews the key */
 static int narrow_pair(const narrow_job *j, size_t ci, const int *v, ipc_pair_kind kind) {
   struct ipc_broad_phase_ws *w = j->w;
   int nv = kind == IPC_PAIR_PT || kind == IPC_PAIR_EE ? 4 : kind == IPC_PAIR_PE ? 3 : 2;
@@ -579,33 +642,11 @@ static int narrow_pair(const narrow_job *j, size_t ci, const int *v, ipc_pair_ki
   double lb = 0.0, *key = NULL;
   if (w) {
     key = w->sup_key + w->sup_idx[ci];
-    double o[2] = {0.0, 0.0}, g[2] = {0.0, 0.0}, L = 0.0;
-    for (int k = 0; k < nv; ++k) {
-      int side = k >= na;
-      o[side] = acc_max(o[side], w->odo[v[k]]);
-      L = acc_max(L, w->step[v[k]]);
-      if (j->grow) g[side] = acc_max(g[side], j->grow[v[k]]);
-    }
+    double o[2] = {0.0, 0.0};
+    for (int k = 0; k < nv; ++k) o[k >= na] = acc_max(o[k >= na], w->odo[v[k]]);
     double far = (*key - o[0] - o[1]) * (1.0 - 1e-9) - 1e-6 * w->sup_M;
-    /* first with the relative motion bounded by the longest step: each |d_k - c| is at most
-       |d_k| + |c| <= 2 L */
-    if (far > (j->dist + 4.0 * j->reach_scale * L + g[0] + g[1]) * (1.0 + 1e-8)) return -1;
-    if (far > j->dist * (1.0 + 1e-8)) { /* then with pair_apart's bound itself */
-      double d[4][3], c[3] = {0.0, 0.0, 0.0}, reach[2] = {0.0, 0.0};
-      for (int k = 0; k < nv; ++k) {
-        const double *p = j->x0 + 3 * (size_t)v[k], *q = j->x1 + 3 * (size_t)v[k];
-        for (int a = 0; a < 3; ++a) {
-          d[k][a] = q[a] - p[a];
-          c[a] += d[k][a] / nv;
-        }
-      }
-      for (int k = 0; k < nv; ++k) {
-        double r[3] = {d[k][0] - c[0], d[k][1] - c[1], d[k][2] - c[2]};
-        reach[k >= na] = acc_max(reach[k >= na], sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]));
-      }
-      if (far > (j->dist + j->reach_scale * (reach[0] + reach[1]) + g[0] + g[1]) * (1.0 + 1e-8))
-        return -1;
-    }
+    if (far_beyond(far, v, kind, j->x0, j->x1, j->grow, w->step, j->dist, j->reach_scale))
+      return -1;
   }
   int apart = pair_apart(j->x0, j->x1, j->grow, v, kind, j->dist, j->reach_scale, w ? &lb : NULL);
   if (w) {

@@ -28,6 +28,38 @@ int ipc_broad_phase_bodies(struct ipc_bodies_ws **ws, ipc_candidates *c, const i
 int ipc_pair_narrowed_out(const ipc_surface *s, int list, const int pair[2], const double *x0,
                           const double *x1, const double *grow, double dist);
 
+/* ipc_broad_phase_bodies with narrow_dist >= 0, the same lists bit for bit, in less time over
+   the calls of a Newton solve: a superset of pairs is searched with every vertex box grown
+   by a margin of its body (its relative motion), kept while each body's moves since then stay
+   within those margins up to a common translation of each pair of bodies, and each call
+   tests the superset's pairs with the search's own box tests (chunks, groups and primitive
+   boxes in the pair's frame, replayed on the same doubles) and its narrowing, whose lower
+   bounds on the pairs' distances are carried from call to call by how far their vertices have
+   moved relative to their bodies and their bodies relative to each other. Counts go to *st.
+   Over MPI ranks, or with IPCC_BODIES_SUPERSET=0 in the environment, it is
+   ipc_broad_phase_bodies */
+int ipc_broad_phase_bodies_narrowed(struct ipc_bodies_ws **ws, ipc_candidates *c,
+                                    const ipc_surface *s, const double *x0, const double *x1,
+                                    double inflation, const double *grow,
+                                    const unsigned char *passive, double narrow_dist,
+                                    ipc_broad_phase_cache_stats *st);
+
+/* ipc_pair_narrowed_out, also giving in *lb (may be NULL) what the narrowing found of the
+   pair's distance at x0 (ipc_pair_stays_beyond_lb) */
+int ipc_pair_narrowed_lb(const ipc_surface *s, int list, const int pair[2], const double *x0,
+                         const double *x1, const double *grow, double dist, double *lb);
+
+/* 1 when a pair of list `list` whose distance at x0 is at least far is one
+   ipc_pair_narrowed_out(dist) surely drops (the narrowing's key test; step: each vertex's
+   |x1 - x0| rounded up) */
+int ipc_pair_far_beyond(double far, const ipc_surface *s, int list, const int pair[2],
+                        const double *x0, const double *x1, const double *grow, const double *step,
+                        double dist);
+
+/* the vertices of a pair of list `list` in ipc_pair_kind's order; returns their count (the
+   first primitive has 2 of them for ee, 1 otherwise) */
+int ipc_pair_list_vertices(const ipc_surface *s, int list, const int pair[2], int v[4]);
+
 void ipc_bodies_ws_free(struct ipc_bodies_ws *ws);
 
 #endif
