@@ -1175,7 +1175,17 @@ static int affine_start(ipc_world *w, ipcc_step_stats *st) {
   int stop = ipc_ccd_contacts_stop(&w->cm, &w->contacts, w->s.x, w->xe, 0.5 * w->dhat);
   st->t_ccd += ipc_now() - t0;
   if (stop) return 0;
-  if (ipc_newton_swept_max_step(w, st, w->dhat) < 1.0) return 0;
+  /* the broad phase narrowed as the line search's (swept_candidates): the pairs that stay
+     beyond dhat all along the move touch neither the CCD nor the potential */
+  t0 = ipc_now();
+  const ipc_surface *sf = &w->m.surface;
+  ipc_broad_phase_narrowed(&w->cand, sf, w->s.x, w->xe, w->dhat, NULL, sf->vert_obstacle,
+                           fmax(w->dhat, ipc_kappa_watch_distance(w->m.bbox_diag)));
+  st->t_broad_phase += ipc_now() - t0;
+  t0 = ipc_now();
+  double toi = ipc_ccd_max_step(&w->cm, &w->cand, w->s.x, w->xe);
+  st->t_ccd += ipc_now() - t0;
+  if (toi < 1.0) return 0;
   double kappa = w->kappa;
   if (w->kappa == 0) w->kappa = w->kappa_min;
   ++st->line_search_steps;
