@@ -1353,11 +1353,12 @@ int ipc_broad_phase_bodies_narrowed(struct ipc_bodies_ws **wsp, ipc_candidates *
   sup_bodies(w, x0, x1, grow, DO_MOTION | (ok ? DO_ODOMETERS | DO_DEVIATIONS : 0));
   pair_motions(w);
   if (ok) run_pair_odometers(u);
-  /* a new superset when most pairs searched directly are calm now (and they are not few) */
+  /* a new superset when most pairs searched directly are calm now and they are not few (an
+     eighth of the body pairs) */
   for (int pass = 0;; ++pass) {
     if (pass > 0) sup_bodies(w, x0, x1, grow, DO_DEVIATIONS);
     size_t calm = classify(w, ok);
-    if (pass > 0 || !(calm > 0 && (!ok || (8 * u->nsel > w->nkept && 2 * calm > u->nsel)))) break;
+    if (pass > 0 || !(8 * calm > w->nkept && 2 * calm > u->nsel)) break;
     ++st->rebuilds;
     u->valid = 0;
     if (!rebuild(wsp, s, x0, x1, inflation, grow, passive)) return 0;

@@ -1179,8 +1179,7 @@ static int affine_start(ipc_world *w, ipcc_step_stats *st) {
      beyond dhat all along the move touch neither the CCD nor the potential */
   t0 = ipc_now();
   const ipc_surface *sf = &w->m.surface;
-  ipc_broad_phase_narrowed(&w->cand, sf, w->s.x, w->xe, w->dhat, NULL, sf->vert_obstacle,
-                           fmax(w->dhat, ipc_kappa_watch_distance(w->m.bbox_diag)));
+  ipc_broad_phase_narrowed(&w->cand, sf, w->s.x, w->xe, w->dhat, NULL, sf->vert_obstacle, w->dhat);
   st->t_broad_phase += ipc_now() - t0;
   t0 = ipc_now();
   double toi = ipc_ccd_max_step(&w->cm, &w->cand, w->s.x, w->xe);
