@@ -28,16 +28,16 @@ int ipc_broad_phase_bodies(struct ipc_bodies_ws **ws, ipc_candidates *c, const i
 int ipc_pair_narrowed_out(const ipc_surface *s, int list, const int pair[2], const double *x0,
                           const double *x1, const double *grow, double dist);
 
-/* ipc_broad_phase_bodies with narrow_dist >= 0, the same lists bit for bit, in less time over
-   the calls of a Newton solve: a superset of pairs is searched with every vertex box grown
-   by a margin of its body (its relative motion), kept while each body's moves since then stay
-   within those margins up to a common translation of each pair of bodies, and each call
-   tests the superset's pairs with the search's own box tests (chunks, groups and primitive
-   boxes in the pair's frame, replayed on the same doubles) and its narrowing, whose lower
-   bounds on the pairs' distances are carried from call to call by how far their vertices have
-   moved relative to their bodies and their bodies relative to each other. Counts go to *st.
-   Over MPI ranks, or with IPCC_BODIES_SUPERSET=0 in the environment, it is
-   ipc_broad_phase_bodies */
+/* (broad_phase_superset.c) ipc_broad_phase_bodies with narrow_dist >= 0, the same lists bit
+   for bit, in less time over the calls of a Newton solve: once most body pairs are calm, the
+   pairs of calm bodies are searched with every vertex box grown by a margin of its body (its
+   relative motion), kept while each body's moves since then stay within those margins up to a
+   common translation of each pair of bodies, and each call tests the superset's pairs with the
+   search's own box tests (chunks, groups and primitive boxes in the pair's frame, replayed on
+   the same doubles) and its narrowing, whose lower bounds on the pairs' distances are carried
+   from call to call by how far their vertices have moved relative to their bodies and their
+   bodies relative to each other; the other body pairs are searched. Counts go to *st. Over MPI
+   ranks, or with IPCC_BODIES_SUPERSET=0 in the environment, it is ipc_broad_phase_bodies */
 int ipc_broad_phase_bodies_narrowed(struct ipc_bodies_ws **ws, ipc_candidates *c,
                                     const ipc_surface *s, const double *x0, const double *x1,
                                     double inflation, const double *grow,
