@@ -1098,6 +1098,21 @@ static size_t moving_pairs(int *const *vf, size_t nvf, int *const *ee, size_t ne
   return n;
 }
 
+/* n triangles over three distinct vertices each of o .. o + m - 1, into faces; returns n */
+static int random_faces(int *faces, int n, int o, int m) {
+  for (int f = 0; f < n; ++f) {
+    int i = irand(m), j, k;
+    do j = irand(m);
+    while (j == i);
+    do k = irand(m);
+    while (k == i || k == j);
+    faces[3 * f] = o + i;
+    faces[3 * f + 1] = o + j;
+    faces[3 * f + 2] = o + k;
+  }
+  return n;
+}
+
 /* a surface by hand of nv vertices in bodies (body[v]), body `obstacle` an obstacle; the
    others rigid-shaped (rigid: its nv flags) or, without, deformable with body_contact between
    bodies */
@@ -1148,17 +1163,7 @@ static void test_bodies(int seed) {
     }
     /* 5 triangles over its first 9 vertices, one segment, its last two vertices points
        (seeds 0-3) */
-    for (int f = 0; f < 5; ++f) {
-      int i = irand(9), j, k;
-      do j = irand(9);
-      while (j == i);
-      do k = irand(9);
-      while (k == i || k == j);
-      faces[3 * nf] = o + i;
-      faces[3 * nf + 1] = o + j;
-      faces[3 * nf + 2] = o + k;
-      ++nf;
-    }
+    nf += random_faces(faces + 3 * nf, 5, o, 9);
     segs[2 * ns] = o + 9;
     segs[2 * ns + 1] = o + irand(9);
     ++ns;
@@ -1307,17 +1312,7 @@ static void test_bodies_superset(int seed) {
       body[v] = b;
       for (int k = 0; k < 3; ++k) rest[3 * v + k] = 0.12 * (urand() - 0.5);
     }
-    for (int f = 0; f < 7; ++f) {
-      int i = irand(11), j, k;
-      do j = irand(11);
-      while (j == i);
-      do k = irand(11);
-      while (k == i || k == j);
-      faces[3 * nf] = b * PER + i;
-      faces[3 * nf + 1] = b * PER + j;
-      faces[3 * nf + 2] = b * PER + k;
-      ++nf;
-    }
+    nf += random_faces(faces + 3 * nf, 7, b * PER, 11);
     segs[2 * ns] = b * PER + 11;
     segs[2 * ns + 1] = b * PER + irand(11);
     ++ns;
