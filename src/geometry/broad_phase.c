@@ -552,13 +552,13 @@ static int pair_apart(const double *x0, const double *x1, const double *grow, co
 
 int ipc_pair_narrowed_out(const ipc_surface *s, int list, const int pair[2], const double *x0,
                           const double *x1, const double *grow, double dist) {
-  return ipc_pair_narrowed_lb(s, list, pair, x0, x1, grow, dist, NULL);
-}
-
-int ipc_pair_narrowed_lb(const ipc_surface *s, int list, const int pair[2], const double *x0,
-                         const double *x1, const double *grow, double dist, double *lb) {
   int v[4];
   pair_vertices(s, list_kind[list], pair, v);
+  return pair_apart(x0, x1, grow, v, list_kind[list], dist, 1.0, NULL);
+}
+
+int ipc_pair_apart_lb(int list, const int v[4], const double *x0, const double *x1,
+                      const double *grow, double dist, double *lb) {
   return pair_apart(x0, x1, grow, v, list_kind[list], dist, 1.0, lb);
 }
 
@@ -577,15 +577,7 @@ typedef struct narrow_job {
   struct ipc_broad_phase_ws *w; /* c's pairs come from w's superset (its keys), or NULL */
 } narrow_job;
 
-/* whether to keep pair ci of c, over vertices v of the given kind (pair_apart's verdict; -1:
-   dropped by its key). With the superset's keys: the pair's distance at x0 is at least its key
-   less the largest odometer of each side (a primitive's hull moves by at most its vertices'
-   moves, and those are at most what their odometers ran since the key was taken, at least its
-   smallest one then); a pair whose distance is thus bounded beyond pair_apart's threshold (its
-   bound on the pair's relative motion, computed alike) by more than pair_apart's margins and
-   the key's (1e-6 M) is one pair_apart drops, without its distance. Otherwise pair_apart
-   decides and what it found of the distance renews the key */
-/* the key test of narrow_pair and of the body-by-body superset (broad_phase_bodies.c): 1 when
+/* the key test of narrow_pair and of the body-by-body superset (broad_phase_superset.c): 1 when
    a pair over vertices v whose distance at x0 is at least far stays beyond pair_apart's
    threshold all along x0 -> x1 by more than its margins: first with the relative motion
    bounded by the longest step (each |d_k - c| is at most |d_k| + |c| <= 2 L, L from step, each
@@ -619,11 +611,8 @@ static int far_beyond(double far, const int *v, ipc_pair_kind kind, const double
   return 0;
 }
 
-int ipc_pair_far_beyond(double far, const ipc_surface *s, int list, const int pair[2],
-                        const double *x0, const double *x1, const double *grow, const double *step,
-                        double dist) {
-  int v[4];
-  pair_vertices(s, list_kind[list], pair, v);
+int ipc_pair_far_beyond(double far, int list, const int v[4], const double *x0, const double *x1,
+                        const double *grow, const double *step, double dist) {
   return far_beyond(far, v, list_kind[list], x0, x1, grow, step, dist, 1.0);
 }
 

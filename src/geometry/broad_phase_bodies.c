@@ -325,24 +325,23 @@ static void body_chunks(struct ipc_bodies_ws *w, int b, const double *x0, const 
   }
 }
 
-/* bodies_range's passes: summaries (r0 < 0), chunk boxes (passive CHUNKS_ONLY), or both */
-static const unsigned char chunks_only_tag;
-#define CHUNKS_ONLY (&chunks_only_tag)
-
 typedef struct bodies_job {
   struct ipc_bodies_ws *w;
   const double *x0, *x1, *grow;
   const unsigned char *passive;
   double r0;
+  int chunks; /* 0: the bodies' summaries, 1: their chunk boxes */
 } bodies_job;
 
-/* bodies [begin, end): summaries and chunk boxes */
+/* bodies [begin, end): their summaries or their chunk boxes */
 static double bodies_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   (void)chunk;
   const bodies_job *j = vjob;
   for (size_t b = begin; b < end; ++b) {
-    if (j->passive != CHUNKS_ONLY) body_summary(j->w, (int)b, j->x0, j->x1, j->grow, j->passive);
-    if (j->r0 >= 0.0) body_chunks(j->w, (int)b, j->x0, j->x1, j->r0, j->grow);
+    if (j->chunks)
+      body_chunks(j->w, (int)b, j->x0, j->x1, j->r0, j->grow);
+    else
+      body_summary(j->w, (int)b, j->x0, j->x1, j->grow, j->passive);
   }
   return 0.0;
 }
@@ -660,13 +659,12 @@ int ipc_bodies_prepare(struct ipc_bodies_ws **wsp, const ipc_surface *s, const d
   /* the bodies' summaries on the threads, body by body; then, when no body needs pairs
      within itself, their chunk boxes */
   reserve_bodies(w);
-  bodies_job bj = {w, x0, x1, grow, passive, -1.0};
+  bodies_job bj = {w, x0, x1, grow, passive, r0, 0};
   ipc_parallel_sum((size_t)nb, 16, bodies_range, &bj);
   for (int b = 0; b < nb; ++b)
     if (self_pairs_possible(w, s, b)) return 0;
   reserve_chunks(w, s);
-  bj.passive = CHUNKS_ONLY;
-  bj.r0 = r0;
+  bj.chunks = 1;
   ipc_parallel_sum((size_t)nb, 16, bodies_range, &bj);
 
   /* body pairs: world-swept boxes; or, with wide >= 0, each body's box in its own frame grown

@@ -44,17 +44,17 @@ int ipc_broad_phase_bodies_narrowed(struct ipc_bodies_ws **ws, ipc_candidates *c
                                     const unsigned char *passive, double narrow_dist,
                                     ipc_broad_phase_cache_stats *st);
 
-/* ipc_pair_narrowed_out, also giving in *lb (may be NULL) what the narrowing found of the
+/* ipc_pair_narrowed_out's verdict on a pair of list `list` given by its vertices v
+   (ipc_pair_list_vertices), also giving in *lb (may be NULL) what the narrowing found of the
    pair's distance at x0 (ipc_pair_stays_beyond_lb) */
-int ipc_pair_narrowed_lb(const ipc_surface *s, int list, const int pair[2], const double *x0,
-                         const double *x1, const double *grow, double dist, double *lb);
+int ipc_pair_apart_lb(int list, const int v[4], const double *x0, const double *x1,
+                      const double *grow, double dist, double *lb);
 
-/* 1 when a pair of list `list` whose distance at x0 is at least far is one
-   ipc_pair_narrowed_out(dist) surely drops (the narrowing's key test; step: each vertex's
-   |x1 - x0| rounded up) */
-int ipc_pair_far_beyond(double far, const ipc_surface *s, int list, const int pair[2],
-                        const double *x0, const double *x1, const double *grow, const double *step,
-                        double dist);
+/* 1 when a pair of list `list` over vertices v (ipc_pair_list_vertices) whose distance at x0
+   is at least far is one ipc_pair_narrowed_out(dist) surely drops (the narrowing's key test;
+   step: each vertex's |x1 - x0| rounded up) */
+int ipc_pair_far_beyond(double far, int list, const int v[4], const double *x0, const double *x1,
+                        const double *grow, const double *step, double dist);
 
 /* the vertices of a pair of list `list` in ipc_pair_kind's order; returns their count (the
    first primitive has 2 of them for ee, 1 otherwise) */

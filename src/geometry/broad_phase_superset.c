@@ -365,12 +365,12 @@ static double sup_range(void *vjob, size_t chunk, size_t begin, size_t end) {
       double o[2] = {0.0, 0.0};
       for (int k = 0; k < nv; ++k) o[k >= na] = mx(o[k >= na], u->odo[v[k]]);
       double far = (*key - o[0] - o[1] - u->odo_ab[q]) * (1.0 - 1e-9) - 1e-6 * u->M;
-      if (ipc_pair_far_beyond(far, j->s, l, pr, j->x0, j->x1, j->grow, u->step, j->dist)) {
+      if (ipc_pair_far_beyond(far, l, v, j->x0, j->x1, j->grow, u->step, j->dist)) {
         by_key += 1.0;
         continue;
       }
       double lb = 0.0;
-      int apart = ipc_pair_narrowed_lb(j->s, l, pr, j->x0, j->x1, j->grow, j->dist, &lb);
+      int apart = ipc_pair_apart_lb(l, v, j->x0, j->x1, j->grow, j->dist, &lb);
       double m[2] = {INFINITY, INFINITY};
       for (int k = 0; k < nv; ++k) m[k >= na] = mn(m[k >= na], u->odo[v[k]]);
       *key = lb - 1e-7 * u->M + m[0] + m[1] + u->odo_ab[q];
