@@ -43,5 +43,23 @@ lacks "//" "no doubled slash in check's output"
 expect 0 "plot DIR/" "$IPCC" plot "$T/a/"
 lacks "//" "no doubled slash in plot's output"
 
+# IPCC_TRACE: one line per Newton iteration; the bodies above the tolerance are counted from
+# the same direction as |p|inf, so none is above it exactly when |p|inf is within it, and an
+# accepted step decreased the energy by a positive share of its first-order prediction
+IPCC_TRACE=1 "$IPCC" run scenes/stacking_spheres_affine.json --mode ipc --steps 6 --no-checkpoint \
+  -o "$T/trace" >/dev/null 2>"$T/trace.err"
+lines=$(grep -c "^ipcc trace: step" "$T/trace.err")
+if [ "$lines" -ge 6 ]; then ok "IPCC_TRACE prints $lines Newton iterations"; else
+  bad "IPCC_TRACE printed $lines iterations over 6 steps"; fi
+verdict=$(awk '/^ipcc trace: step/ {
+  split("", f)
+  for (i = 1; i < NF; ++i) if (!($i in f)) f[$i] = $(i + 1)
+  p = f["|p|inf"]; tol = f["tol"]; over = f["bodies>tol"]; a = f["alpha"]
+  if ((p <= tol) != (over == 0)) { print "bodies>tol " over " with |p|inf " p " tol " tol; exit }
+  if (a > 0 && p > tol && !(f["decrease/predicted"] > 0)) { print "decrease/predicted " f["decrease/predicted"]; exit }
+  n++ } END { if (n == 0) print "no trace lines" }' "$T/trace.err")
+if [ -z "$verdict" ]; then ok "IPCC_TRACE: bodies above the tolerance and decrease agree with |p|inf"; else
+  bad "IPCC_TRACE: $verdict"; fi
+
 echo "$fails failed"
 [ "$fails" -eq 0 ]

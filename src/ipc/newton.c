@@ -563,6 +563,26 @@ static int step_too_small(const ipc_world *w, int i, double tol) {
   return s->alpha[i] * s->pmax[i] < 1e-3 * tol || s->alpha[i] < 1e-20;
 }
 
+/* s->dec[i] = -g.p over the DOFs of island i (the decrease a unit step predicts to first
+   order; affine bodies by their 12 generalized coordinates) */
+static void island_decrease(ipc_world *w) {
+  ipc_newton_solver *s = w->solver;
+  const ipc_islands *is = &s->isl;
+  int n = w->m.nverts;
+  for (int i = 0; i < is->n; ++i) s->dec[i] = 0;
+  for (int v = 0; v < n; ++v) {
+    int i = is->vert[v];
+    if (i < 0 || (w->rest.naff > 0 && w->rest.vert_aff[v] >= 0)) continue;
+    for (int d = 0; d < 3; ++d) s->dec[i] -= w->g[3 * v + d] * w->p[3 * v + d];
+  }
+  for (int a = 0; a < w->rest.naff; ++a) {
+    int i = is->body[w->rest.aff_body[a]];
+    if (i < 0) continue;
+    size_t o = 3 * (size_t)w->aff_pv[4 * a];
+    for (int k = 0; k < 12; ++k) s->dec[i] -= w->g[o + k] * w->p[o + k];
+  }
+}
+
 /* the CCD-filtered backtracking line search of each island (islands.h) along w->p from the
    energies s->e0 at x: each island starts at alpha 1, is cut to ccd_scale times its time of
    impact until its step is collision-free (the chord of each curved affine trial checked on
@@ -702,22 +722,9 @@ static int settle_islands(ipc_world *w, double tol, int *stuck, ipcc_step_stats 
   if (s->nfrozen > 0) ipc_islands_terms(m, &w->cand, &w->fric, thaw_term, &t);
   /* the predicted decrease -g.p of each island that found none */
   int any_failed = 0;
-  for (int i = 0; i < ni; ++i) {
-    s->dec[i] = 0;
-    any_failed |= s->state[i] == LS_FAILED;
-  }
+  for (int i = 0; i < ni; ++i) any_failed |= s->state[i] == LS_FAILED;
   if (any_failed) {
-    for (int v = 0; v < n; ++v) {
-      int i = is->vert[v];
-      if (i < 0 || (w->rest.naff > 0 && w->rest.vert_aff[v] >= 0)) continue;
-      for (int d = 0; d < 3; ++d) s->dec[i] -= w->g[3 * v + d] * w->p[3 * v + d];
-    }
-    for (int a = 0; a < w->rest.naff; ++a) {
-      int i = is->body[w->rest.aff_body[a]];
-      if (i < 0) continue;
-      size_t o = 3 * (size_t)w->aff_pv[4 * a];
-      for (int k = 0; k < 12; ++k) s->dec[i] -= w->g[o + k] * w->p[o + k];
-    }
+    island_decrease(w);
     for (int i = 0; i < ni; ++i) {
       if (s->state[i] != LS_FAILED) continue;
       if (s->dec[i] <= 4096 * DBL_EPSILON * fabs(s->e0[i]))
@@ -933,6 +940,41 @@ static void watch_kappa(ipc_world *w) {
   }
 }
 
+/* IPCC_TRACE: the bodies whose largest vertex move along the direction w->p exceeds tol, the
+   body of the largest move and the largest move of any other body */
+static void bodies_over(const ipc_world *w, double tol, int *over, int *worst, double *second) {
+  const ipc_model *m = &w->m;
+  double *bm = IPC_NEW0(double, (size_t)m->nbodies);
+  for (int v = 0; v < m->nverts; ++v) {
+    int b = m->surface.vert_body[v];
+    for (int d = 0; d < 3; ++d) bm[b] = fmax(bm[b], fabs(w->p[3 * v + d]));
+  }
+  *over = 0;
+  *worst = -1;
+  for (int b = 0; b < m->nbodies; ++b) {
+    *over += bm[b] > tol;
+    if (*worst < 0 || bm[b] > bm[*worst]) *worst = b;
+  }
+  *second = 0;
+  for (int b = 0; b < m->nbodies; ++b)
+    if (b != *worst) *second = fmax(*second, bm[b]);
+  ipc_free(bm);
+}
+
+/* IPCC_TRACE: the accepted step's decrease of the energy over the decrease its first-order
+   term predicts (alpha g.p); a quadratic model that fits gives 1 - alpha / 2 */
+static double decrease_agreement(ipc_world *w) {
+  ipc_newton_solver *s = w->solver;
+  island_decrease(w);
+  double got = 0, predicted = 0;
+  for (int i = 0; i < s->isl.n; ++i) {
+    if (s->state[i] != LS_ACCEPTED) continue;
+    got += s->e0[i] - s->e1[i];
+    predicted += s->alpha[i] * s->dec[i];
+  }
+  return predicted > 0 ? got / predicted : 0.0;
+}
+
 /* Newton iterations with the current fixed set and penalties; returns 0 converged (or at
    the rounding floor), 1 failed (err set), 2 stuck: no decrease well above the floor */
 static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ipcc_error *err) {
@@ -1032,13 +1074,18 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
     /* the scripted move's state, after IPC's line search; the solve converges only once it
        is complete */
     int mbc_changed = 0;
-    if (w->log_newton)
+    if (w->log_newton) {
+      int over, worst;
+      double second, agree = rc == 0 ? decrease_agreement(w) : 0.0;
+      bodies_over(w, tol, &over, &worst, &second);
       fprintf(stderr,
               "ipcc trace: step %d it %d kappa %.6g dhat2 %.6g |p|inf %.6g tol %.6g alpha0 %.6g "
-              "alpha %.6g E %.10g -> %.10g min_d2 %.6g contacts %zu friction %zu |g|2 %.6g\n",
+              "alpha %.6g E %.10g -> %.10g min_d2 %.6g contacts %zu friction %zu |g|2 %.6g "
+              "bodies>tol %d worst %d next %.3g tol decrease/predicted %.3g\n",
               w->s.step + 1, st->newton_iterations, w->kappa, w->dhat * w->dhat, pmax, tol, alpha0,
               rc == 0 ? s->alpha[0] : 0.0, e0, rc == 0 ? s->e1[0] + s->e1[1] : e0, min_d2,
-              w->contacts.n, w->fric.n, s->g2);
+              w->contacts.n, w->fric.n, s->g2, over, worst, second / tol, agree);
+    }
     e0_kappa = -1.0;
     if (rc == 0) {
       if (is->n == 1) { /* the accepted energies are the next iteration's at x */
