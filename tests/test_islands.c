@@ -20,15 +20,21 @@
 #include "scene_text.h"
 #include "test.h"
 
-static ipc_world *make_world(const char *json, int global) {
+/* the line search of a run: per island, global, global with per-body freezing */
+enum { ISLANDS, GLOBAL, FREEZING };
+static const char *const mode_name[] = {"islands", "global", "global, body freezing"};
+
+static ipc_world *make_world(const char *json, int mode) {
   ipcc_scene_def def;
   ipcc_error err;
   if (scene_text_load(json, &def, &err) != IPCC_OK) {
     CHECK_MSG(0, "scene: %s", err.msg);
     return NULL;
   }
-  CHECK(def.island_line_search == 0); /* the global line search unless asked */
-  def.island_line_search = !global;
+  /* the global line search without freezing unless asked */
+  CHECK(def.island_line_search == 0 && def.body_freezing == 0);
+  def.island_line_search = mode == ISLANDS;
+  def.body_freezing = mode == FREEZING;
   ipc_world *w = ipc_world_create(&def, &err);
   CHECK_MSG(w != NULL, "world: %s", err.msg);
   ipcc_scene_def_free(&def);
@@ -49,7 +55,7 @@ static const char *four_cubes =
     " \"planes\": [{\"point\": [0, 0, 0], \"normal\": [0, 1, 0], \"friction\": 0.5}]}";
 
 static void test_build(void) {
-  ipc_world *w = make_world(four_cubes, 0);
+  ipc_world *w = make_world(four_cubes, GLOBAL);
   if (!w) return;
   const ipc_model *m = &w->m;
   CHECK(m->nbodies == 4);
@@ -99,13 +105,13 @@ static void test_build(void) {
 }
 
 typedef struct run_result {
-  int ok, iterations;
-  double *x; /* final positions */
+  int ok, iterations, frozen; /* Newton iterations, those with frozen bodies */
+  double *x;                  /* final positions */
 } run_result;
 
-static run_result run(const char *json, int global, int steps) {
-  run_result r = {0, 0, NULL};
-  ipc_world *w = make_world(json, global);
+static run_result run(const char *json, int mode, int steps) {
+  run_result r = {0, 0, 0, NULL};
+  ipc_world *w = make_world(json, mode);
   if (!w) return r;
   r.ok = 1;
   for (int k = 0; k < steps && r.ok; ++k) {
@@ -113,15 +119,16 @@ static run_result run(const char *json, int global, int steps) {
     ipcc_error err;
     char what[256];
     if (ipc_world_step(w, &st, &err) != IPCC_OK) {
-      CHECK_MSG(0, "%s step %d: %s", global ? "global" : "islands", k + 1, err.msg);
+      CHECK_MSG(0, "%s step %d: %s", mode_name[mode], k + 1, err.msg);
       r.ok = 0;
     } else if (!ipc_world_intersection_free(w, what, sizeof what)) {
-      CHECK_MSG(0, "%s step %d intersects: %s", global ? "global" : "islands", k + 1, what);
+      CHECK_MSG(0, "%s step %d intersects: %s", mode_name[mode], k + 1, what);
       r.ok = 0;
     }
-    CHECK_MSG(!st.newton_capped, "%s step %d: Newton capped or stuck",
-              global ? "global" : "islands", k + 1);
+    CHECK_MSG(!st.newton_capped, "%s step %d: Newton capped or stuck", mode_name[mode], k + 1);
+    CHECK(st.frozen_iterations >= 0 && st.frozen_iterations <= st.newton_iterations);
     r.iterations += st.newton_iterations;
+    r.frozen += st.frozen_iterations;
   }
   size_t n = 3 * (size_t)w->m.nverts;
   r.x = malloc(n * sizeof(double));
@@ -139,12 +146,13 @@ static char *with_tolerance(const char *json, double tol) {
   return t;
 }
 
-/* islands and global line search on one scene at newton.tolerance tol: the largest vertex
-   distance between the two runs (into *d) and the tolerance as a distance per step */
-static int compare_at(const char *name, const char *json, double tol, int steps, double *d,
-                      double *tol_dist, int *its_isl, int *its_glob) {
+/* two line searches (modes a and b) on one scene at newton.tolerance tol: the largest vertex
+   distance between the two runs (into *d), the tolerance as a distance per step, and each
+   run's Newton iterations and those with frozen bodies */
+static int compare_at(const char *name, const char *json, double tol, int steps, int mode_a,
+                      int mode_b, double *d, double *tol_dist, run_result *ra, run_result *rb) {
   char *t = with_tolerance(json, tol);
-  ipc_world *w = make_world(t, 0);
+  ipc_world *w = make_world(t, GLOBAL);
   if (!w) {
     free(t);
     return 0;
@@ -152,44 +160,65 @@ static int compare_at(const char *name, const char *json, double tol, int steps,
   *tol_dist = w->m.params.newton_tol * w->m.bbox_diag * w->h;
   int nv = w->m.nverts;
   ipc_world_destroy(w);
-  run_result a = run(t, 0, steps), b = run(t, 1, steps);
+  run_result a = run(t, mode_a, steps), b = run(t, mode_b, steps);
   free(t);
   int ok = a.ok && b.ok;
   if (ok) {
     *d = 0;
     for (int i = 0; i < 3 * nv; ++i) *d = fmax(*d, fabs(a.x[i] - b.x[i]));
-    *its_isl = a.iterations;
-    *its_glob = b.iterations;
     fprintf(stderr,
-            "%s, tolerance %g: %d steps, Newton iterations islands %d global %d, "
-            "largest difference %.3g m = %.3g x the tolerance as a distance %.3g m\n",
-            name, tol, steps, a.iterations, b.iterations, *d, *d / *tol_dist, *tol_dist);
+            "%s, tolerance %g: %d steps, Newton iterations %s %d (%d with frozen bodies), %s %d "
+            "(%d), largest difference %.3g m = %.3g x the tolerance as a distance %.3g m\n",
+            name, tol, steps, mode_name[mode_a], a.iterations, a.frozen, mode_name[mode_b],
+            b.iterations, b.frozen, *d, *d / *tol_dist, *tol_dist);
   }
   free(a.x);
   free(b.x);
+  a.x = b.x = NULL;
+  *ra = a;
+  *rb = b;
   return ok;
 }
 
-/* both line searches converge to the same answer: at IPC's tolerance (1e-2) the runs stay
+/* two line searches converge to the same answer: at IPC's tolerance (1e-2) the runs stay
    within the Newton tolerance accumulated over the steps, and at a hundred times tighter a
-   tolerance their difference shrinks at least tenfold */
-static void compare(const char *name, const char *json, int steps) {
+   tolerance their difference shrinks at least tenfold. Returns 1 when both ran */
+static int agree(const char *name, const char *json, int steps, int mode_a, int mode_b,
+                 run_result r[2][2]) {
   double d1, t1, d2, t2;
-  int i1, g1, i2, g2;
-  if (!compare_at(name, json, 1e-2, steps, &d1, &t1, &i1, &g1) ||
-      !compare_at(name, json, 1e-4, steps, &d2, &t2, &i2, &g2))
-    return;
+  if (!compare_at(name, json, 1e-2, steps, mode_a, mode_b, &d1, &t1, &r[0][0], &r[0][1]) ||
+      !compare_at(name, json, 1e-4, steps, mode_a, mode_b, &d2, &t2, &r[1][0], &r[1][1]))
+    return 0;
   CHECK_MSG(d1 <= steps * t1, "%s: runs differ by %g tolerances", name, d1 / t1);
   CHECK_MSG(d2 <= 0.1 * d1, "%s: the difference %g at 1e-4 is not a tenth of %g at 1e-2", name, d2,
             d1);
   CHECK(d1 > 0); /* the two line searches took different paths */
-  /* islands take at most about as many iterations as the global search (whose first step
-     length follows IPC's, CFL bound included) */
-  CHECK(10 * i1 <= 11 * g1 && 10 * i2 <= 11 * g2);
+  return 1;
+}
+
+/* islands against the global line search: islands take at most about as many iterations (the
+   global search's first step length follows IPC's, CFL bound included); the global search
+   freezes nothing */
+static void compare(const char *name, const char *json, int steps) {
+  run_result r[2][2];
+  if (!agree(name, json, steps, ISLANDS, GLOBAL, r)) return;
+  for (int k = 0; k < 2; ++k) {
+    CHECK(10 * r[k][0].iterations <= 11 * r[k][1].iterations);
+    CHECK(r[k][1].frozen == 0);
+  }
+}
+
+/* per-body freezing against the global line search without it: the same answer, with
+   iterations over part of the bodies at both tolerances */
+static void compare_freezing(const char *name, const char *json, int steps) {
+  run_result r[2][2];
+  if (!agree(name, json, steps, FREEZING, GLOBAL, r)) return;
+  for (int k = 0; k < 2; ++k) CHECK_MSG(r[k][0].frozen > 0, "%s: nothing frozen", name);
 }
 
 static void test_affine_groups(void) {
   compare("affine and soft cubes", four_cubes, 60);
+  compare_freezing("affine and soft cubes", four_cubes, 60);
 }
 
 static const char *soft_cubes =
@@ -203,6 +232,7 @@ static const char *soft_cubes =
 
 static void test_soft_groups(void) {
   compare("soft cubes", soft_cubes, 60);
+  compare_freezing("soft cubes", soft_cubes, 60);
 }
 
 int main(void) {

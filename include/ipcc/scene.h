@@ -198,6 +198,10 @@ typedef struct ipcc_scene_def {
      contact island, bodies that cannot touch along the step searched apart, converged
      islands frozen (newton.c, islands.h) */
   int island_line_search;
+  /* with the global line search: once an accepted step's direction moves at most half of
+     the bodies by more than a fifth of the tolerance, the others (unless a pair ties them to
+     one of those) leave the system until every body is checked again (0, body_freezing.c) */
+  int body_freezing;
   ipcc_linear_solver_kind linear_solver; /* (IPCC_LINEAR_SOLVER_CHOLMOD) */
   /* output */
   int output_every; /* write every Nth step */

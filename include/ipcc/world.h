@@ -41,6 +41,8 @@ typedef struct ipcc_step_stats {
                               step (the first trial's length < 1) */
   int backtracks;          /* halvings of a line search's step on an energy that did not
                               decrease, summed over the step's iterations */
+  int frozen_iterations;   /* Newton iterations over part of the bodies, the others frozen
+                              (newton.line_search "islands" or newton.body_freezing) */
 } ipcc_step_stats;
 
 /* number of threads for ipcc's own loops (default 1; n < 1: one per core; returns the

@@ -45,6 +45,7 @@ class StepStats(ctypes.Structure):
         ("linear_iterations", ctypes.c_long),
         ("ccd_cuts", ctypes.c_int),
         ("backtracks", ctypes.c_int),
+        ("frozen_iterations", ctypes.c_int),
     ]
 
 

@@ -382,6 +382,19 @@ static double sup_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   return by_key;
 }
 
+/* 1 when every vertex passive for the superset's search is passive now. Passive sets come by
+   whole bodies (obstacles; bodies frozen by the Newton solve), and a pair of two bodies passive
+   now has no body pair in kab (classify drops it): a superset searched with fewer passive
+   bodies still holds every pair, and keeps serving while the solve freezes bodies */
+static int passive_within(const bodies_superset *u, const ipc_surface *s,
+                          const unsigned char *passive) {
+  for (int i = 0; i < s->nsv; ++i) {
+    int v = s->sv[i];
+    if (u->passive[v] && !passive[v]) return 0;
+  }
+  return 1;
+}
+
 int ipc_broad_phase_bodies_narrowed(struct ipc_bodies_ws **wsp, ipc_candidates *c,
                                     const ipc_surface *s, const double *x0, const double *x1,
                                     double inflation, const double *grow,
@@ -405,8 +418,7 @@ int ipc_broad_phase_bodies_narrowed(struct ipc_bodies_ws **wsp, ipc_candidates *
   }
   u->M = M;
   int ok = u->valid && u->hash == w->grouped_hash && u->nb == w->nb && u->r0 == w->r0 &&
-           u->has_passive == (passive != NULL) &&
-           (!passive || memcmp(u->passive, passive, (size_t)s->nverts) == 0);
+           u->has_passive == (passive != NULL) && (!passive || passive_within(u, s, passive));
   sup_bodies(w, x0, x1, grow, DO_MOTION | (ok ? DO_ODOMETERS | DO_DEVIATIONS : 0));
   pair_motions(w);
   if (ok) run_pair_odometers(u);

@@ -619,7 +619,8 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipcc
   const cJSON *newton = cJSON_GetObjectItemCaseSensitive(root, "newton");
   if (newton) {
     static const char *const nkeys[] = {"tolerance",   "max_iterations", "warm_start",
-                                        "line_search", "linear_solver",  NULL};
+                                        "line_search", "linear_solver",  "body_freezing",
+                                        NULL};
     if (!check_keys(r, newton, "newton", nkeys) ||
         !get_number(r, newton, "newton", "tolerance", &s->newton_tol, 1e-15, 1e6,
                     "a positive tolerance (relative to the bbox diagonal, per second)") ||
@@ -648,6 +649,7 @@ static int parse_scene(reader *r, const cJSON *root, const char *scene_dir, ipcc
       else
         return fail(r, "newton.line_search", "\"islands\" or \"global\"");
     }
+    if (!get_bool(r, newton, "newton", "body_freezing", &s->body_freezing)) return 0;
     if (!parse_linear_solver(r, newton, s)) return 0;
   }
   const cJSON *output = cJSON_GetObjectItemCaseSensitive(root, "output");

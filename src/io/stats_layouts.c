@@ -47,6 +47,7 @@ static const ipc_stats_key ipc_record[] = {R("newton_iterations", INT, newton_it
                                            R("line_search_steps", INT, line_search_steps),
                                            R("ccd_cuts", INT, ccd_cuts),
                                            R("backtracks", INT, backtracks),
+                                           R("frozen_iterations", INT, frozen_iterations),
                                            R("ccd_step", NUM, ccd_alpha_min),
                                            R("contacts", INT, contacts),
                                            R("contacts_max", INT, contacts_max),

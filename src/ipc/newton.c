@@ -920,16 +920,32 @@ static int newton_direction(ipc_world *w, ipcc_step_stats *st, ipcc_error *err, 
 /* after a line search accepted x (its contacts in s->next): kappa doubles when a pair watched
    after the previous iteration is no farther apart now, then the pairs of x closer than the
    watch distance are watched (IPC's postLineSearch, kappa.c) */
+/* 1 when every vertex of contact c is passive (frozen or an obstacle's): its distance is
+   the same after the step */
+static int contact_frozen(const ipc_newton_solver *s, const ipc_contact *c) {
+  static const int nv[] = {4, 4, 3, 2, 1};
+  for (int k = 0; k < nv[c->kind]; ++k)
+    if (!s->passive[c->v[k]]) return 0;
+  return 1;
+}
+
 static void watch_kappa(ipc_world *w) {
   ipc_newton_solver *s = w->solver;
   const int ipc_path = w->m.params.ipc_newton_path;
   int closer = 0;
   for (size_t k = 0; k < s->watch.n && !closer; ++k) {
     ipc_contact c = s->watch.c[k];
+    if (s->nfrozen > 0 && contact_frozen(s, &c)) continue; /* held by body freezing */
     closer = (ipc_path ? contact_d2_as_recorded(&c, &w->cm, w->s.x)
                        : ipc_contact_distance2(&c, &w->cm, w->s.x)) <= s->watch.c[k].d2;
   }
   if (closer) w->kappa = ipc_kappa_doubled(w->kappa, w->kappa_max);
+  ipc_newton_watch_next(w);
+}
+
+void ipc_newton_watch_next(ipc_world *w) {
+  ipc_newton_solver *s = w->solver;
+  const int ipc_path = w->m.params.ipc_newton_path;
   double dw = ipc_kappa_watch_distance(w->m.bbox_diag);
   s->watch.n = 0;
   for (size_t k = 0; k < s->next.n; ++k) {
@@ -975,6 +991,17 @@ static double decrease_agreement(ipc_world *w) {
   return predicted > 0 ? got / predicted : 0.0;
 }
 
+/* newton.body_freezing, or IPCC_BODY_FREEZING=0 / 1 (a developer's switch, for comparing the
+   two on a run resumed from a checkpoint, whose scene is stored in it) */
+static int body_freezing_on(const ipc_model *m) {
+  static int env = -2;
+  if (env == -2) {
+    const char *e = getenv("IPCC_BODY_FREEZING");
+    env = e ? atoi(e) != 0 : -1;
+  }
+  return env >= 0 ? env : m->params.body_freezing;
+}
+
 /* Newton iterations with the current fixed set and penalties; returns 0 converged (or at
    the rounding floor), 1 failed (err set), 2 stuck: no decrease well above the floor */
 static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ipcc_error *err) {
@@ -982,6 +1009,10 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
   ipc_newton_solver *s = w->solver;
   int n = m->nverts, stuck = 0;
   double tol = m->params.newton_tol * m->bbox_diag * w->h;
+  /* per-body freezing (body_freezing.c): the global line search on a scene of several
+     bodies, not on IPC's own scripts (their iterates stay IPC's) nor over MPI ranks */
+  int freezing = body_freezing_on(m) && !m->params.island_line_search &&
+                 !m->params.ipc_newton_path && !w->mbc.on && m->nbodies > 1 && !ipc_mpi_splitting();
   ipc_newton_update_mask(w);
   if (!s->static_fresh) static_candidates(w, st);
   s->static_fresh = 0;
@@ -1002,6 +1033,7 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
       d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->s.x);
     }
     w->min_d2 = d2;
+    double tr0[5] = {ipc_now(), st->t_broad_phase, st->t_ccd, st->t_assembly, st->t_factor};
     if ((int)w->contacts.n > st->contacts_max) st->contacts_max = (int)w->contacts.n;
     if (w->kappa == 0) w->kappa = w->kappa_min; /* not chosen (tests calling in directly) */
     if (*iters_left <= 0) {
@@ -1024,6 +1056,7 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
       w->trace_step[w->trace_n++] = pmax;
     }
     ++st->newton_iterations;
+    st->frozen_iterations += s->nfrozen > 0;
     --*iters_left;
     /* converged once the direction is below the tolerance: the global line search takes this
        last direction and then stops, as IPC does (its solveSub_IP tests the direction of the
@@ -1081,10 +1114,13 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
       fprintf(stderr,
               "ipcc trace: step %d it %d kappa %.6g dhat2 %.6g |p|inf %.6g tol %.6g alpha0 %.6g "
               "alpha %.6g E %.10g -> %.10g min_d2 %.6g contacts %zu friction %zu |g|2 %.6g "
-              "bodies>tol %d worst %d next %.3g tol decrease/predicted %.3g\n",
+              "bodies>tol %d worst %d next %.3g tol decrease/predicted %.3g frozen %d "
+              "seconds %.4f broad_phase %.4f ccd %.4f assembly %.4f factorization %.4f\n",
               w->s.step + 1, st->newton_iterations, w->kappa, w->dhat * w->dhat, pmax, tol, alpha0,
               rc == 0 ? s->alpha[0] : 0.0, e0, rc == 0 ? s->e1[0] + s->e1[1] : e0, min_d2,
-              w->contacts.n, w->fric.n, s->g2, over, worst, second / tol, agree);
+              w->contacts.n, w->fric.n, s->g2, over, worst, second / tol, agree, s->nfrozen,
+              ipc_now() - tr0[0], st->t_broad_phase - tr0[1], st->t_ccd - tr0[2],
+              st->t_assembly - tr0[3], st->t_factor - tr0[4]);
     }
     e0_kappa = -1.0;
     if (rc == 0) {
@@ -1105,6 +1141,13 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
       if (!w->mbc.held || w->mbc.done <= 1 - 1e-3) last = 0;
     }
     if (!m->params.island_line_search) {
+      /* the bodies left in the system have converged or found no decrease: the next
+         iteration is over every body, and decides (body_freezing.c) */
+      if (s->nfrozen > 0 && (last || (rc != 0 && !mbc_changed))) {
+        ipc_newton_unfreeze(w, st);
+        e0_kappa = -1.0;
+        continue;
+      }
       if (last) {
         if (s->next_valid) { /* the solve ends at the accepted point: its contacts */
           ipc_contact_set t = w->contacts;
@@ -1119,6 +1162,7 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
          the rounding floor: converged if within ten times the tolerance (the barrier's
          curvature changes faster than the quadratic model there), otherwise stuck */
       if (rc != 0 && !mbc_changed) return pmax <= 10 * tol ? 0 : 2;
+      if (rc == 0 && freezing && ipc_newton_refreeze(w, tol, st)) e0_kappa = -1.0;
       continue;
     }
     /* islands: the settled ones leave the solve until an active body comes near */

@@ -90,4 +90,18 @@ void ipc_newton_add_tet(ipc_world *w, int t, double h2);
    by the rank of its rows (newton_split.c); sets solver->split */
 void ipc_newton_assemble_split(ipc_world *w, ipcc_step_stats *st);
 
+/* the kappa watch list from the contacts in solver->next (newton.c) */
+void ipc_newton_watch_next(ipc_world *w);
+
+/* per-body freezing of the global line search (body_freezing.c). After an accepted step
+   along w->p (the candidates of that step in w->cand): freezes every free body the
+   direction moves by at most a fifth of tol, unless a candidate or friction pair ties it to
+   one it moves by more, when that leaves at most half of the free bodies in the system,
+   else thaws all; returns 1 when the frozen set changed. Contacts of a thawed body are
+   taken again at x into solver->next */
+int ipc_newton_refreeze(ipc_world *w, double tol, ipcc_step_stats *st);
+
+/* thaws every frozen body, the contacts at x again over every pair into solver->next */
+void ipc_newton_unfreeze(ipc_world *w, ipcc_step_stats *st);
+
 #endif
