@@ -917,9 +917,6 @@ static int newton_direction(ipc_world *w, ipcc_step_stats *st, ipcc_error *err, 
   return 0;
 }
 
-/* after a line search accepted x (its contacts in s->next): kappa doubles when a pair watched
-   after the previous iteration is no farther apart now, then the pairs of x closer than the
-   watch distance are watched (IPC's postLineSearch, kappa.c) */
 /* 1 when every vertex of contact c is passive (frozen or an obstacle's): its distance is
    the same after the step */
 static int contact_frozen(const ipc_newton_solver *s, const ipc_contact *c) {
@@ -929,6 +926,10 @@ static int contact_frozen(const ipc_newton_solver *s, const ipc_contact *c) {
   return 1;
 }
 
+/* after a line search accepted x (its contacts in s->next): kappa doubles when a pair watched
+   after the previous iteration is no farther apart now (a pair of frozen bodies has not
+   moved), then the pairs of x closer than the watch distance are watched (IPC's
+   postLineSearch, kappa.c) */
 static void watch_kappa(ipc_world *w) {
   ipc_newton_solver *s = w->solver;
   const int ipc_path = w->m.params.ipc_newton_path;
@@ -1033,7 +1034,9 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
       d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->s.x);
     }
     w->min_d2 = d2;
-    double tr0[5] = {ipc_now(), st->t_broad_phase, st->t_ccd, st->t_assembly, st->t_factor};
+    /* IPCC_TRACE: the iteration's seconds, in all and by phase */
+    double tr0[5] = {w->log_newton ? ipc_now() : 0.0, st->t_broad_phase, st->t_ccd, st->t_assembly,
+                     st->t_factor};
     if ((int)w->contacts.n > st->contacts_max) st->contacts_max = (int)w->contacts.n;
     if (w->kappa == 0) w->kappa = w->kappa_min; /* not chosen (tests calling in directly) */
     if (*iters_left <= 0) {
@@ -1089,6 +1092,11 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
     /* a step the energy cannot resolve: a line search would accept it on equal energies or
        reject it on noise, and iterating further only walks x by rounding noise */
     if (at_rounding_floor(w, e0)) {
+      if (s->nfrozen > 0 && !m->params.island_line_search) { /* judged again over all bodies */
+        ipc_newton_unfreeze(w, st);
+        e0_kappa = -1.0;
+        continue;
+      }
       st->newton_floor = 1;
       return 0;
     }
