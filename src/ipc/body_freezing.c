@@ -6,12 +6,14 @@
    tolerance (with the bodies a candidate pair or lagged friction pair ties to them), only
    those stay in the system; the others are frozen: their unknowns leave the system and their
    primitives are passive in the broad phase (as the island line search freezes a converged
-   island). The set is chosen again after every accepted step, from that step's direction.
-   The solve's stopping rule keeps its meaning: once the bodies left have converged (their
-   direction within the tolerance, or no decrease along it) every body is thawed and the
-   next iteration is over all of them, so a solve ends only at a direction over every body
-   within the tolerance, as without freezing. Not on IPC's own scripts (their iterates stay
-   IPC's) nor over MPI ranks. */
+   island). The set is chosen again after every accepted step, from that step's direction; a
+   body thawed gets its contacts with frozen ones from a broad phase over its own pairs. While
+   bodies are frozen the assembly and the line search's energy skip what concerns only them
+   (newton.c). The solve's stopping rule keeps its meaning: once the bodies left have converged
+   (their direction within the tolerance, or no decrease along it) every body is thawed and the next
+   iteration is over all of them, so a solve ends only at a direction over every body within the
+   tolerance, as without freezing. Not on IPC's own scripts (their iterates stay IPC's) nor over MPI
+   ranks. */
 #include <math.h>
 #include <string.h>
 
@@ -55,9 +57,8 @@ static void apply_frozen(ipc_world *w) {
   ipc_newton_update_mask(w);
 }
 
-/* the contacts at x over the candidates within dhat of a body that is not frozen (every pair
-   when none is), into s->next for the next iteration, and the kappa watch list from them:
-   bodies just thawed may touch frozen ones, whose pairs the last line search left out */
+/* the contacts at x over every pair within dhat of a body that is not frozen (every pair when
+   none is), into s->next for the next iteration, and the kappa watch list from them */
 static void contacts_again(ipc_world *w, ipcc_step_stats *st) {
   ipc_newton_solver *s = w->solver;
   const ipc_surface *sf = &w->m.surface;
@@ -68,6 +69,45 @@ static void contacts_again(ipc_world *w, ipcc_step_stats *st) {
   s->next_min_d2 = ipc_contacts_collect(&s->next, &w->cm, &w->cand, w->s.x);
   st->t_broad_phase += ipc_now() - t0;
   s->next_valid = 1;
+  ipc_newton_watch_next(w);
+}
+
+/* 1 when a vertex of contact c is one of a thawed body (s->thaw) */
+static int contact_thawed(const ipc_newton_solver *s, const int *vb, const ipc_contact *c) {
+  static const int nv[] = {4, 4, 3, 2, 1};
+  for (int k = 0; k < nv[c->kind]; ++k)
+    if (s->thaw[vb[c->v[k]]]) return 1;
+  return 0;
+}
+
+/* the contacts of the bodies just thawed (s->thaw) added to those of the accepted point
+   (s->next, collected by the line search over the pairs with a vertex that moved, which left
+   out the pairs of a thawed body with a frozen one or another thawed one): a broad phase at
+   x over the pairs with a thawed vertex alone, then s->next without its contacts of thawed
+   bodies and those of this search with one. The kappa watch list from them */
+static void contacts_of_thawed(ipc_world *w, ipcc_step_stats *st) {
+  ipc_newton_solver *s = w->solver;
+  const ipc_model *m = &w->m;
+  const int *vb = m->surface.vert_body;
+  double t0 = ipc_now();
+  ipc_reserve((void **)&s->thaw_passive, &s->cap_thaw_passive, (size_t)m->nverts + 1, 1);
+  for (int v = 0; v < m->nverts; ++v) s->thaw_passive[v] = !s->thaw[vb[v]];
+  ipc_broad_phase_passive(&s->thaw_cand, &m->surface, w->s.x, NULL, w->dhat, NULL, s->thaw_passive);
+  ipc_contact_set add = {0};
+  double d2 = ipc_contacts_collect(&add, &w->cm, &s->thaw_cand, w->s.x);
+  size_t k = 0;
+  for (size_t i = 0; i < s->next.n; ++i)
+    if (!contact_thawed(s, vb, &s->next.c[i])) s->next.c[k++] = s->next.c[i];
+  s->next.n = k;
+  for (size_t i = 0; i < add.n; ++i) {
+    if (!contact_thawed(s, vb, &add.c[i])) continue;
+    ipc_reserve((void **)&s->next.c, &s->next.cap, s->next.n + 1, sizeof(ipc_contact));
+    s->next.c[s->next.n++] = add.c[i];
+  }
+  ipc_contact_set_free(&add);
+  /* both are the smallest distance seen (a lower bound), -1 for a pair at zero distance */
+  s->next_min_d2 = fmin(s->next_min_d2, d2);
+  st->t_broad_phase += ipc_now() - t0;
   ipc_newton_watch_next(w);
 }
 
@@ -109,16 +149,22 @@ int ipc_newton_refreeze(ipc_world *w, double tol, ipcc_step_stats *st) {
   int changed = 0, thawed = 0;
   for (int b = 0; b < nb; ++b) {
     unsigned char f = freeze && free_body[b] && !keep[b];
+    s->thaw[b] = 0;
     if (f == s->frozen[b]) continue;
     changed = 1;
-    thawed |= !f;
+    thawed |= s->thaw[b] = !f;
     s->frozen[b] = f;
   }
   ipc_free(over);
   if (!changed) return 0;
   apply_frozen(w);
   /* freezing more keeps the accepted point's contacts (a superset of those needed); a thawed
-     body needs its pairs with the frozen ones */
-  if (thawed) contacts_again(w, st);
+     body needs its pairs with the frozen ones, and when every body thaws, all pairs */
+  if (thawed) {
+    if (s->nfrozen == 0)
+      contacts_again(w, st);
+    else
+      contacts_of_thawed(w, st);
+  }
   return 1;
 }

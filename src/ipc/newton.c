@@ -96,6 +96,8 @@ void ipc_newton_solver_destroy(ipc_newton_solver *s) {
   ipc_free(s->frozen);
   ipc_free(s->thaw);
   ipc_free(s->passive);
+  ipc_candidates_free(&s->thaw_cand);
+  ipc_free(s->thaw_passive);
   ipc_free(s);
 }
 
@@ -157,8 +159,12 @@ static double potential_split(ipc_world *w, const double *x, const double *q, co
   int none = is ? is->n : 0;
   if (!is) e = &e_one;
   memset(e, 0, ((size_t)none + 1) * sizeof(double));
+  /* with bodies frozen in the global line search (body_freezing.c), the terms of nothing that
+     moves are left out: a constant of the line search, and most of the terms then */
+  int skip = is && w->solver->nfrozen > 0 && !m->params.island_line_search;
   const int *vb = m->surface.vert_body;
   for (int i = 0; i < m->nverts; ++i) {
+    if (skip && is->body[vb[i]] < 0) continue;
     const double *a = x + 3 * i, *b = w->xt + 3 * i;
     double ei = 0, mi = w->fixed[i] ? 0.0 : m->mass[i] > 0 ? m->mass[i] : w->mbc.mass[i];
     if (mi > 0) {
@@ -175,7 +181,7 @@ static double potential_split(ipc_world *w, const double *x, const double *q, co
   }
   for (int b = 0; b < m->nbodies; ++b) {
     const ipc_body *bd = &m->bodies[b];
-    if (bd->nt == 0 || bd->affine) continue;
+    if (bd->nt == 0 || bd->affine || (skip && is->body[b] < 0)) continue;
     elastic_job j = {w, x, b, 0};
     /* over MPI ranks each rank sums its chunks of tets (mpi_run.h) */
     double el = ipc_mpi_parallel_sum((size_t)bd->nt, 256, elastic_range, &j, IPC_WORK_ELASTIC);
@@ -185,7 +191,8 @@ static double potential_split(ipc_world *w, const double *x, const double *q, co
         isfinite(el) ? h2 * el + ipc_damping_energy_tets(w, x, bd->t0, bd->nt) : INFINITY;
   }
   for (int a = 0; a < w->rest.naff; ++a)
-    e[is ? body_slot(is, w->rest.aff_body[a]) : 0] += ipc_affine_world_body_energy(w, q, a);
+    if (!(skip && is->body[w->rest.aff_body[a]] < 0))
+      e[is ? body_slot(is, w->rest.aff_body[a]) : 0] += ipc_affine_world_body_energy(w, q, a);
   double kb = ipc_barrier_energy_islands(&w->cm, &w->cand, x, w->kappa, is ? is->vert : NULL, none,
                                          e, min_d2, next);
   if (!is) e[0] += kb;
@@ -193,8 +200,9 @@ static double potential_split(ipc_world *w, const double *x, const double *q, co
   double eps = f->eps_v * f->h;
   for (size_t k = 0; k < f->n; ++k) {
     const ipc_friction_contact *fc = &f->c[k];
-    double ef = ipc_friction_contact_local(fc, x, w->xn, eps, 0, NULL, NULL);
-    e[is ? ipc_islands_of(is->vert, fc->v, fc->nv, none) : 0] += ef;
+    int i = is ? ipc_islands_of(is->vert, fc->v, fc->nv, none) : 0;
+    if (skip && i == none) continue;
+    e[i] += ipc_friction_contact_local(fc, x, w->xn, eps, 0, NULL, NULL);
   }
   double total = 0;
   for (int i = 0; i <= none; ++i) total += e[i];
@@ -205,13 +213,35 @@ static double potential(ipc_world *w, const double *x, const double *q, double *
   return potential_split(w, x, q, NULL, NULL, min_d2, NULL);
 }
 
+/* 1 when vertices v[0..nv) are all passive (frozen or an obstacle's) */
+static int all_passive(const ipc_newton_solver *s, const int *v, int nv) {
+  for (int k = 0; k < nv; ++k)
+    if (!s->passive[v[k]]) return 0;
+  return 1;
+}
+
+/* 1 when every vertex of contact c is passive (frozen or an obstacle's): its distance is
+   the same after the step */
+static int contact_frozen(const ipc_newton_solver *s, const ipc_contact *c) {
+  static const int nv[] = {4, 4, 3, 2, 1};
+  return all_passive(s, c->v, nv[c->kind]);
+}
+
+/* the contacts' local derivatives; a contact between frozen bodies only has none (its rows
+   are out of the system) */
 static double contact_range(void *vw, size_t chunk, size_t begin, size_t end) {
   (void)chunk;
   ipc_world *w = vw;
-  contact_local *cl = w->solver->cl;
-  for (size_t k = begin; k < end; ++k)
+  const ipc_newton_solver *s = w->solver;
+  contact_local *cl = s->cl;
+  for (size_t k = begin; k < end; ++k) {
+    if (s->nfrozen > 0 && contact_frozen(s, &w->contacts.c[k])) {
+      cl[k].nv = 0;
+      continue;
+    }
     ipc_contact_local(&w->contacts.c[k], &w->cm, w->s.x, w->kappa, 1, &cl[k].nv, cl[k].verts,
                       cl[k].g, cl[k].H);
+  }
   return 0.0;
 }
 
@@ -226,10 +256,12 @@ static void contact_derivatives(ipc_world *w) {
    affine vertices mapped to their pseudo-vertices */
 static void friction_add_mapped(ipc_world *w) {
   const ipc_friction *f = &w->fric;
+  const ipc_newton_solver *s = w->solver;
   double eps = f->eps_v * f->h, Hl[144];
   ipc_friction_add(f, w->s.x, w->xn, w->g, NULL);
   for (size_t k = 0; k < f->n; ++k) {
     const ipc_friction_contact *fc = &f->c[k];
+    if (s->nfrozen > 0 && all_passive(s, fc->v, fc->nv)) continue; /* rows out of the system */
     ipc_friction_contact_local(fc, w->s.x, w->xn, eps, 1, NULL, Hl);
     ipc_affine_world_sparse_add(w, w->solver->asm_, fc->nv, fc->v, Hl);
   }
@@ -317,7 +349,10 @@ static void assemble(ipc_world *w, ipcc_step_stats *st) {
     friction_add_mapped(w);
     /* every gradient over real vertices is in: move the affine ones to their bodies */
     ipc_affine_world_pull(w, w->g);
-    ipc_affine_world_add(w, w->g, s->asm_, s->aff_set);
+    /* a frozen body's rows are out of the system */
+    for (int a = 0; a < w->rest.naff; ++a)
+      if (!(s->nfrozen > 0 && s->frozen[w->rest.aff_body[a]]))
+        ipc_affine_world_add_body(w, w->g, s->asm_, s->aff_set, a);
   }
   ipc_dense_threads(0);
   st->t_assembly += ipc_now() - t0;
@@ -915,15 +950,6 @@ static int newton_direction(ipc_world *w, ipcc_step_stats *st, ipcc_error *err, 
   for (int i = 0; i < 3 * n; ++i) pmax = fmax(pmax, fabs(w->p[i]));
   *pmax_out = pmax;
   return 0;
-}
-
-/* 1 when every vertex of contact c is passive (frozen or an obstacle's): its distance is
-   the same after the step */
-static int contact_frozen(const ipc_newton_solver *s, const ipc_contact *c) {
-  static const int nv[] = {4, 4, 3, 2, 1};
-  for (int k = 0; k < nv[c->kind]; ++k)
-    if (!s->passive[c->v[k]]) return 0;
-  return 1;
 }
 
 /* after a line search accepted x (its contacts in s->next): kappa doubles when a pair watched

@@ -64,6 +64,10 @@ struct ipc_newton_solver {
   unsigned char *frozen, *thaw; /* (nbodies) */
   unsigned char *passive;       /* (nverts) obstacle or frozen vertex */
   int nfrozen;
+  /* body_freezing.c: the candidates of the bodies just thawed, the other vertices passive */
+  ipc_candidates thaw_cand;
+  unsigned char *thaw_passive;
+  size_t cap_thaw_passive;
 };
 
 /* elastic work over tets [begin, end) of one body: energy only, or with per-tet
