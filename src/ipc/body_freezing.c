@@ -74,8 +74,7 @@ static void contacts_again(ipc_world *w, ipcc_step_stats *st) {
 
 /* 1 when a vertex of contact c is one of a thawed body (s->thaw) */
 static int contact_thawed(const ipc_newton_solver *s, const int *vb, const ipc_contact *c) {
-  static const int nv[] = {4, 4, 3, 2, 1};
-  for (int k = 0; k < nv[c->kind]; ++k)
+  for (int k = 0; k < ipc_contact_vertices(c); ++k)
     if (s->thaw[vb[c->v[k]]]) return 1;
   return 0;
 }

@@ -223,8 +223,7 @@ static int all_passive(const ipc_newton_solver *s, const int *v, int nv) {
 /* 1 when every vertex of contact c is passive (frozen or an obstacle's): its distance is
    the same after the step */
 static int contact_frozen(const ipc_newton_solver *s, const ipc_contact *c) {
-  static const int nv[] = {4, 4, 3, 2, 1};
-  return all_passive(s, c->v, nv[c->kind]);
+  return all_passive(s, c->v, ipc_contact_vertices(c));
 }
 
 /* the contacts' local derivatives; a contact between frozen bodies only has none (its rows
