@@ -31,12 +31,12 @@
 
 typedef struct tie_ctx {
   const int *vert_body;
-  const unsigned char *over; /* (nbodies) the body moves by more than the tolerance */
+  const unsigned char *over; /* (nbodies) the body moves by more than MOVE_BELOW tol */
   unsigned char *keep;       /* (nbodies) the body stays in the system */
 } tie_ctx;
 
-/* a term with a vertex of a body that moves by more than the tolerance keeps the bodies of
-   all its vertices in the system */
+/* a term with a vertex of a body that moves by more than MOVE_BELOW of the tolerance keeps
+   the bodies of all its vertices in the system */
 static void tie_term(const int *v, int nv, void *vctx) {
   tie_ctx *t = vctx;
   int any = 0;
@@ -45,8 +45,7 @@ static void tie_term(const int *v, int nv, void *vctx) {
   for (int k = 0; k < nv; ++k) t->keep[t->vert_body[v[k]]] = 1;
 }
 
-/* s->passive and the DOF mask from s->frozen */
-static void apply_frozen(ipc_world *w) {
+void ipc_newton_apply_frozen(ipc_world *w) {
   ipc_newton_solver *s = w->solver;
   const ipc_model *m = &w->m;
   const int *vb = m->surface.vert_body;
@@ -114,7 +113,7 @@ void ipc_newton_unfreeze(ipc_world *w, ipcc_step_stats *st) {
   ipc_newton_solver *s = w->solver;
   if (s->nfrozen == 0) return;
   memset(s->frozen, 0, (size_t)w->m.nbodies);
-  apply_frozen(w);
+  ipc_newton_apply_frozen(w);
   contacts_again(w, st);
 }
 
@@ -156,7 +155,7 @@ int ipc_newton_refreeze(ipc_world *w, double tol, ipcc_step_stats *st) {
   }
   ipc_free(over);
   if (!changed) return 0;
-  apply_frozen(w);
+  ipc_newton_apply_frozen(w);
   /* freezing more keeps the accepted point's contacts (a superset of those needed); a thawed
      body needs its pairs with the frozen ones, and when every body thaws, all pairs */
   if (thawed) {

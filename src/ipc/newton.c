@@ -750,7 +750,7 @@ static int settle_islands(ipc_world *w, double tol, int *stuck, ipcc_step_stats 
   const ipc_islands *is = &s->isl;
   const ipc_model *m = &w->m;
   const int *vb = m->surface.vert_body;
-  int nb = m->nbodies, n = m->nverts, ni = is->n;
+  int nb = m->nbodies, ni = is->n;
   memset(s->thaw, 0, (size_t)nb);
   thaw_ctx t = {s, vb, 0};
   if (s->nfrozen > 0) ipc_islands_terms(m, &w->cand, &w->fric, thaw_term, &t);
@@ -777,11 +777,7 @@ static int settle_islands(ipc_world *w, double tol, int *stuck, ipcc_step_stats 
     else
       active = 1;
   }
-  s->nfrozen = 0;
-  for (int b = 0; b < nb; ++b) s->nfrozen += s->frozen[b];
-  const unsigned char *obs = m->surface.vert_obstacle;
-  for (int v = 0; v < n; ++v) s->passive[v] = (obs && obs[v]) || s->frozen[vb[v]];
-  ipc_newton_update_mask(w);
+  ipc_newton_apply_frozen(w);
   return active || t.thawed;
 }
 

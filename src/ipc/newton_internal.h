@@ -105,6 +105,10 @@ void ipc_newton_watch_next(ipc_world *w);
    taken again at x into solver->next */
 int ipc_newton_refreeze(ipc_world *w, double tol, ipcc_step_stats *st);
 
+/* solver->nfrozen, solver->passive (obstacle or frozen vertex) and the DOF mask from
+   solver->frozen (body_freezing.c; settle_islands too) */
+void ipc_newton_apply_frozen(ipc_world *w);
+
 /* thaws every frozen body, the contacts at x again over every pair into solver->next */
 void ipc_newton_unfreeze(ipc_world *w, ipcc_step_stats *st);
 
