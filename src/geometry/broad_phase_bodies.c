@@ -338,9 +338,9 @@ static double bodies_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   (void)chunk;
   const bodies_job *j = vjob;
   for (size_t b = begin; b < end; ++b) {
-    if (j->chunks)
-      body_chunks(j->w, (int)b, j->x0, j->x1, j->r0, j->grow);
-    else
+    if (j->chunks) {
+      if (j->w->inpair[b]) body_chunks(j->w, (int)b, j->x0, j->x1, j->r0, j->grow);
+    } else
       body_summary(j->w, (int)b, j->x0, j->x1, j->grow, j->passive);
   }
   return 0.0;
@@ -657,15 +657,13 @@ int ipc_bodies_prepare(struct ipc_bodies_ws **wsp, const ipc_surface *s, const d
   double r0 = 0.5 * inflation;
   w->r0 = r0;
   /* the bodies' summaries on the threads, body by body; then, when no body needs pairs
-     within itself, their chunk boxes */
+     within itself, the pairs of bodies, and the chunk boxes of the bodies in them (with
+     frozen or resting bodies passive, most bodies are in none) */
   reserve_bodies(w);
   bodies_job bj = {w, x0, x1, grow, passive, r0, 0};
   ipc_parallel_sum((size_t)nb, 16, bodies_range, &bj);
   for (int b = 0; b < nb; ++b)
     if (self_pairs_possible(w, s, b)) return 0;
-  reserve_chunks(w, s);
-  bj.chunks = 1;
-  ipc_parallel_sum((size_t)nb, 16, bodies_range, &bj);
 
   /* body pairs: world-swept boxes; or, with wide >= 0, each body's box in its own frame grown
      by how far its mean move strays from the bodies' mean move C, plus wide: two bodies whose
@@ -727,6 +725,12 @@ int ipc_bodies_prepare(struct ipc_bodies_ws **wsp, const ipc_surface *s, const d
       w->kR[6 * n + k + 3] = mn(fa[k + 3], fb[k + 3]);
     }
   }
+  ipc_reserve((void **)&w->inpair, &w->cap_inpair, (size_t)nb, 1);
+  memset(w->inpair, 0, (size_t)nb);
+  for (size_t p = 0; p < 2 * w->nkept; ++p) w->inpair[w->kab[p]] = 1;
+  reserve_chunks(w, s);
+  bj.chunks = 1;
+  ipc_parallel_sum((size_t)nb, 16, bodies_range, &bj);
   w->points = w->codim = 0;
   for (int i = 0; s->vert_point && i < s->nsv; ++i) w->points |= s->vert_point[s->sv[i]];
   for (int e = 0; s->edge_codim && e < s->nedges; ++e) w->codim |= s->edge_codim[e];
@@ -801,10 +805,10 @@ int ipc_broad_phase_bodies(struct ipc_bodies_ws **wsp, ipc_candidates *c, const 
 
 void ipc_bodies_ws_free(struct ipc_bodies_ws *w) {
   if (!w) return;
-  void *arrays[] = {w->box0,       w->box1,   w->c,   w->gmax, w->bpass, w->rep,
-                    w->vs,         w->vid,    w->es,  w->eid,  w->fs,    w->fid,
-                    w->bb,         w->bpairs, w->kab, w->kcf,  w->kR,    w->sort_tmp,
-                    w->sort_count, w->keyed,  w->vob, w->ev,   w->fv};
+  void *arrays[] = {w->box0,     w->box1,       w->c,      w->gmax, w->bpass, w->inpair,
+                    w->rep,      w->vs,         w->vid,    w->es,   w->eid,   w->fs,
+                    w->fid,      w->bb,         w->bpairs, w->kab,  w->kcf,   w->kR,
+                    w->sort_tmp, w->sort_count, w->keyed,  w->vob,  w->ev,    w->fv};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   for (int k = 0; k < 3; ++k) {
     ipc_free(w->chbox[k]);

@@ -90,6 +90,8 @@ struct ipc_bodies_ws {
   size_t cap_box0, cap_box1, cap_c, cap_gmax;
   unsigned char *bpass; /* per body: every surface vertex passive */
   size_t cap_bpass;
+  unsigned char *inpair; /* per body: in a pair of bodies kept (its chunk boxes computed) */
+  size_t cap_inpair;
   int *rep; /* per body: one surface vertex (for ipc_surface_pair_touches), -1: none */
   size_t cap_rep;
   /* primitives by body (CSR): surface vertices, edges, faces */
