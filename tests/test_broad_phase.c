@@ -1347,23 +1347,32 @@ static void test_bodies_superset(int seed) {
         for (int q = 0; q < 3; ++q) dv[b][q] = 0.1 * (urand() - 0.5);
         dw[b] = 0.2 * (urand() - 0.5);
       }
+    /* odd seeds: from a solve's fourth call on, bodies frozen as the Newton solve freezes
+       them (passive, not moving), a new random set at each call, so bodies thaw too */
+    static unsigned char frozen[NB], passive[NV];
+    for (int b = 0; b < NB; ++b) frozen[b] = seed % 2 == 1 && k % 10 >= 3 && b > 0 && urand() < 0.5;
     for (int b = 0; b < NB; ++b) {
       int thrown = k % 10 == 6 && b == 1 + (k / 10) % (NB - 1);
       for (int q = 0; q < 3; ++q)
         ce[b][q] = ctr[b][q] + (b ? shift[q] + len * dv[b][q] : 0.0) +
                    (thrown ? 0.3 * (urand() - 0.5) : 0.0);
       ae[b] = ang[b] + (b ? len * dw[b] : 0.0);
+      if (frozen[b]) {
+        memcpy(ce[b], ctr[b], sizeof ce[b]);
+        ae[b] = ang[b];
+      }
     }
     for (int v = 0; v < NV; ++v) {
       PLACE(xe, body[v], v, ce[body[v]], ae[body[v]]);
-      grow[v] = body[v] ? 0.002 * urand() : 0.0;
+      grow[v] = body[v] && !frozen[body[v]] ? 0.002 * urand() : 0.0;
+      passive[v] = s.vert_obstacle[v] || frozen[body[v]];
     }
     const double *g = k % 4 == 3 ? grow : NULL;
-    ipc_broad_phase_narrowed(&c, &s, x, xe, infl, g, s.vert_obstacle, dist);
+    ipc_broad_phase_narrowed(&c, &s, x, xe, infl, g, passive, dist);
     ipcc_set_threads(2);
-    ipc_broad_phase_narrowed(&c2, &s, x, xe, infl, g, s.vert_obstacle, dist);
+    ipc_broad_phase_narrowed(&c2, &s, x, xe, infl, g, passive, dist);
     ipcc_set_threads(1);
-    ipc_broad_phase_passive(&ref, &s, x, xe, infl, g, s.vert_obstacle);
+    ipc_broad_phase_passive(&ref, &s, x, xe, infl, g, passive);
     ipc_candidates_narrow(&ref, &s, x, xe, dist, g);
     char what[96];
     snprintf(what, sizeof what, "bodies superset seed %d call %d", seed, k);
@@ -1383,8 +1392,12 @@ static void test_bodies_superset(int seed) {
   ipc_broad_phase_cache_stats st;
   ipc_broad_phase_get_cache_stats(&c, &st);
   CHECK_MSG(found > 0, "bodies superset seed %d: no pairs at all, the check is vacuous", seed);
-  CHECK_MSG(st.calls == (size_t)calls && st.rebuilds >= 1 && 3 * st.rebuilds < st.calls,
-            "bodies superset seed %d: %zu searches in %zu calls", seed, st.rebuilds, st.calls);
+  /* with bodies frozen and thawed at random every call (odd seeds) the pairs of a body thawed
+     with one frozen when the superset was searched are searched directly, and often enough
+     for a new superset: 24 of 60 calls (36 when any thaw made a new one) */
+  CHECK_MSG(
+      st.calls == (size_t)calls && st.rebuilds >= 1 && (seed % 2 ? 2 : 3) * st.rebuilds < st.calls,
+      "bodies superset seed %d: %zu searches in %zu calls", seed, st.rebuilds, st.calls);
   CHECK_MSG(st.superset_pairs > 0 && st.key_drops > 0,
             "bodies superset seed %d: %zu superset pairs, %zu dropped by their keys", seed,
             st.superset_pairs, st.key_drops);

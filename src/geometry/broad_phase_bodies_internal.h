@@ -27,8 +27,8 @@ typedef struct bodies_superset {
   uint64_t hash;
   int nb, has_passive;
   double r0;
-  unsigned char *passive; /* (nverts) the passive set it was searched for */
-  size_t cap_passive;
+  unsigned char *bpassive; /* (nb) the body had a passive vertex in the search */
+  size_t cap_bpassive;
   ipc_candidates cand; /* its pairs */
   int *bp[4];          /* per pair of each list: its body pair, an index in kab */
   size_t cap_bp[4];

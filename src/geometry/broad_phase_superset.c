@@ -236,7 +236,12 @@ static void sup_bodies(struct ipc_bodies_ws *w, const double *x0, const double *
    then by more than the search's roundings in its chunk and frame tests, and the two bodies'
    boxes in their frame met then, so that the search, which took its body pairs from boxes
    implied by those (prepare's wide boxes), holds them. A pair it answers for that is not among
-   its body pairs has no pair of primitives now */
+   its body pairs has no pair of primitives now. Passive sets come by whole bodies (obstacles;
+   bodies frozen by the Newton solve or the island line search): the search listed every pair
+   of primitives of two bodies one of which had no passive vertex then, whatever is passive now
+   (a pair of two bodies passive now is not among the pairs kept). So a body frozen for the
+   search and thawed since keeps the superset, and only its pairs with bodies that were passive
+   too are searched directly */
 static size_t classify(struct ipc_bodies_ws *w, int valid) {
   bodies_superset *u = &w->sup;
   ipc_reserve((void **)&u->cur, &u->cap_cur, u->nkab + 1, sizeof(int));
@@ -247,7 +252,7 @@ static size_t classify(struct ipc_bodies_ws *w, int valid) {
   double slack = 1e-9 * u->M, lim = SUPERSET_CALM * w->r0;
   for (size_t p = 0; p < w->nkept; ++p) {
     int a = w->kab[2 * p], b = w->kab[2 * p + 1], in = 0;
-    if (valid && u->calm[a] && u->calm[b]) {
+    if (valid && u->calm[a] && u->calm[b] && (!u->bpassive[a] || !u->bpassive[b])) {
       const double *oa = u->ob + 3 * (size_t)a, *ob = u->ob + 3 * (size_t)b;
       const double *ma = u->ub + 3 * (size_t)a, *mb = u->ub + 3 * (size_t)b;
       double e = 0.5 * mx(inf_norm3(oa[0] - ob[0], oa[1] - ob[1], oa[2] - ob[2]),
@@ -321,10 +326,10 @@ static int rebuild(struct ipc_bodies_ws **wsp, const ipc_surface *s, const doubl
   u->nb = nb;
   u->r0 = w->r0;
   u->has_passive = passive != NULL;
-  if (passive) {
-    ipc_reserve((void **)&u->passive, &u->cap_passive, nv, 1);
-    memcpy(u->passive, passive, nv);
-  }
+  ipc_reserve((void **)&u->bpassive, &u->cap_bpassive, (size_t)nb, 1);
+  memset(u->bpassive, 0, (size_t)nb);
+  for (int i = 0; passive && i < s->nsv; ++i)
+    if (passive[s->sv[i]]) u->bpassive[s->vert_body[s->sv[i]]] = 1;
   u->valid = 1;
   return ipc_bodies_prepare(wsp, s, x0, x1, inflation, grow, passive, -1.0);
 }
@@ -382,19 +387,6 @@ static double sup_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   return by_key;
 }
 
-/* 1 when every vertex passive for the superset's search is passive now. Passive sets come by
-   whole bodies (obstacles; bodies frozen by the Newton solve), and a pair of two bodies passive
-   now has no body pair in kab (classify drops it): a superset searched with fewer passive
-   bodies still holds every pair, and keeps serving while the solve freezes bodies */
-static int passive_within(const bodies_superset *u, const ipc_surface *s,
-                          const unsigned char *passive) {
-  for (int i = 0; i < s->nsv; ++i) {
-    int v = s->sv[i];
-    if (u->passive[v] && !passive[v]) return 0;
-  }
-  return 1;
-}
-
 int ipc_broad_phase_bodies_narrowed(struct ipc_bodies_ws **wsp, ipc_candidates *c,
                                     const ipc_surface *s, const double *x0, const double *x1,
                                     double inflation, const double *grow,
@@ -418,7 +410,7 @@ int ipc_broad_phase_bodies_narrowed(struct ipc_bodies_ws **wsp, ipc_candidates *
   }
   u->M = M;
   int ok = u->valid && u->hash == w->grouped_hash && u->nb == w->nb && u->r0 == w->r0 &&
-           u->has_passive == (passive != NULL) && (!passive || passive_within(u, s, passive));
+           u->has_passive == (passive != NULL);
   sup_bodies(w, x0, x1, grow, DO_MOTION | (ok ? DO_ODOMETERS | DO_DEVIATIONS : 0));
   pair_motions(w);
   if (ok) run_pair_odometers(u);
@@ -478,9 +470,9 @@ int ipc_broad_phase_bodies_narrowed(struct ipc_bodies_ws **wsp, ipc_candidates *
 
 void ipc_bodies_superset_free(bodies_superset *u) {
   ipc_candidates_free(&u->cand);
-  void *sup_arrays[] = {u->passive, u->key,    u->keep,  u->x0,  u->x1,   u->g,  u->G,   u->kab,
-                        u->tab,     u->odo_ab, u->dob,   u->dev, u->ob,   u->ub, u->odo, u->xlast,
-                        u->step,    u->cur,    u->growp, u->mb,  u->calm, u->sel};
+  void *sup_arrays[] = {u->bpassive, u->key,    u->keep,  u->x0,  u->x1,   u->g,  u->G,   u->kab,
+                        u->tab,      u->odo_ab, u->dob,   u->dev, u->ob,   u->ub, u->odo, u->xlast,
+                        u->step,     u->cur,    u->growp, u->mb,  u->calm, u->sel};
   for (size_t i = 0; i < sizeof sup_arrays / sizeof sup_arrays[0]; ++i) ipc_free(sup_arrays[i]);
   for (int l = 0; l < 4; ++l) ipc_free(u->bp[l]);
 }
