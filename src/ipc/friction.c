@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/parallel.h"
 #include "core/vec3.h"
 #include "geometry/distance.h"
 #include "ipc/barrier.h"
@@ -327,6 +328,7 @@ void ipc_friction_free(ipc_friction *f) {
   ipc_candidates_free(&f->cand);
   ipc_contact_set_free(&f->cs);
   ipc_free(f->gw);
+  ipc_free(f->kept);
   memset(f, 0, sizeof *f);
 }
 
@@ -341,30 +343,60 @@ static void contact_mu(const ipc_model *m, const ipc_contact *c, double *mu_s, d
   }
 }
 
+/* 1 when some body or plane of the model has a friction coefficient */
+static int any_friction(const ipc_model *m) {
+  for (int b = 0; b < m->nbodies; ++b)
+    if (m->bodies[b].friction > 0) return 1;
+  for (int p = 0; p < m->nplanes; ++p)
+    if (m->planes[p].friction > 0) return 1;
+  return 0;
+}
+
+typedef struct update_job {
+  ipc_friction *f;
+  const ipc_contact_model *cm;
+  const ipc_contact_set *cs;
+  const double *x;
+  double kappa;
+} update_job;
+
+/* contacts [begin, end) of the set: each one's lagged friction contact into f->c at its own
+   index, f->kept whether it stays */
+static double update_range(void *ctx, size_t chunk, size_t begin, size_t end) {
+  (void)chunk;
+  const update_job *j = ctx;
+  ipc_friction *f = j->f;
+  for (size_t k = begin; k < end; ++k) {
+    const ipc_contact *c = &j->cs->c[k];
+    double mu_s, mu_k;
+    contact_mu(j->cm->model, c, &mu_s, &mu_k);
+    f->kept[k] = (mu_s > 0 || mu_k > 0) &&
+                 ipc_friction_contact_init(&f->c[k], c, j->cm, j->x, j->kappa, mu_s, mu_k);
+    if (f->kept[k]) f->c[k].quadratic = f->plane_quadratic && c->kind == IPC_CONTACT_PLANE;
+  }
+  return 0.0;
+}
+
+void ipc_friction_update_from(ipc_friction *f, const ipc_contact_model *cm, const double *x,
+                              double kappa, const ipc_contact_set *cs) {
+  f->n = 0;
+  if (!(kappa > 0) || !any_friction(cm->model) || cs->n == 0) return;
+  ipc_reserve((void **)&f->c, &f->cap, cs->n, sizeof *f->c);
+  ipc_reserve((void **)&f->kept, &f->kept_cap, cs->n, 1);
+  update_job j = {f, cm, cs, x, kappa};
+  ipc_parallel_sum(cs->n, 256, update_range, &j);
+  /* the kept ones in the contacts' order */
+  for (size_t k = 0; k < cs->n; ++k)
+    if (f->kept[k]) f->c[f->n++] = f->c[k];
+}
+
 void ipc_friction_update(ipc_friction *f, const ipc_contact_model *cm, const double *x,
                          double kappa) {
-  const ipc_model *m = cm->model;
   f->n = 0;
-  if (!(kappa > 0)) return;
-  int any = 0;
-  for (int b = 0; b < m->nbodies; ++b)
-    if (m->bodies[b].friction > 0) any = 1;
-  for (int p = 0; p < m->nplanes; ++p)
-    if (m->planes[p].friction > 0) any = 1;
-  if (!any) return;
-  ipc_broad_phase(&f->cand, &m->surface, x, NULL, cm->dhat);
+  if (!(kappa > 0) || !any_friction(cm->model)) return;
+  ipc_broad_phase(&f->cand, &cm->model->surface, x, NULL, cm->dhat);
   ipc_contacts_collect(&f->cs, cm, &f->cand, x);
-  for (size_t k = 0; k < f->cs.n; ++k) {
-    const ipc_contact *c = &f->cs.c[k];
-    double mu_s, mu_k;
-    contact_mu(m, c, &mu_s, &mu_k);
-    if (!(mu_s > 0) && !(mu_k > 0)) continue;
-    ipc_reserve((void **)&f->c, &f->cap, f->n + 1, sizeof *f->c);
-    if (ipc_friction_contact_init(&f->c[f->n], c, cm, x, kappa, mu_s, mu_k)) {
-      f->c[f->n].quadratic = f->plane_quadratic && c->kind == IPC_CONTACT_PLANE;
-      f->n++;
-    }
-  }
+  ipc_friction_update_from(f, cm, x, kappa, &f->cs);
 }
 
 void ipc_friction_add(const ipc_friction *f, const double *x, const double *xn, double *g,

@@ -17,13 +17,13 @@
 
 /* one lagged friction contact: the relative displacement is r = sum_i w[i] (x - xn)_v[i] */
 typedef struct ipc_friction_contact {
-  int nv;      /* points involved, 1..4 */
-  int v[4];    /* global vertex ids */
-  double w[4]; /* closest-point weights (first side +, second side -) */
-  double T[6]; /* orthonormal tangent basis: columns T[0..2], T[3..5] */
-  double N;    /* lagged normal force magnitude kappa |d(m b)/dd| (mass x length) */
-  double mu_s; /* static coefficient (applies below slip eps) */
-  double mu_k; /* kinetic coefficient (applies above slip 2 eps) */
+  int nv;        /* points involved, 1..4 */
+  int v[4];      /* global vertex ids */
+  double w[4];   /* closest-point weights (first side +, second side -) */
+  double T[6];   /* orthonormal tangent basis: columns T[0..2], T[3..5] */
+  double N;      /* lagged normal force magnitude kappa |d(m b)/dd| (mass x length) */
+  double mu_s;   /* static coefficient (applies below slip eps) */
+  double mu_k;   /* kinetic coefficient (applies above slip 2 eps) */
   int quadratic; /* 1: IPC's half-space mollifier f1 = s/eps below eps (else the C1 one) */
 } ipc_friction_contact;
 
@@ -41,6 +41,8 @@ typedef struct ipc_friction {
   ipc_contact_set cs;
   double *gw; /* (2 x nverts x 3) gradients before and after a re-lag */
   size_t gw_cap;
+  unsigned char *kept; /* (contacts) whether an update kept each contact */
+  size_t kept_cap;
 } ipc_friction;
 
 /* ---- the mollifier, with eps > 0 the slip threshold (a displacement, eps_v h) ---- */
@@ -93,12 +95,16 @@ void ipc_friction_free(ipc_friction *f);
 void ipc_friction_update(ipc_friction *f, const ipc_contact_model *cm, const double *x_lag,
                          double kappa);
 
+/* as ipc_friction_update, from cs: every contact within cm->dhat at x_lag (as collected by
+   ipc_contacts_collect; the friction set follows its order), with no broad phase */
+void ipc_friction_update_from(ipc_friction *f, const ipc_contact_model *cm, const double *x_lag,
+                              double kappa, const ipc_contact_set *cs);
+
 /* re-lags at x (ipc_friction_update) and returns how much the friction force changed there,
    as the velocity it would give: max_i |g_new,i - g_old,i| / (mass_i h) over vertices with
    mass > 0 (m/s; mass has nverts entries) */
 double ipc_friction_relag(ipc_friction *f, const ipc_contact_model *cm, const double *x,
                           const double *xn, double kappa, const double *mass);
-
 
 /* g (nverts x 3) += grad D(x); when A is not NULL, the projected local Hessians go to A */
 void ipc_friction_add(const ipc_friction *f, const double *x, const double *xn, double *g,

@@ -415,6 +415,24 @@ static double contact_d2_as_recorded(const ipc_contact *c, const ipc_contact_mod
 #undef XV
 }
 
+/* the contacts' barrier gradients at kappa 1 into solver->cl (no vertex for a contact IPC's
+   initKappa leaves out: on IPC's path the nearly parallel edge pairs, the mollified ones of
+   its paraEE set, are not in its constraint set proper) */
+static double kappa_range(void *vw, size_t chunk, size_t begin, size_t end) {
+  (void)chunk;
+  ipc_world *w = vw;
+  contact_local *cl = w->solver->cl;
+  double Hl[144];
+  for (size_t k = begin; k < end; ++k) {
+    const ipc_contact *c = &w->contacts.c[k];
+    if (w->m.params.ipc_newton_path && ee_mollified(c, w->s.x))
+      cl[k].nv = 0;
+    else
+      ipc_contact_local(c, &w->cm, w->s.x, 1.0, 0, &cl[k].nv, cl[k].verts, cl[k].g, Hl);
+  }
+  return 0.0;
+}
+
 /* kappa chosen at x as IPC does at a step's start (kappa.c): from w->kappa, the value balancing
    the barrier gradient against the rest of the incremental potential's over the contacts
    within dhat at x (scripted vertices, held on their targets in IPC, left out; on IPC's path also
@@ -434,16 +452,13 @@ void ipc_newton_choose_kappa(ipc_world *w, ipcc_step_stats *st) {
   size_t n3 = 3 * (size_t)w->nsys;
   memset(s->gB, 0, n3 * sizeof(double));
   memset(s->gE, 0, n3 * sizeof(double));
+  /* the contacts' barrier gradients at kappa 1 in parallel, then added in order */
+  ipc_reserve((void **)&s->cl, &s->cap_cl, w->contacts.n, sizeof(contact_local));
+  ipc_parallel_sum(w->contacts.n, 64, kappa_range, w);
   for (size_t k = 0; k < w->contacts.n; ++k) {
-    int nv, verts[4];
-    double gl[12], Hl[144];
-    const ipc_contact *c = &w->contacts.c[k];
-    /* IPC's initKappa balances its constraint set proper: nearly parallel edge pairs (the
-       mollified ones, IPC's paraEE set) are not in it */
-    if (m->params.ipc_newton_path && ee_mollified(c, w->s.x)) continue;
-    ipc_contact_local(c, &w->cm, w->s.x, 1.0, 0, &nv, verts, gl, Hl);
-    for (int a = 0; a < nv; ++a)
-      for (int d = 0; d < 3; ++d) s->gB[3 * verts[a] + d] += gl[3 * a + d];
+    const contact_local *cl = &s->cl[k];
+    for (int a = 0; a < cl->nv; ++a)
+      for (int d = 0; d < 3; ++d) s->gB[3 * cl->verts[a] + d] += cl->g[3 * a + d];
   }
   if (w->contacts.n > 0) {
     elastic_derivatives(w, w->s.x);
@@ -1185,6 +1200,7 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
           w->min_d2 = s->next_min_d2;
           s->next_valid = 0;
         }
+        w->contacts_at_x = 1; /* an iteration over every body's contacts (none frozen) */
         return 0;
       }
       /* no decrease along a step above the tolerance although the model predicts one above
@@ -1225,6 +1241,7 @@ static int newton_solve(ipc_world *w, ipcc_step_stats *st, int *iters_left, ipcc
   ipc_newton_solver *s = w->solver;
   s->nfrozen = 0;
   if (s->frozen) memset(s->frozen, 0, (size_t)w->m.nbodies);
+  w->contacts_at_x = 0;
   int rc = newton_iterate(w, st, iters_left, err);
   if (s->nfrozen > 0) {
     s->nfrozen = 0;
@@ -1390,8 +1407,13 @@ ipcc_status ipc_newton_step(ipc_world *w, ipcc_step_stats *st, ipcc_error *err) 
      (after the obstacles and warm start moved), as IPC's fullyImplicit_IP does */
   if (w->step_begin) {
     w->step_begin = 0;
-    if (m->params.kappa <= 0) ipc_newton_choose_kappa(w, st);
-    ipc_friction_update(&w->fric, &w->cm, w->s.x, w->kappa);
+    if (m->params.kappa <= 0) {
+      ipc_newton_choose_kappa(w, st);
+      /* kappa's choice collected every contact within dhat at x: friction lags at them */
+      ipc_friction_update_from(&w->fric, &w->cm, w->s.x, w->kappa, &w->contacts);
+    } else {
+      ipc_friction_update(&w->fric, &w->cm, w->s.x, w->kappa);
+    }
   }
   double weight = 1e6;
   int rc = 0;
@@ -1406,6 +1428,7 @@ ipcc_status ipc_newton_step(ipc_world *w, ipcc_step_stats *st, ipcc_error *err) 
     rc = newton_solve(w, st, &iters_left, err);
     if (rc == 1) return solve_failure(err);
     if (!pending) break;
+    w->contacts_at_x = 0; /* the placement below may move x */
     double gap = 0;
     for (int i = 0; i < n; ++i)
       if (ipc_script_unplaced(w, i))

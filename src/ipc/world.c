@@ -356,10 +356,16 @@ static ipcc_status step_solves(ipc_world *w, ipcc_step_stats *st, ipcc_error *er
     for (size_t k = 0; k < w->contacts.n; ++k) dmax2 = fmax(dmax2, w->contacts.c[k].d2);
     int shrink = w->dhat > target && dmax2 >= target * target;
     int relag = 0;
-    if (w->solve_friction) {
+    if (w->solve_friction && (solves < max_solves || shrink || !w->contacts_at_x)) {
       double change = ipc_friction_relag(&w->fric, &w->cm, w->s.x, w->xn, w->kappa, m->mass);
       had |= w->fric.n > 0;
       relag = solves < max_solves && !(ftol > 0 && change <= ftol);
+    } else if (w->solve_friction) {
+      /* the last solve of the step: the set re-lagged at its end serves no solve (the next
+         step lags afresh) but the step's statistics and the contacts query, so it is lagged
+         at the solve's last contacts, without a broad phase or the force's change */
+      ipc_friction_update_from(&w->fric, &w->cm, w->s.x, w->kappa, &w->contacts);
+      had |= w->fric.n > 0;
     }
     if (shrink && w->min_d2 < dw * dw) break;
     if (relag) {

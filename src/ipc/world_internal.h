@@ -59,6 +59,10 @@ struct ipc_world {
   ipc_candidates cand;      /* valid for every point of the last swept segment */
   ipc_candidates cand_wide; /* IPC's full CCD: the pairs that may close to 0.2 of their distance */
   ipc_contact_set contacts;
+  /* 1 while `contacts` is every contact within dhat at s.x (set where a solve ends at the
+     contacts of its last point, cleared at each solve's start): a re-lag of friction at the
+     end of the step takes them instead of a broad phase of its own */
+  int contacts_at_x;
   double min_d2;
   double kappa, kappa_min, kappa_max, mean_mass;
   double dhat0;   /* dhat at the start of every step (dhat_target's continuation lowers dhat) */
