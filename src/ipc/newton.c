@@ -415,6 +415,16 @@ static double contact_d2_as_recorded(const ipc_contact *c, const ipc_contact_mod
 #undef XV
 }
 
+/* candidates within dhat at x into w->cand, timed into st: the pairs within dhat alone (the
+   contact set is all they serve), through the narrowed search's superset where it still
+   holds (a move of length zero) */
+static void static_candidates(ipc_world *w, ipcc_step_stats *st) {
+  const ipc_surface *sf = &w->m.surface;
+  double t0 = ipc_now();
+  ipc_broad_phase_narrowed(&w->cand, sf, w->s.x, w->s.x, w->dhat, NULL, sf->vert_obstacle, w->dhat);
+  st->t_broad_phase += ipc_now() - t0;
+}
+
 /* the contacts' barrier gradients at kappa 1 into solver->cl (no vertex for a contact IPC's
    initKappa leaves out: on IPC's path the nearly parallel edge pairs, the mollified ones of
    its paraEE set, are not in its constraint set proper) */
@@ -442,9 +452,7 @@ void ipc_newton_choose_kappa(ipc_world *w, ipcc_step_stats *st) {
   const ipc_model *m = &w->m;
   int n = m->nverts;
   ipc_kappa_bounds(&w->kappa_min, &w->kappa_max, m->bbox_diag, w->dhat, w->mean_mass);
-  double t0 = ipc_now();
-  ipc_broad_phase(&w->cand, &m->surface, w->s.x, NULL, w->dhat);
-  st->t_broad_phase += ipc_now() - t0;
+  static_candidates(w, st);
   double d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->s.x);
   s->static_fresh = 1;
   if (w->contacts.n > 0) w->min_d2 = d2;
@@ -480,13 +488,6 @@ void ipc_newton_choose_kappa(ipc_world *w, ipcc_step_stats *st) {
   }
   double start = w->kappa > 0 ? w->kappa : w->kappa_min;
   w->kappa = ipc_kappa_initial(s->gB, s->gE, n3, start, w->kappa_min, w->kappa_max);
-}
-
-/* candidates within dhat at x into w->cand, timed into st */
-static void static_candidates(ipc_world *w, ipcc_step_stats *st) {
-  double t0 = ipc_now();
-  ipc_broad_phase(&w->cand, &w->m.surface, w->s.x, NULL, w->dhat);
-  st->t_broad_phase += ipc_now() - t0;
 }
 
 /* candidates swept over x -> xe (boxes inflated by `inflation`: dhat when the line search
