@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/parallel.h"
 #include "elastic/model_rest.h"
 
 /* body a's affine data: its scripts, its moments about the chosen origin */
@@ -74,8 +75,24 @@ void ipc_rest_map_body(const ipc_rest *r, const ipc_model *m, int a, const doubl
   }
 }
 
+typedef struct map_job {
+  const ipc_rest *r;
+  const ipc_model *m;
+  const double *q;
+  double *out;
+} map_job;
+
+static double map_range(void *ctx, size_t chunk, size_t begin, size_t end) {
+  (void)chunk;
+  const map_job *j = ctx;
+  for (size_t a = begin; a < end; ++a) ipc_rest_map_body(j->r, j->m, (int)a, j->q + 12 * a, j->out);
+  return 0.0;
+}
+
+/* the bodies on the threads: each writes its own vertices */
 void ipc_rest_map(const ipc_rest *r, const ipc_model *m, const double *q, double *out) {
-  for (int a = 0; a < r->naff; ++a) ipc_rest_map_body(r, m, a, q + 12 * (size_t)a, out);
+  map_job j = {r, m, q, out};
+  ipc_parallel_sum((size_t)r->naff, 16, map_range, &j);
 }
 
 void ipc_rest_fit_body(const ipc_rest *r, const ipc_model *m, int a, const double *vals,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/parallel.h"
 #include "ipc/world_internal.h"
 
 void ipc_affine_world_init(ipc_world *w, const ipcc_scene_def *def) {
@@ -140,16 +141,34 @@ double ipc_affine_world_body_energy(const ipc_world *w, const double *q, int a) 
   return e;
 }
 
-void ipc_affine_world_pull(const ipc_world *w, double *g) {
-  for (int i = 0; i < w->m.nverts && w->rest.naff > 0; ++i) {
-    int a = w->rest.vert_aff[i];
-    if (a < 0) continue;
-    double wt[4], *gi = g + 3 * (size_t)i;
-    ipc_rest_weights(&w->rest, &w->m, i, wt);
-    for (int k = 0; k < 4; ++k)
-      for (int d = 0; d < 3; ++d) g[3 * (size_t)w->aff_pv[4 * a + k] + d] += wt[k] * gi[d];
-    gi[0] = gi[1] = gi[2] = 0.0;
+typedef struct pull_job {
+  const ipc_world *w;
+  double *g;
+} pull_job;
+
+/* affine bodies [begin, end): each one's vertex gradients, in vertex order, onto its own
+   pseudo-vertices */
+static double pull_range(void *ctx, size_t chunk, size_t begin, size_t end) {
+  (void)chunk;
+  const pull_job *j = ctx;
+  const ipc_world *w = j->w;
+  double *g = j->g;
+  for (size_t a = begin; a < end; ++a) {
+    const ipc_body *bd = &w->m.bodies[w->rest.aff_body[a]];
+    for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) {
+      double wt[4], *gi = g + 3 * (size_t)i;
+      ipc_rest_weights(&w->rest, &w->m, i, wt);
+      for (int k = 0; k < 4; ++k)
+        for (int d = 0; d < 3; ++d) g[3 * (size_t)w->aff_pv[4 * a + k] + d] += wt[k] * gi[d];
+      gi[0] = gi[1] = gi[2] = 0.0;
+    }
   }
+  return 0.0;
+}
+
+void ipc_affine_world_pull(const ipc_world *w, double *g) {
+  pull_job j = {w, g};
+  ipc_parallel_sum((size_t)w->rest.naff, 16, pull_range, &j);
 }
 
 void ipc_affine_world_add(const ipc_world *w, double *g, ipc_sparse *A, int set) {

@@ -523,7 +523,10 @@ enum { LS_PENDING, LS_ACCEPTED, LS_FAILED, LS_DONE };
 static void swept_candidates(ipc_world *w, ipcc_step_stats *st) {
   int n = w->m.nverts;
   double t0 = ipc_now();
-  for (int i = 0; i < 3 * n; ++i) w->xe[i] = w->s.x[i] + w->p[i];
+  const int *va = w->rest.naff > 0 ? w->rest.vert_aff : NULL;
+  for (int v = 0; v < n; ++v)
+    if (!va || va[v] < 0) /* an affine body's vertices are placed by the body below */
+      for (int d = 0; d < 3; ++d) w->xe[3 * v + d] = w->s.x[3 * v + d] + w->p[3 * v + d];
   if (w->rest.naff > 0) {
     for (int a = 0; a < w->rest.naff; ++a)
       ipc_affine_curved_step(w->s.q + 12 * (size_t)a, w->adq + 12 * (size_t)a, 1.0,
@@ -588,7 +591,9 @@ static void set_trial(ipc_world *w) {
   ipc_newton_solver *s = w->solver;
   const ipc_islands *is = &s->isl;
   int n = w->m.nverts;
+  const int *va = w->rest.naff > 0 ? w->rest.vert_aff : NULL;
   for (int v = 0; v < n; ++v) {
+    if (va && va[v] >= 0) continue; /* placed by its body below */
     int i = is->vert[v];
     double al = i >= 0 ? s->alpha[i] : 0.0;
     for (int d = 0; d < 3; ++d) w->xe[3 * v + d] = w->s.x[3 * v + d] + al * w->p[3 * v + d];
