@@ -224,19 +224,17 @@ int ipc_affine_world_targets(const ipc_world *w, int nv, const int *verts, int *
   return nu;
 }
 
-void ipc_affine_world_sparse_add(const ipc_world *w, ipc_sparse *A, int nv, const int *verts,
-                                 const double *H) {
+int ipc_affine_world_map(const ipc_world *w, int nv, const int *verts, const double *H,
+                         int max_targets, int *ids, double *Hm) {
   int any = 0;
   for (int k = 0; k < nv && w->rest.naff > 0; ++k) any |= w->rest.vert_aff[verts[k]] >= 0;
-  if (!any) {
-    ipc_sparse_add(A, nv, verts, H);
-    return;
-  }
+  if (!any) return 0;
   /* x_local = T y with y over the unique targets (real or pseudo): T[k][u] scalar weights */
   enum { MAXV = 4, MAXU = 16 };
-  int ids[MAXU], nu = 0;
+  int nu = 0;
   double T[MAXV][MAXU];
   memset(T, 0, sizeof T);
+  if (ipc_affine_world_targets(w, nv, verts, ids) > max_targets) return -1;
   for (int k = 0; k < nv; ++k) {
     int a = w->rest.vert_aff[verts[k]];
     if (a < 0) {
@@ -249,7 +247,7 @@ void ipc_affine_world_sparse_add(const ipc_world *w, ipc_sparse *A, int nv, cons
   }
   /* T^T H T, block by block (each block of T is a scalar times I3), in two passes:
      L = T^T H (nu x nv blocks), then L T */
-  double L[(3 * MAXU) * (3 * MAXV)], Hm[(3 * MAXU) * (3 * MAXU)];
+  double L[(3 * MAXU) * (3 * MAXV)];
   int n3 = 3 * nu, k3 = 3 * nv;
   memset(L, 0, (size_t)n3 * (size_t)k3 * sizeof(double));
   memset(Hm, 0, (size_t)n3 * (size_t)n3 * sizeof(double));
@@ -271,7 +269,18 @@ void ipc_affine_world_sparse_add(const ipc_world *w, ipc_sparse *A, int nv, cons
         for (int j = 0; j < 3; ++j)
           Hm[(size_t)r * n3 + 3 * v + j] += t * L[(size_t)r * k3 + 3 * l + j];
     }
-  ipc_sparse_add(A, nu, ids, Hm);
+  return nu;
+}
+
+void ipc_affine_world_sparse_add(const ipc_world *w, ipc_sparse *A, int nv, const int *verts,
+                                 const double *H) {
+  int ids[16];
+  double Hm[48 * 48];
+  int nu = ipc_affine_world_map(w, nv, verts, H, 16, ids, Hm);
+  if (nu == 0)
+    ipc_sparse_add(A, nv, verts, H);
+  else
+    ipc_sparse_add(A, nu, ids, Hm);
 }
 
 void ipc_affine_world_direction(ipc_world *w, double *p) {

@@ -72,6 +72,7 @@ void ipc_newton_solver_destroy(ipc_newton_solver *s) {
   ipc_free(s->gB);
   ipc_free(s->gE);
   ipc_free(s->cl);
+  ipc_free(s->ml);
   ipc_free(s->mine);
   ipc_free(s->masks);
   ipc_free(s->vrank);
@@ -136,8 +137,7 @@ double ipc_elastic_energy(const ipc_world *w, const double *x) {
   return elastic_sum(w, x, 0);
 }
 
-/* elastic energy with per-tet gradients and projected Hessians into w->tet_g / tet_H */
-static double elastic_derivatives(ipc_world *w, const double *x) {
+double ipc_newton_elastic_derivatives(ipc_world *w, const double *x) {
   return elastic_sum(w, x, 1);
 }
 
@@ -211,155 +211,6 @@ static double potential_split(ipc_world *w, const double *x, const double *q, co
 
 static double potential(ipc_world *w, const double *x, const double *q, double *min_d2) {
   return potential_split(w, x, q, NULL, NULL, min_d2, NULL);
-}
-
-/* 1 when vertices v[0..nv) are all passive (frozen or an obstacle's) */
-static int all_passive(const ipc_newton_solver *s, const int *v, int nv) {
-  for (int k = 0; k < nv; ++k)
-    if (!s->passive[v[k]]) return 0;
-  return 1;
-}
-
-/* 1 when every vertex of contact c is passive (frozen or an obstacle's): its distance is
-   the same after the step */
-static int contact_frozen(const ipc_newton_solver *s, const ipc_contact *c) {
-  return all_passive(s, c->v, ipc_contact_vertices(c));
-}
-
-/* the contacts' local derivatives; a contact between frozen bodies only has none (its rows
-   are out of the system) */
-static double contact_range(void *vw, size_t chunk, size_t begin, size_t end) {
-  (void)chunk;
-  ipc_world *w = vw;
-  const ipc_newton_solver *s = w->solver;
-  contact_local *cl = s->cl;
-  for (size_t k = begin; k < end; ++k) {
-    if (s->nfrozen > 0 && contact_frozen(s, &w->contacts.c[k])) {
-      cl[k].nv = 0;
-      continue;
-    }
-    ipc_contact_local(&w->contacts.c[k], &w->cm, w->s.x, w->kappa, 1, &cl[k].nv, cl[k].verts,
-                      cl[k].g, cl[k].H);
-  }
-  return 0.0;
-}
-
-/* every contact's local gradient and projected Hessian at x into solver->cl */
-static void contact_derivatives(ipc_world *w) {
-  ipc_newton_solver *s = w->solver;
-  ipc_reserve((void **)&s->cl, &s->cap_cl, w->contacts.n, sizeof(contact_local));
-  ipc_parallel_sum(w->contacts.n, 64, contact_range, w);
-}
-
-/* friction's gradient (real vertices, into w->g) and its projected Hessians with the
-   affine vertices mapped to their pseudo-vertices */
-static void friction_add_mapped(ipc_world *w) {
-  const ipc_friction *f = &w->fric;
-  const ipc_newton_solver *s = w->solver;
-  double eps = f->eps_v * f->h, Hl[144];
-  ipc_friction_add(f, w->s.x, w->xn, w->g, NULL);
-  for (size_t k = 0; k < f->n; ++k) {
-    const ipc_friction_contact *fc = &f->c[k];
-    if (s->nfrozen > 0 && all_passive(s, fc->v, fc->nv)) continue; /* rows out of the system */
-    ipc_friction_contact_local(fc, w->s.x, w->xn, eps, 1, NULL, Hl);
-    ipc_affine_world_sparse_add(w, w->solver->asm_, fc->nv, fc->v, Hl);
-  }
-}
-
-/* tet t's elastic gradient (w->tet_g, scaled by h2) into w->g and its projected Hessian,
-   scaled by h2, into the assembly (s->tet_set), with the Rayleigh damping's constant Hessian
-   C, which shares the tet's blocks (damping.h) */
-void ipc_newton_add_tet(ipc_world *w, int t, double h2) {
-  const int *tt = w->m.tets + 4 * (size_t)t;
-  const double *gt = w->tet_g + 12 * (size_t)t, *Ht = w->tet_H + 144 * (size_t)t;
-  double Hs[144];
-  for (int k = 0; k < 4; ++k)
-    for (int d = 0; d < 3; ++d) w->g[3 * tt[k] + d] += h2 * gt[3 * k + d];
-  for (int k = 0; k < 144; ++k) Hs[k] = h2 * Ht[k];
-  if (w->damp_H)
-    for (int k = 0; k < 144; ++k) Hs[k] += w->damp_H[144 * (size_t)t + k];
-  ipc_sparse_add_element(w->solver->asm_, w->solver->tet_set, t, Hs);
-}
-
-/* the vertices' inertia and scripted-vertex penalty terms: their Hessian diagonal into
-   s->diag, and with `gradient` their gradient into w->g (vertex entries, which it sets). A
-   node of an IPC codimensional shape let go by its moving boundary conditions has IPC's mass
-   (w->mbc.mass) */
-void ipc_newton_inertia_terms(ipc_world *w, int gradient) {
-  const ipc_model *m = &w->m;
-  double *diag = w->solver->diag;
-  for (int i = 0; i < m->nverts; ++i) {
-    const double mi = w->fixed[i] ? 0.0 : m->mass[i] > 0 ? m->mass[i] : w->mbc.mass[i];
-    for (int d = 0; d < 3; ++d) {
-      diag[3 * i + d] = mi + w->penalty[i];
-      if (!gradient) continue;
-      double gi = 0;
-      if (mi > 0) gi += mi * (w->s.x[3 * i + d] - w->xt[3 * i + d]);
-      if (w->penalty[i] > 0)
-        gi +=
-            w->penalty[i] * (w->s.x[3 * i + d] - w->pre.target[3 * i + d]) - w->mbc.pull[3 * i + d];
-      w->g[3 * i + d] = gi;
-    }
-  }
-}
-
-/* 1 when the next assembly is split among the MPI ranks (stage 2, docs/scaling.md): the
-   step's loops are split (mpi_run.h) and the linear solver adds the ranks' matrices */
-static int assembly_split(const ipc_world *w) {
-  const ipc_newton_solver *s = w->solver;
-  return ipc_mpi_splitting() && s->ls && ipc_linear_solver_sums_partial(s->ls);
-}
-
-/* gradient (full layout, into w->g) and the assembled, projected Hessian */
-static void assemble(ipc_world *w, ipcc_step_stats *st) {
-  if (assembly_split(w)) {
-    ipc_newton_assemble_split(w, st);
-    return;
-  }
-  w->solver->split = 0;
-  double cpu0 = ipc_mpi_cpu_now();
-  const ipc_model *m = &w->m;
-  ipc_newton_solver *s = w->solver;
-  int n = m->nverts;
-  double h2 = w->c_elastic * w->h * w->h;
-  double t0 = ipc_now();
-  ipc_dense_threads(1);
-  elastic_derivatives(w, w->s.x);
-  ipc_sparse_begin(s->asm_);
-  memset(w->g, 0, 3 * (size_t)w->nsys * sizeof(double));
-  /* the pseudo-vertices' inertia is in their elements (ipc_affine_world_add) */
-  memset(s->diag + 3 * (size_t)n, 0, 3 * (size_t)(w->nsys - n) * sizeof(double));
-  ipc_newton_inertia_terms(w, 1);
-  ipc_sparse_add_diagonal(s->asm_, s->diag);
-  for (int t = 0; t < m->ntets; ++t) ipc_newton_add_tet(w, t, h2);
-  ipc_damping_gradient(w, w->s.x, w->g);
-  /* contacts: local gradients and projected Hessians in parallel, then added in order */
-  contact_derivatives(w);
-  for (size_t k = 0; k < w->contacts.n; ++k) {
-    const contact_local *cl = &s->cl[k];
-    if (cl->nv == 0) continue;
-    for (int a = 0; a < cl->nv; ++a)
-      for (int d = 0; d < 3; ++d) w->g[3 * cl->verts[a] + d] += cl->g[3 * a + d];
-    ipc_affine_world_sparse_add(w, s->asm_, cl->nv, cl->verts, cl->H);
-  }
-  if (w->rest.naff == 0) {
-    ipc_friction_add(&w->fric, w->s.x, w->xn, w->g, s->asm_);
-  } else {
-    friction_add_mapped(w);
-    /* every gradient over real vertices is in: move the affine ones to their bodies */
-    ipc_affine_world_pull(w, w->g);
-    /* a frozen body's rows are out of the system */
-    for (int a = 0; a < w->rest.naff; ++a)
-      if (!(s->nfrozen > 0 && s->frozen[w->rest.aff_body[a]]))
-        ipc_affine_world_add_body(w, w->g, s->asm_, s->aff_set, a);
-  }
-  ipc_dense_threads(0);
-  st->t_assembly += ipc_now() - t0;
-  ipc_mpi_count(IPC_WORK_ASM_TETS, (size_t)m->ntets);
-  ipc_mpi_count(IPC_WORK_ASM_CONTACTS, w->contacts.n);
-  ipc_mpi_count(IPC_WORK_ASM_FRICTION, w->fric.n);
-  ipc_mpi_count(IPC_WORK_ASSEMBLY, 1);
-  ipc_mpi_count_cpu(IPC_WORK_ASSEMBLY, ipc_mpi_cpu_now() - cpu0);
 }
 
 /* sets the DOF mask of the solver from w->fixed */
@@ -469,7 +320,7 @@ void ipc_newton_choose_kappa(ipc_world *w, ipcc_step_stats *st) {
       for (int d = 0; d < 3; ++d) s->gB[3 * cl->verts[a] + d] += cl->g[3 * a + d];
   }
   if (w->contacts.n > 0) {
-    elastic_derivatives(w, w->s.x);
+    ipc_newton_elastic_derivatives(w, w->s.x);
     for (int t = 0; t < m->ntets; ++t)
       for (int k = 0; k < 4; ++k)
         for (int d = 0; d < 3; ++d)
@@ -859,7 +710,7 @@ static int newton_direction(ipc_world *w, ipcc_step_stats *st, ipcc_error *err, 
     if (!s->ls) return 1;
   }
   if (s->ls) give_coordinates(w);
-  assemble(w, st);
+  ipc_newton_assemble(w, st);
   ipc_csc A;
   /* The first assembly of a step starts the sparse pattern afresh (exactly what it adds), so
      the pattern, and with it the bits of every solve, depend on the state at the start of the
@@ -978,7 +829,7 @@ static void watch_kappa(ipc_world *w) {
   int closer = 0;
   for (size_t k = 0; k < s->watch.n && !closer; ++k) {
     ipc_contact c = s->watch.c[k];
-    if (s->nfrozen > 0 && contact_frozen(s, &c)) continue; /* held by body freezing */
+    if (s->nfrozen > 0 && ipc_newton_contact_frozen(s, &c)) continue; /* held by body freezing */
     closer = (ipc_path ? contact_d2_as_recorded(&c, &w->cm, w->s.x)
                        : ipc_contact_distance2(&c, &w->cm, w->s.x)) <= s->watch.c[k].d2;
   }
@@ -1349,7 +1200,7 @@ double ipc_newton_potential_gradient(ipc_world *w) {
   static_candidates(w, &st);
   ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->s.x);
   w->solver->fresh = 1;
-  assemble(w, &st);
+  ipc_newton_assemble(w, &st);
   ipc_csc A; /* closes the assembly cycle */
   ipc_sparse_finish(w->solver->asm_, &A);
   return potential(w, w->s.x, w->s.q, NULL);

@@ -17,6 +17,19 @@ typedef struct contact_local {
   double g[12], H[144];
 } contact_local;
 
+/* a term's local gradient and its Hessian mapped onto the system's vertices (affine ones onto
+   their bodies' pseudo-vertices: ipc_affine_world_map), for the assembly's blocks of terms */
+enum { MAPPED_TARGETS = 8 };
+typedef struct mapped_local {
+  int nu; /* targets; 0: H over the term's real vertices as it is, -1: more than MAPPED_TARGETS
+             (H over the real vertices, mapped when added), -2: no Hessian (the term's rows
+             are out of the system) */
+  int nv; /* with nu 0 or -1: the term's real vertices, in ids */
+  int ids[16];
+  double g[12];
+  double H[(3 * MAPPED_TARGETS) * (3 * MAPPED_TARGETS)];
+} mapped_local;
+
 struct ipc_newton_solver {
   double g2; /* squared norm of the last Newton system's right-hand side (the trace) */
   /* 1 while w->cand holds the static candidates of the current x (ipc_newton_choose_kappa ran
@@ -33,6 +46,7 @@ struct ipc_newton_solver {
   double *gB, *gE;          /* kappa initialisation */
   int registered;
   contact_local *cl; /* (contacts) per-iteration scratch */
+  mapped_local *ml;  /* (ASSEMBLY_BLOCK) the assembly's mapped terms */
   /* the last assembly was split among the MPI ranks (assemble_split): the matrix holds this
      rank's share */
   int split;
@@ -82,12 +96,33 @@ typedef struct elastic_job {
    gradients and projected Hessians into tet_g / tet_H */
 double ipc_newton_elastic_tets(const elastic_job *j, size_t t0, int nt);
 
+/* elastic energy with per-tet gradients and projected Hessians into w->tet_g / tet_H */
+double ipc_newton_elastic_derivatives(ipc_world *w, const double *x);
+
+/* 1 when vertices v[0..nv) are all passive (frozen or an obstacle's) */
+static inline int ipc_newton_all_passive(const ipc_newton_solver *s, const int *v, int nv) {
+  for (int k = 0; k < nv; ++k)
+    if (!s->passive[v[k]]) return 0;
+  return 1;
+}
+
+/* 1 when every vertex of contact c is passive (frozen or an obstacle's): its distance is
+   the same after the step */
+static inline int ipc_newton_contact_frozen(const ipc_newton_solver *s, const ipc_contact *c) {
+  return ipc_newton_all_passive(s, c->v, ipc_contact_vertices(c));
+}
+
+/* the gradient (full layout, into w->g) and the assembled, projected Hessian into
+   solver->asm_ (newton_assembly.c; split among MPI ranks when the linear solver adds their
+   shares) */
+void ipc_newton_assemble(ipc_world *w, ipcc_step_stats *st);
+
 /* the vertices' inertia and scripted-vertex penalty terms: their Hessian diagonal into
    solver->diag, and with `gradient` their gradient into w->g (vertex entries, which it sets) */
 void ipc_newton_inertia_terms(ipc_world *w, int gradient);
 
 /* tet t's elastic gradient into w->g and its Hessian (with the damping's) into the assembly,
-   both scaled by h2 (newton.c) */
+   both scaled by h2 (newton_assembly.c) */
 void ipc_newton_add_tet(ipc_world *w, int t, double h2);
 
 /* the gradient (into w->g) and this rank's part of the projected Hessian, each term assembled

@@ -198,6 +198,13 @@ void ipc_affine_world_add_body(const ipc_world *w, double *g, ipc_sparse *A, int
    each, into ids (room for 16); returns their number */
 int ipc_affine_world_targets(const ipc_world *w, int nv, const int *verts, int *ids);
 
+/* a local Hessian H over real vertices verts (nv <= 4) with every affine vertex replaced by
+   its body's pseudo-vertices (J^T H J) into ids (room for 16; ipc_affine_world_targets'
+   order) and Hm (3 nu x 3 nu): returns nu; 0 when no vertex is affine (H stands as it is), -1 when
+   the targets are more than max_targets (nothing written but ids) */
+int ipc_affine_world_map(const ipc_world *w, int nv, const int *verts, const double *H,
+                         int max_targets, int *ids, double *Hm);
+
 /* ipc_sparse_add of a local Hessian over real vertices, with every affine vertex replaced
    by its body's pseudo-vertices (J^T H J); unchanged when none is affine */
 void ipc_affine_world_sparse_add(const ipc_world *w, ipc_sparse *A, int nv, const int *verts,
