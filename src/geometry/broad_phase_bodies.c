@@ -521,12 +521,47 @@ static void chunk_pairs(const pair_job *j, int a, int sa, int ka, int b, int sb,
   }
 }
 
+/* the bytes an id below r takes */
+static int id_bytes(int r) {
+  int b = 1;
+  while (b < 4 && ((unsigned)r >> (8 * b)) > 0) ++b;
+  return b;
+}
+
+/* sort_pairs for few pairs over a wide range of ids: stable counting sorts by one byte at a
+   time, the second's bytes from the lowest, then the first's (the same order) */
+static void sort_pairs_bytes(struct ipc_bodies_ws *w, int *p, size_t n, int ra, int rb) {
+  int *src = p, *dst = w->sort_tmp;
+  int nb2 = id_bytes(rb), passes = nb2 + id_bytes(ra);
+  size_t count[257];
+  for (int pass = 0; pass < passes; ++pass) {
+    int col = pass < nb2 ? 1 : 0, shift = 8 * (pass < nb2 ? pass : pass - nb2);
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; ++i) ++count[((unsigned)src[2 * i + col] >> shift & 255u) + 1];
+    for (int i = 0; i < 256; ++i) count[i + 1] += count[i];
+    for (size_t i = 0; i < n; ++i) {
+      size_t q = count[(unsigned)src[2 * i + col] >> shift & 255u]++;
+      dst[2 * q] = src[2 * i];
+      dst[2 * q + 1] = src[2 * i + 1];
+    }
+    int *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != p) memcpy(p, src, n * 2 * sizeof(int));
+}
+
 /* the n pairs p sorted by (first, second), first in [0, ra), second in [0, rb): a counting
-   sort by the second, then a stable one by the first */
+   sort by the second, then a stable one by the first (by bytes when the pairs are few
+   against the range of ids: a frozen or resting pile's lists) */
 static void sort_pairs(struct ipc_bodies_ws *w, int *p, size_t n, int ra, int rb) {
   if (n < 2) return;
   ipc_reserve((void **)&w->sort_tmp, &w->cap_sort_tmp, 2 * n, sizeof(int));
   size_t range = (size_t)(ra > rb ? ra : rb) + 1;
+  if (4 * n < range) {
+    sort_pairs_bytes(w, p, n, ra, rb);
+    return;
+  }
   ipc_reserve((void **)&w->sort_count, &w->cap_sort_count, range, sizeof(size_t));
   size_t *count = w->sort_count;
   for (int pass = 0; pass < 2; ++pass) {

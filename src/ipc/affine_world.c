@@ -290,12 +290,27 @@ void ipc_affine_world_direction(ipc_world *w, double *p) {
   ipc_rest_map(&w->rest, &w->m, w->adq, p);
 }
 
-void ipc_affine_world_sag(const ipc_world *w, double alpha, double *grow) {
-  for (int a = 0; a < w->rest.naff; ++a) {
+typedef struct sag_job {
+  const ipc_world *w;
+  double alpha, *grow;
+} sag_job;
+
+static double sag_range(void *ctx, size_t chunk, size_t begin, size_t end) {
+  (void)chunk;
+  const sag_job *j = ctx;
+  const ipc_world *w = j->w;
+  for (size_t a = begin; a < end; ++a) {
     const ipc_body *b = &w->m.bodies[w->rest.aff_body[a]];
-    double sa = ipc_affine_curved_sag(w->s.q + 12 * (size_t)a, w->adq + 12 * (size_t)a, alpha,
-                                      b->nv, w->s.x + 3 * (size_t)b->v0);
+    double sa = ipc_affine_curved_sag(w->s.q + 12 * a, w->adq + 12 * a, j->alpha, b->nv,
+                                      w->s.x + 3 * (size_t)b->v0);
     /* 1% over the bound: rounding in the trial points */
-    for (int i = b->v0; i < b->v0 + b->nv; ++i) grow[i] = 1.01 * sa;
+    for (int i = b->v0; i < b->v0 + b->nv; ++i) j->grow[i] = 1.01 * sa;
   }
+  return 0.0;
+}
+
+/* body by body on the threads */
+void ipc_affine_world_sag(const ipc_world *w, double alpha, double *grow) {
+  sag_job j = {w, alpha, grow};
+  ipc_parallel_sum((size_t)w->rest.naff, 16, sag_range, &j);
 }

@@ -813,8 +813,11 @@ static int newton_direction(ipc_world *w, ipcc_step_stats *st, ipcc_error *err, 
     }
   /* affine vertices move by J_i dq: the step and its size are judged in vertex space */
   ipc_affine_world_direction(w, w->p);
-  double pmax = 0;
-  for (int i = 0; i < 3 * n; ++i) pmax = fmax(pmax, fabs(w->p[i]));
+  double pmax = 0; /* p is finite */
+  for (int i = 0; i < 3 * n; ++i) {
+    double a = fabs(w->p[i]);
+    if (a > pmax) pmax = a;
+  }
   *pmax_out = pmax;
   return 0;
 }
