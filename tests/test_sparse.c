@@ -403,11 +403,89 @@ static void test_degenerate(void) {
   ipc_sparse_destroy(s);
 }
 
+/* an affine scene's layout: real vertices first, every DOF fixed and in no element (the
+   lead a rebuild skips), then bodies of 4 pseudo-vertices (one element each). Bodies are
+   frozen and thawed (the lead grows when the first body's first vertex is fixed), real
+   vertices freed and fixed again (the lead shrinks and grows back), and an element set over
+   real vertices added late (a new fixed pattern); every assembly against the dense one, the
+   pattern flag as in test_random */
+static void test_lead(ipc_sparse_policy policy) {
+  enum { NR = 24, NB = 6, N = NR + 4 * NB };
+  dense D = {3 * N, calloc((size_t)9 * N * N, sizeof(double))};
+  ipc_sparse *s = ipc_sparse_create(N);
+  ipc_sparse_set_policy(s, policy);
+  int pv[4 * NB];
+  for (int i = 0; i < 4 * NB; ++i) pv[i] = NR + i;
+  int set = ipc_sparse_add_element_set(s, NB, 4, pv), late = -1, tri[3] = {2, 5, NR + 9};
+  unsigned char fixed[3 * N];
+  memset(fixed, 0, sizeof fixed);
+  memset(fixed, 1, 3 * NR);
+  ipc_sparse_set_mask(s, fixed);
+  ipc_csc A;
+  pat_copy P = {0};
+  double worst = 0.0, H[144], diag[3 * N];
+  bool setup = true;
+  int changes = 0;
+  for (int it = 0; it < 240; ++it) {
+    if (it % 12 == 11) { /* freeze or thaw bodies; free or fix real vertices */
+      for (int b = 0; b < NB; ++b) memset(fixed + 3 * (NR + 4 * b), rnd_int(3) == 0, 12);
+      if (it % 48 == 47) fixed[3 * rnd_int(NR) + rnd_int(3)] = 0;
+      if (it % 48 == 23) memset(fixed, 1, 3 * NR);
+      if (it % 36 == 35) memset(fixed + 3 * NR, 1, 3);
+      ipc_sparse_set_mask(s, fixed);
+      setup = true;
+    }
+    if (it == 120) {
+      late = ipc_sparse_add_element_set(s, 1, 3, tri);
+      setup = true;
+    }
+    memset(D.a, 0, sizeof(double) * (size_t)D.n * (size_t)D.n);
+    ipc_sparse_begin(s);
+    int nc = 1 + rnd_int(12);
+    for (int c = 0; c < nc; ++c) { /* contacts between bodies, some with real vertices */
+      int ids[4], nv = 2 + rnd_int(3);
+      for (int a = 0; a < nv; ++a) ids[a] = rnd_int(4) == 0 ? rnd_int(NR) : NR + rnd_int(4 * NB);
+      rnd_sym(3 * nv, H);
+      ipc_sparse_add(s, nv, ids, H);
+      dense_add(&D, nv, ids, H);
+    }
+    for (int b = 0; b < NB; ++b) {
+      rnd_sym(12, H);
+      ipc_sparse_add_element(s, set, b, H);
+      dense_add(&D, 4, pv + 4 * b, H);
+    }
+    if (late >= 0) {
+      rnd_sym(9, H);
+      ipc_sparse_add_element(s, late, 0, H);
+      dense_add(&D, 3, tri, H);
+    }
+    for (int i = 0; i < 3 * N; ++i) {
+      diag[i] = 1.0 + rnd_unit();
+      D.a[i * D.n + i] += diag[i];
+    }
+    ipc_sparse_add_diagonal(s, diag);
+    bool ch = ipc_sparse_finish(s, &A);
+    worst = fmax(worst, compare(s, &A, &D));
+    if (!setup) CHECK_MSG(ch == !pat_same(&P, &A), "lead test, iteration %d: flag %d", it, ch);
+    changes += ch;
+    setup = false;
+    pat_save(&P, &A);
+  }
+  CHECK(worst < 1e-12);
+  CHECK(changes > 10);
+  free(P.colptr);
+  free(P.rowind);
+  free(D.a);
+  ipc_sparse_destroy(s);
+}
+
 int main(void) {
   test_sequence(IPC_SPARSE_GROW);
   test_sequence(IPC_SPARSE_EXACT);
   test_random(IPC_SPARSE_GROW);
   test_random(IPC_SPARSE_EXACT);
+  test_lead(IPC_SPARSE_GROW);
+  test_lead(IPC_SPARSE_EXACT);
   test_late_set();
   test_degenerate();
   TEST_MAIN_END();

@@ -43,8 +43,9 @@ typedef struct pattern {
   int *bslot;   /* (nb) slot of each block */
   int *bstamp;  /* (nb) STAMP_FIXED, or the last assembly that used this dynamic block */
   size_t cap_nb;
-  int *dslot; /* (nverts) slot of the diagonal block */
-  int *vcol;  /* (nverts x 3) start of the scalar column of each free DOF, -1 if fixed */
+  int *dslot;    /* (nverts) slot of the diagonal block */
+  int *vcol;     /* (nverts x 3) start of the scalar column of each free DOF, -1 if fixed */
+  int lead_done; /* the first lead_done vertices are written as lone fixed diagonals */
   int nnz;
   int *colptr; /* (nfree + 1) */
   int *rowind; /* (nnz) */
@@ -72,6 +73,10 @@ struct ipc_sparse {
 
   pattern pat[2];
   int cur; /* index of the current pattern */
+  /* the leading vertices with every DOF fixed and no fixed block but their diagonal (an
+     affine body's real vertices, numbered before its pseudo-vertices): no block of theirs
+     changes, so a rebuild writes them once per pattern and then starts after them */
+  int lead;
 
   /* assembly state */
   bool assembling;
@@ -206,6 +211,13 @@ static void apply_mask(ipc_sparse *s, const unsigned char *fixed) {
   s->nfree = nf;
 }
 
+/* s->lead from the mask and the fixed pattern */
+static void find_lead(ipc_sparse *s) {
+  int L = 0;
+  while (L < s->nverts && s->nfv[L] == 0 && s->fcolptr[L + 1] - s->fcolptr[L] == 1) ++L;
+  s->lead = L;
+}
+
 ipc_sparse *ipc_sparse_create(int nverts) {
   assert(nverts >= 0 && nverts < INT_MAX / 3);
   ipc_sparse *s = IPC_NEW0(ipc_sparse, 1);
@@ -262,6 +274,7 @@ void ipc_sparse_set_mask(ipc_sparse *s, const unsigned char *fixed) {
   for (int d = 0; d < 3 * s->nverts && same; ++d) same = (fixed && fixed[d]) == (s->rrank[d] < 0);
   if (same) return; /* the reduced system keeps its pattern */
   apply_mask(s, fixed);
+  find_lead(s);
   rebuild(s, false);
 }
 
@@ -292,27 +305,27 @@ void ipc_sparse_scatter(const ipc_sparse *s, const double *reduced, double *full
 
 /* sorts the n keys (krow, kcol) by (col, row) with two stable counting sorts; the result is
  * left in (krow, kcol). Uses krow2/kcol2 and kcount. */
-static void sort_keys(ipc_sparse *s, int n) {
-  int nv = s->nverts;
+static void sort_keys(ipc_sparse *s, int n, int lo) {
+  int nv = s->nverts - lo; /* every key is at least lo */
   int *cnt = s->kcount;
   ipc_reserve((void **)&s->krow2, &s->cap_kr, (size_t)n, sizeof(int));
   ipc_reserve((void **)&s->kcol2, &s->cap_kc, (size_t)n, sizeof(int));
   int *r = s->krow, *c = s->kcol, *r2 = s->krow2, *c2 = s->kcol2;
   /* by row into (r2, c2) */
   memset(cnt, 0, sizeof(int) * (size_t)(nv + 1));
-  for (int i = 0; i < n; ++i) ++cnt[r[i] + 1];
+  for (int i = 0; i < n; ++i) ++cnt[r[i] - lo + 1];
   for (int v = 0; v < nv; ++v) cnt[v + 1] += cnt[v];
   for (int i = 0; i < n; ++i) {
-    int p = cnt[r[i]]++;
+    int p = cnt[r[i] - lo]++;
     r2[p] = r[i];
     c2[p] = c[i];
   }
   /* stable by column back into (r, c) */
   memset(cnt, 0, sizeof(int) * (size_t)(nv + 1));
-  for (int i = 0; i < n; ++i) ++cnt[c2[i] + 1];
+  for (int i = 0; i < n; ++i) ++cnt[c2[i] - lo + 1];
   for (int v = 0; v < nv; ++v) cnt[v + 1] += cnt[v];
   for (int i = 0; i < n; ++i) {
-    int p = cnt[c2[i]]++;
+    int p = cnt[c2[i] - lo]++;
     r[p] = r2[i];
     c[p] = c2[i];
   }
@@ -352,7 +365,7 @@ static void build_fixed(ipc_sparse *s) {
     s->kcol[n] = v;
     ++n;
   }
-  sort_keys(s, n);
+  sort_keys(s, n, 0);
   /* dedup in place */
   int m = 0;
   for (int i = 0; i < n; ++i) {
@@ -370,6 +383,9 @@ static void build_fixed(ipc_sparse *s) {
   }
   for (int v = 0; v < nv; ++v) s->fcolptr[v + 1] += s->fcolptr[v];
   s->nfb = m;
+  /* a new fixed pattern (and fslot): the patterns' leading vertices are written again */
+  s->pat[0].lead_done = s->pat[1].lead_done = 0;
+  find_lead(s);
   for (int i = 0; i < s->nsets; ++i) {
     elem_set *es = &s->sets[i];
     for (int e = 0; e < es->ne; ++e) {
@@ -439,28 +455,31 @@ static void add_block(ipc_sparse *s, pattern *p, int u, int v, const double *b) 
  * used in this assembly and the queued blocks. With transfer, the values summed so far move
  * along and the queued values are added; without, values are left unset. */
 static void rebuild(ipc_sparse *s, bool transfer) {
-  const int nv = s->nverts;
+  const int nv = s->nverts, L = s->lead;
   pattern *op = &s->pat[s->cur], *np = &s->pat[1 - s->cur];
 
-  /* dynamic keys, sorted by (column, row) */
+  /* dynamic keys, sorted by (column, row). A block with a vertex of the lead (every DOF
+     fixed, so it adds no entry: one used before the mask fixed its vertex) is dropped, and
+     the lead's columns hold their diagonals alone */
   size_t nk = (size_t)s->npend;
-  for (int k = 0; k < op->nb; ++k) nk += op->bstamp[k] == s->stamp;
+  for (int k = op->bcolptr[L]; k < op->nb; ++k) nk += op->bstamp[k] == s->stamp;
   assert(nk < INT_MAX);
   reserve_keys(s, nk);
   int n = 0;
-  for (int v = 0; v < nv; ++v)
+  for (int v = L; v < nv; ++v)
     for (int k = op->bcolptr[v]; k < op->bcolptr[v + 1]; ++k)
-      if (op->bstamp[k] == s->stamp) {
+      if (op->bstamp[k] == s->stamp && op->brow[k] >= L) {
         s->krow[n] = op->brow[k];
         s->kcol[n] = v;
         ++n;
       }
   for (int i = 0; i < s->npend; ++i) {
+    if (s->pkey[2 * i] < L) continue; /* queued blocks are of free vertices */
     s->krow[n] = s->pkey[2 * i];
     s->kcol[n] = s->pkey[2 * i + 1];
     ++n;
   }
-  sort_keys(s, n);
+  sort_keys(s, n, L);
 
   /* merge with the fixed pattern, column by column */
   size_t maxnb = (size_t)s->nfb + (size_t)n;
@@ -472,10 +491,21 @@ static void rebuild(ipc_sparse *s, bool transfer) {
     np->bstamp = ipc_realloc(np->bstamp, sizeof(int) * cap);
     np->cap_nb = cap;
   }
-  int nb = 0, ndyn = 0, i = 0;
+  /* the lead: one fixed diagonal block each, at slot 0, no scalar entries */
+  for (int v = np->lead_done < L ? np->lead_done : L; v < L; ++v) {
+    np->bcolptr[v] = v;
+    np->brow[v] = v;
+    np->bslot[v] = 0;
+    np->bstamp[v] = STAMP_FIXED;
+    np->dslot[v] = 0;
+    s->fslot[v] = 0;
+    for (int c = 0; c < 3; ++c) np->vcol[3 * v + c] = -1;
+  }
+  np->lead_done = L;
+  int nb = L, ndyn = 0, i = 0;
   size_t nnz = 0;
-  np->bcolptr[0] = 0;
-  for (int v = 0; v < nv; ++v) {
+  np->bcolptr[L] = L;
+  for (int v = L; v < nv; ++v) {
     int f = s->fcolptr[v], fend = s->fcolptr[v + 1];
     int slot = 0;
     while (f < fend || (i < n && s->kcol[i] == v)) {
@@ -516,7 +546,7 @@ static void rebuild(ipc_sparse *s, bool transfer) {
   }
   np->nnz = (int)nnz;
   int pos = 0;
-  for (int v = 0; v < nv; ++v)
+  for (int v = L; v < nv; ++v)
     for (int c = 0; c < 3; ++c) {
       int d = 3 * v + c;
       if (s->rrank[d] < 0) {
@@ -540,7 +570,7 @@ static void rebuild(ipc_sparse *s, bool transfer) {
 
   if (transfer) {
     memset(np->val, 0, sizeof(double) * nnz);
-    for (int v = 0; v < nv; ++v) {
+    for (int v = L; v < nv; ++v) {
       int ko = op->bcolptr[v], koe = op->bcolptr[v + 1];
       for (int k = np->bcolptr[v]; k < np->bcolptr[v + 1]; ++k) {
         int u = np->brow[k];
@@ -555,7 +585,8 @@ static void rebuild(ipc_sparse *s, bool transfer) {
       }
     }
     for (int q = 0; q < s->npend; ++q)
-      add_block(s, np, s->pkey[2 * q], s->pkey[2 * q + 1], s->pval + 9 * q);
+      if (s->pkey[2 * q] >= L)
+        add_block(s, np, s->pkey[2 * q], s->pkey[2 * q + 1], s->pval + 9 * q);
   }
 
   /* element slots */
@@ -688,7 +719,7 @@ void ipc_sparse_touch(ipc_sparse *s, int nv, const int *ids) {
 void ipc_sparse_add_diagonal(ipc_sparse *s, const double *d) {
   assert(s->assembling);
   pattern *p = &s->pat[s->cur];
-  for (int v = 0; v < s->nverts; ++v)
+  for (int v = s->lead; v < s->nverts; ++v) /* the lead's DOFs are all fixed */
     for (int c = 0; c < 3; ++c) {
       int r = s->rrank[3 * v + c];
       if (r >= 0) p->val[p->vcol[3 * v + c] + p->dslot[v] + r] += d[3 * v + c];
