@@ -361,6 +361,63 @@ static double ctcd_range(void *vjob, size_t chunk, size_t begin, size_t end) {
 
 /* the partial CCD on the pairs within dhat: IPC's CTCD rule (over the candidates, see
    ctcd_range), or 0.8 of the time of impact of the contacts */
+typedef struct partial_job {
+  const ipc_contact_set *contacts;
+  const double *x, *xe;
+} partial_job;
+
+/* contacts [begin, end): the smallest MESH_SLACK toi of those that collide along the step
+   (+INFINITY when none does) */
+static double partial_range(void *ctx, size_t chunk, size_t begin, size_t end) {
+  (void)chunk;
+  const partial_job *j = ctx;
+  ipc_ccd_params prm = ipc_ccd_default_params();
+  prm.min_sep = 0.0;
+  double tp = INFINITY;
+  for (size_t k = begin; k < end; ++k) {
+    double t = contact_toi(&j->contacts->c[k], j->x, j->xe, &prm);
+    if (t < 1.0) tp = fmin(tp, MESH_SLACK * t);
+  }
+  return tp;
+}
+
+typedef struct bound_job {
+  const ipc_contact_model *cm;
+  const double *x, *xe;
+  int plane;
+} bound_job;
+
+/* with j->plane: the planes' bound over cm->plane_verts [begin, end) (0.9 of the time a vertex
+   moving towards one would reach it, +INFINITY when none does); otherwise minus the largest
+   move of the surface vertices [begin, end) (ipc_parallel_min's smallest: minus the largest) */
+static double bound_range(void *ctx, size_t chunk, size_t begin, size_t end) {
+  (void)chunk;
+  const bound_job *j = ctx;
+  const ipc_model *m = j->cm->model;
+  const double *x = j->x, *xe = j->xe;
+  double r = j->plane ? INFINITY : 0.0;
+  for (size_t k = begin; k < end; ++k) {
+    if (!j->plane) {
+      const double *a = X(x, m->surface.sv[k]), *b = X(xe, m->surface.sv[k]);
+      double dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
+      double d = sqrt(dx * dx + dy * dy + dz * dz);
+      if (d > r) r = d;
+      continue;
+    }
+    int v = j->cm->plane_verts[k];
+    for (int p = 0; p < m->nplanes; ++p) {
+      const ipc_plane *pl = &m->planes[p];
+      double s0 = 0, s1 = 0;
+      for (int d = 0; d < 3; ++d) {
+        s0 += pl->normal[d] * (x[3 * (size_t)v + d] - pl->point[d]);
+        s1 += pl->normal[d] * (xe[3 * (size_t)v + d] - pl->point[d]);
+      }
+      if (s1 < s0) r = fmin(r, PLANE_SLACK * s0 / (s0 - s1));
+    }
+  }
+  return j->plane ? r : -r;
+}
+
 static double partial_step(const ipc_contact_model *cm, const ipc_contact_set *contacts,
                            const ipc_candidates *cand, const double *x, const double *xe,
                            int ctcd) {
@@ -369,14 +426,8 @@ static double partial_step(const ipc_contact_model *cm, const ipc_contact_set *c
     size_t n = cand->nvf + cand->nee + cand->nve + cand->nvv;
     return n > 0 ? ipc_mpi_parallel_min(n, 256, ctcd_range, &j, IPC_WORK_CCD) : 1.0;
   }
-  ipc_ccd_params prm = ipc_ccd_default_params();
-  prm.min_sep = 0.0;
-  double tp = 1.0;
-  for (size_t k = 0; k < contacts->n; ++k) {
-    double t = contact_toi(&contacts->c[k], x, xe, &prm);
-    if (t < 1.0) tp = fmin(tp, MESH_SLACK * t);
-  }
-  return tp;
+  partial_job j = {contacts, x, xe};
+  return contacts->n > 0 ? fmin(1.0, ipc_parallel_min(contacts->n, 64, partial_range, &j)) : 1.0;
 }
 
 /* the full CCD over every candidate pair, as partial_step */
@@ -419,27 +470,14 @@ double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *co
   const ipc_surface *sf = &m->surface;
   /* half-spaces: 0.9 of the time a vertex moving towards one would reach it */
   double alpha = 1.0;
-  for (int p = 0; p < m->nplanes; ++p) {
-    const ipc_plane *pl = &m->planes[p];
-    for (int k = 0; k < cm->nplane_verts; ++k) {
-      int v = cm->plane_verts[k];
-      double s0 = 0, s1 = 0;
-      for (int d = 0; d < 3; ++d) {
-        s0 += pl->normal[d] * (x[3 * (size_t)v + d] - pl->point[d]);
-        s1 += pl->normal[d] * (xe[3 * (size_t)v + d] - pl->point[d]);
-      }
-      if (s1 < s0) alpha = fmin(alpha, PLANE_SLACK * s0 / (s0 - s1));
-    }
-  }
+  bound_job bj = {cm, x, xe, 1};
+  if (m->nplanes > 0 && cm->nplane_verts > 0)
+    alpha = fmin(alpha, ipc_parallel_min((size_t)cm->nplane_verts, 4096, bound_range, &bj));
   /* the pairs within dhat: the partial CCD */
   alpha = fmin(alpha, partial_step(cm, contacts, cand, x, xe, ctcd));
   /* CFL: no surface vertex moves more than dhat / 2 */
-  double pm = 0;
-  for (int i = 0; i < sf->nsv; ++i) {
-    const double *a = X(x, sf->sv[i]), *b = X(xe, sf->sv[i]);
-    double dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
-    pm = fmax(pm, sqrt(dx * dx + dy * dy + dz * dz));
-  }
+  bj.plane = 0;
+  double pm = sf->nsv > 0 ? -ipc_parallel_min((size_t)sf->nsv, 4096, bound_range, &bj) : 0.0;
   *pmax_surface = pm;
   double cfl = pm > 0 ? cm->dhat / (2.0 * pm) : INFINITY;
   if ((first && alpha > cfl) || alpha > 2.0 * cfl) {

@@ -699,6 +699,27 @@ static void give_coordinates(ipc_world *w) {
 /* assembles g and the projected H at x (contacts in w->contacts) and solves H p = -g into w->p
    (affine bodies' vertices moved by J_i dq); *pmax = |p|_inf. Returns 0, 1 on a failure
    (err set), 2 when no unknown is free */
+typedef struct p_job {
+  const double *p;
+  int largest;
+} p_job;
+
+/* entries [begin, end) of the direction: how many are not finite, or with j->largest minus
+   the largest magnitude (ipc_parallel_min's smallest is minus the largest) */
+static double p_range(void *ctx, size_t chunk, size_t begin, size_t end) {
+  (void)chunk;
+  const p_job *j = ctx;
+  double r = 0.0;
+  for (size_t i = begin; i < end; ++i) {
+    double a = fabs(j->p[i]);
+    if (j->largest)
+      r = a > r ? a : r;
+    else
+      r += !isfinite(a);
+  }
+  return j->largest ? -r : r;
+}
+
 static int newton_direction(ipc_world *w, ipcc_step_stats *st, ipcc_error *err, double *pmax_out) {
   ipc_newton_solver *s = w->solver;
   int n = w->m.nverts;
@@ -805,20 +826,15 @@ static int newton_direction(ipc_world *w, ipcc_step_stats *st, ipcc_error *err, 
     return 1;
   }
   ipc_sparse_scatter(s->asm_, s->sol, w->p);
-  for (int i = 0; i < 3 * w->nsys; ++i)
-    if (!isfinite(w->p[i])) {
-      ipc_error_set(err, IPCC_ERR_SIM, "step %d: the Newton direction is not finite",
-                    w->s.step + 1);
-      return 1;
-    }
+  p_job pj = {w->p, 0};
+  if (ipc_parallel_sum(3 * (size_t)w->nsys, 16384, p_range, &pj) > 0) {
+    ipc_error_set(err, IPCC_ERR_SIM, "step %d: the Newton direction is not finite", w->s.step + 1);
+    return 1;
+  }
   /* affine vertices move by J_i dq: the step and its size are judged in vertex space */
   ipc_affine_world_direction(w, w->p);
-  double pmax = 0; /* p is finite */
-  for (int i = 0; i < 3 * n; ++i) {
-    double a = fabs(w->p[i]);
-    if (a > pmax) pmax = a;
-  }
-  *pmax_out = pmax;
+  pj.largest = 1;
+  *pmax_out = n > 0 ? -ipc_parallel_min(3 * (size_t)n, 16384, p_range, &pj) : 0.0;
   return 0;
 }
 

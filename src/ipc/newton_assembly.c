@@ -146,10 +146,19 @@ void ipc_newton_add_tet(ipc_world *w, int t, double h2) {
    s->diag, and with `gradient` their gradient into w->g (vertex entries, which it sets). A
    node of an IPC codimensional shape let go by its moving boundary conditions has IPC's mass
    (w->mbc.mass) */
-void ipc_newton_inertia_terms(ipc_world *w, int gradient) {
+typedef struct inertia_job {
+  ipc_world *w;
+  int gradient;
+} inertia_job;
+
+static double inertia_range(void *ctx, size_t chunk, size_t begin, size_t end) {
+  (void)chunk;
+  const inertia_job *j = ctx;
+  ipc_world *w = j->w;
   const ipc_model *m = &w->m;
   double *diag = w->solver->diag;
-  for (int i = 0; i < m->nverts; ++i) {
+  int gradient = j->gradient;
+  for (int i = (int)begin; i < (int)end; ++i) {
     const double mi = w->fixed[i] ? 0.0 : m->mass[i] > 0 ? m->mass[i] : w->mbc.mass[i];
     for (int d = 0; d < 3; ++d) {
       diag[3 * i + d] = mi + w->penalty[i];
@@ -162,6 +171,13 @@ void ipc_newton_inertia_terms(ipc_world *w, int gradient) {
       w->g[3 * i + d] = gi;
     }
   }
+  return 0.0;
+}
+
+/* vertex by vertex on the threads */
+void ipc_newton_inertia_terms(ipc_world *w, int gradient) {
+  inertia_job j = {w, gradient};
+  ipc_parallel_sum((size_t)w->m.nverts, 4096, inertia_range, &j);
 }
 
 /* 1 when the next assembly is split among the MPI ranks (stage 2, docs/scaling.md): the
