@@ -144,6 +144,7 @@ double ipc_affine_world_body_energy(const ipc_world *w, const double *q, int a) 
 typedef struct pull_job {
   const ipc_world *w;
   double *g;
+  const unsigned char *skip; /* (nbodies) or NULL */
 } pull_job;
 
 /* affine bodies [begin, end): each one's vertex gradients, in vertex order, onto its own
@@ -155,6 +156,10 @@ static double pull_range(void *ctx, size_t chunk, size_t begin, size_t end) {
   double *g = j->g;
   for (size_t a = begin; a < end; ++a) {
     const ipc_body *bd = &w->m.bodies[w->rest.aff_body[a]];
+    if (j->skip && j->skip[w->rest.aff_body[a]]) {
+      memset(g + 3 * (size_t)bd->v0, 0, 3 * (size_t)bd->nv * sizeof(double));
+      continue;
+    }
     for (int i = bd->v0; i < bd->v0 + bd->nv; ++i) {
       double wt[4], *gi = g + 3 * (size_t)i;
       ipc_rest_weights(&w->rest, &w->m, i, wt);
@@ -167,7 +172,11 @@ static double pull_range(void *ctx, size_t chunk, size_t begin, size_t end) {
 }
 
 void ipc_affine_world_pull(const ipc_world *w, double *g) {
-  pull_job j = {w, g};
+  ipc_affine_world_pull_skip(w, g, NULL);
+}
+
+void ipc_affine_world_pull_skip(const ipc_world *w, double *g, const unsigned char *skip) {
+  pull_job j = {w, g, skip};
   ipc_parallel_sum((size_t)w->rest.naff, 16, pull_range, &j);
 }
 

@@ -77,11 +77,10 @@ static double map_range(void *vj, size_t chunk, size_t begin, size_t end) {
       continue;
     }
     const ipc_friction_contact *fc = &w->fric.c[k];
-    int out = s->nfrozen > 0 && ipc_newton_all_passive(s, fc->v, fc->nv);
-    ipc_friction_contact_local(fc, w->s.x, w->xn, w->fric.eps_v * w->fric.h, 1, ml->g,
-                               out ? NULL : Hl);
     ml->nu = -2;
-    if (out) continue;
+    /* a term of passive vertices alone: its rows are out of the system */
+    if (s->nfrozen > 0 && ipc_newton_all_passive(s, fc->v, fc->nv)) continue;
+    ipc_friction_contact_local(fc, w->s.x, w->xn, w->fric.eps_v * w->fric.h, 1, ml->g, Hl);
     nv = fc->nv;
     v = fc->v;
     H = Hl;
@@ -108,7 +107,7 @@ static void add_terms(ipc_world *w, size_t n, int friction) {
       const mapped_local *ml = &s->ml[i];
       const contact_local *cl = friction ? NULL : &s->cl[k0 + i];
       const ipc_friction_contact *fc = friction ? &w->fric.c[k0 + i] : NULL;
-      if (cl && cl->nv == 0) continue;
+      if (cl ? cl->nv == 0 : ml->nu == -2) continue;
       int nv = cl ? cl->nv : fc->nv;
       const int *v = cl ? cl->verts : fc->v;
       const double *g = cl ? cl->g : ml->g;
@@ -220,7 +219,8 @@ void ipc_newton_assemble(ipc_world *w, ipcc_step_stats *st) {
        mapped to their pseudo-vertices */
     add_terms(w, w->fric.n, 1);
     /* every gradient over real vertices is in: move the affine ones to their bodies */
-    ipc_affine_world_pull(w, w->g);
+    /* a frozen body's rows are out of the system: its gradient is not pulled */
+    ipc_affine_world_pull_skip(w, w->g, s->nfrozen > 0 ? s->frozen : NULL);
     /* a frozen body's rows are out of the system */
     for (int a = 0; a < w->rest.naff; ++a)
       if (!(s->nfrozen > 0 && s->frozen[w->rest.aff_body[a]]))

@@ -186,6 +186,9 @@ double ipc_affine_world_body_energy(const ipc_world *w, const double *q, int a);
 /* moves a gradient (nsys x 3) of the real affine vertices onto their pseudo-vertices:
    g_P += J_i^T g_i, then g_i = 0 */
 void ipc_affine_world_pull(const ipc_world *w, double *g);
+/* the same, except for the bodies b with skip[b] (skip may be NULL): their vertices' entries
+   are zeroed, their pseudo-vertices' left as they are (rows out of the system) */
+void ipc_affine_world_pull_skip(const ipc_world *w, double *g, const unsigned char *skip);
 
 /* gradients (into g, nsys x 3, may be NULL) and, with A, the Hessians M + c h^2 H_orth
    (PSD-projected) of the bodies as elements of set `set` */
