@@ -429,10 +429,13 @@ static void islands_begin(ipc_world *w) {
     s->thaw = IPC_NEW0(unsigned char, k);
   }
   for (int i = 0; i < s->isl.n; ++i) s->pmax[i] = 0;
-  for (int v = 0; v < n; ++v) {
+  for (int v = 0; v < n; ++v) { /* p is finite */
     int i = s->isl.vert[v];
     if (i < 0) continue;
-    for (int d = 0; d < 3; ++d) s->pmax[i] = fmax(s->pmax[i], fabs(w->p[3 * v + d]));
+    for (int d = 0; d < 3; ++d) {
+      double a = fabs(w->p[3 * v + d]);
+      if (a > s->pmax[i]) s->pmax[i] = a;
+    }
   }
 }
 

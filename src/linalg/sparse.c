@@ -59,9 +59,11 @@ struct ipc_sparse {
 
   /* DOF mask */
   int nfree;
-  signed char *rrank; /* (nverts x 3) rank of a DOF among its vertex's free DOFs, -1 fixed */
-  unsigned char *nfv; /* (nverts) free DOFs per vertex */
-  int *dofmap;        /* (nverts x 3) reduced index, -1 fixed */
+  unsigned char *mask; /* (nverts x 3) the mask last set, as given (NULL: all zero) */
+  int *vfree;          /* (nverts + 1) free DOFs before each vertex */
+  signed char *rrank;  /* (nverts x 3) rank of a DOF among its vertex's free DOFs, -1 fixed */
+  unsigned char *nfv;  /* (nverts) free DOFs per vertex */
+  int *dofmap;         /* (nverts x 3) reduced index, -1 fixed */
 
   /* element sets and their union block pattern (upper, diagonal last in each column) */
   elem_set *sets;
@@ -192,9 +194,10 @@ static void pattern_free(pattern *p) {
 static void rebuild(ipc_sparse *s, bool transfer);
 static void build_fixed(ipc_sparse *s);
 
-static void apply_mask(ipc_sparse *s, const unsigned char *fixed) {
-  int nf = 0;
-  for (int v = 0; v < s->nverts; ++v) {
+/* the mask fixed from vertex v0 on (the vertices before it keep theirs) */
+static void apply_mask(ipc_sparse *s, const unsigned char *fixed, int v0) {
+  int nf = s->vfree[v0];
+  for (int v = v0; v < s->nverts; ++v) {
     int k = 0;
     for (int c = 0; c < 3; ++c) {
       int d = 3 * v + c;
@@ -207,15 +210,26 @@ static void apply_mask(ipc_sparse *s, const unsigned char *fixed) {
       }
     }
     s->nfv[v] = (unsigned char)k;
+    s->vfree[v + 1] = nf;
   }
   s->nfree = nf;
+  size_t d0 = 3 * (size_t)v0, nd = 3 * (size_t)s->nverts - d0;
+  if (fixed)
+    memcpy(s->mask + d0, fixed + d0, nd);
+  else
+    memset(s->mask + d0, 0, nd);
 }
 
-/* s->lead from the mask and the fixed pattern */
-static void find_lead(ipc_sparse *s) {
-  int L = 0;
+/* s->lead from the mask and the fixed pattern, the vertices before `from` known trivial (at
+   least from the lead on) */
+static void find_lead_from(ipc_sparse *s, int from) {
+  int L = from;
   while (L < s->nverts && s->nfv[L] == 0 && s->fcolptr[L + 1] - s->fcolptr[L] == 1) ++L;
   s->lead = L;
+}
+
+static void find_lead(ipc_sparse *s) {
+  find_lead_from(s, 0);
 }
 
 ipc_sparse *ipc_sparse_create(int nverts) {
@@ -226,12 +240,14 @@ ipc_sparse *ipc_sparse_create(int nverts) {
   s->rrank = IPC_NEW(signed char, 3 * (size_t)nverts);
   s->nfv = IPC_NEW(unsigned char, nverts);
   s->dofmap = IPC_NEW(int, 3 * (size_t)nverts);
+  s->mask = IPC_NEW0(unsigned char, 3 * (size_t)nverts + 1);
+  s->vfree = IPC_NEW0(int, (size_t)nverts + 1);
   s->fcolptr = IPC_NEW0(int, nverts + 1);
   s->kcount = IPC_NEW0(int, nverts + 1);
   pattern_init(&s->pat[0], nverts);
   pattern_init(&s->pat[1], nverts);
   s->stamp = STAMP_FIXED + 1;
-  apply_mask(s, NULL);
+  apply_mask(s, NULL, 0);
   build_fixed(s);
   rebuild(s, false);
   return s;
@@ -251,6 +267,8 @@ void ipc_sparse_destroy(ipc_sparse *s) {
   ipc_free(s->rrank);
   ipc_free(s->nfv);
   ipc_free(s->dofmap);
+  ipc_free(s->mask);
+  ipc_free(s->vfree);
   ipc_free(s->fcolptr);
   ipc_free(s->frow);
   ipc_free(s->fslot);
@@ -270,11 +288,17 @@ void ipc_sparse_set_policy(ipc_sparse *s, ipc_sparse_policy policy) {
 
 void ipc_sparse_set_mask(ipc_sparse *s, const unsigned char *fixed) {
   assert(!s->assembling);
-  bool same = true;
-  for (int d = 0; d < 3 * s->nverts && same; ++d) same = (fixed && fixed[d]) == (s->rrank[d] < 0);
-  if (same) return; /* the reduced system keeps its pattern */
-  apply_mask(s, fixed);
-  find_lead(s);
+  /* the first DOF whose fixed state changes: equal bytes first, by blocks */
+  size_t nd = 3 * (size_t)s->nverts, d = 0;
+  enum { BLOCK = 4096 };
+  if (fixed)
+    while (d + BLOCK <= nd && !memcmp(s->mask + d, fixed + d, BLOCK)) d += BLOCK;
+  for (; d < nd; ++d)
+    if ((fixed && fixed[d]) != (s->rrank[d] < 0)) break;
+  if (d == nd) return; /* the reduced system keeps its pattern */
+  int v0 = (int)(d / 3);
+  apply_mask(s, fixed, v0);
+  find_lead_from(s, s->lead < v0 ? s->lead : v0);
   rebuild(s, false);
 }
 
