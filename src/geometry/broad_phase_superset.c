@@ -390,26 +390,34 @@ static double sup_range(void *vjob, size_t chunk, size_t begin, size_t end) {
 typedef struct vert_job {
   const ipc_surface *s;
   const double *x0, *x1;
-  double *step; /* NULL: the largest coordinate's magnitude is asked */
+  double *step;
 } vert_job;
 
 /* surface vertices [begin, end): minus the largest magnitude of their coordinates at x0 and
-   x1 (ipc_parallel_min's smallest is minus the largest), or their steps' lengths into step */
-static double vert_range(void *vjob, size_t chunk, size_t begin, size_t end) {
+   x1 (ipc_parallel_min's smallest is minus the largest) */
+static double coord_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   (void)chunk;
   const vert_job *j = vjob;
   double M = 0.0;
   for (size_t i = begin; i < end; ++i) {
     size_t v = (size_t)j->s->sv[i];
     const double *p = j->x0 + 3 * v, *q = j->x1 + 3 * v;
-    if (j->step) {
-      double b[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
-      j->step[v] = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]) * (1.0 + 1e-12);
-    } else {
-      for (int k = 0; k < 3; ++k) M = mx(mx(M, fabs(p[k])), fabs(q[k]));
-    }
+    for (int k = 0; k < 3; ++k) M = mx(mx(M, fabs(p[k])), fabs(q[k]));
   }
   return -M;
+}
+
+/* surface vertices [begin, end): their steps' lengths into j->step, a little over */
+static double step_range(void *vjob, size_t chunk, size_t begin, size_t end) {
+  (void)chunk;
+  const vert_job *j = vjob;
+  for (size_t i = begin; i < end; ++i) {
+    size_t v = (size_t)j->s->sv[i];
+    const double *p = j->x0 + 3 * v, *q = j->x1 + 3 * v;
+    double b[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
+    j->step[v] = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]) * (1.0 + 1e-12);
+  }
+  return 0.0;
 }
 
 int ipc_broad_phase_bodies_narrowed(struct ipc_bodies_ws **wsp, ipc_candidates *c,
@@ -429,7 +437,7 @@ int ipc_broad_phase_bodies_narrowed(struct ipc_bodies_ws **wsp, ipc_candidates *
   bodies_superset *u = &w->sup;
   ++st->calls;
   vert_job vj = {s, x0, x1, NULL};
-  u->M = s->nsv > 0 ? -ipc_parallel_min((size_t)s->nsv, 4096, vert_range, &vj) : 0.0;
+  u->M = s->nsv > 0 ? -ipc_parallel_min((size_t)s->nsv, 4096, coord_range, &vj) : 0.0;
   int ok = u->valid && u->hash == w->grouped_hash && u->nb == w->nb && u->r0 == w->r0 &&
            u->has_passive == (passive != NULL);
   sup_bodies(w, x0, x1, grow, DO_MOTION | (ok ? DO_ODOMETERS | DO_DEVIATIONS : 0));
@@ -455,7 +463,7 @@ int ipc_broad_phase_bodies_narrowed(struct ipc_bodies_ws **wsp, ipc_candidates *
   if (n > 0) {
     ipc_reserve((void **)&u->step, &u->cap_step, (size_t)s->nverts + 1, sizeof(double));
     vj.step = u->step;
-    ipc_parallel_sum((size_t)s->nsv, 4096, vert_range, &vj);
+    ipc_parallel_sum((size_t)s->nsv, 4096, step_range, &vj);
     ipc_reserve((void **)&u->keep, &u->cap_keep, n + 1, 1);
     sup_job job = {w, u, s, x0, x1, grow, narrow_dist};
     st->key_drops += (size_t)ipc_parallel_sum(n, 1024, sup_range, &job);

@@ -243,7 +243,6 @@ int ipc_affine_world_map(const ipc_world *w, int nv, const int *verts, const dou
   int nu = 0;
   double T[MAXV][MAXU];
   memset(T, 0, sizeof T);
-  if (ipc_affine_world_targets(w, nv, verts, ids) > max_targets) return -1;
   for (int k = 0; k < nv; ++k) {
     int a = w->rest.vert_aff[verts[k]];
     if (a < 0) {
@@ -254,6 +253,7 @@ int ipc_affine_world_map(const ipc_world *w, int nv, const int *verts, const dou
     ipc_rest_weights(&w->rest, &w->m, verts[k], wt);
     for (int j = 0; j < 4; ++j) T[k][slot(ids, &nu, w->aff_pv[4 * a + j])] += wt[j];
   }
+  if (nu > max_targets) return -1;
   /* T^T H T, block by block (each block of T is a scalar times I3), in two passes:
      L = T^T H (nu x nv blocks), then L T */
   double L[(3 * MAXU) * (3 * MAXV)];

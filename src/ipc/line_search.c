@@ -359,8 +359,6 @@ static double ctcd_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   return j.t;
 }
 
-/* the partial CCD on the pairs within dhat: IPC's CTCD rule (over the candidates, see
-   ctcd_range), or 0.8 of the time of impact of the contacts */
 typedef struct partial_job {
   const ipc_contact_set *contacts;
   const double *x, *xe;
@@ -384,26 +382,17 @@ static double partial_range(void *ctx, size_t chunk, size_t begin, size_t end) {
 typedef struct bound_job {
   const ipc_contact_model *cm;
   const double *x, *xe;
-  int plane;
 } bound_job;
 
-/* with j->plane: the planes' bound over cm->plane_verts [begin, end) (0.9 of the time a vertex
-   moving towards one would reach it, +INFINITY when none does); otherwise minus the largest
-   move of the surface vertices [begin, end) (ipc_parallel_min's smallest: minus the largest) */
-static double bound_range(void *ctx, size_t chunk, size_t begin, size_t end) {
+/* cm->plane_verts [begin, end): the planes' bound, 0.9 of the time a vertex moving towards one
+   would reach it (+INFINITY when none does) */
+static double plane_range(void *ctx, size_t chunk, size_t begin, size_t end) {
   (void)chunk;
   const bound_job *j = ctx;
   const ipc_model *m = j->cm->model;
   const double *x = j->x, *xe = j->xe;
-  double r = j->plane ? INFINITY : 0.0;
+  double r = INFINITY;
   for (size_t k = begin; k < end; ++k) {
-    if (!j->plane) {
-      const double *a = X(x, m->surface.sv[k]), *b = X(xe, m->surface.sv[k]);
-      double dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
-      double d = sqrt(dx * dx + dy * dy + dz * dz);
-      if (d > r) r = d;
-      continue;
-    }
     int v = j->cm->plane_verts[k];
     for (int p = 0; p < m->nplanes; ++p) {
       const ipc_plane *pl = &m->planes[p];
@@ -415,9 +404,27 @@ static double bound_range(void *ctx, size_t chunk, size_t begin, size_t end) {
       if (s1 < s0) r = fmin(r, PLANE_SLACK * s0 / (s0 - s1));
     }
   }
-  return j->plane ? r : -r;
+  return r;
 }
 
+/* surface vertices [begin, end): minus their largest move (ipc_parallel_min's smallest is
+   minus the largest) */
+static double move_range(void *ctx, size_t chunk, size_t begin, size_t end) {
+  (void)chunk;
+  const bound_job *j = ctx;
+  const int *sv = j->cm->model->surface.sv;
+  double r = 0.0;
+  for (size_t k = begin; k < end; ++k) {
+    const double *a = X(j->x, sv[k]), *b = X(j->xe, sv[k]);
+    double dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
+    double d = sqrt(dx * dx + dy * dy + dz * dz);
+    if (d > r) r = d;
+  }
+  return -r;
+}
+
+/* the partial CCD on the pairs within dhat: IPC's CTCD rule (over the candidates, see
+   ctcd_range), or 0.8 of the time of impact of the contacts */
 static double partial_step(const ipc_contact_model *cm, const ipc_contact_set *contacts,
                            const ipc_candidates *cand, const double *x, const double *xe,
                            int ctcd) {
@@ -470,14 +477,13 @@ double ipc_ipc_step_bound(const ipc_contact_model *cm, const ipc_contact_set *co
   const ipc_surface *sf = &m->surface;
   /* half-spaces: 0.9 of the time a vertex moving towards one would reach it */
   double alpha = 1.0;
-  bound_job bj = {cm, x, xe, 1};
+  bound_job bj = {cm, x, xe};
   if (m->nplanes > 0 && cm->nplane_verts > 0)
-    alpha = fmin(alpha, ipc_parallel_min((size_t)cm->nplane_verts, 4096, bound_range, &bj));
+    alpha = fmin(alpha, ipc_parallel_min((size_t)cm->nplane_verts, 4096, plane_range, &bj));
   /* the pairs within dhat: the partial CCD */
   alpha = fmin(alpha, partial_step(cm, contacts, cand, x, xe, ctcd));
   /* CFL: no surface vertex moves more than dhat / 2 */
-  bj.plane = 0;
-  double pm = sf->nsv > 0 ? -ipc_parallel_min((size_t)sf->nsv, 4096, bound_range, &bj) : 0.0;
+  double pm = sf->nsv > 0 ? -ipc_parallel_min((size_t)sf->nsv, 4096, move_range, &bj) : 0.0;
   *pmax_surface = pm;
   double cfl = pm > 0 ? cm->dhat / (2.0 * pm) : INFINITY;
   if ((first && alpha > cfl) || alpha > 2.0 * cfl) {

@@ -699,30 +699,31 @@ static void give_coordinates(ipc_world *w) {
   }
 }
 
+/* entries [begin, end) of the direction p: how many are not finite */
+static double nonfinite_range(void *p, size_t chunk, size_t begin, size_t end) {
+  (void)chunk;
+  const double *d = p;
+  double r = 0.0;
+  for (size_t i = begin; i < end; ++i) r += !isfinite(d[i]);
+  return r;
+}
+
+/* entries [begin, end) of the direction p: minus the largest magnitude (ipc_parallel_min's
+   smallest is minus the largest) */
+static double largest_range(void *p, size_t chunk, size_t begin, size_t end) {
+  (void)chunk;
+  const double *d = p;
+  double r = 0.0;
+  for (size_t i = begin; i < end; ++i) {
+    double a = fabs(d[i]);
+    if (a > r) r = a;
+  }
+  return -r;
+}
+
 /* assembles g and the projected H at x (contacts in w->contacts) and solves H p = -g into w->p
    (affine bodies' vertices moved by J_i dq); *pmax = |p|_inf. Returns 0, 1 on a failure
    (err set), 2 when no unknown is free */
-typedef struct p_job {
-  const double *p;
-  int largest;
-} p_job;
-
-/* entries [begin, end) of the direction: how many are not finite, or with j->largest minus
-   the largest magnitude (ipc_parallel_min's smallest is minus the largest) */
-static double p_range(void *ctx, size_t chunk, size_t begin, size_t end) {
-  (void)chunk;
-  const p_job *j = ctx;
-  double r = 0.0;
-  for (size_t i = begin; i < end; ++i) {
-    double a = fabs(j->p[i]);
-    if (j->largest)
-      r = a > r ? a : r;
-    else
-      r += !isfinite(a);
-  }
-  return j->largest ? -r : r;
-}
-
 static int newton_direction(ipc_world *w, ipcc_step_stats *st, ipcc_error *err, double *pmax_out) {
   ipc_newton_solver *s = w->solver;
   int n = w->m.nverts;
@@ -829,15 +830,13 @@ static int newton_direction(ipc_world *w, ipcc_step_stats *st, ipcc_error *err, 
     return 1;
   }
   ipc_sparse_scatter(s->asm_, s->sol, w->p);
-  p_job pj = {w->p, 0};
-  if (ipc_parallel_sum(3 * (size_t)w->nsys, 16384, p_range, &pj) > 0) {
+  if (ipc_parallel_sum(3 * (size_t)w->nsys, 16384, nonfinite_range, w->p) > 0) {
     ipc_error_set(err, IPCC_ERR_SIM, "step %d: the Newton direction is not finite", w->s.step + 1);
     return 1;
   }
   /* affine vertices move by J_i dq: the step and its size are judged in vertex space */
   ipc_affine_world_direction(w, w->p);
-  pj.largest = 1;
-  *pmax_out = n > 0 ? -ipc_parallel_min(3 * (size_t)n, 16384, p_range, &pj) : 0.0;
+  *pmax_out = n > 0 ? -ipc_parallel_min(3 * (size_t)n, 16384, largest_range, w->p) : 0.0;
   return 0;
 }
 

@@ -56,7 +56,8 @@ typedef struct map_job {
 } map_job;
 
 /* terms [k0 + begin, k0 + end) into s->ml[begin, end): a friction term's gradient and
-   projected Hessian (none when its rows are out of the system), and the Hessian mapped */
+   projected Hessian (none when its rows are out of the system), and each term's Hessian
+   mapped (or, when not, over its real vertices) */
 static double map_range(void *vj, size_t chunk, size_t begin, size_t end) {
   (void)chunk;
   const map_job *j = vj;
@@ -69,21 +70,22 @@ static double map_range(void *vj, size_t chunk, size_t begin, size_t end) {
     int nv;
     const int *v;
     const double *H;
+    ml->nu = -2;
     if (!j->friction) {
       const contact_local *cl = &s->cl[k];
-      ml->nu = -2;
       if (cl->nv == 0) continue;
-      ml->nu = ipc_affine_world_map(w, cl->nv, cl->verts, cl->H, MAPPED_TARGETS, ml->ids, ml->H);
-      continue;
+      nv = cl->nv;
+      v = cl->verts;
+      H = cl->H;
+    } else {
+      const ipc_friction_contact *fc = &w->fric.c[k];
+      /* a term of passive vertices alone: its rows are out of the system */
+      if (s->nfrozen > 0 && ipc_newton_all_passive(s, fc->v, fc->nv)) continue;
+      ipc_friction_contact_local(fc, w->s.x, w->xn, w->fric.eps_v * w->fric.h, 1, ml->g, Hl);
+      nv = fc->nv;
+      v = fc->v;
+      H = Hl;
     }
-    const ipc_friction_contact *fc = &w->fric.c[k];
-    ml->nu = -2;
-    /* a term of passive vertices alone: its rows are out of the system */
-    if (s->nfrozen > 0 && ipc_newton_all_passive(s, fc->v, fc->nv)) continue;
-    ipc_friction_contact_local(fc, w->s.x, w->xn, w->fric.eps_v * w->fric.h, 1, ml->g, Hl);
-    nv = fc->nv;
-    v = fc->v;
-    H = Hl;
     ml->nu = ipc_affine_world_map(w, nv, v, H, MAPPED_TARGETS, ml->ids, ml->H);
     if (ml->nu <= 0) { /* added over the real vertices */
       ml->nv = nv;
@@ -105,18 +107,15 @@ static void add_terms(ipc_world *w, size_t n, int friction) {
     ipc_parallel_sum(nb, 16, map_range, &j);
     for (size_t i = 0; i < nb; ++i) {
       const mapped_local *ml = &s->ml[i];
+      if (ml->nu == -2) continue;
       const contact_local *cl = friction ? NULL : &s->cl[k0 + i];
       const ipc_friction_contact *fc = friction ? &w->fric.c[k0 + i] : NULL;
-      if (cl ? cl->nv == 0 : ml->nu == -2) continue;
       int nv = cl ? cl->nv : fc->nv;
       const int *v = cl ? cl->verts : fc->v;
       const double *g = cl ? cl->g : ml->g;
       for (int a = 0; a < nv; ++a)
         for (int d = 0; d < 3; ++d) w->g[3 * v[a] + d] += g[3 * a + d];
-      if (ml->nu == -2) continue;
-      if (cl && ml->nu <= 0)
-        ipc_affine_world_sparse_add(w, s->asm_, cl->nv, cl->verts, cl->H);
-      else if (ml->nu == 0)
+      if (ml->nu == 0)
         ipc_sparse_add(s->asm_, ml->nv, ml->ids, ml->H);
       else if (ml->nu < 0)
         ipc_affine_world_sparse_add(w, s->asm_, ml->nv, ml->ids, ml->H);

@@ -22,8 +22,8 @@ typedef struct contact_local {
 enum { MAPPED_TARGETS = 8 };
 typedef struct mapped_local {
   int nu; /* targets; 0: H over the term's real vertices as it is, -1: more than MAPPED_TARGETS
-             (H over the real vertices, mapped when added), -2: no Hessian (the term's rows
-             are out of the system) */
+             (H over the real vertices, mapped when added), -2: nothing (the term's rows are
+             out of the system) */
   int nv; /* with nu 0 or -1: the term's real vertices, in ids */
   int ids[16];
   double g[12];
