@@ -1348,9 +1348,19 @@ static void test_bodies_superset(int seed) {
         dw[b] = 0.2 * (urand() - 0.5);
       }
     /* odd seeds: from a solve's fourth call on, bodies frozen as the Newton solve freezes
-       them (passive, not moving), a new random set at each call, so bodies thaw too */
+       them (passive, not moving); each body's state flips at a call with odds 1/2 (seeds 1,
+       3) or 1/4 (seed 5: bodies still over several calls, whose summaries the broad phase
+       keeps), so bodies thaw too */
     static unsigned char frozen[NB], passive[NV];
-    for (int b = 0; b < NB; ++b) frozen[b] = seed % 2 == 1 && k % 10 >= 3 && b > 0 && urand() < 0.5;
+    double flip = seed == 5 ? 0.25 : 0.5;
+    for (int b = 0; b < NB; ++b) {
+      if (seed % 2 == 0 || k % 10 < 3 || b == 0)
+        frozen[b] = 0;
+      else if (seed == 5 && k % 10 > 3)
+        frozen[b] ^= urand() < flip;
+      else
+        frozen[b] = urand() < flip;
+    }
     for (int b = 0; b < NB; ++b) {
       int thrown = k % 10 == 6 && b == 1 + (k / 10) % (NB - 1);
       for (int q = 0; q < 3; ++q)
@@ -1368,18 +1378,38 @@ static void test_bodies_superset(int seed) {
       passive[v] = s.vert_obstacle[v] || frozen[body[v]];
     }
     const double *g = k % 4 == 3 ? grow : NULL;
+    char what[96];
+    /* calls at x alone in between, as the solve's contacts at its iterate: two of them in a row
+       at different x (a call after a step, a call after the next), and plain broad phases at x
+       on the same lists (no narrowing, no odometers run) */
+    if (k % 5 == 3 || k % 7 == 4) {
+      if (k % 5 == 3)
+        ipc_broad_phase_narrowed(&c, &s, x, x, infl, NULL, passive, dist);
+      else
+        ipc_broad_phase_passive(&c, &s, x, x, infl, NULL, passive);
+      ipc_broad_phase_passive(&ref, &s, x, x, infl, NULL, passive);
+      if (k % 5 == 3) ipc_candidates_narrow(&ref, &s, x, x, dist, NULL);
+      snprintf(what, sizeof what, "bodies superset seed %d before call %d at x", seed, k);
+      check_same_lists(what, &c, &ref);
+    }
     ipc_broad_phase_narrowed(&c, &s, x, xe, infl, g, passive, dist);
     ipcc_set_threads(2);
     ipc_broad_phase_narrowed(&c2, &s, x, xe, infl, g, passive, dist);
     ipcc_set_threads(1);
     ipc_broad_phase_passive(&ref, &s, x, xe, infl, g, passive);
     ipc_candidates_narrow(&ref, &s, x, xe, dist, g);
-    char what[96];
     snprintf(what, sizeof what, "bodies superset seed %d call %d", seed, k);
     check_same_lists(what, &c, &ref);
     snprintf(what, sizeof what, "bodies superset seed %d call %d on 2 threads", seed, k);
     check_same_lists(what, &c2, &ref);
     found += c.nvf + c.nee + c.nve + c.nvv;
+    if (k % 5 == 2) {
+      ipc_broad_phase_narrowed(&c, &s, x, x, infl, NULL, passive, dist);
+      ipc_broad_phase_passive(&ref, &s, x, x, infl, NULL, passive);
+      ipc_candidates_narrow(&ref, &s, x, x, dist, NULL);
+      snprintf(what, sizeof what, "bodies superset seed %d after call %d at x", seed, k);
+      check_same_lists(what, &c, &ref);
+    }
     /* the step taken most of the way (the bodies' centres and angles with it) */
     double alpha = 0.5 + 0.5 * urand();
     for (int b = 0; b < NB; ++b) {
@@ -1395,17 +1425,23 @@ static void test_bodies_superset(int seed) {
   /* with bodies frozen and thawed at random every call (odd seeds) the pairs of a body thawed
      with one frozen when the superset was searched are searched directly, and often enough
      for a new superset: 24 of 60 calls (36 when any thaw made a new one) */
-  CHECK_MSG(
-      st.calls == (size_t)calls && st.rebuilds >= 1 && (seed % 2 ? 2 : 3) * st.rebuilds < st.calls,
-      "bodies superset seed %d: %zu searches in %zu calls", seed, st.rebuilds, st.calls);
+  /* frozen bodies unmoved over consecutive calls (odd seeds) are found still, and what they
+     keep is what computing it gives (IPCC_BODIES_STILL_CHECK, set in main) */
+  CHECK_MSG(seed % 2 == 0 || st.still > (seed == 5 ? 200u : 20u),
+            "bodies superset seed %d: %zu bodies found still", seed, st.still);
+  CHECK_MSG(st.still_bad == 0, "bodies superset seed %d: %zu kept values of still bodies differ",
+            seed, st.still_bad);
+  CHECK_MSG(st.calls == (size_t)calls + 24 && st.rebuilds >= 1 &&
+                (seed % 2 ? 2 : 3) * st.rebuilds < st.calls,
+            "bodies superset seed %d: %zu searches in %zu calls", seed, st.rebuilds, st.calls);
   CHECK_MSG(st.superset_pairs > 0 && st.key_drops > 0,
             "bodies superset seed %d: %zu superset pairs, %zu dropped by their keys", seed,
             st.superset_pairs, st.key_drops);
   if (getenv("IPC_TEST_VERBOSE"))
     fprintf(stderr,
             "bodies superset seed %d: %zu searches in %zu calls, %zu pairs kept, %zu superset "
-            "pairs judged, %zu dropped by their keys\n",
-            seed, st.rebuilds, st.calls, st.pairs, st.superset_pairs, st.key_drops);
+            "pairs judged, %zu dropped by their keys, %zu bodies still\n",
+            seed, st.rebuilds, st.calls, st.pairs, st.superset_pairs, st.key_drops, st.still);
   ipc_candidates_free(&c);
   ipc_candidates_free(&c2);
   ipc_candidates_free(&ref);
@@ -1414,6 +1450,7 @@ static void test_bodies_superset(int seed) {
 }
 
 int main(void) {
+  setenv("IPCC_BODIES_STILL_CHECK", "1", 1);
   for (int seed = 0; seed < 6; ++seed) test_soup(seed);
   for (int seed = 0; seed < 6; ++seed) test_narrow(seed);
   for (int seed = 0; seed < 12; ++seed) test_narrow_reach(seed);

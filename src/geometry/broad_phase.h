@@ -98,6 +98,9 @@ void ipc_broad_phase_narrowed(ipc_candidates *c, const ipc_surface *s, const dou
    narrowing dropped by what it knew of them from earlier calls (one process only) */
 typedef struct ipc_broad_phase_cache_stats {
   size_t calls, rebuilds, superset_pairs, pairs, key_drops;
+  /* body-by-body: the bodies found still (unmoved since an earlier call); with
+     IPCC_BODIES_STILL_CHECK=1, what they kept that computing it anew did not give */
+  size_t still, still_bad;
 } ipc_broad_phase_cache_stats;
 
 /* c's counts since it was made (zeros before its first broad phase) */

@@ -223,8 +223,52 @@ static void reserve_bodies(struct ipc_bodies_ws *w) {
   ipc_reserve((void **)&w->rep, &w->cap_rep, (size_t)nb, sizeof(int));
 }
 
-static void body_summary(struct ipc_bodies_ws *w, int b, const double *x0, const double *x1,
-                         const double *grow, const unsigned char *passive) {
+/* the bodies' ranges of surface vertex indices for still bodies (see ipc_bodies_ws), every
+   body's cache emptied. Nothing is kept when a body's range holds a surface vertex of another
+   (its copy into cx would change the other's); other vertices in a range are only compared */
+static void still_ranges(struct ipc_bodies_ws *w) {
+  int nb = w->nb;
+  ipc_reserve((void **)&w->vlo, &w->cap_vlo, (size_t)nb, sizeof(int));
+  ipc_reserve((void **)&w->vhi, &w->cap_vhi, (size_t)nb, sizeof(int));
+  ipc_reserve((void **)&w->since, &w->cap_since, (size_t)nb, sizeof(unsigned long));
+  ipc_reserve((void **)&w->t_chunks, &w->cap_t_chunks, (size_t)nb, sizeof(unsigned long));
+  ipc_reserve((void **)&w->still, &w->cap_still, (size_t)nb, 1);
+  w->still_ok = 1;
+  for (int b = 0; b < nb; ++b) {
+    w->vlo[b] = w->vhi[b] = 0;
+    for (int i = w->vs[b]; i < w->vs[b + 1]; ++i) {
+      int v = w->vid[i];
+      if (i == w->vs[b] || v < w->vlo[b]) w->vlo[b] = v;
+      if (i == w->vs[b] || v >= w->vhi[b]) w->vhi[b] = v + 1;
+    }
+    for (int v = w->vlo[b]; v < w->vhi[b]; ++v) {
+      int i = w->pos[0][v];
+      if (i >= 0 && (i < w->vs[b] || i >= w->vs[b + 1])) w->still_ok = 0;
+    }
+    w->since[b] = w->t_chunks[b] = 0;
+    w->still[b] = 0;
+  }
+}
+
+/* whether body b is still (see ipc_bodies_ws); when its x1 == x0 without grow but not at the
+   kept x0, its x0 is kept from this call on */
+static int body_still(struct ipc_bodies_ws *w, int b, const double *x0, const double *x1,
+                      const double *grow) {
+  size_t lo = (size_t)w->vlo[b], n = (size_t)w->vhi[b] - lo;
+  int ok = w->still_ok && n > 0 && (x1 == x0 || !memcmp(x0 + 3 * lo, x1 + 3 * lo, 24 * n));
+  for (size_t v = lo; ok && grow && v < lo + n; ++v) ok = grow[v] == 0.0;
+  if (!ok) {
+    w->since[b] = 0;
+    return 0;
+  }
+  if (w->since[b] > 0 && !memcmp(x0 + 3 * lo, w->cx + 3 * lo, 24 * n)) return 1;
+  memcpy(w->cx + 3 * lo, x0 + 3 * lo, 24 * n);
+  w->since[b] = w->calls;
+  return 0;
+}
+
+static void summarize(struct ipc_bodies_ws *w, int b, const double *x0, const double *x1,
+                      const double *grow, const unsigned char *passive) {
   double *b0 = w->box0 + 6 * (size_t)b, *b1 = w->box1 + 6 * (size_t)b, *c = w->c + 3 * (size_t)b;
   for (int k = 0; k < 3; ++k) {
     b0[k] = b1[k] = INFINITY;
@@ -249,6 +293,33 @@ static void body_summary(struct ipc_bodies_ws *w, int b, const double *x0, const
   }
   int n = w->vs[b + 1] - w->vs[b];
   for (int k = 0; k < 3 && n > 0; ++k) c[k] /= n;
+}
+
+/* body b's summary, kept when the body is still (only its passive flag computed); with
+   w->check computed anyway and compared */
+static void body_summary(struct ipc_bodies_ws *w, int b, const double *x0, const double *x1,
+                         const double *grow, const unsigned char *passive) {
+  w->still[b] = (unsigned char)body_still(w, b, x0, x1, grow);
+  if (!w->still[b]) {
+    summarize(w, b, x0, x1, grow, passive);
+    return;
+  }
+  if (w->check) {
+    double kept[17] = {w->gmax[b]}, now[17];
+    memcpy(kept + 1, w->box0 + 6 * (size_t)b, 6 * sizeof(double));
+    memcpy(kept + 7, w->box1 + 6 * (size_t)b, 6 * sizeof(double));
+    memcpy(kept + 13, w->c + 3 * (size_t)b, 3 * sizeof(double));
+    int rep = w->rep[b];
+    summarize(w, b, x0, x1, grow, passive);
+    now[0] = w->gmax[b];
+    memcpy(now + 1, w->box0 + 6 * (size_t)b, 6 * sizeof(double));
+    memcpy(now + 7, w->box1 + 6 * (size_t)b, 6 * sizeof(double));
+    memcpy(now + 13, w->c + 3 * (size_t)b, 3 * sizeof(double));
+    if (memcmp(kept, now, 16 * sizeof(double)) || rep != w->rep[b]) still_differs(w);
+  }
+  w->bpass[b] = 1;
+  for (int i = w->vs[b]; i < w->vs[b + 1] && w->bpass[b]; ++i)
+    if (!passive || !passive[w->vid[i]]) w->bpass[b] = 0;
 }
 
 /* body b's box in the frame moving with c t: the box at x0 united with the box at x1 - c,
@@ -325,6 +396,31 @@ static void body_chunks(struct ipc_bodies_ws *w, int b, const double *x0, const 
   }
 }
 
+/* w->check: body b's kept chunk boxes (and its vertices' boxes) against computed ones */
+static void check_chunks(struct ipc_bodies_ws *w, int b, const double *x0, const double *x1,
+                         double r0, const double *grow) {
+  size_t nv = (size_t)(w->vs[b + 1] - w->vs[b]), len[3], glen[3], n = 6 * nv;
+  for (int k = 0; k < 3; ++k) {
+    len[k] = 6 * (size_t)(body_chunk_end(w, k, b) - w->chs[k][b]);
+    glen[k] = 6 * ((len[k] / 6 + CHUNK - 1) / CHUNK);
+    n += len[k] + glen[k];
+  }
+  double *kept = IPC_NEW(double, 2 * n + 1), *now = kept + n;
+  for (int pass = 0; pass < 2; ++pass) {
+    double *o = pass ? now : kept;
+    if (pass) body_chunks(w, b, x0, x1, r0, grow);
+    for (int i = w->vs[b]; i < w->vs[b + 1]; ++i, o += 6)
+      memcpy(o, w->vob + 6 * (size_t)w->vid[i], 6 * sizeof(double));
+    for (int k = 0; k < 3; o += len[k] + glen[k], ++k) {
+      memcpy(o, w->chbox[k] + 6 * (size_t)w->chs[k][b], len[k] * sizeof(double));
+      memcpy(o + len[k], w->grpbox[k] + 6 * (size_t)(w->chs[k][b] / CHUNK),
+             glen[k] * sizeof(double));
+    }
+  }
+  if (memcmp(kept, now, n * sizeof(double))) still_differs(w);
+  ipc_free(kept);
+}
+
 typedef struct bodies_job {
   struct ipc_bodies_ws *w;
   const double *x0, *x1, *grow;
@@ -339,7 +435,13 @@ static double bodies_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   const bodies_job *j = vjob;
   for (size_t b = begin; b < end; ++b) {
     if (j->chunks) {
-      if (j->w->inpair[b]) body_chunks(j->w, (int)b, j->x0, j->x1, j->r0, j->grow);
+      struct ipc_bodies_ws *w = j->w;
+      if (!w->inpair[b]) continue;
+      if (!(w->still[b] && w->t_chunks[b] >= w->since[b])) {
+        body_chunks(w, (int)b, j->x0, j->x1, j->r0, j->grow);
+        w->t_chunks[b] = w->calls;
+      } else if (w->check)
+        check_chunks(w, (int)b, j->x0, j->x1, j->r0, j->grow);
     } else
       body_summary(j->w, (int)b, j->x0, j->x1, j->grow, j->passive);
   }
@@ -686,11 +788,24 @@ int ipc_bodies_prepare(struct ipc_bodies_ws **wsp, const ipc_surface *s, const d
     order_in_bodies(w, s, x0);
     pack_vertices(w, s);
     positions(w, s);
+    still_ranges(w);
     w->grouped_hash = h;
     w->grouped_nb = nb;
   }
   double r0 = 0.5 * inflation;
   w->r0 = r0;
+  ++w->calls;
+  static int check = -1;
+  if (check < 0) {
+    const char *e = getenv("IPCC_BODIES_STILL_CHECK");
+    check = e && !strcmp(e, "1");
+  }
+  w->check = check;
+  ipc_reserve((void **)&w->cx, &w->cap_cx, 3 * (size_t)s->nverts, sizeof(double));
+  if (r0 != w->chunks_r0) { /* the chunk boxes kept are for another inflation */
+    for (int b = 0; b < nb; ++b) w->t_chunks[b] = 0;
+    w->chunks_r0 = r0;
+  }
   /* the bodies' summaries on the threads, body by body; then, when no body needs pairs
      within itself, the pairs of bodies, and the chunk boxes of the bodies in them (with
      frozen or resting bodies passive, most bodies are in none) */
@@ -840,10 +955,11 @@ int ipc_broad_phase_bodies(struct ipc_bodies_ws **wsp, ipc_candidates *c, const 
 
 void ipc_bodies_ws_free(struct ipc_bodies_ws *w) {
   if (!w) return;
-  void *arrays[] = {w->box0,     w->box1,       w->c,      w->gmax, w->bpass, w->inpair,
-                    w->rep,      w->vs,         w->vid,    w->es,   w->eid,   w->fs,
-                    w->fid,      w->bb,         w->bpairs, w->kab,  w->kcf,   w->kR,
-                    w->sort_tmp, w->sort_count, w->keyed,  w->vob,  w->ev,    w->fv};
+  void *arrays[] = {w->box0,     w->box1,       w->c,      w->gmax,  w->bpass,    w->inpair,
+                    w->rep,      w->vs,         w->vid,    w->es,    w->eid,      w->fs,
+                    w->fid,      w->bb,         w->bpairs, w->kab,   w->kcf,      w->kR,
+                    w->sort_tmp, w->sort_count, w->keyed,  w->vob,   w->ev,       w->fv,
+                    w->vlo,      w->vhi,        w->cx,     w->since, w->t_chunks, w->still};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i) ipc_free(arrays[i]);
   for (int k = 0; k < 3; ++k) {
     ipc_free(w->chbox[k]);

@@ -60,6 +60,20 @@ typedef struct bodies_superset {
   int *sel;
   size_t nsel, cap_mb, cap_calm, cap_sel;
   double M; /* the largest |coordinate| of a surface vertex this call */
+  /* per body: the largest |coordinate| of its surface vertices and the call it is from (kept
+     for still bodies, see ipc_bodies_ws) */
+  double *Mb;
+  unsigned long *t_Mb;
+  size_t cap_Mb, cap_t_Mb;
+  /* per body: its surface vertices' largest odometer and step length this call, and the call
+     the steps are from; per body pair kept by the superset: the largest odometer of its two
+     bodies and a bound on what the key test asks of its pairs (sup_range) */
+  double *bodo, *bstep, *qodo, *qfar;
+  unsigned long *t_step;
+  size_t cap_bodo, cap_bstep, cap_qodo, cap_qfar, cap_t_step;
+  /* the last calls that ran the odometers and the deviations for every body (0: none since the
+     superset's search) */
+  unsigned long odo_call, dev_call;
 } bodies_superset;
 
 /* one thread's scratch for the pairs of bodies it takes: per pair of bodies, the chunks of
@@ -128,6 +142,25 @@ struct ipc_bodies_ws {
   int *sort_tmp; /* sort_pairs */
   size_t *sort_count;
   size_t cap_sort_tmp, cap_sort_count;
+  /* still bodies: a body whose surface vertices have x1 == x0 and no grow, at the same x0 as
+     at the call `since` (all of it bitwise: its range of vertex indices compared with cx),
+     keeps what was computed for it at or after that call (its summary, chunk boxes, motions,
+     odometer runs and deviations), which are the same doubles: in a Newton iteration with
+     most bodies frozen, most bodies are still. calls counts the preparations */
+  unsigned long calls;
+  int still_ok;   /* the bodies' vertex ranges are disjoint (else nothing is kept) */
+  int *vlo, *vhi; /* per body the range of its surface vertices' indices */
+  double *cx;     /* (3 nverts) x0 where since > 0 */
+  unsigned long *since, *t_chunks; /* per body: 0 or the call its x0 was kept at; the call
+                                      its chunk boxes are from */
+  unsigned char *still;            /* per body, this call */
+  double chunks_r0;                /* the half inflation of the chunk boxes kept */
+  size_t cap_vlo, cap_vhi, cap_cx, cap_since, cap_t_chunks, cap_still;
+  /* with IPCC_BODIES_STILL_CHECK=1 in the environment (tests), what a still body keeps is
+     computed anyway and compared: the differences found (a kept value that is not what a
+     computation gives) are counted here until the superset's statistics take them */
+  int check;
+  size_t still_bad;
 };
 
 static inline void box_union(double *u, const double *b) {
@@ -177,6 +210,13 @@ void ipc_bodies_search(struct ipc_bodies_ws *w, ipc_candidates *c, const ipc_sur
 
 /* c's lists sorted by (first, second) */
 void ipc_bodies_sort_lists(struct ipc_bodies_ws *w, ipc_candidates *c, const ipc_surface *s);
+
+/* with w->check: one more difference between what a still body kept and what computing it
+   gives, counted from any thread */
+static inline void still_differs(struct ipc_bodies_ws *w) {
+#pragma omp atomic
+  ++w->still_bad;
+}
 
 /* frees the superset's arrays (broad_phase_superset.c) */
 void ipc_bodies_superset_free(bodies_superset *u);

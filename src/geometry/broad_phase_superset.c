@@ -179,6 +179,9 @@ static void run_odometers(struct ipc_bodies_ws *w, int b, const double *x0) {
     u->odo[v] += sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]) * (1.0 + 1e-12);
     memcpy(u->xlast + 3 * v, x0 + 3 * v, 3 * sizeof(double));
   }
+  double m = 0.0;
+  for (int i = w->vs[b]; i < w->vs[b + 1]; ++i) m = mx(m, u->odo[w->vid[i]]);
+  u->bodo[b] = m;
 }
 
 /* each body pair's odometer run on by the difference of its two bodies' mean moves */
@@ -199,13 +202,68 @@ typedef struct sup_bodies_job {
   int what;
 } sup_bodies_job;
 
+/* body b's largest |coordinate| of a surface vertex at x0 and x1 into u->Mb */
+static void body_coordinates(struct ipc_bodies_ws *w, int b, const double *x0, const double *x1) {
+  double M = 0.0;
+  for (int i = w->vs[b]; i < w->vs[b + 1]; ++i) {
+    const double *p = x0 + 3 * (size_t)w->vid[i], *q = x1 + 3 * (size_t)w->vid[i];
+    for (int k = 0; k < 3; ++k) M = mx(mx(M, fabs(p[k])), fabs(q[k]));
+  }
+  w->sup.Mb[b] = M;
+  w->sup.t_Mb[b] = w->calls;
+}
+
+/* bodies [begin, end): the parts `what`. A still body (ipc_bodies_ws) has no motion of its own
+   and no odometer run, and keeps its largest coordinate and its deviation when they are from a
+   call at which its x0 was the one kept */
 static double sup_bodies_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   (void)chunk;
   const sup_bodies_job *j = vjob;
+  struct ipc_bodies_ws *w = j->w;
+  bodies_superset *u = &w->sup;
   for (size_t b = begin; b < end; ++b) {
-    if (j->what & DO_MOTION) own_motion(j->w, (int)b, j->x0, j->x1);
-    if (j->what & DO_ODOMETERS) run_odometers(j->w, (int)b, j->x0);
-    if (j->what & DO_DEVIATIONS) deviation(j->w, (int)b, j->x0, j->x1, j->grow);
+    int still = w->still[b];
+    if (j->what & DO_MOTION) {
+      if (still) {
+        u->mb[b] = 0.0;
+        if (w->check) {
+          own_motion(w, (int)b, j->x0, j->x1);
+          if (u->mb[b] != 0.0) still_differs(w);
+        }
+      } else
+        own_motion(w, (int)b, j->x0, j->x1);
+      if (!still || u->t_Mb[b] < w->since[b])
+        body_coordinates(w, (int)b, j->x0, j->x1);
+      else if (w->check) {
+        double kept = u->Mb[b];
+        body_coordinates(w, (int)b, j->x0, j->x1);
+        if (kept != u->Mb[b]) still_differs(w);
+      }
+    }
+    if (j->what & DO_ODOMETERS) {
+      if (still && w->since[b] <= u->odo_call) {
+        u->dob[3 * b] = u->dob[3 * b + 1] = u->dob[3 * b + 2] = 0.0;
+        for (int i = w->vs[b]; w->check && i < w->vs[b + 1]; ++i) /* nothing to run on */
+          if (memcmp(u->xlast + 3 * (size_t)w->vid[i], j->x0 + 3 * (size_t)w->vid[i],
+                     3 * sizeof(double))) {
+            still_differs(w);
+            break;
+          }
+      } else
+        run_odometers(w, (int)b, j->x0);
+    }
+    if (j->what & DO_DEVIATIONS) {
+      if (!(still && w->since[b] <= u->dev_call))
+        deviation(w, (int)b, j->x0, j->x1, j->grow);
+      else if (w->check) {
+        double kept[7] = {u->dev[b],    u->ob[3 * b],     u->ob[3 * b + 1], u->ob[3 * b + 2],
+                          u->ub[3 * b], u->ub[3 * b + 1], u->ub[3 * b + 2]};
+        deviation(w, (int)b, j->x0, j->x1, j->grow);
+        double now[7] = {u->dev[b],    u->ob[3 * b],     u->ob[3 * b + 1], u->ob[3 * b + 2],
+                         u->ub[3 * b], u->ub[3 * b + 1], u->ub[3 * b + 2]};
+        if (memcmp(kept, now, sizeof kept)) still_differs(w);
+      }
+    }
   }
   return 0.0;
 }
@@ -220,8 +278,16 @@ static void sup_bodies(struct ipc_bodies_ws *w, const double *x0, const double *
   ipc_reserve((void **)&u->ob, &u->cap_ob, 3 * nb, sizeof(double));
   ipc_reserve((void **)&u->ub, &u->cap_ub, 3 * nb, sizeof(double));
   ipc_reserve((void **)&u->dev, &u->cap_dev, nb, sizeof(double));
+  ipc_reserve((void **)&u->Mb, &u->cap_Mb, nb, sizeof(double));
+  ipc_reserve((void **)&u->bodo, &u->cap_bodo, nb, sizeof(double));
+  if (u->cap_t_Mb < nb) { /* calls count from 1: 0 is before any */
+    ipc_reserve((void **)&u->t_Mb, &u->cap_t_Mb, nb, sizeof(unsigned long));
+    memset(u->t_Mb, 0, u->cap_t_Mb * sizeof(unsigned long));
+  }
   sup_bodies_job j = {w, x0, x1, grow, what};
   ipc_parallel_sum(nb, 16, sup_bodies_range, &j);
+  if (what & DO_ODOMETERS) u->odo_call = w->calls;
+  if (what & DO_DEVIATIONS) u->dev_call = w->calls;
 }
 
 /* which body pairs kept now the superset answers for (u->cur: their index now by the
@@ -322,6 +388,8 @@ static int rebuild(struct ipc_bodies_ws **wsp, const ipc_surface *s, const doubl
     u->odo[v] = 0.0;
     memcpy(u->xlast + 3 * v, x0 + 3 * v, 3 * sizeof(double));
   }
+  ipc_reserve((void **)&u->bodo, &u->cap_bodo, (size_t)nb, sizeof(double));
+  for (int b = 0; b < nb; ++b) u->bodo[b] = 0.0;
   u->hash = w->grouped_hash;
   u->nb = nb;
   u->r0 = w->r0;
@@ -331,7 +399,10 @@ static int rebuild(struct ipc_bodies_ws **wsp, const ipc_surface *s, const doubl
   for (int i = 0; passive && i < s->nsv; ++i)
     if (passive[s->sv[i]]) u->bpassive[s->vert_body[s->sv[i]]] = 1;
   u->valid = 1;
-  return ipc_bodies_prepare(wsp, s, x0, x1, inflation, grow, passive, -1.0);
+  u->dev_call = 0; /* the deviations are from the search's positions */
+  int r = ipc_bodies_prepare(wsp, s, x0, x1, inflation, grow, passive, -1.0);
+  u->odo_call = (*wsp)->calls; /* every xlast is this call's x0 */
+  return r;
 }
 
 typedef struct sup_job {
@@ -366,6 +437,13 @@ static double sup_range(void *vjob, size_t chunk, size_t begin, size_t end) {
       double *key = u->key + s0 + i;
       u->keep[s0 + i] = 0;
       if (kp < 0) continue;
+      /* the key test with its bounds taken over the two bodies: no larger a distance, no
+         smaller a threshold (the same roundings, each monotone) */
+      double far_q = ((*key - u->qodo[q]) - u->qodo[q] - u->odo_ab[q]) * (1.0 - 1e-9) - 1e-6 * u->M;
+      if (far_q > u->qfar[q]) {
+        by_key += 1.0;
+        continue;
+      }
       int v[4], nv = ipc_pair_list_vertices(j->s, l, pr, v), na = l == 1 ? 2 : 1;
       double o[2] = {0.0, 0.0};
       for (int k = 0; k < nv; ++k) o[k >= na] = mx(o[k >= na], u->odo[v[k]]);
@@ -387,37 +465,55 @@ static double sup_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   return by_key;
 }
 
-typedef struct vert_job {
-  const ipc_surface *s;
+typedef struct step_job {
+  struct ipc_bodies_ws *w;
   const double *x0, *x1;
-  double *step;
-} vert_job;
+} step_job;
 
-/* surface vertices [begin, end): minus the largest magnitude of their coordinates at x0 and
-   x1 (ipc_parallel_min's smallest is minus the largest) */
-static double coord_range(void *vjob, size_t chunk, size_t begin, size_t end) {
-  (void)chunk;
-  const vert_job *j = vjob;
-  double M = 0.0;
-  for (size_t i = begin; i < end; ++i) {
-    size_t v = (size_t)j->s->sv[i];
-    const double *p = j->x0 + 3 * v, *q = j->x1 + 3 * v;
-    for (int k = 0; k < 3; ++k) M = mx(mx(M, fabs(p[k])), fabs(q[k]));
-  }
-  return -M;
-}
-
-/* surface vertices [begin, end): their steps' lengths into j->step, a little over */
+/* bodies [begin, end): their surface vertices' step lengths into u->step, a little over, and
+   the largest into u->bstep (a still body's are 0: kept from a call since its x0 was kept) */
 static double step_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   (void)chunk;
-  const vert_job *j = vjob;
-  for (size_t i = begin; i < end; ++i) {
-    size_t v = (size_t)j->s->sv[i];
-    const double *p = j->x0 + 3 * v, *q = j->x1 + 3 * v;
-    double b[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
-    j->step[v] = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]) * (1.0 + 1e-12);
+  const step_job *j = vjob;
+  struct ipc_bodies_ws *w = j->w;
+  bodies_superset *u = &w->sup;
+  for (size_t b = begin; b < end; ++b) {
+    int keep = w->still[b] && u->t_step[b] >= w->since[b];
+    if (keep && !w->check) continue;
+    if (keep) /* a still body's steps are 0 */
+      for (int i = w->vs[b]; i < w->vs[b + 1]; ++i)
+        if (u->step[w->vid[i]] != 0.0 || u->bstep[b] != 0.0) {
+          still_differs(w);
+          break;
+        }
+    double m = 0.0;
+    for (int i = w->vs[b]; i < w->vs[b + 1]; ++i) {
+      size_t v = (size_t)w->vid[i];
+      const double *p = j->x0 + 3 * v, *q = j->x1 + 3 * v;
+      double d[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]};
+      u->step[v] = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) * (1.0 + 1e-12);
+      m = mx(m, u->step[v]);
+    }
+    u->bstep[b] = m;
+    u->t_step[b] = w->calls;
   }
   return 0.0;
+}
+
+/* per body pair of the superset answered for now: the largest odometer of its bodies and the
+   key test's threshold with the largest step and grow of its bodies (ipc_pair_far_beyond's
+   first test, the same operations in the same order) */
+static void pair_bounds(struct ipc_bodies_ws *w, const double *grow, double dist) {
+  bodies_superset *u = &w->sup;
+  ipc_reserve((void **)&u->qodo, &u->cap_qodo, u->nkab + 1, sizeof(double));
+  ipc_reserve((void **)&u->qfar, &u->cap_qfar, u->nkab + 1, sizeof(double));
+  for (size_t q = 0; q < u->nkab; ++q) {
+    if (u->cur[q] < 0) continue;
+    int a = u->kab[2 * q], b = u->kab[2 * q + 1];
+    double L = mx(u->bstep[a], u->bstep[b]), g = grow ? mx(w->gmax[a], w->gmax[b]) : 0.0;
+    u->qodo[q] = mx(u->bodo[a], u->bodo[b]);
+    u->qfar[q] = (dist + 4.0 * 1.0 * L + g + g) * (1.0 + 1e-8);
+  }
 }
 
 int ipc_broad_phase_bodies_narrowed(struct ipc_bodies_ws **wsp, ipc_candidates *c,
@@ -436,11 +532,14 @@ int ipc_broad_phase_bodies_narrowed(struct ipc_bodies_ws **wsp, ipc_candidates *
   struct ipc_bodies_ws *w = *wsp;
   bodies_superset *u = &w->sup;
   ++st->calls;
-  vert_job vj = {s, x0, x1, NULL};
-  u->M = s->nsv > 0 ? -ipc_parallel_min((size_t)s->nsv, 4096, coord_range, &vj) : 0.0;
+  for (int b = 0; b < w->nb; ++b) st->still += w->still[b];
+  st->still_bad += w->still_bad;
+  w->still_bad = 0;
   int ok = u->valid && u->hash == w->grouped_hash && u->nb == w->nb && u->r0 == w->r0 &&
            u->has_passive == (passive != NULL);
   sup_bodies(w, x0, x1, grow, DO_MOTION | (ok ? DO_ODOMETERS | DO_DEVIATIONS : 0));
+  u->M = 0.0; /* the largest |coordinate| of a surface vertex */
+  for (int b = 0; b < w->nb; ++b) u->M = mx(u->M, u->Mb[b]);
   pair_motions(w);
   if (ok) run_pair_odometers(u);
   /* a new superset when most pairs searched directly are calm now and they are not few (an
@@ -462,8 +561,14 @@ int ipc_broad_phase_bodies_narrowed(struct ipc_bodies_ws **wsp, ipc_candidates *
   size_t n = ok ? sc->nvf + sc->nee + sc->nve + sc->nvv : 0;
   if (n > 0) {
     ipc_reserve((void **)&u->step, &u->cap_step, (size_t)s->nverts + 1, sizeof(double));
-    vj.step = u->step;
-    ipc_parallel_sum((size_t)s->nsv, 4096, step_range, &vj);
+    ipc_reserve((void **)&u->bstep, &u->cap_bstep, (size_t)w->nb, sizeof(double));
+    if (u->cap_t_step < (size_t)w->nb) { /* calls count from 1: 0 is before any */
+      ipc_reserve((void **)&u->t_step, &u->cap_t_step, (size_t)w->nb, sizeof(unsigned long));
+      memset(u->t_step, 0, u->cap_t_step * sizeof(unsigned long));
+    }
+    step_job sj = {w, x0, x1};
+    ipc_parallel_sum((size_t)w->nb, 16, step_range, &sj);
+    pair_bounds(w, grow, narrow_dist);
     ipc_reserve((void **)&u->keep, &u->cap_keep, n + 1, 1);
     sup_job job = {w, u, s, x0, x1, grow, narrow_dist};
     st->key_drops += (size_t)ipc_parallel_sum(n, 1024, sup_range, &job);
@@ -495,9 +600,11 @@ int ipc_broad_phase_bodies_narrowed(struct ipc_bodies_ws **wsp, ipc_candidates *
 
 void ipc_bodies_superset_free(bodies_superset *u) {
   ipc_candidates_free(&u->cand);
-  void *sup_arrays[] = {u->bpassive, u->key,    u->keep,  u->x0,  u->x1,   u->g,  u->G,   u->kab,
-                        u->tab,      u->odo_ab, u->dob,   u->dev, u->ob,   u->ub, u->odo, u->xlast,
-                        u->step,     u->cur,    u->growp, u->mb,  u->calm, u->sel};
+  void *sup_arrays[] = {u->bpassive, u->key,   u->keep, u->x0,     u->x1,    u->g,
+                        u->G,        u->kab,   u->tab,  u->odo_ab, u->dob,   u->dev,
+                        u->ob,       u->ub,    u->odo,  u->xlast,  u->step,  u->cur,
+                        u->growp,    u->mb,    u->calm, u->sel,    u->Mb,    u->t_Mb,
+                        u->bodo,     u->bstep, u->qodo, u->qfar,   u->t_step};
   for (size_t i = 0; i < sizeof sup_arrays / sizeof sup_arrays[0]; ++i) ipc_free(sup_arrays[i]);
   for (int l = 0; l < 4; ++l) ipc_free(u->bp[l]);
 }
