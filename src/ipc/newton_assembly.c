@@ -46,27 +46,57 @@ static void contact_derivatives(ipc_world *w) {
 
 /* the assembly adds contacts' and friction's terms in blocks of ASSEMBLY_BLOCK: each block's
    Hessians mapped onto the system's vertices on the threads (map_range), then added, with
-   the gradients, in the terms' order (the same sums as one term after another) */
+   the gradients, in the terms' order on one thread (the same sums as one term after
+   another) while the other threads map the next block into the other half of s->ml */
 enum { ASSEMBLY_BLOCK = 256 };
 
 typedef struct map_job {
   ipc_world *w;
-  size_t k0;    /* the block's first term */
-  int friction; /* 0: the contacts (s->cl), 1: lagged friction (w->fric) */
+  int friction;     /* 0: the contacts (s->cl), 1: lagged friction (w->fric) */
+  size_t k0, nb;    /* the block to map: its first term and count */
+  mapped_local *ml; /* where it goes */
+  size_t a0, na;    /* the block mapped before (a0: its first term), to add (na 0: none) */
+  mapped_local *ma; /* where it is */
 } map_job;
 
-/* terms [k0 + begin, k0 + end) into s->ml[begin, end): a friction term's gradient and
-   projected Hessian (none when its rows are out of the system), and each term's Hessian
-   mapped (or, when not, over its real vertices) */
+/* the mapped terms ml[0 .. n), terms k0 .. k0 + n, added: gradients into w->g, Hessians into
+   the assembly, in order */
+static void add_block(ipc_world *w, int friction, size_t k0, size_t n, const mapped_local *ml) {
+  ipc_newton_solver *s = w->solver;
+  for (size_t i = 0; i < n; ++i, ++ml) {
+    if (ml->nu == -2) continue;
+    const contact_local *cl = friction ? NULL : &s->cl[k0 + i];
+    const ipc_friction_contact *fc = friction ? &w->fric.c[k0 + i] : NULL;
+    int nv = cl ? cl->nv : fc->nv;
+    const int *v = cl ? cl->verts : fc->v;
+    const double *g = cl ? cl->g : ml->g;
+    for (int a = 0; a < nv; ++a)
+      for (int d = 0; d < 3; ++d) w->g[3 * v[a] + d] += g[3 * a + d];
+    if (ml->nu == 0)
+      ipc_sparse_add(s->asm_, ml->nv, ml->ids, ml->H);
+    else if (ml->nu < 0)
+      ipc_affine_world_sparse_add(w, s->asm_, ml->nv, ml->ids, ml->H);
+    else
+      ipc_sparse_add(s->asm_, ml->nu, ml->ids, ml->H);
+  }
+}
+
+/* items [begin, end) of a block's job: item 0 the block mapped before, added (add_block); item
+   i > 0 term k0 + i - 1 mapped into ml[i - 1]: a friction term's gradient and projected
+   Hessian computed, then the Hessian mapped (or, when not, over its real vertices) */
 static double map_range(void *vj, size_t chunk, size_t begin, size_t end) {
   (void)chunk;
   const map_job *j = vj;
   ipc_world *w = j->w;
   ipc_newton_solver *s = w->solver;
   double Hl[144];
-  for (size_t i = begin; i < end; ++i) {
+  if (begin == 0) {
+    if (j->na > 0) add_block(w, j->friction, j->a0, j->na, j->ma);
+    begin = 1;
+  }
+  for (size_t i = begin - 1; i < end - 1; ++i) {
     size_t k = j->k0 + i;
-    mapped_local *ml = &s->ml[i];
+    mapped_local *ml = &j->ml[i];
     int nv;
     const int *v;
     const double *H;
@@ -97,31 +127,21 @@ static double map_range(void *vj, size_t chunk, size_t begin, size_t end) {
 }
 
 /* the n contacts' (s->cl) or friction terms' gradients into w->g and their Hessians into the
-   assembly, block by block */
+   assembly, block by block: one job per block maps it and adds the block before */
 static void add_terms(ipc_world *w, size_t n, int friction) {
   ipc_newton_solver *s = w->solver;
-  if (n > 0 && !s->ml) s->ml = IPC_NEW(mapped_local, ASSEMBLY_BLOCK);
-  for (size_t k0 = 0; k0 < n; k0 += ASSEMBLY_BLOCK) {
-    size_t nb = n - k0 < ASSEMBLY_BLOCK ? n - k0 : ASSEMBLY_BLOCK;
-    map_job j = {w, k0, friction};
-    ipc_parallel_sum(nb, 16, map_range, &j);
-    for (size_t i = 0; i < nb; ++i) {
-      const mapped_local *ml = &s->ml[i];
-      if (ml->nu == -2) continue;
-      const contact_local *cl = friction ? NULL : &s->cl[k0 + i];
-      const ipc_friction_contact *fc = friction ? &w->fric.c[k0 + i] : NULL;
-      int nv = cl ? cl->nv : fc->nv;
-      const int *v = cl ? cl->verts : fc->v;
-      const double *g = cl ? cl->g : ml->g;
-      for (int a = 0; a < nv; ++a)
-        for (int d = 0; d < 3; ++d) w->g[3 * v[a] + d] += g[3 * a + d];
-      if (ml->nu == 0)
-        ipc_sparse_add(s->asm_, ml->nv, ml->ids, ml->H);
-      else if (ml->nu < 0)
-        ipc_affine_world_sparse_add(w, s->asm_, ml->nv, ml->ids, ml->H);
-      else
-        ipc_sparse_add(s->asm_, ml->nu, ml->ids, ml->H);
-    }
+  if (n == 0) return;
+  if (!s->ml) s->ml = IPC_NEW(mapped_local, 2 * ASSEMBLY_BLOCK);
+  map_job j = {w, friction, 0, 0, NULL, 0, 0, NULL};
+  for (size_t k0 = 0, half = 0;; k0 += ASSEMBLY_BLOCK, half ^= 1) {
+    j.k0 = k0;
+    j.nb = k0 < n ? (n - k0 < ASSEMBLY_BLOCK ? n - k0 : ASSEMBLY_BLOCK) : 0;
+    j.ml = s->ml + half * ASSEMBLY_BLOCK;
+    if (j.nb == 0 && j.na == 0) break;
+    ipc_parallel_sum(1 + j.nb, 16, map_range, &j);
+    j.a0 = j.k0;
+    j.na = j.nb;
+    j.ma = j.ml;
   }
 }
 
@@ -201,7 +221,8 @@ void ipc_newton_assemble(ipc_world *w, ipcc_step_stats *st) {
   ipc_dense_threads(1);
   ipc_newton_elastic_derivatives(w, w->s.x);
   ipc_sparse_begin(s->asm_);
-  memset(w->g, 0, 3 * (size_t)w->nsys * sizeof(double));
+  /* the vertices' entries are set by their inertia terms below */
+  memset(w->g + 3 * (size_t)n, 0, 3 * (size_t)(w->nsys - n) * sizeof(double));
   /* the pseudo-vertices' inertia is in their elements (ipc_affine_world_add) */
   memset(s->diag + 3 * (size_t)n, 0, 3 * (size_t)(w->nsys - n) * sizeof(double));
   ipc_newton_inertia_terms(w, 1);

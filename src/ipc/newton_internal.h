@@ -46,7 +46,7 @@ struct ipc_newton_solver {
   double *gB, *gE;          /* kappa initialisation */
   int registered;
   contact_local *cl; /* (contacts) per-iteration scratch */
-  mapped_local *ml;  /* (ASSEMBLY_BLOCK) the assembly's mapped terms */
+  mapped_local *ml;  /* (2 ASSEMBLY_BLOCK) the assembly's mapped terms, two blocks */
   /* the last assembly was split among the MPI ranks (assemble_split): the matrix holds this
      rank's share */
   int split;
