@@ -881,9 +881,14 @@ int ipc_bodies_prepare(struct ipc_bodies_ws **wsp, const ipc_surface *s, const d
   reserve_chunks(w, s);
   bj.chunks = 1;
   ipc_parallel_sum((size_t)nb, 16, bodies_range, &bj);
-  w->points = w->codim = 0;
-  for (int i = 0; s->vert_point && i < s->nsv; ++i) w->points |= s->vert_point[s->sv[i]];
-  for (int e = 0; s->edge_codim && e < s->nedges; ++e) w->codim |= s->edge_codim[e];
+  /* isolated points and codimensional edges: a surface built once (its serial) has the same
+     ones as at its grouping */
+  if (!s->serial || w->flags_hash != w->grouped_hash) {
+    w->points = w->codim = 0;
+    for (int i = 0; s->vert_point && i < s->nsv; ++i) w->points |= s->vert_point[s->sv[i]];
+    for (int e = 0; s->edge_codim && e < s->nedges; ++e) w->codim |= s->edge_codim[e];
+    w->flags_hash = w->grouped_hash;
+  }
   return 1;
 }
 

@@ -95,8 +95,9 @@ typedef struct pair_scratch {
 
 struct ipc_bodies_ws {
   int nb;
-  double r0;         /* prepared for: half the inflation */
-  int points, codim; /* isolated points, codimensional edges on the surface */
+  double r0;           /* prepared for: half the inflation */
+  int points, codim;   /* isolated points, codimensional edges on the surface */
+  uint64_t flags_hash; /* the surface_hash they were found for */
   int *pos[3]; /* position of each vertex (-1 off the surface), edge, face in vid / eid / fid */
   size_t cap_pos[3];
   bodies_superset sup;

@@ -73,6 +73,7 @@ void ipc_newton_solver_destroy(ipc_newton_solver *s) {
   ipc_free(s->gE);
   ipc_free(s->cl);
   ipc_free(s->ml);
+  ipc_free(s->plain);
   ipc_free(s->mine);
   ipc_free(s->masks);
   ipc_free(s->vrank);
@@ -368,16 +369,32 @@ static int at_rounding_floor(const ipc_world *w, double e0) {
 
 enum { LS_PENDING, LS_ACCEPTED, LS_FAILED, LS_DONE };
 
+/* the solver's list of the vertices no affine body places (s->plain) */
+static const int *plain_vertices(ipc_world *w, int *count) {
+  ipc_newton_solver *s = w->solver;
+  if (!s->plain_built) {
+    int n = w->m.nverts;
+    const int *va = w->rest.naff > 0 ? w->rest.vert_aff : NULL;
+    s->plain = IPC_NEW(int, (size_t)n + 1);
+    s->nplain = 0;
+    for (int v = 0; v < n; ++v)
+      if (!va || va[v] < 0) s->plain[s->nplain++] = v;
+    s->plain_built = 1;
+  }
+  *count = s->nplain;
+  return s->plain;
+}
+
 /* candidates of the whole Newton step into w->cand: boxes over x -> x + p inflated by dhat,
    and with affine bodies over x -> xe(1), the end of the curved step, grown by the sag of
    every curved trial up to it, so one broad phase serves every trial of the line search */
 static void swept_candidates(ipc_world *w, ipcc_step_stats *st) {
-  int n = w->m.nverts;
   double t0 = ipc_now();
-  const int *va = w->rest.naff > 0 ? w->rest.vert_aff : NULL;
-  for (int v = 0; v < n; ++v)
-    if (!va || va[v] < 0) /* an affine body's vertices are placed by the body below */
-      for (int d = 0; d < 3; ++d) w->xe[3 * v + d] = w->s.x[3 * v + d] + w->p[3 * v + d];
+  int np;
+  const int *plain = plain_vertices(w, &np); /* an affine body's are placed by the body below */
+  for (int k = 0; k < np; ++k)
+    for (int d = 0, v = plain[k]; d < 3; ++d)
+      w->xe[3 * v + d] = w->s.x[3 * v + d] + w->p[3 * v + d];
   if (w->rest.naff > 0) {
     for (int a = 0; a < w->rest.naff; ++a)
       ipc_affine_curved_step(w->s.q + 12 * (size_t)a, w->adq + 12 * (size_t)a, 1.0,
@@ -444,11 +461,10 @@ static void islands_begin(ipc_world *w) {
 static void set_trial(ipc_world *w) {
   ipc_newton_solver *s = w->solver;
   const ipc_islands *is = &s->isl;
-  int n = w->m.nverts;
-  const int *va = w->rest.naff > 0 ? w->rest.vert_aff : NULL;
-  for (int v = 0; v < n; ++v) {
-    if (va && va[v] >= 0) continue; /* placed by its body below */
-    int i = is->vert[v];
+  int np;
+  const int *plain = plain_vertices(w, &np); /* an affine body's are placed by the body below */
+  for (int k = 0; k < np; ++k) {
+    int v = plain[k], i = is->vert[v];
     double al = i >= 0 ? s->alpha[i] : 0.0;
     for (int d = 0; d < 3; ++d) w->xe[3 * v + d] = w->s.x[3 * v + d] + al * w->p[3 * v + d];
   }
@@ -477,11 +493,12 @@ static int step_too_small(const ipc_world *w, int i, double tol) {
 static void island_decrease(ipc_world *w) {
   ipc_newton_solver *s = w->solver;
   const ipc_islands *is = &s->isl;
-  int n = w->m.nverts;
+  int np;
+  const int *plain = plain_vertices(w, &np);
   for (int i = 0; i < is->n; ++i) s->dec[i] = 0;
-  for (int v = 0; v < n; ++v) {
-    int i = is->vert[v];
-    if (i < 0 || (w->rest.naff > 0 && w->rest.vert_aff[v] >= 0)) continue;
+  for (int k = 0; k < np; ++k) {
+    int v = plain[k], i = is->vert[v];
+    if (i < 0) continue;
     for (int d = 0; d < 3; ++d) s->dec[i] -= w->g[3 * v + d] * w->p[3 * v + d];
   }
   for (int a = 0; a < w->rest.naff; ++a) {
