@@ -223,9 +223,15 @@ static void reserve_bodies(struct ipc_bodies_ws *w) {
   ipc_reserve((void **)&w->rep, &w->cap_rep, (size_t)nb, sizeof(int));
 }
 
+static int cmp_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
 /* the bodies' ranges of surface vertex indices for still bodies (see ipc_bodies_ws), every
-   body's cache emptied. Nothing is kept when a body's range holds a surface vertex of another
-   (its copy into cx would change the other's); other vertices in a range are only compared */
+   body's cache emptied. Nothing is kept unless the ranges are disjoint (each body's copy into
+   cx then writes its own entries; vertices in a range that are not the body's surface are only
+   compared) */
 static void still_ranges(struct ipc_bodies_ws *w) {
   int nb = w->nb;
   ipc_reserve((void **)&w->vlo, &w->cap_vlo, (size_t)nb, sizeof(int));
@@ -233,7 +239,9 @@ static void still_ranges(struct ipc_bodies_ws *w) {
   ipc_reserve((void **)&w->since, &w->cap_since, (size_t)nb, sizeof(unsigned long));
   ipc_reserve((void **)&w->t_chunks, &w->cap_t_chunks, (size_t)nb, sizeof(unsigned long));
   ipc_reserve((void **)&w->still, &w->cap_still, (size_t)nb, 1);
-  w->still_ok = 1;
+  /* (start, end) of every non-empty range, sorted by start: disjoint when each ends before the
+     next starts */
+  int *r = IPC_NEW(int, 2 * (size_t)nb + 1), nr = 0;
   for (int b = 0; b < nb; ++b) {
     w->vlo[b] = w->vhi[b] = 0;
     for (int i = w->vs[b]; i < w->vs[b + 1]; ++i) {
@@ -241,13 +249,18 @@ static void still_ranges(struct ipc_bodies_ws *w) {
       if (i == w->vs[b] || v < w->vlo[b]) w->vlo[b] = v;
       if (i == w->vs[b] || v >= w->vhi[b]) w->vhi[b] = v + 1;
     }
-    for (int v = w->vlo[b]; v < w->vhi[b]; ++v) {
-      int i = w->pos[0][v];
-      if (i >= 0 && (i < w->vs[b] || i >= w->vs[b + 1])) w->still_ok = 0;
+    if (w->vhi[b] > w->vlo[b]) {
+      r[2 * nr] = w->vlo[b];
+      r[2 * nr++ + 1] = w->vhi[b];
     }
     w->since[b] = w->t_chunks[b] = 0;
     w->still[b] = 0;
   }
+  qsort(r, (size_t)nr, 2 * sizeof(int), cmp_int);
+  w->still_ok = 1;
+  for (int k = 1; k < nr; ++k)
+    if (r[2 * k - 1] > r[2 * k]) w->still_ok = 0;
+  ipc_free(r);
 }
 
 /* whether body b is still (see ipc_bodies_ws); when its x1 == x0 without grow but not at the
@@ -305,7 +318,7 @@ static void body_summary(struct ipc_bodies_ws *w, int b, const double *x0, const
     return;
   }
   if (w->check) {
-    double kept[17] = {w->gmax[b]}, now[17];
+    double kept[16] = {w->gmax[b]}, now[16];
     memcpy(kept + 1, w->box0 + 6 * (size_t)b, 6 * sizeof(double));
     memcpy(kept + 7, w->box1 + 6 * (size_t)b, 6 * sizeof(double));
     memcpy(kept + 13, w->c + 3 * (size_t)b, 3 * sizeof(double));
@@ -315,7 +328,7 @@ static void body_summary(struct ipc_bodies_ws *w, int b, const double *x0, const
     memcpy(now + 1, w->box0 + 6 * (size_t)b, 6 * sizeof(double));
     memcpy(now + 7, w->box1 + 6 * (size_t)b, 6 * sizeof(double));
     memcpy(now + 13, w->c + 3 * (size_t)b, 3 * sizeof(double));
-    if (memcmp(kept, now, 16 * sizeof(double)) || rep != w->rep[b]) still_differs(w);
+    if (memcmp(kept, now, sizeof kept) || rep != w->rep[b]) still_differs(w);
   }
   w->bpass[b] = 1;
   for (int i = w->vs[b]; i < w->vs[b + 1] && w->bpass[b]; ++i)
