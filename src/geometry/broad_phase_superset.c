@@ -202,6 +202,14 @@ typedef struct sup_bodies_job {
   int what;
 } sup_bodies_job;
 
+/* room for n calls per body (ipc_bodies_ws's `calls`), those it adds 0: calls count from 1,
+   so a value never set is before any */
+static void reserve_calls(unsigned long **t, size_t *cap, size_t n) {
+  if (*cap >= n) return;
+  ipc_reserve((void **)t, cap, n, sizeof(unsigned long));
+  memset(*t, 0, *cap * sizeof(unsigned long));
+}
+
 /* body b's largest |coordinate| of a surface vertex at x0 and x1 into u->Mb */
 static void body_coordinates(struct ipc_bodies_ws *w, int b, const double *x0, const double *x1) {
   double M = 0.0;
@@ -280,10 +288,7 @@ static void sup_bodies(struct ipc_bodies_ws *w, const double *x0, const double *
   ipc_reserve((void **)&u->dev, &u->cap_dev, nb, sizeof(double));
   ipc_reserve((void **)&u->Mb, &u->cap_Mb, nb, sizeof(double));
   ipc_reserve((void **)&u->bodo, &u->cap_bodo, nb, sizeof(double));
-  if (u->cap_t_Mb < nb) { /* calls count from 1: 0 is before any */
-    ipc_reserve((void **)&u->t_Mb, &u->cap_t_Mb, nb, sizeof(unsigned long));
-    memset(u->t_Mb, 0, u->cap_t_Mb * sizeof(unsigned long));
-  }
+  reserve_calls(&u->t_Mb, &u->cap_t_Mb, nb);
   sup_bodies_job j = {w, x0, x1, grow, what};
   ipc_parallel_sum(nb, 16, sup_bodies_range, &j);
   if (what & DO_ODOMETERS) u->odo_call = w->calls;
@@ -562,10 +567,7 @@ int ipc_broad_phase_bodies_narrowed(struct ipc_bodies_ws **wsp, ipc_candidates *
   if (n > 0) {
     ipc_reserve((void **)&u->step, &u->cap_step, (size_t)s->nverts + 1, sizeof(double));
     ipc_reserve((void **)&u->bstep, &u->cap_bstep, (size_t)w->nb, sizeof(double));
-    if (u->cap_t_step < (size_t)w->nb) { /* calls count from 1: 0 is before any */
-      ipc_reserve((void **)&u->t_step, &u->cap_t_step, (size_t)w->nb, sizeof(unsigned long));
-      memset(u->t_step, 0, u->cap_t_step * sizeof(unsigned long));
-    }
+    reserve_calls(&u->t_step, &u->cap_t_step, (size_t)w->nb);
     step_job sj = {w, x0, x1};
     ipc_parallel_sum((size_t)w->nb, 16, step_range, &sj);
     pair_bounds(w, grow, narrow_dist);

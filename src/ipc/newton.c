@@ -372,14 +372,13 @@ enum { LS_PENDING, LS_ACCEPTED, LS_FAILED, LS_DONE };
 /* the solver's list of the vertices no affine body places (s->plain) */
 static const int *plain_vertices(ipc_world *w, int *count) {
   ipc_newton_solver *s = w->solver;
-  if (!s->plain_built) {
+  if (!s->plain) {
     int n = w->m.nverts;
     const int *va = w->rest.naff > 0 ? w->rest.vert_aff : NULL;
     s->plain = IPC_NEW(int, (size_t)n + 1);
     s->nplain = 0;
     for (int v = 0; v < n; ++v)
       if (!va || va[v] < 0) s->plain[s->nplain++] = v;
-    s->plain_built = 1;
   }
   *count = s->nplain;
   return s->plain;

@@ -83,8 +83,8 @@ struct ipc_newton_solver {
   unsigned char *thaw_passive;
   size_t cap_thaw_passive;
   /* the vertices no affine body places (ascending; every vertex without affine bodies), built
-     on first use: the loops over vertices moved along p by themselves */
-  int *plain, nplain, plain_built;
+     on first use (NULL before): the loops over vertices moved along p by themselves */
+  int *plain, nplain;
 };
 
 /* elastic work over tets [begin, end) of one body: energy only, or with per-tet
