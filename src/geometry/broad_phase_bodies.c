@@ -39,6 +39,39 @@
 #include "geometry/box_tree.h"
 #include "linalg/mpi_run.h"
 
+/* one box tested against many: with SSE2 (every x86-64) its six bounds are held in registers
+   and a box's six comparisons are three of pairs; the same comparisons as ipc_box_overlap (an
+   ordered <= is false on a NaN either way), so the same verdicts */
+#ifdef __SSE2__
+#include <emmintrin.h>
+typedef struct box_probe {
+  __m128d hi01, lo0, hi2, lo12;
+} box_probe;
+static inline box_probe probe_of(const double *b) {
+  box_probe q = {_mm_loadu_pd(b + 3), _mm_set1_pd(b[0]), _mm_set1_pd(b[5]), _mm_loadu_pd(b + 1)};
+  return q;
+}
+/* (p0 <= b3, p1 <= b4), (p2 <= b5, b0 <= p3), (b1 <= p4, b2 <= p5) */
+static inline int probe_meets(const box_probe *q, const double *p) {
+  __m128d p01 = _mm_loadu_pd(p), p23 = _mm_loadu_pd(p + 2), p45 = _mm_loadu_pd(p + 4);
+  __m128d c1 = _mm_cmple_pd(p01, q->hi01);
+  __m128d c2 = _mm_cmple_pd(_mm_move_sd(q->lo0, p23), _mm_move_sd(p23, q->hi2));
+  __m128d c3 = _mm_cmple_pd(q->lo12, p45);
+  return _mm_movemask_pd(_mm_and_pd(_mm_and_pd(c1, c2), c3)) == 3;
+}
+#else
+typedef struct box_probe {
+  const double *b;
+} box_probe;
+static inline box_probe probe_of(const double *b) {
+  box_probe q = {b};
+  return q;
+}
+static inline int probe_meets(const box_probe *q, const double *p) {
+  return ipc_box_overlap(p, q->b);
+}
+#endif
+
 typedef struct filter_ctx {
   const ipc_surface *s;
   const unsigned char *passive;
@@ -581,9 +614,10 @@ static void chunk_pairs(const pair_job *j, int a, int sa, int ka, int b, int sb,
   filter_ctx f = {j->s, j->passive};
   for (size_t i = 0; i < t->nl[sa][ka]; ++i) {
     const double *A = t->lbox[sa][ka] + 6 * i;
+    box_probe qa = probe_of(A);
     for (size_t q = 0; q < t->nl[sb][kb]; ++q) {
       const double *B = t->lbox[sb][kb] + 6 * q;
-      if (!ipc_box_overlap(A, B)) continue;
+      if (!probe_meets(&qa, B)) continue;
       const int *ia, *ib;
       int na, nb;
       const double *pa = chunk_prims(w, t, ka, a, t->lch[sa][ka][i], j->x0, j->x1, j->cf, j->r0,
@@ -592,16 +626,22 @@ static void chunk_pairs(const pair_job *j, int a, int sa, int ka, int b, int sb,
                                      j->grow, &ib, &nb);
       /* the primitives of each chunk within the other chunk's box, then their pairs */
       int ua[CHUNK], vb[CHUNK], nua = 0, nvb = 0;
-      for (int u = 0; u < na; ++u)
-        if (ipc_box_overlap(pa + 6 * u, B)) ua[nua++] = u;
+      box_probe qb = probe_of(B);
+      for (int u = 0; u < na; ++u) {
+        ua[nua] = u;
+        nua += probe_meets(&qb, pa + 6 * u);
+      }
       if (nua == 0) continue;
-      for (int v = 0; v < nb; ++v)
-        if (ipc_box_overlap(pb + 6 * v, A)) vb[nvb++] = v;
+      for (int v = 0; v < nb; ++v) {
+        vb[nvb] = v;
+        nvb += probe_meets(&qa, pb + 6 * v);
+      }
       for (int iu = 0; iu < nua; ++iu) {
         int u = ua[iu];
+        box_probe qu = probe_of(pa + 6 * u);
         for (int iv = 0; iv < nvb; ++iv) {
           int v = vb[iv];
-          if (!ipc_box_overlap(pa + 6 * u, pb + 6 * v)) continue;
+          if (!probe_meets(&qu, pb + 6 * v)) continue;
           int x = ia[u], y = ib[v], keep;
           switch (kind) {
             case K_VF:
