@@ -513,18 +513,22 @@ static void frame_chunks(const struct ipc_bodies_ws *w, pair_scratch *t, int b, 
     Q[j] = R[j] - mx(0.0, d[j]);
     Q[j + 3] = R[j + 3] - mn(0.0, d[j]);
   }
+  box_probe qq = probe_of(Q);
+  double lo[3] = {mn(0.0, d[0]), mn(0.0, d[1]), mn(0.0, d[2])};
+  double hi[3] = {mx(0.0, d[0]), mx(0.0, d[1]), mx(0.0, d[2])};
   for (int g = c0; g < c1; g += CHUNK) {
-    if (!ipc_box_overlap(w->grpbox[k] + 6 * (size_t)(g / CHUNK), Q)) continue;
+    if (!probe_meets(&qq, w->grpbox[k] + 6 * (size_t)(g / CHUNK))) continue;
     int g1 = g + CHUNK < c1 ? g + CHUNK : c1;
+    /* every chunk written, those that meet Q counted (no branch on the test) */
     for (int ch = g; ch < g1; ++ch) {
       const double *o = w->chbox[k] + 6 * (size_t)ch;
-      if (!ipc_box_overlap(o, Q)) continue;
       double *f = t->lbox[side][k] + 6 * n;
       for (int j = 0; j < 3; ++j) {
-        f[j] = o[j] + mn(0.0, d[j]);
-        f[j + 3] = o[j + 3] + mx(0.0, d[j]);
+        f[j] = o[j] + lo[j];
+        f[j + 3] = o[j + 3] + hi[j];
       }
-      t->lch[side][k][n++] = ch;
+      t->lch[side][k][n] = ch;
+      n += (size_t)probe_meets(&qq, o);
     }
   }
   t->nl[side][k] = n;
@@ -639,9 +643,13 @@ static void chunk_pairs(const pair_job *j, int a, int sa, int ka, int b, int sb,
       for (int iu = 0; iu < nua; ++iu) {
         int u = ua[iu];
         box_probe qu = probe_of(pa + 6 * u);
+        int hit[CHUNK], nh = 0;
         for (int iv = 0; iv < nvb; ++iv) {
-          int v = vb[iv];
-          if (!probe_meets(&qu, pb + 6 * v)) continue;
+          hit[nh] = vb[iv];
+          nh += probe_meets(&qu, pb + 6 * vb[iv]);
+        }
+        for (int ih = 0; ih < nh; ++ih) {
+          int v = hit[ih];
           int x = ia[u], y = ib[v], keep;
           switch (kind) {
             case K_VF:
