@@ -233,6 +233,37 @@ static void pack_vertices(struct ipc_bodies_ws *w, const ipc_surface *s) {
     memcpy(w->fv + 3 * (size_t)i, s->faces + 3 * (size_t)w->fid[i], 3 * sizeof(int));
 }
 
+/* the distinct vertices of every chunk of edges and of faces (in the order they first
+   appear): a vertex shared by several of a chunk's primitives enters its box once */
+static void chunk_vertices(struct ipc_bodies_ws *w) {
+  const int *start[3] = {w->vs, w->es, w->fs}, *pv[3] = {NULL, w->ev, w->fv};
+  for (int k = 1; k < 3; ++k) {
+    size_t nch = 0;
+    ipc_reserve((void **)&w->cvb[k], &w->cap_cvb[k], (size_t)w->nb + 1, sizeof(int));
+    for (int b = 0; b < w->nb; ++b) {
+      w->cvb[k][b] = (int)nch;
+      nch += (size_t)((start[k][b + 1] - start[k][b] + CHUNK - 1) / CHUNK);
+    }
+    w->cvb[k][w->nb] = (int)nch;
+    size_t room = (size_t)(k + 1) * (size_t)start[k][w->nb];
+    ipc_reserve((void **)&w->cvs[k], &w->cap_cvs[k], nch + 1, sizeof(int));
+    ipc_reserve((void **)&w->cvid[k], &w->cap_cvid[k], room + 1, sizeof(int));
+    int n = 0, e = 0;
+    for (int b = 0; b < w->nb; ++b)
+      for (int i0 = start[k][b]; i0 < start[k][b + 1]; i0 += CHUNK, ++e) {
+        int i1 = i0 + CHUNK < start[k][b + 1] ? i0 + CHUNK : start[k][b + 1], first = n;
+        w->cvs[k][e] = n;
+        for (int i = i0; i < i1; ++i)
+          for (int q = 0; q <= k; ++q) {
+            int v = pv[k][(k + 1) * (size_t)i + (size_t)q], seen = 0;
+            for (int t = first; t < n && !seen; ++t) seen = w->cvid[k][t] == v;
+            if (!seen) w->cvid[k][n++] = v;
+          }
+      }
+    w->cvs[k][e] = n;
+  }
+}
+
 /* each primitive's position in the lists by body (vid / eid / fid) */
 static void positions(struct ipc_bodies_ws *w, const ipc_surface *s) {
   int count[3] = {s->nverts, s->nedges, s->nfaces}, len[3] = {s->nsv, s->nedges, s->nfaces};
@@ -425,10 +456,11 @@ static void body_chunks(struct ipc_bodies_ws *w, int b, const double *x0, const 
         u[j] = INFINITY;
         u[j + 3] = -INFINITY;
       }
-      for (int i = i0; i < i1; ++i) {
-        const int *v = k == 0 ? &w->vid[i] : k == 1 ? w->ev + 2 * (size_t)i : w->fv + 3 * (size_t)i;
-        for (int q = 0; q <= k; ++q) box_union(u, w->vob + 6 * (size_t)v[q]);
-      }
+      if (k == 0)
+        for (int i = i0; i < i1; ++i) box_union(u, w->vob + 6 * (size_t)w->vid[i]);
+      else /* the union of its distinct vertices' boxes */
+        for (int e = w->cvb[k][b] + ch - w->chs[k][b], t = w->cvs[k][e]; t < w->cvs[k][e + 1]; ++t)
+          box_union(u, w->vob + 6 * (size_t)w->cvid[k][t]);
     }
     for (int g = w->chs[k][b]; g < last; g += CHUNK) {
       double *u = w->grpbox[k] + 6 * (size_t)(g / CHUNK);
@@ -848,6 +880,7 @@ int ipc_bodies_prepare(struct ipc_bodies_ws **wsp, const ipc_surface *s, const d
     group_by_body(w, s);
     order_in_bodies(w, s, x0);
     pack_vertices(w, s);
+    chunk_vertices(w);
     positions(w, s);
     still_ranges(w);
     w->grouped_hash = h;
@@ -1031,6 +1064,9 @@ void ipc_bodies_ws_free(struct ipc_bodies_ws *w) {
     ipc_free(w->chbox[k]);
     ipc_free(w->grpbox[k]);
     ipc_free(w->chs[k]);
+    ipc_free(w->cvb[k]);
+    ipc_free(w->cvs[k]);
+    ipc_free(w->cvid[k]);
   }
   for (int i = 0; i < w->nscr; ++i) {
     pair_scratch *t = &w->scr[i];

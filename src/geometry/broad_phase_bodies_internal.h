@@ -140,6 +140,10 @@ struct ipc_bodies_ws {
      where the surface's own arrays would be read at the lists' Morton-scattered ids */
   int *ev, *fv;
   size_t cap_ev, cap_fv;
+  /* per kind (1 edges, 2 faces) the distinct vertices of each chunk (CSR: body b's chunk j
+     is entry cvb[k][b] + j of cvs[k]), whose boxes' union is the chunk's box */
+  int *cvb[3], *cvs[3], *cvid[3];
+  size_t cap_cvb[3], cap_cvs[3], cap_cvid[3];
   int *sort_tmp; /* sort_pairs */
   size_t *sort_count;
   size_t cap_sort_tmp, cap_sort_count;

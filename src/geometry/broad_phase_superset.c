@@ -416,6 +416,7 @@ typedef struct sup_job {
   const ipc_surface *s;
   const double *x0, *x1, *grow;
   double dist;
+  size_t (*kept)[4]; /* per chunk of pairs and list: the pairs kept */
 } sup_job;
 
 /* the superset's pairs [begin, end) (its lists end to end) judged: kept when their body pair
@@ -425,7 +426,6 @@ typedef struct sup_job {
    relative to it and the relative move of the two bodies' means; else by its verdict, which
    renews the key) and the search's box tests would list them */
 static double sup_range(void *vjob, size_t chunk, size_t begin, size_t end) {
-  (void)chunk;
   const sup_job *j = vjob;
   const struct ipc_bodies_ws *w = j->w;
   bodies_superset *u = j->u;
@@ -435,6 +435,7 @@ static double sup_range(void *vjob, size_t chunk, size_t begin, size_t end) {
   size_t s0 = 0, lo, hi;
   double by_key = 0.0;
   for (int l = 0; l < 4; s0 += len[l], ++l) {
+    j->kept[chunk][l] = 0;
     if (!ipc_subrange(s0, len[l], begin, end, &lo, &hi)) continue;
     for (size_t i = lo; i < hi; ++i) {
       const int *pr = list[l] + 2 * i;
@@ -465,9 +466,37 @@ static double sup_range(void *vjob, size_t chunk, size_t begin, size_t end) {
       if (apart) continue;
       u->keep[s0 + i] =
           (unsigned char)boxes_meet(w, j->s, l, pr, (size_t)kp, j->x0, j->x1, j->grow);
+      j->kept[chunk][l] += u->keep[s0 + i];
     }
   }
   return by_key;
+}
+
+typedef struct gather_job {
+  const bodies_superset *u;
+  int *dst[4];
+  size_t (*at)[4]; /* per chunk and list: where its kept pairs go */
+} gather_job;
+
+/* the kept pairs of the superset's pairs [begin, end) (sup_range's chunk) into their lists,
+   at the places the chunks before them leave: the order a serial pass would give */
+static double gather_range(void *vjob, size_t chunk, size_t begin, size_t end) {
+  const gather_job *j = vjob;
+  const ipc_candidates *c = &j->u->cand;
+  const int *src[4] = {c->vf, c->ee, c->ve, c->vv};
+  const size_t len[4] = {c->nvf, c->nee, c->nve, c->nvv};
+  size_t s0 = 0, lo, hi;
+  for (int l = 0; l < 4; s0 += len[l], ++l) {
+    if (!ipc_subrange(s0, len[l], begin, end, &lo, &hi)) continue;
+    size_t k = j->at[chunk][l];
+    for (size_t i = lo; i < hi; ++i)
+      if (j->u->keep[s0 + i]) {
+        j->dst[l][2 * k] = src[l][2 * i];
+        j->dst[l][2 * k + 1] = src[l][2 * i + 1];
+        ++k;
+      }
+  }
+  return 0.0;
 }
 
 typedef struct step_job {
@@ -572,27 +601,28 @@ int ipc_broad_phase_bodies_narrowed(struct ipc_bodies_ws **wsp, ipc_candidates *
     ipc_parallel_sum((size_t)w->nb, 16, step_range, &sj);
     pair_bounds(w, grow, narrow_dist);
     ipc_reserve((void **)&u->keep, &u->cap_keep, n + 1, 1);
-    sup_job job = {w, u, s, x0, x1, grow, narrow_dist};
+    size_t kept[IPC_MAX_CHUNKS][4], nc = ipc_chunk_count(n, 1024);
+    sup_job job = {w, u, s, x0, x1, grow, narrow_dist, kept};
     st->key_drops += (size_t)ipc_parallel_sum(n, 1024, sup_range, &job);
-    const int *src[4] = {sc->vf, sc->ee, sc->ve, sc->vv};
-    const size_t len[4] = {sc->nvf, sc->nee, sc->nve, sc->nvv};
+    /* the kept pairs appended to c's lists on the threads, each chunk at its place (the
+       same chunks: ipc_parallel_sum's split depends on n and the chunk size only); the lists
+       grown here, on the calling thread */
     int **dst[4] = {&c->vf, &c->ee, &c->ve, &c->vv};
     size_t *cnt[4] = {&c->nvf, &c->nee, &c->nve, &c->nvv};
     size_t *cap[4] = {&c->cap_vf, &c->cap_ee, &c->cap_ve, &c->cap_vv};
-    size_t s0 = 0;
-    for (int l = 0; l < 4; s0 += len[l], ++l) {
+    gather_job gj = {u, {NULL}, kept};
+    for (int l = 0; l < 4; ++l) {
       size_t k = *cnt[l];
-      for (size_t i = 0; i < len[l]; ++i) k += u->keep[s0 + i];
+      for (size_t ch = 0; ch < nc; ++ch) {
+        size_t m = kept[ch][l];
+        kept[ch][l] = k; /* now where chunk ch's pairs go */
+        k += m;
+      }
       ipc_reserve((void **)dst[l], cap[l], k + 1, 2 * sizeof(int));
-      k = *cnt[l];
-      for (size_t i = 0; i < len[l]; ++i)
-        if (u->keep[s0 + i]) {
-          (*dst[l])[2 * k] = src[l][2 * i];
-          (*dst[l])[2 * k + 1] = src[l][2 * i + 1];
-          ++k;
-        }
+      gj.dst[l] = *dst[l];
       *cnt[l] = k;
     }
+    ipc_parallel_sum(n, 1024, gather_range, &gj);
   }
   st->superset_pairs += n;
   st->pairs += c->nvf + c->nee + c->nve + c->nvv;
