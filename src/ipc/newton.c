@@ -148,6 +148,21 @@ static int body_slot(const ipc_islands *is, int b) {
   return is->body[b] >= 0 ? is->body[b] : is->n;
 }
 
+/* the solver's list of the vertices no affine body places (s->plain) */
+static const int *plain_vertices(ipc_world *w, int *count) {
+  ipc_newton_solver *s = w->solver;
+  if (!s->plain) {
+    int n = w->m.nverts;
+    const int *va = w->rest.naff > 0 ? w->rest.vert_aff : NULL;
+    s->plain = IPC_NEW(int, (size_t)n + 1);
+    s->nplain = 0;
+    for (int v = 0; v < n; ++v)
+      if (!va || va[v] < 0) s->plain[s->nplain++] = v;
+  }
+  *count = s->nplain;
+  return s->plain;
+}
+
 /* the incremental potential at x, barrier over the candidate pairs; with next, the contact
    set at x too (ipc_barrier_energy_islands). q: the affine bodies' state that x belongs to
    (their inertia and orthogonality terms; the real vertices of an affine body are fixed, so
@@ -164,7 +179,12 @@ static double potential_split(ipc_world *w, const double *x, const double *q, co
      moves are left out: a constant of the line search, and most of the terms then */
   int skip = is && w->solver->nfrozen > 0 && !m->params.island_line_search;
   const int *vb = m->surface.vert_body;
-  for (int i = 0; i < m->nverts; ++i) {
+  /* the real vertices of affine bodies are fixed without penalty all along a Newton step
+     (ipc_newton_step, ipc_newton_potential_gradient): no term of theirs here */
+  int np;
+  const int *plain = plain_vertices(w, &np);
+  for (int k = 0; k < np; ++k) {
+    int i = plain[k];
     if (skip && is->body[vb[i]] < 0) continue;
     const double *a = x + 3 * i, *b = w->xt + 3 * i;
     double ei = 0, mi = w->fixed[i] ? 0.0 : m->mass[i] > 0 ? m->mass[i] : w->mbc.mass[i];
@@ -361,28 +381,20 @@ double ipc_newton_swept_max_step(ipc_world *w, ipcc_step_stats *st, double infla
    non-negative terms whose computed value is off by up to a few thousand ulps of e0.
    Below that floor no backtracking line search can see a decrease, whatever the BLAS
    kernel that produced p; a tighter tolerance is not reachable from this state. */
-static int at_rounding_floor(const ipc_world *w, double e0) {
+static int at_rounding_floor(ipc_world *w, double e0) {
+  /* the gradient's entries at the real vertices of affine bodies are zeros (moved onto the
+     pseudo-vertices, ipc_affine_world_pull_skip): the sum over the others in the same order is
+     the same */
+  int np;
+  const int *plain = plain_vertices(w, &np);
   double dec = 0;
-  for (int i = 0; i < 3 * w->nsys; ++i) dec -= w->g[i] * w->p[i];
+  for (int k = 0; k < np; ++k)
+    for (int d = 0; d < 3; ++d) dec -= w->g[3 * plain[k] + d] * w->p[3 * plain[k] + d];
+  for (int i = 3 * w->m.nverts; i < 3 * w->nsys; ++i) dec -= w->g[i] * w->p[i];
   return dec <= 4096 * DBL_EPSILON * fabs(e0);
 }
 
 enum { LS_PENDING, LS_ACCEPTED, LS_FAILED, LS_DONE };
-
-/* the solver's list of the vertices no affine body places (s->plain) */
-static const int *plain_vertices(ipc_world *w, int *count) {
-  ipc_newton_solver *s = w->solver;
-  if (!s->plain) {
-    int n = w->m.nverts;
-    const int *va = w->rest.naff > 0 ? w->rest.vert_aff : NULL;
-    s->plain = IPC_NEW(int, (size_t)n + 1);
-    s->nplain = 0;
-    for (int v = 0; v < n; ++v)
-      if (!va || va[v] < 0) s->plain[s->nplain++] = v;
-  }
-  *count = s->nplain;
-  return s->plain;
-}
 
 /* candidates of the whole Newton step into w->cand: boxes over x -> x + p inflated by dhat,
    and with affine bodies over x -> xe(1), the end of the curved step, grown by the sag of
