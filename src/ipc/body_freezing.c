@@ -129,10 +129,9 @@ int ipc_newton_refreeze(ipc_world *w, double tol, ipcc_step_stats *st) {
   for (int v = 0; v < n; ++v) {
     int a = w->rest.naff > 0 ? w->rest.vert_aff[v] : -1;
     int b = vb[v];
-    /* without branches on the data: most vertices give no answer either way */
-    free_body[b] |= (unsigned char)(a >= 0 ? !w->aff_fixed[a] : !w->fixed[v]);
+    if (a >= 0 ? !w->aff_fixed[a] : !w->fixed[v]) free_body[b] = 1;
     const double *p = w->p + 3 * (size_t)v;
-    over[b] |= (unsigned char)((fabs(p[0]) > ftol) | (fabs(p[1]) > ftol) | (fabs(p[2]) > ftol));
+    if (fabs(p[0]) > ftol || fabs(p[1]) > ftol || fabs(p[2]) > ftol) over[b] = 1;
   }
   int nfree = 0;
   for (int b = 0; b < nb; ++b) {
