@@ -651,9 +651,17 @@ static void chunk_pairs(const pair_job *j, int a, int sa, int ka, int b, int sb,
   for (size_t i = 0; i < t->nl[sa][ka]; ++i) {
     const double *A = t->lbox[sa][ka] + 6 * i;
     box_probe qa = probe_of(A);
-    for (size_t q = 0; q < t->nl[sb][kb]; ++q) {
+    /* the other side's chunks that meet A, listed without branching on the test (most do,
+       in no pattern a predictor learns) */
+    size_t nm = 0, nlb = t->nl[sb][kb];
+    ipc_reserve((void **)&t->meet, &t->cap_meet, nlb + 1, sizeof(int));
+    for (size_t q = 0; q < nlb; ++q) {
+      t->meet[nm] = (int)q;
+      nm += (size_t)probe_meets(&qa, t->lbox[sb][kb] + 6 * q);
+    }
+    for (size_t im = 0; im < nm; ++im) {
+      size_t q = (size_t)t->meet[im];
       const double *B = t->lbox[sb][kb] + 6 * q;
-      if (!probe_meets(&qa, B)) continue;
       const int *ia, *ib;
       int na, nb;
       const double *pa = chunk_prims(w, t, ka, a, t->lch[sa][ka][i], j->x0, j->x1, j->cf, j->r0,
@@ -1070,6 +1078,7 @@ void ipc_bodies_ws_free(struct ipc_bodies_ws *w) {
   }
   for (int i = 0; i < w->nscr; ++i) {
     pair_scratch *t = &w->scr[i];
+    ipc_free(t->meet);
     for (int k = 0; k < 3; ++k) {
       ipc_free(t->chstamp[k]);
       ipc_free(t->choff[k]);

@@ -84,6 +84,8 @@ typedef struct pair_scratch {
   double *lbox[2][3];
   size_t nl[2][3], cap_lch[2][3], cap_lbox[2][3];
   unsigned *chstamp[3], stamp;
+  int *meet; /* chunk_pairs: the chunks of one side that meet a chunk of the other */
+  size_t cap_meet;
   int *choff[3], *pid[3];
   double *pbox[3];
   size_t npb[3], cap_chstamp[3], cap_choff[3], cap_pid[3], cap_pbox[3];
