@@ -2,6 +2,8 @@
    - islands from candidate pairs: touching bodies share one, apart bodies and bodies that
      only meet a non-moving one (an obstacle, a frozen body) do not; lagged friction pairs
      join too; `single` makes one island of every moving body
+   - two bodies carried along together share an island: their candidates come from boxes
+     swept in world coordinates, not in the bodies' common moving frame
    - a scene of apart groups (an affine cube dropping on another resting on the ground, a
      free affine cube, a soft cube sliding on the ground) run with newton.line_search
      "islands" and "global": the same motion within the Newton tolerance, intersection-free at
@@ -101,6 +103,45 @@ static void test_build(void) {
   ipc_islands_free(&is); /* freed twice: a no-op */
   ipc_candidates_free(&cand);
   free(moving);
+  ipc_world_destroy(w);
+}
+
+/* two affine cubes, one 1 cm above the other, falling together by 3 m: in their common moving frame
+   they never meet (the body-by-body broad phase of ipc_broad_phase_passive lists no pair of
+   them), but islands take their own step lengths, so the island line search's candidates
+   (ipc_broad_phase_independent: boxes swept in world coordinates) must pair them, which puts
+   them in one island (without it the 1,000-ellipsoid pour with "islands" ran bodies into
+   each other from step 40) */
+static const char *two_carried =
+    "{\"time_step\": 0.01, \"duration\": 1, \"gravity\": [0, -9.80665, 0],"
+    " \"bodies\": [{\"mesh\": \"@CUBE@\", \"translation\": [0, 0.001, 0], \"affine\": true},"
+    " {\"mesh\": \"@CUBE@\", \"translation\": [0.3, 1.011, 0.2], \"rotation\": [0, 15, 0],"
+    " \"affine\": true}]}";
+
+static void test_carried_together(void) {
+  ipc_world *w = make_world(two_carried, ISLANDS);
+  if (!w) return;
+  const ipc_model *m = &w->m;
+  size_t n3 = 3 * (size_t)m->nverts;
+  double *x1 = malloc(n3 * sizeof(double));
+  for (size_t i = 0; i < n3; ++i) x1[i] = w->s.x[i] - (i % 3 == 1 ? 3.0 : 0.0); /* both fall 3 m */
+  unsigned char *moving = malloc((size_t)m->nverts);
+  memset(moving, 1, (size_t)m->nverts);
+  ipc_candidates frame = {0}, world = {0};
+  ipc_islands is = {0};
+  ipc_broad_phase_passive(&frame, &m->surface, w->s.x, x1, 1e-3, NULL, NULL);
+  CHECK_MSG(frame.nvf + frame.nee == 0, "%zu pairs in the moving frame", frame.nvf + frame.nee);
+  ipc_islands_build(&is, m, moving, &frame, NULL, 0);
+  CHECK(is.n == 2 && is.body[0] != is.body[1]);
+  ipc_broad_phase_independent(&world, &m->surface, w->s.x, x1, 1e-3, NULL, NULL);
+  CHECK_MSG(world.nvf + world.nee > 0, "no pair of boxes swept in world coordinates");
+  ipc_islands_build(&is, m, moving, &world, NULL, 0);
+  CHECK(is.n == 1 && is.body[0] == 0 && is.body[1] == 0);
+  ipc_islands_free(&is);
+  ipc_candidates_free(&frame);
+  ipc_candidates_free(&world);
+  free(moving);
+  free(x1);
   ipc_world_destroy(w);
 }
 
@@ -237,6 +278,7 @@ static void test_soft_groups(void) {
 
 int main(void) {
   test_build();
+  test_carried_together();
   test_affine_groups();
   test_soft_groups();
   TEST_MAIN_END();

@@ -483,7 +483,7 @@ static void superset_pairs(ipc_candidates *c, struct ipc_broad_phase_ws *w, cons
    trees' queries did, 2 when the superset did */
 static int broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0, const double *x1,
                        double inflation, const double *grow, const unsigned char *passive,
-                       int superset, double narrow_dist) {
+                       int superset, double narrow_dist, int world) {
   ipc_candidates_clear(c);
   if (!c->ws) c->ws = IPC_NEW0(struct ipc_broad_phase_ws, 1);
   if (!c->ws->bw) {
@@ -504,7 +504,7 @@ static int broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0
     const char *e = getenv("IPCC_BROAD_PHASE");
     one_tree = e && !strcmp(e, "tree");
   }
-  if (!one_tree &&
+  if (!one_tree && !world &&
       (superset
            ? ipc_broad_phase_bodies_narrowed(&w->bodies, c, s, x0, x1, inflation, grow, obs,
                                              narrow_dist, &w->sup_stats)
@@ -527,7 +527,13 @@ static int broad_phase(ipc_candidates *c, const ipc_surface *s, const double *x0
 void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const double *x0,
                              const double *x1, double inflation, const double *grow,
                              const unsigned char *passive) {
-  broad_phase(c, s, x0, x1, inflation, grow, passive, 0, -1.0);
+  broad_phase(c, s, x0, x1, inflation, grow, passive, 0, -1.0, 0);
+}
+
+void ipc_broad_phase_independent(ipc_candidates *c, const ipc_surface *s, const double *x0,
+                                 const double *x1, double inflation, const double *grow,
+                                 const unsigned char *passive) {
+  broad_phase(c, s, x0, x1, inflation, grow, passive, 0, -1.0, 1);
 }
 
 /* whether the pair over vertices v (in ipc_pair_kind's order) stays farther apart than dist
@@ -750,7 +756,7 @@ void ipc_broad_phase_narrowed(ipc_candidates *c, const ipc_surface *s, const dou
                               const unsigned char *passive, double dist) {
   /* the body-by-body phase narrows each pair as it finds it (the same verdict as
      ipc_candidates_narrow's, ipc_pair_narrowed_out) */
-  if (broad_phase(c, s, x0, x1, inflation, grow, passive, 1, dist) != 0)
+  if (broad_phase(c, s, x0, x1, inflation, grow, passive, 1, dist, 0) != 0)
     ipc_candidates_narrow(c, s, x0, x1, dist, grow);
 }
 

@@ -53,6 +53,17 @@ void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const doub
                              const double *x1, double inflation, const double *grow,
                              const unsigned char *passive);
 
+/* the same pairs for motions whose step lengths differ between bodies (the island line
+   search: each island takes its own alpha along x0 -> x1): every box is swept in world
+   coordinates over its vertices' whole paths, so any two primitives that can meet at any pair
+   of step lengths are listed. ipc_broad_phase_passive may search the pairs of two bodies in
+   their common moving frame (broad_phase_bodies.c), which holds only for one step length
+   shared by both: two bodies carried along together would be left out, take different step
+   lengths in different islands, and run into each other */
+void ipc_broad_phase_independent(ipc_candidates *c, const ipc_surface *s, const double *x0,
+                                 const double *x1, double inflation, const double *grow,
+                                 const unsigned char *passive);
+
 /* drops from c the pairs that stay farther apart than `dist` all along the step x0 -> x1 when
    every vertex moves with one parameter t in [0, 1] (one step length for all, as IPC's
    line search takes), each vertex straying at most grow[v] from its straight path (grow may

@@ -426,8 +426,8 @@ static void swept_candidates(ipc_world *w, ipcc_step_stats *st) {
   if (!w->m.params.island_line_search)
     ipc_broad_phase_narrowed(&w->cand, sf, w->s.x, w->xe, w->dhat, grow, passive,
                              fmax(w->dhat, ipc_kappa_watch_distance(w->m.bbox_diag)));
-  else
-    ipc_broad_phase_passive(&w->cand, sf, w->s.x, w->xe, w->dhat, grow, passive);
+  else /* each island its own step length: boxes swept in world coordinates */
+    ipc_broad_phase_independent(&w->cand, sf, w->s.x, w->xe, w->dhat, grow, passive);
   st->t_broad_phase += ipc_now() - t0;
 }
 
