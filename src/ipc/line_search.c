@@ -150,7 +150,8 @@ void ipc_ccd_max_step_islands(const ipc_contact_model *cm, const ipc_candidates 
   ccd_job j = {cm, cand, x, xe, vert_island, check, nisl, NULL, 0.0, 0.0, NULL, 0, 0.0, 1.0};
   j.toi = IPC_NEW(double, nc *(size_t)nisl + 1);
   /* each chunk run starts its row at 1 (ccd_range); over MPI the other ranks' rows stay 1 */
-  for (size_t k = 0; ipc_mpi_splitting() && k < nc * (size_t)nisl; ++k) j.toi[k] = 1.0;
+  if (ipc_mpi_splitting())
+    for (size_t k = 0; k < nc * (size_t)nisl; ++k) j.toi[k] = 1.0;
   for (int i = 0; i < nisl; ++i) toi[i] = 1.0;
   double part[IPC_MAX_CHUNKS];
   if (n > 0) ipc_mpi_parallel_chunks(n, nc, ccd_range, &j, part, IPC_WORK_CCD);
