@@ -68,19 +68,19 @@ static void test_build(void) {
   ipc_broad_phase(&cand, &m->surface, w->s.x, NULL, 0.02);
   CHECK(cand.nvf + cand.nee > 0);
   ipc_islands is = {0};
-  ipc_islands_build(&is, m, moving, &cand, NULL, 0);
+  ipc_islands_build(&is, m, moving, &cand, NULL, NULL, 0, 0);
   CHECK(is.n == 3);
   CHECK(is.body[0] == 0 && is.body[1] == 0 && is.body[2] == 1 && is.body[3] == 2);
   int ok = 1;
   for (int i = 0; i < m->nverts; ++i) ok &= is.vert[i] == is.body[m->surface.vert_body[i]];
   CHECK(ok);
   /* one island for everything */
-  ipc_islands_build(&is, m, moving, &cand, NULL, 1);
+  ipc_islands_build(&is, m, moving, &cand, NULL, NULL, 0, 1);
   CHECK(is.n == 1 && is.body[0] == 0 && is.body[1] == 0 && is.body[2] == 0 && is.body[3] == 0);
   /* b0 does not move (a frozen body): b1 meets nothing that moves, b0 has no island */
   const ipc_body *b0 = &m->bodies[0];
   memset(moving + b0->v0, 0, (size_t)b0->nv);
-  ipc_islands_build(&is, m, moving, &cand, NULL, 0);
+  ipc_islands_build(&is, m, moving, &cand, NULL, NULL, 0, 0);
   CHECK(is.n == 3 && is.body[0] == -1 && is.body[1] == 0 && is.body[2] == 1 && is.body[3] == 2);
   CHECK(is.vert[b0->v0] == -1);
   int v1[4] = {b0->v0, m->bodies[1].v0, b0->v0 + 1, b0->v0 + 2};
@@ -97,7 +97,7 @@ static void test_build(void) {
   fc.v[1] = m->bodies[3].v0;
   fric.c = &fc;
   fric.n = 1;
-  ipc_islands_build(&is, m, moving, &cand, &fric, 0);
+  ipc_islands_build(&is, m, moving, &cand, &fric, NULL, 0, 0);
   CHECK(is.n == 2 && is.body[0] == 0 && is.body[1] == 0 && is.body[2] == 1 && is.body[3] == 1);
   ipc_islands_free(&is);
   ipc_islands_free(&is); /* freed twice: a no-op */
@@ -108,10 +108,10 @@ static void test_build(void) {
 
 /* two affine cubes, one 1 cm above the other, falling together by 3 m: in their common moving frame
    they never meet (the body-by-body broad phase of ipc_broad_phase_passive lists no pair of
-   them), but islands take their own step lengths, so the island line search's candidates
-   (ipc_broad_phase_independent: boxes swept in world coordinates) must pair them, which puts
-   them in one island (without it the 1,000-ellipsoid pour with "islands" ran bodies into
-   each other from step 40) */
+   them), but islands take their own step lengths, so the island line search must put them in
+   one island: ipc_broad_phase_body_pairs pairs the bodies whose boxes swept in world coordinates
+   meet, a superset of the bodies of the pairs ipc_broad_phase_independent finds (without it the
+   1,000-ellipsoid pour with "islands" ran bodies into each other from step 40) */
 static const char *two_carried =
     "{\"time_step\": 0.01, \"duration\": 1, \"gravity\": [0, -9.80665, 0],"
     " \"bodies\": [{\"mesh\": \"@CUBE@\", \"translation\": [0, 0.001, 0], \"affine\": true},"
@@ -131,12 +131,37 @@ static void test_carried_together(void) {
   ipc_islands is = {0};
   ipc_broad_phase_passive(&frame, &m->surface, w->s.x, x1, 1e-3, NULL, NULL);
   CHECK_MSG(frame.nvf + frame.nee == 0, "%zu pairs in the moving frame", frame.nvf + frame.nee);
-  ipc_islands_build(&is, m, moving, &frame, NULL, 0);
+  ipc_islands_build(&is, m, moving, &frame, NULL, NULL, 0, 0);
   CHECK(is.n == 2 && is.body[0] != is.body[1]);
   ipc_broad_phase_independent(&world, &m->surface, w->s.x, x1, 1e-3, NULL, NULL);
   CHECK_MSG(world.nvf + world.nee > 0, "no pair of boxes swept in world coordinates");
-  ipc_islands_build(&is, m, moving, &world, NULL, 0);
+  ipc_islands_build(&is, m, moving, &world, NULL, NULL, 0, 0);
   CHECK(is.n == 1 && is.body[0] == 0 && is.body[1] == 0);
+  /* the body pairs join them with the frame's (empty) candidates */
+  int *bp = NULL;
+  size_t cap = 0;
+  size_t nbp =
+      ipc_broad_phase_body_pairs(&frame, &m->surface, w->s.x, x1, 1e-3, NULL, NULL, &bp, &cap);
+  CHECK(nbp == 1 && bp[0] == 0 && bp[1] == 1);
+  ipc_islands_build(&is, m, moving, &frame, NULL, bp, nbp, 0);
+  CHECK(is.n == 1 && is.body[0] == 0 && is.body[1] == 0);
+  /* both still (x1 NULL): 1 cm apart, paired within 2 cm, not within 5 mm; both passive: none */
+  CHECK(ipc_broad_phase_body_pairs(&frame, &m->surface, w->s.x, NULL, 0.02, NULL, NULL, &bp,
+                                   &cap) == 1);
+  CHECK(ipc_broad_phase_body_pairs(&frame, &m->surface, w->s.x, NULL, 0.005, NULL, NULL, &bp,
+                                   &cap) == 0);
+  unsigned char *all = malloc((size_t)m->nverts);
+  memset(all, 1, (size_t)m->nverts);
+  CHECK(ipc_broad_phase_body_pairs(&frame, &m->surface, w->s.x, x1, 1e-3, NULL, all, &bp, &cap) ==
+        0);
+  /* a grown vertex grows its body's box: 4.6 mm and half the 1 mm on each side close the gap */
+  double *grow = calloc((size_t)m->nverts, sizeof(double));
+  for (int i = 0; i < m->nverts; ++i) grow[i] = 0.0046;
+  CHECK(ipc_broad_phase_body_pairs(&frame, &m->surface, w->s.x, NULL, 1e-3, grow, NULL, &bp,
+                                   &cap) == 1);
+  free(grow);
+  free(all);
+  free(bp);
   ipc_islands_free(&is);
   ipc_candidates_free(&frame);
   ipc_candidates_free(&world);

@@ -79,6 +79,13 @@ struct ipc_broad_phase_ws {
   size_t cap_odo, cap_xlast, cap_step;
   double sup_M; /* the largest |coordinate| of a surface vertex at x0 or x1 this call */
   ipc_broad_phase_cache_stats sup_stats;
+  /* ipc_broad_phase_body_pairs: a world-swept box per body and whether all its surface
+     vertices are passive */
+  ipc_box_ws *body_bw;
+  double *body_box;
+  size_t cap_body_box;
+  unsigned char *body_pass;
+  size_t cap_body_pass;
 };
 
 static void shrink_lists(ipc_candidates *c);
@@ -536,6 +543,51 @@ void ipc_broad_phase_independent(ipc_candidates *c, const ipc_surface *s, const 
   broad_phase(c, s, x0, x1, inflation, grow, passive, 0, -1.0, 1);
 }
 
+static int body_pair_active(int a, int b, void *ctx) {
+  const unsigned char *pass = ctx;
+  return !(pass[a] && pass[b]);
+}
+
+size_t ipc_broad_phase_body_pairs(ipc_candidates *c, const ipc_surface *s, const double *x0,
+                                  const double *x1, double inflation, const double *grow,
+                                  const unsigned char *passive, int **pairs, size_t *cap) {
+  if (!c->ws) c->ws = IPC_NEW0(struct ipc_broad_phase_ws, 1);
+  struct ipc_broad_phase_ws *w = c->ws;
+  if (!w->body_bw) w->body_bw = ipc_box_ws_new();
+  int nb = 0;
+  for (int i = 0; i < s->nsv; ++i)
+    nb = s->vert_body[s->sv[i]] + 1 > nb ? s->vert_body[s->sv[i]] + 1 : nb;
+  ipc_reserve((void **)&w->body_box, &w->cap_body_box, 6 * (size_t)nb + 6, sizeof(double));
+  ipc_reserve((void **)&w->body_pass, &w->cap_body_pass, (size_t)nb + 1, 1);
+  for (int b = 0; b < nb; ++b) {
+    for (int k = 0; k < 3; ++k) {
+      w->body_box[6 * (size_t)b + k] = INFINITY;
+      w->body_box[6 * (size_t)b + k + 3] = -INFINITY;
+    }
+    w->body_pass[b] = 1;
+  }
+  double r0 = 0.5 * inflation;
+  for (int i = 0; i < s->nsv; ++i) {
+    size_t v = (size_t)s->sv[i];
+    int b = s->vert_body[v];
+    double *o = w->body_box + 6 * (size_t)b, r = grow ? r0 + grow[v] : r0;
+    if (!passive || !passive[v]) w->body_pass[b] = 0;
+    for (int k = 0; k < 3; ++k) {
+      double p = x0[3 * v + k], q = x1 ? x1[3 * v + k] : p;
+      double lo = (q < p ? q : p) - r, hi = (q > p ? q : p) + r;
+      o[k] = lo < o[k] ? lo : o[k];
+      o[k + 3] = hi > o[k + 3] ? hi : o[k + 3];
+    }
+  }
+  for (int b = 0; b < nb; ++b) /* no surface vertex: NaN, overlapping nothing */
+    if (w->body_box[6 * (size_t)b] > w->body_box[6 * (size_t)b + 3])
+      for (int k = 0; k < 6; ++k) w->body_box[6 * (size_t)b + k] = NAN;
+  size_t n = 0;
+  ipc_box_pairs_ws(w->body_bw, pairs, &n, cap, w->body_box, nb, NULL, 0, body_pair_active,
+                   w->body_pass);
+  return n;
+}
+
 /* whether the pair over vertices v (in ipc_pair_kind's order) stays farther apart than dist
    all along the step (ipc_candidates_narrow) */
 static int pair_apart(const double *x0, const double *x1, const double *grow, const int *v,
@@ -817,6 +869,9 @@ void ipc_candidates_free(ipc_candidates *c) {
     ipc_free(w->odo);
     ipc_free(w->xlast);
     ipc_free(w->step);
+    ipc_box_ws_free(w->body_bw);
+    ipc_free(w->body_box);
+    ipc_free(w->body_pass);
     ipc_free(w);
   }
   memset(c, 0, sizeof *c);

@@ -64,6 +64,18 @@ void ipc_broad_phase_independent(ipc_candidates *c, const ipc_surface *s, const 
                                  const double *x1, double inflation, const double *grow,
                                  const unsigned char *passive);
 
+/* the pairs of bodies (by s->vert_body; a < b) that may come within `inflation` of each other
+   at any two step lengths along x0 -> x1 (x1 may be NULL: at rest): boxes over each body's
+   surface vertices at x0 and x1, each vertex grown by grow[v] (grow may be NULL) and half the
+   inflation, in world coordinates, so two bodies never listed stay farther apart than
+   `inflation` whatever step each takes (the island line search's coupling: within an island one
+   step length holds, and ipc_broad_phase_narrowed's pairs serve it). Pairs of two bodies whose
+   surface vertices are all passive (may be NULL) are left out. Into *pairs (2 ints a pair,
+   grown with ipc_reserve, *cap in pairs), sorted; returns their number. Scratch kept in c */
+size_t ipc_broad_phase_body_pairs(ipc_candidates *c, const ipc_surface *s, const double *x0,
+                                  const double *x1, double inflation, const double *grow,
+                                  const unsigned char *passive, int **pairs, size_t *cap);
+
 /* drops from c the pairs that stay farther apart than `dist` all along the step x0 -> x1 when
    every vertex moves with one parameter t in [0, 1] (one step length for all, as IPC's
    line search takes), each vertex straying at most grow[v] from its straight path (grow may

@@ -65,7 +65,8 @@ static void join_term(const int *v, int nv, void *vctx) {
 }
 
 void ipc_islands_build(ipc_islands *is, const ipc_model *m, const unsigned char *moving,
-                       const ipc_candidates *cand, const ipc_friction *fric, int single) {
+                       const ipc_candidates *cand, const ipc_friction *fric, const int *body_pairs,
+                       size_t npairs, int single) {
   const int *vb = m->surface.vert_body;
   if (is->nverts != m->nverts || is->nbodies != m->nbodies) {
     ipc_islands_free(is);
@@ -92,6 +93,10 @@ void ipc_islands_build(ipc_islands *is, const ipc_model *m, const unsigned char 
   } else {
     join_ctx j = {is, vb, moving};
     ipc_islands_terms(m, cand, fric, join_term, &j);
+    for (size_t k = 0; k < npairs; ++k) {
+      int a = body_pairs[2 * k], b = body_pairs[2 * k + 1];
+      if (a < nb && b < nb && is->body[a] == 0 && is->body[b] == 0) join(is->uf, a, b);
+    }
   }
   /* number the roots of moving bodies in body order (a root is its set's lowest body) */
   is->n = 0;

@@ -15,19 +15,21 @@
 #include "ipc/friction.h"
 
 typedef struct ipc_islands {
-  int n;      /* islands */
-  int *vert;  /* (nverts) island of a vertex that moves along the step, -1 for the others */
-  int *body;  /* (nbodies) island of a body with a moving vertex, -1 for the others */
-  int *uf;    /* (nbodies) union-find scratch */
+  int n;     /* islands */
+  int *vert; /* (nverts) island of a vertex that moves along the step, -1 for the others */
+  int *body; /* (nbodies) island of a body with a moving vertex, -1 for the others */
+  int *uf;   /* (nbodies) union-find scratch */
   int nverts, nbodies;
 } ipc_islands;
 
-/* groups the bodies of m whose vertices move (moving: nverts flags) as the header says;
-   single: one island holding every moving body (one line search for all). Islands are
-   numbered in the order of their lowest body. `is` zero-initialised before the first call;
-   memory is kept between calls */
+/* groups the bodies of m whose vertices move (moving: nverts flags) as the header says, joined
+   also by the pairs of bodies body_pairs[2k], body_pairs[2k + 1] (k < npairs; may be NULL)
+   where both move; single: one island holding every moving body (one line search for all).
+   Islands are numbered in the order of their lowest body. `is` zero-initialised before the
+   first call; memory is kept between calls */
 void ipc_islands_build(ipc_islands *is, const ipc_model *m, const unsigned char *moving,
-                       const ipc_candidates *cand, const ipc_friction *fric, int single);
+                       const ipc_candidates *cand, const ipc_friction *fric, const int *body_pairs,
+                       size_t npairs, int single);
 
 void ipc_islands_free(ipc_islands *is);
 

@@ -85,6 +85,7 @@ void ipc_newton_solver_destroy(ipc_newton_solver *s) {
   ipc_contact_set_free(&s->next);
   ipc_contact_set_free(&s->watch);
   ipc_islands_free(&s->isl);
+  ipc_free(s->isl_pairs);
   ipc_free(s->moving);
   ipc_free(s->e0);
   ipc_free(s->e1);
@@ -422,12 +423,17 @@ static void swept_candidates(ipc_world *w, ipcc_step_stats *st) {
   /* with one step length for all, the pairs that stay beyond dhat all along the step (and
      beyond the distance the kappa update watches) can touch nothing the line search
      computes: dropped once here rather than skipped by every CCD pass and energy (over MPI
-     ranks, by each rank before the pairs are gathered) */
-  if (!w->m.params.island_line_search)
-    ipc_broad_phase_narrowed(&w->cand, sf, w->s.x, w->xe, w->dhat, grow, passive,
-                             fmax(w->dhat, ipc_kappa_watch_distance(w->m.bbox_diag)));
-  else /* each island its own step length: boxes swept in world coordinates */
-    ipc_broad_phase_independent(&w->cand, sf, w->s.x, w->xe, w->dhat, grow, passive);
+     ranks, by each rank before the pairs are gathered). With a step length per island the
+     same holds within an island; the islands join every two bodies whose boxes swept in world
+     coordinates meet (islands_begin), so two bodies in different islands stay beyond dhat
+     at any step lengths, and two in one island take one */
+  ipc_broad_phase_narrowed(&w->cand, sf, w->s.x, w->xe, w->dhat, grow, passive,
+                           fmax(w->dhat, ipc_kappa_watch_distance(w->m.bbox_diag)));
+  w->solver->nisl_pairs = 0;
+  if (w->m.params.island_line_search)
+    w->solver->nisl_pairs =
+        ipc_broad_phase_body_pairs(&w->cand, sf, w->s.x, w->xe, w->dhat, grow, passive,
+                                   &w->solver->isl_pairs, &w->solver->cap_isl_pairs);
   st->t_broad_phase += ipc_now() - t0;
 }
 
@@ -441,7 +447,8 @@ static void islands_begin(ipc_world *w) {
     s->moving[i] = (a >= 0 ? !w->aff_fixed[a] : !w->fixed[i]) &&
                    !(s->nfrozen > 0 && s->frozen[w->m.surface.vert_body[i]]);
   }
-  ipc_islands_build(&s->isl, &w->m, s->moving, &w->cand, &w->fric, !w->m.params.island_line_search);
+  ipc_islands_build(&s->isl, &w->m, s->moving, &w->cand, &w->fric, s->isl_pairs, s->nisl_pairs,
+                    !w->m.params.island_line_search);
   if (!s->e0) { /* islands are at most the bodies, plus the slot of what does not move */
     size_t k = (size_t)w->m.nbodies + 1;
     s->e0 = IPC_NEW(double, k);

@@ -70,6 +70,8 @@ struct ipc_newton_solver {
   int next_valid;
   /* line search per contact island (islands.h) */
   ipc_islands isl;
+  int *isl_pairs; /* the pairs of bodies that may meet at any step lengths (islands_begin) */
+  size_t nisl_pairs, cap_isl_pairs;
   unsigned char *moving;                      /* (nverts) the vertex moves along the step */
   double *e0, *e1, *alpha, *pmax, *toi, *dec; /* (nbodies + 1) per island */
   unsigned char *state, *ccd_ok, *check;
