@@ -170,6 +170,17 @@ static void test_carried_together(void) {
   ipc_world_destroy(w);
 }
 
+/* the same two cubes 0.3 m above the ground, 1 cm apart, landing: at the step the lower one
+   meets the ground both fall 2.4 cm along one Newton direction, so in their common frame they do
+   not move, while the ground cuts the lower one's step; in two islands the upper one would
+   take the whole step into it */
+static const char *two_landing =
+    "{\"time_step\": 0.01, \"duration\": 1, \"gravity\": [0, -9.80665, 0],"
+    " \"bodies\": [{\"mesh\": \"@CUBE@\", \"translation\": [0, 0.3, 0], \"affine\": true},"
+    " {\"mesh\": \"@CUBE@\", \"translation\": [0.3, 1.31, 0.2], \"rotation\": [0, 15, 0],"
+    " \"affine\": true}],"
+    " \"planes\": [{\"point\": [0, 0, 0], \"normal\": [0, 1, 0], \"friction\": 0.5}]}";
+
 typedef struct run_result {
   int ok, iterations, frozen; /* Newton iterations, those with frozen bodies */
   double *x;                  /* final positions */
@@ -282,6 +293,29 @@ static void compare_freezing(const char *name, const char *json, int steps) {
   for (int k = 0; k < 2; ++k) CHECK_MSG(r[k][0].frozen > 0, "%s: nothing frozen", name);
 }
 
+/* two_landing with the island line search, every step intersection-free (run checks), the
+   upper cube resting on the lower one at the end */
+static void test_carried_landing(void) {
+  run_result r = run(two_landing, ISLANDS, 50);
+  if (!r.ok) return;
+  ipc_world *w = make_world(two_landing, ISLANDS);
+  if (w) {
+    const ipc_body *b0 = &w->m.bodies[0], *b1 = &w->m.bodies[1];
+    double top0 = -INFINITY, low1 = INFINITY, low0 = INFINITY;
+    for (int i = 0; i < b0->nv; ++i) {
+      top0 = fmax(top0, r.x[3 * (size_t)(b0->v0 + i) + 1]);
+      low0 = fmin(low0, r.x[3 * (size_t)(b0->v0 + i) + 1]);
+    }
+    for (int i = 0; i < b1->nv; ++i) low1 = fmin(low1, r.x[3 * (size_t)(b1->v0 + i) + 1]);
+    /* resting within dhat: on the ground, and the upper cube on the lower one */
+    CHECK_MSG(low0 > 0.0 && low0 < w->dhat, "lower cube's bottom at %g m (dhat %g)", low0, w->dhat);
+    CHECK_MSG(low1 > top0 && low1 - top0 < w->dhat,
+              "upper cube's bottom %g m above the lower's top (dhat %g)", low1 - top0, w->dhat);
+    ipc_world_destroy(w);
+  }
+  free(r.x);
+}
+
 static void test_affine_groups(void) {
   compare("affine and soft cubes", four_cubes, 60);
   compare_freezing("affine and soft cubes", four_cubes, 60);
@@ -304,6 +338,7 @@ static void test_soft_groups(void) {
 int main(void) {
   test_build();
   test_carried_together();
+  test_carried_landing();
   test_affine_groups();
   test_soft_groups();
   TEST_MAIN_END();
