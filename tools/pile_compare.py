@@ -6,7 +6,7 @@ pile's centre, and the centre of mass of the centroids (every body weighted alik
 two frames: how far each body's centroid is from the same body's in the other.
 
   tools/pile_compare.py A/frames/000100.obj B/frames/000100.obj [--prefix e] [--tube-height 0.1]
-      [--within 4.25e-5]
+      [--within 1e-4]
 
 --within: a distance to count the bodies that are "in the same place" (for instance the Newton
 tolerance as a distance, tolerance x time step). Standard library only."""
@@ -76,9 +76,9 @@ def main():
     ap.add_argument("--prefix", default="e", help="body names to compare (default e: ellipsoids)")
     ap.add_argument("--tube-height", type=float, default=0.1,
                     help="a centroid above this height (m) is left in the tube (default 0.1)")
-    ap.add_argument("--within", type=float, default=4.25e-5,
-                    help="distance (m) for 'the same place' (default 4.25e-5: the pour's "
-                         "Newton tolerance 0.0085 m/s times its 5 ms step)")
+    ap.add_argument("--within", type=float, default=1e-4,
+                    help="distance (m) for 'the same place' (default 1e-4: the pour's "
+                         "Newton tolerance, 0.02 m/s, times its 5 ms step)")
     a = ap.parse_args()
     ca, cb = centroids(a.a, a.prefix), centroids(a.b, a.prefix)
     if set(ca) != set(cb):
