@@ -53,13 +53,15 @@ void ipc_broad_phase_passive(ipc_candidates *c, const ipc_surface *s, const doub
                              const double *x1, double inflation, const double *grow,
                              const unsigned char *passive);
 
-/* the same pairs for motions whose step lengths differ between bodies (the island line
-   search: each island takes its own alpha along x0 -> x1): every box is swept in world
-   coordinates over its vertices' whole paths, so any two primitives that can meet at any pair
-   of step lengths are listed. ipc_broad_phase_passive may search the pairs of two bodies in
-   their common moving frame (broad_phase_bodies.c), which holds only for one step length
-   shared by both: two bodies carried along together would be left out, take different step
-   lengths in different islands, and run into each other */
+/* the same pairs for motions whose step lengths differ between bodies (each body or island
+   its own alpha along x0 -> x1): every box is swept in world coordinates over its vertices'
+   whole paths, so any two primitives that can meet at any pair of step lengths are listed.
+   ipc_broad_phase_passive may search the pairs of two bodies in their common moving frame
+   (broad_phase_bodies.c), which holds only for one step length shared by both: two bodies
+   carried along together are left out. The island line search does not call this (its long
+   boxes are slow for a carried stream): it pairs bodies by ipc_broad_phase_body_pairs, whose
+   pairs hold the bodies of every pair listed here (test_islands), and takes the frame
+   search's pairs within an island */
 void ipc_broad_phase_independent(ipc_candidates *c, const ipc_surface *s, const double *x0,
                                  const double *x1, double inflation, const double *grow,
                                  const unsigned char *passive);
