@@ -316,6 +316,60 @@ static void test_carried_landing(void) {
   free(r.x);
 }
 
+/* every pair of primitives of two bodies that boxes swept in world coordinates list
+   (ipc_broad_phase_independent) has its bodies among ipc_broad_phase_body_pairs' pairs: the
+   four cubes moved each its own way, at several inflations */
+static void test_body_pairs_cover(void) {
+  ipc_world *w = make_world(four_cubes, ISLANDS);
+  if (!w) return;
+  const ipc_model *m = &w->m;
+  const ipc_surface *sf = &m->surface;
+  size_t n3 = 3 * (size_t)m->nverts;
+  double *x1 = malloc(n3 * sizeof(double));
+  const double move[4][3] = {{0.1, -0.3, 0}, {-0.2, -0.9, 0.1}, {-2.4, 0.3, 0}, {2.2, 0, 0.05}};
+  for (int v = 0; v < m->nverts; ++v)
+    for (int d = 0; d < 3; ++d) x1[3 * v + d] = w->s.x[3 * v + d] + move[sf->vert_body[v]][d];
+  ipc_candidates world = {0}, scratch = {0};
+  int *bp = NULL;
+  size_t cap = 0;
+  const double infl[3] = {1e-3, 0.02, 0.5};
+  size_t seen = 0;
+  for (int r = 0; r < 3; ++r) {
+    ipc_broad_phase_independent(&world, sf, w->s.x, x1, infl[r], NULL, NULL);
+    size_t nbp =
+        ipc_broad_phase_body_pairs(&scratch, sf, w->s.x, x1, infl[r], NULL, NULL, &bp, &cap);
+    int ok = 1;
+    for (size_t k = 0; k < world.nvf + world.nee; ++k) {
+      int a, b;
+      if (k < world.nvf) {
+        a = sf->vert_body[world.vf[2 * k]];
+        b = sf->vert_body[sf->faces[3 * (size_t)world.vf[2 * k + 1]]];
+      } else {
+        size_t e = k - world.nvf;
+        a = sf->vert_body[sf->edges[2 * (size_t)world.ee[2 * e]]];
+        b = sf->vert_body[sf->edges[2 * (size_t)world.ee[2 * e + 1]]];
+      }
+      if (a == b) continue;
+      if (a > b) {
+        int t = a;
+        a = b;
+        b = t;
+      }
+      int found = 0;
+      for (size_t i = 0; i < nbp && !found; ++i) found = bp[2 * i] == a && bp[2 * i + 1] == b;
+      ok &= found;
+      ++seen;
+    }
+    CHECK_MSG(ok, "inflation %g: a pair of bodies met in world boxes is not a body pair", infl[r]);
+  }
+  CHECK_MSG(seen > 0, "no pair of two bodies to check");
+  free(bp);
+  ipc_candidates_free(&world);
+  ipc_candidates_free(&scratch);
+  free(x1);
+  ipc_world_destroy(w);
+}
+
 static void test_affine_groups(void) {
   compare("affine and soft cubes", four_cubes, 60);
   compare_freezing("affine and soft cubes", four_cubes, 60);
@@ -339,6 +393,7 @@ int main(void) {
   test_build();
   test_carried_together();
   test_carried_landing();
+  test_body_pairs_cover();
   test_affine_groups();
   test_soft_groups();
   TEST_MAIN_END();
