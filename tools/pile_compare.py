@@ -61,11 +61,11 @@ def describe(label, c, tube_height):
         print(f"  centre of mass ({com[0]:.4f}, {com[1]:.4f}, {com[2]:.4f}) m; no pile yet")
         return com
     h = quantiles([p[1] for p in low])
-    r = quantiles(radial)
+    r = quantiles(radial, (0.1, 0.5, 0.9, 0.99))
     print(f"  centre of mass ({com[0]:.4f}, {com[1]:.4f}, {com[2]:.4f}) m; pile centre "
           f"({cx:.4f}, {cz:.4f}); heights 10/50/90%: {h[0]:.4f} {h[1]:.4f} {h[2]:.4f} m, "
-          f"highest {max(p[1] for p in pts):.4f}; radii 10/50/90%: {r[0]:.4f} {r[1]:.4f} "
-          f"{r[2]:.4f} m, widest {max(radial):.4f}")
+          f"highest {max(p[1] for p in pts):.4f}; radii 10/50/90/99%: {r[0]:.4f} {r[1]:.4f} "
+          f"{r[2]:.4f} {r[3]:.4f} m, widest {max(radial):.4f}")
     return com
 
 
