@@ -21,6 +21,16 @@ done
 # intersection-free (its full run is a benchmark, not a test)
 expect 0 "run granular_tube (1 step)" "$IPCC" run scenes/granular_tube.json --steps 1 --every 1 -o "$T/granular" --quiet --check
 grep -Eq '"intersection_free":[[:space:]]*true' "$T/granular/stats.json" && ok "granular_tube: stats say intersection-free" || bad "granular_tube: stats.json"
+# tools/pile_compare.py on the pour's two frames: every ellipsoid still in the tube, a frame
+# against itself all in the same place, one step apart none beyond 1 cm; a missing frame named
+G=$T/granular/frames
+expect 0 "pile_compare: a frame against itself" python3 tools/pile_compare.py "$G/000000.obj" "$G/000000.obj"
+contains "1000 bodies, 1000 above 0.1 m" "pile_compare: 1000 ellipsoids in the tube at the start"
+contains "within 0.0001 m: 1000 of 1000" "pile_compare: a frame is where it is"
+expect 0 "pile_compare: one step apart" python3 tools/pile_compare.py "$G/000000.obj" "$G/000001.obj"
+contains "beyond 1 cm: 0;" "pile_compare: one step moves no ellipsoid by 1 cm"
+expect 1 "pile_compare: a missing frame" python3 tools/pile_compare.py "$G/000000.obj" "$G/nothing.obj"
+contains "nothing.obj" "pile_compare names the missing frame"
 # the same surface-only affine bodies in LCP mode (mass properties from the surface)
 expect 0 "run granular_tube in LCP mode (2 steps)" "$IPCC" run scenes/granular_tube.json --mode lcp --steps 2 -o "$T/granular_lcp" --quiet
 grep -Eq '"steps":[[:space:]]*2' "$T/granular_lcp/stats.json" && ok "granular_tube LCP: 2 steps in stats" || bad "granular_tube LCP: stats.json"
