@@ -17,14 +17,17 @@
 #include <unistd.h>
 
 #include "ipc/islands.h"
+#include "ipc/newton_internal.h"
 #include "ipc/world_internal.h"
 #include "ipcc/ipcc.h"
 #include "scene_text.h"
 #include "test.h"
 
-/* the line search of a run: per island, global, global with per-body freezing */
-enum { ISLANDS, GLOBAL, FREEZING };
-static const char *const mode_name[] = {"islands", "global", "global, body freezing"};
+/* the line search of a run: per island, global, global with per-body freezing, per island with
+   per-body freezing */
+enum { ISLANDS, GLOBAL, FREEZING, ISLANDS_FREEZING };
+static const char *const mode_name[] = {"islands", "global", "global, body freezing",
+                                        "islands, body freezing"};
 
 static ipc_world *make_world(const char *json, int mode) {
   ipcc_scene_def def;
@@ -35,8 +38,8 @@ static ipc_world *make_world(const char *json, int mode) {
   }
   /* the global line search without freezing unless asked */
   CHECK(def.island_line_search == 0 && def.body_freezing == 0);
-  def.island_line_search = mode == ISLANDS;
-  def.body_freezing = mode == FREEZING;
+  def.island_line_search = mode == ISLANDS || mode == ISLANDS_FREEZING;
+  def.body_freezing = mode == FREEZING || mode == ISLANDS_FREEZING;
   ipc_world *w = ipc_world_create(&def, &err);
   CHECK_MSG(w != NULL, "world: %s", err.msg);
   ipcc_scene_def_free(&def);
@@ -183,11 +186,12 @@ static const char *two_landing =
 
 typedef struct run_result {
   int ok, iterations, frozen; /* Newton iterations, those with frozen bodies */
+  long holds;                 /* bodies held by per-body freezing inside islands */
   double *x;                  /* final positions */
 } run_result;
 
 static run_result run(const char *json, int mode, int steps) {
-  run_result r = {0, 0, 0, NULL};
+  run_result r = {0, 0, 0, 0, NULL};
   ipc_world *w = make_world(json, mode);
   if (!w) return r;
   r.ok = 1;
@@ -207,6 +211,7 @@ static run_result run(const char *json, int mode, int steps) {
     r.iterations += st.newton_iterations;
     r.frozen += st.frozen_iterations;
   }
+  r.holds = w->solver ? w->solver->holds : 0;
   size_t n = 3 * (size_t)w->m.nverts;
   r.x = malloc(n * sizeof(double));
   memcpy(r.x, w->s.x, n * sizeof(double));
@@ -293,6 +298,14 @@ static void compare_freezing(const char *name, const char *json, int steps) {
   for (int k = 0; k < 2; ++k) CHECK_MSG(r[k][0].frozen > 0, "%s: nothing frozen", name);
 }
 
+/* per-body freezing inside the island line search against the global line search: the same
+   answer; with held, bodies were held at both tolerances */
+static void compare_islands_freezing(const char *name, const char *json, int steps, int held) {
+  run_result r[2][2];
+  if (!agree(name, json, steps, ISLANDS_FREEZING, GLOBAL, r)) return;
+  for (int k = 0; k < 2 && held; ++k) CHECK_MSG(r[k][0].holds > 0, "%s: no body held", name);
+}
+
 /* two_landing with the island line search, every step intersection-free (run checks), the
    upper cube resting on the lower one at the end */
 static void test_carried_landing(void) {
@@ -373,6 +386,7 @@ static void test_body_pairs_cover(void) {
 static void test_affine_groups(void) {
   compare("affine and soft cubes", four_cubes, 60);
   compare_freezing("affine and soft cubes", four_cubes, 60);
+  compare_islands_freezing("affine and soft cubes", four_cubes, 60, 1);
 }
 
 static const char *soft_cubes =
@@ -387,6 +401,7 @@ static const char *soft_cubes =
 static void test_soft_groups(void) {
   compare("soft cubes", soft_cubes, 60);
   compare_freezing("soft cubes", soft_cubes, 60);
+  compare_islands_freezing("soft cubes", soft_cubes, 60, 0);
 }
 
 int main(void) {

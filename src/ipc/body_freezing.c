@@ -1,4 +1,4 @@
-/* per-body freezing of the global line search (newton.body_freezing, newton_internal.h).
+/* per-body freezing of the line search (newton.body_freezing, newton_internal.h).
    Late in a solve the Newton direction moves few bodies by more than the tolerance (on the
    1,000-ellipsoid pour 42% of the iterations move at most 30 of the 1,000), yet each
    iteration assembles, factors, sweeps and searches all of them. After an accepted step
@@ -12,7 +12,10 @@
    (newton.c). The solve's stopping rule keeps its meaning: once the bodies left have converged
    (their direction within the tolerance, or no decrease along it) every body is thawed and the next
    iteration is over all of them, so a solve ends only at a direction over every body within the
-   tolerance, as without freezing. Not on IPC's own scripts (their iterates stay IPC's) nor over MPI
+   tolerance, as without freezing. With the island line search the same rule holds the bodies
+   of the islands still moving (ipc_newton_rehold: a held body is judged by this rule, not thawed
+   by the island's moves as a converged island's bodies are), and every held body is released
+   before the solve may end. Not on IPC's own scripts (their iterates stay IPC's) nor over MPI
    ranks. */
 #include <math.h>
 #include <string.h>
@@ -83,7 +86,7 @@ static int contact_thawed(const ipc_newton_solver *s, const int *vb, const ipc_c
    out the pairs of a thawed body with a frozen one or another thawed one): a broad phase at
    x over the pairs with a thawed vertex alone, then s->next without its contacts of thawed
    bodies and those of this search with one. The kappa watch list from them */
-static void contacts_of_thawed(ipc_world *w, ipcc_step_stats *st) {
+void ipc_newton_contacts_of_thawed(ipc_world *w, ipcc_step_stats *st) {
   ipc_newton_solver *s = w->solver;
   const ipc_model *m = &w->m;
   const int *vb = m->surface.vert_body;
@@ -162,7 +165,66 @@ int ipc_newton_refreeze(ipc_world *w, double tol, ipcc_step_stats *st) {
     if (s->nfrozen == 0)
       contacts_again(w, st);
     else
-      contacts_of_thawed(w, st);
+      ipc_newton_contacts_of_thawed(w, st);
   }
+  return 1;
+}
+
+int ipc_newton_rehold(ipc_world *w, double tol, ipcc_step_stats *st) {
+  ipc_newton_solver *s = w->solver;
+  const ipc_model *m = &w->m;
+  const ipc_islands *is = &s->isl;
+  int nb = m->nbodies, n = m->nverts;
+  const int *vb = m->surface.vert_body;
+  double ftol = MOVE_BELOW * tol;
+  /* the bodies this step moved (an island of theirs, not frozen now) or held, and which of
+     them the direction moves by more than ftol */
+  unsigned char *over = IPC_NEW0(unsigned char, 3 * (size_t)nb + 1);
+  unsigned char *keep = over + nb, *cand = over + 2 * (size_t)nb;
+  for (int b = 0; b < nb; ++b) cand[b] = s->held[b] || (is->body[b] >= 0 && !s->frozen[b]);
+  for (int v = 0; v < n; ++v) {
+    int b = vb[v];
+    const double *p = w->p + 3 * (size_t)v;
+    if (cand[b] && (fabs(p[0]) > ftol || fabs(p[1]) > ftol || fabs(p[2]) > ftol)) over[b] = 1;
+  }
+  int ncand = 0;
+  for (int b = 0; b < nb; ++b) {
+    keep[b] = over[b];
+    ncand += cand[b];
+  }
+  tie_ctx t = {vb, over, keep};
+  ipc_islands_terms(m, &w->cand, &w->fric, tie_term, &t);
+  int nkeep = 0;
+  for (int b = 0; b < nb; ++b) nkeep += cand[b] && keep[b];
+  int hold = ncand >= 2 && 2 * nkeep <= ncand;
+  int changed = 0, released = 0;
+  for (int b = 0; b < nb; ++b) {
+    s->thaw[b] = 0;
+    if (!cand[b]) continue;
+    unsigned char h = hold && !keep[b];
+    if (h == s->held[b]) continue;
+    changed = 1;
+    released |= s->thaw[b] = !h;
+    s->holds += h;
+    s->held[b] = s->frozen[b] = h;
+  }
+  ipc_free(over);
+  if (!changed) return 0;
+  ipc_newton_apply_frozen(w);
+  if (released) ipc_newton_contacts_of_thawed(w, st);
+  return 1;
+}
+
+int ipc_newton_release_held(ipc_world *w, ipcc_step_stats *st) {
+  ipc_newton_solver *s = w->solver;
+  int any = 0;
+  if (!s->held) return 0; /* before the first islands */
+  for (int b = 0; b < w->m.nbodies; ++b) {
+    any |= s->held[b];
+    if (s->held[b]) s->frozen[b] = s->held[b] = 0;
+  }
+  if (!any) return 0;
+  ipc_newton_apply_frozen(w);
+  contacts_again(w, st);
   return 1;
 }

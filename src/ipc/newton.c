@@ -98,6 +98,7 @@ void ipc_newton_solver_destroy(ipc_newton_solver *s) {
   ipc_free(s->dec);
   ipc_free(s->frozen);
   ipc_free(s->thaw);
+  ipc_free(s->held);
   ipc_free(s->passive);
   ipc_candidates_free(&s->thaw_cand);
   ipc_free(s->thaw_passive);
@@ -462,6 +463,7 @@ static void islands_begin(ipc_world *w) {
     s->check = IPC_NEW(unsigned char, k);
     s->frozen = IPC_NEW0(unsigned char, k);
     s->thaw = IPC_NEW0(unsigned char, k);
+    s->held = IPC_NEW0(unsigned char, k);
   }
   for (int i = 0; i < s->isl.n; ++i) s->pmax[i] = 0;
   for (int v = 0; v < n; ++v) { /* p is finite */
@@ -629,7 +631,7 @@ typedef struct thaw_ctx {
 } thaw_ctx;
 
 /* a term with a vertex that has just moved (its island took a step) thaws the frozen bodies
-   among its vertices */
+   among its vertices (not those per-body freezing holds: ipc_newton_rehold judges them) */
 static void thaw_term(const int *v, int nv, void *vctx) {
   thaw_ctx *t = vctx;
   ipc_newton_solver *s = t->s;
@@ -641,7 +643,7 @@ static void thaw_term(const int *v, int nv, void *vctx) {
   if (!any) return;
   for (int k = 0; k < nv; ++k) {
     int b = t->vert_body[v[k]];
-    if (s->frozen[b] && !s->thaw[b]) {
+    if (s->frozen[b] && !s->held[b] && !s->thaw[b]) {
       s->thaw[b] = 1;
       t->thawed = 1;
     }
@@ -959,10 +961,11 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
   ipc_newton_solver *s = w->solver;
   int n = m->nverts, stuck = 0;
   double tol = m->params.newton_tol * m->bbox_diag * w->h;
-  /* per-body freezing (body_freezing.c): the global line search on a scene of several
-     bodies, not on IPC's own scripts (their iterates stay IPC's) nor over MPI ranks */
-  int freezing = body_freezing_on(m) && !m->params.island_line_search &&
-                 !m->params.ipc_newton_path && !w->mbc.on && m->nbodies > 1 && !ipc_mpi_splitting();
+  /* per-body freezing (body_freezing.c) on a scene of several bodies, not on IPC's own
+     scripts (their iterates stay IPC's) nor over MPI ranks; with islands, inside the islands
+     still moving (ipc_newton_rehold) */
+  int freezing = body_freezing_on(m) && !m->params.ipc_newton_path && !w->mbc.on &&
+                 m->nbodies > 1 && !ipc_mpi_splitting();
   ipc_newton_update_mask(w);
   if (!s->static_fresh) static_candidates(w, st);
   s->static_fresh = 0;
@@ -1015,7 +1018,14 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
        previous iteration, after taking it), so the answer is the minimiser's to second order
        in the tolerance. Per island, islands within the tolerance stay where they are */
     int last = pmax <= tol;
-    if (last && m->params.island_line_search) return 0;
+    if (last && m->params.island_line_search) {
+      /* held bodies are judged again first (ipc_newton_release_held) */
+      if (freezing && ipc_newton_release_held(w, st)) {
+        e0_kappa = -1.0;
+        continue;
+      }
+      return 0;
+    }
 
     /* the swept candidates of the whole step and the islands they couple */
     swept_candidates(w, st);
@@ -1043,6 +1053,10 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
     if (at_rounding_floor(w, e0)) {
       if (s->nfrozen > 0 && !m->params.island_line_search) { /* judged again over all bodies */
         ipc_newton_unfreeze(w, st);
+        e0_kappa = -1.0;
+        continue;
+      }
+      if (freezing && m->params.island_line_search && ipc_newton_release_held(w, st)) {
         e0_kappa = -1.0;
         continue;
       }
@@ -1123,8 +1137,29 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
       if (rc == 0 && freezing && ipc_newton_refreeze(w, tol, st)) e0_kappa = -1.0;
       continue;
     }
-    /* islands: the settled ones leave the solve until an active body comes near */
-    if (!settle_islands(w, tol, &stuck, st)) return stuck ? 2 : 0;
+    /* islands: the settled ones leave the solve until an active body comes near; bodies held
+       by per-body freezing are released before the solve may end, and the next iteration
+       judges them */
+    int failed = rc != 0, holding = 0;
+    for (int i = 0; i < is->n; ++i) failed |= s->state[i] == LS_FAILED;
+    for (int b = 0; freezing && b < m->nbodies && !holding; ++b) holding = s->held[b];
+    if (holding && failed) {
+      /* no decrease found with bodies held: judged again over every body, as the global
+         search does (the islands frozen on the way too) */
+      memset(s->held, 0, (size_t)m->nbodies);
+      ipc_newton_unfreeze(w, st);
+      e0_kappa = -1.0;
+      continue;
+    }
+    int active = settle_islands(w, tol, &stuck, st);
+    if (!active) {
+      if (freezing && !stuck && ipc_newton_release_held(w, st)) {
+        e0_kappa = -1.0;
+        continue;
+      }
+      return stuck ? 2 : 0;
+    }
+    if (rc == 0 && freezing && ipc_newton_rehold(w, tol, st)) e0_kappa = -1.0;
     if (rc != 0) s->next_valid = 0;
   }
 }
@@ -1154,11 +1189,13 @@ static int newton_solve(ipc_world *w, ipcc_step_stats *st, int *iters_left, ipcc
   ipc_newton_solver *s = w->solver;
   s->nfrozen = 0;
   if (s->frozen) memset(s->frozen, 0, (size_t)w->m.nbodies);
+  if (s->held) memset(s->held, 0, (size_t)w->m.nbodies);
   w->contacts_at_x = 0;
   int rc = newton_iterate(w, st, iters_left, err);
   if (s->nfrozen > 0) {
     s->nfrozen = 0;
     memset(s->frozen, 0, (size_t)w->m.nbodies);
+    memset(s->held, 0, (size_t)w->m.nbodies);
     ipc_newton_update_mask(w);
     if (rc != 1) {
       static_candidates(w, st);

@@ -78,7 +78,11 @@ struct ipc_newton_solver {
   /* bodies whose island has converged within this solve: their DOFs leave the system and
      their primitives are passive in the broad phase until an active body comes near */
   unsigned char *frozen, *thaw; /* (nbodies) */
-  unsigned char *passive;       /* (nverts) obstacle or frozen vertex */
+  /* with newton.body_freezing, the frozen bodies that per-body freezing holds inside islands
+     still moving (ipc_newton_rehold), the others frozen with their converged island */
+  unsigned char *held;    /* (nbodies) */
+  long holds;             /* bodies held so far (a count for tests) */
+  unsigned char *passive; /* (nverts) obstacle or frozen vertex */
   int nfrozen;
   /* body_freezing.c: the candidates of the bodies just thawed, the other vertices passive */
   ipc_candidates thaw_cand;
@@ -148,6 +152,24 @@ int ipc_newton_refreeze(ipc_world *w, double tol, ipcc_step_stats *st);
 /* solver->nfrozen, solver->passive (obstacle or frozen vertex) and the DOF mask from
    solver->frozen (body_freezing.c; settle_islands too) */
 void ipc_newton_apply_frozen(ipc_world *w);
+
+/* the contacts at x of the bodies just thawed (solver->thaw) with the frozen ones and each
+   other (pairs the last candidates left out: all their vertices passive), in solver->next in
+   place of those it held of them (body_freezing.c) */
+void ipc_newton_contacts_of_thawed(ipc_world *w, ipcc_step_stats *st);
+
+/* per-body freezing inside the island line search (newton.body_freezing with "islands"), after
+   an accepted step along w->p: among the bodies the step moved, holds (freezes) each that the
+   direction moves by at most a fifth of tol and that no candidate or friction pair ties to one
+   it moves by more, when that leaves at most half of them in the system; releases the held
+   bodies such a pair now ties, or all when more than half stay. The bodies frozen with their
+   island are left alone. Returns 1 when the frozen set changed; a released body's contacts at
+   x are taken into solver->next */
+int ipc_newton_rehold(ipc_world *w, double tol, ipcc_step_stats *st);
+
+/* releases every held body (the island line search's solve may end only with none held), the
+   contacts at x again into solver->next; returns 1 when some body was held */
+int ipc_newton_release_held(ipc_world *w, ipcc_step_stats *st);
 
 /* thaws every frozen body, the contacts at x again over every pair into solver->next */
 void ipc_newton_unfreeze(ipc_world *w, ipcc_step_stats *st);
