@@ -120,33 +120,47 @@ void ipc_newton_unfreeze(ipc_world *w, ipcc_step_stats *st) {
   contacts_again(w, st);
 }
 
-int ipc_newton_refreeze(ipc_world *w, double tol, ipcc_step_stats *st) {
-  ipc_newton_solver *s = w->solver;
+/* keep[b] (over, keep: nbodies, zeroed) for each body the direction moves by more than
+   MOVE_BELOW of tol (over[b]; only among the bodies flagged in moving, every body when moving
+   is NULL) and each a candidate or lagged friction pair ties to such a body. Returns 1 when at
+   least two bodies are flagged in among and at most half of them are kept: then freezing the
+   others is worth it */
+static int choose_kept(ipc_world *w, double tol, const unsigned char *moving,
+                       const unsigned char *among, unsigned char *over, unsigned char *keep) {
   const ipc_model *m = &w->m;
-  int nb = m->nbodies, n = m->nverts;
+  int nb = m->nbodies;
   const int *vb = m->surface.vert_body;
   double ftol = MOVE_BELOW * tol;
-  /* per body: free (some unknown not fixed), its largest vertex move along the direction */
-  unsigned char *over = IPC_NEW0(unsigned char, 3 * (size_t)nb + 1);
-  unsigned char *keep = over + nb, *free_body = over + 2 * (size_t)nb;
-  for (int v = 0; v < n; ++v) {
-    int a = w->rest.naff > 0 ? w->rest.vert_aff[v] : -1;
-    int b = vb[v];
-    if (a >= 0 ? !w->aff_fixed[a] : !w->fixed[v]) free_body[b] = 1;
+  for (int v = 0; v < m->nverts; ++v) {
     const double *p = w->p + 3 * (size_t)v;
-    if (fabs(p[0]) > ftol || fabs(p[1]) > ftol || fabs(p[2]) > ftol) over[b] = 1;
+    if ((!moving || moving[vb[v]]) && (fabs(p[0]) > ftol || fabs(p[1]) > ftol || fabs(p[2]) > ftol))
+      over[vb[v]] = 1;
   }
-  int nfree = 0;
+  int n = 0;
   for (int b = 0; b < nb; ++b) {
     keep[b] = over[b];
-    nfree += free_body[b];
+    n += among[b];
   }
   tie_ctx t = {vb, over, keep};
   ipc_islands_terms(m, &w->cand, &w->fric, tie_term, &t);
   int nkeep = 0;
-  for (int b = 0; b < nb; ++b) nkeep += free_body[b] && keep[b];
-  /* worth it only when at most half of the free bodies stay; otherwise all of them do */
-  int freeze = nfree >= 2 && 2 * nkeep <= nfree;
+  for (int b = 0; b < nb; ++b) nkeep += among[b] && keep[b];
+  /* worth it only when at most half of them stay; otherwise all of them do */
+  return n >= 2 && 2 * nkeep <= n;
+}
+
+int ipc_newton_refreeze(ipc_world *w, double tol, ipcc_step_stats *st) {
+  ipc_newton_solver *s = w->solver;
+  const ipc_model *m = &w->m;
+  int nb = m->nbodies;
+  /* per body: free (some unknown not fixed) */
+  unsigned char *over = IPC_NEW0(unsigned char, 3 * (size_t)nb + 1);
+  unsigned char *keep = over + nb, *free_body = over + 2 * (size_t)nb;
+  for (int v = 0; v < m->nverts; ++v) {
+    int a = w->rest.naff > 0 ? w->rest.vert_aff[v] : -1;
+    if (a >= 0 ? !w->aff_fixed[a] : !w->fixed[v]) free_body[m->surface.vert_body[v]] = 1;
+  }
+  int freeze = choose_kept(w, tol, NULL, free_body, over, keep);
   int changed = 0, thawed = 0;
   for (int b = 0; b < nb; ++b) {
     unsigned char f = freeze && free_body[b] && !keep[b];
@@ -172,31 +186,13 @@ int ipc_newton_refreeze(ipc_world *w, double tol, ipcc_step_stats *st) {
 
 int ipc_newton_rehold(ipc_world *w, double tol, ipcc_step_stats *st) {
   ipc_newton_solver *s = w->solver;
-  const ipc_model *m = &w->m;
   const ipc_islands *is = &s->isl;
-  int nb = m->nbodies, n = m->nverts;
-  const int *vb = m->surface.vert_body;
-  double ftol = MOVE_BELOW * tol;
-  /* the bodies this step moved (an island of theirs, not frozen now) or held, and which of
-     them the direction moves by more than ftol */
+  int nb = w->m.nbodies;
+  /* the bodies this step moved (an island of theirs, not frozen now) or held */
   unsigned char *over = IPC_NEW0(unsigned char, 3 * (size_t)nb + 1);
   unsigned char *keep = over + nb, *cand = over + 2 * (size_t)nb;
   for (int b = 0; b < nb; ++b) cand[b] = s->held[b] || (is->body[b] >= 0 && !s->frozen[b]);
-  for (int v = 0; v < n; ++v) {
-    int b = vb[v];
-    const double *p = w->p + 3 * (size_t)v;
-    if (cand[b] && (fabs(p[0]) > ftol || fabs(p[1]) > ftol || fabs(p[2]) > ftol)) over[b] = 1;
-  }
-  int ncand = 0;
-  for (int b = 0; b < nb; ++b) {
-    keep[b] = over[b];
-    ncand += cand[b];
-  }
-  tie_ctx t = {vb, over, keep};
-  ipc_islands_terms(m, &w->cand, &w->fric, tie_term, &t);
-  int nkeep = 0;
-  for (int b = 0; b < nb; ++b) nkeep += cand[b] && keep[b];
-  int hold = ncand >= 2 && 2 * nkeep <= ncand;
+  int hold = choose_kept(w, tol, cand, cand, over, keep);
   int changed = 0, released = 0;
   for (int b = 0; b < nb; ++b) {
     s->thaw[b] = 0;
