@@ -9,7 +9,9 @@
      "islands" and "global": the same motion within the Newton tolerance, intersection-free at
      every step, and no more Newton iterations with islands
    - the same with deformable bodies only (two soft cubes, one dropping on the other, beside
-     a third falling alone) */
+     a third falling alone)
+   - bodies gliding slower than the Newton tolerance's speed keep gliding with every line
+     search: an island takes its last step within the tolerance, as the global search does */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -264,7 +266,8 @@ static int compare_at(const char *name, const char *json, double tol, int steps,
 
 /* two line searches converge to the same answer: at IPC's tolerance (1e-2) the runs stay
    within the Newton tolerance accumulated over the steps, and at a hundred times tighter a
-   tolerance their difference shrinks at least tenfold. Returns 1 when both ran */
+   tolerance their difference shrinks at least tenfold, to within two tolerances. Returns 1 when
+   both ran */
 static int agree(const char *name, const char *json, int steps, int mode_a, int mode_b,
                  run_result r[2][2]) {
   double d1, t1, d2, t2;
@@ -274,6 +277,10 @@ static int agree(const char *name, const char *json, int steps, int mode_a, int 
   CHECK_MSG(d1 <= steps * t1, "%s: runs differ by %g tolerances", name, d1 / t1);
   CHECK_MSG(d2 <= 0.1 * d1, "%s: the difference %g at 1e-4 is not a tenth of %g at 1e-2", name, d2,
             d1);
+  /* and at the tight tolerance within two tolerances (as distances per step) over all the steps:
+     both take each step's last direction, so what one leaves is of second order (islands that
+     stopped within the tolerance without their last step were 7-9 tolerances apart) */
+  CHECK_MSG(d2 <= 2 * t2, "%s: runs at 1e-4 differ by %g tolerances", name, d2 / t2);
   CHECK(d1 > 0); /* the two line searches took different paths */
   return 1;
 }
@@ -404,6 +411,44 @@ static void test_soft_groups(void) {
   compare_islands_freezing("soft cubes", soft_cubes, 60, 0);
 }
 
+/* two soft cubes far apart in zero gravity, gliding slower than the Newton tolerance's speed
+   (newton.tolerance x the bounding-box diagonal): every line search moves each by its velocity
+   times the time, as the global search takes even a step within the tolerance (an island
+   whose steps all stay within it once stopped dead: no step taken, its velocity lost) */
+static const char *slow_cubes =
+    "{\"time_step\": 0.01, \"duration\": 1, \"gravity\": [0, 0, 0],"
+    " \"bodies\": [{\"mesh\": \"@CUBE@\", \"velocity\": [0.005, 0, 0],"
+    " \"material\": {\"young\": 1e5}},"
+    " {\"mesh\": \"@CUBE@\", \"translation\": [5, 0, 0], \"velocity\": [0, 0.04, 0],"
+    " \"material\": {\"young\": 1e5}}]}";
+
+static void test_slow_bodies(void) {
+  const int steps = 20;
+  const double vel[2][3] = {{0.005, 0, 0}, {0, 0.04, 0}};
+  ipc_world *w = make_world(slow_cubes, GLOBAL);
+  if (!w) return;
+  double speed = w->m.params.newton_tol * w->m.bbox_diag, t = steps * w->h;
+  CHECK_MSG(0.04 < speed, "the cubes are not slower than the tolerance's speed %g m/s", speed);
+  for (int mode = ISLANDS; mode <= ISLANDS_FREEZING; ++mode) {
+    run_result r = run(slow_cubes, mode, steps);
+    if (!r.ok) continue;
+    for (int b = 0; b < 2; ++b) {
+      const ipc_body *bd = &w->m.bodies[b];
+      double err = 0;
+      for (int d = 0; d < 3; ++d) {
+        double moved = 0;
+        for (int i = bd->v0; i < bd->v0 + bd->nv; ++i)
+          moved += r.x[3 * (size_t)i + d] - w->s.x[3 * (size_t)i + d];
+        err = fmax(err, fabs(moved / bd->nv - vel[b][d] * t));
+      }
+      CHECK_MSG(err <= 0.01 * 0.04 * t, "%s: cube %d is %g m off its glide of %g m",
+                mode_name[mode], b, err, 0.04 * t);
+    }
+    free(r.x);
+  }
+  ipc_world_destroy(w);
+}
+
 int main(void) {
   test_build();
   test_carried_together();
@@ -411,5 +456,6 @@ int main(void) {
   test_body_pairs_cover();
   test_affine_groups();
   test_soft_groups();
+  test_slow_bodies();
   TEST_MAIN_END();
 }

@@ -396,7 +396,10 @@ static int at_rounding_floor(ipc_world *w, double e0) {
   return dec <= 4096 * DBL_EPSILON * fabs(e0);
 }
 
-enum { LS_PENDING, LS_ACCEPTED, LS_FAILED, LS_DONE };
+/* an island's line search: pending, accepted (a step above the tolerance), failed (no
+   decrease found), done (no step: its last one found no decrease), last (took its last step,
+   within the tolerance) */
+enum { LS_PENDING, LS_ACCEPTED, LS_FAILED, LS_DONE, LS_LAST };
 
 /* candidates of the whole Newton step into w->cand: boxes over x -> x + p inflated by dhat,
    and with affine bodies over x -> xe(1), the end of the curved step, grown by the sag of
@@ -534,20 +537,20 @@ static void island_decrease(ipc_world *w) {
    impact until its step is collision-free (the chord of each curved affine trial checked on
    its own; a straight step once, its shorter trials lie on it), and halved until its energy
    decreases. The trial point ends in xe / aqe with its contact set in s->next and smallest
-   squared distance in *min_d2. Returns 0 when some island with a step above the tolerance
-   decreased its energy, 1 when none did (s->state tells which islands failed) */
+   squared distance in *min_d2. Per island, an island whose step is within the tolerance takes
+   it as its last, as the global search takes the last direction of a solve (LS_LAST when it
+   decreased the energy, else LS_DONE at x). Returns 0 when some island took a step, 1 when none
+   did (s->state tells which islands failed) */
 static int line_search(ipc_world *w, ipcc_step_stats *st, double tol, double alpha0,
                        double *min_d2) {
   ipc_newton_solver *s = w->solver;
   const ipc_islands *is = &s->isl;
   int ni = is->n, curved = w->rest.naff > 0;
   double scale = w->m.params.ccd_scale;
-  /* per island, an island whose step is within the tolerance has converged: it stays */
   int per_island = w->m.params.island_line_search;
   for (int i = 0; i < ni; ++i) {
-    int done = per_island && s->pmax[i] <= tol;
-    s->alpha[i] = done ? 0.0 : per_island ? 1.0 : alpha0;
-    s->state[i] = done ? LS_DONE : LS_PENDING;
+    s->alpha[i] = per_island ? 1.0 : alpha0;
+    s->state[i] = LS_PENDING;
     s->ccd_ok[i] = 0;
   }
   int evaluated = 0; /* s->next and *min_d2 hold the current trial point */
@@ -609,11 +612,14 @@ static int line_search(ipc_world *w, ipcc_step_stats *st, double tol, double alp
     if (!pending) break;
   }
   st->ccd_cuts += ccd_cut;
-  /* the global search takes even a step within the tolerance (the last of a solve, as IPC);
-     per island such a step is not searched at all */
+  /* a step within the tolerance is an island's last (the global search's is the solve's): it
+     settles after it, and finding no decrease along it is no failure */
   int progress = 0;
-  for (int i = 0; i < ni; ++i)
-    progress |= s->state[i] == LS_ACCEPTED && (s->pmax[i] > tol || !per_island);
+  for (int i = 0; i < ni; ++i) {
+    if (per_island && s->pmax[i] <= tol)
+      s->state[i] = s->state[i] == LS_ACCEPTED ? LS_LAST : LS_DONE;
+    progress |= s->state[i] == LS_ACCEPTED || s->state[i] == LS_LAST;
+  }
   if (!progress) return 1;
   if (!evaluated) { /* some island fell back to x after the last evaluation */
     set_trial(w);
@@ -650,13 +656,14 @@ static void thaw_term(const int *v, int nv, void *vctx) {
   }
 }
 
-/* after a line search per island: freezes the bodies of every island that took no step (its
-   step within the tolerance, or no decrease found along it) and thaws every frozen body that
-   a candidate pair or lagged friction pair of this step ties to a vertex that moved: its
-   forces may have changed. An island frozen on no decrease is within the answer's tolerance when
-   its step is within ten times the tolerance or its predicted decrease is below the rounding
-   error of its energy (newton_floor); otherwise *stuck is set. Returns 1 while some body is
-   active (moving this step and not frozen) or thawed, 0 when the solve has converged */
+/* after a line search per island: freezes the bodies of every island that took its last step
+   (within the tolerance) or no step (no decrease found along it) and thaws every frozen body
+   that a candidate pair or lagged friction pair of this step ties to a vertex that moved by a
+   step above the tolerance: its forces may have changed (after a last step, as after the
+   global search's, nothing is judged again). An island frozen on no decrease is within the answer's
+   tolerance when its step is within ten times the tolerance or its predicted decrease is below the
+   rounding error of its energy (newton_floor); otherwise *stuck is set. Returns 1 while some body
+   is active (moving this step and not frozen) or thawed, 0 when the solve has converged */
 static int settle_islands(ipc_world *w, double tol, int *stuck, ipcc_step_stats *st) {
   ipc_newton_solver *s = w->solver;
   const ipc_islands *is = &s->isl;
@@ -684,7 +691,7 @@ static int settle_islands(ipc_world *w, double tol, int *stuck, ipcc_step_stats 
     int i = is->body[b];
     if (s->thaw[b]) s->frozen[b] = 0;
     if (i < 0) continue;
-    if (s->state[i] == LS_DONE || s->state[i] == LS_FAILED)
+    if (s->state[i] == LS_DONE || s->state[i] == LS_FAILED || s->state[i] == LS_LAST)
       s->frozen[b] = 1;
     else
       active = 1;
@@ -936,7 +943,7 @@ static double decrease_agreement(ipc_world *w) {
   island_decrease(w);
   double got = 0, predicted = 0;
   for (int i = 0; i < s->isl.n; ++i) {
-    if (s->state[i] != LS_ACCEPTED) continue;
+    if (s->state[i] != LS_ACCEPTED && s->state[i] != LS_LAST) continue;
     got += s->e0[i] - s->e1[i];
     predicted += s->alpha[i] * s->dec[i];
   }
@@ -1016,16 +1023,9 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
     /* converged once the direction is below the tolerance: the global line search takes this
        last direction and then stops, as IPC does (its solveSub_IP tests the direction of the
        previous iteration, after taking it), so the answer is the minimiser's to second order
-       in the tolerance. Per island, islands within the tolerance stay where they are */
+       in the tolerance. Per island, an island within the tolerance takes its last step and
+       then leaves the solve (line_search, settle_islands) */
     int last = pmax <= tol;
-    if (last && m->params.island_line_search) {
-      /* held bodies are judged again first (ipc_newton_release_held) */
-      if (freezing && ipc_newton_release_held(w, st)) {
-        e0_kappa = -1.0;
-        continue;
-      }
-      return 0;
-    }
 
     /* the swept candidates of the whole step and the islands they couple */
     swept_candidates(w, st);
@@ -1140,7 +1140,7 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
     /* islands: the settled ones leave the solve until an active body comes near; bodies held
        by per-body freezing are released before the solve may end, and the next iteration
        judges them */
-    int failed = rc != 0, holding = 0;
+    int failed = 0, holding = 0;
     for (int i = 0; i < is->n; ++i) failed |= s->state[i] == LS_FAILED;
     for (int b = 0; freezing && b < m->nbodies && !holding; ++b) holding = s->held[b];
     if (holding && failed) {
