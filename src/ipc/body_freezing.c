@@ -114,6 +114,7 @@ void ipc_newton_contacts_of_thawed(ipc_world *w, ipcc_step_stats *st) {
 
 void ipc_newton_unfreeze(ipc_world *w, ipcc_step_stats *st) {
   ipc_newton_solver *s = w->solver;
+  if (s->held) memset(s->held, 0, (size_t)w->m.nbodies); /* a held body is a frozen one */
   if (s->nfrozen == 0) return;
   memset(s->frozen, 0, (size_t)w->m.nbodies);
   ipc_newton_apply_frozen(w);

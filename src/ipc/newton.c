@@ -1146,7 +1146,6 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
     if (holding && failed) {
       /* no decrease found with bodies held: judged again over every body, as the global
          search does (the islands frozen on the way too) */
-      memset(s->held, 0, (size_t)m->nbodies);
       ipc_newton_unfreeze(w, st);
       e0_kappa = -1.0;
       continue;

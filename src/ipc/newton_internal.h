@@ -171,7 +171,8 @@ int ipc_newton_rehold(ipc_world *w, double tol, ipcc_step_stats *st);
    contacts at x again into solver->next; returns 1 when some body was held */
 int ipc_newton_release_held(ipc_world *w, ipcc_step_stats *st);
 
-/* thaws every frozen body, the contacts at x again over every pair into solver->next */
+/* thaws every frozen body (held ones too), the contacts at x again over every pair into
+   solver->next */
 void ipc_newton_unfreeze(ipc_world *w, ipcc_step_stats *st);
 
 #endif
