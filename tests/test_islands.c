@@ -197,6 +197,7 @@ static run_result run(const char *json, int mode, int steps) {
   ipc_world *w = make_world(json, mode);
   if (!w) return r;
   r.ok = 1;
+  w->solver->verify_next = 1;
   for (int k = 0; k < steps && r.ok; ++k) {
     ipcc_step_stats st;
     ipcc_error err;
@@ -214,6 +215,9 @@ static run_result run(const char *json, int mode, int steps) {
     r.frozen += st.frozen_iterations;
   }
   r.holds = w->solver ? w->solver->holds : 0;
+  CHECK_MSG(w->solver->next_missing == 0,
+            "%s: %ld contacts missing from %ld iterations from the accepted point's",
+            mode_name[mode], w->solver->next_missing, w->solver->next_checked);
   size_t n = 3 * (size_t)w->m.nverts;
   r.x = malloc(n * sizeof(double));
   memcpy(r.x, w->s.x, n * sizeof(double));
@@ -449,6 +453,54 @@ static void test_slow_bodies(void) {
   ipc_world_destroy(w);
 }
 
+/* the repository's 100-cube pile (scenes/cube_pile.json) in a line search with per-body
+   freezing, for its first steps: every iteration that starts from the contacts of the point
+   the line search accepted has every contact a search afresh finds at that point over the
+   pairs with a vertex of a body not frozen, also those of a body just thawed with a frozen
+   one (neither moved in that line search); the bodies thawed by freezing again (global line
+   search, from step 25), by releasing held ones (islands, from step 27) and by an island's
+   step reaching a frozen body (settle_islands, step 37) */
+static void test_thawed_contacts(void) {
+  const struct { int mode, steps; } runs[] = {{FREEZING, 26}, {ISLANDS_FREEZING, 38}};
+  for (size_t r = 0; r < sizeof runs / sizeof runs[0]; ++r) {
+    int mode = runs[r].mode;
+    ipcc_scene_def def;
+    ipcc_error err;
+    if (ipcc_scene_load("scenes/cube_pile.json", &def, &err) != IPCC_OK) {
+      CHECK_MSG(0, "scenes/cube_pile.json: %s", err.msg);
+      return;
+    }
+    def.island_line_search = mode == ISLANDS_FREEZING;
+    def.body_freezing = 1;
+    ipc_world *w = ipc_world_create(&def, &err);
+    ipcc_scene_def_free(&def);
+    CHECK_MSG(w != NULL, "world: %s", err.msg);
+    if (!w) return;
+    ipc_newton_solver *s = w->solver;
+    s->verify_next = 1;
+    for (int k = 0; k < runs[r].steps; ++k) {
+      ipcc_step_stats st;
+      if (ipc_world_step(w, &st, &err) != IPCC_OK) {
+        CHECK_MSG(0, "%s step %d: %s", mode_name[mode], k + 1, err.msg);
+        break;
+      }
+    }
+    printf(
+        "cube pile, %s, %d steps: %ld iterations from the accepted point's contacts, %ld "
+        "searches for thawed bodies' contacts (%ld after islands settled), %ld contacts "
+        "missing\n",
+        mode_name[mode], runs[r].steps, s->next_checked, s->thaw_searches, s->settle_thaws,
+        s->next_missing);
+    CHECK_MSG(s->next_checked > 0 && s->thaw_searches > 0, "%s: no thawed body checked",
+              mode_name[mode]);
+    CHECK_MSG(mode != ISLANDS_FREEZING || s->settle_thaws > 0, "%s: no island thawed a body",
+              mode_name[mode]);
+    CHECK_MSG(s->next_missing == 0, "%s: %ld contacts missing from the iterations", mode_name[mode],
+              s->next_missing);
+    ipc_world_destroy(w);
+  }
+}
+
 int main(void) {
   test_build();
   test_carried_together();
@@ -457,5 +509,6 @@ int main(void) {
   test_affine_groups();
   test_soft_groups();
   test_slow_bodies();
+  test_thawed_contacts();
   TEST_MAIN_END();
 }

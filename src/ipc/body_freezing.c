@@ -91,6 +91,7 @@ void ipc_newton_contacts_of_thawed(ipc_world *w, ipcc_step_stats *st) {
   const ipc_model *m = &w->m;
   const int *vb = m->surface.vert_body;
   double t0 = ipc_now();
+  ++s->thaw_searches;
   ipc_reserve((void **)&s->thaw_passive, &s->cap_thaw_passive, (size_t)m->nverts + 1, 1);
   for (int v = 0; v < m->nverts; ++v) s->thaw_passive[v] = !s->thaw[vb[v]];
   ipc_broad_phase_passive(&s->thaw_cand, &m->surface, w->s.x, NULL, w->dhat, NULL, s->thaw_passive);

@@ -697,6 +697,12 @@ static int settle_islands(ipc_world *w, double tol, int *stuck, ipcc_step_stats 
       active = 1;
   }
   ipc_newton_apply_frozen(w);
+  /* the accepted point's contacts left out the pairs of a thawed body with a frozen one (no
+     vertex of theirs moved): the next direction needs their barrier */
+  if (t.thawed && s->next_valid) {
+    ipc_newton_contacts_of_thawed(w, st);
+    ++s->settle_thaws;
+  }
   return active || t.thawed;
 }
 
@@ -961,6 +967,43 @@ static int body_freezing_on(const ipc_model *m) {
   return env >= 0 ? env : m->params.body_freezing;
 }
 
+/* qsort order of contacts by pair: kind, vertices, and a plane's index */
+static int contact_order(const void *pa, const void *pb) {
+  const ipc_contact *a = pa, *b = pb;
+  if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
+  for (int k = 0; k < 4; ++k)
+    if (a->v[k] != b->v[k]) return a->v[k] < b->v[k] ? -1 : 1;
+  int pa_ = a->kind == IPC_CONTACT_PLANE ? a->plane : 0,
+      pb_ = b->kind == IPC_CONTACT_PLANE ? b->plane : 0;
+  return (pa_ > pb_) - (pa_ < pb_);
+}
+
+/* tests (verify_next): the contacts at x over every pair with a vertex of a body that is not
+   frozen, searched afresh, against those the iteration took from the accepted point */
+static void verify_next_contacts(ipc_world *w) {
+  ipc_newton_solver *s = w->solver;
+  const ipc_surface *sf = &w->m.surface;
+  ipc_candidates cand = {0};
+  ipc_contact_set all = {0}, have = {0};
+  ipc_broad_phase_passive(&cand, sf, w->s.x, NULL, w->dhat, NULL,
+                          s->nfrozen > 0 ? s->passive : sf->vert_obstacle);
+  ipc_contacts_collect(&all, &w->cm, &cand, w->s.x);
+  have.n = w->contacts.n;
+  have.c = IPC_NEW(ipc_contact, have.n + 1);
+  if (have.n > 0) memcpy(have.c, w->contacts.c, have.n * sizeof(ipc_contact));
+  qsort(all.c, all.n, sizeof(ipc_contact), contact_order);
+  qsort(have.c, have.n, sizeof(ipc_contact), contact_order);
+  size_t j = 0;
+  for (size_t i = 0; i < all.n; ++i) {
+    while (j < have.n && contact_order(&have.c[j], &all.c[i]) < 0) ++j;
+    s->next_missing += j == have.n || contact_order(&have.c[j], &all.c[i]) != 0;
+  }
+  ++s->next_checked;
+  ipc_free(have.c);
+  ipc_contact_set_free(&all);
+  ipc_candidates_free(&cand);
+}
+
 /* Newton iterations with the current fixed set and penalties; returns 0 converged (or at
    the rounding floor), 1 failed (err set), 2 stuck: no decrease well above the floor */
 static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ipcc_error *err) {
@@ -989,6 +1032,7 @@ static int newton_iterate(ipc_world *w, ipcc_step_stats *st, int *iters_left, ip
       s->next = t;
       d2 = s->next_min_d2;
       s->next_valid = 0;
+      if (s->verify_next) verify_next_contacts(w);
     } else {
       d2 = ipc_contacts_collect(&w->contacts, &w->cm, &w->cand, w->s.x);
     }

@@ -84,6 +84,12 @@ struct ipc_newton_solver {
   long holds;             /* bodies held so far (a count for tests) */
   unsigned char *passive; /* (nverts) obstacle or frozen vertex */
   int nfrozen;
+  /* tests: with verify_next set, every iteration that starts from the accepted point's
+     contacts (next) counts the contacts that a search afresh at x finds and next lacks (those
+     of pairs with a vertex of a body not frozen); and the searches for the contacts of bodies
+     thawed (ipc_newton_contacts_of_thawed), those after islands settled */
+  int verify_next;
+  long next_checked, next_missing, thaw_searches, settle_thaws;
   /* body_freezing.c: the candidates of the bodies just thawed, the other vertices passive */
   ipc_candidates thaw_cand;
   unsigned char *thaw_passive;
