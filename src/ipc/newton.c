@@ -991,8 +991,8 @@ static void verify_next_contacts(ipc_world *w) {
   have.n = w->contacts.n;
   have.c = IPC_NEW(ipc_contact, have.n + 1);
   if (have.n > 0) memcpy(have.c, w->contacts.c, have.n * sizeof(ipc_contact));
-  qsort(all.c, all.n, sizeof(ipc_contact), contact_order);
-  qsort(have.c, have.n, sizeof(ipc_contact), contact_order);
+  if (all.n > 1) qsort(all.c, all.n, sizeof(ipc_contact), contact_order);
+  if (have.n > 1) qsort(have.c, have.n, sizeof(ipc_contact), contact_order);
   size_t j = 0;
   for (size_t i = 0; i < all.n; ++i) {
     while (j < have.n && contact_order(&have.c[j], &all.c[i]) < 0) ++j;
