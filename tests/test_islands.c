@@ -457,11 +457,12 @@ static void test_slow_bodies(void) {
    freezing, for its first steps: every iteration that starts from the contacts of the point
    the line search accepted has every contact a search afresh finds at that point over the
    pairs with a vertex of a body not frozen, also those of a body just thawed with a frozen
-   one (neither moved in that line search); the bodies thawed by freezing again (global line
-   search, from step 25), by releasing held ones (islands, from step 27) and by an island's
-   step reaching a frozen body (settle_islands, step 37) */
+   one (neither moved in that line search). Each run takes 38 steps, more until its rules
+   have thawed bodies: freezing again (global line search; from step 21 with this build),
+   releasing held ones (islands, from step 27) and an island's step reaching a frozen body
+   (settle_islands, step 37); a pile is chaotic, another BLAS kernel may take other steps */
 static void test_thawed_contacts(void) {
-  const struct { int mode, steps; } runs[] = {{FREEZING, 26}, {ISLANDS_FREEZING, 38}};
+  const struct { int mode, steps; } runs[] = {{FREEZING, 80}, {ISLANDS_FREEZING, 80}};
   for (size_t r = 0; r < sizeof runs / sizeof runs[0]; ++r) {
     int mode = runs[r].mode;
     ipcc_scene_def def;
@@ -478,23 +479,24 @@ static void test_thawed_contacts(void) {
     if (!w) return;
     ipc_newton_solver *s = w->solver;
     s->verify_next = 1;
-    for (int k = 0; k < runs[r].steps; ++k) {
+    /* thawed by the global search's freezing, or by both rules of the islands */
+    int k = 0, thawed = 0;
+    while (k < runs[r].steps && (k < 38 || !thawed)) {
       ipcc_step_stats st;
       if (ipc_world_step(w, &st, &err) != IPCC_OK) {
         CHECK_MSG(0, "%s step %d: %s", mode_name[mode], k + 1, err.msg);
         break;
       }
+      ++k;
+      thawed = mode == FREEZING ? s->thaw_searches > 0
+                                : s->settle_thaws > 0 && s->thaw_searches > s->settle_thaws;
     }
     printf(
         "cube pile, %s, %d steps: %ld iterations from the accepted point's contacts, %ld "
         "searches for thawed bodies' contacts (%ld after islands settled), %ld contacts "
         "missing\n",
-        mode_name[mode], runs[r].steps, s->next_checked, s->thaw_searches, s->settle_thaws,
-        s->next_missing);
-    CHECK_MSG(s->next_checked > 0 && s->thaw_searches > 0, "%s: no thawed body checked",
-              mode_name[mode]);
-    CHECK_MSG(mode != ISLANDS_FREEZING || s->settle_thaws > 0, "%s: no island thawed a body",
-              mode_name[mode]);
+        mode_name[mode], k, s->next_checked, s->thaw_searches, s->settle_thaws, s->next_missing);
+    CHECK_MSG(thawed && s->next_checked > 0, "%s: no body thawed in %d steps", mode_name[mode], k);
     CHECK_MSG(s->next_missing == 0, "%s: %ld contacts missing from the iterations", mode_name[mode],
               s->next_missing);
     ipc_world_destroy(w);
