@@ -31,6 +31,19 @@ enum { ISLANDS, GLOBAL, FREEZING, ISLANDS_FREEZING };
 static const char *const mode_name[] = {"islands", "global", "global, body freezing",
                                         "islands, body freezing"};
 
+/* the world of a loaded scene (freed here) with the line search of mode; the scene asks for
+   the global line search without freezing */
+static ipc_world *world_in_mode(ipcc_scene_def *def, int mode) {
+  ipcc_error err;
+  CHECK(def->island_line_search == 0 && def->body_freezing == 0);
+  def->island_line_search = mode == ISLANDS || mode == ISLANDS_FREEZING;
+  def->body_freezing = mode == FREEZING || mode == ISLANDS_FREEZING;
+  ipc_world *w = ipc_world_create(def, &err);
+  CHECK_MSG(w != NULL, "world: %s", err.msg);
+  ipcc_scene_def_free(def);
+  return w;
+}
+
 static ipc_world *make_world(const char *json, int mode) {
   ipcc_scene_def def;
   ipcc_error err;
@@ -38,14 +51,7 @@ static ipc_world *make_world(const char *json, int mode) {
     CHECK_MSG(0, "scene: %s", err.msg);
     return NULL;
   }
-  /* the global line search without freezing unless asked */
-  CHECK(def.island_line_search == 0 && def.body_freezing == 0);
-  def.island_line_search = mode == ISLANDS || mode == ISLANDS_FREEZING;
-  def.body_freezing = mode == FREEZING || mode == ISLANDS_FREEZING;
-  ipc_world *w = ipc_world_create(&def, &err);
-  CHECK_MSG(w != NULL, "world: %s", err.msg);
-  ipcc_scene_def_free(&def);
-  return w;
+  return world_in_mode(&def, mode);
 }
 
 /* four unit cubes (the mesh spans [0, 1] in y): b0 resting 1 mm above the ground, b1 1 cm
@@ -471,11 +477,7 @@ static void test_thawed_contacts(void) {
       CHECK_MSG(0, "scenes/cube_pile.json: %s", err.msg);
       return;
     }
-    def.island_line_search = mode == ISLANDS_FREEZING;
-    def.body_freezing = 1;
-    ipc_world *w = ipc_world_create(&def, &err);
-    ipcc_scene_def_free(&def);
-    CHECK_MSG(w != NULL, "world: %s", err.msg);
+    ipc_world *w = world_in_mode(&def, mode);
     if (!w) return;
     ipc_newton_solver *s = w->solver;
     s->verify_next = 1;
